@@ -1,0 +1,16 @@
+import { SkillgraphError } from "./skillgraph-error.js";
+
+/** Thrown when a skill name is not in the registry (or not visible in a view). */
+export class SkillNotFoundError extends SkillgraphError {
+  readonly skillName: string;
+  /** Close names the caller may have meant. */
+  readonly suggestions: string[];
+
+  constructor({ skillName, suggestions = [] }: { skillName: string; suggestions?: string[] }) {
+    const hint = suggestions.length > 0 ? ` Did you mean: ${suggestions.join(", ")}?` : "";
+    super({ code: "skill-not-found", message: `Skill '${skillName}' not found.${hint}` });
+    this.name = "SkillNotFoundError";
+    this.skillName = skillName;
+    this.suggestions = suggestions;
+  }
+}

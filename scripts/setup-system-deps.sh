@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Installs Debian packages the integration tests use: a PostgreSQL server and bubblewrap. Idempotent.
+set -euo pipefail
+need=()
+command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
+ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
+[ ${#need[@]} -eq 0 ] && exit 0
+if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "missing system packages: ${need[*]} (install them with your package manager)" >&2
+  exit 1
+fi
+echo "installing Debian packages: ${need[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq >/dev/null 2>&1 || true
+apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Runs every test (unit and integration) and ends with one plain line "N passed, N failed".
+# Installs the system packages the integration tests need (PostgreSQL, bubblewrap) when they are missing and we are root.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup-system-deps.sh || echo "warning: could not install system packages; integration tests that need them will fail" >&2
+mkdir -p .test-results
+rm -f .test-results/vitest.json
+bash scripts/pnpm.sh exec vitest run --reporter=default --reporter=json --outputFile.json=.test-results/vitest.json "$@"
+status=$?
+node scripts/summarize-tests.mjs .test-results/vitest.json "$status"

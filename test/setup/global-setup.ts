@@ -1,0 +1,27 @@
+import type { TestProject } from "vitest/node";
+import { startTestPostgres, type TestPostgresServer } from "./postgres-server.js";
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    /** postgres:// URL of the server started for this run, or "" when none could be started. */
+    postgresUrl: string;
+    /** Why no PostgreSQL server is available ("" when one is). */
+    postgresUnavailable: string;
+  }
+}
+
+let server: TestPostgresServer | undefined;
+
+/** Starts the real services integration tests use (PostgreSQL) once per run. */
+export default async function setup(project: TestProject) {
+  try {
+    server = await startTestPostgres();
+    project.provide("postgresUrl", server.url);
+    project.provide("postgresUnavailable", "");
+  } catch (error) {
+    if (process.env.CI === "true") throw error;
+    project.provide("postgresUrl", "");
+    project.provide("postgresUnavailable", String((error as Error).message));
+  }
+  return () => server?.stop();
+}

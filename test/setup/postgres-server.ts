@@ -1,0 +1,62 @@
+import { spawnSync } from "node:child_process";
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A PostgreSQL server started for the tests on a temporary data directory and a loopback port. */
+export interface TestPostgresServer {
+  url: string;
+  stop(): void;
+}
+
+function findPgBin(): string | undefined {
+  const root = "/usr/lib/postgresql";
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).sort((a, b) => Number(b) - Number(a));
+  for (const version of versions) {
+    const bin = join(root, version, "bin");
+    if (existsSync(join(bin, "initdb"))) return bin;
+  }
+  return undefined;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+/** Starts a throwaway PostgreSQL server, or explains why it cannot. */
+export async function startTestPostgres(): Promise<TestPostgresServer> {
+  const bin = findPgBin();
+  if (!bin) throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql (Debian package 'postgresql'); run scripts/setup-system-deps.sh");
+  const dataDir = mkdtempSync(join(tmpdir(), "skillgraph-pg-"));
+  chmodSync(dataDir, 0o777);
+  const asRoot = process.getuid?.() === 0;
+  const run = (command: string, args: string[]) => {
+    const result = asRoot
+      ? spawnSync("runuser", ["-u", "postgres", "--", join(bin, command), ...args], { encoding: "utf8" })
+      : spawnSync(join(bin, command), args, { encoding: "utf8" });
+    if (result.status !== 0) throw new Error(`${command} failed (${result.status}): ${result.stderr || result.stdout}`);
+  };
+  if (asRoot) spawnSync("chown", ["postgres:postgres", dataDir]);
+  const pgData = join(dataDir, "data");
+  run("initdb", ["-D", pgData, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
+  const port = await freePort();
+  run("pg_ctl", ["-D", pgData, "-l", join(dataDir, "log"), "-w", "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${dataDir} -c max_connections=300 -c fsync=off`, "start"]);
+  return {
+    url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    stop() {
+      try {
+        run("pg_ctl", ["-D", pgData, "-m", "immediate", "-w", "stop"]);
+      } finally {
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+  };
+}
