@@ -1,1 +1,31 @@
-export {};
+// @skillgraph/core: read, validate, discover, search and render Agent Skills; pure load-state logic. No LangChain.
+
+// errors
+export { SkillgraphError, type SkillgraphErrorOptions } from "./errors/skillgraph-error.js";
+export { SkillNotFoundError } from "./errors/skill-not-found-error.js";
+export { SkillPathError } from "./errors/skill-path-error.js";
+export { SkillLoadError } from "./errors/skill-load-error.js";
+export { InvalidOptionsError } from "./errors/invalid-options-error.js";
+
+// skills: types, parsing, validation, loading
+export type { DiagnosticSeverity, Skill, SkillDiagnostic, SkillLayer, SkillMetadata, SkillOrigin } from "./skill/skill-types.js";
+export { loadSkill, loadSkillFile, loadSkillFromText, type LoadSkillOptions, type LoadSkillFromTextOptions, type LoadedSkillFile } from "./skill/load-skill.js";
+export { validateSkill, type ValidateSkillOptions, type SkillValidationResult } from "./skill/validate-skill.js";
+export { readSkillProperties, type SkillProperties } from "./skill/read-skill-properties.js";
+export { DEFAULT_MAX_SKILL_MD_BYTES, type ReadSkillMdOptions } from "./skill/read-skill-file.js";
+
+// sources
+export type { SkillSource, SkillCandidate, DiskSkillCandidate, CodeSkillCandidate, SourceScan, FileIdentity } from "./sources/skill-source.js";
+export { skillsFromDirectory, type DirectorySourceOptions } from "./sources/directory-source.js";
+export { conventionalSources, PROJECT_SKILL_FOLDERS, USER_SKILL_FOLDERS, type ConventionalSourcesOptions } from "./sources/conventional-sources.js";
+export { skillsFromPackage, skillsFromDependencies, type PackageSourceOptions } from "./sources/package-source.js";
+export { defineSkill, skillsFromCode, type SkillDefinition, type DefinedSkill, type CodeSourceOptions } from "./sources/code-source.js";
+
+// registry
+export { createSkillRegistry, type SkillRegistryOptions } from "./registry/create-skill-registry.js";
+export type { SkillCatalog, SkillRegistry, SkillFileEntry, SkillFileContent, ReadSkillFileOptions, ShadowedSkill, SkillViewOptions, ReloadReport } from "./registry/registry-types.js";
+export { DEFAULT_MAX_RESOURCE_BYTES } from "./registry/skill-resources.js";
+
+// search
+export type { SearchDocument, SearchOptions, SearchResult } from "./search/search-types.js";
+export { createSearchIndex, type SearchIndex, type SearchIndexUpdate } from "./search/search-index.js";

@@ -1,0 +1,27 @@
+// One cold-load sample in a fresh process: prints a JSON line with the timings and memory of loading N skills.
+import { performance } from "node:perf_hooks";
+import { createSkillRegistry, skillsFromDirectory } from "../packages/core/src/index.js";
+import { naiveLoad } from "./support/naive-loader.js";
+
+const [mode, dir] = process.argv.slice(2);
+const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
+gc();
+gc();
+const heapBefore = process.memoryUsage().heapUsed;
+const start = performance.now();
+let count: number;
+let keep: unknown;
+if (mode === "naive") {
+  const skills = await naiveLoad(dir!);
+  count = skills.length;
+  keep = skills;
+} else {
+  const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir!)] });
+  count = registry.list().length;
+  keep = registry;
+}
+const ms = performance.now() - start;
+gc();
+gc();
+const heapAfter = process.memoryUsage().heapUsed;
+process.stdout.write(`${JSON.stringify({ mode, count, ms, heapMiB: (heapAfter - heapBefore) / 2 ** 20, rssMiB: process.memoryUsage().rss / 2 ** 20, kept: keep !== undefined })}\n`);

@@ -1,0 +1,45 @@
+// Measures search quality and speed on the real corpus: `node --experimental-strip-types bench/search-quality.ts [--holdout] [--verbose]`
+// (or via vitest's loader: `pnpm exec vite-node bench/search-quality.ts`). Prints top-1/top-5 accuracy per split,
+// confidence figures, and build/query timings; `--verbose` lists tune-split misses only.
+import { loadCorpus, loadNaturalQueries } from "../packages/core/src/search/__fixtures__/load-corpus.js";
+import { createSearchIndex } from "../packages/core/src/search/search-index.js";
+
+const showHoldout = process.argv.includes("--holdout");
+const verbose = process.argv.includes("--verbose");
+const corpus = loadCorpus();
+const dirByPath = new Map(corpus.map((skill) => [skill.document.path, skill.dir]));
+let started = performance.now();
+const index = createSearchIndex(corpus.map((skill) => skill.document));
+const buildMs = performance.now() - started;
+
+const queries = loadNaturalQueries();
+const figures: Record<string, { n: number; top1: number; top5: number; confident: number }> = {};
+const offTopic: Array<{ query: string; top: number; confident: boolean }> = [];
+started = performance.now();
+for (const item of queries) {
+  const results = index.search(item.query, { limit: 5 });
+  if (item.expected.length === 0) {
+    offTopic.push({ query: item.query, top: results[0]?.score ?? 0, confident: results[0]?.confident ?? false });
+    continue;
+  }
+  const dirs = results.map((result) => dirByPath.get(result.path));
+  const rank = dirs.findIndex((dir) => dir !== undefined && item.expected.includes(dir));
+  const figure = (figures[item.split] ??= { n: 0, top1: 0, top5: 0, confident: 0 });
+  figure.n++;
+  if (rank === 0) figure.top1++;
+  if (rank >= 0) figure.top5++;
+  if (results[0]?.confident) figure.confident++;
+  if (verbose && item.split === "tune" && rank !== 0) {
+    console.log(`${rank < 0 ? "MISS" : `rank${rank + 1}`} ${item.query}\n   want ${item.expected.join(" ")}\n   got  ${results.map((r) => `${dirByPath.get(r.path)?.split("/").pop()}:${r.score.toFixed(2)}`).join(" ")}`);
+  }
+  if (verbose && item.split === "tune" && !results[0]?.confident) console.log(`LOWCONF ${results[0]?.score.toFixed(3)} ${item.query}`);
+}
+const queryMs = (performance.now() - started) / queries.length;
+for (const [split, figure] of Object.entries(figures)) {
+  if (split === "holdout" && !showHoldout) continue;
+  console.log(`${split}: n=${figure.n} top1=${(figure.top1 / figure.n).toFixed(3)} top5=${(figure.top5 / figure.n).toFixed(3)} confident=${(figure.confident / figure.n).toFixed(3)}`);
+}
+const realTop = queries.length;
+console.log(`off-topic: n=${offTopic.length} confident=${offTopic.filter((item) => item.confident).length} max=${Math.max(...offTopic.map((item) => item.top)).toFixed(3)}`);
+if (verbose) for (const item of offTopic) console.log(`  off ${item.top.toFixed(3)} ${item.query}`);
+console.log(`build ${buildMs.toFixed(0)} ms for ${index.size} skills; ${queryMs.toFixed(2)} ms/query over ${realTop} queries`);

@@ -1,0 +1,88 @@
+import type { CliIO } from "../../cli-io.js";
+import { createStyle } from "../../output/style.js";
+import type { ChatEvent } from "./chat-event.js";
+
+/** Writes chat events: answer tokens to stdout as they arrive, activity lines (skills, tools) to stderr. */
+export interface ChatRenderer {
+  render(event: ChatEvent): void;
+  /** Ends the answer with a newline if it is mid-line. */
+  endTurn(): void;
+}
+
+const MAX_ARGS_CHARS = 160;
+
+/**
+ * A renderer over the CLI's streams. Activity goes to stderr so `skillgraph chat -p ... > answer.md` keeps only the answer;
+ * before an activity line a half-written answer line is ended, so the two never share a terminal line.
+ * @param options.quiet hide activity lines @default false
+ */
+export function createChatRenderer(io: Pick<CliIO, "stdout" | "stderr" | "color">, options: { quiet?: boolean } = {}): ChatRenderer {
+  const style = createStyle(io.color);
+  let midLine = false;
+  const activity = (line: string) => {
+    if (options.quiet) return;
+    if (midLine) {
+      io.stdout.write("\n");
+      midLine = false;
+    }
+    io.stderr.write(`${line}\n`);
+  };
+  return {
+    render(event) {
+      if (event.type === "token") {
+        io.stdout.write(event.text);
+        midLine = !event.text.endsWith("\n");
+        return;
+      }
+      const line = activityLine(event);
+      if (line === undefined) return;
+      const painted = event.type === "skill" ? style.cyan(line) : event.type === "tool-result" && event.isError ? style.red(line) : style.dim(line);
+      activity(painted);
+    },
+    endTurn() {
+      if (midLine) io.stdout.write("\n");
+      midLine = false;
+    },
+  };
+}
+
+/** The plain text of an activity line, or undefined for events not shown. */
+export function activityLine(event: Exclude<ChatEvent, { type: "token" }>): string | undefined {
+  switch (event.type) {
+    case "tool-call":
+      return `[tool] ${event.name} ${clip(JSON.stringify(event.args), MAX_ARGS_CHARS)}`;
+    case "tool-result": {
+      if (event.isError) return `[tool] ${event.name} failed: ${clip(event.content.split("\n")[0] ?? "", MAX_ARGS_CHARS)}`;
+      const lines = event.content === "" ? 0 : event.content.split("\n").length;
+      return `[tool] ${event.name} -> ${lines} line${lines === 1 ? "" : "s"}, ${event.content.length} chars`;
+    }
+    case "skill":
+      return skillLine(event.event);
+  }
+}
+
+function skillLine(event: Extract<ChatEvent, { type: "skill" }>["event"]): string | undefined {
+  switch (event.type) {
+    case "skill-loaded":
+      return `[skill] loaded ${event.skill}`;
+    case "skill-file-read":
+      return `[skill] ${event.skill}: read ${event.path}`;
+    case "tools-unlocked":
+      return `[skill] ${event.skill} unlocked tools: ${(event.tools ?? []).join(", ")}`;
+    case "skill-evicted":
+    case "skill-unloaded":
+      return `[skill] unloaded ${event.skill}${event.reason ? ` (${event.reason})` : ""}`;
+    case "skill-drift":
+      return `[skill] ${event.skill} changed on disk`;
+    case "skill-disabled":
+      return `[skill] disabled ${event.skill}`;
+    case "tool-blocked":
+      return `[tool] ${event.tool} blocked: ${event.reason ?? ""}`;
+    default:
+      return undefined;
+  }
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

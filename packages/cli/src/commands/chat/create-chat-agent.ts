@@ -1,0 +1,69 @@
+import { randomUUID } from "node:crypto";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
+import type { SkillCatalog } from "@skillgraph/core";
+import { createSkillsMiddleware } from "@skillgraph/langgraph";
+import { createAgent, HumanMessage } from "langchain";
+import type { ChatEvent } from "./chat-event.js";
+import { chatEventsFromStream } from "./chat-events-from-stream.js";
+
+/** The system prompt the chat agent starts from; the skills middleware appends the skills list. */
+export const DEFAULT_CHAT_SYSTEM_PROMPT =
+  "You are a helpful assistant in a terminal. When a listed skill covers the user's task, load it with read_skill before answering and follow its instructions. Answer concisely in markdown.";
+
+/** Options of `createChatAgent`. */
+export interface ChatAgentOptions {
+  /** Any chat model that supports tool calling (ChatOpenAI in the CLI; a fake model in tests). */
+  model: BaseChatModel;
+  /** The skills the agent can load (a registry or a view of one). */
+  skills: SkillCatalog;
+  /** @default DEFAULT_CHAT_SYSTEM_PROMPT */
+  systemPrompt?: string;
+  /** Extra tools available from the start. */
+  tools?: readonly StructuredToolInterface[];
+  /** Where conversation and loaded-skill state is kept between turns. @default an in-memory saver (lost on exit) */
+  checkpointer?: BaseCheckpointSaver;
+  /** The conversation thread (a session name when persisted). @default a random UUID */
+  threadId?: string;
+}
+
+/** A chat session: send turns, get their events as they happen. */
+export interface ChatAgent {
+  readonly threadId: string;
+  /** The compiled createAgent graph (for callers that want to stream or inspect it themselves). */
+  readonly graph: ReturnType<typeof createAgent>;
+  /** Runs one user turn; yields answer tokens, tool calls, tool results and skill events in order. */
+  turn(input: string, options?: { signal?: AbortSignal }): AsyncGenerator<ChatEvent>;
+}
+
+/**
+ * The agent behind `skillgraph chat`: `createAgent` + the skills middleware, streamed with `["messages", "custom", "updates"]`.
+ * @example
+ * const chat = createChatAgent({ model: createChatModel(endpoint), skills: await createSkillRegistry({ sources }) });
+ * for await (const event of chat.turn("Write release notes for v2")) if (event.type === "token") process.stdout.write(event.text);
+ */
+export function createChatAgent(options: ChatAgentOptions): ChatAgent {
+  const threadId = options.threadId ?? randomUUID();
+  const graph = createAgent({
+    model: options.model,
+    tools: [...(options.tools ?? [])],
+    systemPrompt: options.systemPrompt ?? DEFAULT_CHAT_SYSTEM_PROMPT,
+    middleware: [createSkillsMiddleware({ skills: options.skills })],
+    checkpointer: options.checkpointer ?? new MemorySaver(),
+  });
+  return {
+    threadId,
+    graph,
+    async *turn(input, turnOptions = {}) {
+      const toolNames = new Map<string, string>();
+      const stream = await graph.stream(
+        { messages: [new HumanMessage(input)] },
+        { configurable: { thread_id: threadId }, streamMode: ["messages", "custom", "updates"], signal: turnOptions.signal, recursionLimit: 50 },
+      );
+      for await (const [mode, chunk] of stream as AsyncIterable<[ "messages" | "custom" | "updates", unknown]>) {
+        yield* chatEventsFromStream(mode, chunk, toolNames);
+      }
+    },
+  };
+}

@@ -1,0 +1,18 @@
+import { ChatOpenAI } from "@langchain/openai";
+import type { ChatEndpoint } from "./chat-endpoint.js";
+
+/**
+ * A ChatOpenAI client for any OpenAI-compatible endpoint (chat completions API).
+ * Stream it (`.stream()` or a LangGraph `streamMode: "messages"` run); with `streaming: true`, `.invoke()` stalls offline on a tokenizer download.
+ * @param endpoint base URL, key and model name (see `resolveChatEndpoint`)
+ * @param options.maxRetries retries of failed HTTP calls @default 2
+ */
+export function createChatModel(endpoint: ChatEndpoint, options: { maxRetries?: number; temperature?: number } = {}): ChatOpenAI {
+  return new ChatOpenAI({
+    model: endpoint.model,
+    apiKey: endpoint.apiKey,
+    maxRetries: options.maxRetries ?? 2,
+    ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(endpoint.baseURL === undefined ? {} : { configuration: { baseURL: endpoint.baseURL } }),
+  });
+}

@@ -1,0 +1,98 @@
+import { createSearchIndex, type SearchIndex } from "../search/search-index.js";
+import type { SearchDocument } from "../search/search-types.js";
+import type { SkillDiagnostic, SkillMetadata } from "../skill/skill-types.js";
+import type { SkillCandidate } from "../sources/skill-source.js";
+import type { ShadowedSkill } from "./registry-types.js";
+
+/** A candidate after loading: its metadata (or why it was refused) and, until indexed, its body. */
+export interface LoadedCandidate {
+  candidate: SkillCandidate;
+  sourceId: string;
+  /** Undefined when the skill could not be loaded (or was refused in strict mode). */
+  metadata: SkillMetadata | undefined;
+  /** Diagnostics of a refused skill (a loaded skill carries its own in `metadata.diagnostics`). */
+  refused: SkillDiagnostic[];
+  /** Body held only between loading and indexing, then dropped. */
+  body: string | undefined;
+}
+
+/** An immutable, consistent view of the registry; reloads swap in a new one. */
+export interface RegistrySnapshot {
+  version: number;
+  byName: Map<string, LoadedCandidate & { metadata: SkillMetadata }>;
+  /** Winners sorted by name (code-unit order). */
+  list: SkillMetadata[];
+  shadowed: ShadowedSkill[];
+  diagnostics: SkillDiagnostic[];
+  index: SearchIndex;
+}
+
+/** Builds the next snapshot: resolves precedence, reports shadowing and changes, updates the search index incrementally. */
+export async function buildSnapshot(input: {
+  previous: RegistrySnapshot | undefined;
+  loaded: LoadedCandidate[];
+  sourceOrder: string[];
+  sourceDiagnostics: SkillDiagnostic[];
+  readBody: (entry: LoadedCandidate) => Promise<string>;
+}): Promise<{ snapshot: RegistrySnapshot; changes: { added: string[]; removed: string[]; changed: string[] } }> {
+  const { previous, loaded, sourceOrder } = input;
+  const rank = new Map(sourceOrder.map((id, index) => [id, index]));
+  const ordered = [...loaded].sort((a, b) => {
+    const bySource = (rank.get(a.sourceId) ?? 0) - (rank.get(b.sourceId) ?? 0);
+    if (bySource !== 0) return bySource;
+    const ka = candidateKey(a.candidate);
+    const kb = candidateKey(b.candidate);
+    return ka < kb ? -1 : ka > kb ? 1 : 0;
+  });
+
+  const byName = new Map<string, LoadedCandidate & { metadata: SkillMetadata }>();
+  const shadowed: ShadowedSkill[] = [];
+  const diagnostics: SkillDiagnostic[] = [...input.sourceDiagnostics];
+  for (const entry of ordered) {
+    if (!entry.metadata) {
+      diagnostics.push(...entry.refused);
+      continue;
+    }
+    const winner = byName.get(entry.metadata.name);
+    if (winner) {
+      shadowed.push({
+        name: entry.metadata.name,
+        winner: { file: winner.metadata.file, origin: winner.metadata.origin },
+        shadowed: { file: entry.metadata.file, origin: entry.metadata.origin },
+      });
+      continue;
+    }
+    byName.set(entry.metadata.name, entry as LoadedCandidate & { metadata: SkillMetadata });
+  }
+
+  const added: string[] = [];
+  const changed: string[] = [];
+  const removed: string[] = [];
+  const upsert: SearchDocument[] = [];
+  for (const [name, entry] of byName) {
+    const before = previous?.byName.get(name);
+    if (before && before.metadata.hash === entry.metadata.hash && before.metadata.file === entry.metadata.file) continue;
+    (before ? changed : added).push(name);
+    const body = entry.body ?? (await input.readBody(entry));
+    upsert.push({ name, description: entry.metadata.description, body, path: entry.metadata.file });
+  }
+  if (previous) for (const name of previous.byName.keys()) if (!byName.has(name)) removed.push(name);
+  for (const entry of loaded) entry.body = undefined;
+
+  const nothingChanged = previous !== undefined && added.length === 0 && changed.length === 0 && removed.length === 0;
+  const index = previous ? (nothingChanged ? previous.index : previous.index.update({ upsert, remove: removed })) : createSearchIndex(upsert);
+  const list = [...byName.values()].map((entry) => entry.metadata).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const version = previous ? (nothingChanged && sameShadowing(previous.shadowed, shadowed) ? previous.version : previous.version + 1) : 1;
+  return {
+    snapshot: { version, byName, list: nothingChanged && previous ? previous.list : list, shadowed, diagnostics, index },
+    changes: { added: added.sort(), removed: removed.sort(), changed: changed.sort() },
+  };
+}
+
+function candidateKey(candidate: SkillCandidate): string {
+  return candidate.kind === "disk" ? candidate.dir : candidate.key;
+}
+
+function sameShadowing(a: ShadowedSkill[], b: ShadowedSkill[]): boolean {
+  return a.length === b.length && a.every((item, i) => item.name === b[i]!.name && item.shadowed.file === b[i]!.shadowed.file);
+}

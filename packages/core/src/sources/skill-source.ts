@@ -1,0 +1,51 @@
+import type { SkillDiagnostic, SkillLayer, SkillOrigin } from "../skill/skill-types.js";
+
+/** Identity of a SKILL.md on disk; a reload re-reads a file only when this changes. */
+export interface FileIdentity {
+  mtimeMs: number;
+  size: number;
+  ino: number;
+}
+
+/** A skill folder found on disk by a source. */
+export interface DiskSkillCandidate {
+  kind: "disk";
+  /** Absolute skill folder. */
+  dir: string;
+  /** Absolute SKILL.md (or skill.md) path. */
+  file: string;
+  identity: FileIdentity;
+  /** Folder the skill must stay inside (its SKILL.md may not be a symlink leading out of it). */
+  root: string;
+}
+
+/** A skill defined in code: its SKILL.md text and optional resource files held in memory. */
+export interface CodeSkillCandidate {
+  kind: "code";
+  /** Stable key within the source (the declared name). */
+  key: string;
+  /** Full SKILL.md text (frontmatter + body). */
+  text: string;
+  /** Resource files, path relative to the skill (level 3). */
+  files: Readonly<Record<string, string>>;
+}
+
+/** Anything a source can yield. */
+export type SkillCandidate = DiskSkillCandidate | CodeSkillCandidate;
+
+/** What one scan of a source found. */
+export interface SourceScan {
+  candidates: SkillCandidate[];
+  /** Problems with the source itself (missing folder, unreadable directory, cycle, depth limit). */
+  diagnostics: SkillDiagnostic[];
+}
+
+/** A place skills come from: a folder tree, an npm package, code. Scans are cheap to repeat (reload). */
+export interface SkillSource {
+  /** Stable id, e.g. `dir:/abs/path`. */
+  readonly id: string;
+  readonly layer: SkillLayer;
+  readonly kind: SkillOrigin["kind"];
+  /** Finds the skills this source holds now. */
+  scan(): Promise<SourceScan>;
+}

@@ -1,0 +1,122 @@
+import { readdir, stat } from "node:fs/promises";
+import { join } from "node:path";
+import type { SkillDiagnostic } from "../skill/skill-types.js";
+import type { DiskSkillCandidate } from "./skill-source.js";
+
+/** Options for walking a folder tree for skills. */
+export interface WalkOptions {
+  /** Folder levels below the root to descend. @default 6 */
+  maxDepth: number;
+  /** Folder names never entered. @default ["node_modules", ".git"] plus every dot-folder below the root */
+  skip: ReadonlySet<string>;
+}
+
+interface CachedFolder {
+  mtimeMs: number;
+  ino: number;
+  skillFileName: string | undefined;
+  subfolders: string[];
+}
+
+/**
+ * Walks a folder tree for SKILL.md files. Keeps a per-folder cache keyed by the folder's mtime, so a repeat walk
+ * stats every folder but lists only folders whose entries changed (a reload does not rescan the world).
+ */
+export class SkillFolderWalker {
+  private cache = new Map<string, CachedFolder>();
+
+  constructor(
+    private readonly root: string,
+    private readonly options: WalkOptions,
+  ) {}
+
+  /** Finds every skill folder under the root; symlinked folders are followed once (cycles are reported, not looped). */
+  async walk(): Promise<{ candidates: DiskSkillCandidate[]; diagnostics: SkillDiagnostic[] }> {
+    const candidates: DiskSkillCandidate[] = [];
+    const diagnostics: SkillDiagnostic[] = [];
+    const seen = new Set<string>();
+    const nextCache = new Map<string, CachedFolder>();
+
+    const visit = async (folder: string, depth: number): Promise<void> => {
+      let folderStat;
+      try {
+        folderStat = await stat(folder, { bigint: false });
+      } catch (error) {
+        diagnostics.push(folderDiagnostic("source-unreadable", folder, `cannot read folder ${folder}: ${(error as Error).message}`));
+        return;
+      }
+      if (!folderStat.isDirectory()) return;
+      const key = `${folderStat.dev}:${folderStat.ino}`;
+      if (seen.has(key)) {
+        diagnostics.push(folderDiagnostic("source-cycle", folder, `${folder} was already visited (symlink cycle or duplicate link); skipped`, "warning"));
+        return;
+      }
+      seen.add(key);
+
+      let entry = this.cache.get(folder);
+      if (!entry || entry.mtimeMs !== folderStat.mtimeMs || entry.ino !== folderStat.ino) {
+        entry = await this.list(folder, folderStat.mtimeMs, folderStat.ino, depth === 0, diagnostics);
+      }
+      nextCache.set(folder, entry);
+
+      if (entry.skillFileName) {
+        const file = join(folder, entry.skillFileName);
+        try {
+          const fileStat = await stat(file);
+          candidates.push({ kind: "disk", dir: folder, file, root: folder, identity: { mtimeMs: fileStat.mtimeMs, size: fileStat.size, ino: fileStat.ino } });
+        } catch {
+          // A dangling SKILL.md symlink: the loader reports it as skill-md-missing when asked to validate this folder.
+          diagnostics.push(folderDiagnostic("skill-md-missing", file, `${file} is a dangling symlink; skill skipped`, "warning"));
+        }
+      }
+      if (depth >= this.options.maxDepth) {
+        if (entry.subfolders.length > 0) {
+          diagnostics.push(folderDiagnostic("source-depth-limit", folder, `${folder}: not descending further than ${this.options.maxDepth} levels`, "warning"));
+        }
+        return;
+      }
+      for (const sub of entry.subfolders) await visit(sub, depth + 1);
+    };
+
+    await visit(this.root, 0);
+    this.cache = nextCache;
+    candidates.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+    return { candidates, diagnostics };
+  }
+
+  private async list(folder: string, mtimeMs: number, ino: number, isRoot: boolean, diagnostics: SkillDiagnostic[]): Promise<CachedFolder> {
+    let dirents;
+    try {
+      dirents = await readdir(folder, { withFileTypes: true });
+    } catch (error) {
+      diagnostics.push(folderDiagnostic("source-unreadable", folder, `cannot list folder ${folder}: ${(error as Error).message}`));
+      return { mtimeMs, ino, skillFileName: undefined, subfolders: [] };
+    }
+    let upper = false;
+    let lower = false;
+    const subfolders: string[] = [];
+    for (const dirent of dirents) {
+      const name = dirent.name;
+      if (name === "SKILL.md") upper = true;
+      else if (name === "skill.md") lower = true;
+      else if (dirent.isDirectory() || dirent.isSymbolicLink()) {
+        if (this.options.skip.has(name) || (!isRoot && name.startsWith("."))) continue;
+        if (dirent.isSymbolicLink()) {
+          try {
+            if (!(await stat(join(folder, name))).isDirectory()) continue;
+          } catch {
+            continue;
+          }
+        }
+        subfolders.push(join(folder, name));
+      }
+    }
+    subfolders.sort();
+    return { mtimeMs, ino, skillFileName: upper ? "SKILL.md" : lower ? "skill.md" : undefined, subfolders };
+  }
+}
+
+/** A diagnostic about a folder of a source rather than a skill. */
+export function folderDiagnostic(code: string, path: string, message: string, severity: "error" | "warning" = "error"): SkillDiagnostic {
+  return { code, severity, message, path };
+}
