@@ -29,3 +29,19 @@ export { DEFAULT_MAX_RESOURCE_BYTES } from "./registry/skill-resources.js";
 // search
 export type { SearchDocument, SearchOptions, SearchResult } from "./search/search-types.js";
 export { createSearchIndex, type SearchIndex, type SearchIndexUpdate } from "./search/search-index.js";
+
+// prompt rendering
+export { toPrompt } from "./prompt/to-prompt.js";
+export { renderSkillsPrompt } from "./prompt/render-skills-prompt.js";
+export { createSkillsPromptRenderer, type SkillsPromptRenderer } from "./prompt/create-skills-prompt-renderer.js";
+export { estimateTokens } from "./prompt/estimate-tokens.js";
+export type { PromptFormat, PromptTemplate, PromptBudget, PromptSkillEntry, RenderSkillsPromptOptions, RenderLevel, RenderReport, RenderedSkillsPrompt } from "./prompt/prompt-types.js";
+
+// load state (pure)
+export type { LoadMode, LoadedSkillEntry, SkillLoadState, SkillLoadEvent, SkillLoadJournal, LoadStateOptions, LoadedSkillDrift } from "./load-state/load-state-types.js";
+export { emptyLoadState } from "./load-state/empty-load-state.js";
+export { applyLoadEvents } from "./load-state/apply-load-events.js";
+export { createLoadStateReducer } from "./load-state/create-load-state-reducer.js";
+export { loadedSkillNames } from "./load-state/loaded-skill-names.js";
+export { nextSeq } from "./load-state/next-seq.js";
+export { detectLoadedSkillDrift } from "./load-state/detect-loaded-skill-drift.js";

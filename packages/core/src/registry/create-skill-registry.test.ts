@@ -6,7 +6,7 @@ import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { skillsFromCode } from "../sources/code-source.js";
 import { conventionalSources } from "../sources/conventional-sources.js";
 import { skillsFromDirectory } from "../sources/directory-source.js";
-import { skillMd, writeTree } from "./__fixtures__/skill-tree.js";
+import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "./create-skill-registry.js";
 
 describe("createSkillRegistry", () => {
@@ -157,5 +157,13 @@ describe("registry views", () => {
     writeFileSync(join(root, "b/SKILL.md"), skillMd("b", "B."));
     await registry.reload();
     expect(view.list().map((s) => s.name)).toEqual(["a", "b"]);
+  });
+});
+
+describe("conventional sources", () => {
+  it("counts the home folder's skill folders once, as project folders, when the project is the home folder", async () => {
+    const home = writeTree({ ".claude/skills/mine/SKILL.md": skillMd("mine", "Mine.") });
+    const registry = await createSkillRegistry({ sources: conventionalSources({ cwd: home, home }) });
+    expect(registry.list().map((skill) => [skill.name, skill.origin.layer])).toEqual([["mine", "project"]]);
   });
 });

@@ -2,7 +2,7 @@ import { mkfifoSync } from "./__fixtures__/mkfifo.js";
 import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { skillMd, writeTree } from "./__fixtures__/skill-tree.js";
+import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { checkRelativePath, listSkillFiles, readSkillResource } from "./skill-resources.js";
 
 describe("skill resource files (level 3)", () => {

@@ -32,7 +32,12 @@ export function conventionalSources(options: ConventionalSourcesOptions = {}): S
     for (const folder of PROJECT_SKILL_FOLDERS) sources.push(skillsFromDirectory(join(cwd, folder), { layer: "project", optional: true }));
   }
   if (options.user !== false) {
-    for (const folder of USER_SKILL_FOLDERS) sources.push(skillsFromDirectory(join(home, folder), { layer: "user", optional: true }));
+    const taken = new Set(sources.map((source) => source.id));
+    for (const folder of USER_SKILL_FOLDERS) {
+      // When the project is the home folder, its folders already count as project folders.
+      const source = skillsFromDirectory(join(home, folder), { layer: "user", optional: true });
+      if (!taken.has(source.id)) sources.push(source);
+    }
   }
   return sources;
 }
