@@ -1,0 +1,20 @@
+import { escapeHtml } from "./escape-html.js";
+import type { PromptLayout } from "./prompt-layout.js";
+import type { PromptSkillEntry } from "./prompt-types.js";
+
+/** The reference `<available_skills>` entry: each tag on its own line, name and description HTML-escaped, location raw (omitted when ""). */
+export function xmlSkillEntry(entry: PromptSkillEntry): string {
+  const lines = ["<skill>", "<name>", escapeHtml(entry.name), "</name>", "<description>", escapeHtml(entry.description), "</description>"];
+  if (entry.location !== "") lines.push("<location>", entry.location, "</location>");
+  lines.push("</skill>");
+  return lines.join("\n");
+}
+
+/** The reference layout (skills-ref `to-prompt`), plus a compact `<available_skill_names>` block for names only. */
+export const xmlLayout: PromptLayout = {
+  skill: xmlSkillEntry,
+  name: (entry) => escapeHtml(entry.name),
+  open: (namesOnly) => (namesOnly ? "<available_skill_names>" : "<available_skills>"),
+  namesAreShorter: true,
+  close: (namesOnly) => (namesOnly ? "</available_skill_names>" : "</available_skills>"),
+};
