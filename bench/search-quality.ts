@@ -1,5 +1,4 @@
-// Measures search quality and speed on the real corpus: `node --experimental-strip-types bench/search-quality.ts [--holdout] [--verbose]`
-// (or via vitest's loader: `pnpm exec vite-node bench/search-quality.ts`). Prints top-1/top-5 accuracy per split,
+// Measures search quality and speed on the real corpus: `node --expose-gc --import tsx bench/search-quality.ts [--holdout] [--verbose]`. Prints top-1/top-5 accuracy per split,
 // confidence figures, and build/query timings; `--verbose` lists tune-split misses only.
 import { loadCorpus, loadNaturalQueries } from "../packages/core/src/search/__fixtures__/load-corpus.js";
 import { createSearchIndex } from "../packages/core/src/search/search-index.js";
@@ -43,3 +42,26 @@ const realTop = queries.length;
 console.log(`off-topic: n=${offTopic.length} confident=${offTopic.filter((item) => item.confident).length} max=${Math.max(...offTopic.map((item) => item.top)).toFixed(3)}`);
 if (verbose) for (const item of offTopic) console.log(`  off ${item.top.toFixed(3)} ${item.query}`);
 console.log(`build ${buildMs.toFixed(0)} ms for ${index.size} skills; ${queryMs.toFixed(2)} ms/query over ${realTop} queries`);
+
+// Scale: 10 000 synthetic skills made from real bodies (cut to ~5 KB around the corpus median), then one reload-sized update.
+const synthetic = Array.from({ length: 10_000 }, (_, i) => {
+  const source = corpus[i % corpus.length]!.document;
+  const other = corpus[(i * 7 + 3) % corpus.length]!.document;
+  return { name: `${source.name}-${i}`, description: source.description, body: (source.body + other.body).slice(0, 5_000), path: `/synthetic/${i}/SKILL.md` };
+});
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
+collect();
+const heapBefore = process.memoryUsage().heapUsed;
+started = performance.now();
+const large = createSearchIndex(synthetic);
+const largeBuildMs = performance.now() - started;
+collect();
+const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
+started = performance.now();
+const updated = large.update({ upsert: synthetic.slice(0, 20).map((doc) => ({ ...doc, body: `${doc.body} changed` })), remove: [synthetic[50]!.name] });
+const updateMs = performance.now() - started;
+started = performance.now();
+for (const item of queries) updated.search(item.query);
+const largeQueryMs = (performance.now() - started) / queries.length;
+const largeOffTopic = queries.filter((item) => item.expected.length === 0 && large.search(item.query)[0]?.confident).length;
+console.log(`10k skills: build ${largeBuildMs.toFixed(0)} ms, ~${heapMb.toFixed(0)} MB heap, update(20 upserts + 1 remove) ${updateMs.toFixed(0)} ms, ${largeQueryMs.toFixed(2)} ms/query; off-topic confident at 10k: ${largeOffTopic}`);

@@ -12,6 +12,10 @@ export interface SkillDiagnostic {
   path: string;
   /** Frontmatter field concerned, when there is one. */
   field?: string;
+  /** 1-based line in the file, when known (YAML errors and strict-subset violations). */
+  line?: number;
+  /** 1-based column in the file, when known. */
+  column?: number;
 }
 
 /** Where a skill came from; `layer` decides precedence (user < project < explicit). */

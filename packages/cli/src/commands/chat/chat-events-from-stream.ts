@@ -13,12 +13,29 @@ interface MessageLike {
   tool_calls?: Array<{ id?: string; name: string; args: Record<string, unknown> }>;
 }
 
+/** What the conversion remembers across stream items: tool names by call id, and calls and results already reported. */
+export interface ChatStreamContext {
+  toolNames: Map<string, string>;
+  /** `call:<id>` and `result:<id>` keys; createAgent middleware nodes echo the whole message list in their updates. */
+  reported: Set<string>;
+}
+
+/** A fresh context; `seedChatStreamContext` marks a thread's existing messages as already reported. */
+export function createChatStreamContext(): ChatStreamContext {
+  return { toolNames: new Map(), reported: new Set() };
+}
+
+/** Marks every tool call and result in `messages` as reported (history of a resumed thread is not shown again). */
+export function seedChatStreamContext(context: ChatStreamContext, messages: readonly unknown[]): void {
+  eventsFromMessages(messages as MessageLike[], context);
+}
+
 /**
  * Chat events carried by one item of a LangGraph stream run with `streamMode: ["messages", "custom", "updates"]`:
- * answer tokens from "messages", skill events from "custom", finished tool calls and tool results from "updates".
- * @param toolNames tool call id -> tool name, filled from calls so results can be named
+ * answer tokens from "messages", skill events from "custom", finished tool calls and tool results from "updates"
+ * (each call and result reported once, however often a node echoes it).
  */
-export function chatEventsFromStream(mode: StreamMode, chunk: unknown, toolNames: Map<string, string>): ChatEvent[] {
+export function chatEventsFromStream(mode: StreamMode, chunk: unknown, context: ChatStreamContext): ChatEvent[] {
   if (mode === "messages") {
     const [message] = chunk as [MessageLike, unknown];
     if (messageType(message) !== "ai") return [];
@@ -29,19 +46,28 @@ export function chatEventsFromStream(mode: StreamMode, chunk: unknown, toolNames
     const event = (chunk as { skillgraph?: ChatEvent & { type: string } } | undefined)?.skillgraph;
     return event && typeof event.type === "string" ? [{ type: "skill", event: event as Extract<ChatEvent, { type: "skill" }>["event"] }] : [];
   }
+  return Object.values((chunk ?? {}) as Record<string, unknown>).flatMap((update) => eventsFromMessages(messagesOf(update), context));
+}
+
+function eventsFromMessages(messages: readonly MessageLike[], context: ChatStreamContext): ChatEvent[] {
   const events: ChatEvent[] = [];
-  for (const update of Object.values((chunk ?? {}) as Record<string, unknown>)) {
-    for (const message of messagesOf(update)) {
-      const type = messageType(message);
-      if (type === "ai") {
-        for (const call of message.tool_calls ?? []) {
-          if (call.id) toolNames.set(call.id, call.name);
-          events.push({ type: "tool-call", id: call.id, name: call.name, args: call.args ?? {} });
-        }
-      } else if (type === "tool") {
-        const id = message.tool_call_id;
-        events.push({ type: "tool-result", id, name: message.name ?? (id ? toolNames.get(id) : undefined) ?? "tool", content: textOf(message.content), isError: message.status === "error" });
+  const firstTime = (key: string | undefined) => {
+    if (key === undefined) return true;
+    if (context.reported.has(key)) return false;
+    context.reported.add(key);
+    return true;
+  };
+  for (const message of messages) {
+    const type = messageType(message);
+    if (type === "ai") {
+      for (const call of message.tool_calls ?? []) {
+        if (call.id) context.toolNames.set(call.id, call.name);
+        if (firstTime(call.id ? `call:${call.id}` : undefined)) events.push({ type: "tool-call", id: call.id, name: call.name, args: call.args ?? {} });
       }
+    } else if (type === "tool") {
+      const id = message.tool_call_id;
+      if (!firstTime(id ? `result:${id}` : undefined)) continue;
+      events.push({ type: "tool-result", id, name: message.name ?? (id ? context.toolNames.get(id) : undefined) ?? "tool", content: textOf(message.content), isError: message.status === "error" });
     }
   }
   return events;

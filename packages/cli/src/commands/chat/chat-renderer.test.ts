@@ -54,4 +54,12 @@ describe("createChatRenderer", () => {
     createChatRenderer({ ...io, color: true }).render({ type: "skill", event: { type: "skill-loaded", skill: "x" } });
     expect(io.err()).toBe("\u001b[36m[skill] loaded x\u001b[39m\n");
   });
+
+  it("hides the routine turn-end unload but shows an eviction", () => {
+    const io = capture();
+    const renderer = createChatRenderer({ ...io, color: false });
+    renderer.render({ type: "skill", event: { type: "skill-unloaded", skill: "a", reason: "turn-ended" } });
+    renderer.render({ type: "skill", event: { type: "skill-evicted", skill: "b", reason: "cap" } });
+    expect(io.err()).toBe("[skill] unloaded b (cap)\n");
+  });
 });

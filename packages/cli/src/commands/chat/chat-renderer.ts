@@ -69,8 +69,11 @@ function skillLine(event: Extract<ChatEvent, { type: "skill" }>["event"]): strin
       return `[skill] ${event.skill}: read ${event.path}`;
     case "tools-unlocked":
       return `[skill] ${event.skill} unlocked tools: ${(event.tools ?? []).join(", ")}`;
-    case "skill-evicted":
     case "skill-unloaded":
+      // Turn-scoped skills unload at every turn end: routine, not shown.
+      if (event.reason === "turn-ended") return undefined;
+      return `[skill] unloaded ${event.skill}${event.reason ? ` (${event.reason})` : ""}`;
+    case "skill-evicted":
       return `[skill] unloaded ${event.skill}${event.reason ? ` (${event.reason})` : ""}`;
     case "skill-drift":
       return `[skill] ${event.skill} changed on disk`;

@@ -3,10 +3,10 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 import type { SkillCatalog } from "@skillgraph/core";
-import { createSkillsMiddleware } from "@skillgraph/langgraph";
+import { createSkillsMiddleware, type SkillsRuntimeOptions } from "@skillgraph/langgraph";
 import { createAgent, HumanMessage } from "langchain";
 import type { ChatEvent } from "./chat-event.js";
-import { chatEventsFromStream } from "./chat-events-from-stream.js";
+import { chatEventsFromStream, createChatStreamContext, seedChatStreamContext } from "./chat-events-from-stream.js";
 
 /** The system prompt the chat agent starts from; the skills middleware appends the skills list. */
 export const DEFAULT_CHAT_SYSTEM_PROMPT =
@@ -22,6 +22,8 @@ export interface ChatAgentOptions {
   systemPrompt?: string;
   /** Extra tools available from the start. */
   tools?: readonly StructuredToolInterface[];
+  /** Further skills middleware options (skill-owned tools, hooks such as @skillgraph/shell, load modes, ...). */
+  skillsOptions?: Omit<SkillsRuntimeOptions, "skills">;
   /** Where conversation and loaded-skill state is kept between turns. @default an in-memory saver (lost on exit) */
   checkpointer?: BaseCheckpointSaver;
   /** The conversation thread (a session name when persisted). @default a random UUID */
@@ -31,8 +33,8 @@ export interface ChatAgentOptions {
 /** A chat session: send turns, get their events as they happen. */
 export interface ChatAgent {
   readonly threadId: string;
-  /** The compiled createAgent graph (for callers that want to stream or inspect it themselves). */
-  readonly graph: ReturnType<typeof createAgent>;
+  /** The createAgent agent (for callers that want to stream or inspect it themselves). */
+  readonly agent: ReturnType<typeof createAgent>;
   /** Runs one user turn; yields answer tokens, tool calls, tool results and skill events in order. */
   turn(input: string, options?: { signal?: AbortSignal }): AsyncGenerator<ChatEvent>;
 }
@@ -45,24 +47,28 @@ export interface ChatAgent {
  */
 export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const threadId = options.threadId ?? randomUUID();
-  const graph = createAgent({
+  const agent = createAgent({
     model: options.model,
     tools: [...(options.tools ?? [])],
     systemPrompt: options.systemPrompt ?? DEFAULT_CHAT_SYSTEM_PROMPT,
-    middleware: [createSkillsMiddleware({ skills: options.skills })],
+    middleware: [createSkillsMiddleware({ ...options.skillsOptions, skills: options.skills })],
     checkpointer: options.checkpointer ?? new MemorySaver(),
   });
   return {
     threadId,
-    graph,
+    agent,
     async *turn(input, turnOptions = {}) {
-      const toolNames = new Map<string, string>();
-      const stream = await graph.stream(
+      const context = createChatStreamContext();
+      const config = { configurable: { thread_id: threadId } };
+      // Calls and results already on the thread (a resumed session) are history, not news.
+      const existing = (await agent.graph.getState(config)).values as { messages?: unknown[] } | undefined;
+      seedChatStreamContext(context, existing?.messages ?? []);
+      const stream = await agent.stream(
         { messages: [new HumanMessage(input)] },
-        { configurable: { thread_id: threadId }, streamMode: ["messages", "custom", "updates"], signal: turnOptions.signal, recursionLimit: 50 },
+        { ...config, streamMode: ["messages", "custom", "updates"], signal: turnOptions.signal, recursionLimit: 50 },
       );
-      for await (const [mode, chunk] of stream as AsyncIterable<[ "messages" | "custom" | "updates", unknown]>) {
-        yield* chatEventsFromStream(mode, chunk, toolNames);
+      for await (const [mode, chunk] of stream as AsyncIterable<["messages" | "custom" | "updates", unknown]>) {
+        yield* chatEventsFromStream(mode, chunk, context);
       }
     },
   };

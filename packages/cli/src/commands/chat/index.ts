@@ -49,7 +49,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   if (!values.quiet) {
     const names = skills.list().map((skill) => skill.name);
-    io.stderr.write(style.dim(`skillgraph chat: ${endpoint.model} at ${endpoint.baseURL ?? "api.openai.com"}; ${names.length} skill${names.length === 1 ? "" : "s"}${names.length > 0 ? ` (${names.join(", ")})` : ""}. /help for commands.\n`));
+    io.stderr.write(`${style.dim(`skillgraph chat: ${endpoint.model} at ${endpoint.baseURL ?? "api.openai.com"}; ${names.length} skill${names.length === 1 ? "" : "s"}${names.length > 0 ? ` (${names.join(", ")})` : ""}. /help for commands.`)}\n`);
   }
   return runChatRepl(agent, skills, renderer, io);
 }

@@ -14,10 +14,19 @@ export async function runChatTurn(agent: ChatAgent, input: string, renderer: Cha
   }
 }
 
-/** A readable one-line message for a failed model call (connection refused, HTTP status, bad model name). */
+/** A readable one-line message for a failed model call: the endpoint's own message (which starts with the HTTP status), plus the network error code. */
 export function describeChatError(error: unknown): string {
-  const err = error as { message?: string; status?: number; cause?: { code?: string; message?: string }; name?: string };
-  const cause = err.cause?.code ?? err.cause?.message;
-  const status = typeof err.status === "number" ? `HTTP ${err.status}: ` : "";
-  return `${status}${err.message ?? String(error)}${cause && !(err.message ?? "").includes(cause) ? ` (${cause})` : ""}`;
+  const err = error as { message?: string; status?: number };
+  const message = (err.message ?? String(error)).split("\n")[0]!;
+  const status = typeof err.status === "number" && !message.startsWith(String(err.status)) ? `${err.status} ` : "";
+  const code = networkCode(error);
+  return `${status}${message}${code && !message.includes(code) ? ` (${code})` : ""}`;
+}
+
+/** The first `code` such as ECONNREFUSED along the error's cause chain. */
+function networkCode(error: unknown): string | undefined {
+  for (let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 5; current = current.cause as typeof current, depth++) {
+    if (typeof current.code === "string" && /^E[A-Z_]+$/.test(current.code)) return current.code;
+  }
+  return undefined;
 }

@@ -1,0 +1,120 @@
+import type { IndexedDocument } from "./indexed-document.js";
+import type { IndexState } from "./index-state.js";
+import type { QuerySlot } from "./query-slots.js";
+
+/** BM25F parameters: per-field weight and length normalisation, and the shared saturation constant. */
+export interface RankingParameters {
+  /** Field weights, FIELDS order (name, description, headings, body). */
+  weights: readonly number[];
+  /** Length normalisation per field, FIELDS order (0 = none, 1 = full). */
+  lengthNormalization: readonly number[];
+  /** Term-frequency saturation (BM25's k1). */
+  k1: number;
+}
+
+/** Inverse document frequency (BM25 form, never negative). */
+export function inverseDocumentFrequency(documentFrequency: number, documentCount: number): number {
+  return Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
+}
+
+/** A document and its score in 0..1. */
+export interface RankedDocument {
+  document: IndexedDocument;
+  score: number;
+}
+
+/**
+ * Scores every document matching some slot. Each slot contributes its importance (IDF) times its best
+ * alternative's saturated BM25F frequency (0..1); the sum is divided by the total importance of all slots, so a
+ * document matching every query term strongly scores near 1 and unmatched query words pull the score down.
+ */
+export function rankDocuments(
+  state: IndexState,
+  slots: readonly QuerySlot[],
+  parameters: RankingParameters,
+  limit: number = Number.POSITIVE_INFINITY,
+): RankedDocument[] {
+  const count = state.docs.size;
+  if (count === 0 || slots.length === 0) return [];
+  const averages = state.lengthSums.map((sum) => Math.max(sum / count, 1));
+  const { weights, lengthNormalization, k1 } = parameters;
+  const [w0, w1, w2, w3] = weights as [number, number, number, number];
+  const [keep0, keep1, keep2, keep3] = lengthNormalization.map((b) => 1 - b) as [number, number, number, number];
+  const [scale0, scale1, scale2, scale3] = lengthNormalization.map((b, f) => b / averages[f]!) as [number, number, number, number];
+  // Ranking is synchronous, so per-document scratch fields marked with a fresh pass number are safe to reuse
+  // across snapshots that share documents; this avoids a Map lookup per posting.
+  const pass = ++passCounter;
+  const touched: IndexedDocument[] = [];
+  let totalImportance = 0;
+  for (const slot of slots) {
+    const importance = slotImportance(state, slot, count);
+    totalImportance += importance;
+    const mark = ++passCounter;
+    const slotTouched: IndexedDocument[] = [];
+    for (const alternative of slot.alternatives) {
+      const list = state.postings.get(alternative.term);
+      if (!list) continue;
+      for (let i = 0; i < list.docs.length; i++) {
+        const document = list.docs[i]!;
+        const packed = list.packed[i]!;
+        // Unrolled over the four fields; the bit layout matches packFrequencies (4, 7, 7, 13 bits).
+        const lengths = document.lengths;
+        const tfName = packed & 0xf;
+        const tfDescription = (packed >>> 4) & 0x7f;
+        const tfHeadings = (packed >>> 11) & 0x7f;
+        const tfBody = packed >>> 18;
+        let weighted = 0;
+        if (tfName) weighted += (w0 * tfName) / (keep0 + scale0 * lengths[0]!);
+        if (tfDescription) weighted += (w1 * tfDescription) / (keep1 + scale1 * lengths[1]!);
+        if (tfHeadings) weighted += (w2 * tfHeadings) / (keep2 + scale2 * lengths[2]!);
+        if (tfBody) weighted += (w3 * tfBody) / (keep3 + scale3 * lengths[3]!);
+        const value = (alternative.weight * weighted) / (k1 + weighted);
+        const scratch = document.scratch;
+        if (scratch.slot !== mark) {
+          scratch.slot = mark;
+          scratch.best = value;
+          slotTouched.push(document);
+        } else if (value > scratch.best) {
+          scratch.best = value;
+        }
+      }
+    }
+    for (const document of slotTouched) {
+      const scratch = document.scratch;
+      if (scratch.pass !== pass) {
+        scratch.pass = pass;
+        scratch.total = 0;
+        touched.push(document);
+      }
+      scratch.total += importance * scratch.best;
+    }
+  }
+  // Only the best `limit` matter: find the limit-th best score with a numeric sort, then fully order those at or above it.
+  let cutoff = Number.NEGATIVE_INFINITY;
+  if (touched.length > limit) {
+    const scores = new Float64Array(touched.length);
+    for (let i = 0; i < touched.length; i++) scores[i] = touched[i]!.scratch.total;
+    scores.sort();
+    cutoff = limit > 0 ? scores[scores.length - limit]! : Number.POSITIVE_INFINITY;
+  }
+  const ranked: RankedDocument[] = [];
+  for (const document of touched) {
+    if (document.scratch.total < cutoff) continue;
+    ranked.push({ document, score: totalImportance > 0 ? document.scratch.total / totalImportance : 0 });
+  }
+  return ranked.sort((a, b) => b.score - a.score || (a.document.name < b.document.name ? -1 : a.document.name > b.document.name ? 1 : 0));
+}
+
+let passCounter = 0;
+
+/** How much a slot matters: its term's IDF; for a word the index lacks, the best IDF among its stand-ins, else the maximum IDF. */
+function slotImportance(state: IndexState, slot: QuerySlot, count: number): number {
+  const own = state.postings.get(slot.term);
+  if (own) return inverseDocumentFrequency(own.docs.length, count);
+  let best = -1;
+  for (const alternative of slot.alternatives) {
+    const list = state.postings.get(alternative.term);
+    if (list) best = Math.max(best, inverseDocumentFrequency(list.docs.length, count));
+  }
+  return best >= 0 ? best : inverseDocumentFrequency(0, count);
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from "vitest";
+import { loadCorpus, loadNaturalQueries, type NaturalQuery } from "./__fixtures__/load-corpus.js";
+import { createSearchIndex } from "./search-index.js";
+
+const corpus = loadCorpus();
+const dirByPath = new Map(corpus.map((skill) => [skill.document.path, skill.dir]));
+const index = createSearchIndex(corpus.map((skill) => skill.document));
+const queries = loadNaturalQueries();
+
+function topFiveAccuracy(items: NaturalQuery[]): number {
+  const hits = items.filter((item) => {
+    const dirs = index.search(item.query, { limit: 5 }).map((result) => dirByPath.get(result.path));
+    return dirs.some((dir) => dir !== undefined && item.expected.includes(dir));
+  });
+  return hits.length / items.length;
+}
+
+describe("search quality on the real corpus (natural-queries.json)", () => {
+  const real = queries.filter((item) => item.expected.length > 0);
+  const offTopic = queries.filter((item) => item.expected.length === 0);
+
+  it("has a labelled set large enough to mean something", () => {
+    expect(corpus.length).toBeGreaterThanOrEqual(180);
+    expect(real.length).toBeGreaterThanOrEqual(80);
+    expect(offTopic.length).toBeGreaterThanOrEqual(15);
+    const dirs = new Set(dirByPath.values());
+    const unknown = real.flatMap((item) => item.expected).filter((dir) => !dirs.has(dir));
+    expect(unknown).toEqual([]);
+  });
+
+  it("puts the right skill in the top 5 for at least 90% of tune queries (holdout reported)", () => {
+    const tune = topFiveAccuracy(real.filter((item) => item.split === "tune"));
+    const holdout = topFiveAccuracy(real.filter((item) => item.split === "holdout"));
+    console.log(`search top-5 accuracy: tune ${tune.toFixed(3)}, holdout ${holdout.toFixed(3)}`);
+    expect(tune).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it("marks off-topic queries not confident and at least 90% of real queries confident", () => {
+    const confidentOffTopic = offTopic.filter((item) => index.search(item.query)[0]?.confident === true).map((item) => item.query);
+    const confidentReal = real.filter((item) => index.search(item.query)[0]?.confident === true).length / real.length;
+    console.log(`search confidence: real ${confidentReal.toFixed(3)}, off-topic confident ${confidentOffTopic.length}/${offTopic.length}`);
+    expect(confidentOffTopic).toEqual([]);
+    expect(confidentReal).toBeGreaterThanOrEqual(0.9);
+  });
+});

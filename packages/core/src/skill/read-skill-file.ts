@@ -1,0 +1,138 @@
+import { realpath, stat } from "node:fs/promises";
+import type { Stats } from "node:fs";
+import { basename, resolve } from "node:path";
+import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { readRegularFileCapped } from "../internal/fs-read-capped.js";
+import { isInsideFolder } from "../internal/fs-is-inside.js";
+import { createDiagnostic } from "./create-diagnostic.js";
+import { findSkillMd } from "./find-skill-md.js";
+import { identityFromStats, type SkillFileIdentity } from "./skill-file-identity.js";
+import type { SkillDiagnostic } from "./skill-types.js";
+
+/** Default largest SKILL.md accepted: 1 MiB. */
+export const DEFAULT_MAX_SKILL_MD_BYTES = 1024 * 1024;
+
+/** Limits applied when reading a SKILL.md from disk. */
+export interface ReadSkillMdOptions {
+  /** Largest SKILL.md accepted, in bytes; checked with stat before reading and enforced while reading. @default 1048576 */
+  maxBytes?: number;
+  /** Folder the SKILL.md must resolve inside (the source root): a symlink leading out of it is refused. */
+  root?: string;
+}
+
+/** A SKILL.md read from a skill folder. */
+export interface SkillMdFile {
+  ok: true;
+  /** Absolute skill folder. */
+  dir: string;
+  /** Absolute path of the file read (`SKILL.md` or `skill.md` as found, symlinks not resolved). */
+  file: string;
+  /** The raw bytes (hashed for `Skill.hash`). */
+  bytes: Buffer;
+  /** The bytes decoded as UTF-8 (a BOM is kept; `parseSkillMd` handles it). */
+  text: string;
+  /** Identity from the fstat of the descriptor that was read. */
+  identity: SkillFileIdentity;
+  /** Warnings about the file itself (e.g. `skill-md-lowercase`). */
+  diagnostics: SkillDiagnostic[];
+}
+
+/** A skill folder whose SKILL.md could not be read; `diagnostics` holds the error. */
+export interface SkillMdUnreadable {
+  ok: false;
+  dir: string;
+  /** The SKILL.md path when one was found. */
+  file?: string;
+  diagnostics: SkillDiagnostic[];
+}
+
+/** Checks read options once; throws InvalidOptionsError. */
+export function checkReadSkillMdOptions(options: ReadSkillMdOptions): { maxBytes: number; root: string | undefined } {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_SKILL_MD_BYTES;
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new InvalidOptionsError({ option: "maxBytes", value: maxBytes, message: "must be a positive integer number of bytes" });
+  if (options.root !== undefined && (typeof options.root !== "string" || options.root === "")) {
+    throw new InvalidOptionsError({ option: "root", value: options.root, message: "must be a folder path" });
+  }
+  return { maxBytes, root: options.root === undefined ? undefined : resolve(options.root) };
+}
+
+/**
+ * Reads the SKILL.md of one skill folder, safely: refuses a missing folder, a FIFO/socket/device/folder named
+ * SKILL.md, a symlink resolving outside `root`, a file over `maxBytes` (from stat, before reading a byte) and
+ * invalid UTF-8. Never blocks on a FIFO and never reads more than `maxBytes + 1` bytes.
+ * @param dir The skill folder.
+ */
+export async function readSkillMdFile(dir: string, options: ReadSkillMdOptions = {}): Promise<SkillMdFile | SkillMdUnreadable> {
+  const { maxBytes, root } = checkReadSkillMdOptions(options);
+  const folder = resolve(dir);
+  const fail = (diagnostic: SkillDiagnostic, file?: string): SkillMdUnreadable => (file === undefined ? { ok: false, dir: folder, diagnostics: [diagnostic] } : { ok: false, dir: folder, file, diagnostics: [diagnostic] });
+
+  let folderStats: Stats;
+  try {
+    folderStats = await stat(folder);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT" || code === "ENOTDIR") return fail(createDiagnostic("skill-dir-missing", { path: folder }, "path does not exist"));
+    return fail(createDiagnostic("file-unreadable", { path: folder }, `cannot access the skill folder (${code ?? String(error)})`));
+  }
+  if (!folderStats.isDirectory()) return fail(createDiagnostic("skill-dir-not-directory", { path: folder }, "not a directory"));
+
+  const lookup = await findSkillMd(folder);
+  if (!lookup.found) {
+    const detail = lookup.detail === undefined ? "" : ` (${lookup.detail})`;
+    return fail(createDiagnostic("skill-md-missing", { path: folder }, `missing required file: SKILL.md${detail}`));
+  }
+  const { file } = lookup;
+  const diagnostics: SkillDiagnostic[] = [];
+  if (lookup.fileName === "skill.md") diagnostics.push(createDiagnostic("skill-md-lowercase", { path: file }, "the file is named skill.md; the spec names it SKILL.md"));
+
+  let fileStats: Stats;
+  try {
+    fileStats = await stat(file);
+  } catch (error) {
+    return fail(createDiagnostic("file-unreadable", { path: file }, `cannot stat SKILL.md (${(error as NodeJS.ErrnoException).code ?? String(error)})`), file);
+  }
+  if (!fileStats.isFile()) return fail(createDiagnostic("not-a-regular-file", { path: file }, `SKILL.md is ${describeKind(fileStats)}, not a regular file`), file);
+  if (root !== undefined) {
+    const [real, realRoot] = await Promise.all([realpath(file).catch(() => file), realpath(root).catch(() => root)]);
+    if (!isInsideFolder(real, realRoot)) return fail(createDiagnostic("symlink-escape", { path: file }, `SKILL.md resolves to ${real}, outside the source root ${realRoot}`), file);
+  }
+  if (fileStats.size > maxBytes) return fail(tooLarge(file, fileStats.size, maxBytes), file);
+
+  try {
+    const read = await readRegularFileCapped(file, maxBytes, { dev: fileStats.dev, ino: fileStats.ino });
+    if (!read.ok) {
+      if (read.reason === "too-large") return fail(tooLarge(file, read.bytesSeen, maxBytes), file);
+      if (read.reason === "not-regular") return fail(createDiagnostic("not-a-regular-file", { path: file }, `SKILL.md is ${describeKind(read.stats)}, not a regular file`), file);
+      return fail(createDiagnostic("file-unreadable", { path: file }, "SKILL.md was replaced while being read"), file);
+    }
+    let text: string;
+    try {
+      text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(read.bytes);
+    } catch {
+      return fail(createDiagnostic("encoding-invalid", { path: file }, "SKILL.md is not valid UTF-8 text"), file);
+    }
+    return { ok: true, dir: folder, file, bytes: read.bytes, text, identity: identityFromStats(read.stats), diagnostics };
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") return fail(createDiagnostic("skill-md-missing", { path: folder }, "missing required file: SKILL.md (removed while being read)"));
+    return fail(createDiagnostic("file-unreadable", { path: file }, `cannot read SKILL.md (${code ?? String(error)})`), file);
+  }
+}
+
+function tooLarge(file: string, size: number, maxBytes: number): SkillDiagnostic {
+  return createDiagnostic("file-too-large", { path: file }, `SKILL.md is ${size} bytes${size > maxBytes + 1 ? "" : " or more"}, over the ${maxBytes}-byte limit`);
+}
+
+function describeKind(stats: Stats): string {
+  if (stats.isDirectory()) return "a directory";
+  if (stats.isFIFO()) return "a FIFO (named pipe)";
+  if (stats.isSocket()) return "a socket";
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return "a device";
+  return "not a regular file";
+}
+
+/** The folder name the reference compares the skill name with. */
+export function skillDirName(dir: string): string {
+  return basename(resolve(dir));
+}
