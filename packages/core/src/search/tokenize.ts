@@ -59,14 +59,27 @@ export function splitWords(text: string, options: { keepCompounds?: boolean } = 
   const length = text.length;
   let i = 0;
   while (i < length) {
-    const kind = charKind(text.charCodeAt(i), text[i]!);
+    const code = text.charCodeAt(i);
+    // Fast path: a run of ASCII lowercase letters (most of any English body) needs no per-character bookkeeping.
+    if (code >= 97 && code <= 122) {
+      const start = i;
+      let next = code;
+      while (next >= 97 && next <= 122 && ++i < length) next = text.charCodeAt(i);
+      const ended = i >= length || kindOf(text, i) === CharKind.Separator || kindOf(text, i) === CharKind.Cjk;
+      if (ended) {
+        out.push(text.slice(start, i));
+        continue;
+      }
+      i = start;
+    }
+    const kind = kindOf(text, i);
     if (kind === CharKind.Separator) {
       i++;
       continue;
     }
     const start = i;
     if (kind === CharKind.Cjk) {
-      while (i < length && charKind(text.charCodeAt(i), text[i]!) === CharKind.Cjk) i++;
+      while (i < length && kindOf(text, i) === CharKind.Cjk) i++;
       if (i - start === 1) out.push(text[start]!);
       for (let j = start; j + 1 < i; j++) out.push(text.slice(j, j + 2));
       continue;
@@ -75,7 +88,7 @@ export function splitWords(text: string, options: { keepCompounds?: boolean } = 
     let simple = true;
     let other = false;
     while (i < length) {
-      const current = charKind(text.charCodeAt(i), text[i]!);
+      const current = kindOf(text, i);
       if (current === CharKind.Separator || current === CharKind.Cjk) break;
       if (current === CharKind.OtherLetter) other = true;
       if (current === CharKind.Upper || (kinds.length > 0 && (current === CharKind.Digit) !== (kinds[kinds.length - 1] === CharKind.Digit))) simple = false;
@@ -92,6 +105,13 @@ export function splitWords(text: string, options: { keepCompounds?: boolean } = 
   }
   return out;
 }
+
+function kindOf(text: string, index: number): CharKind {
+  const code = text.charCodeAt(index);
+  return code < 128 ? ASCII_KINDS[code]! : charKind(code, text[index]!);
+}
+
+const ASCII_KINDS: CharKind[] = Array.from({ length: 128 }, (_, code) => charKind(code, String.fromCharCode(code)));
 
 // Words repeat heavily across skills; caching their stems ("" for stop words) makes building a large index several times faster.
 const STEM_CACHE_LIMIT = 100_000;
