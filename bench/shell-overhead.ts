@@ -1,0 +1,103 @@
+// Spawn overhead of a trivial command (`true`) with the local and bubblewrap executors, the cost of the whole tool
+// call (policy + workspace + output collection), and the time to kill a runaway process tree.
+// Run: node --import tsx bench/shell-overhead.ts   (writes bench/results/shell.json)
+import { randomUUID } from "node:crypto";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createBubblewrapExecutor, createLocalExecutor, createShellHook, type CommandExecutor, type ExecutionRequest } from "../packages/shell/src/index.js";
+
+const runs = Number(process.env.BENCH_RUNS ?? 60);
+const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-bench-"));
+
+function request(argv: string[], timeoutMs = 60_000): ExecutionRequest {
+  return { argv, cwd: workspaceDir, workspaceDir, env: {}, timeoutMs, killGraceMs: 1_000, maxOutputBytes: 16_384, killAfterOutputBytes: 1 << 26, runId: randomUUID() };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+function percentile(values: number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+async function time(label: string, once: () => Promise<unknown>): Promise<{ label: string; medianMs: number; p90Ms: number; runs: number }> {
+  for (let warm = 0; warm < 3; warm += 1) await once();
+  const samples: number[] = [];
+  for (let index = 0; index < runs; index += 1) {
+    const started = performance.now();
+    await once();
+    samples.push(performance.now() - started);
+  }
+  const result = { label, medianMs: round(median(samples)), p90Ms: round(percentile(samples, 90)), runs };
+  console.log(`${label.padEnd(44)} median ${result.medianMs.toFixed(2)} ms   p90 ${result.p90Ms.toFixed(2)} ms   (n=${runs})`);
+  return result;
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+const stubbornTree = "yes > /dev/null & sh -c 'yes > /dev/null' & (trap '' TERM; yes > /dev/null) & sleep 300";
+const obedientTree = "yes > /dev/null & sh -c 'yes > /dev/null' & sh -c 'sleep 301 & wait' & sleep 300";
+
+async function killTime(executor: CommandExecutor, tree: string): Promise<{ medianMs: number; runs: number }> {
+  // time from the timeout firing to the result being ready (tree killed, leftovers swept, output collected)
+  const samples: number[] = [];
+  const timeoutMs = 200;
+  const killRuns = Math.max(5, Math.floor(runs / 6));
+  for (let index = 0; index < killRuns; index += 1) {
+    const started = performance.now();
+    const result = await executor.run({ ...request(["/bin/sh", "-c", tree], timeoutMs), killGraceMs: 500 });
+    if (!result.timedOut) throw new Error("runaway process did not time out");
+    samples.push(performance.now() - started - timeoutMs);
+  }
+  return { medianMs: round(median(samples)), runs: killRuns };
+}
+
+const local = createLocalExecutor();
+const results: Record<string, unknown> = { node: process.version, platform: `${process.platform} ${os.release()}`, cpus: os.cpus().length };
+const localSpawn = await time("local: spawn `true`", () => local.run(request(["/bin/true"])));
+results.localSpawn = localSpawn;
+let bwrap: CommandExecutor | undefined;
+try {
+  bwrap = createBubblewrapExecutor();
+} catch (error) {
+  console.log(`bubblewrap unavailable: ${(error as Error).message}`);
+}
+if (bwrap) {
+  const bwrapSpawn = await time("bubblewrap: spawn `true`", () => bwrap.run(request(["/bin/true"])));
+  results.bubblewrapSpawn = bwrapSpawn;
+  results.bubblewrapOverLocalRatio = round(bwrapSpawn.medianMs / localSpawn.medianMs);
+  console.log(`bubblewrap / local ratio: ${results.bubblewrapOverLocalRatio}x`);
+}
+
+// the full tool call: parse, policy, fs checks, run, collect out/
+const catalog = { get: () => undefined };
+mkdirSync(path.join(workspaceDir, "out"), { recursive: true });
+writeFileSync(path.join(workspaceDir, "out", "keep.txt"), "x");
+for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
+  const hook = createShellHook({ catalog, executor: executor as "local" | "bubblewrap", alwaysVisible: true });
+  const shell = hook.tools.find((tool) => tool.name === "shell")!;
+  results[`toolCall_${executor}`] = await time(`shell tool call (${executor}): \`true\``, () => shell.invoke({ command: "true" }, { configurable: { thread_id: "bench" } }));
+}
+
+for (const [name, tree] of [["obedient", obedientTree], ["stubborn", stubbornTree]] as const) {
+  const localKill = await killTime(local, tree);
+  console.log(`local: kill ${name} runaway tree after timeout`.padEnd(56) + `median ${localKill.medianMs.toFixed(2)} ms (n=${localKill.runs}, grace 500 ms)`);
+  results[`localKill_${name}`] = localKill;
+  if (bwrap) {
+    const bwrapKill = await killTime(bwrap, tree);
+    console.log(`bubblewrap: kill ${name} runaway tree after timeout`.padEnd(56) + `median ${bwrapKill.medianMs.toFixed(2)} ms (n=${bwrapKill.runs})`);
+    results[`bubblewrapKill_${name}`] = bwrapKill;
+  }
+}
+results.killNote = "obedient: 4 processes that exit on SIGTERM; stubborn: one ignores SIGTERM, so the local executor waits the 500 ms grace before SIGKILL (bubblewrap's PID namespace dies with the sandbox)";
+
+const outFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "results/shell.json");
+mkdirSync(path.dirname(outFile), { recursive: true });
+writeFileSync(outFile, `${JSON.stringify(results, null, 2)}\n`);
+console.log(`wrote ${path.relative(process.cwd(), outFile)}`);

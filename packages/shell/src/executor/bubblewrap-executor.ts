@@ -1,0 +1,110 @@
+import { spawnSync } from "node:child_process";
+import { lstatSync, readlinkSync } from "node:fs";
+import path from "node:path";
+import { BubblewrapUnavailableError } from "../errors/bubblewrap-unavailable-error.js";
+import { isExecutableFile, resolveExecutable } from "../policy/resolve-executable.js";
+import { commandEnvironment, mapHostPrefix } from "./command-environment.js";
+import type { CommandExecutor, CommandView, ExecutionRequest } from "./executor-types.js";
+import { runCommand, spawnCommand, type SpawnSpec } from "./spawn-command.js";
+import { ptyCommand } from "./pty-command.js";
+
+/** Options of {@link createBubblewrapExecutor}. */
+export interface BubblewrapExecutorOptions {
+  /** Path of the `bwrap` binary. @default "bwrap" resolved on /usr/local/bin:/usr/bin:/bin */
+  bwrapPath?: string;
+  /** Give commands the host network. @default false (only a private loopback exists) */
+  network?: boolean;
+  /** More host paths bound read-only at the same place (e.g. a toolchain under /opt). */
+  readOnlyPaths?: readonly string[];
+  /** Run `true` in a sandbox once at creation, so a bwrap that cannot work here (no user namespaces) fails early. @default true */
+  probe?: boolean;
+}
+
+/** Where the workspace and the skill folder appear inside the sandbox. */
+export const SANDBOX_WORKSPACE = "/workspace";
+/** Where the skill folder appears inside the sandbox (read-only). */
+export const SANDBOX_SKILL_DIR = "/skill";
+
+const etcFiles = ["/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ssl", "/etc/ca-certificates", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/mime.types"];
+
+/**
+ * Runs each command in a bubblewrap sandbox (Linux): all namespaces unshared (network off unless `network: true`),
+ * `/usr` and the skill folder read-only, the workspace the only writable folder, a private /tmp, /proc and /dev,
+ * a cleared environment, all capabilities dropped, and the sandbox dies with its parent.
+ * @param options where bwrap is, network, extra read-only paths
+ * @throws BubblewrapUnavailableError when bwrap is missing or not executable, or off Linux
+ * @example const executor = createBubblewrapExecutor({ network: false });
+ */
+export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}): CommandExecutor {
+  const bwrapPath = options.bwrapPath ?? resolveExecutable("bwrap") ?? "bwrap";
+  if (process.platform !== "linux") {
+    throw new BubblewrapUnavailableError({ bwrapPath, message: `bubblewrap executor: bubblewrap runs on Linux only (this is ${process.platform}); use executor 'local'` });
+  }
+  if (!path.isAbsolute(bwrapPath) || !isExecutableFile(bwrapPath)) {
+    throw new BubblewrapUnavailableError({
+      bwrapPath,
+      message: `bubblewrap executor: bwrap not found or not executable at '${bwrapPath}' (install the 'bubblewrap' package, or set bwrapPath, or use executor 'local')`,
+    });
+  }
+  const baseArgs = sandboxBaseArgs(options);
+  if (options.probe ?? true) probeSandbox(bwrapPath, baseArgs);
+  const spec = (request: ExecutionRequest): SpawnSpec => {
+    const view = sandboxView(request);
+    const mappings: Array<readonly [string, string]> = [[request.workspaceDir, SANDBOX_WORKSPACE]];
+    if (request.skillDir) mappings.unshift([request.skillDir, SANDBOX_SKILL_DIR]);
+    const map = (value: string) => mapHostPrefix(value, mappings);
+    const env = commandEnvironment(request, view, "/tmp", map);
+    const args = [...baseArgs, "--bind", request.workspaceDir, SANDBOX_WORKSPACE];
+    if (request.skillDir) args.push("--ro-bind", request.skillDir, SANDBOX_SKILL_DIR);
+    // the sandbox root (and /etc, /opt, ... on it) becomes read-only too; only the workspace and /tmp stay writable
+    args.push("--remount-ro", "/", "--chdir", map(request.cwd));
+    for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
+    const command = request.shellCommand !== undefined ? ["/bin/sh", "-c", request.shellCommand] : request.argv.map(map);
+    args.push("--", ...(request.pty ? ptyCommand(command) : command));
+    // bwrap itself carries the run marker too, so a /proc sweep finds it
+    return { file: bwrapPath, args, cwd: request.workspaceDir, env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId } };
+  };
+  return {
+    name: "bubblewrap",
+    view: sandboxView,
+    start: (request) => spawnCommand(spec(request), request),
+    run: (request) => runCommand(spec(request), request),
+  };
+}
+
+function probeSandbox(bwrapPath: string, baseArgs: readonly string[]): void {
+  const trueProgram = resolveExecutable("true") ?? "/usr/bin/true";
+  const probe = spawnSync(bwrapPath, [...baseArgs, "--", trueProgram], { encoding: "utf8", timeout: 10_000, env: { PATH: "/usr/bin:/bin" } });
+  if (probe.status !== 0) {
+    const detail = (probe.stderr || probe.error?.message || `exit ${probe.status ?? probe.signal}`).trim();
+    throw new BubblewrapUnavailableError({
+      bwrapPath,
+      message: `bubblewrap executor: '${bwrapPath}' cannot create a sandbox here (${detail}); user namespaces may be disabled — use executor 'local' or enable them`,
+    });
+  }
+}
+
+function sandboxView(request: Pick<ExecutionRequest, "workspaceDir" | "skillDir">): CommandView {
+  return { workspaceDir: SANDBOX_WORKSPACE, skillDir: request.skillDir ? SANDBOX_SKILL_DIR : undefined };
+}
+
+/** The bwrap arguments shared by every command: namespaces, read-only system folders, private /tmp. */
+export function sandboxBaseArgs(options: BubblewrapExecutorOptions): string[] {
+  const args = ["--unshare-all"];
+  if (options.network) args.push("--share-net");
+  args.push("--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL", "--ro-bind", "/usr", "/usr");
+  for (const top of ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]) {
+    try {
+      const stat = lstatSync(top);
+      if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(top), top);
+      else if (stat.isDirectory()) args.push("--ro-bind", top, top);
+    } catch {
+      // absent on this system
+    }
+  }
+  for (const file of etcFiles) args.push("--ro-bind-try", file, file);
+  if (options.network) args.push("--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--ro-bind-try", "/etc/hosts", "/etc/hosts");
+  for (const extra of options.readOnlyPaths ?? []) args.push("--ro-bind", extra, extra);
+  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  return args;
+}

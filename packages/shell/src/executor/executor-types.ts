@@ -1,0 +1,80 @@
+/** One command for an executor: host paths in, the executor maps them to what the command sees. */
+export interface ExecutionRequest {
+  /** argv with the executable's absolute host path first (ignored when `shellCommand` is set). */
+  argv: string[];
+  /** A command line for `/bin/sh -c` (only when the policy allows shell syntax). */
+  shellCommand?: string;
+  /** Host path of the working directory (inside the workspace). */
+  cwd: string;
+  /** Host path of the thread's workspace (the only writable folder). */
+  workspaceDir: string;
+  /** Host path of the skill folder (read-only for the command), when running a skill's script. */
+  skillDir?: string;
+  /** Extra environment (host paths in values are mapped). Always scrubbed: the host environment never leaks in. */
+  env: Readonly<Record<string, string>>;
+  /** Run on a pseudo-terminal (util-linux `script`); see {@link CommandExecutor}. */
+  pty?: boolean;
+  /** Text written to stdin, then stdin is closed (interactive sessions keep stdin open instead). */
+  stdin?: string;
+  timeoutMs: number;
+  /** Time between SIGTERM and SIGKILL. */
+  killGraceMs: number;
+  /** stdout and stderr each keep this many bytes (head + tail). */
+  maxOutputBytes: number;
+  /** The process tree is killed once stdout + stderr exceed this many bytes. */
+  killAfterOutputBytes: number;
+  /** Unique id of the run, set as SKILLGRAPH_RUN_ID in the environment: orphans are found by it in /proc. */
+  runId: string;
+}
+
+/** What a finished command produced. */
+export interface ExecutionResult {
+  exitCode: number | null;
+  signal: string | null;
+  stdout: string;
+  stderr: string;
+  stdoutBytes: number;
+  stderrBytes: number;
+  stdoutTruncated: boolean;
+  stderrTruncated: boolean;
+  timedOut: boolean;
+  /** Killed because stdout + stderr exceeded `killAfterOutputBytes`. */
+  outputLimitExceeded: boolean;
+  /** Killed by {@link RunningCommand.kill}. */
+  killed: boolean;
+  durationMs: number;
+}
+
+/** A started command (interactive sessions use it directly; `run` waits for it). */
+export interface RunningCommand {
+  readonly pid: number;
+  readonly runId: string;
+  /** Resolves when the process exited and its whole tree was cleaned up. */
+  readonly result: Promise<ExecutionResult>;
+  readonly exited: boolean;
+  /** Writes to stdin (false when stdin is closed). */
+  write(data: string): boolean;
+  closeStdin(): void;
+  /** Subscribes to output chunks as they arrive. */
+  onOutput(listener: (stream: "stdout" | "stderr", chunk: Buffer) => void): void;
+  /** Kills the whole process tree (TERM, then KILL after the grace period). */
+  kill(): Promise<void>;
+}
+
+/** Folder paths as the command sees them. */
+export interface CommandView {
+  workspaceDir: string;
+  skillDir?: string;
+}
+
+/** Runs commands somewhere: a local process group, a bubblewrap sandbox, later a container or a remote host. */
+export interface CommandExecutor {
+  /** e.g. `local`, `bubblewrap`. */
+  readonly name: string;
+  /** Where the workspace and skill folder appear to the command. */
+  view(request: Pick<ExecutionRequest, "workspaceDir" | "skillDir">): CommandView;
+  /** Starts a command; the caller must await `result` (or `kill`). */
+  start(request: ExecutionRequest): RunningCommand;
+  /** Runs a command to completion. */
+  run(request: ExecutionRequest): Promise<ExecutionResult>;
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { InvalidOptionsError, SkillgraphError } from "@skillgraph/core";
+import { fixtureCatalog, fixtureSkill, prompterDir, reportBuilderDir } from "../__fixtures__/fixture-catalog.js";
+import { createShellHook } from "./create-shell-hook.js";
+
+const reportBuilder = fixtureSkill({ name: "report-builder", dir: reportBuilderDir, allowedTools: ["Bash(node:*)"] });
+const prompter = fixtureSkill({ name: "prompter", dir: prompterDir });
+const reader = fixtureSkill({ name: "reader", allowedTools: ["Read"] });
+const catalog = fixtureCatalog([reportBuilder, prompter, reader]);
+
+function optionError(options: Record<string, unknown>): InvalidOptionsError {
+  try {
+    createShellHook({ catalog, executor: "local", ...options } as never);
+  } catch (error) {
+    if (error instanceof InvalidOptionsError) return error;
+    throw error;
+  }
+  throw new Error("no error thrown");
+}
+
+describe("createShellHook options", () => {
+  it.each([
+    [{ catalog: undefined }, "catalog"],
+    [{ allowShellSyntax: true, allow: ["ls"] }, "allowShellSyntax"],
+    [{ timeoutMs: -1 }, "timeoutMs"],
+    [{ timeoutMs: 10_000, maxTimeoutMs: 5_000 }, "maxTimeoutMs"],
+    [{ deny: ["rm; ls"] }, "deny[0]"],
+    [{ fixedPath: "bin:/usr/bin" }, "fixedPath"],
+    [{ workspaceRoot: "relative/dir" }, "workspaceRoot"],
+    [{ alwaysVisible: ["rm_everything"] }, "alwaysVisible"],
+    [{ executor: "docker" }, "executor"],
+    [{ requireApproval: [42] }, "requireApproval[0]"],
+  ])("rejects %j naming option %s", (options, option) => {
+    expect(optionError(options).option).toBe(option);
+  });
+
+  it("fails with a clear error when bubblewrap is chosen but bwrap is missing", () => {
+    let error: unknown;
+    try {
+      createShellHook({ catalog, executor: "bubblewrap", bubblewrap: { bwrapPath: "/nonexistent/bwrap" } });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(SkillgraphError.isInstance(error)).toBe(true);
+    expect((error as SkillgraphError).code).toBe("bubblewrap-unavailable");
+    expect((error as Error).message).toMatch(/bwrap not found or not executable at '\/nonexistent\/bwrap'/);
+  });
+
+  it("contributes a stable list of tools", () => {
+    const hook = createShellHook({ catalog, executor: "local" });
+    expect(hook.tools.map((tool) => tool.name)).toEqual(["run_skill_script", "shell", "shell_session_write", "shell_session_poll", "shell_session_kill"]);
+    expect(createShellHook({ catalog, executor: "local", sessions: false }).tools.map((tool) => tool.name)).toEqual(["run_skill_script", "shell"]);
+  });
+});
+
+describe("visibleTools", () => {
+  const hook = createShellHook({ catalog, executor: "local" });
+
+  it("shows nothing while no loaded skill asks for the shell", () => {
+    expect(hook.visibleTools({ loadedSkills: [] })).toEqual([]);
+    expect(hook.visibleTools({ loadedSkills: [reader] })).toEqual([]);
+  });
+
+  it("shows run_skill_script for a skill with a scripts/ folder and shell for a Bash(...) grant", () => {
+    expect(hook.visibleTools({ loadedSkills: [prompter] }).sort()).toEqual(["run_skill_script", "shell_session_kill", "shell_session_poll", "shell_session_write"]);
+    expect(hook.visibleTools({ loadedSkills: [reportBuilder] })).toContain("shell");
+  });
+
+  it("shows configured tools always", () => {
+    expect(createShellHook({ catalog, executor: "local", alwaysVisible: ["shell"], sessions: false }).visibleTools({ loadedSkills: [] })).toEqual(["shell"]);
+  });
+});
+
+describe("authorize", () => {
+  const hook = createShellHook({ catalog, executor: "local", allow: ["ls"] });
+
+  it("refuses a skill's script before the skill was read, and allows it after", () => {
+    const call = { toolName: "run_skill_script", args: { skill: "report-builder", command: "scripts/build-report.mjs in/a.csv" } };
+    expect(hook.authorize!(call, { loadedSkills: [], threadId: "t" })).toMatchObject({ allowed: false, reason: expect.stringMatching(/^skill-not-read/) });
+    expect(hook.authorize!(call, { loadedSkills: [reportBuilder], threadId: "t" })).toEqual({ allowed: true });
+  });
+
+  it("allows a command granted by a loaded skill's allowed-tools only while that skill is loaded", () => {
+    const call = { toolName: "shell", args: { command: "node --version" } };
+    expect(hook.authorize!(call, { loadedSkills: [], threadId: "t" })).toMatchObject({ allowed: false, reason: expect.stringMatching(/^not-allowed/) });
+    expect(hook.authorize!(call, { loadedSkills: [reportBuilder], threadId: "t" })).toEqual({ allowed: true });
+  });
+
+  it("refuses shell syntax and denied programs before anything runs", () => {
+    expect(hook.authorize!({ toolName: "shell", args: { command: "ls | sh" } }, { loadedSkills: [] })).toMatchObject({ allowed: false, reason: expect.stringMatching(/^shell-operator/) });
+    expect(hook.authorize!({ toolName: "shell", args: { command: "sudo ls" } }, { loadedSkills: [] })).toMatchObject({ allowed: false, reason: expect.stringMatching(/^denied/) });
+  });
+});

@@ -1,0 +1,41 @@
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { getCurrentTaskInput } from "@langchain/langgraph";
+import { NO_THREAD } from "../workspace/thread-workspaces.js";
+import type { ShellRuntime } from "./shell-runtime.js";
+
+/** The thread id of a tool call (`configurable.thread_id`), if any. */
+export function threadIdOf(config: RunnableConfig | undefined): string | undefined {
+  const id = config?.configurable?.thread_id;
+  return typeof id === "string" && id !== "" ? id : typeof id === "number" ? String(id) : undefined;
+}
+
+function fromState(state: unknown, agentId: string): string[] | undefined {
+  if (!state || typeof state !== "object") return undefined;
+  const record = state as Record<string, unknown>;
+  const skillgraph = record.skillgraph as Record<string, { load?: { loaded?: Record<string, unknown> } }> | undefined;
+  const loaded = skillgraph?.[agentId]?.load?.loaded;
+  if (loaded && typeof loaded === "object") return Object.keys(loaded);
+  const list = record.loadedSkills;
+  if (Array.isArray(list)) return list.map((item) => (typeof item === "string" ? item : (item as { name?: string })?.name)).filter((name): name is string => typeof name === "string");
+  return undefined;
+}
+
+/**
+ * The skills loaded for this call as the tool can see them: the `loadedSkills` option, else the graph state (via
+ * getCurrentTaskInput), else what `authorize` last recorded for the thread; undefined when nothing is visible.
+ */
+export function loadedSkillNames(runtime: ShellRuntime, config: RunnableConfig): readonly string[] | undefined {
+  let state: unknown;
+  try {
+    state = getCurrentTaskInput(config);
+  } catch {
+    state = undefined;
+  }
+  if (runtime.loadedSkills) {
+    const names = runtime.loadedSkills({ state, config });
+    if (names !== undefined) return names;
+  }
+  const fromGraph = fromState(state, runtime.agentId);
+  if (fromGraph !== undefined) return fromGraph;
+  return runtime.seenLoaded.get(threadIdOf(config) ?? NO_THREAD);
+}

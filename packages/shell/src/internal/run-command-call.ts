@@ -1,0 +1,141 @@
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { interrupt } from "@langchain/langgraph";
+import type { ExecutionRequest } from "../executor/executor-types.js";
+import type { ShellApprovalRequest } from "../hook/shell-hook-options.js";
+import { planCommand, type CommandSkill } from "../policy/plan-command.js";
+import { refusal, type Refusal } from "../policy/refusal.js";
+import { resolveExecutable } from "../policy/resolve-executable.js";
+import { missingRequirements } from "../requirements/check-requirements.js";
+import { InteractiveSession } from "../sessions/interactive-session.js";
+import { collectOutputFiles } from "../workspace/collect-output-files.js";
+import { loadedSkillNames, threadIdOf } from "./loaded-skill-names.js";
+import { needsApproval } from "./needs-approval.js";
+import type { ShellRuntime } from "./shell-runtime.js";
+import { refusalPayload, resultPayload } from "./tool-payload.js";
+import { sessionPayload } from "./session-payload.js";
+
+/** Input shared by `run_skill_script` and `shell`. */
+export interface CommandCallInput {
+  tool: "run_skill_script" | "shell";
+  skill?: string;
+  command: string;
+  cwd?: string;
+  stdin?: string;
+  timeout_seconds?: number;
+  env?: Record<string, string>;
+  files?: Array<{ path: string; content: string }>;
+  output_globs?: string[];
+  interactive?: boolean;
+  pty?: boolean;
+}
+
+function toCommandSkill(runtime: ShellRuntime, name: string): CommandSkill | undefined {
+  const skill = runtime.catalog.get(name);
+  return skill ? { name: skill.name, dir: skill.dir, allowedTools: skill.allowedTools } : undefined;
+}
+
+/** Resolves the skill of a run_skill_script call and checks it was read; also returns the loaded skills visible. */
+function skillContext(runtime: ShellRuntime, input: CommandCallInput, config: RunnableConfig): { skill?: CommandSkill; loaded: CommandSkill[] } | Refusal {
+  const names = loadedSkillNames(runtime, config);
+  const loaded = (names ?? []).map((name) => toCommandSkill(runtime, name)).filter((skill): skill is CommandSkill => skill !== undefined);
+  if (input.tool === "shell") return { loaded };
+  const name = input.skill ?? "";
+  const skill = toCommandSkill(runtime, name);
+  if (!skill) return refusal("skill-not-found", `skill '${name}' not found in the catalog`);
+  if (skill.dir === "") return refusal("skill-has-no-folder", `skill '${name}' is defined in code and has no folder with scripts`);
+  if (runtime.requireSkillRead) {
+    if (names === undefined) {
+      return refusal("skill-not-read", `cannot tell whether skill '${name}' was read: no loaded-skill context is visible to the tool (see docs/shell.md, 'Which skills are loaded')`);
+    }
+    if (!names.includes(name)) return refusal("skill-not-read", `read skill '${name}' (read_skill) before running its scripts`);
+  }
+  return { skill, loaded };
+}
+
+/**
+ * The whole life of one run_skill_script / shell call: skill and policy checks, requirements, approval interrupt,
+ * staging, running (or starting a session), output collection. Returns the JSON the model sees.
+ */
+export async function runCommandCall(runtime: ShellRuntime, input: CommandCallInput, config: RunnableConfig): Promise<string> {
+  const threadId = threadIdOf(config);
+  const context = skillContext(runtime, input, config);
+  if ("ok" in context) return refusalPayload(context);
+  const workspaceDir = await runtime.workspaces.ensure(threadId);
+  const checked = planCommand(
+    { command: input.command, mode: input.tool === "run_skill_script" ? "skill" : "shell", skill: context.skill, loadedSkills: context.loaded, workspaceDir, cwd: input.cwd, env: input.env },
+    runtime.policy,
+  );
+  if (!checked.ok) return refusalPayload(checked);
+  const { plan } = checked;
+  // what the model and the approver see: paths as the command sees them (e.g. /skill, /workspace in a sandbox)
+  const view = runtime.executor.view({ workspaceDir, skillDir: context.skill?.dir });
+  let display = plan.display;
+  if (context.skill?.dir && view.skillDir) display = display.replaceAll(context.skill.dir, view.skillDir);
+  display = display.replaceAll(workspaceDir, view.workspaceDir);
+  if (context.skill && runtime.checkRequirements) {
+    const metadata = runtime.catalog.get(context.skill.name);
+    const requirements = metadata ? missingRequirements(metadata, runtime.policy.fixedPath) : { required: [], missing: [] };
+    if (requirements.missing.length > 0) {
+      return refusalPayload(refusal("missing-requirements", `skill '${context.skill.name}' needs ${requirements.missing.join(", ")}, not found on ${runtime.policy.fixedPath}`));
+    }
+  }
+  if (needsApproval(runtime.approvalRules, { tool: input.tool, skill: context.skill?.name, argv: plan.programArgv, command: display })) {
+    const request: ShellApprovalRequest = {
+      type: "skillgraph/shell-approval",
+      tool: input.tool,
+      ...(context.skill ? { skill: context.skill.name } : {}),
+      command: display,
+      argv: [...plan.programArgv],
+      cwd: path.relative(workspaceDir, plan.cwd) || ".",
+      executor: runtime.executor.name,
+    };
+    const answer = interrupt<ShellApprovalRequest, unknown>(request);
+    if (!(answer && typeof answer === "object" && (answer as { approved?: unknown }).approved === true)) {
+      const reason = answer && typeof answer === "object" && typeof (answer as { reason?: unknown }).reason === "string" ? `: ${(answer as { reason: string }).reason}` : "";
+      return refusalPayload(refusal("approval-denied", `running '${display}' was not approved${reason}`));
+    }
+  }
+  if (input.files && input.files.length > 0) {
+    try {
+      await runtime.workspaces.stage(threadId, input.files);
+    } catch (error) {
+      return refusalPayload(refusal("path-traversal", (error as Error).message));
+    }
+  }
+  if (input.pty && !resolveExecutable("script")) return refusalPayload(refusal("not-found", "pty: util-linux 'script' is not installed, so no pseudo-terminal can be given"));
+  const timeoutMs = Math.min(input.timeout_seconds !== undefined && input.timeout_seconds > 0 ? input.timeout_seconds * 1000 : runtime.timeoutMs, runtime.maxTimeoutMs);
+  const request: ExecutionRequest = {
+    argv: plan.shell ? [] : plan.argv,
+    ...(plan.shell ? { shellCommand: plan.command } : {}),
+    cwd: plan.cwd,
+    workspaceDir,
+    ...(context.skill ? { skillDir: context.skill.dir } : {}),
+    env: input.env ?? {},
+    ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
+    ...(input.pty ? { pty: true } : {}),
+    timeoutMs,
+    killGraceMs: runtime.killGraceMs,
+    maxOutputBytes: runtime.maxOutputBytes,
+    killAfterOutputBytes: runtime.killAfterOutputBytes,
+    runId: randomUUID(),
+  };
+  if (input.interactive) {
+    if (!runtime.sessionsEnabled) return refusalPayload(refusal("invalid-input", "interactive sessions are turned off"));
+    if (runtime.sessions.count(threadId) >= runtime.maxSessionsPerThread) {
+      return refusalPayload(refusal("too-many-sessions", `this thread already has ${runtime.maxSessionsPerThread} sessions; kill one first`));
+    }
+    const running = runtime.executor.start(request);
+    if (input.stdin !== undefined) running.write(input.stdin);
+    const session = new InteractiveSession(runtime.sessions.newId(), running, runtime.maxUnreadBytes);
+    runtime.sessions.add(threadId, session);
+    const snapshot = await session.poll(1_000);
+    if (snapshot.status === "exited") runtime.sessions.remove(threadId, session.id);
+    return sessionPayload(snapshot, display);
+  }
+  const startedAt = Date.now();
+  const result = await runtime.executor.run(request);
+  const collected = await collectOutputFiles(workspaceDir, { patterns: input.output_globs, modifiedSince: startedAt - 5, ...runtime.outputFiles });
+  return resultPayload(result, { command: display, executor: runtime.executor.name, collected });
+}

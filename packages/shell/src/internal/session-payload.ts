@@ -1,0 +1,15 @@
+import type { SessionSnapshot } from "../sessions/interactive-session.js";
+
+/** A session poll as the model sees it. */
+export function sessionPayload(snapshot: SessionSnapshot, command?: string): string {
+  return JSON.stringify({
+    status: snapshot.status,
+    session_id: snapshot.sessionId,
+    output: snapshot.output,
+    ...(snapshot.droppedBytes > 0 ? { dropped_bytes: snapshot.droppedBytes } : {}),
+    ...(snapshot.result
+      ? { exit_code: snapshot.result.exitCode, signal: snapshot.result.signal, timed_out: snapshot.result.timedOut, duration_ms: Math.round(snapshot.result.durationMs) }
+      : {}),
+    ...(command ? { command } : {}),
+  });
+}

@@ -1,0 +1,35 @@
+import type { ExecutionResult } from "../executor/executor-types.js";
+import type { Refusal } from "../policy/refusal.js";
+import type { CollectedOutput } from "../workspace/collect-output-files.js";
+
+/** A refusal as the model sees it. */
+export function refusalPayload(refused: Refusal): string {
+  return JSON.stringify({ status: "refused", reason: refused.reason, message: refused.message });
+}
+
+/** A finished command as the model sees it (snake_case keys, capped output, collected files). */
+export function resultPayload(result: ExecutionResult, extra: { command: string; executor: string; collected?: CollectedOutput }): string {
+  const status = result.timedOut ? "timed_out" : result.outputLimitExceeded ? "output_limit_exceeded" : result.killed ? "killed" : result.exitCode === 0 ? "ok" : "failed";
+  return JSON.stringify({
+    status,
+    exit_code: result.exitCode,
+    signal: result.signal,
+    timed_out: result.timedOut,
+    duration_ms: Math.round(result.durationMs),
+    stdout: result.stdout,
+    stderr: result.stderr,
+    stdout_bytes: result.stdoutBytes,
+    stderr_bytes: result.stderrBytes,
+    stdout_truncated: result.stdoutTruncated,
+    stderr_truncated: result.stderrTruncated,
+    output_files: (extra.collected?.files ?? []).map((file) => ({
+      path: file.path,
+      size: file.size,
+      mime_type: file.mimeType,
+      ...(file.content !== undefined ? { content: file.content, content_truncated: file.contentTruncated } : {}),
+    })),
+    ...(extra.collected && extra.collected.skipped.length > 0 ? { skipped_files: extra.collected.skipped } : {}),
+    command: extra.command,
+    executor: extra.executor,
+  });
+}

@@ -1,0 +1,62 @@
+import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { DEFAULT_DENIED_PROGRAMS, type CommandPolicy } from "./command-policy.js";
+import { parseCommandRule } from "./command-rule.js";
+import { planCommand } from "./plan-command.js";
+import { resolveExecutable } from "./resolve-executable.js";
+
+const policy: CommandPolicy = {
+  deny: DEFAULT_DENIED_PROGRAMS.map((name) => parseCommandRule(name, "deny")!),
+  fixedPath: "/usr/local/bin:/usr/bin:/bin",
+  confinePaths: true,
+  readablePaths: ["/dev/null"],
+  allowShellSyntax: false,
+};
+
+function setup() {
+  const root = mkdtempSync(path.join(os.tmpdir(), "shell-plan-"));
+  const skillDir = path.join(root, "skill");
+  const workspaceDir = path.join(root, "ws");
+  mkdirSync(path.join(skillDir, "scripts"), { recursive: true });
+  mkdirSync(workspaceDir);
+  writeFileSync(path.join(skillDir, "scripts", "no-exec.sh"), "echo hi\n");
+  writeFileSync(path.join(skillDir, "scripts", "tool.mjs"), "#!/usr/bin/env node\nconsole.log(1)\n");
+  writeFileSync(path.join(skillDir, "scripts", "run.sh"), "#!/bin/sh\necho run\n");
+  chmodSync(path.join(skillDir, "scripts", "run.sh"), 0o755);
+  writeFileSync(path.join(skillDir, "scripts", "data.csv"), "a\n");
+  const skill = { name: "demo", dir: skillDir, allowedTools: [] };
+  return { skill, skillDir, workspaceDir };
+}
+
+describe("planCommand", () => {
+  it("runs an executable script directly, resolved in the skill folder", () => {
+    const { skill, skillDir, workspaceDir } = setup();
+    const checked = planCommand({ command: "scripts/run.sh --x", mode: "skill", skill, loadedSkills: [], workspaceDir }, policy);
+    expect(checked).toMatchObject({ ok: true, plan: { shell: false, argv: [path.join(skillDir, "scripts/run.sh"), "--x"], cwd: workspaceDir } });
+  });
+
+  it("runs a script without the executable bit through its #! line or its extension", () => {
+    const { skill, skillDir, workspaceDir } = setup();
+    const viaShebang = planCommand({ command: "scripts/tool.mjs", mode: "skill", skill, loadedSkills: [], workspaceDir }, policy);
+    expect(viaShebang).toMatchObject({ ok: true, plan: { argv: [resolveExecutable("node"), path.join(skillDir, "scripts/tool.mjs")] } });
+    const viaExtension = planCommand({ command: "scripts/no-exec.sh", mode: "skill", skill, loadedSkills: [], workspaceDir }, policy);
+    expect(viaExtension).toMatchObject({ ok: true, plan: { argv: [resolveExecutable("sh"), path.join(skillDir, "scripts/no-exec.sh")] } });
+  });
+
+  it("points a scripts/ argument at the skill folder when the workspace has no such file", () => {
+    const { skill, skillDir, workspaceDir } = setup();
+    const checked = planCommand({ command: "cat scripts/data.csv", mode: "skill", skill, loadedSkills: [], workspaceDir }, policy);
+    expect(checked).toMatchObject({ ok: true, plan: { argv: [resolveExecutable("cat"), path.join(skillDir, "scripts/data.csv")], programArgv: ["cat", "scripts/data.csv"] } });
+  });
+
+  it("refuses a program whose resolved file is denied under another name", () => {
+    const { workspaceDir } = setup();
+    const bin = mkdtempSync(path.join(os.tmpdir(), "shell-plan-bin-"));
+    symlinkSync(resolveExecutable("env")!, path.join(bin, "innocent"));
+    const denyEnv = { ...policy, fixedPath: bin, deny: [parseCommandRule("env", "deny")!] };
+    expect(planCommand({ command: "innocent id", mode: "shell", loadedSkills: [], workspaceDir }, denyEnv)).toMatchObject({ ok: false, reason: "denied" });
+    expect(planCommand({ command: "innocent id", mode: "shell", loadedSkills: [], workspaceDir }, { ...denyEnv, deny: [] })).toMatchObject({ ok: true });
+  });
+});

@@ -1,0 +1,108 @@
+import type { ExecutionResult, RunningCommand } from "../executor/executor-types.js";
+
+/** What a poll returns: output since the last poll, and whether the program is still running. */
+export interface SessionSnapshot {
+  sessionId: string;
+  status: "running" | "exited";
+  /** stdout and stderr interleaved as they arrived, since the previous poll. */
+  output: string;
+  /** Bytes of unread output dropped because the buffer was full (the oldest go first). */
+  droppedBytes: number;
+  /** Set once exited. */
+  result?: ExecutionResult;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * A program kept running between tool calls: stdin stays open, output is buffered until polled (bounded; the oldest
+ * unread bytes are dropped first).
+ */
+export class InteractiveSession {
+  private chunks: Buffer[] = [];
+  private unreadBytes = 0;
+  private dropped = 0;
+  private lastOutputAt = 0;
+  private finished: ExecutionResult | undefined;
+  private waiters: Array<() => void> = [];
+
+  /**
+   * @param id the id the model uses
+   * @param running the started command
+   * @param maxUnreadBytes unread output kept at most
+   */
+  constructor(readonly id: string, readonly running: RunningCommand, private readonly maxUnreadBytes = 65_536) {
+    running.onOutput((_stream, chunk) => {
+      this.chunks.push(Buffer.from(chunk));
+      this.unreadBytes += chunk.length;
+      this.lastOutputAt = Date.now();
+      while (this.unreadBytes > this.maxUnreadBytes && this.chunks.length > 0) {
+        const first = this.chunks[0] as Buffer;
+        const excess = this.unreadBytes - this.maxUnreadBytes;
+        if (first.length <= excess) {
+          this.chunks.shift();
+          this.unreadBytes -= first.length;
+          this.dropped += first.length;
+        } else {
+          this.chunks[0] = first.subarray(excess);
+          this.unreadBytes -= excess;
+          this.dropped += excess;
+        }
+      }
+      this.wake();
+    });
+    void running.result.then((result) => {
+      this.finished = result;
+      this.wake();
+    });
+  }
+
+  /** True once the program exited. */
+  get exited(): boolean {
+    return this.finished !== undefined;
+  }
+
+  /** Writes text to the program's stdin; false when stdin is closed or the program exited. */
+  write(text: string): boolean {
+    if (this.finished) return false;
+    return this.running.write(text);
+  }
+
+  /** Closes stdin (the program sees end of input). */
+  closeStdin(): void {
+    this.running.closeStdin();
+  }
+
+  /**
+   * Waits up to `waitMs` for output to arrive and settle (`quietMs` without new bytes) or for the program to exit,
+   * then returns and clears the unread output.
+   */
+  async poll(waitMs: number, quietMs = 150): Promise<SessionSnapshot> {
+    const deadline = Date.now() + waitMs;
+    while (!this.finished && Date.now() < deadline) {
+      if (this.unreadBytes > 0 && Date.now() - this.lastOutputAt >= quietMs) break;
+      const remaining = deadline - Date.now();
+      await Promise.race([new Promise<void>((resolve) => this.waiters.push(resolve)), sleep(Math.min(remaining, this.unreadBytes > 0 ? quietMs : remaining))]);
+    }
+    if (this.finished) await this.running.result;
+    const output = Buffer.concat(this.chunks).toString("utf8");
+    const snapshot: SessionSnapshot = { sessionId: this.id, status: this.finished ? "exited" : "running", output, droppedBytes: this.dropped };
+    if (this.finished) snapshot.result = this.finished;
+    this.chunks = [];
+    this.unreadBytes = 0;
+    this.dropped = 0;
+    return snapshot;
+  }
+
+  /** Kills the program's whole process tree. */
+  async kill(): Promise<void> {
+    await this.running.kill();
+    await this.running.result;
+  }
+
+  private wake(): void {
+    const waiters = this.waiters;
+    this.waiters = [];
+    for (const wake of waiters) wake();
+  }
+}

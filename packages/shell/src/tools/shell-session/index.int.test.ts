@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { createShellHook } from "../../hook/create-shell-hook.js";
+import { fixtureCatalog, fixtureSkill, prompterDir } from "../../__fixtures__/fixture-catalog.js";
+
+const catalog = fixtureCatalog([fixtureSkill({ name: "prompter", dir: prompterDir })]);
+
+describe.each(["local", "bubblewrap"] as const)("interactive sessions (%s)", (executor) => {
+  const hook = createShellHook({ catalog, executor, loadedSkills: () => ["prompter"] });
+  const tool = (name: string) => hook.tools.find((candidate) => candidate.name === name)!;
+  const call = async (name: string, input: Record<string, unknown>, threadId = "chat-1") => JSON.parse(String(await tool(name).invoke(input, { configurable: { thread_id: threadId } })));
+
+  // Reads until `expected` has arrived (a loaded machine may deliver a prompt after the first poll returns).
+  async function readUntil(first: { output: string; status: string; session_id?: string }, sessionId: string, expected: string) {
+    let output = first.output;
+    let last = first;
+    for (let attempt = 0; attempt < 20 && !output.includes(expected) && last.status === "running"; attempt += 1) {
+      last = await call("shell_session_poll", { session_id: sessionId, wait_ms: 500 });
+      output += last.output;
+    }
+    return { ...last, output };
+  }
+
+  it("answers a program that prompts twice through write and poll", async () => {
+    const started = await call("run_skill_script", { skill: "prompter", command: "scripts/ask-twice.sh", interactive: true });
+    expect(started).toMatchObject({ status: "running", session_id: expect.stringMatching(/^session-/) });
+    expect((await readUntil(started, started.session_id, "Name? ")).output).toBe("Name? ");
+    const second = await readUntil(await call("shell_session_write", { session_id: started.session_id, input: "Ada\n" }), started.session_id, "Color? ");
+    expect(second).toMatchObject({ status: "running", output: "Color? " });
+    const done = await readUntil(await call("shell_session_write", { session_id: started.session_id, input: "blue\n", wait_ms: 5_000 }), started.session_id, "blue\n");
+    expect(done).toMatchObject({ status: "exited", exit_code: 0, output: "Hello Ada, you like blue\n" });
+    expect(await call("shell_session_poll", { session_id: started.session_id })).toMatchObject({ status: "refused", reason: "session-not-found" });
+  });
+
+  it("keeps sessions per thread and kills them on kill and on dispose", async () => {
+    const first = await call("run_skill_script", { skill: "prompter", command: "scripts/ask-twice.sh", interactive: true }, "chat-a");
+    const second = await call("run_skill_script", { skill: "prompter", command: "scripts/ask-twice.sh", interactive: true }, "chat-b");
+    expect(await call("shell_session_poll", { session_id: first.session_id, wait_ms: 0 }, "chat-b")).toMatchObject({ status: "refused", reason: "session-not-found" });
+    expect(await call("shell_session_kill", { session_id: first.session_id }, "chat-a")).toMatchObject({ status: "exited" });
+    await hook.dispose("chat-b");
+    expect(await call("shell_session_poll", { session_id: second.session_id, wait_ms: 0 }, "chat-b")).toMatchObject({ status: "refused", reason: "session-not-found" });
+  });
+
+  it("leaves no process behind after dispose()", async () => {
+    const shell = createShellHook({ catalog, executor, alwaysVisible: true });
+    const start = shell.tools.find((candidate) => candidate.name === "shell")!;
+    const before = new Set((await findAllSleeps()).map(String));
+    await start.invoke({ command: "sleep 299", interactive: true }, { configurable: { thread_id: "t" } });
+    expect((await findAllSleeps()).filter((pid) => !before.has(String(pid)))).toHaveLength(1);
+    await shell.dispose();
+    expect((await findAllSleeps()).filter((pid) => !before.has(String(pid)))).toHaveLength(0);
+  });
+});
+
+async function findAllSleeps(): Promise<number[]> {
+  const { readdir, readFile } = await import("node:fs/promises");
+  const pids: number[] = [];
+  for (const entry of await readdir("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = (await readFile(`/proc/${entry}/cmdline`, "utf8")).split("\0");
+      if (cmdline[0]?.endsWith("sleep") && cmdline[1] === "299") pids.push(Number(entry));
+    } catch {
+      // gone
+    }
+  }
+  return pids;
+}
+
+describe.each(["local", "bubblewrap"] as const)("pseudo-terminal sessions (%s)", (executor) => {
+  it("gives the program a terminal when pty is set", async () => {
+    const hook = createShellHook({ catalog, executor, alwaysVisible: true });
+    const shell = hook.tools.find((candidate) => candidate.name === "shell")!;
+    const config = { configurable: { thread_id: "pty" } };
+    const withPty = JSON.parse(String(await shell.invoke({ command: "tty", pty: true }, config)));
+    expect(withPty).toMatchObject({ status: "ok" });
+    expect(withPty.stdout).toMatch(/^\/dev\/pts\/\d+\r?\n$/);
+    const withoutPty = JSON.parse(String(await shell.invoke({ command: "tty" }, config)));
+    expect(withoutPty.stdout).toBe("not a tty\n");
+  });
+});

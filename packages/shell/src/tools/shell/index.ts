@@ -1,0 +1,21 @@
+import { tool } from "@langchain/core/tools";
+import { z } from "zod";
+import { runCommandCall } from "../../internal/run-command-call.js";
+import type { ShellRuntime } from "../../internal/shell-runtime.js";
+import { commandFields } from "../command-input-schema.js";
+
+/** Input of `shell`. */
+export const shellSchema = z.object(commandFields);
+
+/**
+ * The general `shell` tool: runs one program (resolved on a fixed PATH) in the thread's workspace under the hook's policy.
+ * @param runtime the shared shell runtime
+ */
+export function createShellTool(runtime: ShellRuntime) {
+  return tool(async (input, config) => runCommandCall(runtime, { tool: "shell", ...input }, config), {
+    name: "shell",
+    description:
+      "Run one command in this conversation's workspace (files persist across calls; put results in out/). Returns exit code, stdout, stderr, timed_out, duration and the files produced in out/.",
+    schema: shellSchema,
+  });
+}
