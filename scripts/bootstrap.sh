@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs dependencies (building better-sqlite3 from source against the local Node headers) and builds every package.
 set -euo pipefail
+export TURBO_TELEMETRY_DISABLED=1 TURBO_NO_UPDATE_NOTIFIER=1
 cd "$(dirname "$0")/.."
 # No prebuilt binaries are reachable here: node-gyp must build against the installed headers.
 if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node.h ]; then export npm_config_nodedir=/usr; fi

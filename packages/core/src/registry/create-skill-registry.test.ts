@@ -102,6 +102,7 @@ describe("createSkillRegistry", () => {
     expect(await registry.listFiles("in-code")).toEqual([{ path: "references/guide.md", size: 7 }]);
     expect((await registry.readFile("in-code", "references/guide.md")).content).toBe("# Guide");
     await expect(registry.readFile("in-code", "../secret")).rejects.toMatchObject({ reason: "traversal" });
+    await expect(registry.readFile("in-code", "references/guide.md", { maxBytes: 3 })).rejects.toMatchObject({ reason: "too-large" });
   });
 
   it("throws SkillNotFoundError with suggestions for an unknown name", async () => {

@@ -6,7 +6,7 @@ import type { SkillDiagnostic, SkillLayer, SkillMetadata } from "../skill/skill-
 import type { SkillSource } from "../sources/skill-source.js";
 import { buildSnapshot, type LoadedCandidate, type RegistrySnapshot } from "./registry-snapshot.js";
 import { loadCandidate, readCandidateBody } from "./load-candidate.js";
-import { checkRelativePath, listSkillFiles, readSkillResource } from "./skill-resources.js";
+import { checkRelativePath, DEFAULT_MAX_RESOURCE_BYTES, listSkillFiles, readSkillResource } from "./skill-resources.js";
 import { createCatalogView } from "./catalog-view.js";
 import { suggestNames } from "./suggest-names.js";
 import type { ReadSkillFileOptions, ReloadReport, ShadowedSkill, SkillCatalog, SkillFileContent, SkillFileEntry, SkillRegistry, SkillViewOptions } from "./registry-types.js";
@@ -161,7 +161,10 @@ class LayeredSkillRegistry implements SkillRegistry {
       const rel = checkRelativePath(name, relativePath);
       const content = entry.candidate.files[rel];
       if (content === undefined) throw new SkillPathError({ skillName: name, requestedPath: relativePath, reason: "not-found", message: `no such file in skill '${name}': ${relativePath}` });
-      return { path: rel, size: Buffer.byteLength(content), content };
+      const size = Buffer.byteLength(content);
+      const maxBytes = options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
+      if (size > maxBytes) throw new SkillPathError({ skillName: name, requestedPath: relativePath, reason: "too-large", message: `file is ${size} bytes, over the ${maxBytes}-byte limit (skill '${name}', path '${relativePath}')` });
+      return { path: rel, size, content };
     }
     return readSkillResource(name, entry.candidate.dir, relativePath, options.maxBytes);
   }

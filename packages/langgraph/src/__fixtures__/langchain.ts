@@ -1,0 +1,11 @@
+// LangChain names the shared suite in test/suites needs (the repository root has no LangChain dependency of its own).
+export { HumanMessage, type BaseMessage } from "@langchain/core/messages";
+export type { RunnableConfig } from "@langchain/core/runnables";
+export type { StructuredToolInterface } from "@langchain/core/tools";
+export { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
+export { Annotation, END, MessagesAnnotation, Send, START, StateGraph } from "@langchain/langgraph";
+export { toolsCondition } from "@langchain/langgraph/prebuilt";
+export { createAgent } from "langchain";
+export { tool } from "@langchain/core/tools";
+export { z } from "zod";
+export { AIMessage, SystemMessage } from "@langchain/core/messages";

@@ -1,0 +1,90 @@
+import { SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
+import { createMiddleware } from "langchain";
+import { emitSkillsEvents } from "../events/emit-skills-events.js";
+import type { SkillsEvent } from "../events/skills-event.js";
+import { SkillsEngine } from "../engine/skills-engine.js";
+import { mergeAgentUpdates } from "../engine/merge-updates.js";
+import { blockedMessage, outcomeMessage } from "../engine/outcome-message.js";
+import { invocationOptions } from "../options/invocation-options.js";
+import { resolveOptions } from "../options/resolve-options.js";
+import type { SkillsRuntimeOptions } from "../options/skills-runtime-options.js";
+import { readAgentSkillsState, SKILLS_STATE_KEY, type AgentSkillsUpdate } from "../state/skills-state.js";
+import { SkillsStateSchema } from "../state/skills-state-schema.js";
+
+interface RuntimeLike {
+  writer?: (chunk: unknown) => void;
+  configurable?: Record<string, unknown>;
+  context?: unknown;
+}
+
+/**
+ * Agent Skills as a `createAgent` middleware: skills prompt, skills tools, gated skill tools, load modes, events.
+ * Same engine as `createSkillsInterceptor`.
+ * @param options the skills catalog and behaviour (see SkillsRuntimeOptions)
+ * @example
+ * const agent = createAgent({ model, tools: [search], middleware: [createSkillsMiddleware({ skills: registry })] });
+ */
+export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
+  const resolved = resolveOptions(options);
+  const engine = new SkillsEngine(resolved);
+  const agentId = resolved.agentId;
+  const stateUpdate = (update: AgentSkillsUpdate | undefined) => (update ? { [SKILLS_STATE_KEY]: { [agentId]: update } } : {});
+  const context = (state: unknown, runtime: RuntimeLike) => {
+    const agentState = readAgentSkillsState(state, agentId);
+    const catalog = engine.catalogFor(agentState, invocationOptions(runtime.configurable, runtime.context));
+    const threadId = runtime.configurable?.thread_id as string | undefined;
+    return { agentState, catalog, threadId };
+  };
+  const emit = (events: SkillsEvent[], runtime: RuntimeLike) => (events.length > 0 ? emitSkillsEvents(events, { writer: runtime.writer }) : undefined);
+
+  return createMiddleware({
+    name: agentId === "default" ? "SkillsMiddleware" : `SkillsMiddleware_${agentId.replace(/[^A-Za-z0-9_-]/g, "_")}`,
+    stateSchema: SkillsStateSchema,
+    // Skills tools are added per request (their enum follows registry reloads) and served in wrapToolCall, never by the ToolNode.
+    tools: engine.servedTools,
+    // State changes of a model call (turn end, drift, the model-call count) ride on a Command returned from
+    // wrapModelCall: no beforeModel/afterModel nodes, so no extra super-steps (and checkpoints) per model call.
+    wrapModelCall: async (request, handler) => {
+      const runtime = request.runtime as RuntimeLike;
+      const { agentState, catalog, threadId } = context(request.state, runtime);
+      const prepared = engine.prepare(agentState, request.messages, catalog);
+      const base = request.systemMessage?.text ?? request.systemPrompt ?? "";
+      const built = await engine.buildModelRequest({ state: prepared.state, catalog, systemText: base, messages: request.messages, tools: request.tools as never, threadId });
+      const suffix = built.systemText.slice(base.length).replace(/^\n\n/, "");
+      const systemMessage = !suffix ? request.systemMessage : base ? request.systemMessage.concat(`\n\n${suffix}`) : new SystemMessage(suffix);
+      const response = await handler({ ...request, systemMessage, messages: built.messages, tools: built.tools as never });
+      const after = engine.afterModel(prepared.state);
+      await emit([...prepared.events, ...after.events], runtime);
+      const update = mergeAgentUpdates(prepared.update, after.update);
+      return update ? (new Command({ update: stateUpdate(update) }) as never) : response;
+    },
+    afterAgent: async (state, runtime) => {
+      const agentState = readAgentSkillsState(state, agentId);
+      if (Object.keys(agentState.load.loaded).length === 0) return undefined;
+      const ended = engine.endTurn(agentState);
+      await emit(ended.events, runtime as RuntimeLike);
+      return stateUpdate(ended.update) as never;
+    },
+    wrapToolCall: async (request, handler) => {
+      const runtime = request.runtime as RuntimeLike;
+      const { agentState, catalog, threadId } = context(request.state, runtime);
+      const call = { name: request.toolCall.name, args: request.toolCall.args, id: request.toolCall.id };
+      const decision = engine.gateToolCall(call, agentState, catalog, threadId);
+      if (decision.action === "block") {
+        await emit([{ type: "tool-blocked", agentId, tool: call.name, reason: decision.reason }], runtime);
+        return blockedMessage(decision.reason, call);
+      }
+      if (decision.action === "skills-tool") {
+        const outcome = await engine.runSkillsTool(call, agentState, catalog);
+        await emit(outcome.events ?? [], runtime);
+        return new Command({ update: { messages: [outcomeMessage(outcome, call)], ...stateUpdate(outcome.update) } });
+      }
+      const forwarded = decision.tool ? { ...request, tool: decision.tool, toolCall: { ...request.toolCall, name: decision.call.name, args: decision.call.args as Record<string, unknown> } } : request;
+      const result = await handler(forwarded);
+      const touch = mergeAgentUpdates(engine.touch(decision.owner, agentState));
+      if (!touch || !ToolMessage.isInstance(result)) return result;
+      return new Command({ update: { messages: [result], ...stateUpdate(touch) } });
+    },
+  });
+}

@@ -1,0 +1,71 @@
+import { InvalidOptionsError } from "../internal/core.js";
+import type { ResolvedSkillsRuntimeOptions, SkillsRuntimeOptions } from "./skills-runtime-options.js";
+
+const LOAD_MODES = ["turn", "once", "session"] as const;
+const EXPOSURES = ["dynamic", "static", "dispatcher"] as const;
+const PLACEMENTS = ["tool-result", "system-prompt"] as const;
+const DRIFT = ["reload", "keep", "fail"] as const;
+
+/** Text put before the skills list in the system prompt (passed to core as `prompt.preamble` unless you set one). */
+export const DEFAULT_SKILLS_PREAMBLE =
+  "You have Agent Skills: folders of instructions for specific tasks. When a task matches a skill's description, call read_skill with its name before doing the task, then follow its instructions. Use search_skills when no listed skill fits.";
+
+/** Checks options once and fills in defaults; throws InvalidOptionsError naming the option at fault. */
+export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRuntimeOptions {
+  const fail = (option: string, value: unknown, message: string) => new InvalidOptionsError({ option, value, message });
+  if (!options || typeof options !== "object") throw fail("options", options, "must be an object");
+  const catalog = options.skills;
+  if (!catalog || typeof catalog.list !== "function" || typeof catalog.readBody !== "function") throw fail("skills", catalog, "must be a SkillCatalog (a registry from createSkillRegistry or a view of one)");
+  const agentId = options.agentId ?? "default";
+  if (typeof agentId !== "string" || agentId.length === 0) throw fail("agentId", agentId, "must be a non-empty string");
+  oneOf("loadMode", options.loadMode, LOAD_MODES);
+  oneOf("toolExposure", options.toolExposure, EXPOSURES);
+  oneOf("bodyPlacement", options.bodyPlacement, PLACEMENTS);
+  oneOf("onDrift", options.onDrift, DRIFT);
+  for (const [name, mode] of Object.entries(options.loadModes ?? {})) oneOf(`loadModes.${name}`, mode, LOAD_MODES);
+  const positive = (option: string, value: number | undefined, fallback: number) => {
+    const result = value ?? fallback;
+    if (!Number.isInteger(result) || result < 0) throw fail(option, value, "must be a non-negative integer");
+    return result;
+  };
+  const maxLoadedSkills = positive("maxLoadedSkills", options.maxLoadedSkills, 8);
+  if (maxLoadedSkills === 0) throw fail("maxLoadedSkills", 0, "must be at least 1");
+  const tools = options.tools ?? [];
+  const names = new Set<string>();
+  for (const tool of tools) {
+    if (!tool || typeof tool.name !== "string") throw fail("tools", tool, "must hold LangChain tools");
+    if (names.has(tool.name)) throw fail("tools", tool.name, `tool '${tool.name}' is listed twice`);
+    names.add(tool.name);
+  }
+  for (const [skill, list] of Object.entries(options.skillTools ?? {})) {
+    if (!Array.isArray(list)) throw fail(`skillTools.${skill}`, list, "must be an array of tools");
+  }
+  for (const hook of options.hooks ?? []) {
+    if (!hook || typeof hook.visibleTools !== "function" || !Array.isArray(hook.tools)) throw fail("hooks", hook, "each hook needs `name`, `tools` and `visibleTools(context)`");
+  }
+  return {
+    skills: catalog,
+    agentId,
+    only: options.only,
+    exclude: options.exclude ?? [],
+    tools,
+    skillTools: options.skillTools ?? {},
+    hooks: options.hooks ?? [],
+    toolExposure: options.toolExposure ?? "dynamic",
+    bodyPlacement: options.bodyPlacement ?? "tool-result",
+    loadMode: options.loadMode ?? "turn",
+    loadModes: options.loadModes ?? {},
+    maxLoadedSkills,
+    restrictTools: options.restrictTools ?? false,
+    enumThreshold: positive("enumThreshold", options.enumThreshold, 50),
+    allowDisableSkill: options.allowDisableSkill ?? false,
+    onDrift: options.onDrift ?? "reload",
+    prompt: { ...options.prompt, preamble: options.prompt?.preamble ?? DEFAULT_SKILLS_PREAMBLE },
+    maxFileBytes: positive("maxFileBytes", options.maxFileBytes, 65_536),
+    searchLimit: positive("searchLimit", options.searchLimit, 5),
+  };
+
+  function oneOf(option: string, value: unknown, allowed: readonly string[]) {
+    if (value !== undefined && !allowed.includes(value as string)) throw fail(option, value, `must be one of ${allowed.map((item) => `"${item}"`).join(", ")}`);
+  }
+}

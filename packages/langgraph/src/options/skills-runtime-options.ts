@@ -1,0 +1,83 @@
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import type { LoadMode, RenderSkillsPromptOptions, SkillCatalog } from "../internal/core.js";
+import type { SkillsToolHook } from "../hooks/skills-tool-hook.js";
+
+/** How skill-owned tools reach the model: `dynamic` (listed once unlocked), `static` (all listed, execution gated), `dispatcher` (one `call_skill_tool`, byte-stable list). */
+export type ToolExposure = "dynamic" | "static" | "dispatcher";
+
+/** Where a loaded skill's body is shown to the model. */
+export type BodyPlacement = "tool-result" | "system-prompt";
+
+/** What to do when a loaded skill changed or vanished in the registry. */
+export type DriftPolicy = "reload" | "keep" | "fail";
+
+/** Per-invocation narrowing, read from `config.configurable.skills` (or createAgent `context.skills`). */
+export interface SkillsInvocationOptions {
+  only?: readonly string[];
+  exclude?: readonly string[];
+}
+
+/** Options shared by `createSkillsInterceptor` and `createSkillsMiddleware`. */
+export interface SkillsRuntimeOptions {
+  /** The registry (or a view of it) skills come from; read on every request, so reloads are picked up. */
+  skills: SkillCatalog;
+  /** Key of this agent's loaded-skill state; give each agent in one graph its own. @default "default" */
+  agentId?: string;
+  /** Only these skills are visible to this agent. */
+  only?: readonly string[];
+  /** These skills are hidden from this agent. */
+  exclude?: readonly string[];
+  /** Tools a skill's `allowed-tools` may unlock (gated: they run only while an owning skill is loaded). */
+  tools?: readonly StructuredToolInterface[];
+  /** Extra tools owned by a skill, by skill name (gated like `tools`). */
+  skillTools?: Readonly<Record<string, readonly StructuredToolInterface[]>>;
+  /** Tool providers whose tools depend on loaded skills (e.g. @skillgraph/shell). */
+  hooks?: readonly SkillsToolHook[];
+  /** @default "dynamic" */
+  toolExposure?: ToolExposure;
+  /** @default "tool-result" */
+  bodyPlacement?: BodyPlacement;
+  /** Load mode of every skill not in `loadModes`. @default "turn" */
+  loadMode?: LoadMode;
+  /** Load mode per skill name. */
+  loadModes?: Readonly<Record<string, LoadMode>>;
+  /** Most skills loaded at once; the least recently used is evicted. @default 8 */
+  maxLoadedSkills?: number;
+  /** While a loaded skill declares `allowed-tools`, only those tools (and the skills tools) run. @default false */
+  restrictTools?: boolean;
+  /** With at most this many visible skills, skill-name parameters are a zod enum. @default 50 */
+  enumThreshold?: number;
+  /** Offer `disable_skill` (hides a skill for this agent on this thread only). @default false */
+  allowDisableSkill?: boolean;
+  /** @default "reload" */
+  onDrift?: DriftPolicy;
+  /** Skills list rendering (core `renderSkillsPrompt` options: format, budget, preamble, ...). @default core's: xml, 8000 chars */
+  prompt?: RenderSkillsPromptOptions;
+  /** Largest file `read_skill_file` returns, in bytes. @default 65536 */
+  maxFileBytes?: number;
+  /** Results of `search_skills`. @default 5 */
+  searchLimit?: number;
+}
+
+/** Options with defaults filled in and checked. */
+export interface ResolvedSkillsRuntimeOptions {
+  skills: SkillCatalog;
+  agentId: string;
+  only: readonly string[] | undefined;
+  exclude: readonly string[];
+  tools: readonly StructuredToolInterface[];
+  skillTools: Readonly<Record<string, readonly StructuredToolInterface[]>>;
+  hooks: readonly SkillsToolHook[];
+  toolExposure: ToolExposure;
+  bodyPlacement: BodyPlacement;
+  loadMode: LoadMode;
+  loadModes: Readonly<Record<string, LoadMode>>;
+  maxLoadedSkills: number;
+  restrictTools: boolean;
+  enumThreshold: number;
+  allowDisableSkill: boolean;
+  onDrift: DriftPolicy;
+  prompt: RenderSkillsPromptOptions;
+  maxFileBytes: number;
+  searchLimit: number;
+}

@@ -1,0 +1,33 @@
+import { describe, expect, it } from "vitest";
+import { emptyAgentSkillsState, reduceSkillsState } from "./skills-state.js";
+
+const load = (name: string, seq: number) => ({ type: "load" as const, name, mode: "turn" as const, hash: "h", seq });
+
+describe("skills channel reducer", () => {
+  it("merges updates of different agents without touching each other", () => {
+    const value = reduceSkillsState(reduceSkillsState({}, { a: { events: [load("x", 1)] } }), { b: { events: [load("y", 1)] } });
+    expect(Object.keys(value.a!.load.loaded)).toEqual(["x"]);
+    expect(Object.keys(value.b!.load.loaded)).toEqual(["y"]);
+  });
+
+  it("gives the same state whatever order parallel updates of one step arrive in", () => {
+    const one = { a: { events: [load("x", 1)], maxLoaded: 1 } };
+    const two = { a: { events: [load("y", 1)], maxLoaded: 1 } };
+    const forward = reduceSkillsState(reduceSkillsState({}, one), two);
+    const backward = reduceSkillsState(reduceSkillsState({}, two), one);
+    expect(Object.keys(forward.a!.load.loaded)).toEqual(Object.keys(backward.a!.load.loaded));
+    expect(Object.keys(forward.a!.load.loaded)).toHaveLength(1);
+  });
+
+  it("replaces an agent's entry when given a whole agent state", () => {
+    const before = reduceSkillsState({}, { a: { events: [load("x", 1)] }, b: { events: [load("y", 1)] } });
+    const after = reduceSkillsState(before, { a: emptyAgentSkillsState() });
+    expect(after.a!.load.loaded).toEqual({});
+    expect(Object.keys(after.b!.load.loaded)).toEqual(["y"]);
+  });
+
+  it("unites disabled names", () => {
+    const value = reduceSkillsState(reduceSkillsState({}, { a: { disable: ["x"] } }), { a: { disable: ["w", "x"] } });
+    expect(value.a!.disabled).toEqual(["w", "x"]);
+  });
+});

@@ -1,0 +1,79 @@
+import { Annotation } from "@langchain/langgraph";
+import { applyLoadEvents, emptyLoadState } from "../internal/core.js";
+import type { SkillLoadEvent, SkillLoadState } from "../internal/core.js";
+
+/** Name of the state channel holding every agent's skill state. */
+export const SKILLS_STATE_KEY = "skillgraph";
+
+/** One agent's skill state on one thread: what is loaded (names, modes, seqs, hashes, docs; never bodies) and what it disabled. */
+export interface AgentSkillsState {
+  load: SkillLoadState;
+  /** Skills this agent disabled on this thread (`disable_skill`). */
+  disabled: string[];
+}
+
+/** The channel value: agent id -> that agent's state. */
+export type SkillsStateValue = Record<string, AgentSkillsState>;
+
+/** One agent's update: load events applied in order, with the cap to enforce and names to disable. */
+export interface AgentSkillsUpdate {
+  events?: SkillLoadEvent[];
+  maxLoaded?: number;
+  disable?: string[];
+}
+
+/**
+ * The channel update: agent id -> update (events merge, also in parallel) or a whole AgentSkillsState (replaces that
+ * agent's entry: subgraph outputs, restores).
+ */
+export type SkillsStateUpdate = Record<string, AgentSkillsUpdate | AgentSkillsState>;
+
+/** A fresh agent state. */
+export function emptyAgentSkillsState(): AgentSkillsState {
+  return { load: emptyLoadState(), disabled: [] };
+}
+
+/** Reducer of the channel: merges per agent key, so parallel writers (Send, parallel tool calls) never collide. */
+export function reduceSkillsState(current: SkillsStateValue | undefined, update: SkillsStateUpdate | undefined): SkillsStateValue {
+  const base = current ?? {};
+  if (!update) return base;
+  const next: SkillsStateValue = { ...base };
+  for (const [agentId, entry] of Object.entries(update)) {
+    if (!entry) continue;
+    if ("load" in entry && entry.load) {
+      next[agentId] = { load: entry.load, disabled: [...(entry.disabled ?? [])] };
+      continue;
+    }
+    const change = entry as AgentSkillsUpdate;
+    const previous = base[agentId] ?? emptyAgentSkillsState();
+    const load = change.events && change.events.length > 0 ? applyLoadEvents(previous.load, change.events, { maxLoaded: change.maxLoaded }).state : previous.load;
+    const disabled = change.disable && change.disable.length > 0 ? [...new Set([...previous.disabled, ...change.disable])].sort() : previous.disabled;
+    next[agentId] = { load, disabled };
+  }
+  return next;
+}
+
+/**
+ * The state fragment to spread into a hand-built graph's annotation.
+ * @example const State = Annotation.Root({ ...MessagesAnnotation.spec, ...skillsStateSpec });
+ */
+export const skillsStateSpec = {
+  [SKILLS_STATE_KEY]: Annotation<SkillsStateValue, SkillsStateUpdate>({ reducer: reduceSkillsState, default: () => ({}) }),
+} as const;
+
+/** The same fragment as an AnnotationRoot (what `createSkillsMiddleware` uses as its `stateSchema`). */
+export const SkillsStateAnnotation = Annotation.Root(skillsStateSpec);
+
+/**
+ * The update that copies one agent's state out of a (sub)graph state into a parent graph, leaving other agents alone.
+ * @example return { messages: [reply], ...pickAgentSkillsState(subgraphOutput, "researcher") };
+ */
+export function pickAgentSkillsState(state: unknown, agentId: string): { [SKILLS_STATE_KEY]: SkillsStateUpdate } {
+  return { [SKILLS_STATE_KEY]: { [agentId]: readAgentSkillsState(state, agentId) } };
+}
+
+/** Reads one agent's state out of a graph state (empty when absent). */
+export function readAgentSkillsState(state: unknown, agentId: string): AgentSkillsState {
+  const value = (state as Record<string, unknown> | undefined)?.[SKILLS_STATE_KEY] as SkillsStateValue | undefined;
+  return value?.[agentId] ?? emptyAgentSkillsState();
+}

@@ -1,0 +1,30 @@
+import { describe, expect, it } from "vitest";
+import { createTestRegistry } from "../../__fixtures__/test-skills.js";
+import { toolContext } from "../../__fixtures__/tool-context.js";
+import { runReadSkillFile } from "./index.js";
+
+describe("read_skill_file", () => {
+  it("returns the file and records the doc for a loaded skill", async () => {
+    const registry = await createTestRegistry();
+    const state = { load: { seq: 2, loaded: { "pdf-tools": { name: "pdf-tools", mode: "turn" as const, loadedSeq: 1, lastUsedSeq: 1, hash: "h", docs: [] } } }, disabled: [] };
+    const outcome = await runReadSkillFile({ name: "pdf-tools", path: "references/api.md" }, toolContext(registry, {}, state));
+    expect(outcome.content).toBe("PDF API DOC");
+    expect(outcome.update?.events).toEqual([{ type: "doc", name: "pdf-tools", path: "references/api.md", seq: 3 }]);
+  });
+
+  it("refuses a path that leaves the skill folder", async () => {
+    const outcome = await runReadSkillFile({ name: "pdf-tools", path: "../notes/SKILL.md" }, toolContext(await createTestRegistry()));
+    expect(outcome.status).toBe("error");
+    expect(outcome.content).toContain("Cannot read '../notes/SKILL.md' of skill 'pdf-tools'");
+  });
+
+  it("refuses a file above maxFileBytes", async () => {
+    const outcome = await runReadSkillFile({ name: "pdf-tools", path: "references/api.md" }, toolContext(await createTestRegistry(), { maxFileBytes: 3 }));
+    expect(outcome.status).toBe("error");
+  });
+
+  it("asks for the path when it is missing", async () => {
+    const outcome = await runReadSkillFile({ name: "pdf-tools" }, toolContext(await createTestRegistry()));
+    expect(outcome.content).toContain("Missing the file path");
+  });
+});

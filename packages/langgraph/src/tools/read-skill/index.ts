@@ -1,0 +1,46 @@
+import { tool, type StructuredToolInterface } from "@langchain/core/tools";
+import { z } from "zod";
+import { runsInInterceptor, skillNameSchema } from "../skill-name-schema.js";
+import { stringArg, unknownSkill, type SkillsToolContext, type SkillsToolOutcome } from "../skills-tool-context.js";
+
+/** Name of the level-2 tool. */
+export const READ_SKILL = "read_skill";
+
+const MAX_LISTED_FILES = 50;
+
+/** The model-facing `read_skill` tool (schema only; the interceptor runs it). */
+export function buildReadSkillTool(names: readonly string[], enumThreshold: number): StructuredToolInterface {
+  return tool(runsInInterceptor(READ_SKILL), {
+    name: READ_SKILL,
+    description: "Load a skill: returns its full instructions and the list of its files. Call it before doing a task a listed skill covers.",
+    schema: z.object({ name: skillNameSchema(names, enumThreshold) }),
+  });
+}
+
+/** Loads a skill: records it in state (name, mode, hash; no body) and answers with a stub the request builder fills with the body. */
+export async function runReadSkill(args: unknown, context: SkillsToolContext): Promise<SkillsToolOutcome> {
+  const name = stringArg(args, "name", "skill", "skill_name");
+  const skill = name === undefined || context.state.disabled.includes(name) ? undefined : context.catalog.get(name);
+  if (!skill || name === undefined) return unknownSkill(context, name);
+  const files = await context.catalog.listFiles(name).catch(() => []);
+  const mode = context.options.loadModes[name] ?? context.options.loadMode;
+  const tools = context.ownedTools(name).map((owned) => owned.name);
+  const lines = [`Skill '${name}' loaded (mode: ${mode}).`];
+  if (skill.dir) lines.push(`Skill folder: ${skill.dir}`);
+  if (files.length > 0) {
+    lines.push(`Files in this skill (read them with read_skill_file):`);
+    for (const file of files.slice(0, MAX_LISTED_FILES)) lines.push(`- ${file.path} (${file.size} bytes)`);
+    if (files.length > MAX_LISTED_FILES) lines.push(`- ... ${files.length - MAX_LISTED_FILES} more (list_skill_files shows all)`);
+  }
+  if (tools.length > 0) lines.push(`Tools unlocked by this skill: ${tools.join(", ")}`);
+  const seq = context.state.load.seq + 1;
+  return {
+    content: lines.join("\n"),
+    artifact: { kind: "skill-body", agentId: context.agentId, skill: name, hash: skill.hash },
+    update: { events: [{ type: "load", name, mode, hash: skill.hash, seq }], maxLoaded: context.options.maxLoadedSkills },
+    events: [
+      { type: "skill-loaded", agentId: context.agentId, skill: name, mode, hash: skill.hash },
+      ...(tools.length > 0 ? [{ type: "tools-unlocked" as const, agentId: context.agentId, skill: name, tools }] : []),
+    ],
+  };
+}

@@ -1,0 +1,15 @@
+import { z } from "zod";
+
+/** Skill-name parameter: a zod enum of the visible names when there are few (at most `threshold`), else a string. */
+export function skillNameSchema(names: readonly string[], threshold: number): z.ZodType<string> {
+  const description = "Name of the skill, exactly as listed in the system prompt.";
+  if (names.length > 0 && names.length <= threshold) return z.enum(names as [string, ...string[]]).describe(description);
+  return z.string().describe(description);
+}
+
+/** The body of every model-facing skills tool: they run inside the interceptor, never on their own. */
+export function runsInInterceptor(name: string): () => never {
+  return () => {
+    throw new Error(`${name} runs inside the skills interceptor: give the graph interceptor.toolNode(...) (or use createSkillsMiddleware), not a plain ToolNode`);
+  };
+}

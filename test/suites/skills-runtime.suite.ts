@@ -1,0 +1,293 @@
+import { HumanMessage, MemorySaver, tool, z, type BaseCheckpointSaver, type BaseMessage, type RunnableConfig, type StructuredToolInterface } from "../../packages/langgraph/src/__fixtures__/langchain.js";
+import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { getLoadedSkills, type SkillsEvent, type SkillsRuntimeOptions, type SkillsToolHook } from "../../packages/langgraph/src/index.js";
+import { answer, callTool, RecordingChatModel, type ScriptedReply } from "../../packages/langgraph/src/__fixtures__/recording-chat-model.js";
+import { createSkillRegistry, createTestRegistry, createTestTools, skillsFromDirectory } from "../../packages/langgraph/src/__fixtures__/test-skills.js";
+
+/** What a wiring receives to build one agent. */
+export interface SkillsRuntimeSetup {
+  model: RecordingChatModel;
+  /** Interceptor / middleware options. */
+  skillsOptions: SkillsRuntimeOptions;
+  /** The agent's always-on tools. */
+  tools: StructuredToolInterface[];
+  systemPrompt: string;
+  checkpointer: BaseCheckpointSaver;
+}
+
+/** The part of a compiled graph / ReactAgent the suite drives. */
+export interface SkillsRuntimeAgent {
+  invoke(input: { messages: BaseMessage[] }, config: RunnableConfig): Promise<unknown>;
+  stream(input: { messages: BaseMessage[] }, config: RunnableConfig & { streamMode: "custom" | Array<"custom" | "values"> }): Promise<AsyncIterable<unknown>>;
+  getState(config: RunnableConfig): Promise<{ values: unknown }>;
+}
+
+const SYSTEM = "You are a test assistant.";
+
+/**
+ * The behaviour every wiring of the skills runtime must show, written once: what the model receives at each step,
+ * gating, load modes, the cap, events, drift and checkpoint resume.
+ */
+export function describeSkillsRuntime({ name, createAgent }: { name: string; createAgent: (setup: SkillsRuntimeSetup) => SkillsRuntimeAgent }): void {
+  describe(`skills runtime: ${name}`, () => {
+    let threadCounter = 0;
+    async function build(script: ScriptedReply[], options: Partial<SkillsRuntimeOptions> = {}, extra: { checkpointer?: BaseCheckpointSaver; skills?: SkillsRuntimeOptions["skills"] } = {}) {
+      const registry = extra.skills ?? (await createTestRegistry());
+      const testTools = createTestTools();
+      const model = new RecordingChatModel(script);
+      const checkpointer = extra.checkpointer ?? new MemorySaver();
+      const skillsOptions: SkillsRuntimeOptions = { skills: registry, tools: [testTools.makePdf], skillTools: { weather: [testTools.getForecast] }, ...options };
+      const agent = createAgent({ model, skillsOptions, tools: [testTools.noop], systemPrompt: SYSTEM, checkpointer });
+      const config = { configurable: { thread_id: `thread-${++threadCounter}` } };
+      const say = (text: string, more: RunnableConfig = {}) => agent.invoke({ messages: [new HumanMessage(text)] }, { ...config, ...more, configurable: { ...config.configurable, ...more.configurable } });
+      const state = async () => (await agent.getState(config)).values as Record<string, unknown>;
+      return { agent, model, registry, runs: testTools.runs, config, say, state, checkpointer, testTools };
+    }
+    const toolText = (messages: BaseMessage[]) => messages.filter((message) => message.getType() === "tool").map((message) => message.text);
+
+    it("appends the skills list to the agent's own system prompt and offers the skills tools, not locked skill tools", async () => {
+      const { model, say } = await build([answer()]);
+      await say("hi");
+      expect(model.calls).toHaveLength(1);
+      expect(model.last.system.startsWith(SYSTEM)).toBe(true);
+      for (const skill of ["pdf-tools", "weather", "notes", "git-helper"]) expect(model.last.system).toContain(skill);
+      expect(model.last.tools).toEqual(expect.arrayContaining(["noop", "read_skill", "read_skill_file", "search_skills", "list_skill_files"]));
+      expect(model.last.tools).not.toContain("make_pdf");
+      expect(model.last.tools).not.toContain("get_forecast");
+    });
+
+    it("serves the body of a read skill in the request and unlocks its tools, without storing the body in state", async () => {
+      const { model, say, state, runs } = await build([callTool("read_skill", { name: "pdf-tools" }), callTool("make_pdf", { title: "T" }), answer()], { loadMode: "session" });
+      await say("make a pdf");
+      const second = model.calls[1]!;
+      expect(toolText(second.messages).join("\n")).toContain("PDF BODY");
+      expect(toolText(second.messages).join("\n")).toContain("references/api.md");
+      expect(second.tools).toContain("make_pdf");
+      expect(runs.make_pdf).toBe(1);
+      const values = await state();
+      expect(getLoadedSkills(values).map((entry) => entry.name)).toEqual(["pdf-tools"]);
+      expect(JSON.stringify(values.skillgraph)).not.toContain("PDF BODY");
+      const stored = (values.messages as BaseMessage[]).filter((message) => message.getType() === "tool").map((message) => message.text);
+      expect(stored.join("\n")).not.toContain("PDF BODY");
+    });
+
+    it("answers a call to a skill tool whose skill is not loaded with an error and never runs it", async () => {
+      const { model, say, runs } = await build([callTool("make_pdf", { title: "T" }), answer()]);
+      await say("make a pdf");
+      expect(runs.make_pdf).toBe(0);
+      const reply = toolText(model.calls[1]!.messages).join("\n");
+      expect(reply).toContain("pdf-tools");
+      expect(reply).toContain("read_skill");
+    });
+
+    it("tells a model that calls a skill's name as a tool to use read_skill", async () => {
+      const { model, say } = await build([callTool("notes", {}), answer()]);
+      await say("take a note");
+      expect(toolText(model.calls[1]!.messages).join("\n")).toMatch(/'notes' is a skill, not a tool.*read_skill/);
+    });
+
+    it("runs a tool from the skillTools map only once its skill is loaded", async () => {
+      const { say, runs } = await build([callTool("get_forecast", { city: "Oslo" }), callTool("read_skill", { name: "weather" }), callTool("get_forecast", { city: "Oslo" }), answer()]);
+      await say("weather?");
+      expect(runs.get_forecast).toBe(1);
+    });
+
+    it("drops turn skills when the turn ends and replaces their old result with a note", async () => {
+      const { model, say, state } = await build([callTool("read_skill", { name: "notes" }), answer("first"), answer("second")]);
+      await say("one");
+      expect(getLoadedSkills(await state())).toEqual([]);
+      await say("two");
+      const old = toolText(model.last.messages).join("\n");
+      expect(old).not.toContain("NOTES BODY");
+      expect(old).toContain("no longer loaded");
+    });
+
+    it("keeps session skills across turns", async () => {
+      const { model, say, state } = await build([callTool("read_skill", { name: "notes" }), answer("first"), answer("second")], { loadModes: { notes: "session" } });
+      await say("one");
+      await say("two");
+      expect(getLoadedSkills(await state()).map((entry) => entry.name)).toEqual(["notes"]);
+      expect(toolText(model.last.messages).join("\n")).toContain("NOTES BODY");
+    });
+
+    it("shows a once skill in exactly the next model request", async () => {
+      const { model, say } = await build([callTool("read_skill", { name: "notes" }), callTool("noop"), answer()], { loadMode: "once" });
+      await say("one");
+      expect(toolText(model.calls[1]!.messages).join("\n")).toContain("NOTES BODY");
+      expect(toolText(model.calls[2]!.messages).join("\n")).not.toContain("NOTES BODY");
+    });
+
+    it("evicts the least recently used skill beyond maxLoadedSkills and reports it on the custom stream", async () => {
+      const { agent, config, state } = await build([callTool("read_skill", { name: "notes" }), callTool("read_skill", { name: "weather" }), answer()], { maxLoadedSkills: 1, loadMode: "session" });
+      const events: SkillsEvent[] = [];
+      for await (const chunk of await agent.stream({ messages: [new HumanMessage("go")] }, { ...config, streamMode: "custom" })) {
+        const event = (chunk as { skillgraph?: SkillsEvent }).skillgraph;
+        if (event) events.push(event);
+      }
+      expect(getLoadedSkills(await state()).map((entry) => entry.name)).toEqual(["weather"]);
+      expect(events).toContainEqual(expect.objectContaining({ type: "skill-loaded", skill: "notes" }));
+      expect(events).toContainEqual(expect.objectContaining({ type: "skill-evicted", skill: "notes" }));
+    });
+
+    it("emits blocked tool calls on the custom stream", async () => {
+      const { agent, config } = await build([callTool("make_pdf", { title: "x" }), answer()]);
+      const events: SkillsEvent[] = [];
+      for await (const chunk of await agent.stream({ messages: [new HumanMessage("go")] }, { ...config, streamMode: "custom" })) {
+        const event = (chunk as { skillgraph?: SkillsEvent }).skillgraph;
+        if (event) events.push(event);
+      }
+      expect(events).toContainEqual(expect.objectContaining({ type: "tool-blocked", tool: "make_pdf" }));
+    });
+
+    it("keeps loaded skills across a checkpoint resume with a new agent instance on the same thread", async () => {
+      const checkpointer = new MemorySaver();
+      const registry = await createTestRegistry();
+      const first = await build([callTool("read_skill", { name: "pdf-tools" }), answer()], { loadMode: "session" }, { checkpointer, skills: registry });
+      await first.say("load it");
+      const testTools = createTestTools();
+      const model = new RecordingChatModel([callTool("make_pdf", { title: "again" }), answer()]);
+      const second = createAgent({ model, skillsOptions: { skills: registry, tools: [testTools.makePdf] }, tools: [testTools.noop], systemPrompt: SYSTEM, checkpointer });
+      await second.invoke({ messages: [new HumanMessage("again")] }, first.config);
+      expect(toolText(model.calls[0]!.messages).join("\n")).toContain("PDF BODY");
+      expect(model.calls[0]!.tools).toContain("make_pdf");
+      expect(testTools.runs.make_pdf).toBe(1);
+    });
+
+    it("serves a changed skill's new body with a note after a registry reload, and unloads a removed one", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "skills-drift-"));
+      try {
+        const write = async (skill: string, body: string) => {
+          await mkdir(join(dir, skill), { recursive: true });
+          await writeFile(join(dir, skill, "SKILL.md"), `---\nname: ${skill}\ndescription: The ${skill} skill.\n---\n\n${body}\n`);
+        };
+        await write("alpha", "ALPHA V1");
+        await write("beta", "BETA V1");
+        const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
+        const { model, say } = await build([callTool("read_skill", { name: "alpha" }), callTool("read_skill", { name: "beta" }), answer(), answer()], { loadMode: "session" }, { skills: registry });
+        await say("load");
+        await write("alpha", "ALPHA V2 (changed)");
+        await rm(join(dir, "beta"), { recursive: true });
+        await registry.reload();
+        await say("again");
+        const seen = toolText(model.last.messages).join("\n");
+        expect(seen).toContain("ALPHA V2");
+        expect(seen).not.toContain("ALPHA V1");
+        expect(seen).toContain("changed since it was loaded");
+        expect(seen).not.toContain("BETA V1");
+        expect(seen).toContain("removed from the skill registry");
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("lists every skill tool from the start in static exposure but still gates execution", async () => {
+      const { model, say, runs } = await build([callTool("make_pdf", { title: "x" }), answer()], { toolExposure: "static" });
+      await say("go");
+      expect(model.calls[0]!.tools).toContain("make_pdf");
+      expect(model.calls[0]!.tools).toContain("get_forecast");
+      expect(runs.make_pdf).toBe(0);
+    });
+
+    it("keeps the tool list byte-stable in dispatcher exposure and runs unlocked tools through call_skill_tool", async () => {
+      const { model, say, runs } = await build(
+        [callTool("call_skill_tool", { tool: "make_pdf", arguments: { title: "early" } }), callTool("read_skill", { name: "pdf-tools" }), callTool("call_skill_tool", { tool: "make_pdf", arguments: { title: "T" } }), answer()],
+        { toolExposure: "dispatcher" },
+      );
+      await say("go");
+      expect(runs.make_pdf).toBe(1);
+      const lists = model.calls.map((call) => JSON.stringify(call.tools));
+      expect(new Set(lists).size).toBe(1);
+      expect(model.calls[0]!.tools).toContain("call_skill_tool");
+      expect(toolText(model.calls[2]!.messages).join("\n")).toContain("arguments (JSON schema)");
+    });
+
+    it("puts loaded bodies in the system prompt when bodyPlacement is system-prompt", async () => {
+      const { model, say } = await build([callTool("read_skill", { name: "notes" }), answer()], { bodyPlacement: "system-prompt" });
+      await say("go");
+      expect(model.calls[0]!.system).not.toContain("NOTES BODY");
+      expect(model.calls[1]!.system).toContain("NOTES BODY");
+      expect(toolText(model.calls[1]!.messages).join("\n")).not.toContain("NOTES BODY");
+    });
+
+    it("runs only the declared allowed-tools while a restricting skill is active in restrict mode", async () => {
+      const { say, runs, model } = await build([callTool("read_skill", { name: "pdf-tools" }), callTool("noop"), answer()], { restrictTools: true });
+      await say("go");
+      expect(runs.noop).toBe(0);
+      expect(toolText(model.calls[2]!.messages).join("\n")).toContain("not allowed while skill 'pdf-tools' is active");
+    });
+
+    it("narrows the skills per invocation from configurable.skills", async () => {
+      const { model, say } = await build([callTool("read_skill", { name: "weather" }), answer()]);
+      await say("go", { configurable: { skills: { only: ["notes", "pdf-tools"] } } });
+      expect(model.calls[0]!.system).toContain("notes");
+      expect(model.calls[0]!.system).not.toContain("weather");
+      expect(toolText(model.calls[1]!.messages).join("\n")).toContain("not found");
+    });
+
+    it("reads a skill file and refuses a path leaving the skill", async () => {
+      const { model, say } = await build([callTool("read_skill_file", { name: "pdf-tools", path: "references/api.md" }), callTool("read_skill_file", { name: "pdf-tools", path: "../weather/SKILL.md" }), answer()]);
+      await say("go");
+      expect(toolText(model.calls[1]!.messages)).toContain("PDF API DOC");
+      expect(toolText(model.calls[2]!.messages)[1]).toMatch(/Cannot read/);
+    });
+
+    it("loads two skills requested by parallel tool calls of one step", async () => {
+      const { model, say, state } = await build([{ toolCalls: [{ name: "read_skill", args: { name: "notes" } }, { name: "read_skill", args: { name: "weather" } }] }, answer()], { loadMode: "session" });
+      await say("go");
+      expect(getLoadedSkills(await state()).map((entry) => entry.name).sort()).toEqual(["notes", "weather"]);
+      const seen = toolText(model.calls[1]!.messages).join("\n");
+      expect(seen).toContain("NOTES BODY");
+      expect(seen).toContain("WEATHER BODY");
+    });
+
+    it("reports skill loads as callback custom events (traces)", async () => {
+      const { say } = await build([callTool("read_skill", { name: "notes" }), answer()]);
+      const seen: Array<{ name: string; data: SkillsEvent }> = [];
+      await say("go", { callbacks: [{ handleCustomEvent: (eventName: string, data: unknown) => void seen.push({ name: eventName, data: data as SkillsEvent }) }] });
+      expect(seen).toContainEqual({ name: "skillgraph", data: expect.objectContaining({ type: "skill-loaded", skill: "notes" }) });
+    });
+
+    it("shows and authorises a hook's tools according to the loaded skills", async () => {
+      const calls: string[] = [];
+      const shell = tool(
+        async ({ command }: { command: string }) => {
+          calls.push(command);
+          return "ran";
+        },
+        { name: "shell", description: "Run a command.", schema: z.object({ command: z.string() }) },
+      );
+      const hook: SkillsToolHook = {
+        name: "test-shell",
+        tools: [shell],
+        visibleTools: (context) => (context.loadedSkills.some((skill) => skill.name === "git-helper") ? ["shell"] : []),
+        authorize: (call) => ((call.args as { command: string }).command.startsWith("git ") ? { allowed: true } : { allowed: false, reason: "only git commands" }),
+      };
+      const { model, say } = await build(
+        [callTool("shell", { command: "git status" }), callTool("read_skill", { name: "git-helper" }), callTool("shell", { command: "rm -rf /" }), callTool("shell", { command: "git log" }), answer()],
+        { hooks: [hook] },
+      );
+      await say("go");
+      expect(model.calls[0]!.tools).not.toContain("shell");
+      expect(model.calls[2]!.tools).toContain("shell");
+      expect(calls).toEqual(["git log"]);
+      expect(toolText(model.calls[3]!.messages).join("\n")).toContain("only git commands");
+    });
+
+    it("unloads and hides a skill for this thread only with disable_skill", async () => {
+      const { model, say, state } = await build([callTool("read_skill", { name: "notes" }), callTool("disable_skill", { name: "notes" }), answer()], { allowDisableSkill: true, loadMode: "session" });
+      await say("go");
+      expect(getLoadedSkills(await state())).toEqual([]);
+      expect(model.calls[2]!.system).not.toContain("notes");
+      expect(model.calls[0]!.tools).toContain("disable_skill");
+    });
+
+    it("finds skills through search_skills", async () => {
+      const { model, say } = await build([callTool("search_skills", { query: "weather forecast city" }), answer()]);
+      await say("go");
+      expect(toolText(model.calls[1]!.messages).join("\n")).toMatch(/weather/);
+    });
+  });
+}
