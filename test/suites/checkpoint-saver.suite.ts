@@ -201,13 +201,16 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
       for (;;) {
         const state = await graph.getState(config, { subgraphs: true });
         const sub = state.tasks.find((task) => task.name === "review")?.state as { values?: { messages?: unknown[] } } | undefined;
-        if (checks === 1 && (sub?.values?.messages?.length ?? 0) >= 6) break; // the subgraph checkpoint after "check" is stored
+        if (checks === 1 && (sub?.values?.messages?.length ?? 0) >= 7) break; // the subgraph checkpoint after "check" is stored
         await new Promise((resolveWait) => setTimeout(resolveWait, 10));
       }
       controller.abort();
       await running.catch(() => undefined);
-      const report = await pruneCheckpoints(created.checkpointer, { keepLast: 1 }, "sub-abort");
+      await new Promise((resolveWait) => setTimeout(resolveWait, 5));
+      // Every checkpoint is now older than maxAgeMs: only what a resume needs may stay.
+      const report = await pruneCheckpoints(created.checkpointer, { maxAgeMs: 1 }, "sub-abort");
       expect(report.removed).toBeGreaterThan(0);
+      expect(report.kept.policy).toBe(0);
 
       gate = Promise.resolve();
       await graph.invoke(null, config);

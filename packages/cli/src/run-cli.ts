@@ -14,6 +14,7 @@ const commands: Record<string, { summary: string; load: () => Promise<CommandMod
   show: { summary: "show one skill: metadata, files, body", load: () => import("./commands/show/index.js") },
   prompt: { summary: "print the skills section of the system prompt", load: () => import("./commands/prompt/index.js") },
   search: { summary: "rank skills for a task description", load: () => import("./commands/search/index.js") },
+  sessions: { summary: "list, show, prune and delete checkpointed chat sessions", load: () => import("./commands/sessions/index.js") },
   chat: { summary: "chat with an agent over your skills (any OpenAI-compatible endpoint)", load: () => import("./commands/chat/index.js") },
 };
 

@@ -1,0 +1,63 @@
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { CheckpointerError } from "../errors/checkpointer-error.js";
+import { closeCheckpointer, createCheckpointer } from "./create-checkpointer.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A loopback port nothing listens on. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address() as { port: number };
+      server.close(() => resolve(address.port));
+    });
+  });
+}
+
+describe("createCheckpointer", () => {
+  it("opens a SQLite file relative to cwd, creating its parent folders and tables", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sg-ckpt-"));
+    dirs.push(dir);
+    const saver = await createCheckpointer("sqlite:.skillgraph/nested/sessions.db", { cwd: dir });
+    expect(existsSync(join(dir, ".skillgraph/nested/sessions.db"))).toBe(true);
+    expect(await saver.getTuple({ configurable: { thread_id: "none" } })).toBeUndefined();
+    await closeCheckpointer(saver);
+  });
+
+  it("gives an in-process saver for memory:", async () => {
+    const saver = await createCheckpointer("memory:");
+    expect(saver.constructor.name).toBe("MemorySaver");
+  });
+
+  it("rejects an unknown scheme, naming it", async () => {
+    const error = await createCheckpointer("redis://localhost:6379").catch((e: unknown) => e);
+    expect(CheckpointerError.isInstance(error)).toBe(true);
+    expect((error as CheckpointerError).reason).toBe("unknown-scheme");
+    expect((error as Error).message).toContain("redis:");
+  });
+
+  it("rejects a sqlite: URL without a path", async () => {
+    await expect(createCheckpointer("sqlite:")).rejects.toThrow(/no database path/);
+  });
+
+  it("reports an unreachable PostgreSQL server with the URL, the password redacted", async () => {
+    const port = await closedPort();
+    const error = (await createCheckpointer(`postgres://bob:s3cret@127.0.0.1:${port}/db`, { connectTimeoutMs: 2000 }).catch((e: unknown) => e)) as CheckpointerError;
+    expect(error.reason).toBe("unreachable");
+    expect(error.message).toContain(`postgres://bob:***@127.0.0.1:${port}/db`);
+    expect(error.message).not.toContain("s3cret");
+    expect(error.message).toMatch(/ECONNREFUSED/);
+  });
+
+  it("rejects a schema parameter that is not a plain identifier", async () => {
+    await expect(createCheckpointer("postgres://u@127.0.0.1:1/db?schema=a;drop")).rejects.toThrow(/not a plain SQL identifier/);
+  });
+});

@@ -1,0 +1,94 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { CheckpointerError } from "../errors/checkpointer-error.js";
+import { parseCheckpointerUrl } from "./parse-checkpointer-url.js";
+import { redactUrl } from "./redact-url.js";
+
+/** Options of `createCheckpointer`. */
+export interface CreateCheckpointerOptions {
+  /** Directory a relative `sqlite:` path is resolved against. @default process.cwd() */
+  cwd?: string;
+  /** Give up connecting to PostgreSQL after this many milliseconds. @default 5000 */
+  connectTimeoutMs?: number;
+}
+
+const closers = new WeakMap<BaseCheckpointSaver, () => Promise<void>>();
+
+const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "ECONNRESET", "EAI_AGAIN", "3D000", "28P01", "28000"]);
+
+function describe(error: unknown): string {
+  const { code, message } = (error ?? {}) as { code?: string; message?: string };
+  // pg's AggregateError (IPv4 + IPv6 attempts) has an empty message and the real errors inside.
+  const inner = (error as { errors?: Array<{ message?: string }> } | undefined)?.errors?.map((e) => e.message).filter(Boolean).join("; ");
+  return [code, message || inner || String(error)].filter(Boolean).join(": ");
+}
+
+/**
+ * Opens the checkpoint saver a URL names, ready to use (tables created).
+ * - `sqlite:PATH`: the embedded default, an official `SqliteSaver` on a file (parent directories created, WAL mode).
+ * - `postgres://USER:PASSWORD@HOST:PORT/DB[?schema=NAME]`: the official `PostgresSaver`, `setup()` run for you.
+ * - `memory:`: an in-process `MemorySaver` (tests).
+ * Throws CheckpointerError naming the URL (password redacted) and what failed. Close it with `closeCheckpointer`.
+ * @param url Where checkpoints live.
+ * @default url sqlite:.skillgraph/sessions.db is what the CLI passes
+ * @example
+ * const checkpointer = await createCheckpointer("sqlite:.skillgraph/sessions.db");
+ * const graph = builder.compile({ checkpointer });
+ */
+export async function createCheckpointer(url: string, options: CreateCheckpointerOptions = {}): Promise<BaseCheckpointSaver> {
+  const target = parseCheckpointerUrl(url, options.cwd ?? process.cwd());
+  const shown = redactUrl(url);
+  if (target.kind === "memory") {
+    const saver = new MemorySaver();
+    closers.set(saver, async () => undefined);
+    return saver;
+  }
+  if (target.kind === "sqlite") {
+    let db: Database.Database;
+    try {
+      if (target.path !== ":memory:") mkdirSync(dirname(target.path), { recursive: true });
+      db = new Database(target.path);
+      db.pragma("busy_timeout = 5000");
+      db.pragma("auto_vacuum = INCREMENTAL"); // takes effect on a new file only; lets pruning give freed pages back
+      const saver = new SqliteSaver(db);
+      (saver as unknown as { setup(): void }).setup(); // protected in the typings, public at run time; creates the tables now
+      closers.set(saver, async () => void db.close());
+      return saver;
+    } catch (cause) {
+      throw new CheckpointerError({ url: shown, reason: "setup-failed", message: `Cannot open SQLite checkpoint database '${target.path}' (from '${shown}'): ${describe(cause)}`, cause });
+    }
+  }
+  const pool = new pg.Pool({ connectionString: target.connectionString, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000 });
+  pool.on("error", () => undefined); // an idle client dropped by the server must not crash the process; the next query reports it
+  const saver = new PostgresSaver(pool, undefined, { schema: target.schema });
+  try {
+    await saver.setup();
+  } catch (cause) {
+    await pool.end().catch(() => undefined);
+    const code = (cause as { code?: string }).code ?? (cause as { errors?: Array<{ code?: string }> }).errors?.[0]?.code;
+    const unreachable = (code !== undefined && unreachableCodes.has(code)) || /timeout|terminated/i.test(describe(cause));
+    throw new CheckpointerError({
+      url: shown,
+      reason: unreachable ? "unreachable" : "setup-failed",
+      message: unreachable
+        ? `Cannot reach PostgreSQL at '${shown}': ${describe(cause)}`
+        : `Cannot set up checkpoint tables in schema '${target.schema}' at '${shown}': ${describe(cause)}`,
+      cause,
+    });
+  }
+  closers.set(saver, () => pool.end());
+  return saver;
+}
+
+/** Closes the database connection of a saver made by `createCheckpointer` (or of the saver a `withPruning` wraps); a no-op otherwise. */
+export async function closeCheckpointer(saver: BaseCheckpointSaver): Promise<void> {
+  const target = (saver as { inner?: BaseCheckpointSaver }).inner ?? saver;
+  const close = closers.get(target);
+  closers.delete(target);
+  await close?.();
+}
