@@ -206,10 +206,10 @@ describe("skillgraph chat as a child process", () => {
   });
 
   /** Runs the real CLI (TypeScript sources through tsx) with a clean environment plus `env`. */
-  function runCli(args: string[], env: Record<string, string>, stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  function runCli(args: string[], env: Record<string, string>, stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string; session: string[] | undefined }> {
     const child = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", "packages/cli/src/bin.ts", "chat", ...args], {
       cwd: root,
-      env: { PATH: process.env.PATH ?? "/usr/bin", HOME: home, NO_COLOR: "1", ...env },
+      env: { PATH: process.env.PATH ?? "/usr/bin", HOME: home, NO_COLOR: "1", SKILLGRAPH_CHECKPOINT: `sqlite:${join(home, "sessions.db")}`, ...env },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let stdout = "";
@@ -217,8 +217,33 @@ describe("skillgraph chat as a child process", () => {
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     child.stdin.end(stdin);
-    return new Promise((resolveRun) => child.on("close", (code) => resolveRun({ code, stdout, stderr })));
+    // The session line ("session NAME (new; ...)") is checked by the session test; the others ignore it.
+    return new Promise((resolveRun) =>
+      child.on("close", (code) => resolveRun({ code, stdout, stderr: stderr.replace(/^session \S+ \((new|resumed)[^\n]*\n/m, ""), session: /^session (\S+) \((new|resumed)/m.exec(stderr)?.slice(1) })),
+    );
   }
+
+  it("keeps every chat in a SQLite session that --session NAME resumes with the earlier turns; --ephemeral keeps none", async () => {
+    server = await startOpenAICompatibleServer({
+      script: [{ toolCalls: [{ id: "call_1", name: "read_skill", arguments: { name: "commit-message" } }] }, "First answer.", "Second answer."],
+    });
+    const first = await runCli(["-p", "first question", "--skills", "examples/skills", "--session", "work"], { OPENAI_BASE_URL: server.url });
+    expect(first.code).toBe(0);
+    expect(first.session).toEqual(["work", "new"]);
+    const second = await runCli(["-p", "second question", "--skills", "examples/skills", "--session", "work"], { OPENAI_BASE_URL: server.url });
+    expect(second.code).toBe(0);
+    expect(second.session).toEqual(["work", "resumed"]);
+    expect(second.stdout).toBe("Second answer.\n");
+    const resumed = server.requests[2]!.messages.map((message) => [message.role, textOf(message.content).slice(0, 20)]);
+    expect(resumed.filter(([role]) => role === "user")).toEqual([
+      ["user", "first question"],
+      ["user", "second question"],
+    ]);
+    expect(resumed).toContainEqual(["assistant", "First answer."]);
+
+    const other = await runCli(["-p", "hi", "--skills", "examples/skills", "--ephemeral"], { OPENAI_BASE_URL: server.url });
+    expect(other.session).toBeUndefined();
+  });
 
   it("-p streams the answer to stdout and reports the skill load and tool calls on stderr", async () => {
     server = await startOpenAICompatibleServer({

@@ -9,8 +9,16 @@ import { runChatRepl } from "./chat-repl.js";
 import { createChatAgent } from "./create-chat-agent.js";
 import { createChatModel } from "./create-chat-model.js";
 import { runChatTurn } from "./run-chat-turn.js";
+import { openChatSession } from "./open-chat-session.js";
+import { closeCheckpointer } from "@skillgraph/checkpoint";
+import type { SkillRegistry } from "@skillgraph/core";
+import { UsageError } from "../../usage-error.js";
 
-export const usage = "skillgraph chat [-p PROMPT] [--skills DIR]... [--model NAME] [--base-url URL] [--system TEXT] [--quiet]";
+export const usage =
+  "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] [--system TEXT] [--quiet]";
+
+/** Where chat sessions live unless --checkpoint or SKILLGRAPH_CHECKPOINT says otherwise. */
+export const DEFAULT_SESSIONS_URL = "sqlite:.skillgraph/sessions.db";
 
 /**
  * `skillgraph chat`: an agent over the skills, talking to any OpenAI-compatible endpoint (OPENAI_BASE_URL / OPENAI_API_KEY).
@@ -28,6 +36,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       "base-url": { type: "string" },
       system: { type: "string" },
       quiet: { type: "boolean", short: "q" },
+      session: { type: "string" },
+      checkpoint: { type: "string" },
+      ephemeral: { type: "boolean" },
     },
   });
   const endpoint = resolveChatEndpoint({ baseURL: values["base-url"], model: values.model }, io.env);
@@ -36,11 +47,36 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 2;
   }
   const skills = await createSkillRegistry({ sources: skillSourcesFromArgs([...(values.skills ?? []), ...(values.source ?? [])], io.cwd, io.env) });
-  // Session persistence plugs in here: pass `checkpointer` and `threadId` (e.g. from --session / --checkpoint).
-  const agent = createChatAgent({ model: createChatModel(endpoint), skills, ...(values.system === undefined ? {} : { systemPrompt: values.system }) });
-  const renderer = createChatRenderer(io, { quiet: values.quiet === true });
   const style = createStyle(io.color);
+  if (values.ephemeral && (values.session !== undefined || values.checkpoint !== undefined)) throw new UsageError("--ephemeral cannot be combined with --session or --checkpoint");
+  // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
+  const session = values.ephemeral ? undefined : await openChatSession(values.session, values.checkpoint ?? io.env.SKILLGRAPH_CHECKPOINT ?? DEFAULT_SESSIONS_URL, io.cwd);
+  try {
+    const agent = createChatAgent({
+      model: createChatModel(endpoint),
+      skills,
+      ...(values.system === undefined ? {} : { systemPrompt: values.system }),
+      ...(session ? { checkpointer: session.checkpointer, threadId: session.name } : {}),
+    });
+    const renderer = createChatRenderer(io, { quiet: values.quiet === true });
+    if (session && !values.quiet) {
+      io.stderr.write(`${style.dim(`session ${session.name} (${session.resumed ? "resumed" : "new"}; resume with --session ${session.name})`)}\n`);
+    }
+    return await converse(agent, values, skills, renderer, io, endpoint, style);
+  } finally {
+    if (session) await closeCheckpointer(session.checkpointer);
+  }
+}
 
+async function converse(
+  agent: ReturnType<typeof createChatAgent>,
+  values: { prompt?: string; quiet?: boolean },
+  skills: SkillRegistry,
+  renderer: ReturnType<typeof createChatRenderer>,
+  io: CliIO,
+  endpoint: { model: string; baseURL?: string | undefined },
+  style: ReturnType<typeof createStyle>,
+): Promise<number> {
   if (values.prompt !== undefined) {
     const error = await runChatTurn(agent, values.prompt, renderer);
     if (error === undefined) return 0;
