@@ -6,6 +6,7 @@ export { SkillNotFoundError } from "./errors/skill-not-found-error.js";
 export { SkillPathError } from "./errors/skill-path-error.js";
 export { SkillLoadError } from "./errors/skill-load-error.js";
 export { InvalidOptionsError } from "./errors/invalid-options-error.js";
+export { SkillDriftError, type SkillDriftPolicy } from "./errors/skill-drift-error.js";
 
 // skills: types, parsing, validation, loading
 export type { DiagnosticSeverity, Skill, SkillDiagnostic, SkillLayer, SkillMetadata, SkillOrigin } from "./skill/skill-types.js";
@@ -45,3 +46,6 @@ export { createLoadStateReducer } from "./load-state/create-load-state-reducer.j
 export { loadedSkillNames } from "./load-state/loaded-skill-names.js";
 export { nextSeq } from "./load-state/next-seq.js";
 export { detectLoadedSkillDrift } from "./load-state/detect-loaded-skill-drift.js";
+
+// tool hooks (the contract between the interceptor and tool providers such as @skillgraph/shell)
+export type { SkillsToolHook, SkillsToolHookContext, SkillsToolAuthorization } from "./hooks/skills-tool-hook.js";

@@ -8,7 +8,7 @@ export type { AgentSkillsState, AgentSkillsUpdate, SkillsStateUpdate, SkillsStat
 export { SKILLS_EVENT_NAME } from "./events/skills-event.js";
 export type { SkillsEvent, TaggedSkillsEvent } from "./events/skills-event.js";
 export { DEFAULT_SKILLS_PREAMBLE } from "./options/resolve-options.js";
-export { SkillDriftError } from "./errors/skill-drift-error.js";
+export { SkillDriftError } from "./internal/core.js";
 export type { BodyPlacement, DriftPolicy, SkillsInvocationOptions, SkillsRuntimeOptions, ToolExposure } from "./options/skills-runtime-options.js";
 export type { SkillsToolAuthorization, SkillsToolHook, SkillsToolHookContext } from "./hooks/skills-tool-hook.js";
 export { CALL_SKILL_TOOL } from "./tools/call-skill-tool/index.js";

@@ -21,7 +21,7 @@ describe("resolveSkillDrift", () => {
   });
 
   it("throws SkillDriftError under fail, listing the drifted skills", () => {
-    expect(() => resolveSkillDrift(drift, "fail")).toThrow(/pdf \(changed\), xlsx \(removed\)/);
+    expect(() => resolveSkillDrift(drift, "fail")).toThrow(/'pdf' \(changed\), 'xlsx' \(removed\)/);
     expect(SkillDriftError.isInstance((() => { try { resolveSkillDrift(drift, "fail"); } catch (e) { return e; } })())).toBe(true);
   });
 

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createTestRegistry, createTestTools } from "../__fixtures__/test-skills.js";
-import { SkillDriftError } from "../errors/skill-drift-error.js";
+import { SkillDriftError } from "../internal/core.js";
 import { resolveOptions } from "../options/resolve-options.js";
 import type { SkillsRuntimeOptions } from "../options/skills-runtime-options.js";
 import { emptyAgentSkillsState, type AgentSkillsState } from "../state/skills-state.js";

@@ -1,13 +1,12 @@
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
-import { applyLoadEvents, createSkillsPromptRenderer, detectLoadedSkillDrift } from "../internal/core.js";
+import { SkillDriftError, applyLoadEvents, createSkillsPromptRenderer, detectLoadedSkillDrift } from "../internal/core.js";
 import type { SkillCatalog, SkillLoadEvent, SkillMetadata } from "../internal/core.js";
 import type { ResolvedSkillsRuntimeOptions, SkillsInvocationOptions } from "../options/skills-runtime-options.js";
 import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 import type { SkillsToolHookContext } from "../hooks/skills-tool-hook.js";
-import { SkillDriftError } from "../errors/skill-drift-error.js";
 import { BodyCache } from "./body-cache.js";
 import { bodyArtifact, skillBlock } from "./skill-content.js";
 import { evictionEvents, unloadedEvents } from "./unload-events.js";
@@ -143,7 +142,7 @@ export class SkillsEngine {
     if (last && last.getType() === "human" && loadedNames.some((name) => state.load.loaded[name]!.mode !== "session")) events.push({ type: "end-turn", seq });
     const drifts = detectLoadedSkillDrift(state.load, (name) => catalog.get(name));
     for (const drift of drifts) {
-      if (this.options.onDrift === "fail") throw new SkillDriftError({ skillName: drift.name, kind: drift.kind, agentId: this.agentId });
+      if (this.options.onDrift === "fail") throw new SkillDriftError({ drift: [drift], agentId: this.agentId });
       if (drift.kind === "removed") {
         events.push({ type: "unload", name: drift.name, seq });
         trace.push({ type: "skill-drift", agentId: this.agentId, skill: drift.name, kind: "removed", action: "reload" });

@@ -1,5 +1,5 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import type { LoadMode, RenderSkillsPromptOptions, SkillCatalog } from "../internal/core.js";
+import type { LoadMode, RenderSkillsPromptOptions, SkillCatalog, SkillDriftPolicy } from "../internal/core.js";
 import type { SkillsToolHook } from "../hooks/skills-tool-hook.js";
 
 /** How skill-owned tools reach the model: `dynamic` (listed once unlocked), `static` (all listed, execution gated), `dispatcher` (one `call_skill_tool`, byte-stable list). */
@@ -9,7 +9,7 @@ export type ToolExposure = "dynamic" | "static" | "dispatcher";
 export type BodyPlacement = "tool-result" | "system-prompt";
 
 /** What to do when a loaded skill changed or vanished in the registry. */
-export type DriftPolicy = "reload" | "keep" | "fail";
+export type DriftPolicy = SkillDriftPolicy;
 
 /** Per-invocation narrowing, read from `config.configurable.skills` (or createAgent `context.skills`). */
 export interface SkillsInvocationOptions {
