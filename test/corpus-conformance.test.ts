@@ -5,7 +5,7 @@ import { SKILL_DIAGNOSTIC_CODES } from "../packages/core/src/skill/diagnostic-co
 import { loadSkill } from "../packages/core/src/skill/load-skill.js";
 import { readSkillProperties } from "../packages/core/src/skill/read-skill-properties.js";
 import { validateSkill } from "../packages/core/src/skill/validate-skill.js";
-import { CORPUS_DIR } from "./support/shared-paths.js";
+import { CORPUS_AVAILABLE, CORPUS_DIR } from "./support/shared-paths.js";
 
 // Differential test against the reference validator (skills-ref): its verdict on every corpus skill is recorded in
 // skills-ref-results.json; ours must agree on validity and on the set of rule codes with severity error.
@@ -19,11 +19,11 @@ interface ReferenceVerdict {
   read_properties_error?: string;
 }
 
-const verdicts = JSON.parse(readFileSync(join(corpus, "skills-ref-results.json"), "utf8")) as Record<string, ReferenceVerdict>;
+const verdicts = (CORPUS_AVAILABLE ? JSON.parse(readFileSync(join(corpus, "skills-ref-results.json"), "utf8")) : {}) as Record<string, ReferenceVerdict>;
 const entries = Object.entries(verdicts);
 const origin = { sourceId: "corpus", layer: "explicit", kind: "directory" } as const;
 
-describe("conformance with the reference validator on the real-world corpus", () => {
+describe.skipIf(!CORPUS_AVAILABLE)("conformance with the reference validator on the real-world corpus (skipped when ../shared/corpus is not found)", () => {
   it("has the 187 recorded skills", () => {
     expect(entries).toHaveLength(187);
   });

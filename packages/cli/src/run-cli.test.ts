@@ -1,18 +1,18 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { CORPUS_DIR } from "../../../test/support/shared-paths.js";
+import { CORPUS_AVAILABLE, CORPUS_DIR } from "../../../test/support/shared-paths.js";
 import { captureIO } from "./__fixtures__/capture-io.js";
 import { runCli } from "./run-cli.js";
 import { skillMd, writeTree } from "../../../test/support/skill-tree.js";
 
-const referenceResults = JSON.parse(readFileSync(join(CORPUS_DIR, "skills-ref-results.json"), "utf8")) as Record<
+const referenceResults = (CORPUS_AVAILABLE ? JSON.parse(readFileSync(join(CORPUS_DIR, "skills-ref-results.json"), "utf8")) : {}) as Record<
   string,
   { valid: boolean; rules?: string[]; properties?: { name: string; description: string } }
 >;
 
 describe("skillgraph validate", () => {
-  it("exits 0 for valid folders and 1 when one is invalid, with the reference's verdict in --json", async () => {
+  it.skipIf(!CORPUS_AVAILABLE)("exits 0 for valid folders and 1 when one is invalid, with the reference's verdict in --json", async () => {
     const valid = "skills/anthropics__skills/frontend-design";
     const invalid = "skills/alibaba__spring-ai-alibaba/sales_analytics";
     expect(referenceResults[valid]?.valid).toBe(true);
@@ -52,7 +52,7 @@ describe("skillgraph validate", () => {
 });
 
 describe("skillgraph prompt", () => {
-  it("prints exactly the reference's to-prompt output for folders, in argument order", async () => {
+  it.skipIf(!CORPUS_AVAILABLE)("prints exactly the reference's to-prompt output for folders, in argument order", async () => {
     const dirs = ["skills/openai__skills/linear", "skills/anthropics__skills/frontend-design", "skills/obra__superpowers/brainstorming"];
     const io = captureIO(CORPUS_DIR);
     expect(await runCli(["prompt", "--format", "xml", ...dirs], io)).toBe(0);
