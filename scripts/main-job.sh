@@ -13,8 +13,8 @@ echo
 echo "== skillgraph validate --all examples/skills"
 sg validate --all examples/skills
 echo
-echo "== skillgraph search 'turn my git log into a changelog' --source examples/skills"
-sg search "turn my git log into a changelog" --source examples/skills
+echo "== skillgraph search 'check my database migration before I merge it' --source examples/skills"
+sg search "check my database migration before I merge it" --source examples/skills
 echo
 echo "== skillgraph chat --skills examples/skills"
 sg chat --skills examples/skills "$@"

@@ -153,4 +153,5 @@ export const CONCEPT_GROUPS: ReadonlyArray<readonly string[]> = [
   ["robot", "robotic", "robotics", "lab"],
   ["quantum", "qubit"],
   ["material", "materials", "crystal"],
+  ["changelog", "changes", "release", "notes", "history", "log", "whatsnew"],
 ];
