@@ -11,6 +11,8 @@ const heapBefore = process.memoryUsage().heapUsed;
 const start = performance.now();
 let count: number;
 let keep: unknown;
+let firstSearchMs: number | undefined;
+let ms: number;
 if (mode === "naive") {
   const skills = await naiveLoad(dir!);
   count = skills.length;
@@ -20,8 +22,14 @@ if (mode === "naive") {
   count = registry.list().length;
   keep = registry;
 }
-const ms = performance.now() - start;
+ms = performance.now() - start;
+if (mode !== "naive") {
+  // The search index is built on the first search: time it apart from the load.
+  const searchStart = performance.now();
+  (keep as { search(query: string): unknown }).search("fill in a pdf form");
+  firstSearchMs = performance.now() - searchStart;
+}
 gc();
 gc();
 const heapAfter = process.memoryUsage().heapUsed;
-process.stdout.write(`${JSON.stringify({ mode, count, ms, heapMiB: (heapAfter - heapBefore) / 2 ** 20, rssMiB: process.memoryUsage().rss / 2 ** 20, kept: keep !== undefined })}\n`);
+process.stdout.write(`${JSON.stringify({ mode, count, ms, firstSearchMs, heapMiB: (heapAfter - heapBefore) / 2 ** 20, rssMiB: process.memoryUsage().rss / 2 ** 20, kept: keep !== undefined })}\n`);

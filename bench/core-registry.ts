@@ -26,13 +26,14 @@ const queries = [
 
 function child(mode: "registry" | "naive", dir: string) {
   const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", join(import.meta.dirname, "core-child.ts"), mode, dir], { encoding: "utf8", maxBuffer: 1 << 24 });
-  return JSON.parse(out.trim().split("\n").pop()!) as { count: number; ms: number; heapMiB: number; rssMiB: number };
+  return JSON.parse(out.trim().split("\n").pop()!) as { count: number; ms: number; firstSearchMs?: number; heapMiB: number; rssMiB: number };
 }
 
 const results: Record<string, unknown>[] = [];
 for (const n of sizes) {
   const { dir } = await skillTree(n);
   const cold: number[] = [];
+  const firstSearch: number[] = [];
   const naive: number[] = [];
   const heap: number[] = [];
   const naiveHeap: number[] = [];
@@ -42,6 +43,7 @@ for (const n of sizes) {
     for (const arm of arms) {
       const sampleResult = child(arm, dir);
       (arm === "registry" ? cold : naive).push(sampleResult.ms);
+      if (sampleResult.firstSearchMs !== undefined) firstSearch.push(sampleResult.firstSearchMs);
       (arm === "registry" ? heap : naiveHeap).push(sampleResult.heapMiB);
     }
   }
@@ -72,6 +74,7 @@ for (const n of sizes) {
     coldLoadMs: round(median(cold)),
     naiveFullReadMs: round(median(naive)),
     coldVsNaive: round(median(cold) / median(naive)),
+    firstSearchBuildsIndexMs: round(median(firstSearch)),
     reloadUnchangedMs: round(median(reloadUnchanged)),
     reloadUnchangedVsCold: round(median(reloadUnchanged) / median(cold), 3),
     reloadOneChangedMs: round(median(reloadOneChanged)),

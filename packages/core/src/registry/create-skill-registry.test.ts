@@ -168,3 +168,23 @@ describe("conventional sources", () => {
     expect(registry.list().map((skill) => [skill.name, skill.origin.layer])).toEqual([["mine", "project"]]);
   });
 });
+
+describe("search index", () => {
+  it("is built on the first search, and then follows reloads incrementally", async () => {
+    const root = writeTree({ "pdf-forms/SKILL.md": skillMd("pdf-forms", "Fill in PDF forms.", "Use pdftk to fill form fields."), "slides/SKILL.md": skillMd("slides", "Make slide decks.") });
+    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
+    expect(registry.search("pdftk")[0]?.name).toBe("pdf-forms");
+    mkdirSync(join(root, "xlsx"));
+    writeFileSync(join(root, "xlsx/SKILL.md"), skillMd("xlsx", "Work with spreadsheets.", "Use openpyxl for formulas."));
+    await registry.reload();
+    expect(registry.search("openpyxl formulas")[0]?.name).toBe("xlsx");
+  });
+
+  it("ranks the same with eager and lazy building, and refuses an unknown mode", async () => {
+    const root = writeTree({ "a/SKILL.md": skillMd("a", "Alpha tasks.", "Body mentions zebra."), "b/SKILL.md": skillMd("b", "Beta tasks.") });
+    const lazy = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
+    const eager = await createSkillRegistry({ sources: [skillsFromDirectory(root)], searchIndex: "eager" });
+    expect(eager.search("zebra")).toEqual(lazy.search("zebra"));
+    await expect(createSkillRegistry({ sources: [], searchIndex: "sometimes" as "lazy" })).rejects.toMatchObject({ option: "searchIndex" });
+  });
+});

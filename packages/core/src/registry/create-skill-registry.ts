@@ -5,7 +5,7 @@ import type { SearchOptions, SearchResult } from "../search/search-types.js";
 import type { SkillDiagnostic, SkillLayer, SkillMetadata } from "../skill/skill-types.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import { buildSnapshot, type LoadedCandidate, type RegistrySnapshot } from "./registry-snapshot.js";
-import { loadCandidate, readCandidateBody } from "./load-candidate.js";
+import { loadCandidate, readCandidateBody, readCandidateBodySync } from "./load-candidate.js";
 import { checkRelativePath, DEFAULT_MAX_RESOURCE_BYTES, listSkillFiles, readSkillResource } from "./skill-resources.js";
 import { createCatalogView } from "./catalog-view.js";
 import { suggestNames } from "./suggest-names.js";
@@ -19,6 +19,11 @@ export interface SkillRegistryOptions {
   strict?: boolean;
   /** Largest SKILL.md accepted, in bytes. @default 1048576 */
   maxSkillFileBytes?: number;
+  /**
+   * When to build the search index: `lazy` on the first `search()` (loading stays cheap for agents that never search),
+   * `eager` while loading. @default "lazy"
+   */
+  searchIndex?: "lazy" | "eager";
 }
 
 const LAYER_RANK: Record<SkillLayer, number> = { user: 0, project: 1, explicit: 2 };
@@ -38,7 +43,9 @@ export async function createSkillRegistry(options: SkillRegistryOptions): Promis
     if (ids.has(source.id)) throw new InvalidOptionsError({ option: "sources", value: source.id, message: `source '${source.id}' is listed twice` });
     ids.add(source.id);
   }
-  const registry = new LayeredSkillRegistry(options.sources, { strict: options.strict ?? false, maxBytes });
+  const searchIndex = options.searchIndex ?? "lazy";
+  if (searchIndex !== "lazy" && searchIndex !== "eager") throw new InvalidOptionsError({ option: "searchIndex", value: searchIndex, message: 'must be "lazy" or "eager"' });
+  const registry = new LayeredSkillRegistry(options.sources, { strict: options.strict ?? false, maxBytes, eagerIndex: searchIndex === "eager" });
   await registry.reload();
   return registry;
 }
@@ -51,7 +58,7 @@ class LayeredSkillRegistry implements SkillRegistry {
 
   constructor(
     sources: SkillSource[],
-    private readonly settings: { strict: boolean; maxBytes: number },
+    private readonly settings: { strict: boolean; maxBytes: number; eagerIndex: boolean },
   ) {
     // Highest precedence first: layer rank descending, then list order.
     this.ordered = sources.map((source, index) => ({ source, rank: LAYER_RANK[source.layer] * 10_000 - index })).sort((a, b) => b.rank - a.rank);
@@ -111,6 +118,8 @@ class LayeredSkillRegistry implements SkillRegistry {
       sourceOrder: this.ordered.map(({ source }) => source.id),
       sourceDiagnostics,
       readBody: (entry) => readCandidateBody(entry, this.settings),
+      readBodySync: (entry) => readCandidateBodySync(entry, this.settings.maxBytes),
+      eagerIndex: this.settings.eagerIndex,
     });
     this.cache = nextCache;
     this.snapshot = next.snapshot;
@@ -170,7 +179,7 @@ class LayeredSkillRegistry implements SkillRegistry {
   }
 
   search(query: string, options?: SearchOptions): SearchResult[] {
-    return this.current().index.search(query, options);
+    return this.current().index.get().search(query, options);
   }
 
   view(options: SkillViewOptions): SkillCatalog {

@@ -1,4 +1,6 @@
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
 import { SkillgraphError } from "../errors/skillgraph-error.js";
+import { splitFrontmatter } from "../skill/split-frontmatter.js";
 import { SkillLoadError } from "../errors/skill-load-error.js";
 import { loadSkill, loadSkillFromText } from "../skill/load-skill.js";
 import type { SkillOrigin } from "../skill/skill-types.js";
@@ -38,4 +40,28 @@ export async function readCandidateBody(entry: LoadedCandidate, settings: LoadSe
   if (candidate.kind === "code") return loadSkillFromText(candidate.text, { origin, strict: false }).body;
   const skill = await loadSkill(candidate.dir, { origin, strict: false, maxBytes: settings.maxBytes, root: candidate.root });
   return skill.body;
+}
+
+/** Reads a skill's body synchronously for search indexing (text after the frontmatter). A file that is no longer a
+ * regular file under the size cap (swapped for a FIFO, grown) indexes as empty rather than blocking or bloating. */
+export function readCandidateBodySync(entry: LoadedCandidate, maxBytes: number): string {
+  const { candidate } = entry;
+  let text: string;
+  if (candidate.kind === "code") text = candidate.text;
+  else {
+    let fd: number | undefined;
+    try {
+      fd = openSync(candidate.file, constants.O_RDONLY | constants.O_NONBLOCK);
+      const info = fstatSync(fd);
+      if (!info.isFile() || info.size > maxBytes) return "";
+      text = readFileSync(fd, "utf8");
+    } catch {
+      return "";
+    } finally {
+      if (fd !== undefined) closeSync(fd);
+    }
+  }
+  const normalised = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
+  const split = splitFrontmatter(normalised);
+  return split.ok ? split.body.trim() : normalised;
 }

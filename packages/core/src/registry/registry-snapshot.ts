@@ -1,4 +1,5 @@
 import { createSearchIndex, type SearchIndex } from "../search/search-index.js";
+import { LazySearchIndex } from "./lazy-search-index.js";
 import type { SearchDocument } from "../search/search-types.js";
 import type { SkillDiagnostic, SkillMetadata } from "../skill/skill-types.js";
 import type { SkillCandidate } from "../sources/skill-source.js";
@@ -24,7 +25,8 @@ export interface RegistrySnapshot {
   list: SkillMetadata[];
   shadowed: ShadowedSkill[];
   diagnostics: SkillDiagnostic[];
-  index: SearchIndex;
+  /** Built on first search (or at load with `searchIndex: "eager"`), then updated incrementally on reload. */
+  index: LazySearchIndex;
 }
 
 /** Builds the next snapshot: resolves precedence, reports shadowing and changes, updates the search index incrementally. */
@@ -34,6 +36,10 @@ export async function buildSnapshot(input: {
   sourceOrder: string[];
   sourceDiagnostics: SkillDiagnostic[];
   readBody: (entry: LoadedCandidate) => Promise<string>;
+  /** Reads a body synchronously, for an index built lazily on the first search. */
+  readBodySync: (entry: LoadedCandidate) => string;
+  /** Build the search index now rather than on the first search. */
+  eagerIndex: boolean;
 }): Promise<{ snapshot: RegistrySnapshot; changes: { added: string[]; removed: string[]; changed: string[] } }> {
   const { previous, loaded, sourceOrder } = input;
   const rank = new Map(sourceOrder.map((id, index) => [id, index]));
@@ -69,10 +75,13 @@ export async function buildSnapshot(input: {
   const changed: string[] = [];
   const removed: string[] = [];
   const upsert: SearchDocument[] = [];
+  const builtIndex = previous?.index.built;
+  const needBodies = builtIndex !== undefined || (previous === undefined && input.eagerIndex);
   for (const [name, entry] of byName) {
     const before = previous?.byName.get(name);
     if (before && before.metadata.hash === entry.metadata.hash && before.metadata.file === entry.metadata.file) continue;
     (before ? changed : added).push(name);
+    if (!needBodies) continue;
     const body = entry.body ?? (await input.readBody(entry));
     upsert.push({ name, description: entry.metadata.description, body, path: entry.metadata.file });
   }
@@ -80,7 +89,12 @@ export async function buildSnapshot(input: {
   for (const entry of loaded) entry.body = undefined;
 
   const nothingChanged = previous !== undefined && added.length === 0 && changed.length === 0 && removed.length === 0;
-  const index = previous ? (nothingChanged ? previous.index : previous.index.update({ upsert, remove: removed })) : createSearchIndex(upsert);
+  const winners = [...byName.values()];
+  const documents = () => winners.map((entry) => ({ name: entry.metadata.name, description: entry.metadata.description, body: input.readBodySync(entry), path: entry.metadata.file }));
+  let index: LazySearchIndex;
+  if (previous && nothingChanged) index = previous.index;
+  else if (builtIndex) index = new LazySearchIndex(documents, builtIndex.update({ upsert, remove: removed }));
+  else index = new LazySearchIndex(documents, previous === undefined && input.eagerIndex ? createSearchIndex(upsert) : undefined);
   const list = [...byName.values()].map((entry) => entry.metadata).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const version = previous ? (nothingChanged && sameShadowing(previous.shadowed, shadowed) ? previous.version : previous.version + 1) : 1;
   return {
