@@ -1,3 +1,4 @@
+import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
 
 /** Skill-name parameter: a zod enum of the visible names when there are few (at most `threshold`), else a string. */
@@ -12,4 +13,9 @@ export function runsInInterceptor(name: string): () => never {
   return () => {
     throw new Error(`${name} runs inside the skills interceptor: give the graph interceptor.toolNode(...) (or use createSkillsMiddleware), not a plain ToolNode`);
   };
+}
+
+/** A model-facing tool whose only parameter is a skill name (schema only; the interceptor runs it). */
+export function buildSkillNameTool(name: string, description: string, names: readonly string[], enumThreshold: number): StructuredToolInterface {
+  return tool(runsInInterceptor(name), { name, description, schema: z.object({ name: skillNameSchema(names, enumThreshold) }) });
 }

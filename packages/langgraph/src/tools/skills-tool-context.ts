@@ -56,3 +56,10 @@ export function unknownSkill(context: SkillsToolContext, name: string | undefine
   const hint = hits.length > 0 ? ` Did you mean: ${hits.join(", ")}?` : " Use search_skills to find one.";
   return toolError(`Skill '${name}' not found.${hint}`);
 }
+
+/** The visible, enabled skill a call names (`name`, or the aliases models use), or the error outcome to answer with. */
+export function visibleSkillArg(args: unknown, context: SkillsToolContext): { name: string } | { error: SkillsToolOutcome } {
+  const name = stringArg(args, "name", "skill", "skill_name");
+  if (!name || context.state.disabled.includes(name) || !context.catalog.has(name)) return { error: unknownSkill(context, name) };
+  return { name };
+}

@@ -1,6 +1,5 @@
-import { tool, type StructuredToolInterface } from "@langchain/core/tools";
-import { z } from "zod";
-import { runsInInterceptor, skillNameSchema } from "../skill-name-schema.js";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { buildSkillNameTool } from "../skill-name-schema.js";
 import { stringArg, unknownSkill, type SkillsToolContext, type SkillsToolOutcome } from "../skills-tool-context.js";
 
 /** Name of the level-2 tool. */
@@ -10,11 +9,7 @@ const MAX_LISTED_FILES = 50;
 
 /** The model-facing `read_skill` tool (schema only; the interceptor runs it). */
 export function buildReadSkillTool(names: readonly string[], enumThreshold: number): StructuredToolInterface {
-  return tool(runsInInterceptor(READ_SKILL), {
-    name: READ_SKILL,
-    description: "Load a skill: returns its full instructions and the list of its files. Call it before doing a task a listed skill covers.",
-    schema: z.object({ name: skillNameSchema(names, enumThreshold) }),
-  });
+  return buildSkillNameTool(READ_SKILL, "Load a skill: returns its full instructions and the list of its files. Call it before doing a task a listed skill covers.", names, enumThreshold);
 }
 
 /** Loads a skill: records it in state (name, mode, hash; no body) and answers with a stub the request builder fills with the body. */
