@@ -129,6 +129,17 @@ describe("createSkillRegistry", () => {
     expect(registry.diagnostics().some((d) => d.code === "source-cycle")).toBe(true);
   });
 
+  it("counts a skill folder reached through two links once, at its first path, and says so", async () => {
+    const outside = writeTree({ "shared-skill/SKILL.md": skillMd("shared-skill", "Linked twice.") });
+    const root = writeTree({});
+    symlinkSync(join(outside, "shared-skill"), join(root, "b-link"));
+    symlinkSync(join(outside, "shared-skill"), join(root, "a-link"));
+    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
+    expect(registry.list().map((skill) => skill.dir)).toEqual([join(root, "a-link")]);
+    expect(registry.shadowed()).toEqual([]);
+    expect(registry.diagnostics().map((d) => [d.code, d.path])).toEqual([["source-duplicate-link", join(root, "b-link")]]);
+  });
+
   it("rejects invalid options in the factory", async () => {
     await expect(createSkillRegistry({ sources: [], maxSkillFileBytes: -1 })).rejects.toBeInstanceOf(InvalidOptionsError);
     const root = writeTree({});

@@ -30,40 +30,43 @@ export class SkillFolderWalker {
     private readonly options: WalkOptions,
   ) {}
 
-  /** Finds every skill folder under the root; symlinked folders are followed once (cycles are reported, not looped). */
+  /**
+   * Finds every skill folder under the root. Folders are visited concurrently (a bounded number of file-system calls
+   * in flight); a symlink back to an ancestor is reported as a cycle and not followed, and a folder reached through
+   * several links counts once, at its first path in sorted order, so the result does not depend on timing.
+   */
   async walk(): Promise<{ candidates: DiskSkillCandidate[]; diagnostics: SkillDiagnostic[] }> {
-    const candidates: DiskSkillCandidate[] = [];
+    const found: Array<DiskSkillCandidate & { key: string }> = [];
     const diagnostics: SkillDiagnostic[] = [];
-    const seen = new Set<string>();
     const nextCache = new Map<string, CachedFolder>();
+    const io = createLimiter(64);
 
-    const visit = async (folder: string, depth: number): Promise<void> => {
+    const visit = async (folder: string, depth: number, ancestors: ReadonlySet<string>): Promise<void> => {
       let folderStat;
       try {
-        folderStat = await stat(folder, { bigint: false });
+        folderStat = await io(() => stat(folder, { bigint: false }));
       } catch (error) {
         diagnostics.push(folderDiagnostic("source-unreadable", folder, `cannot read folder ${folder}: ${(error as Error).message}`));
         return;
       }
       if (!folderStat.isDirectory()) return;
       const key = `${folderStat.dev}:${folderStat.ino}`;
-      if (seen.has(key)) {
-        diagnostics.push(folderDiagnostic("source-cycle", folder, `${folder} was already visited (symlink cycle or duplicate link); skipped`, "warning"));
+      if (ancestors.has(key)) {
+        diagnostics.push(folderDiagnostic("source-cycle", folder, `${folder} links back to a folder above it (symlink cycle); skipped`, "warning"));
         return;
       }
-      seen.add(key);
 
       let entry = this.cache.get(folder);
       if (!entry || entry.mtimeMs !== folderStat.mtimeMs || entry.ino !== folderStat.ino) {
-        entry = await this.list(folder, folderStat.mtimeMs, folderStat.ino, depth === 0, diagnostics);
+        entry = await io(() => this.list(folder, folderStat.mtimeMs, folderStat.ino, depth === 0, diagnostics));
       }
       nextCache.set(folder, entry);
 
       if (entry.skillFileName) {
         const file = join(folder, entry.skillFileName);
         try {
-          const fileStat = await stat(file);
-          candidates.push({ kind: "disk", dir: folder, file, root: folder, identity: { mtimeMs: fileStat.mtimeMs, size: fileStat.size, ino: fileStat.ino } });
+          const fileStat = await io(() => stat(file));
+          found.push({ key, kind: "disk", dir: folder, file, root: folder, identity: { mtimeMs: fileStat.mtimeMs, size: fileStat.size, ino: fileStat.ino } });
         } catch {
           // A dangling SKILL.md symlink: the loader reports it as skill-md-missing when asked to validate this folder.
           diagnostics.push(folderDiagnostic("skill-md-missing", file, `${file} is a dangling symlink; skill skipped`, "warning"));
@@ -75,12 +78,25 @@ export class SkillFolderWalker {
         }
         return;
       }
-      for (const sub of entry.subfolders) await visit(sub, depth + 1);
+      const chain = new Set(ancestors).add(key);
+      await Promise.all(entry.subfolders.map((sub) => visit(sub, depth + 1, chain)));
     };
 
-    await visit(this.root, 0);
+    await visit(this.root, 0, new Set());
     this.cache = nextCache;
-    candidates.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+    found.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+    const firstPath = new Map<string, string>();
+    const candidates: DiskSkillCandidate[] = [];
+    for (const { key, ...candidate } of found) {
+      const first = firstPath.get(key);
+      if (first !== undefined) {
+        diagnostics.push(folderDiagnostic("source-duplicate-link", candidate.dir, `${candidate.dir} is the same folder as ${first} (reached through a symlink); counted once`, "warning"));
+        continue;
+      }
+      firstPath.set(key, candidate.dir);
+      candidates.push(candidate);
+    }
+    diagnostics.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
     return { candidates, diagnostics };
   }
 
@@ -119,4 +135,20 @@ export class SkillFolderWalker {
 /** A diagnostic about a folder of a source rather than a skill. */
 export function folderDiagnostic(code: string, path: string, message: string, severity: "error" | "warning" = "error"): SkillDiagnostic {
   return { code, severity, message, path };
+}
+
+/** Runs at most `limit` of the given tasks at a time. */
+function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async (task) => {
+    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    active++;
+    try {
+      return await task();
+    } finally {
+      active--;
+      waiting.shift()?.();
+    }
+  };
 }
