@@ -91,7 +91,7 @@ describe("ChatOpenAI against the local server", () => {
   });
 });
 
-describe("the chat agent (createAgent + skills middleware) over ChatOpenAI", () => {
+describe("the chat agent (SkillsInterceptor graph on the delta messages channel) over ChatOpenAI", () => {
   it("read_skill, then the skill's own tool, then an answer: asserts the system prompt, tool list and messages at each step", async () => {
     const answer = "## v1.3.0\n\n### Breaking changes\n- Rename `--dir` to `--source` (#44)";
     server = await startOpenAICompatibleServer({
@@ -114,9 +114,10 @@ describe("the chat agent (createAgent + skills middleware) over ChatOpenAI", () 
     expect(first!.stream).toBe(true);
     expect(first!.systemPrompt).toBe(systemPrompt);
     expect(first!.toolNames.sort()).toEqual(["list_skill_files", "read_skill", "read_skill_file", "search_skills"]);
-    // The middleware appends the skills section as a second text part of the system message.
+    // The interceptor appends the skills section to the agent's own system prompt, as one string.
+    expect(systemPrompt.startsWith(DEFAULT_CHAT_SYSTEM_PROMPT)).toBe(true);
     expect(first!.messages).toEqual([
-      { role: "system", content: [{ type: "text", text: DEFAULT_CHAT_SYSTEM_PROMPT }, { type: "text", text: systemPrompt.slice(DEFAULT_CHAT_SYSTEM_PROMPT.length) }] },
+      { role: "system", content: systemPrompt },
       { role: "user", content: "Release notes for v1.3.0 please" },
     ]);
 
@@ -125,8 +126,7 @@ describe("the chat agent (createAgent + skills middleware) over ChatOpenAI", () 
     expect(second!.toolNames.sort()).toEqual(["list_merged_changes", "list_skill_files", "read_skill", "read_skill_file", "search_skills"]);
     expect(second!.messages.slice(1, 3)).toEqual([
       { role: "user", content: "Release notes for v1.3.0 please" },
-      // createAgent names its AI messages "model".
-      { role: "assistant", name: "model", content: "", tool_calls: [{ id: "call_load", type: "function", function: { name: "read_skill", arguments: '{"name":"release-notes"}' } }] },
+      { role: "assistant", content: "", tool_calls: [{ id: "call_load", type: "function", function: { name: "read_skill", arguments: '{"name":"release-notes"}' } }] },
     ]);
     const loaded = second!.messages[3]!;
     expect(loaded.role).toBe("tool");

@@ -1,10 +1,12 @@
 import { randomUUID } from "node:crypto";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
+import { HumanMessage } from "@langchain/core/messages";
+import { Annotation, END, MemorySaver, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import { toolsCondition } from "@langchain/langgraph/prebuilt";
+import { messagesDeltaChannel } from "@skillgraph/checkpoint";
 import type { SkillCatalog } from "@skillgraph/core";
-import { createSkillsMiddleware, type SkillsRuntimeOptions } from "@skillgraph/langgraph";
-import { createAgent, HumanMessage } from "langchain";
+import { createSkillsInterceptor, type SkillsRuntimeOptions } from "@skillgraph/langgraph";
 import type { ChatEvent } from "./chat-event.js";
 import { chatEventsFromStream, createChatStreamContext, seedChatStreamContext } from "./chat-events-from-stream.js";
 
@@ -33,27 +35,41 @@ export interface ChatAgentOptions {
 /** A chat session: send turns, get their events as they happen. */
 export interface ChatAgent {
   readonly threadId: string;
-  /** The createAgent agent (for callers that want to stream or inspect it themselves). */
-  readonly agent: ReturnType<typeof createAgent>;
+  /** The compiled graph (for callers that want to stream, invoke or inspect it themselves). */
+  readonly agent: ReturnType<typeof buildChatGraph>;
   /** Runs one user turn; yields answer tokens, tool calls, tool results and skill events in order. */
   turn(input: string, options?: { signal?: AbortSignal }): AsyncGenerator<ChatEvent>;
 }
 
 /**
- * The agent behind `skillgraph chat`: `createAgent` + the skills middleware, streamed with `["messages", "custom", "updates"]`.
+ * The graph behind `skillgraph chat`: a model node and a gated tool node from the SkillsInterceptor, with the delta
+ * messages channel (each checkpoint stores the step's new messages, not the whole history: long sessions stay small).
+ */
+function buildChatGraph(options: ChatAgentOptions) {
+  const tools = [...(options.tools ?? [])];
+  const skills = createSkillsInterceptor({ ...options.skillsOptions, skills: options.skills });
+  const State = Annotation.Root({ messages: messagesDeltaChannel(), ...skills.stateSpec });
+  return new StateGraph(State)
+    .addNode("agent", skills.callModel(options.model, { systemPrompt: options.systemPrompt ?? DEFAULT_CHAT_SYSTEM_PROMPT, tools }))
+    .addNode("tools", skills.toolNode(tools))
+    .addNode("end_turn", skills.endTurn())
+    .addEdge(START, "agent")
+    .addConditionalEdges("agent", toolsCondition, { tools: "tools", __end__: "end_turn" })
+    .addEdge("tools", "agent")
+    .addEdge("end_turn", END)
+    .compile({ checkpointer: options.checkpointer ?? new MemorySaver() });
+}
+
+/**
+ * The agent behind `skillgraph chat`: the SkillsInterceptor in a hand-built graph on the delta messages channel,
+ * streamed with `["messages", "custom", "updates"]`.
  * @example
  * const chat = createChatAgent({ model: createChatModel(endpoint), skills: await createSkillRegistry({ sources }) });
  * for await (const event of chat.turn("Write release notes for v2")) if (event.type === "token") process.stdout.write(event.text);
  */
 export function createChatAgent(options: ChatAgentOptions): ChatAgent {
   const threadId = options.threadId ?? randomUUID();
-  const agent = createAgent({
-    model: options.model,
-    tools: [...(options.tools ?? [])],
-    systemPrompt: options.systemPrompt ?? DEFAULT_CHAT_SYSTEM_PROMPT,
-    middleware: [createSkillsMiddleware({ ...options.skillsOptions, skills: options.skills })],
-    checkpointer: options.checkpointer ?? new MemorySaver(),
-  });
+  const agent = buildChatGraph(options);
   return {
     threadId,
     agent,
@@ -61,7 +77,7 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       const context = createChatStreamContext();
       const config = { configurable: { thread_id: threadId } };
       // Calls and results already on the thread (a resumed session) are history, not news.
-      const existing = (await agent.graph.getState(config)).values as { messages?: unknown[] } | undefined;
+      const existing = (await agent.getState(config)).values as { messages?: unknown[] } | undefined;
       seedChatStreamContext(context, existing?.messages ?? []);
       const stream = await agent.stream(
         { messages: [new HumanMessage(input)] },
