@@ -1,0 +1,19 @@
+import type { SkillCatalog, SkillMetadata } from "../internal/core.js";
+import type { AgentSkillsState } from "../state/skills-state.js";
+import type { EngineContext } from "./engine-context.js";
+import { dispatcherNote } from "./dispatcher-note.js";
+import { loadedSkillBody } from "./loaded-skill-body.js";
+import { skillBlock } from "./skill-content.js";
+import type { SkillToolIndex } from "./skill-tool-index.js";
+
+/** The `<loaded_skills>` system-prompt section: loaded bodies in load order (bodyPlacement "system-prompt"). */
+export async function loadedSkillsSection(context: EngineContext, state: AgentSkillsState, catalog: SkillCatalog, loaded: readonly SkillMetadata[], index: SkillToolIndex): Promise<string> {
+  const entries = loaded.map((skill) => state.load.loaded[skill.name]!).sort((a, b) => a.loadedSeq - b.loadedSeq || (a.name < b.name ? -1 : 1));
+  const { options, bodies } = context;
+  const parts: string[] = [];
+  for (const entry of entries) {
+    const { body, changed } = await loadedSkillBody(bodies, options.onDrift, entry.name, entry.hash, catalog);
+    parts.push(skillBlock(entry.name, body, changed) + dispatcherNote(options.toolExposure, entry.name, index));
+  }
+  return `<loaded_skills>\n${parts.join("\n")}\n</loaded_skills>`;
+}

@@ -1,0 +1,48 @@
+import type { SkillCatalog } from "../internal/core.js";
+import type { AgentSkillsState } from "../state/skills-state.js";
+import { DISABLE_SKILL, runDisableSkill } from "../tools/disable-skill/index.js";
+import { LIST_SKILL_FILES, runListSkillFiles } from "../tools/list-skill-files/index.js";
+import { READ_SKILL, runReadSkill } from "../tools/read-skill/index.js";
+import { READ_SKILL_FILE, runReadSkillFile } from "../tools/read-skill-file/index.js";
+import { runSearchSkills, SEARCH_SKILLS } from "../tools/search-skills/index.js";
+import type { SkillsToolContext, SkillsToolOutcome } from "../tools/skills-tool-context.js";
+import { applyAgentUpdate } from "./apply-agent-update.js";
+import type { EngineContext } from "./engine-context.js";
+import type { EngineToolCall } from "./engine-tool-call.js";
+import { evictionEvents } from "./unload-events.js";
+
+/** Runs a skills tool call against this agent's state. */
+export async function runSkillsTool(context: EngineContext, call: EngineToolCall, state: AgentSkillsState, catalog: SkillCatalog): Promise<SkillsToolOutcome> {
+  const cache = context.versions.cacheFor(catalog);
+  const toolContext: SkillsToolContext = { catalog, agentId: context.agentId, state, options: context.options, ownedTools: (skill) => cache.index.owned.get(skill) ?? [] };
+  switch (call.name) {
+    case READ_SKILL:
+      return readSkill(context, call, state, catalog, toolContext);
+    case READ_SKILL_FILE:
+      return runReadSkillFile(call.args, toolContext);
+    case SEARCH_SKILLS:
+      return runSearchSkills(call.args, toolContext);
+    case LIST_SKILL_FILES:
+      return runListSkillFiles(call.args, toolContext);
+    case DISABLE_SKILL:
+      return runDisableSkill(call.args, toolContext);
+    default:
+      return { content: `Unknown skills tool '${call.name}'.`, status: "error" };
+  }
+}
+
+/** read_skill: caches the body, answers a repeat load with a touch, and traces LRU evictions the load causes. */
+async function readSkill(context: EngineContext, call: EngineToolCall, state: AgentSkillsState, catalog: SkillCatalog, toolContext: SkillsToolContext): Promise<SkillsToolOutcome> {
+  const outcome = await runReadSkill(call.args, toolContext);
+  const hash = outcome.artifact?.hash;
+  const name = outcome.artifact?.skill;
+  if (name && hash) {
+    await context.bodies.current(catalog, name, hash);
+    const entry = state.load.loaded[name];
+    if (entry && entry.hash === hash && context.options.bodyPlacement === "tool-result") {
+      return { content: `Skill '${name}' is already loaded: its instructions are in an earlier read_skill result.`, update: { events: [{ type: "touch", name, seq: state.load.seq + 1 }] } };
+    }
+    outcome.events = [...(outcome.events ?? []), ...evictionEvents(state, applyAgentUpdate(state, outcome.update ?? {}, context.options.maxLoadedSkills), context.agentId)];
+  }
+  return outcome;
+}
