@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs Debian packages the integration tests use: a PostgreSQL server and bubblewrap. Idempotent.
 set -euo pipefail
+# Package tools (dpkg, ldconfig, runuser) live in sbin, which a minimal PATH may lack.
+export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
 need=()
 command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -38,13 +38,16 @@ export async function startTestPostgres(): Promise<TestPostgresServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "skillgraph-pg-"));
   chmodSync(dataDir, 0o777);
   const asRoot = process.getuid?.() === 0;
+  // initdb refuses to run as root: run the server tools as the `postgres` user (runuser lives in sbin, often not on PATH).
+  const runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"].find((path) => existsSync(path)) ?? "runuser";
   const run = (command: string, args: string[]) => {
     const result = asRoot
-      ? spawnSync("runuser", ["-u", "postgres", "--", join(bin, command), ...args], { encoding: "utf8" })
+      ? spawnSync(runuser, ["-u", "postgres", "--", join(bin, command), ...args], { encoding: "utf8" })
       : spawnSync(join(bin, command), args, { encoding: "utf8" });
-    if (result.status !== 0) throw new Error(`${command} failed (${result.status}): ${result.stderr || result.stdout}`);
+    if (result.error) throw new Error(`${command} could not start: ${result.error.message}`);
+    if (result.status !== 0) throw new Error(`${command} failed (exit ${result.status}): ${result.stderr || result.stdout}`);
   };
-  if (asRoot) spawnSync("chown", ["postgres:postgres", dataDir]);
+  if (asRoot) chownSync(dataDir, Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout.trim()), Number(spawnSync("id", ["-g", "postgres"], { encoding: "utf8" }).stdout.trim()));
   const pgData = join(dataDir, "data");
   run("initdb", ["-D", pgData, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
   const port = await freePort();

@@ -1,4 +1,4 @@
-import { mkfifoSync } from "./__fixtures__/mkfifo.js";
+import { makeFifo as mkfifoSync } from "../skill/__fixtures__/mkfifo.js";
 import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
