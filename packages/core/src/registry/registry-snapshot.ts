@@ -95,10 +95,10 @@ export async function buildSnapshot(input: {
   if (previous && nothingChanged) index = previous.index;
   else if (builtIndex) index = new LazySearchIndex(documents, builtIndex.update({ upsert, remove: removed }));
   else index = new LazySearchIndex(documents, previous === undefined && input.eagerIndex ? createSearchIndex(upsert) : undefined);
-  const list = [...byName.values()].map((entry) => entry.metadata).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const list = nothingChanged && previous ? previous.list : winners.map((entry) => entry.metadata).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const version = previous ? (nothingChanged && sameShadowing(previous.shadowed, shadowed) ? previous.version : previous.version + 1) : 1;
   return {
-    snapshot: { version, byName, list: nothingChanged && previous ? previous.list : list, shadowed, diagnostics, index },
+    snapshot: { version, byName, list, shadowed, diagnostics, index },
     changes: { added: added.sort(), removed: removed.sort(), changed: changed.sort() },
   };
 }

@@ -11,7 +11,6 @@ import { createChatModel } from "./create-chat-model.js";
 import { runChatTurn } from "./run-chat-turn.js";
 import { openChatSession } from "./open-chat-session.js";
 import { closeCheckpointer } from "@skillgraph/checkpoint";
-import type { SkillRegistry } from "@skillgraph/core";
 import { UsageError } from "../../usage-error.js";
 
 export const usage =
@@ -41,6 +40,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       ephemeral: { type: "boolean" },
     },
   });
+  if (values.ephemeral && (values.session !== undefined || values.checkpoint !== undefined)) throw new UsageError("--ephemeral cannot be combined with --session or --checkpoint");
   const endpoint = resolveChatEndpoint({ baseURL: values["base-url"], model: values.model }, io.env);
   if (!endpoint) {
     io.stderr.write(NO_ENDPOINT_MESSAGE);
@@ -48,7 +48,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const skills = await createSkillRegistry({ sources: skillSourcesFromArgs([...(values.skills ?? []), ...(values.source ?? [])], io.cwd, io.env) });
   const style = createStyle(io.color);
-  if (values.ephemeral && (values.session !== undefined || values.checkpoint !== undefined)) throw new UsageError("--ephemeral cannot be combined with --session or --checkpoint");
   // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
   const session = values.ephemeral ? undefined : await openChatSession(values.session, values.checkpoint ?? io.env.SKILLGRAPH_CHECKPOINT ?? DEFAULT_SESSIONS_URL, io.cwd);
   try {
@@ -62,30 +61,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (session && !values.quiet) {
       io.stderr.write(`${style.dim(`session ${session.name} (${session.resumed ? "resumed" : "new"}; resume with --session ${session.name})`)}\n`);
     }
-    return await converse(agent, values, skills, renderer, io, endpoint, style);
+    if (values.prompt !== undefined) {
+      const error = await runChatTurn(agent, values.prompt, renderer);
+      if (error === undefined) return 0;
+      io.stderr.write(`${style.red(`Error: ${error}`)}\n`);
+      return 1;
+    }
+    if (!values.quiet) {
+      const names = skills.list().map((skill) => skill.name);
+      io.stderr.write(`${style.dim(`skillgraph chat: ${endpoint.model} at ${endpoint.baseURL ?? "api.openai.com"}; ${names.length} skill${names.length === 1 ? "" : "s"}${names.length > 0 ? ` (${names.join(", ")})` : ""}. /help for commands.`)}\n`);
+    }
+    return await runChatRepl(agent, skills, renderer, io);
   } finally {
     if (session) await closeCheckpointer(session.checkpointer);
   }
-}
-
-async function converse(
-  agent: ReturnType<typeof createChatAgent>,
-  values: { prompt?: string; quiet?: boolean },
-  skills: SkillRegistry,
-  renderer: ReturnType<typeof createChatRenderer>,
-  io: CliIO,
-  endpoint: { model: string; baseURL?: string | undefined },
-  style: ReturnType<typeof createStyle>,
-): Promise<number> {
-  if (values.prompt !== undefined) {
-    const error = await runChatTurn(agent, values.prompt, renderer);
-    if (error === undefined) return 0;
-    io.stderr.write(`${style.red(`Error: ${error}`)}\n`);
-    return 1;
-  }
-  if (!values.quiet) {
-    const names = skills.list().map((skill) => skill.name);
-    io.stderr.write(`${style.dim(`skillgraph chat: ${endpoint.model} at ${endpoint.baseURL ?? "api.openai.com"}; ${names.length} skill${names.length === 1 ? "" : "s"}${names.length > 0 ? ` (${names.join(", ")})` : ""}. /help for commands.`)}\n`);
-  }
-  return runChatRepl(agent, skills, renderer, io);
 }
