@@ -49,3 +49,18 @@ export { detectLoadedSkillDrift } from "./load-state/detect-loaded-skill-drift.j
 
 // tool hooks (the contract between the interceptor and tool providers such as @skillgraph/shell)
 export type { SkillsToolHook, SkillsToolHookContext, SkillsToolAuthorization } from "./hooks/skills-tool-hook.js";
+
+// race-free file work in folders a sandboxed command or a skill author controls (used by @skillgraph/shell)
+export {
+  openConfinedFolder,
+  withConfinedFolder,
+  splitRelativePath,
+  confinedFolderIsRaceFree,
+  type ConfinedFolder,
+  type ConfinedEntry,
+  type ConfinedFailure,
+  type ConfinedFileRead,
+  type ConfinedRefusal,
+  type ConfinedReadOptions,
+  type ConfinedListOptions,
+} from "./safe-fs/confined-folder.js";

@@ -1,10 +1,12 @@
-import { lstat, open, readdir, realpath } from "node:fs/promises";
-import { isAbsolute, join, normalize, relative, sep } from "node:path";
+import { isAbsolute, normalize, sep } from "node:path";
 import { SkillPathError } from "../errors/skill-path-error.js";
+import { type ConfinedRefusal, withConfinedFolder } from "../safe-fs/confined-folder.js";
 import type { SkillFileContent, SkillFileEntry } from "./registry-types.js";
 
 /** Default cap on one resource file read (256 KiB). */
 export const DEFAULT_MAX_RESOURCE_BYTES = 256 * 1024;
+/** Symlinks followed at most per read, and only while their targets stay inside the skill folder. */
+const LINK_HOPS = 8;
 /** At most this many files are listed for one skill. */
 export const MAX_LISTED_FILES = 1000;
 
@@ -21,84 +23,66 @@ export function checkRelativePath(skillName: string, requested: string): string 
   return normal.split(sep).join("/");
 }
 
-/** Lists the files of a skill folder (excluding SKILL.md, nested skills' folders, dot-files and symlinks that lead outside). */
+/**
+ * Lists the files of a skill folder: no SKILL.md, no nested skills' folders, no dot-files or node_modules, and only
+ * symlinks that lead to a file inside the folder (resolved race-free, see safe-fs/confined-folder.ts).
+ */
 export async function listSkillFiles(skillDir: string): Promise<SkillFileEntry[]> {
-  const rootReal = await realpath(skillDir);
-  const files: SkillFileEntry[] = [];
-  const walk = async (folder: string, depth: number): Promise<void> => {
-    if (depth > 8 || files.length >= MAX_LISTED_FILES) return;
-    let dirents;
-    try {
-      dirents = await readdir(folder, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    dirents.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-    for (const dirent of dirents) {
-      if (files.length >= MAX_LISTED_FILES) return;
-      if (dirent.name.startsWith(".") || dirent.name === "node_modules") continue;
-      const full = join(folder, dirent.name);
-      const rel = relative(skillDir, full).split(sep).join("/");
-      if (depth === 0 && (rel === "SKILL.md" || rel === "skill.md")) continue;
-      let target = full;
-      if (dirent.isSymbolicLink()) {
-        try {
-          target = await realpath(full);
-        } catch {
-          continue;
-        }
-        if (!isInside(rootReal, target)) continue;
-      }
-      const info = await lstat(target).catch(() => undefined);
-      if (!info) continue;
-      if (info.isDirectory()) {
-        const hasSkill = await lstat(join(target, "SKILL.md")).then(() => true, () => false);
-        if (!hasSkill) await walk(full, depth + 1);
-      } else if (info.isFile()) {
-        files.push({ path: rel, size: info.size });
+  return withConfinedFolder(skillDir, async (folder) => {
+    const listed = await folder.list("", { maxEntries: MAX_LISTED_FILES * 4, maxDepth: 8, skip: (name) => name.startsWith(".") || name === "node_modules" });
+    if (!listed.ok) return [];
+    const nestedSkills = listed.entries
+      .filter((entry) => entry.kind === "file" && /\/(SKILL|skill)\.md$/.test(entry.path))
+      .map((entry) => `${entry.path.slice(0, entry.path.lastIndexOf("/"))}/`);
+    const files: SkillFileEntry[] = [];
+    for (const entry of listed.entries) {
+      if (files.length >= MAX_LISTED_FILES) break;
+      if (entry.path === "SKILL.md" || entry.path === "skill.md" || nestedSkills.some((folder) => entry.path.startsWith(folder))) continue;
+      if (entry.kind === "file") files.push({ path: entry.path, size: entry.size ?? 0 });
+      else if (entry.kind === "symlink") {
+        // listed only when it leads to a regular file inside the skill folder
+        const target = await folder.readFile(entry.path, { maxBytes: Number.MAX_SAFE_INTEGER, headBytes: 0, followInsideLinks: LINK_HOPS });
+        if (target.ok) files.push({ path: entry.path, size: target.size });
       }
     }
-  };
-  await walk(skillDir, 0);
-  return files;
+    return files;
+  });
 }
 
-/** Reads one resource file of a skill, confined to the skill folder, size-capped, text only. */
+const refusalReasons: Record<ConfinedRefusal, string> = {
+  "invalid-path": "traversal",
+  "not-found": "not-found",
+  symlink: "symlink-escape",
+  "not-a-file": "not-a-file",
+  "not-a-folder": "not-found",
+  "too-large": "too-large",
+  exists: "not-a-file",
+  "io-error": "not-found",
+};
+
+/**
+ * Reads one resource file of a skill: confined to the skill folder and race-free (walked from the folder's descriptor
+ * with O_NOFOLLOW, opened with O_NONBLOCK, type and size checked on the descriptor), size-capped, text only.
+ */
 export async function readSkillResource(skillName: string, skillDir: string, requested: string, maxBytes = DEFAULT_MAX_RESOURCE_BYTES): Promise<SkillFileContent> {
   const rel = checkRelativePath(skillName, requested);
-  const refuse = (reason: string, message: string): never => {
-    throw new SkillPathError({ skillName, requestedPath: requested, reason, message: `${message} (skill '${skillName}', path '${requested}')` });
-  };
-  const full = join(skillDir, rel);
-  let real: string;
-  try {
-    real = await realpath(full);
-  } catch {
-    return refuse("not-found", "no such file in the skill folder");
+  const read = await withConfinedFolder(skillDir, (folder) => folder.readFile(rel, { maxBytes, followInsideLinks: LINK_HOPS }));
+  const shown = requested.replace(/\0/g, "\\0");
+  if (!read.ok) {
+    const message =
+      read.reason === "symlink"
+        ? "path goes through a symbolic link, which is never followed"
+        : read.reason === "not-a-file"
+          ? "path is a folder or not a regular file; use list_skill_files"
+          : read.reason === "too-large"
+            ? `file is over the ${maxBytes}-byte limit`
+            : "no such file in the skill folder";
+    throw new SkillPathError({ skillName, requestedPath: requested, reason: refusalReasons[read.reason], message: `${message} (skill '${skillName}', path '${shown}')` });
   }
-  const rootReal = await realpath(skillDir);
-  if (!isInside(rootReal, real)) refuse("symlink-escape", "path resolves outside the skill folder (symlink)");
-  const info = await lstat(real);
-  if (!info.isFile()) refuse("not-a-file", info.isDirectory() ? "path is a folder; use list_skill_files" : "path is not a regular file");
-  if (info.size > maxBytes) refuse("too-large", `file is ${info.size} bytes, over the ${maxBytes}-byte limit`);
-  // O_NONBLOCK guards against a file swapped for a FIFO between the checks and the open.
-  const handle = await open(real, "r");
-  try {
-    const buffer = Buffer.alloc(Math.min(info.size, maxBytes) + 1);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    if (bytesRead > maxBytes) refuse("too-large", `file grew over the ${maxBytes}-byte limit while reading`);
-    const bytes = buffer.subarray(0, bytesRead);
-    if (isBinary(bytes)) refuse("binary", "file is binary; only text files can be read");
-    return { path: rel, size: bytesRead, content: bytes.toString("utf8") };
-  } finally {
-    await handle.close();
+  if (isBinary(read.bytes)) {
+    throw new SkillPathError({ skillName, requestedPath: requested, reason: "binary", message: `file is binary; only text files can be read (skill '${skillName}', path '${shown}')` });
   }
-}
-
-/** True when `child` is `root` or lies below it. */
-export function isInside(root: string, child: string): boolean {
-  const rel = relative(root, child);
-  return rel === "" || (!rel.startsWith("..") && !isAbsolute(rel));
+  return { path: rel, size: read.bytes.length, content: read.bytes.toString("utf8") };
 }
 
 /** Heuristic: NUL bytes or invalid UTF-8 in the first 8 KiB mean binary. */

@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SkillgraphError } from "../errors/skillgraph-error.js";
+import { isInsideFolder } from "../internal/fs-is-inside.js";
 import type { SkillLayer } from "../skill/skill-types.js";
 import type { SkillSource, SourceScan } from "./skill-source.js";
 import { skillsFromDirectory } from "./directory-source.js";
@@ -30,7 +31,7 @@ export function packageSkillFolders(packageDir: string): string[] {
   const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { agentskills?: unknown };
   const declared = manifest.agentskills;
   const folders = typeof declared === "string" ? [declared] : Array.isArray(declared) ? declared.filter((x): x is string => typeof x === "string") : ["skills"];
-  return folders.map((folder) => resolve(packageDir, folder)).filter((folder) => folder.startsWith(packageDir));
+  return folders.map((folder) => resolve(packageDir, folder)).filter((folder) => isInsideFolder(folder, packageDir));
 }
 
 /**
