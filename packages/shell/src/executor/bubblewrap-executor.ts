@@ -7,6 +7,7 @@ import { commandEnvironment, mapHostPrefix } from "./command-environment.js";
 import type { CommandExecutor, CommandView, ExecutionRequest } from "./executor-types.js";
 import { runCommand, spawnCommand, type SpawnSpec } from "./spawn-command.js";
 import { ptyCommand } from "./pty-command.js";
+import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 
 /** Options of {@link createBubblewrapExecutor}. */
 export interface BubblewrapExecutorOptions {
@@ -18,7 +19,12 @@ export interface BubblewrapExecutorOptions {
   readOnlyPaths?: readonly string[];
   /** Run `true` in a sandbox once at creation, so a bwrap that cannot work here (no user namespaces) fails early. @default true */
   probe?: boolean;
+  /** Resource limits (set by the shell hook from its `limits` option). */
+  limits?: CommandLimits;
 }
+
+/** HOME inside the sandbox: a fresh folder on the private /tmp, empty at every command. */
+const SANDBOX_HOME = "/tmp/home";
 
 /** Where the workspace and the skill folder appear inside the sandbox. */
 export const SANDBOX_WORKSPACE = "/workspace";
@@ -53,7 +59,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     const mappings: Array<readonly [string, string]> = [[request.workspaceDir, SANDBOX_WORKSPACE]];
     if (request.skillDir) mappings.unshift([request.skillDir, SANDBOX_SKILL_DIR]);
     const map = (value: string) => mapHostPrefix(value, mappings);
-    const env = commandEnvironment(request, view, "/tmp", map);
+    const env = commandEnvironment(request, view, { tmpDir: "/tmp", homeDir: SANDBOX_HOME }, map);
     const args = [...baseArgs, "--bind", request.workspaceDir, SANDBOX_WORKSPACE];
     if (request.skillDir) args.push("--ro-bind", request.skillDir, SANDBOX_SKILL_DIR);
     // the sandbox root (and /etc, /opt, ... on it) becomes read-only too; only the workspace and /tmp stay writable
@@ -61,8 +67,9 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
     const command = request.shellCommand !== undefined ? ["/bin/sh", "-c", request.shellCommand] : request.argv.map(map);
     args.push("--", ...(request.pty ? ptyCommand(command) : command));
-    // bwrap itself carries the run marker too, so a /proc sweep finds it
-    return { file: bwrapPath, args, cwd: request.workspaceDir, env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId } };
+    // bwrap itself carries the run marker too, so a /proc sweep finds it; prlimit execs bwrap (same pid, same limits)
+    const [file, ...rest] = [...limitsPrefix(options.limits), bwrapPath, ...args];
+    return { file: file as string, args: rest, cwd: request.workspaceDir, env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId } };
   };
   return {
     name: "bubblewrap",
@@ -105,6 +112,8 @@ export function sandboxBaseArgs(options: BubblewrapExecutorOptions): string[] {
   for (const file of etcFiles) args.push("--ro-bind-try", file, file);
   if (options.network) args.push("--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--ro-bind-try", "/etc/hosts", "/etc/hosts");
   for (const extra of options.readOnlyPaths ?? []) args.push("--ro-bind", extra, extra);
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  args.push("--proc", "/proc", "--dev", "/dev");
+  if (options.limits) args.push("--size", String(options.limits.tmpBytes));
+  args.push("--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
   return args;
 }

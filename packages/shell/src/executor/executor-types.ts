@@ -8,9 +8,11 @@ export interface ExecutionRequest {
   cwd: string;
   /** Host path of the thread's workspace (the only writable folder). */
   workspaceDir: string;
-  /** Host path of the skill folder (read-only for the command), when running a skill's script. */
+  /** Host path of the skill folder (read-only for the command under bubblewrap), when running a skill's script. */
   skillDir?: string;
-  /** Extra environment (host paths in values are mapped). Always scrubbed: the host environment never leaks in. */
+  /** The skill's name (SKILL_NAME in the environment), when running a skill's script. */
+  skillName?: string;
+  /** Extra environment, names already checked against the allow-list (host paths in values are mapped). Nothing else is inherited. */
   env: Readonly<Record<string, string>>;
   /** Run on a pseudo-terminal (util-linux `script`); see {@link CommandExecutor}. */
   pty?: boolean;

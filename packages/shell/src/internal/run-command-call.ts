@@ -12,7 +12,9 @@ import { missingRequirements } from "../requirements/check-requirements.js";
 import { InteractiveSession } from "../sessions/interactive-session.js";
 import { collectOutputFiles } from "../workspace/collect-output-files.js";
 import { loadedSkillNames, threadIdOf } from "./loaded-skill-names.js";
-import { needsApproval } from "./needs-approval.js";
+import { needsApproval } from "../policy/approval-rules.js";
+import { compileOutputGlobs } from "../workspace/output-globs.js";
+import { StagingRefusedError } from "../workspace/thread-workspaces.js";
 import type { ShellRuntime } from "./shell-runtime.js";
 import { refusalPayload, resultPayload } from "./tool-payload.js";
 import { sessionPayload } from "./session-payload.js";
@@ -63,6 +65,12 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
   const threadId = threadIdOf(config);
   const context = skillContext(runtime, input, config);
   if ("ok" in context) return refusalPayload(context);
+  // every input is checked before anything runs: a bad glob or timeout must not surface after the command ran
+  const globs = compileOutputGlobs(input.output_globs);
+  if (!globs.ok) return refusalPayload(refusal("invalid-glob", globs.message));
+  if (input.timeout_seconds !== undefined && !(Number.isFinite(input.timeout_seconds) && input.timeout_seconds > 0)) {
+    return refusalPayload(refusal("invalid-input", "timeout_seconds must be a positive number"));
+  }
   const workspaceDir = await runtime.workspaces.ensure(threadId);
   const checked = planCommand(
     { command: input.command, mode: input.tool === "run_skill_script" ? "skill" : "shell", skill: context.skill, loadedSkills: context.loaded, workspaceDir, cwd: input.cwd, env: input.env },
@@ -82,7 +90,7 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
       return refusalPayload(refusal("missing-requirements", `skill '${context.skill.name}' needs ${requirements.missing.join(", ")}, not found on ${runtime.policy.fixedPath}`));
     }
   }
-  if (needsApproval(runtime.approvalRules, { tool: input.tool, skill: context.skill?.name, argv: plan.programArgv, command: display })) {
+  if (needsApproval(runtime.approvalRules, { tool: input.tool, skill: context.skill?.name, argv: plan.programArgv, command: display, layers: plan.layers })) {
     const request: ShellApprovalRequest = {
       type: "skillgraph/shell-approval",
       tool: input.tool,
@@ -102,18 +110,19 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
     try {
       await runtime.workspaces.stage(threadId, input.files);
     } catch (error) {
-      return refusalPayload(refusal("path-traversal", (error as Error).message));
+      if (error instanceof StagingRefusedError) return refusalPayload(refusal("staging-refused", error.message));
+      throw error;
     }
   }
   if (input.pty && !resolveExecutable("script")) return refusalPayload(refusal("not-found", "pty: util-linux 'script' is not installed, so no pseudo-terminal can be given"));
-  const timeoutMs = Math.min(input.timeout_seconds !== undefined && input.timeout_seconds > 0 ? input.timeout_seconds * 1000 : runtime.timeoutMs, runtime.maxTimeoutMs);
+  const timeoutMs = Math.round(Math.min(input.timeout_seconds !== undefined ? input.timeout_seconds * 1000 : runtime.timeoutMs, runtime.maxTimeoutMs));
   const request: ExecutionRequest = {
     argv: plan.shell ? [] : plan.argv,
     ...(plan.shell ? { shellCommand: plan.command } : {}),
     cwd: plan.cwd,
     workspaceDir,
-    ...(context.skill ? { skillDir: context.skill.dir } : {}),
-    env: input.env ?? {},
+    ...(context.skill ? { skillDir: context.skill.dir, skillName: context.skill.name } : {}),
+    env: { ...runtime.fixedEnv, ...input.env },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     ...(input.pty ? { pty: true } : {}),
     timeoutMs,
@@ -137,6 +146,6 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
   }
   const startedAt = Date.now();
   const result = await runtime.executor.run(request);
-  const collected = await collectOutputFiles(workspaceDir, { patterns: input.output_globs, modifiedSince: startedAt - 5, ...runtime.outputFiles });
+  const collected = await collectOutputFiles(workspaceDir, { match: globs.match, modifiedSince: startedAt - 5, ...runtime.outputFiles });
   return resultPayload(result, { command: display, executor: runtime.executor.name, collected });
 }

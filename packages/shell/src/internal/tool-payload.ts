@@ -28,7 +28,10 @@ export function resultPayload(result: ExecutionResult, extra: { command: string;
       mime_type: file.mimeType,
       ...(file.content !== undefined ? { content: file.content, content_truncated: file.contentTruncated } : {}),
     })),
-    ...(extra.collected && extra.collected.skipped.length > 0 ? { skipped_files: extra.collected.skipped } : {}),
+    ...(extra.collected && extra.collected.skippedCount > 0
+      ? { skipped_files: extra.collected.skipped, skipped_count: extra.collected.skippedCount }
+      : {}),
+    ...(extra.collected?.truncated ? { out_listing_truncated: true } : {}),
     command: extra.command,
     executor: extra.executor,
   });

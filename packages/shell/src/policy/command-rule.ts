@@ -14,9 +14,12 @@ export interface CommandRule {
 /**
  * Parses a rule written as a command prefix: `git status`, `python3`, `npm run test:*` (`:*` or a trailing ` *` = any
  * further arguments; a single word always means "this program with any arguments").
+ * Allow rules (and skills' `Bash(...)` grants) follow Claude Code: several words without `:*` match exactly those words,
+ * which is the narrower reading. Deny and approval rules (`prefix: true`) always match as prefixes, the broader
+ * reading: `git push` also covers `git push origin main`.
  * @example parseCommandRule("git status:*", "allow") // { prefix: ["git", "status"], exact: false, source: "allow" }
  */
-export function parseCommandRule(text: string, source: string): CommandRule | undefined {
+export function parseCommandRule(text: string, source: string, options: { prefix?: boolean } = {}): CommandRule | undefined {
   let body = text.trim();
   let exact = true;
   if (body === "*" || body === "") return { prefix: [], exact: false, source };
@@ -29,7 +32,7 @@ export function parseCommandRule(text: string, source: string): CommandRule | un
   }
   const parsed = parseShellWords(body);
   if (!parsed.ok) return undefined;
-  if (parsed.argv.length === 1) exact = false;
+  if (parsed.argv.length === 1 || options.prefix) exact = false;
   return { prefix: parsed.argv, exact, source };
 }
 

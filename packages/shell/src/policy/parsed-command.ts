@@ -2,4 +2,6 @@
 export interface ParsedCommand {
   argv: string[];
   cwd: string;
+  /** The programs the line runs, outermost first (see command-layers.ts). */
+  layers: string[][];
 }

@@ -8,7 +8,8 @@ import { planCommand } from "./plan-command.js";
 import { resolveExecutable } from "./resolve-executable.js";
 
 const policy: CommandPolicy = {
-  deny: DEFAULT_DENIED_PROGRAMS.map((name) => parseCommandRule(name, "deny")!),
+  deny: DEFAULT_DENIED_PROGRAMS.map((name) => parseCommandRule(name, "deny", { prefix: true })!),
+  envAllow: new Set(["TZ"]),
   fixedPath: "/usr/local/bin:/usr/bin:/bin",
   confinePaths: true,
   readablePaths: ["/dev/null"],

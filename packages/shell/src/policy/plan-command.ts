@@ -27,9 +27,9 @@ export function planCommand(input: CommandCheckInput, policy: CommandPolicy): Co
   if (!isInside(workspaceReal, cwdReal)) return refusal("symlink-escape", `cwd '${input.cwd}' leads outside the workspace through a symlink`);
   if (!existsSync(cwd)) return refusal("not-found", `cwd '${input.cwd}' does not exist in the workspace`);
   if (policy.allowShellSyntax) {
-    return { ok: true, plan: { shell: true, command: input.command, programArgv: ["sh", "-c", input.command], cwd, display: input.command } };
+    return { ok: true, plan: { shell: true, command: input.command, programArgv: ["sh", "-c", input.command], layers: [], cwd, display: input.command } };
   }
-  const parsed: ParsedCommand = { argv: preflight.argv, cwd };
+  const parsed: ParsedCommand = { argv: preflight.argv, cwd, layers: preflight.layers };
   const executable = resolveProgram(parsed, input, policy);
   if (!executable.ok) return executable;
   const args = confineArguments(parsed, input, policy);
@@ -37,6 +37,13 @@ export function planCommand(input: CommandCheckInput, policy: CommandPolicy): Co
   const typed = preflight.argv;
   return {
     ok: true,
-    plan: { shell: false, argv: [...executable.prefix, ...args.args], programArgv: [programName(typed[0] as string), ...typed.slice(1)], cwd, display: describeArgv(typed) },
+    plan: {
+      shell: false,
+      argv: [...executable.prefix, ...args.args],
+      programArgv: [programName(typed[0] as string), ...typed.slice(1)],
+      layers: preflight.layers,
+      cwd,
+      display: describeArgv(typed),
+    },
   };
 }

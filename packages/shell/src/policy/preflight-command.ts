@@ -2,7 +2,8 @@ import path from "node:path";
 import { parseShellWords } from "../command/parse-shell-words.js";
 import { checkScriptLocation } from "./check-script-location.js";
 import type { CommandCheckInput } from "./command-check-input.js";
-import { FORBIDDEN_ENV_NAMES, type CommandPolicy } from "./command-policy.js";
+import type { CommandPolicy } from "./command-policy.js";
+import { commandLayers } from "./command-layers.js";
 import { programName, matchesCommandRule } from "./command-rule.js";
 import { hasParentSegment } from "./confine-path.js";
 import { describeArgv } from "./describe-argv.js";
@@ -13,19 +14,17 @@ import { refusal, type Refusal } from "./refusal.js";
  * The checks that need no file system (cheap enough for `authorize` on every call): env names, parsing, `..` and
  * absolute cwd, deny and allow lists on the typed program name, path-qualified executables outside `scripts/`.
  */
-export function preflightCommand(input: CommandCheckInput, policy: CommandPolicy): { ok: true; argv: string[]; cwd: string } | Refusal {
+export function preflightCommand(input: CommandCheckInput, policy: CommandPolicy): { ok: true; argv: string[]; cwd: string; layers: string[][] } | Refusal {
   for (const name of Object.keys(input.env ?? {})) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return refusal("env-not-allowed", `environment variable name '${name}' is not valid`);
-    if (FORBIDDEN_ENV_NAMES.some((pattern) => pattern.test(name))) {
-      return refusal("env-not-allowed", `environment variable '${name}' may not be set by a tool call (it changes which code runs)`);
-    }
+    const problem = checkEnvName(name, policy);
+    if (problem) return problem;
   }
   const cwdText = input.cwd ?? ".";
   if (cwdText.includes("\0")) return refusal("nul-byte", "cwd contains a NUL byte");
   if (path.isAbsolute(cwdText)) return refusal("absolute-path", `cwd '${cwdText}' must be relative to the workspace`);
   if (hasParentSegment(cwdText)) return refusal("path-traversal", `cwd '${cwdText}' may not contain '..'`);
   const cwd = path.resolve(input.workspaceDir, cwdText);
-  if (policy.allowShellSyntax) return { ok: true, argv: [], cwd };
+  if (policy.allowShellSyntax) return { ok: true, argv: [], cwd, layers: [] };
   const variables: Record<string, string> = { WORKSPACE: input.workspaceDir, OUT_DIR: path.join(input.workspaceDir, "out") };
   if (input.skill?.dir) variables.SKILL_DIR = input.skill.dir;
   const parsed = parseShellWords(input.command, { variables });
@@ -39,11 +38,32 @@ export function preflightCommand(input: CommandCheckInput, policy: CommandPolicy
     const scriptCheck = checkScriptLocation(first, input);
     if (!scriptCheck.ok) return scriptCheck;
   }
-  const programArgv = [programName(first), ...argv.slice(1)];
-  const denied = policy.deny.find((rule) => matchesCommandRule(rule, programArgv));
-  if (denied) return refusal("denied", `'${programArgv[0]}' is denied (${denied.source})`);
-  if (!first.includes("/") && !isCommandAllowed(programArgv, input, policy)) {
-    return refusal("not-allowed", `'${describeArgv(programArgv)}' is not in the allow list nor granted by a loaded skill's allowed-tools`);
+  const unwrapped = commandLayers(argv);
+  const { layers } = unwrapped;
+  for (const layer of layers) {
+    const denied = policy.deny.find((rule) => matchesCommandRule(rule, layer));
+    if (denied) return refusal("denied", `'${describeArgv(layer)}' is denied (${denied.source})${layer === layers[0] ? "" : ` and runs inside '${programName(first)}'`}`);
   }
-  return { ok: true, argv, cwd };
+  if (!unwrapped.ok) return refusal("opaque-command", unwrapped.message);
+  for (const { name } of unwrapped.assignments) {
+    const problem = checkEnvName(name, policy);
+    if (problem) return problem;
+  }
+  // a skill's own script (path-qualified) needs no allow rule, but every program it wraps does
+  const mustBeAllowed = first.includes("/") ? unwrapped.literal.slice(1) : unwrapped.literal;
+  for (const layer of mustBeAllowed) {
+    if (!isCommandAllowed(layer, input, policy)) {
+      return refusal("not-allowed", `'${describeArgv(layer)}' is not in the allow list nor granted by a loaded skill's allowed-tools`);
+    }
+  }
+  return { ok: true, argv, cwd, layers };
+}
+
+function checkEnvName(name: string, policy: CommandPolicy): Refusal | undefined {
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return refusal("env-not-allowed", `environment variable name '${name}' is not valid`);
+  if (!policy.envAllow.has(name)) {
+    const allowed = [...policy.envAllow].join(", ") || "none";
+    return refusal("env-not-allowed", `environment variable '${name}' may not be set by a tool call (allowed: ${allowed})`);
+  }
+  return undefined;
 }
