@@ -92,7 +92,7 @@ const hardening: Record<string, unknown> = {};
 for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
   const baselineExecutor = executor === "local" ? createLocalExecutor({ isolateProcesses: false }) : createBubblewrapExecutor({});
   const baseline = createShellHook({ catalog, executor: baselineExecutor, limits: false, alwaysVisible: true });
-  const hardened = createShellHook({ catalog, executor, alwaysVisible: true });
+  const hardened = createShellHook({ catalog, executor: executor as "local" | "bubblewrap", alwaysVisible: true });
   const call = (hook: typeof baseline) => () => hook.tools.find((tool) => tool.name === "shell")!.invoke({ command: "true" }, { configurable: { thread_id: "bench" } });
   const before = await time(`tool call (${executor}), hardening off`, call(baseline));
   const after = await time(`tool call (${executor}), hardening on`, call(hardened));

@@ -9,10 +9,10 @@ export type { CommandExecutor, CommandView, ExecutionRequest, ExecutionResult, R
 export { BubblewrapUnavailableError } from "./errors/bubblewrap-unavailable-error.js";
 export { parseShellWords } from "./command/parse-shell-words.js";
 export type { ParseShellWordsOptions, ShellWordsRefusal, ShellWordsResult } from "./command/parse-shell-words.js";
-export { skillCommandGrant } from "./policy/allowed-tools-rules.js";
-export type { SkillCommandGrant } from "./policy/allowed-tools-rules.js";
+export { skillCommandGrant } from "./policy/command-rules.js";
+export type { SkillCommandGrant } from "./policy/command-rules.js";
 export { DEFAULT_DENIED_PROGRAMS } from "./policy/command-policy.js";
-export { DEFAULT_FIXED_PATH } from "./policy/resolve-executable.js";
+export { DEFAULT_FIXED_PATH } from "./policy/program-resolution.js";
 export type { RefusalReason } from "./policy/refusal.js";
 export { requiredBinaries } from "./requirements/required-binaries.js";
 export { detectMimeType } from "./workspace/detect-mime-type.js";

@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { lstatSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { BubblewrapUnavailableError } from "../errors/bubblewrap-unavailable-error.js";
-import { isExecutableFile, resolveExecutable } from "../policy/resolve-executable.js";
+import { isExecutableFile, resolveExecutable } from "../policy/program-resolution.js";
 import { commandEnvironment, mapHostPrefix } from "./command-environment.js";
 import type { CommandExecutor, CommandView, ExecutionRequest } from "./executor-types.js";
 import { runCommand, spawnCommand, type SpawnSpec } from "./spawn-command.js";

@@ -1,4 +1,4 @@
-import { DEFAULT_FIXED_PATH } from "../policy/resolve-executable.js";
+import { DEFAULT_FIXED_PATH } from "../policy/program-resolution.js";
 import type { CommandView, ExecutionRequest } from "./executor-types.js";
 import { RUN_MARKER_ENV } from "./process-tree.js";
 

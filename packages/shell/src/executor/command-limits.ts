@@ -1,6 +1,6 @@
 import type { ShellHookOptions } from "../hook/shell-hook-options.js";
 import { InvalidOptionsError } from "../internal/core.js";
-import { resolveExecutable } from "../policy/resolve-executable.js";
+import { resolveExecutable } from "../policy/program-resolution.js";
 
 /** Resource limits of one command, applied by util-linux `prlimit` (and the sandbox's /tmp size under bubblewrap). */
 export interface CommandLimits {

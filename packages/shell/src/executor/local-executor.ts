@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { resolveExecutable } from "../policy/resolve-executable.js";
+import { resolveExecutable } from "../policy/program-resolution.js";
 import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 import { commandEnvironment } from "./command-environment.js";
 import type { CommandExecutor, ExecutionRequest, ExecutionResult, RunningCommand } from "./executor-types.js";

@@ -1,4 +1,4 @@
-import { resolveExecutable } from "../policy/resolve-executable.js";
+import { resolveExecutable } from "../policy/program-resolution.js";
 import { wrapInPty } from "./wrap-in-pty.js";
 
 /**

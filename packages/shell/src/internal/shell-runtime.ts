@@ -9,8 +9,8 @@ import { compileApprovalRules, type CompiledApprovalRule } from "../policy/appro
 import type { ShellSkillCatalog } from "../hook/skills-tool-hook.js";
 import { DEFAULT_ALLOWED_ENV_NAMES, DEFAULT_DENIED_PROGRAMS, RESERVED_ENV_NAMES, type CommandPolicy } from "../policy/command-policy.js";
 import { resolveLimits, type CommandLimits } from "../executor/command-limits.js";
-import { parseCommandRule, type CommandRule } from "../policy/command-rule.js";
-import { DEFAULT_FIXED_PATH, resolveExecutable } from "../policy/resolve-executable.js";
+import { parseCommandRule, type CommandRule } from "../policy/command-rules.js";
+import { DEFAULT_FIXED_PATH, resolveExecutable } from "../policy/program-resolution.js";
 import { SessionStore } from "../sessions/session-store.js";
 import { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
 import { InvalidOptionsError } from "./core.js";

@@ -1,6 +1,6 @@
 import type { ApprovalCandidate, ApprovalRule } from "../hook/shell-hook-options.js";
 import { InvalidOptionsError } from "../internal/core.js";
-import { matchesCommandRule, parseCommandRule, type CommandRule } from "./command-rule.js";
+import { matchesCommandRule, parseCommandRule, type CommandRule } from "./command-rules.js";
 
 /** A `requireApproval` rule checked once at construction. */
 export type CompiledApprovalRule =

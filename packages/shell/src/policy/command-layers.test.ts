@@ -1,10 +1,10 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { describeArgv } from "./describe-argv.js";
+import { describeArgv } from "./plan-command.js";
 import { commandLayers } from "./command-layers.js";
 import type { CommandPolicy } from "./command-policy.js";
-import { parseCommandRule } from "./command-rule.js";
-import { preflightCommand } from "./preflight-command.js";
+import { parseCommandRule } from "./command-rules.js";
+import { preflightCommand } from "./plan-command.js";
 
 // Property: no command line the parser accepts runs a program other than the ones the policy approved. The generator
 // builds lines as wrapper chains around a final program, so it knows which program really runs.
@@ -21,7 +21,7 @@ const findExec = fc.tuple(fc.constantFrom("-exec", "-execdir", "-ok"), fc.consta
 /** argv = wrappers..., then the program, optionally as `find . -exec program {} ;`. */
 const commandLine = fc.record({ wrappers: fc.array(wrapper, { maxLength: 4 }), program: finalProgram, viaFind: fc.option(findExec, { nil: undefined }) }).map(({ wrappers, program, viaFind }) => {
   const inner = viaFind ? ["find", ".", viaFind[0], ...program, "{}", viaFind[1]] : program;
-  return { argv: [...wrappers.flat(), ...inner], program: program[0] as string, isPush: program.includes("push"), wrapped: wrappers.length > 0 || viaFind !== undefined };
+  return { argv: [...wrappers.flat(), ...inner], program: program[0] as string, isPush: (program as readonly string[]).includes("push"), wrapped: wrappers.length > 0 || viaFind !== undefined };
 });
 
 function policy(overrides: Partial<CommandPolicy>): CommandPolicy {

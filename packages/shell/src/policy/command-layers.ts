@@ -1,4 +1,4 @@
-import { programName } from "./command-rule.js";
+import { programName } from "./command-rules.js";
 
 /**
  * The programs one command line runs, outermost first, so that deny, allow and approval rules see through wrappers:

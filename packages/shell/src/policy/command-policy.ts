@@ -1,4 +1,4 @@
-import type { CommandRule } from "./command-rule.js";
+import type { CommandRule } from "./command-rules.js";
 
 /** The resolved rules every command is checked against (built once by the hook factory). */
 export interface CommandPolicy {
