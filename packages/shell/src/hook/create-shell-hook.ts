@@ -28,15 +28,12 @@ export interface ShellHook extends SkillsToolHook {
   dispose(threadId?: string): Promise<void>;
 }
 
-const scriptsFolderCache = new Map<string, boolean>();
-
+/**
+ * Whether a loaded skill has a `scripts/` folder, checked on every request (one stat per loaded skill, a few
+ * microseconds): a cache would keep `run_skill_script` hidden after a reload adds the folder.
+ */
 function hasScriptsFolder(dir: string): boolean {
-  let known = scriptsFolderCache.get(dir);
-  if (known === undefined) {
-    known = dir !== "" && existsSync(path.join(dir, "scripts"));
-    scriptsFolderCache.set(dir, known);
-  }
-  return known;
+  return dir !== "" && existsSync(path.join(dir, "scripts"));
 }
 
 function asCommandSkill(skill: SkillMetadata): CommandSkill {
