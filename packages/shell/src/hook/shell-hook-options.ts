@@ -1,4 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
+import type { BaseStore } from "@langchain/langgraph";
+import type { ArtifactStore } from "../artifacts/artifact-store.js";
 import type { CommandExecutor } from "../executor/executor-types.js";
 import type { BubblewrapExecutorOptions } from "../executor/bubblewrap-executor.js";
 import type { ShellSkillCatalog } from "./skills-tool-hook.js";
@@ -103,6 +105,14 @@ export interface ShellHookOptions {
    * @default { memoryBytes: 4 GiB, processes: 512, fileSizeBytes: 1 GiB, openFiles: 1024, tmpBytes: 512 MiB }
    */
   limits?: false | { memoryBytes?: number; processes?: number; fileSizeBytes?: number; openFiles?: number; tmpBytes?: number };
+  /**
+   * Artifacts: outputs saved beyond the workspace (`outputs.save_as_artifacts`) and staged later (`artifact://name`).
+   * `store` is a LangGraph `BaseStore` or an {@link ArtifactStore}. @default the graph's store (`compile({ store })`,
+   * the Agent Server's store) when the run has one; `false` turns artifacts off.
+   */
+  artifacts?: false | { store?: BaseStore | ArtifactStore; maxBytes?: number };
+  /** Stage files the user attached to the conversation into `in/attachments/` before each command. @default true */
+  stageAttachments?: boolean;
   /** Caps of the `out/` files reported after a run. */
   outputFiles?: { maxFiles?: number; maxFileBytes?: number; inlineTextBytes?: number };
   /** Interactive sessions (start with `interactive: true`, then write/poll/kill). @default { maxPerThread: 4 } */

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { interrupt } from "@langchain/langgraph";
@@ -10,11 +11,17 @@ import { refusal, type Refusal } from "../policy/refusal.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { missingRequirements } from "../requirements/check-requirements.js";
 import { InteractiveSession } from "../sessions/interactive-session.js";
-import { collectOutputFiles } from "../workspace/collect-output-files.js";
+import { collectOutputFiles, type CollectedFile } from "../workspace/collect-output-files.js";
 import { loadedSkillNames, threadIdOf } from "./loaded-skill-names.js";
+import { NO_THREAD } from "../workspace/thread-workspaces.js";
 import { needsApproval } from "../policy/approval-rules.js";
 import { compileOutputGlobs } from "../workspace/output-globs.js";
 import { StagingRefusedError } from "../workspace/thread-workspaces.js";
+import { getCurrentTaskInput, getStore } from "@langchain/langgraph";
+import { artifactStoreFromBaseStore, type Artifact, type ArtifactStore } from "../artifacts/artifact-store.js";
+import { conversationAttachments, type ConversationAttachment } from "../workspace/conversation-attachments.js";
+import { resolveInputs, type InputSpec } from "../workspace/input-sources.js";
+import { withConfinedFolder } from "./core.js";
 import type { ShellRuntime } from "./shell-runtime.js";
 import { refusalPayload, resultPayload } from "./tool-payload.js";
 import { sessionPayload } from "./session-payload.js";
@@ -30,6 +37,8 @@ export interface CommandCallInput {
   env?: Record<string, string>;
   files?: Array<{ path: string; content: string }>;
   output_globs?: string[];
+  inputs?: InputSpec[];
+  outputs?: OutputsManifest;
   interactive?: boolean;
   pty?: boolean;
 }
@@ -66,8 +75,15 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
   const context = skillContext(runtime, input, config);
   if ("ok" in context) return refusalPayload(context);
   // every input is checked before anything runs: a bad glob or timeout must not surface after the command ran
-  const globs = compileOutputGlobs(input.output_globs);
+  const outputs = input.outputs ?? {};
+  const globs = compileOutputGlobs(outputs.globs ?? input.output_globs);
   if (!globs.ok) return refusalPayload(refusal("invalid-glob", globs.message));
+  const primary = outputs.primary === undefined ? undefined : compileOutputGlobs([outputs.primary.replace(/^out\//, "")]);
+  if (primary && !primary.ok) return refusalPayload(refusal("invalid-glob", primary.message));
+  const artifacts = artifactStoreFor(runtime, config);
+  if (outputs.save_as_artifacts && !artifacts) {
+    return refusalPayload(refusal("invalid-input", "save_as_artifacts needs an artifact store: compile the graph with a store, or give the shell hook artifacts.store"));
+  }
   if (input.timeout_seconds !== undefined && !(Number.isFinite(input.timeout_seconds) && input.timeout_seconds > 0)) {
     return refusalPayload(refusal("invalid-input", "timeout_seconds must be a positive number"));
   }
@@ -106,9 +122,20 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
       return refusalPayload(refusal("approval-denied", `running '${display}' was not approved${reason}`));
     }
   }
-  if (input.files && input.files.length > 0) {
+  const attachments = runtime.stageAttachments || input.inputs?.some((spec) => spec.from.startsWith("attachment://")) ? attachmentsOf(config) : [];
+  const resolved = await resolveInputs(input.inputs ?? [], {
+    threadId: threadId ?? NO_THREAD,
+    workspaceDir,
+    skillDir: (name) => [context.skill, ...context.loaded].find((candidate) => candidate?.name === name)?.dir || undefined,
+    artifacts,
+    attachments,
+    maxBytes: runtime.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.artifacts.maxBytes, 1),
+  });
+  if (!resolved.ok) return refusalPayload(refusal("staging-refused", resolved.message));
+  const toStage = [...(input.files ?? []), ...resolved.files, ...newAttachments(runtime, threadId, workspaceDir, attachments)];
+  if (toStage.length > 0) {
     try {
-      await runtime.workspaces.stage(threadId, input.files);
+      await runtime.workspaces.stage(threadId, toStage);
     } catch (error) {
       if (error instanceof StagingRefusedError) return refusalPayload(refusal("staging-refused", error.message));
       throw error;
@@ -146,6 +173,73 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
   }
   const startedAt = Date.now();
   const result = await runtime.executor.run(request);
-  const collected = await collectOutputFiles(workspaceDir, { match: globs.match, modifiedSince: startedAt - 5, ...runtime.outputFiles });
-  return resultPayload(result, { command: display, executor: runtime.executor.name, collected });
+  const collected = await collectOutputFiles(workspaceDir, {
+    match: globs.match,
+    modifiedSince: startedAt - 5,
+    maxFiles: Math.min(outputs.max_files ?? runtime.outputFiles.maxFiles, runtime.outputFiles.maxFiles),
+    maxFileBytes: Math.min(outputs.max_file_bytes ?? runtime.outputFiles.maxFileBytes, runtime.outputFiles.maxFileBytes),
+    inlineTextBytes: outputs.inline === false ? 0 : runtime.outputFiles.inlineTextBytes,
+    ...(outputs.max_total_bytes !== undefined ? { maxInlineTotalBytes: Math.min(outputs.max_total_bytes, 65_536) } : {}),
+  });
+  const primaryOutput = primary?.ok ? collected.files.find((file) => primary.match(file.path.replace(/^out\//, ""))) : undefined;
+  const saved = outputs.save_as_artifacts && artifacts ? await saveArtifacts(runtime, artifacts, threadId ?? NO_THREAD, workspaceDir, collected.files) : undefined;
+  return resultPayload(result, { command: display, executor: runtime.executor.name, collected, primaryOutput, artifacts: saved });
+}
+
+/** Per-call outputs manifest (see the tool schema). */
+export interface OutputsManifest {
+  globs?: string[];
+  max_files?: number;
+  max_file_bytes?: number;
+  max_total_bytes?: number;
+  inline?: boolean;
+  save_as_artifacts?: boolean;
+  primary?: string;
+}
+
+function artifactStoreFor(runtime: ShellRuntime, config: RunnableConfig): ArtifactStore | undefined {
+  if (runtime.artifacts === false) return undefined;
+  if (runtime.artifacts.store) return runtime.artifacts.store;
+  const store = getStore(config as never);
+  return store ? artifactStoreFromBaseStore(store) : undefined;
+}
+
+function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
+  try {
+    const state = getCurrentTaskInput(config) as { messages?: unknown } | undefined;
+    return conversationAttachments(state?.messages);
+  } catch {
+    return [];
+  }
+}
+
+/** Attachments not yet staged in this thread's workspace, as files under `in/attachments/`. */
+function newAttachments(runtime: ShellRuntime, threadId: string | undefined, workspaceDir: string, attachments: readonly ConversationAttachment[]) {
+  if (!runtime.stageAttachments || attachments.length === 0) return [];
+  const key = threadId ?? NO_THREAD;
+  const staged = runtime.stagedAttachments.get(key) ?? new Set<string>();
+  runtime.stagedAttachments.set(key, staged);
+  // staged before and still there (a deleted workspace gets them again)
+  const present = (attachment: ConversationAttachment) => staged.has(`${attachment.sha256}:${attachment.name}`) && existsSync(path.join(workspaceDir, "in", "attachments", attachment.name));
+  const fresh = attachments.filter((attachment) => !present(attachment));
+  for (const attachment of fresh) staged.add(`${attachment.sha256}:${attachment.name}`);
+  return fresh.map((attachment) => ({ path: `in/attachments/${attachment.name}`, content: attachment.bytes }));
+}
+
+/** Saves collected files as artifacts (each read again race-free, whole, within the artifact size cap). */
+async function saveArtifacts(runtime: ShellRuntime, store: ArtifactStore, threadId: string, workspaceDir: string, files: readonly CollectedFile[]) {
+  const maxBytes = runtime.artifacts === false ? 0 : runtime.artifacts.maxBytes;
+  const saved: Array<Artifact | { name: string; skipped: string }> = [];
+  await withConfinedFolder(workspaceDir, async (workspace) => {
+    for (const file of files) {
+      const name = file.path.split("/").pop() as string;
+      const read = await workspace.readFile(file.path, { maxBytes });
+      if (!read.ok) {
+        saved.push({ name, skipped: read.message });
+        continue;
+      }
+      saved.push(await store.save(threadId, { name, bytes: read.bytes, mimeType: file.mimeType, savedFrom: file.path }));
+    }
+  });
+  return saved;
 }

@@ -14,6 +14,8 @@ import { DEFAULT_FIXED_PATH, resolveExecutable } from "../policy/program-resolut
 import { SessionStore } from "../sessions/session-store.js";
 import { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
 import { InvalidOptionsError } from "./core.js";
+import type { BaseStore } from "@langchain/langgraph";
+import { artifactStoreFromBaseStore, type ArtifactStore } from "../artifacts/artifact-store.js";
 
 /** Everything the shell tools share, built once from the options. */
 export interface ShellRuntime {
@@ -42,6 +44,11 @@ export interface ShellRuntime {
   fixedEnv: Readonly<Record<string, string>>;
   /** Resource limits per command, or undefined when turned off. */
   limits: CommandLimits | undefined;
+  /** Artifacts: `false` when off; else a fixed store, or undefined to use the graph's store. */
+  artifacts: false | { store?: ArtifactStore; maxBytes: number };
+  stageAttachments: boolean;
+  /** sha256 of attachments already staged, per thread. */
+  stagedAttachments: Map<string, Set<string>>;
   /** Loaded skill names `authorize` last saw, per thread. */
   seenLoaded: Map<string, readonly string[]>;
 }
@@ -68,6 +75,20 @@ function stringList(option: string, value: unknown): readonly string[] | undefin
     throw new InvalidOptionsError({ option, value, message: "must be an array of strings" });
   }
   return value as string[];
+}
+
+function artifactOptions(options: ShellHookOptions): ShellRuntime["artifacts"] {
+  const artifacts = options.artifacts;
+  if (artifacts === false) return false;
+  if (artifacts !== undefined && (typeof artifacts !== "object" || artifacts === null)) {
+    throw new InvalidOptionsError({ option: "artifacts", value: artifacts, message: "must be false or { store?, maxBytes? }" });
+  }
+  const maxBytes = bounded("artifacts.maxBytes", artifacts?.maxBytes, 8 * 1024 * 1024, 256 * 1024 * 1024);
+  const store = artifacts?.store;
+  if (store === undefined) return { maxBytes };
+  if (typeof (store as ArtifactStore).save === "function" && typeof (store as ArtifactStore).load === "function") return { store: store as ArtifactStore, maxBytes };
+  if (typeof (store as BaseStore).get === "function" && typeof (store as BaseStore).put === "function") return { store: artifactStoreFromBaseStore(store as BaseStore), maxBytes };
+  throw new InvalidOptionsError({ option: "artifacts.store", value: store, message: "must be a LangGraph BaseStore or an ArtifactStore" });
 }
 
 function environmentOptions(options: ShellHookOptions): { allow: ReadonlySet<string>; set: Readonly<Record<string, string>> } {
@@ -194,6 +215,9 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
     agentId: options.agentId ?? "default",
     fixedEnv: environment.set,
     limits,
+    artifacts: artifactOptions(options),
+    stageAttachments: options.stageAttachments ?? true,
+    stagedAttachments: new Map(),
     seenLoaded: new Map(),
   };
 }

@@ -81,7 +81,7 @@ export async function collectOutputFiles(workspaceDir: string, options: CollectO
         skip(shown, "too-many-files");
         continue;
       }
-      const headBytes = Math.max(512, Math.min(inlineTextBytes, inlineBudget));
+      const headBytes = Math.max(512, Math.min(inlineTextBytes, Math.max(inlineBudget, 0)));
       const read = await workspace.readFile(`out/${entry.path}`, { maxBytes: Number.MAX_SAFE_INTEGER, headBytes });
       if (!read.ok) {
         skip(shown, read.reason === "symlink" ? "symlink" : read.reason === "not-a-file" ? "not-a-file" : "changed-while-reading");
@@ -90,7 +90,7 @@ export async function collectOutputFiles(workspaceDir: string, options: CollectO
       const head = read.bytes;
       const file: CollectedFile = { path: shown, size: read.size, mimeType: detectMimeType(entry.path, head.subarray(0, 512)) };
       if (read.size > maxFileBytes) skip(shown, "too-large");
-      else if (isProbablyText(head) && inlineBudget > 0) {
+      else if (inlineTextBytes > 0 && isProbablyText(head) && inlineBudget > 0) {
         const take = Math.min(head.length, inlineTextBytes, inlineBudget);
         file.content = head.subarray(0, take).toString("utf8");
         file.contentTruncated = take < read.size;
