@@ -25,6 +25,8 @@ export interface BubblewrapExecutorOptions {
 
 /** HOME inside the sandbox: a fresh folder on the private /tmp, empty at every command. */
 const SANDBOX_HOME = "/tmp/home";
+/** Where a skill's environment (venv) appears inside the sandbox. */
+export const SANDBOX_ENVIRONMENT = "/env";
 
 /** Where the workspace and the skill folder appear inside the sandbox. */
 export const SANDBOX_WORKSPACE = "/workspace";
@@ -53,15 +55,20 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     });
   }
   const baseArgs = sandboxBaseArgs(options);
+  const networkedArgs = options.network ? baseArgs : sandboxBaseArgs({ ...options, network: true });
   if (options.probe ?? true) probeSandbox(bwrapPath, baseArgs);
   const spec = (request: ExecutionRequest): SpawnSpec => {
     const view = sandboxView(request);
     const mappings: Array<readonly [string, string]> = [[request.workspaceDir, SANDBOX_WORKSPACE]];
     if (request.skillDir) mappings.unshift([request.skillDir, SANDBOX_SKILL_DIR]);
+    if (request.skillEnvironment) mappings.unshift([request.skillEnvironment.hostDir, SANDBOX_ENVIRONMENT]);
     const map = (value: string) => mapHostPrefix(value, mappings);
-    const env = commandEnvironment(request, view, { tmpDir: "/tmp", homeDir: SANDBOX_HOME }, map);
-    const args = [...baseArgs, "--bind", request.workspaceDir, SANDBOX_WORKSPACE];
+    const folders = { tmpDir: "/tmp", homeDir: SANDBOX_HOME, ...(request.skillEnvironment ? { environmentDir: SANDBOX_ENVIRONMENT } : {}) };
+    const env = commandEnvironment(request, view, folders, map);
+    const args = [...(request.network ? networkedArgs : baseArgs), "--bind", request.workspaceDir, SANDBOX_WORKSPACE];
     if (request.skillDir) args.push("--ro-bind", request.skillDir, SANDBOX_SKILL_DIR);
+    if (request.skillEnvironment) args.push(request.skillEnvironment.writable ? "--bind" : "--ro-bind", request.skillEnvironment.hostDir, SANDBOX_ENVIRONMENT);
+    for (const extra of request.readOnlyPaths ?? []) args.push("--ro-bind", extra, extra);
     // the sandbox root (and /etc, /opt, ... on it) becomes read-only too; only the workspace and /tmp stay writable
     args.push("--remount-ro", "/", "--chdir", map(request.cwd));
     for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);

@@ -36,6 +36,8 @@ export interface CommandFolders {
   tmpDir: string;
   /** HOME: a fresh, empty folder outside the workspace (so no staged dot-file configures a program). */
   homeDir: string;
+  /** The skill environment as the command sees it (its bin/ goes first on PATH). */
+  environmentDir?: string;
 }
 
 /**
@@ -55,6 +57,10 @@ export function commandEnvironment(request: ExecutionRequest, view: CommandView,
     OUT_DIR: `${view.workspaceDir}/out`,
   };
   if (view.skillDir) env.SKILL_DIR = view.skillDir;
+  if (folders.environmentDir) {
+    env.PATH = `${folders.environmentDir}/bin:${DEFAULT_FIXED_PATH}`;
+    env.VIRTUAL_ENV = folders.environmentDir;
+  }
   if (request.skillName) env.SKILL_NAME = request.skillName;
   for (const [name, value] of Object.entries(request.env)) if (!(name in env)) env[name] = mapPath(value);
   env[RUN_MARKER_ENV] = request.runId;

@@ -57,7 +57,8 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
     const tmpDir = path.join(request.workspaceDir, ".tmp");
     mkdirSync(tmpDir, { recursive: true });
     const view = { workspaceDir: request.workspaceDir, skillDir: request.skillDir };
-    const env = commandEnvironment(request, view, { tmpDir, homeDir }, (value) => value);
+    const folders = { tmpDir, homeDir, ...(request.skillEnvironment ? { environmentDir: request.skillEnvironment.hostDir } : {}) };
+    const env = commandEnvironment(request, view, folders, (value) => value);
     const command = request.shellCommand !== undefined ? ["/bin/sh", "-c", request.shellCommand] : request.argv;
     const [file, ...args] = [...limitsPrefix(options.limits), ...isolation, ...(request.pty ? ptyCommand(command) : command)];
     return { file: file as string, args, cwd: request.cwd, env };

@@ -1,6 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseStore } from "@langchain/langgraph";
 import type { ArtifactStore } from "../artifacts/artifact-store.js";
+import type { SkillEnvironmentOptions } from "../environments/skill-environments.js";
 import type { CommandExecutor } from "../executor/executor-types.js";
 import type { BubblewrapExecutorOptions } from "../executor/bubblewrap-executor.js";
 import type { ShellSkillCatalog } from "./skills-tool-hook.js";
@@ -111,6 +112,14 @@ export interface ShellHookOptions {
    * the Agent Server's store) when the run has one; `false` turns artifacts off.
    */
   artifacts?: false | { store?: BaseStore | ArtifactStore; maxBytes?: number };
+  /**
+   * Per-skill environments: a skill with a `requirements.txt` (or `scripts/requirements.txt`) gets a Python venv of
+   * its own, outside its read-only folder, cached by content, used by `run_skill_script` (first on PATH). The install
+   * asks for approval through `interrupt()` (`approve`), runs in the executor with the network on for the install
+   * only, and accepts plain package specifiers only. `false` turns environments off (such skills run without them).
+   * @default {} (on, approve: "interrupt")
+   */
+  skillEnvironments?: false | SkillEnvironmentOptions;
   /** Stage files the user attached to the conversation into `in/attachments/` before each command. @default true */
   stageAttachments?: boolean;
   /** Caps of the `out/` files reported after a run. */

@@ -15,6 +15,7 @@ import { collectOutputFiles, type CollectedFile } from "../workspace/collect-out
 import { loadedSkillNames, threadIdOf } from "./loaded-skill-names.js";
 import { NO_THREAD } from "../workspace/thread-workspaces.js";
 import { needsApproval } from "../policy/approval-rules.js";
+import { prepareSkillEnvironment } from "./prepare-skill-environment.js";
 import { compileOutputGlobs } from "../workspace/output-globs.js";
 import { StagingRefusedError } from "../workspace/thread-workspaces.js";
 import { getCurrentTaskInput, getStore } from "@langchain/langgraph";
@@ -88,9 +89,13 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
     return refusalPayload(refusal("invalid-input", "timeout_seconds must be a positive number"));
   }
   const workspaceDir = await runtime.workspaces.ensure(threadId);
+  // a skill's own environment (installed after approval when needed) comes first on PATH, for policy and command alike
+  const environment = context.skill ? await prepareSkillEnvironment(runtime, context.skill, workspaceDir, config) : { ok: true as const };
+  if (!environment.ok) return refusalPayload(environment);
+  const policy = environment.hostDir ? { ...runtime.policy, fixedPath: `${environment.hostDir}/bin:${runtime.policy.fixedPath}` } : runtime.policy;
   const checked = planCommand(
     { command: input.command, mode: input.tool === "run_skill_script" ? "skill" : "shell", skill: context.skill, loadedSkills: context.loaded, workspaceDir, cwd: input.cwd, env: input.env },
-    runtime.policy,
+    policy,
   );
   if (!checked.ok) return refusalPayload(checked);
   const { plan } = checked;
@@ -149,6 +154,7 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
     cwd: plan.cwd,
     workspaceDir,
     ...(context.skill ? { skillDir: context.skill.dir, skillName: context.skill.name } : {}),
+    ...(environment.hostDir ? { skillEnvironment: { hostDir: environment.hostDir, writable: false } } : {}),
     env: { ...runtime.fixedEnv, ...input.env },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     ...(input.pty ? { pty: true } : {}),

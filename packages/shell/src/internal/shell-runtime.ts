@@ -16,6 +16,7 @@ import { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
 import { InvalidOptionsError } from "./core.js";
 import type { BaseStore } from "@langchain/langgraph";
 import { artifactStoreFromBaseStore, type ArtifactStore } from "../artifacts/artifact-store.js";
+import { defaultEnvironmentRoot } from "../environments/skill-environments.js";
 
 /** Everything the shell tools share, built once from the options. */
 export interface ShellRuntime {
@@ -47,6 +48,8 @@ export interface ShellRuntime {
   /** Artifacts: `false` when off; else a fixed store, or undefined to use the graph's store. */
   artifacts: false | { store?: ArtifactStore; maxBytes: number };
   stageAttachments: boolean;
+  /** Per-skill environments, or undefined when off. */
+  skillEnvironments: { root: string; approve: "interrupt" | "always" | "never"; pipArgs: readonly string[]; installTimeoutMs: number } | undefined;
   /** sha256 of attachments already staged, per thread. */
   stagedAttachments: Map<string, Set<string>>;
   /** Loaded skill names `authorize` last saw, per thread. */
@@ -75,6 +78,23 @@ function stringList(option: string, value: unknown): readonly string[] | undefin
     throw new InvalidOptionsError({ option, value, message: "must be an array of strings" });
   }
   return value as string[];
+}
+
+function environmentsOptions(options: ShellHookOptions): ShellRuntime["skillEnvironments"] {
+  const environments = options.skillEnvironments;
+  if (environments === false) return undefined;
+  if (environments !== undefined && (typeof environments !== "object" || environments === null)) {
+    throw new InvalidOptionsError({ option: "skillEnvironments", value: environments, message: "must be false or an object" });
+  }
+  const root = environments?.root ?? defaultEnvironmentRoot();
+  if (!path.isAbsolute(root)) throw new InvalidOptionsError({ option: "skillEnvironments.root", value: root, message: "must be an absolute path" });
+  const approve = environments?.approve ?? "interrupt";
+  if (!["interrupt", "always", "never"].includes(approve)) {
+    throw new InvalidOptionsError({ option: "skillEnvironments.approve", value: approve, message: "must be 'interrupt', 'always' or 'never'" });
+  }
+  const pipArgs = stringList("skillEnvironments.pipArgs", environments?.pipArgs) ?? [];
+  const installTimeoutMs = bounded("skillEnvironments.installTimeoutMs", environments?.installTimeoutMs, 600_000, MAX_TIMER_MS);
+  return { root, approve, pipArgs, installTimeoutMs };
 }
 
 function artifactOptions(options: ShellHookOptions): ShellRuntime["artifacts"] {
@@ -217,6 +237,7 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
     limits,
     artifacts: artifactOptions(options),
     stageAttachments: options.stageAttachments ?? true,
+    skillEnvironments: environmentsOptions(options),
     stagedAttachments: new Map(),
     seenLoaded: new Map(),
   };
