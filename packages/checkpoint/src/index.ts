@@ -13,7 +13,5 @@ export type { CheckpointKey, CheckpointRow, StorageStats, ThreadSummary } from "
 export { listSessions, checkpointStats } from "./session/list-sessions.js";
 export { inspectSession } from "./session/inspect-session.js";
 export type { InspectSessionOptions, SessionInspection, SessionLoadedSkill, SessionMessage, SessionSkillDrift } from "./session/inspect-session.js";
-export { defaultSkillDriftPolicy, resolveSkillDrift, SkillDriftError } from "./session/skill-drift-policy.js";
-export type { SkillDriftPolicy, SkillDriftResolution } from "./session/skill-drift-policy.js";
 export { messagesDeltaChannel } from "./state/messages-delta-channel.js";
 export type { MessagesDeltaChannel, MessagesDeltaChannelOptions } from "./state/messages-delta-channel.js";
