@@ -100,7 +100,8 @@ export async function createCheckpointer(url: string, options: CreateCheckpointe
 
 /** Closes the database connection of a saver made by `createCheckpointer` (or of the saver a `withPruning` wraps); a no-op otherwise. */
 export async function closeCheckpointer(saver: BaseCheckpointSaver): Promise<void> {
-  const target = (saver as { inner?: BaseCheckpointSaver }).inner ?? saver;
+  let target = saver;
+  for (let inner = (target as { inner?: BaseCheckpointSaver }).inner; inner; inner = (target as { inner?: BaseCheckpointSaver }).inner) target = inner; // decorators
   const close = closers.get(target);
   closers.delete(target);
   await close?.();
