@@ -293,3 +293,76 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
     expect(loadedSkills((await client().threads.getState(isolated.b!)).values, "default")).toEqual(["commit-message"]);
   });
 });
+
+describe("the same graphs behind the embeddable Agent Server API with a SQLite checkpointer (createEmbedServer)", () => {
+  const db = join(work, "embed", "sessions.db");
+  let embed: { child: ChildProcess; url: string } | undefined;
+
+  async function startEmbed() {
+    const port = await freePort();
+    const child = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", join(example, "src/embed-server.ts")], {
+      cwd: example,
+      env: {
+        PATH: process.env.PATH,
+        HOME: work,
+        PORT: String(port),
+        OPENAI_BASE_URL: model.url,
+        OPENAI_API_KEY: "test-key",
+        SKILLGRAPH_CHECKPOINT: `sqlite:${db}`,
+        SKILLGRAPH_THREADS_FILE: join(work, "embed", "threads.json"),
+        SKILLGRAPH_WORKSPACES: workspaces,
+        LANGSMITH_TRACING: "false",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`embed server did not start:\n${output}`)), 60_000);
+      const onData = (chunk: Buffer) => {
+        output += String(chunk);
+        if (output.includes("listening on")) {
+          clearTimeout(timer);
+          resolve();
+        }
+      };
+      child.stdout!.on("data", onData);
+      child.stderr!.on("data", onData);
+      child.on("close", (code) => reject(new Error(`embed server exited ${code}:\n${output}`)));
+    });
+    embed = { child, url: `http://127.0.0.1:${port}` };
+    return embed;
+  }
+
+  afterAll(() => {
+    embed?.child.kill("SIGKILL");
+  });
+
+  it("keeps a thread's history and loaded skills in SQLite through a SIGKILL of the server", async () => {
+    const first = await startEmbed();
+    const client = new Client({ apiUrl: first.url });
+    const thread = await client.threads.create();
+    const run = await streamRun(client, thread.thread_id, "skills_agent", say("release notes for the embed server"));
+    expect(run.skillEvents).toContainEqual(expect.objectContaining({ type: "skill-loaded", skill: "release-notes" }));
+    expect(run.answer).toBe("Release notes drafted.");
+    first.child.kill("SIGKILL"); // no flush, no exit hook: every checkpoint was already committed
+    await new Promise((resolve) => first.child.once("close", resolve));
+
+    const second = await startEmbed();
+    const again = new Client({ apiUrl: second.url });
+    const state = await again.threads.getState(thread.thread_id);
+    expect(loadedSkills(state.values, "default")).toEqual(["release-notes"]);
+    const next = await streamRun(again, thread.thread_id, "skills_agent", say("hello again from the embed server"));
+    expect(next.answer).toBe("echo: hello again from the embed server");
+    const context = requestsAbout("hello again from the embed server")[0]!.messages.map((message) => textOf(message.content ?? "")).join("\n");
+    expect(context).toContain("release notes for the embed server");
+    expect(context).toContain(bodyLine("release-notes"));
+
+    // The sessions tooling reads the same database.
+    const { createCheckpointer, inspectSession, closeCheckpointer } = await import("../../packages/checkpoint/src/index.js");
+    const saver = await createCheckpointer(`sqlite:${db}`);
+    const session = await inspectSession(saver, thread.thread_id);
+    expect(session.loadedSkills.map((skill) => [skill.agentId, skill.name])).toEqual([["default", "release-notes"]]);
+    await closeCheckpointer(saver);
+    second.child.kill("SIGTERM");
+  });
+});
