@@ -110,6 +110,19 @@ export function attackHarness(executor: ExecutorName, options: Partial<ShellHook
   };
 }
 
+/** A per-describe factory of harnesses that disposes every one it made after the block (call in a describe). */
+export function harnessesFor(executor: ExecutorName, afterAll: (fn: () => Promise<void>) => void): (options?: Partial<ShellHookOptions>) => AttackHarness {
+  const made: AttackHarness[] = [];
+  afterAll(async () => {
+    for (const harness of made) await harness.hook.dispose();
+  });
+  return (options = {}) => {
+    const harness = attackHarness(executor, options);
+    made.push(harness);
+    return harness;
+  };
+}
+
 /** Processes anywhere on this machine whose environment carries `needle` (leftovers of an attack). */
 export function processesWithEnv(needle: string): number[] {
   const found: number[] = [];

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSkillRegistry, skillsFromDirectory } from "@skillgraph/core";
-import { attackHarness, bubblewrapWorks, EXECUTORS, exists, hostTarget, type AttackHarness } from "./attack-harness.js";
+import { bubblewrapWorks, harnessesFor, EXECUTORS, exists, hostTarget, type AttackHarness } from "./attack-harness.js";
 
 // Races are run as races: a racer process inside the sandbox (a skill script in an interactive session) swaps a
 // workspace entry between a real folder/file and a symlink to a host path while the host side stages files and
@@ -28,15 +28,7 @@ async function withRacer<T>(harness: AttackHarness, command: string, work: () =>
 
 for (const executor of EXECUTORS) {
   describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(`workspace races (${executor})`, () => {
-    const harnesses: AttackHarness[] = [];
-    afterAll(async () => {
-      for (const harness of harnesses) await harness.hook.dispose();
-    });
-    const harness = () => {
-      const created = attackHarness(executor);
-      harnesses.push(created);
-      return created;
-    };
+    const harness = harnessesFor(executor, afterAll);
 
     it("staging into a folder swapped for a symlink never writes to the host folder", async () => {
       const target = hostTarget();
