@@ -65,10 +65,13 @@ for (const executor of EXECUTORS) {
       const race = `scripts/swap-file.sh out/x.txt to:${target.secretFile}`;
       await withRacer(attack, race, async () => {
         await withRacer(attack, `scripts/swap-folder.sh out/d to:${path.join(target.dir, "b")}`, async () => {
-          for (let round = 0; round < TOOL_ROUNDS; round += 1) {
+          // at least TOOL_ROUNDS calls, and on until a collection met a swapped entry (bounded)
+          const metRacer = () => seen.some((result) => result.includes('"reason":"symlink"') || result.includes("changed-while-reading"));
+          for (let round = 0; round < TOOL_ROUNDS || (!metRacer() && round < TOOL_ROUNDS * 4); round += 1) {
             const result = await attack.call("shell", { command: "true", output_globs: ["**"] });
             seen.push(JSON.stringify(result));
           }
+          expect(metRacer()).toBe(true); // the race was really run
         });
       });
       expect(seen.join("\n")).not.toContain(target.secret);
