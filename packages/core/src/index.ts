@@ -27,6 +27,10 @@ export { createSkillRegistry, type SkillRegistryOptions } from "./registry/creat
 export type { SkillCatalog, SkillRegistry, SkillFileEntry, SkillFileContent, ReadSkillFileOptions, ShadowedSkill, SkillViewOptions, ReloadReport } from "./registry/registry-types.js";
 export { DEFAULT_MAX_RESOURCE_BYTES } from "./registry/skill-resources.js";
 
+// registry snapshots (fast cold start)
+export { buildRegistrySnapshot, type BuildRegistrySnapshotOptions, type BuiltRegistrySnapshot } from "./snapshot/build-registry-snapshot.js";
+export { defaultSnapshotFolder, defaultSnapshotFile } from "./snapshot/snapshot-location.js";
+
 // search
 export type { SearchDocument, SearchOptions, SearchResult } from "./search/search-types.js";
 export { createSearchIndex, type SearchIndex, type SearchIndexUpdate } from "./search/search-index.js";

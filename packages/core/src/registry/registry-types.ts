@@ -48,6 +48,13 @@ export interface ReloadReport {
   reread: number;
   /** SKILL.md files whose stat was unchanged and were reused. */
   reused: number;
+  /** Of `reused`, those taken from the persistent snapshot file (first load only). */
+  fromSnapshot: number;
+  /**
+   * Of `reused`, those whose stat was unchanged but too close to their last read (or to the snapshot's writing) to
+   * prove a same-tick edit did not happen ("racy git"): re-read, and reused because the bytes hash the same.
+   */
+  verified: number;
   version: number;
 }
 
@@ -81,4 +88,6 @@ export interface SkillRegistry extends SkillCatalog {
   shadowed(): ShadowedSkill[];
   /** Problems not tied to a loaded skill (unreadable folders, refused skills, source errors). */
   diagnostics(): SkillDiagnostic[];
+  /** Stops watching sources (`watch: true`) and waits for a reload in progress. The registry stays readable. */
+  close(): Promise<void>;
 }

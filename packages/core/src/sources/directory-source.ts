@@ -39,5 +39,6 @@ export function skillsFromDirectory(dir: string, options: DirectorySourceOptions
       }
       return walker.walk();
     },
+    watchRoots: () => [root],
   };
 }

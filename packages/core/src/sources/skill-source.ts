@@ -5,6 +5,10 @@ export interface FileIdentity {
   mtimeMs: number;
   size: number;
   ino: number;
+  /** Modification time in nanoseconds (decimal string: exact, JSON-safe). */
+  mtimeNs: string;
+  /** Status-change time in nanoseconds (decimal string): catches a same-tick edit that restored the mtime. */
+  ctimeNs: string;
 }
 
 /** A skill folder found on disk by a source. */
@@ -48,4 +52,6 @@ export interface SkillSource {
   readonly kind: SkillOrigin["kind"];
   /** Finds the skills this source holds now. */
   scan(): Promise<SourceScan>;
+  /** Folders this source reads from, for a registry created with `watch: true` (absent: the source is polled). */
+  watchRoots?(): string[];
 }

@@ -1,7 +1,8 @@
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
-import type { DiskSkillCandidate } from "./skill-source.js";
+import type { BigIntStats } from "node:fs";
+import type { DiskSkillCandidate, FileIdentity } from "./skill-source.js";
 
 /** Options for walking a folder tree for skills. */
 export interface WalkOptions {
@@ -65,8 +66,8 @@ export class SkillFolderWalker {
       if (entry.skillFileName) {
         const file = join(folder, entry.skillFileName);
         try {
-          const fileStat = await io(() => stat(file));
-          found.push({ key, kind: "disk", dir: folder, file, root: folder, identity: { mtimeMs: fileStat.mtimeMs, size: fileStat.size, ino: fileStat.ino } });
+          const fileStat = await io(() => stat(file, { bigint: true }));
+          found.push({ key, kind: "disk", dir: folder, file, root: folder, identity: identityFromBigStats(fileStat) });
         } catch {
           // A dangling SKILL.md symlink: the loader reports it as skill-md-missing when asked to validate this folder.
           diagnostics.push(folderDiagnostic("skill-md-missing", file, `${file} is a dangling symlink; skill skipped`, "warning"));
@@ -130,6 +131,17 @@ export class SkillFolderWalker {
     subfolders.sort();
     return { mtimeMs, ino, skillFileName: upper ? "SKILL.md" : lower ? "skill.md" : undefined, subfolders };
   }
+}
+
+/** The identity of a SKILL.md from a bigint stat (nanosecond times). */
+export function identityFromBigStats(stats: BigIntStats): FileIdentity {
+  return {
+    mtimeMs: Number(stats.mtimeMs),
+    size: Number(stats.size),
+    ino: Number(stats.ino),
+    mtimeNs: stats.mtimeNs.toString(),
+    ctimeNs: stats.ctimeNs.toString(),
+  };
 }
 
 /** A diagnostic about a folder of a source rather than a skill. */
