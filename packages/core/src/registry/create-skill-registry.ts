@@ -131,6 +131,24 @@ export class LayeredSkillRegistry implements SkillRegistry {
   }
 
   private async doReload(): Promise<ReloadReport> {
+    const firstLoad = this.loads++ === 0;
+    const sourceDiagnostics: SkillDiagnostic[] = [];
+    const { snapshotFile } = this.settings;
+    let persisted: ReadSnapshot | undefined;
+    if (firstLoad && snapshotFile) {
+      const read = await readSnapshotFile(snapshotFile.path, { settings: { strict: this.settings.strict, maxBytes: this.settings.maxBytes }, sources: this.settings.diskSourceIds });
+      persisted = read.snapshot;
+      sourceDiagnostics.push(...read.diagnostics);
+      this.persistedDiskCount = persisted?.entries.size ?? -1;
+      if (persisted) {
+        for (const { source } of this.ordered) {
+          const state = persisted.scanState[source.id];
+          if (state === undefined || !source.importScanState || source.importScanState(state, persisted.writtenNs)) continue;
+          const message = `registry snapshot ${snapshotFile.path}: folder listings of ${source.id} are malformed; listing the folders again`;
+          sourceDiagnostics.push({ code: "registry-snapshot-invalid", severity: "warning", message, path: snapshotFile.path });
+        }
+      }
+    }
     const scans = await Promise.all(
       this.ordered.map(async ({ source }) => {
         try {
@@ -141,16 +159,6 @@ export class LayeredSkillRegistry implements SkillRegistry {
         }
       }),
     );
-    const firstLoad = this.loads++ === 0;
-    const sourceDiagnostics: SkillDiagnostic[] = [];
-    const { snapshotFile } = this.settings;
-    let persisted: ReadSnapshot | undefined;
-    if (firstLoad && snapshotFile) {
-      const read = await readSnapshotFile(snapshotFile.path, { settings: { strict: this.settings.strict, maxBytes: this.settings.maxBytes }, sources: this.settings.diskSourceIds });
-      persisted = read.snapshot;
-      sourceDiagnostics.push(...read.diagnostics);
-      this.persistedDiskCount = persisted?.entries.size ?? -1;
-    }
     const nextCache = new Map<string, LoadedCandidate>();
     let reread = 0;
     let reused = 0;
@@ -192,7 +200,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
     );
     if (snapshotFile && (reread > 0 || verified > 0 || diskCount !== this.persistedDiskCount)) {
       try {
-        await writeSnapshotFile(snapshotFile.path, snapshotContent(nextCache, this.settings), { prune: !snapshotFile.explicit });
+        await writeSnapshotFile(snapshotFile.path, snapshotContent(nextCache, this.settings, this.ordered), { prune: !snapshotFile.explicit });
         this.persistedDiskCount = diskCount;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? String(error);
@@ -232,7 +240,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
 
   /** Writes the current state as a snapshot file (for `buildRegistrySnapshot`). */
   async writeSnapshot(path: string): Promise<number> {
-    return writeSnapshotFile(path, snapshotContent(this.cache, this.settings), { prune: false });
+    return writeSnapshotFile(path, snapshotContent(this.cache, this.settings, this.ordered), { prune: false });
   }
 
   private current(): RegistrySnapshot {
@@ -325,7 +333,12 @@ function fromStored(stored: ReadSnapshotEntry, candidate: DiskSkillCandidate, so
 }
 
 /** What a snapshot file records: every SKILL.md loaded from disk, with its stat identity and load result. */
-function snapshotContent(cache: ReadonlyMap<string, LoadedCandidate>, settings: RegistrySettings) {
+function snapshotContent(cache: ReadonlyMap<string, LoadedCandidate>, settings: RegistrySettings, sources: ReadonlyArray<{ source: SkillSource }>) {
+  const scanState: Record<string, unknown> = {};
+  for (const { source } of sources) {
+    const state = source.exportScanState?.();
+    if (state !== undefined) scanState[source.id] = state;
+  }
   const entries: SnapshotEntry[] = [];
   for (const entry of cache.values()) {
     const { candidate } = entry;
@@ -338,7 +351,7 @@ function snapshotContent(cache: ReadonlyMap<string, LoadedCandidate>, settings: 
     entries.push({ sourceId: entry.sourceId, dir: candidate.dir, file: candidate.file, root: candidate.root, identity: candidate.identity, hash: entry.hash, metadata, refused: entry.refused, verify: entry.racy });
   }
   entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.sourceId < b.sourceId ? -1 : 1));
-  return { settings: { strict: settings.strict, maxBytes: settings.maxBytes }, sources: settings.diskSourceIds, entries };
+  return { settings: { strict: settings.strict, maxBytes: settings.maxBytes }, sources: settings.diskSourceIds, entries, scanState };
 }
 
 async function mapLimit<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {

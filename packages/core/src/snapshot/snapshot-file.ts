@@ -19,6 +19,10 @@ export interface ReadSnapshotEntry extends SnapshotEntry {
 export interface ReadSnapshot {
   /** Keyed by `sourceId + "\0" + file`. */
   entries: Map<string, ReadSnapshotEntry>;
+  /** Per source id, the scan state to seed the source with. */
+  scanState: Record<string, unknown>;
+  /** When the snapshot was written (its file's mtime/ctime), in ns: the reference of the racy rule. */
+  writtenNs: bigint;
 }
 
 /** Key of a disk candidate in the registry cache and in snapshots. */
@@ -62,7 +66,7 @@ export async function readSnapshotFile(path: string, expected: { settings: { str
     const changedNs = maxNs(entry.identity.mtimeNs, entry.identity.ctimeNs);
     entries.set(snapshotKey(entry.sourceId, entry.file), { ...entry, racy: entry.verify || writtenNs - changedNs < RACY_WINDOW_NS });
   }
-  return { snapshot: { entries }, diagnostics: [] };
+  return { snapshot: { entries, scanState: checked.snapshot.scanState ?? {}, writtenNs }, diagnostics: [] };
 }
 
 /** The later of two nanosecond timestamps written as decimal strings. */

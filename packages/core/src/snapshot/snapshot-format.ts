@@ -43,6 +43,8 @@ export interface SnapshotFile {
   /** Ids of the disk sources the snapshot covers (sorted). */
   sources: string[];
   entries: SnapshotEntry[];
+  /** Per source id, what the source learnt while scanning (folder listings), checked by the source itself. */
+  scanState?: Record<string, unknown>;
 }
 
 /** Why a snapshot file was not used. */
@@ -64,6 +66,7 @@ export function checkSnapshotFile(value: unknown, expected: { settings: { strict
   if (!isStringArray(value.sources)) return corrupt("bad 'sources'");
   if (value.sources.join("\0") !== expected.sources.join("\0")) return stale("written for other skill sources (another root)");
   if (!Array.isArray(value.entries)) return corrupt("bad 'entries'");
+  if (value.scanState !== undefined && !isRecord(value.scanState)) return corrupt("bad 'scanState'");
   const known = new Set(expected.sources);
   for (let i = 0; i < value.entries.length; i++) {
     const problem = entryProblem(value.entries[i], known);

@@ -40,5 +40,7 @@ export function skillsFromDirectory(dir: string, options: DirectorySourceOptions
       return walker.walk();
     },
     watchRoots: () => [root],
+    exportScanState: () => walker.exportFolders(),
+    importScanState: (state, writtenNs) => walker.importFolders(state, writtenNs),
   };
 }

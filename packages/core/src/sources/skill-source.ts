@@ -54,4 +54,11 @@ export interface SkillSource {
   scan(): Promise<SourceScan>;
   /** Folders this source reads from, for a registry created with `watch: true` (absent: the source is polled). */
   watchRoots?(): string[];
+  /** What the source learnt while scanning (folder listings), JSON-safe, to persist in a registry snapshot. */
+  exportScanState?(): unknown;
+  /**
+   * Seeds a fresh source with state from a snapshot (untrusted: checked here). `writtenNs` is when the snapshot was
+   * written, for the racy rule. Returns false when the state is malformed (then nothing is seeded).
+   */
+  importScanState?(state: unknown, writtenNs: bigint): boolean;
 }
