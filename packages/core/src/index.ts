@@ -34,6 +34,7 @@ export { defaultSnapshotFolder, defaultSnapshotFile } from "./snapshot/snapshot-
 // search
 export type { SearchDocument, SearchOptions, SearchResult } from "./search/search-types.js";
 export { createSearchIndex, type SearchIndex, type SearchIndexUpdate } from "./search/search-index.js";
+export type { SkillEmbeddings } from "./search/skill-embeddings.js";
 
 // prompt rendering
 export { toPrompt } from "./prompt/to-prompt.js";

@@ -9,6 +9,9 @@ import type { SnapshotEntry } from "../snapshot/snapshot-format.js";
 import { readSnapshotFile, snapshotKey, writeSnapshotFile, type ReadSnapshot, type ReadSnapshotEntry } from "../snapshot/snapshot-file.js";
 import { defaultSnapshotFile } from "../snapshot/snapshot-location.js";
 import { SourceWatcher, type WatchSettings } from "./source-watcher.js";
+import { embeddingsProblem, type SkillEmbeddings } from "../search/skill-embeddings.js";
+import { cosine, EmbeddingCache } from "../search/embedding-cache.js";
+import { fuseRankings } from "../search/fuse-rankings.js";
 import { buildSnapshot, type LoadedCandidate, type RegistrySnapshot } from "./registry-snapshot.js";
 import { loadCandidate, readCandidateBody, readCandidateBodySync } from "./load-candidate.js";
 import { checkRelativePath, DEFAULT_MAX_RESOURCE_BYTES, listSkillFiles, readSkillResource } from "./skill-resources.js";
@@ -41,6 +44,12 @@ export interface SkillRegistryOptions {
    * polled by stat). `close()` stops it. @default false
    */
   watch?: boolean | { debounceMs?: number; pollMs?: number };
+  /**
+   * An embeddings model (any LangChain `Embeddings`, e.g. `OpenAIEmbeddings`; core only needs `embedDocuments` and
+   * `embedQuery`). `searchAsync` then fuses the lexical ranking with cosine similarity over each skill's name and
+   * description; vectors are cached by content hash, so a reload re-embeds only changed skills. `search` stays lexical.
+   */
+  embeddings?: SkillEmbeddings;
 }
 
 /** Settings fixed when the registry is created. */
@@ -51,6 +60,7 @@ interface RegistrySettings {
   snapshotFile: { path: string; explicit: boolean } | undefined;
   /** Ids of the sources that read from disk, sorted (what a snapshot covers). */
   diskSourceIds: string[];
+  embeddings: SkillEmbeddings | undefined;
 }
 
 const LAYER_RANK: Record<SkillLayer, number> = { user: 0, project: 1, explicit: 2 };
@@ -80,9 +90,13 @@ export async function createLayeredRegistry(options: SkillRegistryOptions): Prom
   const snapshot = options.snapshot ?? true;
   if (typeof snapshot !== "boolean" && (typeof snapshot !== "string" || snapshot === "")) throw new InvalidOptionsError({ option: "snapshot", value: snapshot, message: "must be a boolean or a snapshot file path" });
   const watch = checkWatchOption(options.watch);
+  if (options.embeddings !== undefined) {
+    const problem = embeddingsProblem(options.embeddings);
+    if (problem) throw new InvalidOptionsError({ option: "embeddings", value: options.embeddings, message: problem });
+  }
   const diskSourceIds = options.sources.filter((source) => source.kind !== "code").map((source) => source.id).sort();
   const snapshotFile = snapshot === false || diskSourceIds.length === 0 ? undefined : snapshot === true ? { path: defaultSnapshotFile(diskSourceIds), explicit: false } : { path: resolve(snapshot), explicit: true };
-  const registry = new LayeredSkillRegistry(options.sources, { strict: options.strict ?? false, maxBytes, eagerIndex: searchIndex === "eager", snapshotFile, diskSourceIds });
+  const registry = new LayeredSkillRegistry(options.sources, { strict: options.strict ?? false, maxBytes, eagerIndex: searchIndex === "eager", snapshotFile, diskSourceIds, embeddings: options.embeddings });
   await registry.reload();
   if (watch) registry.startWatching(watch);
   return registry;
@@ -108,6 +122,8 @@ export class LayeredSkillRegistry implements SkillRegistry {
   private loads = 0;
   private persistedDiskCount = -1;
   private watcher: SourceWatcher | undefined;
+  private embeddingCache: EmbeddingCache | undefined;
+  private embedding: Promise<void> = Promise.resolve();
   private readonly ordered: Array<{ source: SkillSource; rank: number }>;
 
   constructor(
@@ -299,6 +315,32 @@ export class LayeredSkillRegistry implements SkillRegistry {
     return this.current().index.get().search(query, options);
   }
 
+  async searchAsync(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+    const model = this.settings.embeddings;
+    if (!model) return this.search(query, options);
+    const limit = options.limit ?? 10;
+    const snapshot = this.current();
+    const pool = Math.max(limit, 50);
+    const lexical = snapshot.index.get().search(query, { ...options, limit: pool });
+    const cache = (this.embeddingCache ??= new EmbeddingCache(model));
+    const winners = [...snapshot.byName.values()];
+    try {
+      // One embedding pass at a time; a pass embeds only skills whose content hash has no vector yet.
+      const pass = this.embedding.then(() => cache.sync(winners.map((entry) => ({ hash: entry.metadata.hash, text: embeddingText(entry.metadata) }))));
+      this.embedding = pass.catch(() => {});
+      await pass;
+      const vector = await cache.query(query);
+      const semantic = winners
+        .map((entry) => ({ name: entry.metadata.name, path: entry.metadata.file, description: entry.metadata.description, cosine: cosineOf(cache.get(entry.metadata.hash), vector) }))
+        .sort((a, b) => b.cosine - a.cosine || (a.name < b.name ? -1 : 1))
+        .slice(0, pool);
+      return fuseRankings(lexical, semantic, limit);
+    } catch {
+      // The embeddings service failing (down, malformed answer) degrades to the lexical ranking, never to an error.
+      return lexical.slice(0, limit);
+    }
+  }
+
   view(options: SkillViewOptions): SkillCatalog {
     return createCatalogView(this, options);
   }
@@ -318,6 +360,15 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
     return before.file === candidate.file && before.dir === candidate.dir && before.root === candidate.root && sameIdentity(before.identity, candidate.identity);
   }
   return before.kind === "code" && candidate.kind === "code" && before.text === candidate.text && before.files === candidate.files;
+}
+
+/** The text a skill is embedded by: what the model sees of it at level 1. */
+function embeddingText(metadata: { name: string; description: string }): string {
+  return `${metadata.name}: ${metadata.description}`;
+}
+
+function cosineOf(document: Float32Array | undefined, query: Float32Array): number {
+  return document && document.length === query.length ? cosine(document, query) : -1;
 }
 
 /** Same file, unchanged: inode, size, and mtime and ctime to the nanosecond. */
