@@ -16,7 +16,7 @@ export { readSkillProperties, type SkillProperties } from "./skill/read-skill-pr
 export { DEFAULT_MAX_SKILL_MD_BYTES, type ReadSkillMdOptions } from "./skill/read-skill-file.js";
 
 // sources
-export type { SkillSource, SkillCandidate, DiskSkillCandidate, CodeSkillCandidate, SourceScan, FileIdentity } from "./sources/skill-source.js";
+export type { SkillSource, SkillCandidate, DiskSkillCandidate, CodeSkillCandidate, RemoteSkillCandidate, SourceScan, FileIdentity } from "./sources/skill-source.js";
 export { skillsFromDirectory, type DirectorySourceOptions } from "./sources/directory-source.js";
 export { conventionalSources, PROJECT_SKILL_FOLDERS, USER_SKILL_FOLDERS, type ConventionalSourcesOptions } from "./sources/conventional-sources.js";
 export { skillsFromPackage, skillsFromDependencies, type PackageSourceOptions } from "./sources/package-source.js";

@@ -3,7 +3,7 @@ import { SkillPathError } from "../errors/skill-path-error.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import type { SearchOptions, SearchResult } from "../search/search-types.js";
 import type { SkillDiagnostic, SkillLayer, SkillMetadata } from "../skill/skill-types.js";
-import type { DiskSkillCandidate, FileIdentity, SkillSource } from "../sources/skill-source.js";
+import type { DiskSkillCandidate, FileIdentity, RemoteSkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { resolve } from "node:path";
 import type { SnapshotEntry } from "../snapshot/snapshot-format.js";
 import { readSnapshotFile, snapshotKey, writeSnapshotFile, type ReadSnapshot, type ReadSnapshotEntry } from "../snapshot/snapshot-file.js";
@@ -94,7 +94,7 @@ export async function createLayeredRegistry(options: SkillRegistryOptions): Prom
     const problem = embeddingsProblem(options.embeddings);
     if (problem) throw new InvalidOptionsError({ option: "embeddings", value: options.embeddings, message: problem });
   }
-  const diskSourceIds = options.sources.filter((source) => source.kind !== "code").map((source) => source.id).sort();
+  const diskSourceIds = options.sources.filter((source) => source.kind === "directory" || source.kind === "npm").map((source) => source.id).sort();
   const snapshotFile = snapshot === false || diskSourceIds.length === 0 ? undefined : snapshot === true ? { path: defaultSnapshotFile(diskSourceIds), explicit: false } : { path: resolve(snapshot), explicit: true };
   const registry = new LayeredSkillRegistry(options.sources, { strict: options.strict ?? false, maxBytes, eagerIndex: searchIndex === "eager", snapshotFile, diskSourceIds, embeddings: options.embeddings });
   await registry.reload();
@@ -186,7 +186,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
       scans.map(async ({ source, scan }) => {
         sourceDiagnostics.push(...scan.diagnostics);
         await mapLimit(scan.candidates, 16, async (candidate) => {
-          const key = candidate.kind === "disk" ? snapshotKey(source.id, candidate.file) : `${source.id}\0code:${candidate.key}`;
+          const key = candidate.kind === "disk" ? snapshotKey(source.id, candidate.file) : `${source.id}\0${candidate.kind}:${candidate.key}`;
           if (candidate.kind === "disk") diskCount++;
           const previous = this.cache.get(key);
           const stored = previous ? undefined : persisted?.entries.get(key);
@@ -294,6 +294,10 @@ export class LayeredSkillRegistry implements SkillRegistry {
         .map(([path, content]) => ({ path, size: Buffer.byteLength(content) }))
         .sort((a, b) => (a.path < b.path ? -1 : 1));
     }
+    if (entry.candidate.kind === "remote") {
+      const files = await entry.candidate.listFiles();
+      return files.map(({ path, size }) => ({ path, size })).sort((a, b) => (a.path < b.path ? -1 : 1));
+    }
     return listSkillFiles(entry.candidate.dir);
   }
 
@@ -308,6 +312,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
       if (size > maxBytes) throw new SkillPathError({ skillName: name, requestedPath: relativePath, reason: "too-large", message: `file is ${size} bytes, over the ${maxBytes}-byte limit (skill '${name}', path '${relativePath}')` });
       return { path: rel, size, content };
     }
+    if (entry.candidate.kind === "remote") return readRemoteFile(name, entry.candidate, relativePath, options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES);
     return readSkillResource(name, entry.candidate.dir, relativePath, options.maxBytes);
   }
 
@@ -359,7 +364,22 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
   if (before.kind === "disk" && candidate.kind === "disk") {
     return before.file === candidate.file && before.dir === candidate.dir && before.root === candidate.root && sameIdentity(before.identity, candidate.identity);
   }
+  if (before.kind === "remote" && candidate.kind === "remote") return before.key === candidate.key && before.version === candidate.version;
   return before.kind === "code" && candidate.kind === "code" && before.text === candidate.text && before.files === candidate.files;
+}
+
+/** Level 3 from a store: the path is checked like a folder's, the size from the listing before anything is fetched. */
+async function readRemoteFile(name: string, candidate: RemoteSkillCandidate, relativePath: string, maxBytes: number): Promise<SkillFileContent> {
+  const rel = checkRelativePath(name, relativePath);
+  const listed = (await candidate.listFiles()).find((file) => file.path === rel);
+  if (!listed) throw new SkillPathError({ skillName: name, requestedPath: relativePath, reason: "not-found", message: `no such file in skill '${name}': ${relativePath}` });
+  const tooLarge = (size: number) => new SkillPathError({ skillName: name, requestedPath: relativePath, reason: "too-large", message: `file is ${size} bytes, over the ${maxBytes}-byte limit (skill '${name}', path '${relativePath}')` });
+  if (listed.size > maxBytes) throw tooLarge(listed.size);
+  const content = await candidate.readFile(rel);
+  if (typeof content !== "string") throw new SkillPathError({ skillName: name, requestedPath: relativePath, reason: "not-found", message: `no such file in skill '${name}': ${relativePath}` });
+  const size = Buffer.byteLength(content);
+  if (size > maxBytes) throw tooLarge(size);
+  return { path: rel, size, content };
 }
 
 /** The text a skill is embedded by: what the model sees of it at level 1. */

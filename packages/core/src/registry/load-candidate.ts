@@ -6,7 +6,7 @@ import { loadSkill, loadSkillFromText } from "../skill/load-skill.js";
 import { assembleSkill, sha256Hex } from "../skill/assemble-skill.js";
 import { readSkillMdFile, skillDirName } from "../skill/read-skill-file.js";
 import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
-import type { FileIdentity, SkillCandidate, SkillSource } from "../sources/skill-source.js";
+import type { FileIdentity, RemoteSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { RACY_WINDOW_NS } from "../snapshot/snapshot-format.js";
 import { maxNs } from "../snapshot/snapshot-file.js";
 import type { LoadedCandidate } from "./registry-snapshot.js";
@@ -37,6 +37,18 @@ export async function loadCandidate(candidate: SkillCandidate, source: SkillSour
       const { body, ...metadata } = loadSkillFromText(candidate.text, { origin, strict: settings.strict });
       return { ...base, metadata, refused: [], body, hash: undefined, racy: false };
     }
+    if (candidate.kind === "remote") {
+      const text = await candidate.readText();
+      if (typeof text !== "string") throw new Error("the store returned no SKILL.md text");
+      const size = Buffer.byteLength(text);
+      if (size > settings.maxBytes) {
+        const message = `${candidate.location}: SKILL.md is ${size} bytes, over the ${settings.maxBytes}-byte limit`;
+        return { ...base, metadata: undefined, refused: [{ code: "file-too-large", severity: "error", message, path: candidate.location }], body: undefined, hash: undefined, racy: false };
+      }
+      remoteTexts.set(candidate, text);
+      const { body, ...metadata } = loadSkillFromText(text, { origin, strict: settings.strict, ...(candidate.dirName === undefined ? {} : { dirName: candidate.dirName }) });
+      return { ...base, metadata, refused: [], body, hash: metadata.hash, racy: false };
+    }
     const racy = isRacy(candidate.identity, currentTimeNs());
     const read = await readSkillMdFile(candidate.dir, { maxBytes: settings.maxBytes, root: candidate.root });
     if (!read.ok) return { ...base, metadata: undefined, refused: read.diagnostics, body: undefined, hash: undefined, racy };
@@ -62,11 +74,14 @@ export async function loadCandidate(candidate: SkillCandidate, source: SkillSour
     if (SkillLoadError.isInstance(error) && error instanceof SkillLoadError) {
       return { ...base, metadata: undefined, refused: error.diagnostics, body: undefined, hash, racy };
     }
-    const path = candidate.kind === "disk" ? candidate.file : `${source.id}/${candidate.key}`;
+    const path = candidate.kind === "disk" ? candidate.file : candidate.kind === "remote" ? candidate.location : `${source.id}/${candidate.key}`;
     const message = SkillgraphError.isInstance(error) || error instanceof Error ? error.message : String(error);
     return { ...base, metadata: undefined, refused: [{ code: "skill-load-failed", severity: "error", message: `${path}: ${message}`, path }], body: undefined, hash, racy };
   }
 }
+
+/** SKILL.md texts of remote candidates, kept for the lazily built search index (which reads bodies synchronously). */
+const remoteTexts = new WeakMap<RemoteSkillCandidate, string>();
 
 /** Wall-clock time in nanoseconds (the clock file-system timestamps come from). */
 export function currentTimeNs(): bigint {
@@ -83,6 +98,7 @@ export async function readCandidateBody(entry: LoadedCandidate, settings: LoadSe
   const { candidate } = entry;
   const origin = entry.metadata?.origin ?? { sourceId: entry.sourceId, layer: "explicit" as const, kind: candidate.kind === "disk" ? ("directory" as const) : ("code" as const) };
   if (candidate.kind === "code") return loadSkillFromText(candidate.text, { origin, strict: false }).body;
+  if (candidate.kind === "remote") return loadSkillFromText(await candidate.readText(), { origin, strict: false }).body;
   const skill = await loadSkill(candidate.dir, { origin, strict: false, maxBytes: settings.maxBytes, root: candidate.root });
   return skill.body;
 }
@@ -93,6 +109,7 @@ export function readCandidateBodySync(entry: LoadedCandidate, maxBytes: number):
   const { candidate } = entry;
   let text: string;
   if (candidate.kind === "code") text = candidate.text;
+  else if (candidate.kind === "remote") text = remoteTexts.get(candidate) ?? "";
   else {
     let fd: number | undefined;
     try {

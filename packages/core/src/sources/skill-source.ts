@@ -34,8 +34,30 @@ export interface CodeSkillCandidate {
   files: Readonly<Record<string, string>>;
 }
 
+/**
+ * A skill held by a remote store (e.g. a LangGraph `BaseStore`): read on demand, re-read only when `version` changes.
+ * Everything it returns is validated by the registry exactly like a file.
+ */
+export interface RemoteSkillCandidate {
+  kind: "remote";
+  /** Stable key within the source (the published folder name). */
+  key: string;
+  /** Changes whenever the skill's SKILL.md or any of its files change (e.g. a content hash). */
+  version: string;
+  /** Folder name the skill was published from, for the name/folder check; left out, the check is skipped. */
+  dirName?: string;
+  /** Where it lives, for messages, e.g. `store:skillgraph/skills/pdf`. */
+  location: string;
+  /** The SKILL.md text. */
+  readText(): Promise<string>;
+  /** Level 3: the skill's files (path relative to the skill, `/` separators) and their sizes in bytes. */
+  listFiles(): Promise<Array<{ path: string; size: number }>>;
+  /** Level 3: one file's text, or undefined when there is no such file. */
+  readFile(path: string): Promise<string | undefined>;
+}
+
 /** Anything a source can yield. */
-export type SkillCandidate = DiskSkillCandidate | CodeSkillCandidate;
+export type SkillCandidate = DiskSkillCandidate | CodeSkillCandidate | RemoteSkillCandidate;
 
 /** What one scan of a source found. */
 export interface SourceScan {
