@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSkillRegistry, renderSkillsPrompt, skillsFromDirectory } from "../packages/core/src/index.js";
 import { skillTree } from "./support/skill-trees.js";
+import { writeTree } from "../test/support/skill-tree.js";
 import { deepagentsColdMs, preparePeerHarness } from "./support/peer-deepagents.js";
 import { median, percentile, round, sample } from "./support/stats.js";
 
@@ -141,6 +142,58 @@ for (const n of sizes) {
   console.log(JSON.stringify(row));
 }
 
+// Store-backed registry (skills published to a LangGraph PostgresStore on a local PostgreSQL started for the run):
+// publish, cold load in a fresh registry and connection, reload with nothing changed (one manifest read), reload after
+// one skill was republished. Skipped with --no-store or when PostgreSQL cannot be started here.
+const storeRows: Record<string, unknown>[] = [];
+if (!process.argv.includes("--no-store")) {
+  const { startTestPostgres } = await import("../test/setup/postgres-server.js");
+  const { PostgresStore } = await import("@langchain/langgraph-checkpoint-postgres/store");
+  const { publishSkillsToStore, skillsFromStore } = await import("../packages/langgraph/src/index.js");
+  let server: Awaited<ReturnType<typeof startTestPostgres>> | undefined;
+  try {
+    server = await startTestPostgres();
+  } catch (error) {
+    console.log(`store arm skipped: ${(error as Error).message}`);
+  }
+  for (const n of server ? sizes.filter((size) => size <= 1000) : []) {
+    const { dir } = await skillTree(n);
+    const schema = `bench_${n}_${Date.now()}`;
+    const writer = PostgresStore.fromConnString(server!.url, { schema });
+    await writer.setup();
+    let started = performance.now();
+    await publishSkillsToStore(writer, dir, { strict: false });
+    const publishMs = performance.now() - started;
+    const loads: number[] = [];
+    for (let rep = 0; rep < coldReps; rep++) {
+      const reader = PostgresStore.fromConnString(server!.url, { schema });
+      started = performance.now();
+      const storeRegistry = await createSkillRegistry({ sources: [skillsFromStore(reader)] });
+      loads.push(performance.now() - started);
+      if (storeRegistry.list().length !== n) throw new Error(`store registry has ${storeRegistry.list().length} skills, expected ${n}`);
+      await reader.stop();
+    }
+    const reader = PostgresStore.fromConnString(server!.url, { schema });
+    const storeRegistry = await createSkillRegistry({ sources: [skillsFromStore(reader)] });
+    const reloadUnchanged = await sample(5, () => storeRegistry.reload());
+    const oneSkill = writeTree({ [`${storeRegistry.list()[0]!.name}/SKILL.md`]: "" });
+    const firstName = storeRegistry.list()[0]!.name;
+    const reloadOne = await sample(3, async () => {
+      writeFileSync(join(oneSkill, firstName, "SKILL.md"), `---\nname: ${firstName}\ndescription: Republished ${Math.random()}.\n---\nBody.\n`);
+      await publishSkillsToStore(writer, oneSkill, { strict: false });
+      const report = await storeRegistry.reload();
+      if (report.reread !== 1) throw new Error(`expected one re-read, got ${report.reread}`);
+    });
+    await reader.stop();
+    await writer.stop();
+    const row = { n, publishMs: round(publishMs), storeColdLoadMs: round(median(loads)), storeReloadUnchangedMs: round(median(reloadUnchanged), 2), storePublishOneAndReloadMs: round(median(reloadOne)) };
+    storeRows.push(row);
+    console.log(JSON.stringify(row));
+  }
+  await server?.stop();
+}
+
 console.table(results);
+if (storeRows.length > 0) console.table(storeRows);
 mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
-writeFileSync(join(import.meta.dirname, "results", "core.json"), JSON.stringify({ node: process.version, date: new Date().toISOString(), quick, results }, null, 2));
+writeFileSync(join(import.meta.dirname, "results", "core.json"), JSON.stringify({ node: process.version, date: new Date().toISOString(), quick, results, store: storeRows }, null, 2));

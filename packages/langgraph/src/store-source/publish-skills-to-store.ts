@@ -10,6 +10,8 @@ export interface PublishSkillsOptions {
   namespace?: readonly string[];
   /** Largest resource file published, in bytes (readers enforce their own cap too). @default 262144 */
   maxFileBytes?: number;
+  /** Refuse the publish when any skill breaks a spec rule; `false` publishes skills that load with diagnostics. @default true */
+  strict?: boolean;
 }
 
 /** What `publishSkillsToStore` wrote. */
@@ -23,7 +25,7 @@ export interface PublishReport {
 }
 
 /**
- * Validates every skill under `folder` (strictly: any spec error refuses the whole publish, nothing is written) and
+ * Validates every skill under `folder` (strictly by default: any spec error refuses the whole publish, nothing is written) and
  * writes each to the store: its files, then its SKILL.md, then the manifest, so a reader never sees a manifest entry
  * whose items are missing. Files of an earlier version that are gone are deleted.
  * @throws SkillgraphError (`publish-invalid`) listing the problems when a skill is invalid or a file too large.
@@ -32,7 +34,7 @@ export interface PublishReport {
 export async function publishSkillsToStore(store: BaseStore, folder: string, options: PublishSkillsOptions = {}): Promise<PublishReport> {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
   const spaces = storeNamespaces(options.namespace ?? DEFAULT_SKILLS_NAMESPACE);
-  const registry = await createSkillRegistry({ sources: [skillsFromDirectory(folder)], strict: true, snapshot: false });
+  const registry = await createSkillRegistry({ sources: [skillsFromDirectory(folder)], strict: options.strict ?? true, snapshot: false });
   const problems: string[] = registry.diagnostics().filter((diagnostic: SkillDiagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.message);
   for (const shadow of registry.shadowed()) problems.push(`two skills are named '${shadow.name}': ${shadow.winner.file} and ${shadow.shadowed.file}`);
   const keys = new Map<string, string>();
