@@ -4,6 +4,11 @@ import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { createSkillRegistry, SkillgraphError, SkillPathError, skillsFromCode, skillsFromDirectory } from "@skillgraph/core";
 import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
+import { AIMessage } from "@langchain/core/messages";
+import { SkillDriftError } from "../internal/core.js";
+import { SkillsEngine } from "../engine/skills-engine.js";
+import { resolveOptions } from "../options/resolve-options.js";
+import { emptyAgentSkillsState } from "../state/skills-state.js";
 import { publishSkillsToStore, skillsFromStore } from "./index.js";
 
 /** An InMemoryStore that counts item reads, to prove what a reload fetches. */
@@ -91,5 +96,20 @@ describe("skills in a LangGraph BaseStore", () => {
     const registry = await createSkillRegistry({ sources: [skillsFromStore(store)], maxSkillFileBytes: 1000 });
     expect(registry.list()).toEqual([]);
     expect(registry.diagnostics().map((diagnostic) => diagnostic.code)).toEqual(["file-too-large"]);
+  });
+
+  it("a skill republished while an agent has it loaded triggers the drift policy on the next request", async () => {
+    const store = new InMemoryStore();
+    const folder = skillsFolder();
+    await publishSkillsToStore(store, folder);
+    const registry = await createSkillRegistry({ sources: [skillsFromStore(store)] });
+    const engine = new SkillsEngine(resolveOptions({ skills: registry, onDrift: "fail" }));
+    const state = engine.apply(emptyAgentSkillsState(), { events: [{ type: "load", name: "pdf", mode: "session", hash: registry.get("pdf")!.hash, seq: 1 }] });
+    expect(() => engine.prepare(state, [new AIMessage("x")], registry)).not.toThrow();
+
+    writeFileSync(join(folder, "pdf/SKILL.md"), skillMd("pdf", "Fill in PDF forms, v2."));
+    await publishSkillsToStore(store, folder);
+    await registry.reload();
+    expect(() => engine.prepare(state, [new AIMessage("x")], registry)).toThrow(SkillDriftError);
   });
 });
