@@ -90,7 +90,7 @@ for (const n of sizes) {
   for (let i = 0; i < 5; i++) {
     const marker = `watched ${i} ${Math.random()}`;
     const start = performance.now();
-    writeFileSync(watchTarget, watchOriginal.replace(/^description: .*$/m, `description: ${marker}`));
+    writeFileSync(watchTarget, `---\nname: ${watchName}\ndescription: ${marker}\n---\n\nEdited.\n`);
     while (watched.get(watchName)?.description !== marker) {
       if (performance.now() - start > 30_000) throw new Error("watcher did not see the edit in 30 s");
       await new Promise((resolve) => setTimeout(resolve, 2));

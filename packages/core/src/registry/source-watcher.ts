@@ -10,13 +10,17 @@ export interface WatchSettings {
 }
 
 /**
- * Watches the folders of a registry's sources with Node's recursive `fs.watch` and calls `reload` once events have
- * been quiet for `debounceMs`. A source without folders to watch, a folder that does not exist (yet), or a watcher
- * that fails (unsupported platform, inotify limit, folder deleted) falls back to polling: a reload every `pollMs`,
- * which only stats files. Nothing here keeps the process alive.
+ * Watches every folder a registry's sources read (each with a plain, non-recursive `fs.watch`, set up synchronously
+ * from the folders the last scan visited) and calls `reload` once events have been quiet for `debounceMs`. After
+ * each reload the set of watched folders follows the tree (new folders watched, removed ones dropped), and one reload
+ * right after setting up covers edits made between the scan and the watchers. (Node's `recursive: true` on Linux
+ * sets its watchers up asynchronously with no ready signal, so edits during that setup — seconds for 10 000 folders —
+ * would be lost.) A source without folders to watch, a root that does not exist (yet), or a watcher that fails
+ * (unsupported platform, inotify limit) falls back to polling: a stat-only reload every `pollMs`. Nothing here keeps
+ * the process alive.
  */
 export class SourceWatcher {
-  private watchers: FSWatcher[] = [];
+  private watchers = new Map<string, FSWatcher>();
   private timer: NodeJS.Timeout | undefined;
   private poll: NodeJS.Timeout | undefined;
   private closed = false;
@@ -29,35 +33,53 @@ export class SourceWatcher {
     private readonly reload: () => Promise<unknown>,
   ) {}
 
-  /** Starts watching (call after the first load, when npm sources know their folders). */
+  /** Starts watching (after the first load, when sources know their folders), then reloads once. */
   start(): void {
+    this.follow();
+    this.run();
+  }
+
+  /** Watches the folders the sources read now; stops watching folders they no longer read. */
+  private follow(): void {
+    if (this.closed) return;
+    const wanted = new Set<string>();
     let needPoll = false;
     for (const source of this.sources) {
-      const roots = source.watchRoots?.();
-      if (!roots || roots.length === 0) {
-        // Code sources never change; anything else without folders is polled.
+      const folders = source.watchRoots?.();
+      if (!folders || folders.length === 0) {
+        // Code sources never change; anything else without folders (a store) is polled.
         if (source.kind !== "code") needPoll = true;
         continue;
       }
-      for (const root of roots) if (!this.watchFolder(root)) needPoll = true;
+      if (!existsSync(folders[0]!)) needPoll = true;
+      for (const folder of folders) wanted.add(folder);
+    }
+    for (const [folder, watcher] of this.watchers) {
+      if (!wanted.has(folder)) {
+        watcher.close();
+        this.watchers.delete(folder);
+      }
+    }
+    for (const folder of wanted) {
+      if (this.watchers.has(folder)) continue;
+      if (!this.watchFolder(folder)) needPoll = true;
     }
     if (needPoll) this.startPolling();
   }
 
-  private watchFolder(root: string): boolean {
-    if (!existsSync(root)) return false;
+  private watchFolder(folder: string): boolean {
     try {
-      const watcher = watch(root, { recursive: true, persistent: false }, () => this.schedule());
+      const watcher = watch(folder, { persistent: false }, () => this.schedule());
       watcher.on("error", () => {
-        // The folder went away or the platform gave up: fall back to polling, which sees the folder return.
+        // The folder went away (or the platform gave up): drop it; the reload this schedules re-follows the tree.
         watcher.close();
+        if (this.watchers.get(folder) === watcher) this.watchers.delete(folder);
         this.schedule();
-        this.startPolling();
       });
-      this.watchers.push(watcher);
+      this.watchers.set(folder, watcher);
       return true;
     } catch {
-      return false;
+      return existsSync(folder) ? false : true;
     }
   }
 
@@ -89,6 +111,7 @@ export class SourceWatcher {
       .catch(() => {})
       .finally(() => {
         this.running = false;
+        this.follow();
         if (this.again) {
           this.again = false;
           this.run();
@@ -99,8 +122,8 @@ export class SourceWatcher {
   /** Stops every watcher and timer. */
   close(): void {
     this.closed = true;
-    for (const watcher of this.watchers) watcher.close();
-    this.watchers = [];
+    for (const watcher of this.watchers.values()) watcher.close();
+    this.watchers.clear();
     if (this.timer) clearTimeout(this.timer);
     if (this.poll) clearInterval(this.poll);
     this.timer = undefined;

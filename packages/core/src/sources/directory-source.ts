@@ -39,7 +39,7 @@ export function skillsFromDirectory(dir: string, options: DirectorySourceOptions
       }
       return walker.walk();
     },
-    watchRoots: () => [root],
+    watchRoots: () => walker.folders(),
     exportScanState: () => walker.exportFolders(),
     importScanState: (state, writtenNs) => walker.importFolders(state, writtenNs),
   };

@@ -74,7 +74,10 @@ export interface SkillSource {
   readonly kind: SkillOrigin["kind"];
   /** Finds the skills this source holds now. */
   scan(): Promise<SourceScan>;
-  /** Folders this source reads from, for a registry created with `watch: true` (absent: the source is polled). */
+  /**
+   * Every folder this source read on its last scan (root first), for a registry created with `watch: true`: each is
+   * watched (not recursively). Absent, or a root that does not exist: the source is polled.
+   */
   watchRoots?(): string[];
   /** What the source learnt while scanning (folder listings), JSON-safe, to persist in a registry snapshot. */
   exportScanState?(): unknown;

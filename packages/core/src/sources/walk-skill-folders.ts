@@ -130,6 +130,11 @@ export class SkillFolderWalker {
     return { candidates, diagnostics };
   }
 
+  /** Every folder the last walk visited (the root first): what a watcher watches. */
+  folders(): string[] {
+    return this.cache.size === 0 ? [this.root] : [this.root, ...[...this.cache.keys()].filter((folder) => folder !== this.root)];
+  }
+
   /** The folder listings of the last walk, for a registry snapshot. */
   exportFolders(): { options: string; folders: PersistedFolder[] } {
     return { options: this.optionsKey(), folders: this.exportListings() };
