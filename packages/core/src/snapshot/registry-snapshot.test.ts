@@ -6,6 +6,7 @@ import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "../registry/create-skill-registry.js";
 import { skillsFromDirectory } from "../sources/directory-source.js";
 import { buildRegistrySnapshot } from "./build-registry-snapshot.js";
+import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { defaultSnapshotFile, defaultSnapshotFolder } from "./snapshot-location.js";
 import type { SnapshotFile } from "./snapshot-format.js";
 
@@ -183,6 +184,13 @@ describe("registry snapshot file", () => {
     mkdirSync(file);
     const registry = await load(root, file);
     expect(registry.get("one")?.description).toBe("One.");
+  });
+
+  it("checks the snapshot, watch and embeddings options once, in the factory", async () => {
+    const sources = [skillsFromDirectory(tree({ "one/SKILL.md": skillMd("one", "One.") }))];
+    for (const options of [{ snapshot: 5 }, { snapshot: "" }, { watch: { debounceMs: -1 } }, { watch: "yes" }, { embeddings: { embedQuery: () => [] } }]) {
+      await expect(createSkillRegistry({ sources, ...(options as object) })).rejects.toSatisfy((error) => InvalidOptionsError.isInstance(error));
+    }
   });
 
   it("is not written with snapshot: false", async () => {
