@@ -26,7 +26,7 @@ export interface SkillOrigin {
   /** Stable id of the source, e.g. `dir:/abs/path`, `npm:pkg-name`, `code:my-skills`. */
   sourceId: string;
   layer: SkillLayer;
-  kind: "directory" | "npm" | "code";
+  kind: "directory" | "npm" | "code" | "store";
 }
 
 /** Level-1 view of a skill: everything but the body. Cheap to hold for thousands of skills. */
