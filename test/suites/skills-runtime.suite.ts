@@ -1,4 +1,4 @@
-import { HumanMessage, MemorySaver, tool, z, type BaseCheckpointSaver, type BaseMessage, type RunnableConfig, type StructuredToolInterface } from "../../packages/langgraph/src/__fixtures__/langchain.js";
+import { Command, HumanMessage, interrupt, MemorySaver, tool, ToolMessage, z, type BaseCheckpointSaver, type BaseMessage, type RunnableConfig, type StructuredToolInterface } from "../../packages/langgraph/src/__fixtures__/langchain.js";
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -20,9 +20,10 @@ export interface SkillsRuntimeSetup {
 
 /** The part of a compiled graph / ReactAgent the suite drives. */
 export interface SkillsRuntimeAgent {
-  invoke(input: { messages: BaseMessage[] }, config: RunnableConfig): Promise<unknown>;
+  /** The compiled graph's state snapshot (`next` lists the nodes a paused run resumes at). */
+  getState(config: RunnableConfig): Promise<{ values: unknown; next?: readonly string[] }>;
+  invoke(input: { messages: BaseMessage[] } | Command, config: RunnableConfig): Promise<unknown>;
   stream(input: { messages: BaseMessage[] }, config: RunnableConfig & { streamMode: "custom" | Array<"custom" | "values"> }): Promise<AsyncIterable<unknown>>;
-  getState(config: RunnableConfig): Promise<{ values: unknown }>;
 }
 
 const SYSTEM = "You are a test assistant.";
@@ -34,13 +35,13 @@ const SYSTEM = "You are a test assistant.";
 export function describeSkillsRuntime({ name, createAgent }: { name: string; createAgent: (setup: SkillsRuntimeSetup) => SkillsRuntimeAgent }): void {
   describe(`skills runtime: ${name}`, () => {
     let threadCounter = 0;
-    async function build(script: ScriptedReply[], options: Partial<SkillsRuntimeOptions> = {}, extra: { checkpointer?: BaseCheckpointSaver; skills?: SkillsRuntimeOptions["skills"] } = {}) {
+    async function build(script: ScriptedReply[], options: Partial<SkillsRuntimeOptions> = {}, extra: { checkpointer?: BaseCheckpointSaver; skills?: SkillsRuntimeOptions["skills"]; tools?: StructuredToolInterface[] } = {}) {
       const registry = extra.skills ?? (await createTestRegistry());
       const testTools = createTestTools();
       const model = new RecordingChatModel(script);
       const checkpointer = extra.checkpointer ?? new MemorySaver();
       const skillsOptions: SkillsRuntimeOptions = { skills: registry, tools: [testTools.makePdf], skillTools: { weather: [testTools.getForecast] }, ...options };
-      const agent = createAgent({ model, skillsOptions, tools: [testTools.noop], systemPrompt: SYSTEM, checkpointer });
+      const agent = createAgent({ model, skillsOptions, tools: [testTools.noop, ...(extra.tools ?? [])], systemPrompt: SYSTEM, checkpointer });
       const config = { configurable: { thread_id: `thread-${++threadCounter}` } };
       const say = (text: string, more: RunnableConfig = {}) => agent.invoke({ messages: [new HumanMessage(text)] }, { ...config, ...more, configurable: { ...config.configurable, ...more.configurable } });
       const state = async () => (await agent.getState(config)).values as Record<string, unknown>;
@@ -282,6 +283,65 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       expect(getLoadedSkills(await state())).toEqual([]);
       expect(model.calls[2]!.system).not.toContain("notes");
       expect(model.calls[0]!.tools).toContain("disable_skill");
+    });
+
+    it("pauses on interrupt() inside an ordinary tool and resumes it with Command({ resume })", async () => {
+      const asked: unknown[] = [];
+      const approve = tool(
+        async ({ action }: { action: string }) => {
+          const answer = interrupt({ question: `Run ${action}?` });
+          asked.push(answer);
+          return `approval for ${action}: ${String(answer)}`;
+        },
+        { name: "ask_approval", description: "Ask the user to approve an action.", schema: z.object({ action: z.string() }) },
+      );
+      const { agent, model, say, config } = await build([callTool("ask_approval", { action: "deploy" }), answer("finished")], {}, { tools: [approve] });
+      const paused = (await say("deploy please")) as { __interrupt__?: Array<{ value: unknown }> };
+      expect(paused.__interrupt__?.[0]?.value).toEqual({ question: "Run deploy?" });
+      expect((await agent.getState(config)).next?.length).toBeGreaterThan(0);
+      expect(model.calls).toHaveLength(1);
+      await agent.invoke(new Command({ resume: "yes" }), config);
+      expect(asked).toEqual(["yes"]);
+      expect(toolText(model.calls[1]!.messages).join("\n")).toContain("approval for deploy: yes");
+      expect(model.calls).toHaveLength(2);
+    });
+
+    it("pauses a gated hook tool on its approval interrupt and resumes it (approve, then deny)", async () => {
+      const ran: string[] = [];
+      const shell = tool(
+        async ({ command }: { command: string }) => {
+          const decision = interrupt({ approve: command });
+          if (decision !== "approve") return `denied: ${command}`;
+          ran.push(command);
+          return `ran: ${command}`;
+        },
+        { name: "shell", description: "Run a command.", schema: z.object({ command: z.string() }) },
+      );
+      const hook: SkillsToolHook = { name: "approval-shell", tools: [shell], visibleTools: (context) => (context.loadedSkills.length > 0 ? ["shell"] : []) };
+      const { agent, model, say, config, runs } = await build(
+        [callTool("read_skill", { name: "git-helper" }), { toolCalls: [{ name: "shell", args: { command: "git push" } }, { name: "noop", args: {} }] }, callTool("shell", { command: "git tag" }), answer()],
+        { hooks: [hook], loadMode: "session" },
+      );
+      await say("push");
+      expect(ran).toEqual([]);
+      await agent.invoke(new Command({ resume: "approve" }), config);
+      expect(ran).toEqual(["git push"]);
+      await agent.invoke(new Command({ resume: "no" }), config);
+      expect(ran).toEqual(["git push"]);
+      expect(toolText(model.last.messages).join("\n")).toContain("denied: git tag");
+      expect(runs.noop).toBeGreaterThanOrEqual(1);
+      expect(toolText(model.calls[2]!.messages).join("\n")).toContain("ran: git push");
+    });
+
+    it("applies a Command returned by an ordinary tool", async () => {
+      const setMood = tool(
+        async ({ mood }: { mood: string }, config: { toolCall?: { id?: string } }) =>
+          new Command({ update: { messages: [new ToolMessage({ content: `mood is now ${mood}`, tool_call_id: config.toolCall?.id ?? "", name: "set_mood" })] } }),
+        { name: "set_mood", description: "Set the mood.", schema: z.object({ mood: z.string() }) },
+      );
+      const { model, say } = await build([callTool("set_mood", { mood: "sunny" }), answer()], {}, { tools: [setMood] });
+      await say("cheer up");
+      expect(toolText(model.calls[1]!.messages).join("\n")).toContain("mood is now sunny");
     });
 
     it("finds skills through search_skills", async () => {
