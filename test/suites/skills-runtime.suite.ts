@@ -1,8 +1,9 @@
-import { Command, HumanMessage, interrupt, MemorySaver, tool, ToolMessage, z, type BaseCheckpointSaver, type BaseMessage, type RunnableConfig, type StructuredToolInterface } from "../../packages/langgraph/src/__fixtures__/langchain.js";
+import { Command, HumanMessage, interrupt, MemorySaver, RemoveMessage, tool, ToolMessage, z, type BaseCheckpointSaver, type BaseMessage, type RunnableConfig, type StructuredToolInterface } from "../../packages/langgraph/src/__fixtures__/langchain.js";
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { closeCheckpointer, createCheckpointer } from "../../packages/checkpoint/src/index.js";
 import { getLoadedSkills, type SkillsEvent, type SkillsRuntimeOptions, type SkillsToolHook } from "../../packages/langgraph/src/index.js";
 import { answer, callTool, RecordingChatModel, type ScriptedReply } from "../../packages/langgraph/src/__fixtures__/recording-chat-model.js";
 import { createSkillRegistry, createTestRegistry, createTestTools, skillsFromDirectory } from "../../packages/langgraph/src/__fixtures__/test-skills.js";
@@ -22,6 +23,8 @@ export interface SkillsRuntimeSetup {
 export interface SkillsRuntimeAgent {
   /** The compiled graph's state snapshot (`next` lists the nodes a paused run resumes at). */
   getState(config: RunnableConfig): Promise<{ values: unknown; next?: readonly string[] }>;
+  /** Writes to the thread's state as if a node had (trimming history with RemoveMessage here). */
+  updateState(config: RunnableConfig, values: Record<string, unknown>, asNode?: string): Promise<unknown>;
   invoke(input: { messages: BaseMessage[] } | Command, config: RunnableConfig): Promise<unknown>;
   stream(input: { messages: BaseMessage[] }, config: RunnableConfig & { streamMode: "custom" | Array<"custom" | "values"> }): Promise<AsyncIterable<unknown>>;
 }
@@ -342,6 +345,68 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       const { model, say } = await build([callTool("set_mood", { mood: "sunny" }), answer()], {}, { tools: [setMood] });
       await say("cheer up");
       expect(toolText(model.calls[1]!.messages).join("\n")).toContain("mood is now sunny");
+    });
+
+    it("answers a second read_skill of a loaded skill with its instructions again", async () => {
+      const { model, say } = await build([callTool("read_skill", { name: "notes" }), callTool("read_skill", { name: "notes" }), answer()], { loadMode: "session" });
+      await say("go");
+      const [first, second] = toolText(model.calls[2]!.messages);
+      expect(second).toContain("NOTES BODY");
+      expect(second).toContain("already loaded");
+      expect(first).not.toContain("NOTES BODY");
+      expect(first).toContain("later read_skill result");
+    });
+
+    it("restores a loaded skill's body in the system prompt once its read_skill result left the history", async () => {
+      const { agent, model, say, config, state } = await build([callTool("read_skill", { name: "notes" }), answer("first"), answer("second"), answer("third")], { loadMode: "session" });
+      await say("one");
+      await say("two");
+      expect(model.calls[2]!.system).not.toContain("restored_skills");
+      const normalSystem = model.calls[2]!.system;
+      const messages = (await state()).messages as BaseMessage[];
+      const gone = messages.filter((message) => message.getType() === "tool" || (message.getType() === "ai" && ((message as { tool_calls?: unknown[] }).tool_calls?.length ?? 0) > 0));
+      expect(gone.length).toBe(2);
+      await agent.updateState(config, { messages: gone.map((message) => new RemoveMessage({ id: message.id! })) });
+      await say("three");
+      expect(toolText(model.last.messages).join("\n")).not.toContain("NOTES BODY");
+      expect(model.last.system).toContain("<restored_skills>");
+      expect(model.last.system).toContain("NOTES BODY");
+      expect(model.last.system.startsWith(normalSystem)).toBe(true);
+      expect(getLoadedSkills(await state()).map((entry) => entry.name)).toEqual(["notes"]);
+    });
+
+    it("answers a tool call left dangling by a cancelled run when the thread resumes on a SQLite checkpointer", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "sg-dangling-"));
+      const checkpointer = await createCheckpointer(`sqlite:${join(dir, "threads.db")}`);
+      try {
+        const abort = new AbortController();
+        const hang = tool(
+          async () => {
+            abort.abort();
+            return await new Promise<string>(() => undefined);
+          },
+          { name: "long_job", description: "A job that takes long.", schema: z.object({}) },
+        );
+        const first = await build([callTool("long_job", {})], {}, { checkpointer, tools: [hang] });
+        await expect(first.say("start the job", { signal: abort.signal })).rejects.toThrow();
+        const stored = (await first.state()).messages as BaseMessage[];
+        expect(stored.at(-1)!.getType()).toBe("ai");
+        const dangling = (stored.at(-1) as unknown as { tool_calls: Array<{ id: string }> }).tool_calls[0]!.id;
+        const model = new RecordingChatModel([answer("recovered")]);
+        const testTools = createTestTools();
+        const resumed = createAgent({ model, skillsOptions: { skills: first.registry }, tools: [testTools.noop, hang], systemPrompt: SYSTEM, checkpointer });
+        await resumed.invoke({ messages: [new HumanMessage("what happened?")] }, first.config);
+        const sent = model.calls[0]!.messages;
+        const at = sent.findIndex((message) => (message as { tool_calls?: Array<{ id: string }> }).tool_calls?.[0]?.id === dangling);
+        expect(sent[at + 1]!.getType()).toBe("tool");
+        expect((sent[at + 1] as ToolMessage).tool_call_id).toBe(dangling);
+        expect(sent[at + 1]!.text).toContain("cancelled");
+        expect(sent.filter((message) => message.getType() === "tool")).toHaveLength(1);
+        expect(sent.at(-1)!.text).toBe("what happened?");
+      } finally {
+        await closeCheckpointer(checkpointer);
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it("finds skills through search_skills", async () => {

@@ -17,3 +17,5 @@ export { LIST_SKILL_FILES } from "./tools/list-skill-files/index.js";
 export { READ_SKILL } from "./tools/read-skill/index.js";
 export { READ_SKILL_FILE } from "./tools/read-skill-file/index.js";
 export { SEARCH_SKILLS } from "./tools/search-skills/index.js";
+export { cancelledToolMessageId, repairDanglingToolCalls } from "./repair/repair-dangling-tool-calls.js";
+export type { RepairedHistory } from "./repair/repair-dangling-tool-calls.js";

@@ -1,10 +1,11 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { repairDanglingToolCalls } from "../repair/repair-dangling-tool-calls.js";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { SkillCatalog } from "../internal/core.js";
 import type { AgentSkillsState } from "../state/skills-state.js";
 import type { EngineContext } from "./engine-context.js";
 import { loadedMetadata } from "./loaded-metadata.js";
-import { loadedSkillsSection } from "./loaded-skills-section.js";
+import { loadedSkillsSection, restoredSkillsSection } from "./loaded-skills-section.js";
 import { materialiseMessages } from "./materialise-messages.js";
 import { requestTools } from "./request-tools.js";
 
@@ -13,6 +14,10 @@ export interface BuiltModelRequest {
   systemText: string;
   messages: BaseMessage[];
   tools: StructuredToolInterface[];
+  /** Cancellation answers added for dangling tool calls (persist them to state; stable ids). */
+  repairs: ToolMessage[];
+  /** Loaded skills whose read_skill result had left the history; their bodies were restored in the system text. */
+  restored: string[];
 }
 
 /** What a model request rewrite starts from. */
@@ -25,7 +30,11 @@ export interface ModelRequestInput {
   threadId?: string;
 }
 
-/** Rewrites a model request: skills prompt appended to the system text, tools of loaded skills added, loaded bodies materialised. */
+/**
+ * Rewrites a model request: skills prompt appended to the system text, tools of loaded skills added, dangling tool
+ * calls answered, loaded bodies materialised, and bodies whose read_skill result left the history restored at the end
+ * of the system text (only then: the normal request's prefix does not change).
+ */
 export async function buildModelRequest(context: EngineContext, input: ModelRequestInput): Promise<BuiltModelRequest> {
   const { state, catalog } = input;
   const cache = context.versions.cacheFor(catalog);
@@ -33,8 +42,11 @@ export async function buildModelRequest(context: EngineContext, input: ModelRequ
   const tools = requestTools(context, input.tools, state, loaded, cache, input.threadId);
   let systemText = joinText(input.systemText, cache.section);
   if (context.options.bodyPlacement === "system-prompt" && loaded.length > 0) systemText = joinText(systemText, await loadedSkillsSection(context, state, catalog, loaded, cache.index));
-  const messages = await materialiseMessages(context, input.messages, state, catalog, cache.index);
-  return { systemText, messages, tools };
+  const repaired = repairDanglingToolCalls(input.messages);
+  const materialised = await materialiseMessages(context, repaired.messages, state, catalog, cache.index);
+  const restored = context.options.bodyPlacement === "tool-result" ? materialised.missing : [];
+  if (restored.length > 0) systemText = joinText(systemText, await restoredSkillsSection(context, state, catalog, restored, cache.index));
+  return { systemText, messages: materialised.messages, tools, repairs: repaired.repairs, restored };
 }
 
 function joinText(base: string, extra: string): string {

@@ -17,3 +17,19 @@ export async function loadedSkillsSection(context: EngineContext, state: AgentSk
   }
   return `<loaded_skills>\n${parts.join("\n")}\n</loaded_skills>`;
 }
+
+/**
+ * The `<restored_skills>` system-prompt section: bodies of loaded skills whose read_skill result is no longer in the
+ * request (history trimmed, summarised or removed), by name, so the bytes are the same on every request.
+ */
+export async function restoredSkillsSection(context: EngineContext, state: AgentSkillsState, catalog: SkillCatalog, names: readonly string[], index: SkillToolIndex): Promise<string> {
+  const { options, bodies } = context;
+  const parts: string[] = [];
+  for (const name of names) {
+    const entry = state.load.loaded[name]!;
+    const { body, changed } = await loadedSkillBody(bodies, options.onDrift, name, entry.hash, catalog);
+    parts.push(skillBlock(name, body, changed) + dispatcherNote(options.toolExposure, name, index));
+  }
+  const intro = "These skills are still loaded, but their read_skill results are no longer in the conversation (history trimmed or summarised). Their instructions:";
+  return `<restored_skills>\n${intro}\n${parts.join("\n")}\n</restored_skills>`;
+}

@@ -31,7 +31,11 @@ export async function runSkillsTool(context: EngineContext, call: EngineToolCall
   }
 }
 
-/** read_skill: caches the body, answers a repeat load with a touch, and traces LRU evictions the load causes. */
+/**
+ * read_skill: caches the body and traces LRU evictions the load causes. A repeat load answers with the body again
+ * (a fresh result that the request builder fills; earlier results of the skill then point to it) and a touch, so
+ * re-reading always gives the model the instructions, even after the first result left the history.
+ */
 async function readSkill(context: EngineContext, call: EngineToolCall, state: AgentSkillsState, catalog: SkillCatalog, toolContext: SkillsToolContext): Promise<SkillsToolOutcome> {
   const outcome = await runReadSkill(call.args, toolContext);
   const hash = outcome.artifact?.hash;
@@ -40,7 +44,8 @@ async function readSkill(context: EngineContext, call: EngineToolCall, state: Ag
     await context.bodies.current(catalog, name, hash);
     const entry = state.load.loaded[name];
     if (entry && entry.hash === hash && context.options.bodyPlacement === "tool-result") {
-      return { content: `Skill '${name}' is already loaded: its instructions are in an earlier read_skill result.`, update: { events: [{ type: "touch", name, seq: state.load.seq + 1 }] } };
+      const content = outcome.content.replace(/^Skill '[^']*' loaded \(mode: [^)]*\)\./, `Skill '${name}' is already loaded (mode: ${entry.mode}); its instructions again:`);
+      return { content, artifact: outcome.artifact, update: { events: [{ type: "touch", name, seq: state.load.seq + 1 }] } };
     }
     outcome.events = [...(outcome.events ?? []), ...evictionEvents(state, applyAgentUpdate(state, outcome.update ?? {}, context.options.maxLoadedSkills), context.agentId)];
   }

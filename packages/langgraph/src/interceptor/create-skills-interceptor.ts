@@ -111,7 +111,10 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
         const bound = model.bindTools!(request.tools);
         const response = await bound.invoke(request.input, config);
         await emitSkillsEvents(request.events, { writer: config.writer, config });
-        return Object.keys(request.update).length > 0 ? { messages: [response], [SKILLS_STATE_KEY]: request.update } : { messages: [response] };
+        // Cancellation answers for dangling tool calls are persisted (before the response, which stays last); the
+        // request builder moves them next to their AI message on every request.
+        const messages = [...request.repairs, response];
+        return Object.keys(request.update).length > 0 ? { messages, [SKILLS_STATE_KEY]: request.update } : { messages };
       };
     },
     toolNode(tools = [], nodeOptions = {}) {
