@@ -409,6 +409,58 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       }
     });
 
+    it("loads a skill with chosen reference files shown with its instructions, and drops them with the skill", async () => {
+      const { model, say, state } = await build([
+        callTool("read_skill", { name: "pdf-tools", docs: ["references/api.md", "../weather/SKILL.md"] }),
+        callTool("noop"),
+        answer("first"),
+        answer("second"),
+      ]);
+      await say("one");
+      const loaded = toolText(model.calls[1]!.messages).join("\n");
+      expect(loaded).toContain("PDF BODY");
+      expect(loaded).toContain("PDF API DOC");
+      expect(loaded).toMatch(/Not selected: \.\.\/weather\/SKILL\.md/);
+      const stored = JSON.stringify((await state()).messages);
+      expect(stored).not.toContain("PDF API DOC");
+      // The prompt-cache prefix: what the model saw at step 2 is sent byte for byte again at step 3.
+      const prefix = (call: number) => JSON.stringify(model.calls[call]!.messages.slice(0, model.calls[1]!.messages.length).map((message) => [message.getType(), message.text]));
+      expect(prefix(2)).toBe(prefix(1));
+      await say("two");
+      const after = toolText(model.last.messages).join("\n");
+      expect(after).not.toContain("PDF API DOC");
+      expect(after).toContain("no longer loaded");
+    });
+
+    it("replaces and clears a loaded skill's docs selection with a second read_skill", async () => {
+      const { model, say, state } = await build(
+        [
+          callTool("read_skill", { name: "pdf-tools", include_all_docs: true }),
+          callTool("read_skill", { name: "pdf-tools", docs: ["references/api.md"], docs_mode: "replace" }),
+          callTool("read_skill", { name: "pdf-tools", docs_mode: "clear" }),
+          answer(),
+        ],
+        { loadMode: "session" },
+      );
+      await say("go");
+      expect(toolText(model.calls[1]!.messages).join("\n")).toContain("PDF API DOC");
+      expect(toolText(model.calls[1]!.messages).join("\n")).not.toContain("scripts/run.sh\">");
+      expect(getLoadedSkills(await state())[0]!.docs).toEqual([]);
+      const last = toolText(model.calls[3]!.messages);
+      expect(last.join("\n")).not.toContain("PDF API DOC");
+      expect(last.at(-1)).toContain("PDF BODY");
+    });
+
+    it("keeps a read_skill_file result while its skill is loaded and replaces it with a note once the skill unloads", async () => {
+      const { model, say } = await build([callTool("read_skill", { name: "pdf-tools" }), callTool("read_skill_file", { name: "pdf-tools", path: "references/api.md" }), answer("first"), answer("second")]);
+      await say("one");
+      expect(toolText(model.calls[2]!.messages).join("\n")).toContain("PDF API DOC");
+      await say("two");
+      const after = toolText(model.last.messages).join("\n");
+      expect(after).not.toContain("PDF API DOC");
+      expect(after).toContain("File 'references/api.md' of skill 'pdf-tools' omitted");
+    });
+
     it("finds skills through search_skills", async () => {
       const { model, say } = await build([callTool("search_skills", { query: "weather forecast city" }), answer()]);
       await say("go");

@@ -41,7 +41,8 @@ describe("createSkillsMiddleware outside the shared suite", () => {
     expect(sent).not.toContain("NOTES BODY");
     expect(model.last.system).toContain("<restored_skills>");
     expect(model.last.system).toContain("NOTES BODY");
-    expect(getLoadedSkills((await agent.getState(config)).values).map((entry) => entry.name)).toEqual(["notes"]);
+    const snapshot = await (agent as unknown as { getState(config: unknown): Promise<{ values: unknown }> }).getState(config);
+    expect(getLoadedSkills(snapshot.values).map((entry) => entry.name)).toEqual(["notes"]);
   });
 
   it("is also exported from the ./middleware subpath", async () => {

@@ -50,6 +50,19 @@ describe("applyLoadEvents", () => {
     expect(state.loaded.ghost).toBeUndefined();
   });
 
+  it("drops one doc or all of them with undoc before the step's doc reads, so clear + add in one step replaces", () => {
+    const state = run([
+      (s) => [load("pdf", s), { type: "doc", name: "pdf", path: "a.md", seq: s }, { type: "doc", name: "pdf", path: "b.md", seq: s }],
+      (s) => [{ type: "undoc", name: "pdf", path: "a.md", seq: s }],
+    ]);
+    expect(state.loaded.pdf?.docs).toEqual(["b.md"]);
+    const replaced = run([
+      (s) => [load("pdf", s), { type: "doc", name: "pdf", path: "a.md", seq: s }],
+      (s) => [{ type: "doc", name: "pdf", path: "c.md", seq: s }, { type: "undoc", name: "pdf", seq: s }],
+    ]);
+    expect(replaced.loaded.pdf?.docs).toEqual(["c.md"]);
+  });
+
   it("moves lastUsedSeq forward on touch and never backward", () => {
     const state = run([(s) => [load("a", s)], (s) => [load("b", s)], (s) => [{ type: "touch", name: "a", seq: s }]]);
     expect(state.loaded.a).toMatchObject({ loadedSeq: 1, lastUsedSeq: 3 });

@@ -42,6 +42,8 @@ export type SkillLoadEvent =
   | { type: "load"; name: string; mode: LoadMode; hash: string; seq: number }
   | { type: "touch"; name: string; seq: number }
   | { type: "doc"; name: string; path: string; seq: number }
+  /** Drops `path` (every path when absent) from a loaded skill's docs; applied before the step's loads and doc reads. */
+  | { type: "undoc"; name: string; path?: string; seq: number }
   | { type: "unload"; name: string; seq: number }
   /** After a model call: drops `once` skills loaded before this call. */
   | { type: "model-call"; seq: number }

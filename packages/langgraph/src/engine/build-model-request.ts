@@ -40,10 +40,10 @@ export async function buildModelRequest(context: EngineContext, input: ModelRequ
   const cache = context.versions.cacheFor(catalog);
   const loaded = loadedMetadata(state, catalog);
   const tools = requestTools(context, input.tools, state, loaded, cache, input.threadId);
-  let systemText = joinText(input.systemText, cache.section);
-  if (context.options.bodyPlacement === "system-prompt" && loaded.length > 0) systemText = joinText(systemText, await loadedSkillsSection(context, state, catalog, loaded, cache.index));
   const repaired = repairDanglingToolCalls(input.messages);
   const materialised = await materialiseMessages(context, repaired.messages, state, catalog, cache.index);
+  let systemText = joinText(input.systemText, cache.section);
+  if (context.options.bodyPlacement === "system-prompt" && loaded.length > 0) systemText = joinText(systemText, await loadedSkillsSection(context, state, catalog, loaded, cache.index, materialised.selectedDocs));
   const restored = context.options.bodyPlacement === "tool-result" ? materialised.missing : [];
   if (restored.length > 0) systemText = joinText(systemText, await restoredSkillsSection(context, state, catalog, restored, cache.index));
   return { systemText, messages: materialised.messages, tools, repairs: repaired.repairs, restored };

@@ -38,14 +38,16 @@ export async function runSkillsTool(context: EngineContext, call: EngineToolCall
  */
 async function readSkill(context: EngineContext, call: EngineToolCall, state: AgentSkillsState, catalog: SkillCatalog, toolContext: SkillsToolContext): Promise<SkillsToolOutcome> {
   const outcome = await runReadSkill(call.args, toolContext);
-  const hash = outcome.artifact?.hash;
-  const name = outcome.artifact?.skill;
+  const artifact = outcome.artifact?.kind === "skill-body" ? outcome.artifact : undefined;
+  const hash = artifact?.hash;
+  const name = artifact?.skill;
   if (name && hash) {
     await context.bodies.current(catalog, name, hash);
     const entry = state.load.loaded[name];
     if (entry && entry.hash === hash && context.options.bodyPlacement === "tool-result") {
       const content = outcome.content.replace(/^Skill '[^']*' loaded \(mode: [^)]*\)\./, `Skill '${name}' is already loaded (mode: ${entry.mode}); its instructions again:`);
-      return { content, artifact: outcome.artifact, update: { events: [{ type: "touch", name, seq: state.load.seq + 1 }] } };
+      const docEvents = (outcome.update?.events ?? []).filter((event) => event.type === "doc" || event.type === "undoc");
+      return { content, artifact: outcome.artifact, update: { events: [{ type: "touch", name, seq: state.load.seq + 1 }, ...docEvents] } };
     }
     outcome.events = [...(outcome.events ?? []), ...evictionEvents(state, applyAgentUpdate(state, outcome.update ?? {}, context.options.maxLoadedSkills), context.agentId)];
   }

@@ -3,7 +3,6 @@ import { createSkillsPromptRenderer, type SkillCatalog } from "../internal/core.
 import type { ResolvedSkillsRuntimeOptions } from "../options/skills-runtime-options.js";
 import { buildSkillsTools } from "./build-skills-tools.js";
 import { buildSkillToolIndex, type SkillToolIndex } from "./skill-tool-index.js";
-import { viewKey } from "./view-key.js";
 
 /** What one catalog view's version yields: the skills prompt section, the tool index and the skills tools. */
 export interface VersionCache {
@@ -13,9 +12,13 @@ export interface VersionCache {
   skillsTools: StructuredToolInterface[];
 }
 
-/** Per-view caches rebuilt only when the view's catalog version changes. */
+/**
+ * Per-view caches rebuilt only when the view's catalog version changes. Keyed weakly by the catalog object, so the
+ * entry of a view that is dropped (CatalogViews clears its memo past 256 narrowings) is collected with it: a
+ * long-running server with many per-request narrowings holds no more than the views still in use.
+ */
 export class VersionCaches {
-  private readonly perView = new Map<string, VersionCache>();
+  private readonly perView = new WeakMap<SkillCatalog, VersionCache>();
   private readonly render: ReturnType<typeof createSkillsPromptRenderer>;
 
   constructor(private readonly options: ResolvedSkillsRuntimeOptions) {
@@ -24,7 +27,7 @@ export class VersionCaches {
 
   /** The cache for `catalog`'s current version, built on first use. */
   cacheFor(catalog: SkillCatalog): VersionCache {
-    let cached = this.perView.get(viewKey(catalog));
+    let cached = this.perView.get(catalog);
     if (cached && cached.version === catalog.version) return cached;
     const skills = catalog.list();
     const names = skills.map((skill) => skill.name);
@@ -36,7 +39,7 @@ export class VersionCaches {
       index: buildSkillToolIndex(skills, this.options),
       skillsTools,
     };
-    this.perView.set(viewKey(catalog), cached);
+    this.perView.set(catalog, cached);
     return cached;
   }
 }
