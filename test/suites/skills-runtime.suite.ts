@@ -461,6 +461,58 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       expect(after).toContain("File 'references/api.md' of skill 'pdf-tools' omitted");
     });
 
+    it("loads a skill by its SKILL.md path as well as by name", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "skills-path-"));
+      try {
+        for (const skill of ["atlas", "globe"]) {
+          await mkdir(join(dir, skill));
+          await writeFile(join(dir, skill, "SKILL.md"), `---\nname: ${skill}\ndescription: The ${skill} skill.\n---\n\n${skill.toUpperCase()} BODY\n`);
+        }
+        const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
+        const script = [callTool("read_skill", { path: join(dir, "atlas", "SKILL.md") }), callTool("read_skill", { name: "globe/SKILL.md" }), callTool("read_skill", { path: "/etc/passwd" }), answer()];
+        const { model, say, state } = await build(script, { loadMode: "session" }, { skills: registry });
+        await say("go");
+        const seen = toolText(model.calls[3]!.messages);
+        expect(seen[0]).toContain("ATLAS BODY");
+        expect(seen[1]).toContain("GLOBE BODY");
+        expect(seen[2]).toMatch(/not found/);
+        expect(getLoadedSkills(await state()).map((entry) => entry.name).sort()).toEqual(["atlas", "globe"]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("binds no skills tools while the registry is empty, and offers a skill folder added to the running agent", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "skills-empty-"));
+      try {
+        const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
+        const { model, say } = await build([answer("nothing yet"), callTool("read_skill", { name: "late" }), answer()], {}, { skills: registry });
+        await say("one");
+        expect(model.calls[0]!.tools).not.toContain("read_skill");
+        expect(model.calls[0]!.tools).toContain("noop");
+        await mkdir(join(dir, "late"));
+        await writeFile(join(dir, "late", "SKILL.md"), "---\nname: late\ndescription: Added while the agent runs.\n---\n\nLATE BODY\n");
+        await registry.reload();
+        await say("two");
+        expect(model.calls[1]!.tools).toContain("read_skill");
+        expect(model.calls[1]!.system).toContain("late");
+        expect(toolText(model.calls[2]!.messages).join("\n")).toContain("LATE BODY");
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("lets a custom eviction policy choose which skill leaves when the cap is reached", async () => {
+      const evictNewest = ({ loaded }: { loaded: readonly { name: string }[] }) => [loaded[loaded.length - 1]!.name];
+      const { say, state } = await build(
+        [callTool("read_skill", { name: "notes" }), callTool("read_skill", { name: "weather" }), callTool("read_skill", { name: "pdf-tools" }), answer()],
+        { maxLoadedSkills: 2, loadMode: "session", evictionPolicy: evictNewest },
+      );
+      await say("go");
+      // Least recently used would have dropped notes; the policy dropped the newest load instead.
+      expect(getLoadedSkills(await state()).map((entry) => entry.name).sort()).toEqual(["notes", "pdf-tools"]);
+    });
+
     it("finds skills through search_skills", async () => {
       const { model, say } = await build([callTool("search_skills", { query: "weather forecast city" }), answer()]);
       await say("go");

@@ -72,6 +72,7 @@ describe("createSkillsInterceptor outside the shared suite", () => {
     expect(model.last.system).toContain("<restored_skills>");
     expect(model.last.system).toContain("NOTES BODY");
     expect(getLoadedSkills((await graph.getState(config)).values).map((entry) => entry.name)).toEqual(["notes"]);
+    expect(skills.loadedSkills((await graph.getState(config)).values)).toEqual(getLoadedSkills((await graph.getState(config)).values));
   });
 
   it("persists the cancellation answer of a dangling tool call next to the reply, and sends it after its AI message", async () => {

@@ -13,5 +13,5 @@ export function requestTools(context: EngineContext, inputTools: readonly Struct
   const restricted = toolRestriction(options.restrictTools, loaded, cache.index);
   const own = new Set([...SKILLS_TOOL_NAMES, ...cache.index.owners.keys(), ...context.hookTools.keys()]);
   const userTools = inputTools.filter((tool) => !own.has(tool.name) && (!restricted || restricted.has(tool.name.toLowerCase()) || options.toolExposure !== "dynamic"));
-  return [...userTools, ...cache.skillsTools, ...exposedTools(options, state, loaded, cache.index, threadId)];
+  return [...userTools, ...cache.requestSkillsTools, ...exposedTools(options, state, loaded, cache.index, threadId)];
 }

@@ -49,7 +49,20 @@ async function readSkill(context: EngineContext, call: EngineToolCall, state: Ag
       const docEvents = (outcome.update?.events ?? []).filter((event) => event.type === "doc" || event.type === "undoc");
       return { content, artifact: outcome.artifact, update: { events: [{ type: "touch", name, seq: state.load.seq + 1 }, ...docEvents] } };
     }
+    const chosen = policyEvictions(context, state, name);
+    if (chosen.length > 0) outcome.update = { ...outcome.update, events: [...chosen.map((evicted) => ({ type: "unload" as const, name: evicted, seq: state.load.seq + 1 })), ...(outcome.update?.events ?? [])] };
     outcome.events = [...(outcome.events ?? []), ...evictionEvents(state, applyAgentUpdate(state, outcome.update ?? {}, context.options.maxLoadedSkills), context.agentId)];
   }
   return outcome;
+}
+
+/** Skills the configured eviction policy unloads so that `incoming` fits under the cap (none without a policy). */
+function policyEvictions(context: EngineContext, state: AgentSkillsState, incoming: string): string[] {
+  const { evictionPolicy, maxLoadedSkills } = context.options;
+  const loaded = Object.values(state.load.loaded).sort((a, b) => a.loadedSeq - b.loadedSeq || (a.name < b.name ? -1 : 1));
+  if (!evictionPolicy || state.load.loaded[incoming] || loaded.length < maxLoadedSkills) return [];
+  const picked = evictionPolicy({ loaded, incoming, maxLoadedSkills });
+  if (!Array.isArray(picked)) return [];
+  const names = new Set(loaded.map((entry) => entry.name));
+  return [...new Set(picked.filter((name): name is string => typeof name === "string" && name !== incoming && names.has(name)))];
 }

@@ -10,6 +10,8 @@ export interface VersionCache {
   section: string;
   index: SkillToolIndex;
   skillsTools: StructuredToolInterface[];
+  /** The skills tools a request binds: none when the view has no skills (nothing to read, search or list). */
+  requestSkillsTools: StructuredToolInterface[];
 }
 
 /**
@@ -38,6 +40,7 @@ export class VersionCaches {
       section: skills.length === 0 ? "" : rendered.text,
       index: buildSkillToolIndex(skills, this.options),
       skillsTools,
+      requestSkillsTools: skills.length === 0 ? [] : skillsTools,
     };
     this.perView.set(catalog, cached);
     return cached;

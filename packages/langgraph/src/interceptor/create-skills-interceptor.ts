@@ -3,6 +3,8 @@ import type { BaseChatModel } from "@langchain/core/language_models/chat_models"
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
 import { ToolNode } from "@langchain/langgraph/prebuilt";
+import type { LoadedSkillEntry } from "../internal/core.js";
+import { getLoadedSkills } from "../state/get-loaded-skills.js";
 import { emitSkillsEvents } from "../events/emit-skills-events.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 import type { BuiltModelRequest } from "../engine/build-model-request.js";
@@ -62,6 +64,8 @@ export interface SkillsInterceptor {
   toolNode(tools?: readonly StructuredToolInterface[], options?: GatedToolNodeOptions): (state: SkillsGraphState, config: LangGraphRunnableConfig) => Promise<SkillsNodeUpdate | Command[]>;
   /** A graph node ending the turn (drops `turn` and `once` skills); put it before END, or rely on the next user message doing it. */
   endTurn(): (state: SkillsGraphState, config: LangGraphRunnableConfig) => Promise<Partial<SkillsNodeUpdate>>;
+  /** The skills this agent has loaded in a graph state (or `getState().values`), oldest load first: `getLoadedSkills` for this agent id. */
+  loadedSkills(state: unknown): LoadedSkillEntry[];
   /** Releases the hooks' per-thread resources (all threads when no id), e.g. shell sandboxes. */
   dispose(threadId?: string): Promise<void>;
 }
@@ -131,6 +135,7 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
         return rest.length > 0 ? [new Command({ update: own as unknown as Record<string, unknown> }), ...(rest as Command[])] : own;
       };
     },
+    loadedSkills: (state) => getLoadedSkills(state, agentId),
     async dispose(threadId) {
       await Promise.all(resolved.hooks.map((hook) => hook.dispose?.(threadId)));
     },

@@ -18,7 +18,8 @@ export function buildReadSkillTool(names: readonly string[], enumThreshold: numb
       "Optionally pick reference files to keep shown with the instructions while the skill is loaded (docs / include_all_docs); " +
       "call it again on a loaded skill to add, replace or clear that selection.",
     schema: z.object({
-      name: skillNameSchema(names, enumThreshold),
+      name: skillNameSchema(names, enumThreshold).optional(),
+      path: z.string().optional().describe("Instead of name: the skill's folder or SKILL.md path, as listed"),
       docs: z.array(z.string()).max(MAX_SELECTED_DOCS).optional().describe("Reference files to show with the instructions, paths relative to the skill folder"),
       include_all_docs: z.boolean().optional().describe("Select every reference file of the skill (not scripts/), within the size caps"),
       docs_mode: z.enum(["add", "replace", "clear"]).optional().describe("How docs change the current selection (default add)"),
@@ -28,7 +29,7 @@ export function buildReadSkillTool(names: readonly string[], enumThreshold: numb
 
 /** Loads a skill: records it in state (name, mode, hash; no body) and answers with a stub the request builder fills with the body. */
 export async function runReadSkill(args: unknown, context: SkillsToolContext): Promise<SkillsToolOutcome> {
-  const name = stringArg(args, "name", "skill", "skill_name");
+  const name = skillByNameOrPath(args, context);
   const skill = name === undefined || context.state.disabled.includes(name) ? undefined : context.catalog.get(name);
   if (!skill || name === undefined) return unknownSkill(context, name);
   const files = await context.catalog.listFiles(name).catch(() => []);
@@ -57,4 +58,26 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
       ...(tools.length > 0 ? [{ type: "tools-unlocked" as const, agentId: context.agentId, skill: name, tools }] : []),
     ],
   };
+}
+
+/**
+ * The skill a read_skill call names: `name`, or `path` (the skill folder or its SKILL.md, absolute as listed, or
+ * ending in `<name>/SKILL.md`). Only compared with the catalog's own paths: no file is touched for a path argument.
+ */
+export function skillByNameOrPath(args: unknown, context: SkillsToolContext): string | undefined {
+  const name = stringArg(args, "name", "skill", "skill_name");
+  if (name !== undefined && context.catalog.has(name)) return name;
+  const path = stringArg(args, "path", "location") ?? (name !== undefined && /[\\/]/.test(name) ? name : undefined);
+  if (path === undefined || path.length > 4096) return name;
+  const folder = path.replace(/[\\/]+$/, "").replace(/[\\/]SKILL\.md$/i, "").replace(/\\/g, "/");
+  for (const skill of context.catalog.list()) {
+    const dir = skill.dir?.replace(/\\/g, "/").replace(/\/+$/, "");
+    if (dir !== undefined && dir === folder) return skill.name;
+  }
+  const last = folder.split("/").pop();
+  if (last && context.catalog.has(last)) {
+    const dir = context.catalog.get(last)?.dir?.replace(/\\/g, "/");
+    if (dir === undefined || dir.endsWith(`/${folder}`) || dir.endsWith(folder)) return last;
+  }
+  return name ?? path;
 }
