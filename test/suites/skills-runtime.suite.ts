@@ -513,6 +513,26 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       expect(getLoadedSkills(await state()).map((entry) => entry.name).sort()).toEqual(["notes", "pdf-tools"]);
     });
 
+    it("honours other runtimes' frontmatter dialects: spring's allowedTools unlock tools, tama's depends are reported", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "skills-dialect-"));
+      try {
+        await mkdir(join(dir, "spring-pdf"));
+        const frontmatter = "name: spring-pdf\ndescription: PDF skill in spring-ai-alibaba's dialect.\nallowedTools:\n  - make_pdf\ntama:\n  depends:\n    bins: [pdftotext]\n    apt:\n      - poppler-utils\n";
+        await writeFile(join(dir, "spring-pdf", "SKILL.md"), `---\n${frontmatter.replace("[pdftotext]", "\n      - pdftotext")}---\n\nSPRING BODY\n`);
+        const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
+        expect(registry.get("spring-pdf")?.allowedTools).toEqual(["make_pdf"]);
+        const { model, say, runs } = await build([callTool("make_pdf", { title: "early" }), callTool("read_skill", { name: "spring-pdf" }), callTool("make_pdf", { title: "T" }), answer()], {}, { skills: registry });
+        await say("pdf");
+        expect(runs.make_pdf).toBe(1);
+        const loaded = toolText(model.calls[2]!.messages).join("\n");
+        expect(loaded).toContain("SPRING BODY");
+        expect(loaded).toContain("apt-get install -y poppler-utils");
+        expect(loaded).toContain("programs pdftotext");
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
     it("finds skills through search_skills", async () => {
       const { model, say } = await build([callTool("search_skills", { query: "weather forecast city" }), answer()]);
       await say("go");

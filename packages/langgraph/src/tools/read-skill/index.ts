@@ -1,5 +1,6 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
+import { installHints } from "../../internal/core.js";
 import { runsInInterceptor, skillNameSchema } from "../skill-name-schema.js";
 import { stringArg, unknownSkill, type SkillsToolContext, type SkillsToolOutcome } from "../skills-tool-context.js";
 import { asksForDocs, MAX_SELECTED_DOCS, selectDocs } from "./doc-selection.js";
@@ -43,6 +44,12 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
     if (files.length > MAX_LISTED_FILES) lines.push(`- ... ${files.length - MAX_LISTED_FILES} more (list_skill_files shows all)`);
   }
   if (tools.length > 0) lines.push(`Tools unlocked by this skill: ${tools.join(", ")}`);
+  const needs = skill.dependencies;
+  if (needs && needs.bins.length + needs.apt.length + needs.uv.length > 0) {
+    const declared = [needs.bins.length > 0 ? `programs ${needs.bins.join(", ")}` : "", needs.apt.length > 0 ? `Debian packages ${needs.apt.join(", ")}` : "", needs.uv.length > 0 ? `Python packages ${needs.uv.join(", ")}` : ""];
+    lines.push(`Declared dependencies (skillgraph installs none): ${declared.filter(Boolean).join("; ")}.`);
+    for (const hint of installHints(needs)) lines.push(`If missing, the user can install them with: ${hint}`);
+  }
   const seq = context.state.load.seq + 1;
   const current = context.state.load.loaded[name]?.docs ?? [];
   const selection = asksForDocs(args) ? await selectDocs(args, name, context.catalog, current, { maxFileBytes: context.options.maxFileBytes, seq }) : undefined;
