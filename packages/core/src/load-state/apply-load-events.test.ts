@@ -164,3 +164,12 @@ describe("applyLoadEvents", () => {
     });
   });
 });
+
+describe("the cap's name", () => {
+  it("takes maxLoadedSkills, keeps maxLoaded as a deprecated alias, and refuses the two disagreeing", () => {
+    const events = [load("a", 1), load("b", 1), load("c", 1)];
+    expect(Object.keys(applyLoadEvents(emptyLoadState(), events, { maxLoadedSkills: 2 }).state.loaded)).toHaveLength(2);
+    expect(Object.keys(applyLoadEvents(emptyLoadState(), events, { maxLoaded: 1 }).state.loaded)).toHaveLength(1);
+    expect(() => applyLoadEvents(emptyLoadState(), events, { maxLoadedSkills: 2, maxLoaded: 3 })).toThrow(/maxLoadedSkills/);
+  });
+});

@@ -55,6 +55,8 @@ export type SkillLoadEvent =
 /** Options of applyLoadEvents and createLoadStateReducer. */
 export interface LoadStateOptions {
   /** Most skills loaded at once; beyond it the least recently used are evicted (tie-break by name). @default unlimited */
+  maxLoadedSkills?: number;
+  /** @deprecated the same as `maxLoadedSkills` (one name for the cap across packages); kept for existing callers. */
   maxLoaded?: number;
 }
 
