@@ -4,8 +4,8 @@ import { isCommand, type Command, type LangGraphRunnableConfig } from "@langchai
 import type { ToolNode } from "@langchain/langgraph/prebuilt";
 import type { SkillCatalog } from "../internal/core.js";
 import type { SkillsEngine } from "../engine/skills-engine.js";
-import { mergeAgentUpdates } from "../engine/merge-updates.js";
-import { blockedMessage, outcomeMessage } from "../engine/outcome-message.js";
+import { mergeAgentUpdates } from "../engine/state-events.js";
+import { blockedMessage, outcomeMessage } from "../engine/tool-running.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
 

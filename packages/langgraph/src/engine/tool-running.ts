@@ -1,15 +1,16 @@
+// Tool running: the skills tools run against an agent state, and the ToolMessages that answer calls.
+import { ToolMessage } from "@langchain/core/messages";
 import type { SkillCatalog } from "../internal/core.js";
-import type { AgentSkillsState } from "../state/skills-state.js";
+import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
 import { DISABLE_SKILL, runDisableSkill } from "../tools/disable-skill/index.js";
 import { LIST_SKILL_FILES, runListSkillFiles } from "../tools/list-skill-files/index.js";
-import { READ_SKILL, runReadSkill } from "../tools/read-skill/index.js";
 import { READ_SKILL_FILE, runReadSkillFile } from "../tools/read-skill-file/index.js";
-import { runSearchSkills, SEARCH_SKILLS } from "../tools/search-skills/index.js";
+import { READ_SKILL, runReadSkill } from "../tools/read-skill/index.js";
+import { SEARCH_SKILLS, runSearchSkills } from "../tools/search-skills/index.js";
 import type { SkillsToolContext, SkillsToolOutcome } from "../tools/skills-tool-context.js";
-import { applyAgentUpdate } from "./apply-agent-update.js";
-import type { EngineContext } from "./engine-context.js";
-import type { EngineToolCall } from "./engine-tool-call.js";
-import { evictionEvents } from "./unload-events.js";
+import type { EngineContext } from "./catalog-cache.js";
+import { applyAgentUpdate, evictionEvents } from "./state-events.js";
+import type { EngineToolCall } from "./tool-gate.js";
 
 /** Runs a skills tool call against this agent's state. */
 export async function runSkillsTool(context: EngineContext, call: EngineToolCall, state: AgentSkillsState, catalog: SkillCatalog): Promise<SkillsToolOutcome> {
@@ -65,4 +66,26 @@ function policyEvictions(context: EngineContext, state: AgentSkillsState, incomi
   if (!Array.isArray(picked)) return [];
   const names = new Set(loaded.map((entry) => entry.name));
   return [...new Set(picked.filter((name): name is string => typeof name === "string" && name !== incoming && names.has(name)))];
+}
+
+/** Load events recording that a loaded skill's tool was used (keeps it recent for the LRU cap). */
+export function touchOwner(owner: string | undefined, state: AgentSkillsState): AgentSkillsUpdate | undefined {
+  if (!owner || !state.load.loaded[owner]) return undefined;
+  return { events: [{ type: "touch", name: owner, seq: state.load.seq + 1 }] };
+}
+
+/** The ToolMessage stored for a skills tool call (a read_skill result carries the body marker as its artifact). */
+export function outcomeMessage(outcome: SkillsToolOutcome, call: { id?: string; name: string }): ToolMessage {
+  return new ToolMessage({
+    content: outcome.content,
+    tool_call_id: call.id ?? "",
+    name: call.name,
+    status: outcome.status ?? "success",
+    ...(outcome.artifact ? { artifact: { skillgraph: outcome.artifact } } : {}),
+  });
+}
+
+/** The error ToolMessage answering a blocked call (the tool never runs). */
+export function blockedMessage(reason: string, call: { id?: string; name: string }): ToolMessage {
+  return new ToolMessage({ content: reason, tool_call_id: call.id ?? "", name: call.name, status: "error" });
 }
