@@ -107,7 +107,7 @@ export async function materialiseMessages(context: EngineContext, messages: read
       } else if (options.bodyPlacement === "tool-result" && selectedDocs.get(skill)?.includes(file.path)) {
         content = `[File '${file.path}' of skill '${skill}': shown with the skill's instructions in its latest read_skill result.]`;
       } else {
-        content = fileBlock(skill, file.path, await bodies.file(catalog, skill, file.path, options.maxFileBytes));
+        content = await bodies.file(catalog, skill, file.path, options.maxFileBytes);
       }
     } else if (entry && latest.get(skill) !== position && options.bodyPlacement !== "system-prompt") {
       content = `[Skill '${skill}' instructions: see the later read_skill result of this skill.]`;
