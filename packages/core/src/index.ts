@@ -10,6 +10,8 @@ export { SkillDriftError, type SkillDriftPolicy } from "./errors/skill-drift-err
 
 // skills: types, parsing, validation, loading
 export type { DiagnosticSeverity, Skill, SkillDiagnostic, SkillLayer, SkillMetadata, SkillOrigin } from "./skill/skill-types.js";
+export { installHints } from "./skill/frontmatter-dialects.js";
+export type { SkillDependencies } from "./skill/frontmatter-dialects.js";
 export { loadSkill, loadSkillFile, loadSkillFromText, type LoadSkillOptions, type LoadSkillFromTextOptions, type LoadedSkillFile } from "./skill/load-skill.js";
 export { validateSkill, type ValidateSkillOptions, type SkillValidationResult } from "./skill/validate-skill.js";
 export { readSkillProperties, type SkillProperties } from "./skill/read-skill-properties.js";

@@ -1,14 +1,12 @@
-import type { SkillCatalog } from "../internal/core.js";
+// Gating: whether a tool call may run, is a skills tool, or is answered with an explanation instead.
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import type { SkillsToolHookContext } from "../hooks/skills-tool-hook.js";
+import type { SkillCatalog, SkillMetadata } from "../internal/core.js";
 import type { AgentSkillsState } from "../state/skills-state.js";
 import { CALL_SKILL_TOOL, parseDispatch } from "../tools/call-skill-tool/index.js";
 import { DISABLE_SKILL } from "../tools/disable-skill/index.js";
-import type { EngineContext } from "./engine-context.js";
-import type { EngineToolCall } from "./engine-tool-call.js";
-import type { GateDecision } from "./gate-decision.js";
-import { loadedMetadata } from "./loaded-metadata.js";
-import { isSkillsToolName } from "./skills-tool-names.js";
-import { ownedByLoaded, restrictionReason, toolRestriction } from "./tool-restriction.js";
+import { SKILLS_TOOL_NAMES, isSkillsToolName, type EngineContext, type SkillToolIndex } from "./catalog-cache.js";
+import { loadedMetadata } from "./model-request.js";
 
 /** Decides whether a tool call may run, is a skills tool, or is answered with an explanation instead. */
 export function gateToolCall(context: EngineContext, call: EngineToolCall, state: AgentSkillsState, catalog: SkillCatalog, threadId?: string): GateDecision {
@@ -52,4 +50,40 @@ export function gateToolCall(context: EngineContext, call: EngineToolCall, state
   const restricted = toolRestriction(options.restrictTools, loaded, cache.index);
   if (restricted && !restricted.has(name.toLowerCase())) return { action: "block", reason: restrictionReason(name, loaded, cache.index) };
   return { action: "run", call };
+}
+
+/** What the gate decided for one tool call. */
+export type GateDecision =
+  | { action: "skills-tool" }
+  /** Run `call` (the inner call for a dispatcher call); `tool` is set when the interceptor serves the tool itself. */
+  | { action: "run"; call: EngineToolCall; tool?: StructuredToolInterface; owner?: string }
+  | { action: "block"; reason: string };
+
+/** Lower-cased names allowed while a restricting skill is loaded (restrict mode), or undefined when unrestricted. */
+export function toolRestriction(restrictTools: boolean, loaded: readonly SkillMetadata[], index: SkillToolIndex): Set<string> | undefined {
+  if (!restrictTools) return undefined;
+  const restricting = loaded.filter((skill) => index.declared.has(skill.name));
+  if (restricting.length === 0) return undefined;
+  const allowed = new Set<string>(SKILLS_TOOL_NAMES);
+  for (const skill of restricting) for (const name of index.declared.get(skill.name)!) allowed.add(name);
+  for (const skill of loaded) for (const tool of index.owned.get(skill.name) ?? []) allowed.add(tool.name.toLowerCase());
+  return allowed;
+}
+
+/** Whether some loaded skill owns the tool `toolName`. */
+export function ownedByLoaded(toolName: string, loaded: readonly SkillMetadata[], index: SkillToolIndex): boolean {
+  return loaded.some((skill) => (index.owned.get(skill.name) ?? []).some((tool) => tool.name === toolName));
+}
+
+/** The block reason for a tool outside the active skills' allowed-tools. */
+export function restrictionReason(name: string, loaded: readonly SkillMetadata[], index: SkillToolIndex): string {
+  const active = loaded.filter((skill) => index.declared.has(skill.name)).map((skill) => `'${skill.name}'`);
+  return `Tool '${name}' is not allowed while skill ${active.join(", ")} is active (its allowed-tools restrict the tools in use).`;
+}
+
+/** A tool call as both shapes see it. */
+export interface EngineToolCall {
+  name: string;
+  args: unknown;
+  id?: string;
 }
