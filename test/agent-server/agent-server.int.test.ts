@@ -269,7 +269,8 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
       if (index >= 0) streamed.push(performance.now() - start);
     }
     // The server logs how long each run waited in its queue (workers poll it after a random 0-1 s sleep) and ran.
-    const logged = (name: string) => [...server!.log().matchAll(new RegExp(`${name}: \\S*?(\\d+)`, "g"))].map((match) => Number(match[1])).slice(-2 * runs);
+    const plainLog = server!.log().replace(/\u001b\[[0-9;]*m/g, ""); // winston colours the numbers
+    const logged = (name: string) => [...plainLog.matchAll(new RegExp(`${name}: (\\d+)`, "g"))].map((match) => Number(match[1])).slice(-2 * runs);
     const figures = {
       runs,
       inProcessMedianMs: Math.round(median(inProcess) * 10) / 10,
