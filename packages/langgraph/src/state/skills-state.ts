@@ -1,19 +1,11 @@
 import { Annotation } from "@langchain/langgraph";
 import { applyLoadEvents, emptyLoadState } from "../internal/core.js";
-import type { SkillLoadEvent, SkillLoadState } from "../internal/core.js";
+import type { AgentSkillsState, SkillLoadEvent, SkillsStateValue } from "../internal/core.js";
+import { SKILLS_STATE_KEY } from "../internal/core.js";
 
-/** Name of the state channel holding every agent's skill state. */
-export const SKILLS_STATE_KEY = "skillgraph";
-
-/** One agent's skill state on one thread: what is loaded (names, modes, seqs, hashes, docs; never bodies) and what it disabled. */
-export interface AgentSkillsState {
-  load: SkillLoadState;
-  /** Skills this agent disabled on this thread (`disable_skill`). */
-  disabled: string[];
-}
-
-/** The channel value: agent id -> that agent's state. */
-export type SkillsStateValue = Record<string, AgentSkillsState>;
+// The channel's name and value shape are core's one contract (shared with @skillgraph/shell and @skillgraph/checkpoint).
+export { SKILLS_STATE_KEY };
+export type { AgentSkillsState, SkillsStateValue };
 
 /** One agent's update: load events applied in order, with the cap to enforce and names to disable. */
 export interface AgentSkillsUpdate {
