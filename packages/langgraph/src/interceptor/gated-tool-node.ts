@@ -110,7 +110,10 @@ export function orderOutputs(calls: readonly ToolCall[], answered: Map<string, T
   }
   const messages = calls.flatMap((call) => {
     const message = byId.get(call.id ?? "");
+    if (message) byId.delete(call.id ?? "");
     return message ? [message] : [];
   });
+  // A ToolMessage answering no call of this step (a tool that set its own tool_call_id) is kept, after the others.
+  messages.push(...byId.values());
   return { messages, rest };
 }
