@@ -22,4 +22,8 @@ describe("missingRequirements", () => {
   it("names the programs not found on the fixed PATH", () => {
     expect(missingRequirements({ extra: { requires: ["sh", "no-such-program-xyz"] } }, "/usr/bin:/bin")).toEqual({ required: ["no-such-program-xyz", "sh"], missing: ["no-such-program-xyz"] });
   });
+
+  it("checks tama's depends.bins like requires", () => {
+    expect(requiredBinaries({ dependencies: { bins: ["jq", "pandoc"] } })).toEqual(["jq", "pandoc"]);
+  });
 });

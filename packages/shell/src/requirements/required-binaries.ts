@@ -3,6 +3,8 @@ export interface RequirementSource {
   compatibility?: string;
   metadata?: Record<string, unknown>;
   extra?: Record<string, unknown>;
+  /** Dialect dependencies read by core (tama `depends`): `bins` are checked like `requires`. */
+  dependencies?: { bins?: readonly string[] };
 }
 
 // Programs recognised by name in free-text `compatibility` ("Requires python3 and git").
@@ -16,7 +18,7 @@ const knownPrograms = [
 const aliases: Record<string, string> = { "python 3": "python3", "node.js": "node", nodejs: "node", imagemagick: "convert", ripgrep: "rg" };
 
 /**
- * Programs a skill says it needs: `requires: [..]` / `requires.bins`, `metadata.requires` (same shapes, also one level
+ * Programs a skill says it needs: `requires: [..]` / `requires.bins`, tama's `depends.bins`, `metadata.requires` (same shapes, also one level
  * deeper such as `metadata.openclaw.requires.bins`), and well-known program names mentioned in `compatibility` after a
  * "require"/"need" word. MCP servers and API keys are not programs and are ignored.
  * @param skill the skill's metadata
@@ -25,6 +27,7 @@ const aliases: Record<string, string> = { "python 3": "python3", "node.js": "nod
 export function requiredBinaries(skill: RequirementSource): string[] {
   const found = new Set<string>();
   collect(skill.extra?.requires, found);
+  collect(skill.dependencies?.bins ? [...skill.dependencies.bins] : undefined, found);
   const metadata = skill.metadata ?? {};
   collect(metadata.requires, found);
   for (const value of Object.values(metadata)) {
