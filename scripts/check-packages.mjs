@@ -18,7 +18,10 @@ const bin = (name) => join(root, "node_modules", ".bin", name);
 export function publishablePackages() {
   return readdirSync(join(root, "packages"))
     .map((dir) => join(root, "packages", dir))
-    .filter((dir) => existsSync(join(dir, "package.json")) && !JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).private);
+    .filter(
+      (dir) =>
+        existsSync(join(dir, "package.json")) && !JSON.parse(readFileSync(join(dir, "package.json"), "utf8")).private,
+    );
 }
 
 let failed = 0;
@@ -29,11 +32,27 @@ for (const dir of publishablePackages()) {
     failed++;
     continue;
   }
-  const packed = execFileSync("bash", [join(root, "scripts", "pnpm.sh"), "pack", "--json", "--pack-destination", out], { cwd: dir, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] });
+  const packed = execFileSync("bash", [join(root, "scripts", "pnpm.sh"), "pack", "--json", "--pack-destination", out], {
+    cwd: dir,
+    encoding: "utf8",
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   const tarball = JSON.parse(packed.slice(packed.indexOf("{"))).filename;
   for (const [tool, args] of [
     ["publint", ["run", tarball, "--strict"]],
-    ["attw", [tarball, "--profile", "esm-only", "--no-definitely-typed", "--format", "table-flipped", "--no-color", "--no-emoji"]],
+    [
+      "attw",
+      [
+        tarball,
+        "--profile",
+        "esm-only",
+        "--no-definitely-typed",
+        "--format",
+        "table-flipped",
+        "--no-color",
+        "--no-emoji",
+      ],
+    ],
   ]) {
     const result = spawnSync(bin(tool), args, { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
     const ok = result.status === 0;

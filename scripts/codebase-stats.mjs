@@ -90,7 +90,9 @@ for (const name of readdirSync(packagesDir).sort()) {
     testFiles: files.filter(isTest).length,
     fixtureFiles: files.filter(isFixture).length,
     medianBytes: median(sizes),
-    largest: sizes.length ? { bytes: Math.max(...sizes), file: relative(dir, source[sizes.indexOf(Math.max(...sizes))]) } : undefined,
+    largest: sizes.length
+      ? { bytes: Math.max(...sizes), file: relative(dir, source[sizes.indexOf(Math.max(...sizes))]) }
+      : undefined,
     lines,
     linesOver120: longLines,
     entries,
@@ -115,14 +117,24 @@ for (const row of rows) {
 if (process.argv.includes("--json")) {
   console.log(JSON.stringify(rows, null, 2));
 } else {
-  const header = ["package", "src files", "test files", "median src file", "largest src file", "exports (values + types) per entry", "lines > 120"];
+  const header = [
+    "package",
+    "src files",
+    "test files",
+    "median src file",
+    "largest src file",
+    "exports (values + types) per entry",
+    "lines > 120",
+  ];
   const table = rows.map((row) => [
     row.name,
     String(row.sourceFiles),
     String(row.testFiles),
     `${(row.medianBytes / 1024).toFixed(1)} KB`,
     row.largest ? `${(row.largest.bytes / 1024).toFixed(1)} KB ${row.largest.file}` : "-",
-    Object.entries(row.exports).map(([subpath, count]) => `${subpath}: ${count.values + count.types} (${count.values} + ${count.types})`).join("; "),
+    Object.entries(row.exports)
+      .map(([subpath, count]) => `${subpath}: ${count.values + count.types} (${count.values} + ${count.types})`)
+      .join("; "),
     `${row.linesOver120} of ${row.lines} (${((100 * row.linesOver120) / Math.max(1, row.lines)).toFixed(1)}%)`,
   ]);
   console.log(`| ${header.join(" | ")} |`);
