@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { constants } from "node:fs";
 import { mkdir, open, realpath, rm } from "node:fs/promises";
 import path from "node:path";
+import { SkillgraphError } from "../internal/core.js";
 import { hasParentSegment, isInside, realpathOfNearest } from "../policy/confine-path.js";
 
 /** A file to put into a workspace before a command runs. */
@@ -39,7 +40,7 @@ export class ThreadWorkspaces {
 
   /**
    * Writes files into the thread's workspace; paths must be relative and stay inside it.
-   * @throws Error naming the file when a path is absolute or climbs out with `..`
+   * @throws SkillgraphError (`workspace-path-refused`) naming the file when a path is absolute or climbs out with `..`
    */
   async stage(threadId: string | undefined, files: readonly StagedFile[]): Promise<string[]> {
     const dir = await this.ensure(threadId);
@@ -47,11 +48,11 @@ export class ThreadWorkspaces {
     for (const file of files) {
       const target = path.resolve(dir, file.path);
       if (path.isAbsolute(file.path) || hasParentSegment(file.path) || file.path.includes("\0") || !isInside(dir, target) || target === dir) {
-        throw new Error(`cannot stage '${file.path}': paths must be relative to the workspace and stay inside it`);
+        throw new SkillgraphError({ code: "workspace-path-refused", message: `cannot stage '${file.path}': paths must be relative to the workspace and stay inside it` });
       }
       await mkdir(path.dirname(target), { recursive: true });
       if (!isInside(await realpath(dir), realpathOfNearest(path.dirname(target)))) {
-        throw new Error(`cannot stage '${file.path}': a folder on the way is a symlink leading outside the workspace`);
+        throw new SkillgraphError({ code: "workspace-path-refused", message: `cannot stage '${file.path}': a folder on the way is a symlink leading outside the workspace` });
       }
       // O_NOFOLLOW: a symlink planted at the target is refused, never followed
       const handle = await open(target, constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | constants.O_NOFOLLOW, 0o644);

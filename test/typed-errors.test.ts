@@ -1,0 +1,35 @@
+// Error classes of shell and checkpoint: own marker and isInstance, across two copies of the packages (the core
+// classes are covered in packages/core/src/errors/error-classes.test.ts).
+import { describe, expect, it, vi } from "vitest";
+import { CheckpointerError } from "@skillgraph/checkpoint";
+import { SkillgraphError, SkillLoadError } from "@skillgraph/core";
+import { BubblewrapUnavailableError } from "@skillgraph/shell";
+
+describe("shell and checkpoint error classes", () => {
+  it("each has its own isInstance, true only for its class, also for an error from a second copy", async () => {
+    vi.resetModules();
+    const shellCopy = await import("@skillgraph/shell");
+    const checkpointCopy = await import("@skillgraph/checkpoint");
+    expect(shellCopy.BubblewrapUnavailableError).not.toBe(BubblewrapUnavailableError);
+    const bwrap = new shellCopy.BubblewrapUnavailableError({ bwrapPath: "/usr/bin/bwrap", message: "no bwrap" });
+    const checkpointer = new checkpointCopy.CheckpointerError({
+      url: "nope:",
+      reason: "unknown-scheme",
+      message: "unknown scheme",
+    });
+    expect(bwrap instanceof BubblewrapUnavailableError).toBe(false);
+    for (const [error, own, other] of [
+      [bwrap, BubblewrapUnavailableError, CheckpointerError],
+      [checkpointer, CheckpointerError, BubblewrapUnavailableError],
+    ] as const) {
+      expect(own.isInstance(error)).toBe(true);
+      expect(other.isInstance(error)).toBe(false);
+      expect(SkillLoadError.isInstance(error)).toBe(false);
+      expect(SkillgraphError.isInstance(error)).toBe(true);
+    }
+    expect(
+      Object.hasOwn(BubblewrapUnavailableError, "isInstance") && Object.hasOwn(CheckpointerError, "isInstance"),
+    ).toBe(true);
+    expect([bwrap.code, checkpointer.code]).toEqual(["bubblewrap-unavailable", "checkpointer-unknown-scheme"]);
+  });
+});
