@@ -85,6 +85,23 @@ for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
   results[`toolCall_${executor}`] = await time(`shell tool call (${executor}): \`true\``, () => shell.invoke({ command: "true" }, { configurable: { thread_id: "bench" } }));
 }
 
+// What the hardening of issue 9 costs per call, measured in the same run: the same tool call with the parts that add
+// process start-up turned off (no prlimit; for local also no PID namespace). The in-process checks (race-free
+// staging and collection, wrapper unwrapping, environment allow-list) run in both; they cost microseconds.
+const hardening: Record<string, unknown> = {};
+for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
+  const baselineExecutor = executor === "local" ? createLocalExecutor({ isolateProcesses: false }) : createBubblewrapExecutor({});
+  const baseline = createShellHook({ catalog, executor: baselineExecutor, limits: false, alwaysVisible: true });
+  const hardened = createShellHook({ catalog, executor: executor as "local" | "bubblewrap", alwaysVisible: true });
+  const call = (hook: typeof baseline) => () => hook.tools.find((tool) => tool.name === "shell")!.invoke({ command: "true" }, { configurable: { thread_id: "bench" } });
+  const before = await time(`tool call (${executor}), hardening off`, call(baseline));
+  const after = await time(`tool call (${executor}), hardening on`, call(hardened));
+  const extraMs = round(after.medianMs - before.medianMs);
+  hardening[executor] = { offMs: before.medianMs, onMs: after.medianMs, extraMs, ratio: round(after.medianMs / before.medianMs) };
+  console.log(`hardening cost (${executor}): +${extraMs} ms per call, ratio ${round(after.medianMs / before.medianMs)}x`);
+}
+results.hardening = hardening;
+
 for (const [name, tree] of [["obedient", obedientTree], ["stubborn", stubbornTree]] as const) {
   const localKill = await killTime(local, tree);
   console.log(`local: kill ${name} runaway tree after timeout`.padEnd(56) + `median ${localKill.medianMs.toFixed(2)} ms (n=${localKill.runs}, grace 500 ms)`);

@@ -89,7 +89,7 @@ const cases: HostileCase[] = [
   { name: "unknown program", tool: "shell", input: { command: "no-such-program-xyz" }, reason: "not-found" },
   { name: "unquoted glob", tool: "shell", input: { command: "rm -rf *" }, reason: "glob" },
   { name: "skill script path from the shell tool", tool: "shell", input: { command: "scripts/ok.sh" }, reason: "executable-outside-scripts" },
-  { name: "staging a file outside the workspace", tool: "shell", input: { command: "ls", files: [{ path: "../escaped.txt", content: "x" }] }, reason: "path-traversal" },
+  { name: "staging a file outside the workspace", tool: "shell", input: { command: "ls", files: [{ path: "../escaped.txt", content: "x" }] }, reason: "staging-refused" },
   { name: "script path climbing out of the skill", tool: "run_skill_script", input: { skill: "hostile", command: "scripts/../../../bin/sh" }, reason: "path-traversal" },
   { name: "script symlinked to /bin/sh", tool: "run_skill_script", input: { skill: "hostile", command: "scripts/escape -c id" }, reason: "symlink-escape" },
   { name: "absolute executable for a skill", tool: "run_skill_script", input: { skill: "hostile", command: "/bin/sh -c id" }, reason: "executable-outside-scripts" },

@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from "vitest";
 import { CheckpointerError } from "@skillgraph/checkpoint";
 import { SkillgraphError, SkillLoadError } from "@skillgraph/core";
 import { BubblewrapUnavailableError } from "@skillgraph/shell";
+import { StagingRefusedError } from "../packages/shell/src/workspace/thread-workspaces.js";
 
 describe("shell and checkpoint error classes", () => {
   it("each has its own isInstance, true only for its class, also for an error from a second copy", async () => {
@@ -31,5 +32,12 @@ describe("shell and checkpoint error classes", () => {
       Object.hasOwn(BubblewrapUnavailableError, "isInstance") && Object.hasOwn(CheckpointerError, "isInstance"),
     ).toBe(true);
     expect([bwrap.code, checkpointer.code]).toEqual(["bubblewrap-unavailable", "checkpointer-unknown-scheme"]);
+  });
+
+  it("StagingRefusedError (internal to shell) has its own marker and code", () => {
+    const error = new StagingRefusedError("cannot stage '../x'");
+    expect([StagingRefusedError.isInstance(error), SkillgraphError.isInstance(error), BubblewrapUnavailableError.isInstance(error)]).toEqual([true, true, false]);
+    expect(StagingRefusedError.isInstance(new BubblewrapUnavailableError({ bwrapPath: "bwrap", message: "m" }))).toBe(false);
+    expect(error.code).toBe("workspace-path-refused");
   });
 });

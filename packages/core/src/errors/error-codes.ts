@@ -55,8 +55,8 @@ export const SKILLGRAPH_ERROR_CODES = {
     summary: "A command asked for a pseudo-terminal and util-linux `script` is not installed.",
   },
   "workspace-path-refused": {
-    error: "SkillgraphError",
-    summary: "A file to stage in a thread workspace is absolute, climbs out, or goes through a symlink.",
+    error: "StagingRefusedError",
+    summary: "A file to stage in a thread workspace is refused: outside it, a dot-file or program config, too many or too large.",
   },
   "checkpointer-unknown-scheme": {
     error: "CheckpointerError",

@@ -4,7 +4,7 @@ import type { PromptLayout } from "./prompt-layout.js";
 export const markdownLayout: PromptLayout = {
   skill: (entry) => {
     const description = entry.description.replace(/\s+/g, " ").trim();
-    const location = entry.location === "" ? "" : ` (\`${entry.location}\`)`;
+    const location = entry.location === "" ? "" : ` (\`${entry.location.replaceAll("`", "'")}\`)`;
     return `- **${entry.name}**${location}: ${description}`;
   },
   name: (entry) => `- ${entry.name}`,

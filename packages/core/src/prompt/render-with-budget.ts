@@ -1,4 +1,5 @@
 import type { SkillMetadata } from "../skill/skill-types.js";
+import { MAX_DESCRIPTION_LENGTH } from "../skill/validate-frontmatter.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import type { PromptSkillEntry, RenderedSkillsPrompt, RenderLevel, RenderReport } from "./prompt-types.js";
 import type { ResolvedRenderOptions } from "./resolve-render-options.js";
@@ -98,8 +99,16 @@ function largestFittingCut(collapsed: readonly string[], min: number, fits: (tex
   return best;
 }
 
+/**
+ * Entries as the model sees them: a description over the spec's 1 024 characters is cut (one skill must not take the
+ * budget of all others), control characters in the location are replaced (a folder name must not add lines).
+ */
 function sortedEntries(skills: readonly SkillMetadata[], includeLocation: boolean): PromptSkillEntry[] {
-  const entries = skills.map((skill) => ({ name: skill.name, description: skill.description, location: includeLocation ? skill.file : "" }));
+  const entries = skills.map((skill) => ({
+    name: skill.name,
+    description: skill.description.length > MAX_DESCRIPTION_LENGTH ? `${skill.description.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…` : skill.description,
+    location: includeLocation ? skill.file.replace(/\p{Cc}/gu, "?") : "",
+  }));
   return entries.sort((a, b) => compare(a.name, b.name) || compare(a.location, b.location) || compare(a.description, b.description));
 }
 

@@ -2,10 +2,14 @@ import { escapeHtml } from "./escape-html.js";
 import type { PromptLayout } from "./prompt-layout.js";
 import type { PromptSkillEntry } from "./prompt-types.js";
 
-/** The reference `<available_skills>` entry: each tag on its own line, name and description HTML-escaped, location raw (omitted when ""). */
+/**
+ * The reference `<available_skills>` entry: each tag on its own line, name, description and location HTML-escaped
+ * (the reference prints the location raw; escaping it only changes paths containing `<`, `>`, `&` or quotes, which
+ * could otherwise close the tag and inject text), location omitted when "".
+ */
 export function xmlSkillEntry(entry: PromptSkillEntry): string {
   const lines = ["<skill>", "<name>", escapeHtml(entry.name), "</name>", "<description>", escapeHtml(entry.description), "</description>"];
-  if (entry.location !== "") lines.push("<location>", entry.location, "</location>");
+  if (entry.location !== "") lines.push("<location>", escapeHtml(entry.location), "</location>");
   lines.push("</skill>");
   return lines.join("\n");
 }

@@ -162,9 +162,9 @@ function openAt(parent: FileHandle, parentPath: string, name: string, flags: num
   return open(`${parentPath}/${name}`, flags | O_NOFOLLOW, mode);
 }
 
-function mkdirAt(parent: FileHandle, parentPath: string, name: string): Promise<string | undefined> {
+async function mkdirAt(parent: FileHandle, parentPath: string, name: string): Promise<void> {
   const target = confinedFolderIsRaceFree() ? `/proc/self/fd/${parent.fd}/${name}` : `${parentPath}/${name}`;
-  return mkdir(target, { mode: 0o755 });
+  await mkdir(target, { mode: 0o755 });
 }
 
 /** O_DIRECTORY|O_NOFOLLOW on a symlink gives ENOTDIR: tell a symlink apart (for the message only, never to decide). */
@@ -287,8 +287,8 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
     if (!parts.ok) return parts;
     let names = parts.names;
     let hops = options.followInsideLinks ?? 0;
-    let handle: FileHandle | undefined;
-    while (handle === undefined) {
+    let opened: FileHandle | undefined;
+    while (opened === undefined) {
       const last = names.at(-1);
       if (last === undefined) return fail("not-a-file", relative, `'${relative}' is the folder itself, not a file`);
       const folder = await walkFolders(relative, names.slice(0, -1), false);
@@ -297,7 +297,7 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
       else {
         try {
           // O_NONBLOCK: a FIFO opens at once instead of waiting for a writer, and is then refused by its type
-          handle = await openAt(folder.handle, folder.path, last, constants.O_RDONLY | O_NONBLOCK);
+          opened = await openAt(folder.handle, folder.path, last, constants.O_RDONLY | O_NONBLOCK);
         } catch (error) {
           failure = { ...refusalOf(error, relative, last), at: names.length - 1 };
         } finally {
@@ -311,6 +311,7 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
       if (next === undefined) return fail("symlink", relative, `'${relative}' goes through a symbolic link leading outside the folder`);
       names = next;
     }
+    const handle = opened as FileHandle; // the loop only ends with a handle or a return
     try {
       const stats = await handle.stat();
       if (!stats.isFile()) {

@@ -1,6 +1,6 @@
 import { pyStrip } from "./python-string.js";
 import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "./skill-types.js";
-import { ALLOWED_FRONTMATTER_FIELDS, isPlainRecord } from "./validate-frontmatter.js";
+import { ALLOWED_FRONTMATTER_FIELDS, isPlainRecord, MAX_NAME_LENGTH } from "./validate-frontmatter.js";
 
 /** Everything but the frontmatter that a SkillMetadata needs. */
 export interface SkillMetadataContext {
@@ -13,11 +13,16 @@ export interface SkillMetadataContext {
 
 const specFields = new Set<string>(ALLOWED_FRONTMATTER_FIELDS);
 
-/** The declared name and description, trimmed, when both are non-blank strings (what lenient loading needs). */
+/**
+ * The declared name and description, trimmed, when both are non-blank strings (what lenient loading needs). A name
+ * with a control character (a newline would inject a heading into the skills prompt) or longer than the spec's 64
+ * characters is not usable either: lenient loading must not let one skill's name crowd out or rewrite the listing.
+ */
 export function usableNameAndDescription(frontmatter: Record<string, unknown>): { name: string; description: string } | undefined {
   const { name, description } = frontmatter;
   if (typeof name !== "string" || typeof description !== "string") return undefined;
   const trimmedName = pyStrip(name);
+  if (/\p{Cc}/u.test(trimmedName) || [...trimmedName].length > MAX_NAME_LENGTH) return undefined;
   const trimmedDescription = pyStrip(description);
   return trimmedName === "" || trimmedDescription === "" ? undefined : { name: trimmedName, description: trimmedDescription };
 }

@@ -2,11 +2,12 @@ import { spawnSync } from "node:child_process";
 import { lstatSync, readlinkSync } from "node:fs";
 import path from "node:path";
 import { BubblewrapUnavailableError } from "../errors/bubblewrap-unavailable-error.js";
-import { isExecutableFile, resolveExecutable } from "../policy/resolve-executable.js";
+import { isExecutableFile, resolveExecutable } from "../policy/program-resolution.js";
 import { commandEnvironment, mapHostPrefix } from "./command-environment.js";
 import type { CommandExecutor, CommandView, ExecutionRequest } from "./executor-types.js";
 import { runCommand, spawnCommand, type SpawnSpec } from "./spawn-command.js";
 import { ptyCommand } from "./pty-command.js";
+import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 
 /** Options of {@link createBubblewrapExecutor}. */
 export interface BubblewrapExecutorOptions {
@@ -18,7 +19,14 @@ export interface BubblewrapExecutorOptions {
   readOnlyPaths?: readonly string[];
   /** Run `true` in a sandbox once at creation, so a bwrap that cannot work here (no user namespaces) fails early. @default true */
   probe?: boolean;
+  /** Resource limits (set by the shell hook from its `limits` option). */
+  limits?: CommandLimits;
 }
+
+/** HOME inside the sandbox: a fresh folder on the private /tmp, empty at every command. */
+const SANDBOX_HOME = "/tmp/home";
+/** Where a skill's environment (venv) appears inside the sandbox. */
+export const SANDBOX_ENVIRONMENT = "/env";
 
 /** Where the workspace and the skill folder appear inside the sandbox. */
 export const SANDBOX_WORKSPACE = "/workspace";
@@ -47,22 +55,28 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     });
   }
   const baseArgs = sandboxBaseArgs(options);
+  const networkedArgs = options.network ? baseArgs : sandboxBaseArgs({ ...options, network: true });
   if (options.probe ?? true) probeSandbox(bwrapPath, baseArgs);
   const spec = (request: ExecutionRequest): SpawnSpec => {
     const view = sandboxView(request);
     const mappings: Array<readonly [string, string]> = [[request.workspaceDir, SANDBOX_WORKSPACE]];
     if (request.skillDir) mappings.unshift([request.skillDir, SANDBOX_SKILL_DIR]);
+    if (request.skillEnvironment) mappings.unshift([request.skillEnvironment.hostDir, SANDBOX_ENVIRONMENT]);
     const map = (value: string) => mapHostPrefix(value, mappings);
-    const env = commandEnvironment(request, view, "/tmp", map);
-    const args = [...baseArgs, "--bind", request.workspaceDir, SANDBOX_WORKSPACE];
+    const folders = { tmpDir: "/tmp", homeDir: SANDBOX_HOME, ...(request.skillEnvironment ? { environmentDir: SANDBOX_ENVIRONMENT } : {}) };
+    const env = commandEnvironment(request, view, folders, map);
+    const args = [...(request.network ? networkedArgs : baseArgs), "--bind", request.workspaceDir, SANDBOX_WORKSPACE];
     if (request.skillDir) args.push("--ro-bind", request.skillDir, SANDBOX_SKILL_DIR);
+    if (request.skillEnvironment) args.push(request.skillEnvironment.writable ? "--bind" : "--ro-bind", request.skillEnvironment.hostDir, SANDBOX_ENVIRONMENT);
+    for (const extra of request.readOnlyPaths ?? []) args.push("--ro-bind", extra, extra);
     // the sandbox root (and /etc, /opt, ... on it) becomes read-only too; only the workspace and /tmp stay writable
     args.push("--remount-ro", "/", "--chdir", map(request.cwd));
     for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
     const command = request.shellCommand !== undefined ? ["/bin/sh", "-c", request.shellCommand] : request.argv.map(map);
     args.push("--", ...(request.pty ? ptyCommand(command) : command));
-    // bwrap itself carries the run marker too, so a /proc sweep finds it
-    return { file: bwrapPath, args, cwd: request.workspaceDir, env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId } };
+    // bwrap itself carries the run marker too, so a /proc sweep finds it; prlimit execs bwrap (same pid, same limits)
+    const [file, ...rest] = [...limitsPrefix(options.limits), bwrapPath, ...args];
+    return { file: file as string, args: rest, cwd: request.workspaceDir, env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId } };
   };
   return {
     name: "bubblewrap",
@@ -105,6 +119,8 @@ export function sandboxBaseArgs(options: BubblewrapExecutorOptions): string[] {
   for (const file of etcFiles) args.push("--ro-bind-try", file, file);
   if (options.network) args.push("--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--ro-bind-try", "/etc/hosts", "/etc/hosts");
   for (const extra of options.readOnlyPaths ?? []) args.push("--ro-bind", extra, extra);
-  args.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp");
+  args.push("--proc", "/proc", "--dev", "/dev");
+  if (options.limits) args.push("--size", String(options.limits.tmpBytes));
+  args.push("--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
   return args;
 }

@@ -8,9 +8,20 @@ export interface ExecutionRequest {
   cwd: string;
   /** Host path of the thread's workspace (the only writable folder). */
   workspaceDir: string;
-  /** Host path of the skill folder (read-only for the command), when running a skill's script. */
+  /** Host path of the skill folder (read-only for the command under bubblewrap), when running a skill's script. */
   skillDir?: string;
-  /** Extra environment (host paths in values are mapped). Always scrubbed: the host environment never leaks in. */
+  /** The skill's name (SKILL_NAME in the environment), when running a skill's script. */
+  skillName?: string;
+  /**
+   * A per-skill environment (a Python venv) the command uses: its `bin/` goes first on PATH and VIRTUAL_ENV names it.
+   * Read-only unless `writable` (only while its requirements are installed). Seen at `/env` inside the sandbox.
+   */
+  skillEnvironment?: { hostDir: string; writable: boolean };
+  /** Host folders the command may read at the same path (e.g. a local package index). */
+  readOnlyPaths?: readonly string[];
+  /** Give this one command the network (installing requirements), whatever the executor's default. */
+  network?: boolean;
+  /** Extra environment, names already checked against the allow-list (host paths in values are mapped). Nothing else is inherited. */
   env: Readonly<Record<string, string>>;
   /** Run on a pseudo-terminal (util-linux `script`); see {@link CommandExecutor}. */
   pty?: boolean;

@@ -121,23 +121,66 @@ export async function terminateTree(pgid: number, runId: string, graceMs: number
   await signalMarkedProcesses(runId, "SIGKILL", pgid);
 }
 
-/** Kills what a finished command left behind (background children, setsid'ed daemons). */
+/**
+ * Kills every marked process, including a tree that keeps forking: each pass stops (SIGSTOP) what it finds, so a
+ * stopped process cannot fork again, until a pass finds nothing new (at most 50 passes); then all get SIGKILL.
+ */
+async function freezeAndKillMarked(runId: string, firstPid: number): Promise<void> {
+  const stopped = new Set<number>();
+  for (let pass = 0; pass < 50; pass += 1) {
+    const found = (await findMarkedProcesses(runId, firstPid)).filter((pid) => !stopped.has(pid));
+    if (found.length === 0) break;
+    for (const pid of found) {
+      stopped.add(pid);
+      try {
+        process.kill(pid, "SIGSTOP");
+      } catch {
+        // already gone
+      }
+    }
+  }
+  for (const pid of stopped) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Kills what a finished command left behind (background children, setsid'ed daemons, fork loops). */
 export async function killLeftovers(pgid: number, runId: string): Promise<void> {
   signalGroup(pgid, "SIGKILL");
-  await signalMarkedProcesses(runId, "SIGKILL", pgid);
+  await freezeAndKillMarked(runId, pgid);
 }
 
 const live = new Set<number>();
 let exitHookInstalled = false;
 
-/** Remembers a live process group so it is killed if this Node process exits first. */
+/**
+ * Remembers a live process group so it is killed if this Node process exits first: on `exit`, and on SIGTERM, SIGINT
+ * and SIGHUP (when no other listener handles the signal it is re-raised, so the process still ends as it would have).
+ * SIGKILL cannot be caught: bubblewrap's --die-with-parent and the local executor's PID namespace cover it.
+ */
 export function trackGroup(pgid: number): () => void {
   live.add(pgid);
   if (!exitHookInstalled) {
     exitHookInstalled = true;
-    process.once("exit", () => {
+    const killAll = () => {
       for (const group of live) signalGroup(group, "SIGKILL");
-    });
+    };
+    process.once("exit", killAll);
+    for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"] as const) {
+      const onSignal = () => {
+        killAll();
+        // alone: step aside and re-raise, so the default action (ending the process) still happens
+        if (process.listenerCount(signal) === 1) {
+          process.removeListener(signal, onSignal);
+          process.kill(process.pid, signal);
+        }
+      };
+      process.on(signal, onSignal);
+    }
   }
   return () => live.delete(pgid);
 }

@@ -1,5 +1,5 @@
 import { SkillgraphError } from "../internal/core.js";
-import { resolveExecutable } from "../policy/resolve-executable.js";
+import { resolveExecutable } from "../policy/program-resolution.js";
 import { wrapInPty } from "./wrap-in-pty.js";
 
 /**

@@ -3,9 +3,9 @@ import path from "node:path";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { createShellRuntime, type ShellRuntime } from "../internal/shell-runtime.js";
 import type { SkillMetadata } from "../internal/core.js";
-import type { CommandSkill } from "../policy/command-check-input.js";
-import { preflightCommand } from "../policy/preflight-command.js";
-import { grantOf } from "../policy/skill-grant.js";
+import type { CommandSkill } from "../policy/plan-command.js";
+import { preflightCommand } from "../policy/plan-command.js";
+import { grantOf } from "../policy/command-rules.js";
 import { createRunSkillScriptTool } from "../tools/run-skill-script/index.js";
 import { createShellSessionTools } from "../tools/shell-session/index.js";
 import { createShellTool } from "../tools/shell/index.js";
@@ -28,15 +28,12 @@ export interface ShellHook extends SkillsToolHook {
   dispose(threadId?: string): Promise<void>;
 }
 
-const scriptsFolderCache = new Map<string, boolean>();
-
+/**
+ * Whether a loaded skill has a `scripts/` folder, checked on every request (one stat per loaded skill, a few
+ * microseconds): a cache would keep `run_skill_script` hidden after a reload adds the folder.
+ */
 function hasScriptsFolder(dir: string): boolean {
-  let known = scriptsFolderCache.get(dir);
-  if (known === undefined) {
-    known = dir !== "" && existsSync(path.join(dir, "scripts"));
-    scriptsFolderCache.set(dir, known);
-  }
-  return known;
+  return dir !== "" && existsSync(path.join(dir, "scripts"));
 }
 
 function asCommandSkill(skill: SkillMetadata): CommandSkill {

@@ -1,4 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
+import type { BaseStore } from "@langchain/langgraph";
+import type { ArtifactStore } from "../artifacts/artifact-store.js";
+import type { SkillEnvironmentOptions } from "../environments/skill-environments.js";
 import type { CommandExecutor } from "../executor/executor-types.js";
 import type { BubblewrapExecutorOptions } from "../executor/bubblewrap-executor.js";
 import type { ShellSkillCatalog } from "./skills-tool-hook.js";
@@ -14,9 +17,18 @@ export interface ApprovalCandidate {
   argv: readonly string[];
   /** The command line, normalized. */
   command: string;
+  /**
+   * Every program the line runs, outermost first, in canonical form (wrappers such as `env`, `nice`, `timeout`,
+   * `xargs`, `find -exec` unwrapped; git's global options removed): `env git -C r push` gives
+   * `[["env", "git", "-C", "r", "push"], ["git", "push"]]`. Empty for shell-syntax commands.
+   */
+  layers: readonly (readonly string[])[];
 }
 
-/** A `requireApproval` rule: a command prefix (`git push`, `rm`), a RegExp over the command line, or a predicate. */
+/**
+ * A `requireApproval` rule: a command prefix (`git push` also covers `git push origin main` and `env git -C x push`), a
+ * RegExp over the command line and each program it runs, or a predicate (one that throws counts as "needs approval").
+ */
 export type ApprovalRule = string | RegExp | ((candidate: ApprovalCandidate) => boolean);
 
 /** The payload of the `interrupt()` raised for a command needing approval. Resume with `{ approved: true }`. */
@@ -35,7 +47,13 @@ export interface ShellApprovalRequest {
 export interface ShellHookOptions {
   /** Where skills are found (their folder and allowed-tools). SkillCatalog / SkillRegistry from core fit. */
   catalog: ShellSkillCatalog;
-  /** `auto` = bubblewrap when available on Linux, else local. @default "auto" */
+  /**
+   * Where commands run. `bubblewrap` is a sandbox (Linux): the command sees only /usr, the skill folder (read-only) and
+   * the workspace. `local` is NOT a sandbox: commands run as this process's user with its file-system and network
+   * access (each in its own PID namespace where `unshare` works); choose it only for trusted models and skills.
+   * `auto` = bubblewrap when it works here, else local with a warning.
+   * @default "auto"
+   */
   executor?: "auto" | "local" | "bubblewrap" | CommandExecutor;
   /** Options of the bubblewrap executor (bwrap path, network, extra read-only paths). */
   bubblewrap?: BubblewrapExecutorOptions;
@@ -71,6 +89,39 @@ export interface ShellHookOptions {
   maxOutputBytes?: number;
   /** Kill a command once stdout + stderr exceed this. @default 67108864 (64 MiB) */
   killAfterOutputBytes?: number;
+  /**
+   * The environment of every command is an allow-list: the runtime's own fixed names (PATH, HOME, TMPDIR, WORKSPACE,
+   * OUT_DIR, SKILL_DIR, SKILL_NAME, LANG, git and Python hardening) plus `set`, plus the names in `allow` that a tool
+   * call may set. Nothing is inherited from this process.
+   */
+  environment?: {
+    /** Names a tool call may set in `env` (or as `env NAME=value`). @default ["TZ", "NO_COLOR", "COLUMNS", "LINES"] */
+    allow?: readonly string[];
+    /** Fixed values every command gets (e.g. a proxy setting). Reserved names (PATH, HOME, ...) are refused. */
+    set?: Readonly<Record<string, string>>;
+  };
+  /**
+   * Resource limits of each command (applied with util-linux `prlimit`; `false` turns them off). Process count is a
+   * per-user limit the kernel does not enforce for root.
+   * @default { memoryBytes: 4 GiB, processes: 512, fileSizeBytes: 1 GiB, openFiles: 1024, tmpBytes: 512 MiB }
+   */
+  limits?: false | { memoryBytes?: number; processes?: number; fileSizeBytes?: number; openFiles?: number; tmpBytes?: number };
+  /**
+   * Artifacts: outputs saved beyond the workspace (`outputs.save_as_artifacts`) and staged later (`artifact://name`).
+   * `store` is a LangGraph `BaseStore` or an {@link ArtifactStore}. @default the graph's store (`compile({ store })`,
+   * the Agent Server's store) when the run has one; `false` turns artifacts off.
+   */
+  artifacts?: false | { store?: BaseStore | ArtifactStore; maxBytes?: number };
+  /**
+   * Per-skill environments: a skill with a `requirements.txt` (or `scripts/requirements.txt`) gets a Python venv of
+   * its own, outside its read-only folder, cached by content, used by `run_skill_script` (first on PATH). The install
+   * asks for approval through `interrupt()` (`approve`), runs in the executor with the network on for the install
+   * only, and accepts plain package specifiers only. `false` turns environments off (such skills run without them).
+   * @default {} (on, approve: "interrupt")
+   */
+  skillEnvironments?: false | SkillEnvironmentOptions;
+  /** Stage files the user attached to the conversation into `in/attachments/` before each command. @default true */
+  stageAttachments?: boolean;
   /** Caps of the `out/` files reported after a run. */
   outputFiles?: { maxFiles?: number; maxFileBytes?: number; inlineTextBytes?: number };
   /** Interactive sessions (start with `interactive: true`, then write/poll/kill). @default { maxPerThread: 4 } */

@@ -1,18 +1,28 @@
 import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { interrupt } from "@langchain/langgraph";
 import type { ExecutionRequest } from "../executor/executor-types.js";
 import type { ShellApprovalRequest } from "../hook/shell-hook-options.js";
-import type { CommandSkill } from "../policy/command-check-input.js";
+import type { CommandSkill } from "../policy/plan-command.js";
 import { planCommand } from "../policy/plan-command.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
-import { resolveExecutable } from "../policy/resolve-executable.js";
+import { resolveExecutable } from "../policy/program-resolution.js";
 import { missingRequirements } from "../requirements/check-requirements.js";
 import { InteractiveSession } from "../sessions/interactive-session.js";
-import { collectOutputFiles } from "../workspace/collect-output-files.js";
+import { collectOutputFiles, type CollectedFile } from "../workspace/collect-output-files.js";
 import { loadedSkillNames, threadIdOf } from "./loaded-skill-names.js";
-import { needsApproval } from "./needs-approval.js";
+import { NO_THREAD } from "../workspace/thread-workspaces.js";
+import { needsApproval } from "../policy/approval-rules.js";
+import { prepareSkillEnvironment } from "./prepare-skill-environment.js";
+import { compileOutputGlobs } from "../workspace/output-globs.js";
+import { StagingRefusedError } from "../workspace/thread-workspaces.js";
+import { getCurrentTaskInput, getStore } from "@langchain/langgraph";
+import { artifactStoreFromBaseStore, type Artifact, type ArtifactStore } from "../artifacts/artifact-store.js";
+import { conversationAttachments, type ConversationAttachment } from "../workspace/conversation-attachments.js";
+import { resolveInputs, type InputSpec } from "../workspace/input-sources.js";
+import { withConfinedFolder } from "./core.js";
 import type { ShellRuntime } from "./shell-runtime.js";
 import { refusalPayload, resultPayload } from "./tool-payload.js";
 import { sessionPayload } from "./session-payload.js";
@@ -28,6 +38,8 @@ export interface CommandCallInput {
   env?: Record<string, string>;
   files?: Array<{ path: string; content: string }>;
   output_globs?: string[];
+  inputs?: InputSpec[];
+  outputs?: OutputsManifest;
   interactive?: boolean;
   pty?: boolean;
 }
@@ -63,10 +75,27 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
   const threadId = threadIdOf(config);
   const context = skillContext(runtime, input, config);
   if ("ok" in context) return refusalPayload(context);
+  // every input is checked before anything runs: a bad glob or timeout must not surface after the command ran
+  const outputs = input.outputs ?? {};
+  const globs = compileOutputGlobs(outputs.globs ?? input.output_globs);
+  if (!globs.ok) return refusalPayload(refusal("invalid-glob", globs.message));
+  const primary = outputs.primary === undefined ? undefined : compileOutputGlobs([outputs.primary.replace(/^out\//, "")]);
+  if (primary && !primary.ok) return refusalPayload(refusal("invalid-glob", primary.message));
+  const artifacts = artifactStoreFor(runtime, config);
+  if (outputs.save_as_artifacts && !artifacts) {
+    return refusalPayload(refusal("invalid-input", "save_as_artifacts needs an artifact store: compile the graph with a store, or give the shell hook artifacts.store"));
+  }
+  if (input.timeout_seconds !== undefined && !(Number.isFinite(input.timeout_seconds) && input.timeout_seconds > 0)) {
+    return refusalPayload(refusal("invalid-input", "timeout_seconds must be a positive number"));
+  }
   const workspaceDir = await runtime.workspaces.ensure(threadId);
+  // a skill's own environment (installed after approval when needed) comes first on PATH, for policy and command alike
+  const environment = context.skill ? await prepareSkillEnvironment(runtime, context.skill, workspaceDir, config) : { ok: true as const };
+  if (!environment.ok) return refusalPayload(environment);
+  const policy = environment.hostDir ? { ...runtime.policy, fixedPath: `${environment.hostDir}/bin:${runtime.policy.fixedPath}` } : runtime.policy;
   const checked = planCommand(
     { command: input.command, mode: input.tool === "run_skill_script" ? "skill" : "shell", skill: context.skill, loadedSkills: context.loaded, workspaceDir, cwd: input.cwd, env: input.env },
-    runtime.policy,
+    policy,
   );
   if (!checked.ok) return refusalPayload(checked);
   const { plan } = checked;
@@ -82,7 +111,7 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
       return refusalPayload(refusal("missing-requirements", `skill '${context.skill.name}' needs ${requirements.missing.join(", ")}, not found on ${runtime.policy.fixedPath}`));
     }
   }
-  if (needsApproval(runtime.approvalRules, { tool: input.tool, skill: context.skill?.name, argv: plan.programArgv, command: display })) {
+  if (needsApproval(runtime.approvalRules, { tool: input.tool, skill: context.skill?.name, argv: plan.programArgv, command: display, layers: plan.layers })) {
     const request: ShellApprovalRequest = {
       type: "skillgraph/shell-approval",
       tool: input.tool,
@@ -98,22 +127,35 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
       return refusalPayload(refusal("approval-denied", `running '${display}' was not approved${reason}`));
     }
   }
-  if (input.files && input.files.length > 0) {
+  const attachments = runtime.stageAttachments || input.inputs?.some((spec) => spec.from.startsWith("attachment://")) ? attachmentsOf(config) : [];
+  const resolved = await resolveInputs(input.inputs ?? [], {
+    threadId: threadId ?? NO_THREAD,
+    workspaceDir,
+    skillDir: (name) => [context.skill, ...context.loaded].find((candidate) => candidate?.name === name)?.dir || undefined,
+    artifacts,
+    attachments,
+    maxBytes: runtime.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.artifacts.maxBytes, 1),
+  });
+  if (!resolved.ok) return refusalPayload(refusal("staging-refused", resolved.message));
+  const toStage = [...(input.files ?? []), ...resolved.files, ...newAttachments(runtime, threadId, workspaceDir, attachments)];
+  if (toStage.length > 0) {
     try {
-      await runtime.workspaces.stage(threadId, input.files);
+      await runtime.workspaces.stage(threadId, toStage);
     } catch (error) {
-      return refusalPayload(refusal("path-traversal", (error as Error).message));
+      if (error instanceof StagingRefusedError) return refusalPayload(refusal("staging-refused", error.message));
+      throw error;
     }
   }
   if (input.pty && !resolveExecutable("script")) return refusalPayload(refusal("not-found", "pty: util-linux 'script' is not installed, so no pseudo-terminal can be given"));
-  const timeoutMs = Math.min(input.timeout_seconds !== undefined && input.timeout_seconds > 0 ? input.timeout_seconds * 1000 : runtime.timeoutMs, runtime.maxTimeoutMs);
+  const timeoutMs = Math.round(Math.min(input.timeout_seconds !== undefined ? input.timeout_seconds * 1000 : runtime.timeoutMs, runtime.maxTimeoutMs));
   const request: ExecutionRequest = {
     argv: plan.shell ? [] : plan.argv,
     ...(plan.shell ? { shellCommand: plan.command } : {}),
     cwd: plan.cwd,
     workspaceDir,
-    ...(context.skill ? { skillDir: context.skill.dir } : {}),
-    env: input.env ?? {},
+    ...(context.skill ? { skillDir: context.skill.dir, skillName: context.skill.name } : {}),
+    ...(environment.hostDir ? { skillEnvironment: { hostDir: environment.hostDir, writable: false } } : {}),
+    env: { ...runtime.fixedEnv, ...input.env },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     ...(input.pty ? { pty: true } : {}),
     timeoutMs,
@@ -137,6 +179,73 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
   }
   const startedAt = Date.now();
   const result = await runtime.executor.run(request);
-  const collected = await collectOutputFiles(workspaceDir, { patterns: input.output_globs, modifiedSince: startedAt - 5, ...runtime.outputFiles });
-  return resultPayload(result, { command: display, executor: runtime.executor.name, collected });
+  const collected = await collectOutputFiles(workspaceDir, {
+    match: globs.match,
+    modifiedSince: startedAt - 5,
+    maxFiles: Math.min(outputs.max_files ?? runtime.outputFiles.maxFiles, runtime.outputFiles.maxFiles),
+    maxFileBytes: Math.min(outputs.max_file_bytes ?? runtime.outputFiles.maxFileBytes, runtime.outputFiles.maxFileBytes),
+    inlineTextBytes: outputs.inline === false ? 0 : runtime.outputFiles.inlineTextBytes,
+    ...(outputs.max_total_bytes !== undefined ? { maxInlineTotalBytes: Math.min(outputs.max_total_bytes, 65_536) } : {}),
+  });
+  const primaryOutput = primary?.ok ? collected.files.find((file) => primary.match(file.path.replace(/^out\//, ""))) : undefined;
+  const saved = outputs.save_as_artifacts && artifacts ? await saveArtifacts(runtime, artifacts, threadId ?? NO_THREAD, workspaceDir, collected.files) : undefined;
+  return resultPayload(result, { command: display, executor: runtime.executor.name, collected, primaryOutput, artifacts: saved });
+}
+
+/** Per-call outputs manifest (see the tool schema). */
+export interface OutputsManifest {
+  globs?: string[];
+  max_files?: number;
+  max_file_bytes?: number;
+  max_total_bytes?: number;
+  inline?: boolean;
+  save_as_artifacts?: boolean;
+  primary?: string;
+}
+
+function artifactStoreFor(runtime: ShellRuntime, config: RunnableConfig): ArtifactStore | undefined {
+  if (runtime.artifacts === false) return undefined;
+  if (runtime.artifacts.store) return runtime.artifacts.store;
+  const store = getStore(config as never);
+  return store ? artifactStoreFromBaseStore(store) : undefined;
+}
+
+function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
+  try {
+    const state = getCurrentTaskInput(config) as { messages?: unknown } | undefined;
+    return conversationAttachments(state?.messages);
+  } catch {
+    return [];
+  }
+}
+
+/** Attachments not yet staged in this thread's workspace, as files under `in/attachments/`. */
+function newAttachments(runtime: ShellRuntime, threadId: string | undefined, workspaceDir: string, attachments: readonly ConversationAttachment[]) {
+  if (!runtime.stageAttachments || attachments.length === 0) return [];
+  const key = threadId ?? NO_THREAD;
+  const staged = runtime.stagedAttachments.get(key) ?? new Set<string>();
+  runtime.stagedAttachments.set(key, staged);
+  // staged before and still there (a deleted workspace gets them again)
+  const present = (attachment: ConversationAttachment) => staged.has(`${attachment.sha256}:${attachment.name}`) && existsSync(path.join(workspaceDir, "in", "attachments", attachment.name));
+  const fresh = attachments.filter((attachment) => !present(attachment));
+  for (const attachment of fresh) staged.add(`${attachment.sha256}:${attachment.name}`);
+  return fresh.map((attachment) => ({ path: `in/attachments/${attachment.name}`, content: attachment.bytes }));
+}
+
+/** Saves collected files as artifacts (each read again race-free, whole, within the artifact size cap). */
+async function saveArtifacts(runtime: ShellRuntime, store: ArtifactStore, threadId: string, workspaceDir: string, files: readonly CollectedFile[]) {
+  const maxBytes = runtime.artifacts === false ? 0 : runtime.artifacts.maxBytes;
+  const saved: Array<Artifact | { name: string; skipped: string }> = [];
+  await withConfinedFolder(workspaceDir, async (workspace) => {
+    for (const file of files) {
+      const name = file.path.split("/").pop() as string;
+      const read = await workspace.readFile(file.path, { maxBytes });
+      if (!read.ok) {
+        saved.push({ name, skipped: read.message });
+        continue;
+      }
+      saved.push(await store.save(threadId, { name, bytes: read.bytes, mimeType: file.mimeType, savedFrom: file.path }));
+    }
+  });
+  return saved;
 }

@@ -4,14 +4,19 @@ import path from "node:path";
 import { createBubblewrapExecutor } from "../executor/bubblewrap-executor.js";
 import type { CommandExecutor } from "../executor/executor-types.js";
 import { createLocalExecutor } from "../executor/local-executor.js";
-import type { ApprovalRule, ShellHookOptions, ShellToolName } from "../hook/shell-hook-options.js";
+import type { ShellHookOptions, ShellToolName } from "../hook/shell-hook-options.js";
+import { compileApprovalRules, type CompiledApprovalRule } from "../policy/approval-rules.js";
 import type { ShellSkillCatalog } from "../hook/skills-tool-hook.js";
-import { DEFAULT_DENIED_PROGRAMS, type CommandPolicy } from "../policy/command-policy.js";
-import { parseCommandRule, type CommandRule } from "../policy/command-rule.js";
-import { DEFAULT_FIXED_PATH, resolveExecutable } from "../policy/resolve-executable.js";
+import { DEFAULT_ALLOWED_ENV_NAMES, DEFAULT_DENIED_PROGRAMS, RESERVED_ENV_NAMES, type CommandPolicy } from "../policy/command-policy.js";
+import { resolveLimits, type CommandLimits } from "../executor/command-limits.js";
+import { parseCommandRule, type CommandRule } from "../policy/command-rules.js";
+import { DEFAULT_FIXED_PATH, resolveExecutable } from "../policy/program-resolution.js";
 import { SessionStore } from "../sessions/session-store.js";
 import { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
 import { InvalidOptionsError } from "./core.js";
+import type { BaseStore } from "@langchain/langgraph";
+import { artifactStoreFromBaseStore, type ArtifactStore } from "../artifacts/artifact-store.js";
+import { defaultEnvironmentRoot } from "../environments/skill-environments.js";
 
 /** Everything the shell tools share, built once from the options. */
 export interface ShellRuntime {
@@ -23,7 +28,7 @@ export interface ShellRuntime {
   sessionsEnabled: boolean;
   maxSessionsPerThread: number;
   maxUnreadBytes: number;
-  approvalRules: readonly ApprovalRule[];
+  approvalRules: readonly CompiledApprovalRule[];
   requireSkillRead: boolean;
   checkRequirements: boolean;
   timeoutMs: number;
@@ -36,21 +41,98 @@ export interface ShellRuntime {
   removeWorkspacesOnDispose: boolean;
   loadedSkills: ShellHookOptions["loadedSkills"];
   agentId: string;
+  /** Fixed environment values from `environment.set`. */
+  fixedEnv: Readonly<Record<string, string>>;
+  /** Resource limits per command, or undefined when turned off. */
+  limits: CommandLimits | undefined;
+  /** Artifacts: `false` when off; else a fixed store, or undefined to use the graph's store. */
+  artifacts: false | { store?: ArtifactStore; maxBytes: number };
+  stageAttachments: boolean;
+  /** Per-skill environments, or undefined when off. */
+  skillEnvironments: { root: string; approve: "interrupt" | "always" | "never"; pipArgs: readonly string[]; installTimeoutMs: number } | undefined;
+  /** sha256 of attachments already staged, per thread. */
+  stagedAttachments: Map<string, Set<string>>;
   /** Loaded skill names `authorize` last saw, per thread. */
   seenLoaded: Map<string, readonly string[]>;
 }
 
 const allToolNames: ShellToolName[] = ["run_skill_script", "shell", "shell_session_write", "shell_session_poll", "shell_session_kill"];
 
-function positive(option: string, value: number | undefined, fallback: number): number {
+/** setTimeout's largest delay: a longer timeout would fire at once. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Buffers past this size cannot be allocated in one piece (and would not fit in a tool result anyway). */
+const MAX_BUFFER_BYTES = 1024 ** 3;
+
+/** A positive integer no larger than `max`, or the fallback when undefined; otherwise InvalidOptionsError. */
+function bounded(option: string, value: number | undefined, fallback: number, max: number): number {
   if (value === undefined) return fallback;
-  if (!Number.isFinite(value) || value <= 0) throw new InvalidOptionsError({ option, value, message: "must be a positive number" });
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0 || value > max) {
+    throw new InvalidOptionsError({ option, value, message: `must be a positive integer no larger than ${max}` });
+  }
   return value;
+}
+
+function stringList(option: string, value: unknown): readonly string[] | undefined {
+  if (value === undefined) return undefined;
+  if (!Array.isArray(value) || value.some((item) => typeof item !== "string")) {
+    throw new InvalidOptionsError({ option, value, message: "must be an array of strings" });
+  }
+  return value as string[];
+}
+
+function environmentsOptions(options: ShellHookOptions): ShellRuntime["skillEnvironments"] {
+  const environments = options.skillEnvironments;
+  if (environments === false) return undefined;
+  if (environments !== undefined && (typeof environments !== "object" || environments === null)) {
+    throw new InvalidOptionsError({ option: "skillEnvironments", value: environments, message: "must be false or an object" });
+  }
+  const root = environments?.root ?? defaultEnvironmentRoot();
+  if (!path.isAbsolute(root)) throw new InvalidOptionsError({ option: "skillEnvironments.root", value: root, message: "must be an absolute path" });
+  const approve = environments?.approve ?? "interrupt";
+  if (!["interrupt", "always", "never"].includes(approve)) {
+    throw new InvalidOptionsError({ option: "skillEnvironments.approve", value: approve, message: "must be 'interrupt', 'always' or 'never'" });
+  }
+  const pipArgs = stringList("skillEnvironments.pipArgs", environments?.pipArgs) ?? [];
+  const installTimeoutMs = bounded("skillEnvironments.installTimeoutMs", environments?.installTimeoutMs, 600_000, MAX_TIMER_MS);
+  return { root, approve, pipArgs, installTimeoutMs };
+}
+
+function artifactOptions(options: ShellHookOptions): ShellRuntime["artifacts"] {
+  const artifacts = options.artifacts;
+  if (artifacts === false) return false;
+  if (artifacts !== undefined && (typeof artifacts !== "object" || artifacts === null)) {
+    throw new InvalidOptionsError({ option: "artifacts", value: artifacts, message: "must be false or { store?, maxBytes? }" });
+  }
+  const maxBytes = bounded("artifacts.maxBytes", artifacts?.maxBytes, 8 * 1024 * 1024, 256 * 1024 * 1024);
+  const store = artifacts?.store;
+  if (store === undefined) return { maxBytes };
+  if (typeof (store as ArtifactStore).save === "function" && typeof (store as ArtifactStore).load === "function") return { store: store as ArtifactStore, maxBytes };
+  if (typeof (store as BaseStore).get === "function" && typeof (store as BaseStore).put === "function") return { store: artifactStoreFromBaseStore(store as BaseStore), maxBytes };
+  throw new InvalidOptionsError({ option: "artifacts.store", value: store, message: "must be a LangGraph BaseStore or an ArtifactStore" });
+}
+
+function environmentOptions(options: ShellHookOptions): { allow: ReadonlySet<string>; set: Readonly<Record<string, string>> } {
+  const environment = options.environment ?? {};
+  const allow = stringList("environment.allow", environment.allow) ?? DEFAULT_ALLOWED_ENV_NAMES;
+  for (const name of allow) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || RESERVED_ENV_NAMES.has(name) || name.startsWith("SKILLGRAPH_")) {
+      throw new InvalidOptionsError({ option: "environment.allow", value: name, message: `'${name}' is not a valid name or is set by the runtime itself` });
+    }
+  }
+  const fixed = environment.set ?? {};
+  if (typeof fixed !== "object" || fixed === null) throw new InvalidOptionsError({ option: "environment.set", value: fixed, message: "must be an object of strings" });
+  for (const [name, value] of Object.entries(fixed)) {
+    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || RESERVED_ENV_NAMES.has(name) || name.startsWith("SKILLGRAPH_") || typeof value !== "string" || value.includes("\0")) {
+      throw new InvalidOptionsError({ option: `environment.set.${name}`, value, message: "must be a valid, non-reserved name with a string value" });
+    }
+  }
+  return { allow: new Set(allow), set: { ...fixed } };
 }
 
 function rules(option: string, texts: readonly string[]): CommandRule[] {
   return texts.map((text, index) => {
-    const rule = parseCommandRule(text, option);
+    if (typeof text !== "string") throw new InvalidOptionsError({ option: `${option}[${index}]`, value: text, message: "must be a string" });
+    const rule = parseCommandRule(text, option, { prefix: option === "deny" });
     if (!rule || (rule.prefix.length === 0 && option === "deny")) {
       throw new InvalidOptionsError({ option: `${option}[${index}]`, value: text, message: `'${text}' is not a plain command prefix such as 'git status' or 'python3'` });
     }
@@ -58,7 +140,7 @@ function rules(option: string, texts: readonly string[]): CommandRule[] {
   });
 }
 
-function chooseExecutor(options: ShellHookOptions): CommandExecutor {
+function chooseExecutor(options: ShellHookOptions, limits: CommandLimits | undefined): CommandExecutor {
   const choice = options.executor ?? "auto";
   if (typeof choice === "object") {
     if (typeof choice.run !== "function" || typeof choice.start !== "function" || typeof choice.view !== "function") {
@@ -66,16 +148,19 @@ function chooseExecutor(options: ShellHookOptions): CommandExecutor {
     }
     return choice;
   }
-  if (choice === "local") return createLocalExecutor();
-  if (choice === "bubblewrap") return createBubblewrapExecutor(options.bubblewrap);
+  if (choice === "local") return createLocalExecutor({ limits });
+  if (choice === "bubblewrap") return createBubblewrapExecutor({ ...options.bubblewrap, limits });
   if (choice === "auto") {
-    if (process.platform !== "linux" || (options.bubblewrap?.bwrapPath ?? resolveExecutable("bwrap")) === undefined) return createLocalExecutor();
+    if (process.platform !== "linux" || (options.bubblewrap?.bwrapPath ?? resolveExecutable("bwrap")) === undefined) {
+      process.emitWarning("@skillgraph/shell: executor 'auto' found no bubblewrap here and runs commands with the 'local' executor, which is NOT a sandbox (see docs/security.md)");
+      return createLocalExecutor({ limits });
+    }
     try {
-      return createBubblewrapExecutor(options.bubblewrap);
+      return createBubblewrapExecutor({ ...options.bubblewrap, limits });
     } catch (error) {
-      // bwrap is installed but cannot sandbox here (e.g. user namespaces disabled): say so once, run locally
-      process.emitWarning(`@skillgraph/shell: executor 'auto' falls back to 'local': ${(error as Error).message}`);
-      return createLocalExecutor();
+      // bwrap is installed but cannot sandbox here (e.g. user namespaces disabled): say so, run locally
+      process.emitWarning(`@skillgraph/shell: executor 'auto' falls back to 'local', which is NOT a sandbox: ${(error as Error).message}`);
+      return createLocalExecutor({ limits });
     }
   }
   throw new InvalidOptionsError({ option: "executor", value: choice, message: "must be 'auto', 'local', 'bubblewrap' or a CommandExecutor" });
@@ -96,54 +181,64 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
   if (options.workspaceRoot !== undefined && !path.isAbsolute(options.workspaceRoot)) {
     throw new InvalidOptionsError({ option: "workspaceRoot", value: options.workspaceRoot, message: "must be an absolute path" });
   }
-  const timeoutMs = positive("timeoutMs", options.timeoutMs, 300_000);
-  const maxTimeoutMs = positive("maxTimeoutMs", options.maxTimeoutMs, Math.max(600_000, timeoutMs));
+  const timeoutMs = bounded("timeoutMs", options.timeoutMs, 300_000, MAX_TIMER_MS);
+  const maxTimeoutMs = bounded("maxTimeoutMs", options.maxTimeoutMs, Math.max(600_000, timeoutMs), MAX_TIMER_MS);
   if (maxTimeoutMs < timeoutMs) throw new InvalidOptionsError({ option: "maxTimeoutMs", value: maxTimeoutMs, message: `must be at least timeoutMs (${timeoutMs})` });
-  for (const [index, rule] of (options.requireApproval ?? []).entries()) {
-    if (typeof rule === "string") rules(`requireApproval[${index}]`, [rule]);
-    else if (!(rule instanceof RegExp) && typeof rule !== "function") {
-      throw new InvalidOptionsError({ option: `requireApproval[${index}]`, value: rule, message: "must be a command prefix string, a RegExp or a function" });
-    }
+  const approvalRules = compileApprovalRules(options.requireApproval);
+  const allow = stringList("allow", options.allow);
+  const deny = stringList("deny", options.deny);
+  const readablePaths = stringList("readablePaths", options.readablePaths);
+  for (const readable of readablePaths ?? []) {
+    if (!path.isAbsolute(readable)) throw new InvalidOptionsError({ option: "readablePaths", value: readable, message: "every entry must be an absolute path" });
   }
+  const environment = environmentOptions(options);
   const always = options.alwaysVisible === true ? allToolNames : options.alwaysVisible === false || options.alwaysVisible === undefined ? [] : options.alwaysVisible;
   for (const name of always) {
     if (!allToolNames.includes(name)) throw new InvalidOptionsError({ option: "alwaysVisible", value: name, message: `unknown tool '${name}' (one of ${allToolNames.join(", ")})` });
   }
   const sessions = options.sessions === false ? undefined : (options.sessions ?? {});
-  const executor = chooseExecutor(options);
+  const limits = resolveLimits(options.limits);
+  const executor = chooseExecutor(options, limits);
   return {
     catalog: options.catalog,
     executor,
     policy: {
-      allow: options.allow === undefined ? undefined : rules("allow", options.allow),
-      deny: rules("deny", options.deny ?? DEFAULT_DENIED_PROGRAMS),
+      allow: allow === undefined ? undefined : rules("allow", allow),
+      deny: rules("deny", deny ?? DEFAULT_DENIED_PROGRAMS),
       fixedPath,
       confinePaths: options.confinePaths ?? true,
-      readablePaths: options.readablePaths ?? ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/stdin", "/dev/stdout", "/dev/stderr"],
+      readablePaths: readablePaths ?? ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/stdin", "/dev/stdout", "/dev/stderr"],
       allowShellSyntax: options.allowShellSyntax ?? false,
+      envAllow: environment.allow,
     },
     workspaces: new ThreadWorkspaces(options.workspaceRoot ?? mkdtempSync(path.join(os.tmpdir(), "skillgraph-shell-"))),
     sessions: new SessionStore(),
     sessionsEnabled: sessions !== undefined,
-    maxSessionsPerThread: positive("sessions.maxPerThread", sessions?.maxPerThread, 4),
-    maxUnreadBytes: positive("sessions.maxUnreadBytes", sessions?.maxUnreadBytes, 65_536),
-    approvalRules: options.requireApproval ?? [],
+    maxSessionsPerThread: bounded("sessions.maxPerThread", sessions?.maxPerThread, 4, 64),
+    maxUnreadBytes: bounded("sessions.maxUnreadBytes", sessions?.maxUnreadBytes, 65_536, 16 * 1024 ** 2),
+    approvalRules,
     requireSkillRead: options.requireSkillRead ?? true,
     checkRequirements: options.checkRequirements ?? true,
     timeoutMs,
     maxTimeoutMs,
-    killGraceMs: positive("killGraceMs", options.killGraceMs, 2_000),
-    maxOutputBytes: positive("maxOutputBytes", options.maxOutputBytes, 16_384),
-    killAfterOutputBytes: positive("killAfterOutputBytes", options.killAfterOutputBytes, 64 * 1024 * 1024),
+    killGraceMs: bounded("killGraceMs", options.killGraceMs, 2_000, 60_000),
+    maxOutputBytes: bounded("maxOutputBytes", options.maxOutputBytes, 16_384, 16 * 1024 ** 2),
+    killAfterOutputBytes: bounded("killAfterOutputBytes", options.killAfterOutputBytes, 64 * 1024 * 1024, MAX_BUFFER_BYTES),
     outputFiles: {
-      maxFiles: positive("outputFiles.maxFiles", options.outputFiles?.maxFiles, 20),
-      maxFileBytes: positive("outputFiles.maxFileBytes", options.outputFiles?.maxFileBytes, 1_048_576),
-      inlineTextBytes: positive("outputFiles.inlineTextBytes", options.outputFiles?.inlineTextBytes, 16_384),
+      maxFiles: bounded("outputFiles.maxFiles", options.outputFiles?.maxFiles, 20, 1_000),
+      maxFileBytes: bounded("outputFiles.maxFileBytes", options.outputFiles?.maxFileBytes, 1_048_576, MAX_BUFFER_BYTES),
+      inlineTextBytes: bounded("outputFiles.inlineTextBytes", options.outputFiles?.inlineTextBytes, 16_384, 16 * 1024 ** 2),
     },
     alwaysVisible: new Set(always),
     removeWorkspacesOnDispose: options.removeWorkspacesOnDispose ?? false,
     loadedSkills: options.loadedSkills,
     agentId: options.agentId ?? "default",
+    fixedEnv: environment.set,
+    limits,
+    artifacts: artifactOptions(options),
+    stageAttachments: options.stageAttachments ?? true,
+    skillEnvironments: environmentsOptions(options),
+    stagedAttachments: new Map(),
     seenLoaded: new Map(),
   };
 }

@@ -1,6 +1,16 @@
 import type { ExecutionResult } from "../executor/executor-types.js";
 import type { Refusal } from "../policy/refusal.js";
-import type { CollectedOutput } from "../workspace/collect-output-files.js";
+import type { Artifact } from "../artifacts/artifact-store.js";
+import type { CollectedFile, CollectedOutput } from "../workspace/collect-output-files.js";
+
+function fileView(file: CollectedFile) {
+  return {
+    path: file.path,
+    size: file.size,
+    mime_type: file.mimeType,
+    ...(file.content !== undefined ? { content: file.content, content_truncated: file.contentTruncated } : {}),
+  };
+}
 
 /** A refusal as the model sees it. */
 export function refusalPayload(refused: Refusal): string {
@@ -8,7 +18,10 @@ export function refusalPayload(refused: Refusal): string {
 }
 
 /** A finished command as the model sees it (snake_case keys, capped output, collected files). */
-export function resultPayload(result: ExecutionResult, extra: { command: string; executor: string; collected?: CollectedOutput }): string {
+export function resultPayload(
+  result: ExecutionResult,
+  extra: { command: string; executor: string; collected?: CollectedOutput; primaryOutput?: CollectedFile; artifacts?: Array<Artifact | { name: string; skipped: string }> },
+): string {
   const status = result.timedOut ? "timed_out" : result.outputLimitExceeded ? "output_limit_exceeded" : result.killed ? "killed" : result.exitCode === 0 ? "ok" : "failed";
   return JSON.stringify({
     status,
@@ -22,13 +35,19 @@ export function resultPayload(result: ExecutionResult, extra: { command: string;
     stderr_bytes: result.stderrBytes,
     stdout_truncated: result.stdoutTruncated,
     stderr_truncated: result.stderrTruncated,
-    output_files: (extra.collected?.files ?? []).map((file) => ({
-      path: file.path,
-      size: file.size,
-      mime_type: file.mimeType,
-      ...(file.content !== undefined ? { content: file.content, content_truncated: file.contentTruncated } : {}),
-    })),
-    ...(extra.collected && extra.collected.skipped.length > 0 ? { skipped_files: extra.collected.skipped } : {}),
+    output_files: (extra.collected?.files ?? []).map(fileView),
+    ...(extra.collected && extra.collected.skippedCount > 0
+      ? { skipped_files: extra.collected.skipped, skipped_count: extra.collected.skippedCount }
+      : {}),
+    ...(extra.collected?.truncated ? { out_listing_truncated: true } : {}),
+    ...(extra.primaryOutput ? { primary_output: fileView(extra.primaryOutput) } : {}),
+    ...(extra.artifacts
+      ? {
+          artifacts: extra.artifacts.map((artifact) =>
+            "skipped" in artifact ? artifact : { name: artifact.name, version: artifact.version, ref: `artifact://${artifact.name}@${artifact.version}`, size: artifact.size, mime_type: artifact.mimeType },
+          ),
+        }
+      : {}),
     command: extra.command,
     executor: extra.executor,
   });

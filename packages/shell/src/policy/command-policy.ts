@@ -1,4 +1,4 @@
-import type { CommandRule } from "./command-rule.js";
+import type { CommandRule } from "./command-rules.js";
 
 /** The resolved rules every command is checked against (built once by the hook factory). */
 export interface CommandPolicy {
@@ -14,29 +14,29 @@ export interface CommandPolicy {
   readablePaths: readonly string[];
   /** Run commands through `/bin/sh -c` instead of the strict parser (only allowed when no allow/deny list is set). */
   allowShellSyntax: boolean;
+  /** Environment variable names a tool call may set (in `env` or as `env NAME=value`). */
+  envAllow: ReadonlySet<string>;
 }
 
-/** Environment variable names a tool call may never set: they change which code runs. */
-export const FORBIDDEN_ENV_NAMES: readonly RegExp[] = [
-  /^PATH$/,
-  /^LD_/,
-  /^DYLD_/,
-  /^NODE_OPTIONS$/,
-  /^NODE_PATH$/,
-  /^BASH_ENV$/,
-  /^ENV$/,
-  /^IFS$/,
-  /^SHELLOPTS$/,
-  /^PYTHON(PATH|STARTUP|HOME|INSPECT)$/,
-  /^PERL5(OPT|LIB)$/,
-  /^RUBYOPT$/,
-  /^GIT_(EXEC_PATH|SSH|SSH_COMMAND|CONFIG_GLOBAL|ASKPASS)$/,
-  /^HOME$/,
-  /^SKILL_DIR$/,
-  /^WORKSPACE$/,
-  /^OUT_DIR$/,
-  /^SKILLGRAPH_/,
-];
+/**
+ * Environment variables a tool call may set when the application names no others. Everything else is refused: the
+ * environment is an allow-list, because a deny-list always misses one (GIT_CONFIG_PARAMETERS, PERLLIB, SHELL...).
+ */
+export const DEFAULT_ALLOWED_ENV_NAMES: readonly string[] = ["TZ", "NO_COLOR", "COLUMNS", "LINES"];
+
+/** Names the runtime itself sets; an application cannot hand them to the model. */
+export const RESERVED_ENV_NAMES: ReadonlySet<string> = new Set([
+  "PATH",
+  "HOME",
+  "TMPDIR",
+  "SHELL",
+  "WORKSPACE",
+  "OUT_DIR",
+  "SKILL_DIR",
+  "SKILL_NAME",
+  "LANG",
+  "LC_ALL",
+]);
 
 /** Programs denied unless the caller passes its own `deny` list. */
 export const DEFAULT_DENIED_PROGRAMS: readonly string[] = [
@@ -58,4 +58,8 @@ export const DEFAULT_DENIED_PROGRAMS: readonly string[] = [
   "kill",
   "killall",
   "pkill",
+  "runuser",
+  "setpriv",
+  "capsh",
+  "prlimit",
 ];

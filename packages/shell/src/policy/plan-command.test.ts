@@ -3,12 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { DEFAULT_DENIED_PROGRAMS, type CommandPolicy } from "./command-policy.js";
-import { parseCommandRule } from "./command-rule.js";
+import { parseCommandRule } from "./command-rules.js";
 import { planCommand } from "./plan-command.js";
-import { resolveExecutable } from "./resolve-executable.js";
+import { resolveExecutable } from "./program-resolution.js";
 
 const policy: CommandPolicy = {
-  deny: DEFAULT_DENIED_PROGRAMS.map((name) => parseCommandRule(name, "deny")!),
+  deny: DEFAULT_DENIED_PROGRAMS.map((name) => parseCommandRule(name, "deny", { prefix: true })!),
+  envAllow: new Set(["TZ"]),
   fixedPath: "/usr/local/bin:/usr/bin:/bin",
   confinePaths: true,
   readablePaths: ["/dev/null"],

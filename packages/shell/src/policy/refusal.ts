@@ -6,6 +6,7 @@ export type RefusalReason =
   | "env-assignment"
   | "env-not-allowed"
   | "denied"
+  | "opaque-command"
   | "not-allowed"
   | "not-found"
   | "path-traversal"
@@ -20,7 +21,9 @@ export type RefusalReason =
   | "approval-denied"
   | "session-not-found"
   | "too-many-sessions"
-  | "invalid-input";
+  | "invalid-input"
+  | "invalid-glob"
+  | "staging-refused";
 
 /** A command the policy refused, as data: the model sees `reason` and `message`. */
 export interface Refusal {

@@ -1,4 +1,4 @@
-import { resolveExecutable } from "../policy/resolve-executable.js";
+import { resolveExecutable } from "../policy/program-resolution.js";
 import { requiredBinaries, type RequirementSource } from "./required-binaries.js";
 
 /** Result of {@link missingRequirements}: what the skill needs and which of those are missing. */

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { collectOutputFiles } from "./collect-output-files.js";
+import { compileOutputGlobs } from "./output-globs.js";
 import { ThreadWorkspaces } from "./thread-workspaces.js";
 
 function workspaceWithOutputs(): string {
@@ -32,7 +33,9 @@ describe("collectOutputFiles", () => {
     const dir = workspaceWithOutputs();
     const old = new Date(Date.now() - 60_000);
     utimesSync(path.join(dir, "out", "big.txt"), old, old);
-    expect((await collectOutputFiles(dir, { patterns: ["**/*.png"] })).files.map((file) => file.path)).toEqual(["out/charts/q3.png"]);
+    const png = compileOutputGlobs(["**/*.png"]);
+    if (!png.ok) throw new Error(png.message);
+    expect((await collectOutputFiles(dir, { match: png.match })).files.map((file) => file.path)).toEqual(["out/charts/q3.png"]);
     expect((await collectOutputFiles(dir, { modifiedSince: Date.now() - 30_000 })).files.map((file) => file.path)).not.toContain("out/big.txt");
     const capped = await collectOutputFiles(dir, { maxFiles: 1 });
     expect(capped.files).toHaveLength(1);
@@ -47,7 +50,7 @@ describe("ThreadWorkspaces.stage", () => {
     await expect(workspaces.stage("t", [{ path: "../x", content: "" }])).rejects.toThrow(/stay inside/);
     await expect(workspaces.stage("t", [{ path: "/etc/x", content: "" }])).rejects.toThrow(/stay inside/);
     symlinkSync("/tmp", path.join(workspaces.pathFor("t"), "in", "tmp-link"));
-    await expect(workspaces.stage("t", [{ path: "in/tmp-link/evil", content: "" }])).rejects.toThrow(/symlink/);
+    await expect(workspaces.stage("t", [{ path: "in/tmp-link/evil", content: "" }])).rejects.toThrow(/symbolic link/);
     symlinkSync("/tmp/shell-stage-target", path.join(workspaces.pathFor("t"), "in", "file-link"));
     await expect(workspaces.stage("t", [{ path: "in/file-link", content: "" }])).rejects.toThrow();
   });

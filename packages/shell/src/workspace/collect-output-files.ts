@@ -1,12 +1,11 @@
-import { lstat, open, readdir } from "node:fs/promises";
-import path from "node:path";
+import { withConfinedFolder } from "../internal/core.js";
 import { detectMimeType, isProbablyText } from "./detect-mime-type.js";
-import { globToRegExp } from "./glob-pattern.js";
+import type { OutputMatcher } from "./output-globs.js";
 
 /** Limits of {@link collectOutputFiles}. */
 export interface CollectOutputOptions {
-  /** Globs relative to `out/`. @default ["**"] */
-  patterns?: readonly string[];
+  /** Which paths (relative to `out/`) are reported. @default every file */
+  match?: OutputMatcher;
   /** Only files modified at or after this time (ms since epoch). */
   modifiedSince?: number;
   /** At most this many files are reported. @default 20 */
@@ -17,14 +16,16 @@ export interface CollectOutputOptions {
   inlineTextBytes?: number;
   /** Inline text in all, at most. @default 65536 */
   maxInlineTotalBytes?: number;
+  /** At most this many entries of `out/` are looked at (files, folders, links together). @default 10000 */
+  maxEntries?: number;
+  /** At most this many skipped entries are named in the result (the rest are counted). @default 20 */
+  maxSkippedListed?: number;
 }
 
 /** One file a command left in `out/`. */
 export interface CollectedFile {
   /** Path relative to the workspace, e.g. `out/report.md`. */
   path: string;
-  /** Absolute host path (not shown to the model). */
-  hostPath: string;
   size: number;
   mimeType: string;
   /** Text content (when text, within limits). */
@@ -33,74 +34,70 @@ export interface CollectedFile {
   contentTruncated?: boolean;
 }
 
-/** What was collected, and what was left out and why. */
+/** Why an entry of `out/` was left out. */
+export type SkippedReason = "symlink" | "not-a-file" | "too-many-files" | "too-large" | "changed-while-reading";
+
+/** What was collected, and what was left out and why (the list is capped; `skippedCount` counts them all). */
 export interface CollectedOutput {
   files: CollectedFile[];
-  skipped: Array<{ path: string; reason: "symlink" | "not-a-file" | "too-many-files" | "too-large" }>;
+  skipped: Array<{ path: string; reason: SkippedReason }>;
+  skippedCount: number;
+  /** True when `out/` had more entries than were looked at. */
+  truncated: boolean;
 }
 
 /**
- * Walks `<workspace>/out` (never following symlinks) and reports files matching the globs, with size, MIME type (magic
- * bytes, then extension) and inline text for small text files.
+ * Walks `<workspace>/out` race-free (from the folder's descriptor, never following symlinks, each file opened with
+ * O_NOFOLLOW|O_NONBLOCK and checked on its descriptor) and reports files matching the globs, with size, MIME type
+ * (magic bytes, then extension) and inline text for small text files. Every list in the result is capped.
  * @param workspaceDir the thread's workspace
  * @param options globs and caps
  */
 export async function collectOutputFiles(workspaceDir: string, options: CollectOutputOptions = {}): Promise<CollectedOutput> {
-  const outDir = path.join(workspaceDir, "out");
-  const patterns = (options.patterns ?? ["**"]).map(globToRegExp);
   const maxFiles = options.maxFiles ?? 20;
   const maxFileBytes = options.maxFileBytes ?? 1_048_576;
   const inlineTextBytes = options.inlineTextBytes ?? 16_384;
+  const maxSkippedListed = options.maxSkippedListed ?? 20;
   let inlineBudget = options.maxInlineTotalBytes ?? 65_536;
-  const result: CollectedOutput = { files: [], skipped: [] };
-  const relatives = await walk(outDir, "", result, 10_000);
-  for (const relative of relatives.sort()) {
-    if (!patterns.some((pattern) => pattern.test(relative))) continue;
-    const hostPath = path.join(outDir, relative);
-    const stat = await lstat(hostPath);
-    if (options.modifiedSince !== undefined && stat.mtimeMs < options.modifiedSince) continue;
-    const shown = `out/${relative}`;
-    if (result.files.length >= maxFiles) {
-      result.skipped.push({ path: shown, reason: "too-many-files" });
-      continue;
-    }
-    const handle = await open(hostPath, "r");
-    try {
-      const readBytes = Math.min(stat.size, Math.max(512, Math.min(inlineTextBytes, inlineBudget)));
-      const buffer = Buffer.alloc(readBytes);
-      const { bytesRead } = await handle.read(buffer, 0, readBytes, 0);
-      const head = buffer.subarray(0, bytesRead);
-      const file: CollectedFile = { path: shown, hostPath, size: stat.size, mimeType: detectMimeType(relative, head.subarray(0, 512)) };
-      if (stat.size > maxFileBytes) result.skipped.push({ path: shown, reason: "too-large" });
-      else if (isProbablyText(head) && inlineBudget > 0) {
-        const take = Math.min(bytesRead, inlineTextBytes, inlineBudget);
+  const result: CollectedOutput = { files: [], skipped: [], skippedCount: 0, truncated: false };
+  const skip = (path: string, reason: SkippedReason) => {
+    result.skippedCount += 1;
+    if (result.skipped.length < maxSkippedListed) result.skipped.push({ path, reason });
+  };
+  const match = options.match ?? (() => true);
+  await withConfinedFolder(workspaceDir, async (workspace) => {
+    const listed = await workspace.list("out", { maxEntries: options.maxEntries ?? 10_000 });
+    if (!listed.ok) return;
+    result.truncated = listed.truncated;
+    for (const entry of listed.entries) {
+      if (entry.kind === "folder" || !match(entry.path)) continue;
+      const shown = `out/${entry.path}`;
+      if (entry.kind !== "file") {
+        skip(shown, entry.kind === "symlink" ? "symlink" : "not-a-file");
+        continue;
+      }
+      if (options.modifiedSince !== undefined && (entry.mtimeMs ?? 0) < options.modifiedSince) continue;
+      if (result.files.length >= maxFiles) {
+        skip(shown, "too-many-files");
+        continue;
+      }
+      const headBytes = Math.max(512, Math.min(inlineTextBytes, Math.max(inlineBudget, 0)));
+      const read = await workspace.readFile(`out/${entry.path}`, { maxBytes: Number.MAX_SAFE_INTEGER, headBytes });
+      if (!read.ok) {
+        skip(shown, read.reason === "symlink" ? "symlink" : read.reason === "not-a-file" ? "not-a-file" : "changed-while-reading");
+        continue;
+      }
+      const head = read.bytes;
+      const file: CollectedFile = { path: shown, size: read.size, mimeType: detectMimeType(entry.path, head.subarray(0, 512)) };
+      if (read.size > maxFileBytes) skip(shown, "too-large");
+      else if (inlineTextBytes > 0 && isProbablyText(head) && inlineBudget > 0) {
+        const take = Math.min(head.length, inlineTextBytes, inlineBudget);
         file.content = head.subarray(0, take).toString("utf8");
-        file.contentTruncated = take < stat.size;
+        file.contentTruncated = take < read.size;
         inlineBudget -= take;
       }
       result.files.push(file);
-    } finally {
-      await handle.close();
     }
-  }
+  });
   return result;
-}
-
-async function walk(root: string, relative: string, result: CollectedOutput, budget: number): Promise<string[]> {
-  let entries;
-  try {
-    entries = await readdir(path.join(root, relative), { withFileTypes: true });
-  } catch {
-    return [];
-  }
-  const files: string[] = [];
-  for (const entry of entries) {
-    if (files.length >= budget) break;
-    const child = relative === "" ? entry.name : `${relative}/${entry.name}`;
-    if (entry.isSymbolicLink()) result.skipped.push({ path: `out/${child}`, reason: "symlink" });
-    else if (entry.isDirectory()) files.push(...(await walk(root, child, result, budget - files.length)));
-    else if (entry.isFile()) files.push(child);
-    else result.skipped.push({ path: `out/${child}`, reason: "not-a-file" });
-  }
-  return files;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { detectMimeType } from "./detect-mime-type.js";
-import { globToRegExp } from "./glob-pattern.js";
+import { compileOutputGlobs } from "./output-globs.js";
 
 describe("detectMimeType", () => {
   it("trusts magic bytes over the extension", () => {
@@ -16,12 +16,31 @@ describe("detectMimeType", () => {
   });
 });
 
-describe("globToRegExp", () => {
+describe("compileOutputGlobs", () => {
+  const matches = (glob: string, path: string) => {
+    const compiled = compileOutputGlobs([glob]);
+    if (!compiled.ok) throw new Error(compiled.message);
+    return compiled.match(path);
+  };
+
   it("keeps * inside a segment and lets ** span segments", () => {
-    expect(globToRegExp("*.md").test("a.md")).toBe(true);
-    expect(globToRegExp("*.md").test("x/a.md")).toBe(false);
-    expect(globToRegExp("**/*.{md,csv}").test("x/y/a.csv")).toBe(true);
-    expect(globToRegExp("**/*.{md,csv}").test("a.md")).toBe(true);
-    expect(globToRegExp("report.?d").test("report.md")).toBe(true);
+    expect(matches("*.md", "a.md")).toBe(true);
+    expect(matches("*.md", "x/a.md")).toBe(false);
+    expect(matches("**/*.{md,csv}", "x/y/a.csv")).toBe(true);
+    expect(matches("**/*.{md,csv}", "a.md")).toBe(true);
+    expect(matches("report.?d", "report.md")).toBe(true);
+  });
+
+  it("refuses globs that are absolute, climb out, too long or too many, before anything runs", () => {
+    expect(compileOutputGlobs(["/etc/*"]).ok).toBe(false);
+    expect(compileOutputGlobs(["../*"]).ok).toBe(false);
+    expect(compileOutputGlobs(["a".repeat(300)]).ok).toBe(false);
+    expect(compileOutputGlobs(Array.from({ length: 40 }, () => "*")).ok).toBe(false);
+    expect(compileOutputGlobs([""]).ok).toBe(false);
+  });
+
+  it("matches a pathological '**/' pattern in linear time (no backtracking blow-up)", () => {
+    const compiled = compileOutputGlobs(["**/".repeat(60) + "x"]);
+    expect(compiled.ok && compiled.match("a/".repeat(200) + "y")).toBe(false);
   });
 });

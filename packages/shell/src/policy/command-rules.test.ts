@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { skillCommandGrant } from "./allowed-tools-rules.js";
-import { matchesCommandRule } from "./command-rule.js";
+import { skillCommandGrant } from "./command-rules.js";
+import { matchesCommandRule } from "./command-rules.js";
 
 describe("skillCommandGrant", () => {
   it("turns Bash(prefix:*) entries into prefix rules and ignores other tools", () => {

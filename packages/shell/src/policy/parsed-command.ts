@@ -1,5 +1,0 @@
-/** A command line after preflight: argv as typed (variables expanded) and the host cwd it runs in. */
-export interface ParsedCommand {
-  argv: string[];
-  cwd: string;
-}

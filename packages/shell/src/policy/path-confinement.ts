@@ -1,0 +1,108 @@
+// Path confinement of a command: cwd, script location and arguments kept inside the workspace and the skill folder.
+import { existsSync, realpathSync } from "node:fs";
+import path from "node:path";
+import type { CommandPolicy } from "./command-policy.js";
+import type { CommandCheckInput, ParsedCommand } from "./plan-command.js";
+import { type Refusal, refusal } from "./refusal.js";
+
+/** True when `target` is `root` or inside it (both absolute, normalized). */
+export function isInside(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+}
+
+/** True when a relative path has a `..` segment. */
+export function hasParentSegment(candidate: string): boolean {
+  return candidate.split(/[\\/]/).includes("..");
+}
+
+/** realpath, or undefined when the path does not exist. */
+export function realpathOrUndefined(candidate: string): string | undefined {
+  try {
+    return realpathSync(candidate);
+  } catch {
+    return undefined;
+  }
+}
+
+/** The real path of the deepest existing ancestor of `candidate` joined with the rest (resolves symlinked parents). */
+export function realpathOfNearest(candidate: string): string {
+  const missing: string[] = [];
+  let current = candidate;
+  for (;;) {
+    const real = realpathOrUndefined(current);
+    if (real !== undefined) return path.join(real, ...missing.reverse());
+    const parent = path.dirname(current);
+    if (parent === current) return candidate;
+    missing.push(path.basename(current));
+    current = parent;
+  }
+}
+
+/** Host path of a path-qualified executable: relative ones resolve in the skill folder (skill mode) or the cwd. */
+export function scriptHostPath(typed: string, input: CommandCheckInput): string {
+  if (path.isAbsolute(typed)) return path.normalize(typed);
+  const base = input.mode === "skill" && input.skill?.dir ? input.skill.dir : path.resolve(input.workspaceDir, input.cwd ?? ".");
+  return path.resolve(base, typed);
+}
+
+/** Refuses an argument naming a path outside the roots (absolute, climbing with `..`, or through a symlink). */
+export function checkArgumentPath(candidate: string, cwd: string, roots: readonly string[], policy: CommandPolicy): Refusal | undefined {
+  if (candidate === "" || candidate.startsWith("-") && !candidate.includes("/")) return undefined;
+  const absolute = path.isAbsolute(candidate);
+  if (absolute) {
+    const normalized = path.normalize(candidate);
+    if (policy.readablePaths.some((allowed) => isInside(allowed, normalized))) return undefined;
+    if (!roots.some((root) => isInside(root, realpathOfNearest(normalized)))) {
+      return refusal("path-outside-workspace", `argument '${candidate}' names a path outside the workspace and the skill folder`);
+    }
+    return undefined;
+  }
+  const resolved = path.resolve(cwd, candidate);
+  if (hasParentSegment(candidate) && !roots.some((root) => isInside(root, resolved))) {
+    return refusal("path-traversal", `argument '${candidate}' climbs out of the workspace with '..'`);
+  }
+  if (!candidate.includes("/") && !existsSync(resolved)) return undefined;
+  const real = realpathOfNearest(resolved);
+  if (!roots.some((root) => isInside(root, real))) {
+    return refusal("symlink-escape", `argument '${candidate}' leads outside the workspace through a symlink`);
+  }
+  return undefined;
+}
+
+/** The arguments to run (`scripts/…` mapped into the skill folder), each checked against the workspace/skill roots when confinePaths. */
+export function confineArguments(parsed: ParsedCommand, input: CommandCheckInput, policy: CommandPolicy): { ok: true; args: string[] } | Refusal {
+  const args = parsed.argv.slice(1);
+  const skillDir = input.mode === "skill" ? input.skill?.dir : undefined;
+  const roots = [realpathOrUndefined(input.workspaceDir) ?? input.workspaceDir];
+  if (skillDir) roots.push(realpathOrUndefined(skillDir) ?? skillDir);
+  const out: string[] = [];
+  for (const arg of args) {
+    let value = arg;
+    if (skillDir && !path.isAbsolute(arg) && /^(\.\/)?scripts\//.test(arg) && !hasParentSegment(arg) && !existsSync(path.resolve(parsed.cwd, arg)) && existsSync(path.join(skillDir, arg))) {
+      value = path.join(skillDir, arg);
+    }
+    out.push(value);
+    if (!policy.confinePaths) continue;
+    const candidates = [value];
+    const equals = value.indexOf("=");
+    if (value.startsWith("-") && equals > 0) candidates.push(value.slice(equals + 1));
+    for (const candidate of candidates) {
+      const problem = checkArgumentPath(candidate, parsed.cwd, roots, policy);
+      if (problem) return problem;
+    }
+  }
+  return { ok: true, args: out };
+}
+
+/** Refuses a path-qualified executable unless it lies (lexically) inside the running skill's `scripts/` folder. */
+export function checkScriptLocation(typed: string, input: CommandCheckInput): { ok: true } | Refusal {
+  if (hasParentSegment(typed)) return refusal("path-traversal", `executable '${typed}' may not contain '..'`);
+  const skillDir = input.mode === "skill" ? input.skill?.dir : undefined;
+  if (!skillDir) return refusal("executable-outside-scripts", `'${typed}' is a path; only program names (resolved on a fixed PATH) run here, skill scripts run with run_skill_script`);
+  const scripts = path.join(skillDir, "scripts");
+  if (!isInside(scripts, scriptHostPath(typed, input)) || scriptHostPath(typed, input) === scripts) {
+    return refusal("executable-outside-scripts", `'${typed}' is outside the skill's scripts/ folder; only its scripts and programs on the fixed PATH run`);
+  }
+  return { ok: true };
+}

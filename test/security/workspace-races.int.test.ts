@@ -1,0 +1,147 @@
+import { spawn } from "node:child_process";
+import { linkSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { createSkillRegistry, skillsFromDirectory } from "@skillgraph/core";
+import { attackHarness, bubblewrapWorks, EXECUTORS, exists, hostTarget, type AttackHarness } from "./attack-harness.js";
+
+// Races are run as races: a racer process inside the sandbox (a skill script in an interactive session) swaps a
+// workspace entry between a real folder/file and a symlink to a host path while the host side stages files and
+// collects out/. Each attack runs a bounded number of rounds and asserts nothing outside was written or read.
+
+const ROUNDS = 200;
+const TOOL_ROUNDS = 25;
+const canSandbox = bubblewrapWorks();
+
+async function withRacer<T>(harness: AttackHarness, command: string, work: () => Promise<T>): Promise<T> {
+  const started = await harness.call("run_skill_script", { skill: "attacker", command, interactive: true });
+  expect(started.status).toBe("running");
+  try {
+    // let the racer get going
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    return await work();
+  } finally {
+    await harness.call("shell_session_kill", { session_id: started.session_id });
+  }
+}
+
+for (const executor of EXECUTORS) {
+  describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(`workspace races (${executor})`, () => {
+    const harnesses: AttackHarness[] = [];
+    afterAll(async () => {
+      for (const harness of harnesses) await harness.hook.dispose();
+    });
+    const harness = () => {
+      const created = attackHarness(executor);
+      harnesses.push(created);
+      return created;
+    };
+
+    it("staging into a folder swapped for a symlink never writes to the host folder", async () => {
+      const target = hostTarget();
+      const before = target.entries();
+      const attack = harness();
+      await attack.call("shell", { command: "true" });
+      const outcomes = new Set<string>();
+      await withRacer(attack, `scripts/swap-folder.sh in/t to:${target.dir}`, async () => {
+        // at least ROUNDS rounds, and on until the racer was met (bounded: a busy CI machine starts it late)
+        // (without a racer every staging succeeds, so a refusal shows the race was met)
+        for (let round = 0; round < ROUNDS || (!outcomes.has("refused") && round < ROUNDS * 10); round += 1) {
+          try {
+            await attack.hook.stageFiles(attack.threadId, [{ path: "in/t/evil.txt", content: "pwned" }]);
+            outcomes.add("written");
+          } catch {
+            outcomes.add("refused");
+          }
+        }
+        for (let round = 0; round < TOOL_ROUNDS; round += 1) {
+          const result = await attack.call("shell", { command: "true", files: [{ path: "in/t/evil2.txt", content: "pwned" }] });
+          outcomes.add(result.status);
+        }
+      });
+      expect(target.entries()).toEqual(before);
+      expect(exists(path.join(target.dir, "evil.txt"))).toBe(false);
+      expect([...outcomes]).toContain("refused"); // the race was really run
+    });
+
+    it("collecting out/ while files and folders are swapped for symlinks never returns a host file", async () => {
+      const target = hostTarget();
+      const attack = harness();
+      await attack.call("shell", { command: "true" });
+      const seen: string[] = [];
+      const race = `scripts/swap-file.sh out/x.txt to:${target.secretFile}`;
+      await withRacer(attack, race, async () => {
+        await withRacer(attack, `scripts/swap-folder.sh out/d to:${path.join(target.dir, "b")}`, async () => {
+          for (let round = 0; round < TOOL_ROUNDS; round += 1) {
+            const result = await attack.call("shell", { command: "true", output_globs: ["**"] });
+            seen.push(JSON.stringify(result));
+          }
+        });
+      });
+      expect(seen.join("\n")).not.toContain(target.secret);
+    });
+
+    it("a staged file cannot replace a FIFO or a hard link planted in the workspace", async () => {
+      const target = hostTarget();
+      const attack = harness();
+      await attack.call("shell", { command: "mkfifo in/pipe" });
+      const fifo = await attack.call("shell", { command: "true", files: [{ path: "in/pipe", content: "x" }] });
+      expect(fifo).toMatchObject({ status: "refused", reason: "staging-refused" });
+      // a local command can hard-link a host file into the workspace (planted here directly): staging must not write through it
+      linkSync(target.secretFile, path.join(attack.workspace, "in", "hard"));
+      const linked = await attack.call("shell", { command: "true", files: [{ path: "in/hard", content: "pwned" }] });
+      expect(linked).toMatchObject({ status: "refused", reason: "staging-refused" });
+      expect(readFileSync(target.secretFile, "utf8")).toBe(target.secret);
+    });
+  });
+}
+
+describe("level-3 skill file reads under a racer", () => {
+  const target = hostTarget();
+  const root = mkdtempSync(path.join(os.tmpdir(), "attack-skill-"));
+  const skillDir = path.join(root, "victim");
+  mkdirSync(path.join(skillDir, "references"), { recursive: true });
+  writeFileSync(path.join(skillDir, "SKILL.md"), "---\nname: victim\ndescription: A skill whose folder is being swapped.\n---\nBody.\n");
+  writeFileSync(path.join(skillDir, "references", "secret.txt"), "harmless");
+  writeFileSync(path.join(skillDir, "guide.md"), "guide");
+
+  it("never returns a file outside the skill while a folder is swapped for a symlink", async () => {
+    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
+    const racer = spawn("sh", ["-c", `cd '${skillDir}' && while :; do mv -T references real; ln -s '${path.join(target.dir, "b")}' references; rm references; mv -T real references; done`], { stdio: "ignore" });
+    const outcomes = new Set<string>();
+    try {
+      for (let round = 0; round < ROUNDS * 2; round += 1) {
+        try {
+          const read = await registry.readFile("victim", "references/secret.txt");
+          outcomes.add(read.content);
+        } catch (error) {
+          outcomes.add((error as { reason?: string }).reason ?? "error");
+        }
+      }
+    } finally {
+      racer.kill("SIGKILL");
+    }
+    expect(outcomes.has(target.secret)).toBe(false);
+    expect([...outcomes].some((outcome) => outcome !== "harmless")).toBe(true); // the race was really run
+  });
+
+  it("never hangs when a file is swapped for a FIFO", async () => {
+    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
+    const racer = spawn("sh", ["-c", `cd '${skillDir}' && while :; do rm -f guide.tmp; mkfifo guide.tmp; mv -T guide.tmp guide.md; echo guide > guide.tmp; mv -T guide.tmp guide.md; done`], { stdio: "ignore" });
+    const outcomes = new Set<string>();
+    try {
+      for (let round = 0; round < ROUNDS; round += 1) {
+        try {
+          outcomes.add((await registry.readFile("victim", "guide.md")).content.trim());
+        } catch (error) {
+          outcomes.add((error as { reason?: string }).reason ?? "error");
+        }
+      }
+    } finally {
+      racer.kill("SIGKILL");
+    }
+    // every read returned (the test would time out otherwise) and some met the FIFO
+    expect(outcomes.has("not-a-file")).toBe(true);
+  });
+});
