@@ -126,7 +126,8 @@ describe("the packed packages, installed with npm into a project outside the wor
       project,
       npmEnv,
     );
-    expect(install.code, `npm install failed:\n${install.stdout}\n${install.stderr}`).toBe(0);
+    if (install.code !== 0)
+      throw new Error(`npm install failed (exit ${install.code}):\n${install.stdout}\n${install.stderr}`);
   }, 600_000);
 
   afterAll(async () => {
