@@ -140,4 +140,13 @@ if (process.argv.includes("--json")) {
   console.log(`| ${header.join(" | ")} |`);
   console.log(`|${header.map(() => "---").join("|")}|`);
   for (const line of table) console.log(`| ${line.join(" | ")} |`);
+  const total = (key) => rows.reduce((sum, row) => sum + row[key], 0);
+  const exportsTotal = rows.reduce(
+    (sum, row) => sum + Object.values(row.exports).reduce((n, count) => n + count.values + count.types, 0),
+    0,
+  );
+  const longShare = ((100 * total("linesOver120")) / Math.max(1, total("lines"))).toFixed(1);
+  console.log(
+    `| all packages | ${total("sourceFiles")} | ${total("testFiles")} | | | ${exportsTotal} | ${total("linesOver120")} of ${total("lines")} (${longShare}%) |`,
+  );
 }
