@@ -13,7 +13,10 @@ export type { CheckpointKey, CheckpointRow, StorageStats, ThreadSummary } from "
 export { listSessions, checkpointStats } from "./session/list-sessions.js";
 export { inspectSession } from "./session/inspect-session.js";
 export type { InspectSessionOptions, SessionInspection, SessionLoadedSkill, SessionMessage, SessionSkillDrift } from "./session/inspect-session.js";
-export { defaultSkillDriftPolicy, resolveSkillDrift, SkillDriftError } from "./session/skill-drift-policy.js";
-export type { SkillDriftPolicy, SkillDriftResolution } from "./session/skill-drift-policy.js";
+export { acquireSessionLease } from "./lease/session-lease.js";
+export type { SessionLease, SessionLeaseOptions } from "./lease/session-lease.js";
+export { SessionBusyError } from "./errors/session-busy-error.js";
+export type { SessionHolder } from "./errors/session-busy-error.js";
+export { SessionLeaseLostError } from "./errors/session-lease-lost-error.js";
 export { messagesDeltaChannel } from "./state/messages-delta-channel.js";
 export type { MessagesDeltaChannel, MessagesDeltaChannelOptions } from "./state/messages-delta-channel.js";

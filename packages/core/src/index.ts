@@ -47,6 +47,7 @@ export { createLoadStateReducer } from "./load-state/create-load-state-reducer.j
 export { loadedSkillNames } from "./load-state/loaded-skill-names.js";
 export { nextSeq } from "./load-state/next-seq.js";
 export { detectLoadedSkillDrift } from "./load-state/detect-loaded-skill-drift.js";
+export { SKILLS_STATE_KEY, type AgentSkillsState, type SkillsStateValue } from "./load-state/skills-state-key.js";
 
 // tool hooks (the contract between the interceptor and tool providers such as @skillgraph/shell)
 export type { SkillsToolHook, SkillsToolHookContext, SkillsToolAuthorization } from "./hooks/skills-tool-hook.js";

@@ -21,6 +21,18 @@ const closers = new WeakMap<BaseCheckpointSaver, () => Promise<void>>();
 
 const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "ECONNRESET", "EAI_AGAIN", "3D000", "28P01", "28000"]);
 
+/** Removes every form of the URL's password from a driver message (defence in depth: pg does not normally echo it). */
+function scrubber(url: string): (text: string) => string {
+  let secrets: string[] = [];
+  try {
+    const { password } = new URL(url);
+    if (password !== "") secrets = [password, decodeURIComponent(password)];
+  } catch {
+    // parseCheckpointerUrl already refused it
+  }
+  return (text) => secrets.reduce((out, secret) => out.split(secret).join("***"), text);
+}
+
 function describe(error: unknown): string {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
   // pg's AggregateError (IPv4 + IPv6 attempts) has an empty message and the real errors inside.
@@ -43,6 +55,7 @@ function describe(error: unknown): string {
 export async function createCheckpointer(url: string, options: CreateCheckpointerOptions = {}): Promise<BaseCheckpointSaver> {
   const target = parseCheckpointerUrl(url, options.cwd ?? process.cwd());
   const shown = redactUrl(url);
+  const scrub = scrubber(url);
   if (target.kind === "memory") {
     const saver = new MemorySaver();
     closers.set(saver, async () => undefined);
@@ -72,13 +85,13 @@ export async function createCheckpointer(url: string, options: CreateCheckpointe
     await pool.end().catch(() => undefined);
     const code = (cause as { code?: string }).code ?? (cause as { errors?: Array<{ code?: string }> }).errors?.[0]?.code;
     const unreachable = (code !== undefined && unreachableCodes.has(code)) || /timeout|terminated/i.test(describe(cause));
+    // The driver error is summarised (password scrubbed) rather than attached: its fields may carry the connection string.
     throw new CheckpointerError({
       url: shown,
       reason: unreachable ? "unreachable" : "setup-failed",
       message: unreachable
-        ? `Cannot reach PostgreSQL at '${shown}': ${describe(cause)}`
-        : `Cannot set up checkpoint tables in schema '${target.schema}' at '${shown}': ${describe(cause)}`,
-      cause,
+        ? `Cannot reach PostgreSQL at '${shown}': ${scrub(describe(cause))}`
+        : `Cannot set up checkpoint tables in schema '${target.schema}' at '${shown}': ${scrub(describe(cause))}`,
     });
   }
   closers.set(saver, () => pool.end());
@@ -87,7 +100,8 @@ export async function createCheckpointer(url: string, options: CreateCheckpointe
 
 /** Closes the database connection of a saver made by `createCheckpointer` (or of the saver a `withPruning` wraps); a no-op otherwise. */
 export async function closeCheckpointer(saver: BaseCheckpointSaver): Promise<void> {
-  const target = (saver as { inner?: BaseCheckpointSaver }).inner ?? saver;
+  let target = saver;
+  for (let inner = (target as { inner?: BaseCheckpointSaver }).inner; inner; inner = (target as { inner?: BaseCheckpointSaver }).inner) target = inner; // decorators
   const close = closers.get(target);
   closers.delete(target);
   await close?.();

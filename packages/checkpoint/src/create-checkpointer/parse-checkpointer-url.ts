@@ -1,6 +1,6 @@
 import { isAbsolute, resolve } from "node:path";
 import { CheckpointerError } from "../errors/checkpointer-error.js";
-import { redactUrl } from "./redact-url.js";
+import { redactUrl, UNPARSABLE_URL } from "./redact-url.js";
 
 /** A checkpointer URL taken apart. */
 export type CheckpointerTarget =
@@ -25,8 +25,12 @@ export function parseCheckpointerUrl(url: string, cwd: string): CheckpointerTarg
     let parsed: URL;
     try {
       parsed = new URL(url);
-    } catch (cause) {
-      throw new CheckpointerError({ url: shown, reason: "invalid-url", message: `Checkpointer URL '${shown}' is not a valid PostgreSQL URL.`, cause });
+    } catch {
+      // No `cause`: the parser's TypeError carries the raw URL (`input`), password included.
+      throw new CheckpointerError({ url: shown, reason: "invalid-url", message: `Checkpointer URL is not a valid PostgreSQL URL (${shown}).` });
+    }
+    if (shown === UNPARSABLE_URL) {
+      throw new CheckpointerError({ url: shown, reason: "invalid-url", message: `Checkpointer URL is ambiguous: an '@' after the host (${shown}).` });
     }
     const schema = parsed.searchParams.get("schema") ?? "public";
     if (!/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/.test(schema)) {

@@ -13,6 +13,7 @@ function chain(n: number, shape: (index: number) => Partial<CheckpointRow> = () 
     id: `c${String(index).padStart(2, "0")}`,
     parentId: index === 0 ? undefined : `c${String(index - 1).padStart(2, "0")}`,
     ts: now - (n - 1 - index) * 3_600_000,
+    version: 4,
     versionedChannels: ["messages", "skills"],
     valueChannels: ["messages", "skills"],
     deltaChannels: [],
@@ -69,6 +70,15 @@ describe("planPruning", () => {
     const removed = removedIds([...rows, fork], { keepLast: 1 });
     expect(removed).not.toContain("c02b");
     expect(removed).toContain("c02");
+  });
+
+  it("keeps the parent of a kept pre-v4 checkpoint, whose pending sends the saver rebuilds from that parent's writes", () => {
+    const rows = chain(4, (index) => ({ version: index === 3 ? 1 : 4 }));
+    const plan = planPruning(rows, { keepLast: 1 }, now);
+    expect(plan.remove.map((key) => key.id).sort()).toEqual(["c00", "c01"]);
+    expect(plan.kept["sends-parent"]).toBe(1);
+    // A v4 checkpoint carries its sends itself: its parent goes.
+    expect(removedIds(chain(4), { keepLast: 1 }).sort()).toEqual(["c00", "c01", "c02"]);
   });
 
   it("removes nothing when the policy keeps everything", () => {

@@ -9,7 +9,7 @@ export interface PruningPolicy {
 }
 
 /** Why a checkpoint the policy would drop is kept. */
-export type KeepReason = "policy" | "latest" | "pending-writes" | "delta-ancestor" | "subgraph-parent";
+export type KeepReason = "policy" | "latest" | "pending-writes" | "delta-ancestor" | "subgraph-parent" | "sends-parent";
 
 /** The outcome of planning: what to delete and why the rest stays. */
 export interface PruningPlan {
@@ -24,7 +24,8 @@ const keyOf = (ns: string, id: string) => `${ns}\u0000${id}`;
  * Decides which checkpoints of one thread can go without breaking a resume: the newest checkpoint of every namespace,
  * checkpoints holding pending writes that no child checkpoint consumed yet (an interrupted step), the parent-graph checkpoints
  * a kept subgraph checkpoint points at, and every ancestor a kept checkpoint's delta channels replay from (up to the nearest
- * ancestor storing a value or DeltaSnapshot for each) always stay, whatever the policy says.
+ * ancestor storing a value or DeltaSnapshot for each), and the parent of a kept pre-v4 checkpoint (its pending sends are
+ * rebuilt from that parent's writes) always stay, whatever the policy says.
  */
 export function planPruning(rows: readonly CheckpointRow[], policy: PruningPolicy, now: number): PruningPlan {
   const byKey = new Map<string, CheckpointRow>();
@@ -63,6 +64,11 @@ export function planPruning(rows: readonly CheckpointRow[], policy: PruningPolic
       const parent = byKey.get(keyOf(ns, id));
       if (parent) keep(parent, "subgraph-parent");
     }
+    // Savers migrate a `v < 4` checkpoint on read: its pending sends are the TASKS writes stored under its parent.
+    if (row.version < 4 && row.parentId !== undefined) {
+      const parent = byKey.get(keyOf(row.ns, row.parentId));
+      if (parent) keep(parent, "sends-parent");
+    }
     // Mirrors LangGraph's ancestor walk (channelsFromCheckpoint -> getDeltaChannelHistory): a versioned delta channel with
     // nothing stored here is rebuilt from the writes of every ancestor up to the nearest one storing a value for it.
     const stored = new Set(row.valueChannels);
@@ -76,7 +82,7 @@ export function planPruning(rows: readonly CheckpointRow[], policy: PruningPolic
     }
   }
 
-  const counts: Record<KeepReason, number> = { policy: 0, latest: 0, "pending-writes": 0, "delta-ancestor": 0, "subgraph-parent": 0 };
+  const counts: Record<KeepReason, number> = { policy: 0, latest: 0, "pending-writes": 0, "delta-ancestor": 0, "subgraph-parent": 0, "sends-parent": 0 };
   for (const reason of kept.values()) counts[reason] += 1;
   const remove = rows.filter((row) => !kept.has(keyOf(row.ns, row.id))).map((row) => ({ ns: row.ns, id: row.id }));
   return { remove, kept: counts };

@@ -1,13 +1,14 @@
 import { messagesDeltaReducer } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { detectLoadedSkillDrift, type LoadedSkillDrift, type LoadedSkillEntry, type SkillCatalog, type SkillLoadState } from "../internal/core.js";
+import { type AgentSkillsState, detectLoadedSkillDrift, type LoadedSkillDrift, type LoadedSkillEntry, type SkillCatalog, type SkillLoadState, SKILLS_STATE_KEY } from "../internal/core.js";
 import { readChannelValue } from "./read-channel-value.js";
 
 /** Options of `inspectSession`. */
 export interface InspectSessionOptions {
   /**
-   * State channel holding the skills state: a SkillLoadState, or the interceptor's per-agent map (`{ [agentId]: { load } }`).
-   * @default the first of "skillgraph", "skills" present in the checkpoint
+   * State channel holding the skills state: the runtime's per-agent map (`SkillsStateValue` under `SKILLS_STATE_KEY`,
+   * both from @skillgraph/core), or a plain SkillLoadState (a hand-built graph's own channel).
+   * @default `SKILLS_STATE_KEY` ("skillgraph") when the checkpoint has it, else "skills"
    */
   skillsChannel?: string;
   /** State channel holding the conversation. @default "messages" */
@@ -64,7 +65,7 @@ function loadStatesOf(value: unknown): Array<[string, SkillLoadState]> {
   if (typeof value !== "object" || value === null) return [];
   const scopes: Array<[string, SkillLoadState]> = [];
   for (const [agentId, entry] of Object.entries(value)) {
-    const load = (entry as { load?: unknown } | undefined)?.load;
+    const load = (entry as Partial<AgentSkillsState> | undefined)?.load;
     if (isLoadState(load)) scopes.push([agentId, load]);
   }
   return scopes;
@@ -88,13 +89,14 @@ function summarize(message: unknown): SessionMessage {
 
 /**
  * Reads a stored session without running its graph: messages (rebuilt from a delta channel when needed), loaded skills,
- * drift against the skills on disk now, pending interrupts. For the CLI, tests, and a resume that applies a drift policy.
+ * drift against the skills on disk now, pending interrupts. For the CLI and tests: it reports drift, it does not settle it
+ * (the runtime does, on the thread's next model call, under its `onDrift` policy).
  * @param checkpointer The saver holding the session.
  * @param threadId The session's thread id.
  * @param catalog The skills as they are now; omit to skip drift detection.
  * @example
  * const session = await inspectSession(checkpointer, "s1", registry);
- * const resolution = resolveSkillDrift(session.drift, "reload");
+ * for (const d of session.drift) console.log(`${d.agentId}/${d.name}: ${d.kind}`);
  */
 export async function inspectSession(checkpointer: BaseCheckpointSaver, threadId: string, catalog?: Pick<SkillCatalog, "get">, options: InspectSessionOptions = {}): Promise<SessionInspection> {
   const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
@@ -102,7 +104,7 @@ export async function inspectSession(checkpointer: BaseCheckpointSaver, threadId
     return { threadId, exists: false, checkpointId: undefined, lastStep: undefined, updatedAt: undefined, messages: [], loadedSkills: [], drift: [], pendingInterrupts: [], pendingWrites: 0 };
   }
   const values = tuple.checkpoint.channel_values ?? {};
-  const skillsChannel = options.skillsChannel ?? ["skillgraph", "skills"].find((name) => name in values || tuple.checkpoint.channel_versions?.[name] !== undefined);
+  const skillsChannel = options.skillsChannel ?? [SKILLS_STATE_KEY, "skills"].find((name) => name in values || tuple.checkpoint.channel_versions?.[name] !== undefined);
   const skillsValue = skillsChannel === undefined ? undefined : await readChannelValue<unknown>(checkpointer, tuple, skillsChannel);
   const messages = (await readChannelValue(checkpointer, tuple, options.messagesChannel ?? "messages", messagesDeltaReducer as (state: unknown[], writes: unknown[]) => unknown[], () => [])) ?? [];
 

@@ -7,6 +7,11 @@ export interface CheckpointRow {
   parentId: string | undefined;
   /** Creation time (ms since epoch), from the checkpoint's `ts`. */
   ts: number;
+  /**
+   * Checkpoint format version (`v`; 4 since LangGraph 0.3). Savers rebuild the pending sends of a `v < 4` checkpoint from
+   * its parent's writes, so pruning keeps that parent. Unreadable: 4.
+   */
+  version: number;
   /** Channels with a version in this checkpoint's `channel_versions` (written at least once on this branch). */
   versionedChannels: string[];
   /** Channels with a value (or a DeltaSnapshot) stored in this checkpoint's `channel_values`. */
@@ -64,6 +69,12 @@ export function parseTimestamp(value: unknown): number {
   if (typeof value !== "string") return 0;
   const ms = Date.parse(value);
   return Number.isNaN(ms) ? 0 : ms;
+}
+
+/** A checkpoint format version `v` from JSON: the number, or 4 (no migration needed) when absent or unreadable. */
+export function parseVersion(value: unknown): number {
+  const number = typeof value === "string" ? Number(value) : value;
+  return typeof number === "number" && Number.isFinite(number) ? number : 4;
 }
 
 /** Keys of a JSON object given as text or a value; [] for anything else. */

@@ -1,5 +1,5 @@
 import type { MemorySaver } from "@langchain/langgraph-checkpoint";
-import { type CheckpointKey, type CheckpointRow, type CheckpointStore, objectKeys, parseTimestamp, stringRecord, type StorageStats, type ThreadSummary } from "./checkpoint-store.js";
+import { type CheckpointKey, type CheckpointRow, type CheckpointStore, objectKeys, parseTimestamp, parseVersion, stringRecord, type StorageStats, type ThreadSummary } from "./checkpoint-store.js";
 
 const decoder = new TextDecoder();
 
@@ -56,6 +56,7 @@ export function memoryStore(saver: MemorySaver): CheckpointStore {
             id,
             parentId,
             ts: parseTimestamp(parsed.ts),
+            version: parseVersion(parsed.v),
             valueChannels: objectKeys(parsed.channel_values),
             versionedChannels: objectKeys(parsed.channel_versions),
             deltaChannels: objectKeys(meta.counters_since_delta_snapshot),

@@ -1,5 +1,5 @@
 import type pg from "pg";
-import { type CheckpointKey, type CheckpointRow, type CheckpointStore, objectKeys, parseTimestamp, stringRecord, type StorageStats, type ThreadSummary } from "./checkpoint-store.js";
+import { type CheckpointKey, type CheckpointRow, type CheckpointStore, objectKeys, parseTimestamp, parseVersion, stringRecord, type StorageStats, type ThreadSummary } from "./checkpoint-store.js";
 
 // Tables as created by @langchain/langgraph-checkpoint-postgres 1.0.5 migrations (schema-qualified):
 // checkpoints(thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint JSONB without channel_values, metadata JSONB)
@@ -33,7 +33,7 @@ export function postgresStore(pool: pg.Pool, schema: string): CheckpointStore {
     kind: "postgres",
     async rows(threadId: string): Promise<CheckpointRow[]> {
       const result = await pool.query(
-        `SELECT cp.checkpoint_ns AS ns, cp.checkpoint_id AS id, cp.parent_checkpoint_id AS "parentId", cp.checkpoint->>'ts' AS ts, cp.checkpoint->'channel_versions' AS versions,
+        `SELECT cp.checkpoint_ns AS ns, cp.checkpoint_id AS id, cp.parent_checkpoint_id AS "parentId", cp.checkpoint->>'ts' AS ts, cp.checkpoint->>'v' AS v, cp.checkpoint->'channel_versions' AS versions,
            cp.metadata->'counters_since_delta_snapshot' AS counters, cp.metadata->'parents' AS parents,
            (SELECT coalesce(array_agg(bl.channel), '{}') FROM jsonb_each_text(cp.checkpoint->'channel_versions') v
               JOIN ${t.blobs} bl ON bl.thread_id = cp.thread_id AND bl.checkpoint_ns = cp.checkpoint_ns AND bl.channel = v.key AND bl.version = v.value
@@ -48,6 +48,7 @@ export function postgresStore(pool: pg.Pool, schema: string): CheckpointStore {
         id: row.id,
         parentId: row.parentId ?? undefined,
         ts: parseTimestamp(row.ts),
+        version: parseVersion(row.v),
         valueChannels: row.valueChannels ?? [],
         versionedChannels: objectKeys(row.versions),
         deltaChannels: objectKeys(row.counters),

@@ -1,11 +1,12 @@
 import type Database from "better-sqlite3";
-import { type CheckpointKey, type CheckpointRow, type CheckpointStore, objectKeys, parseTimestamp, stringRecord, type StorageStats, type ThreadSummary } from "./checkpoint-store.js";
+import { type CheckpointKey, type CheckpointRow, type CheckpointStore, objectKeys, parseTimestamp, parseVersion, stringRecord, type StorageStats, type ThreadSummary } from "./checkpoint-store.js";
 
 interface RawRow {
   ns: string;
   id: string;
   parentId: string | null;
   ts: string | null;
+  v: number | string | null;
   valueChannels: string | null;
   versionedChannels: string | null;
   counters: string | null;
@@ -19,6 +20,7 @@ interface RawRow {
 const rowsSql = `
 SELECT c.checkpoint_ns AS ns, c.checkpoint_id AS id, c.parent_checkpoint_id AS parentId,
   CASE WHEN json_valid(CAST(c.checkpoint AS TEXT)) THEN json_extract(CAST(c.checkpoint AS TEXT), '$.ts') END AS ts,
+  CASE WHEN json_valid(CAST(c.checkpoint AS TEXT)) THEN json_extract(CAST(c.checkpoint AS TEXT), '$.v') END AS v,
   CASE WHEN json_valid(CAST(c.checkpoint AS TEXT)) THEN (SELECT json_group_array(key) FROM json_each(CAST(c.checkpoint AS TEXT), '$.channel_values')) END AS valueChannels,
   CASE WHEN json_valid(CAST(c.checkpoint AS TEXT)) THEN json_extract(CAST(c.checkpoint AS TEXT), '$.channel_versions') END AS versionedChannels,
   CASE WHEN json_valid(CAST(c.metadata AS TEXT)) THEN json_extract(CAST(c.metadata AS TEXT), '$.counters_since_delta_snapshot') END AS counters,
@@ -60,6 +62,7 @@ export function sqliteStore(db: Database.Database, ensureTables: () => void): Ch
         id: row.id,
         parentId: row.parentId ?? undefined,
         ts: parseTimestamp(row.ts),
+        version: parseVersion(row.v),
         valueChannels: row.valueChannels ? (JSON.parse(row.valueChannels) as string[]) : [],
         versionedChannels: objectKeys(row.versionedChannels),
         deltaChannels: objectKeys(row.counters),

@@ -2,6 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { getCurrentTaskInput } from "@langchain/langgraph";
 import { NO_THREAD } from "../workspace/thread-workspaces.js";
 import type { ShellRuntime } from "./shell-runtime.js";
+import { SKILLS_STATE_KEY, type SkillsStateValue } from "./core.js";
 
 /** The thread id of a tool call (`configurable.thread_id`), if any. */
 export function threadIdOf(config: RunnableConfig | undefined): string | undefined {
@@ -12,7 +13,7 @@ export function threadIdOf(config: RunnableConfig | undefined): string | undefin
 function fromState(state: unknown, agentId: string): string[] | undefined {
   if (!state || typeof state !== "object") return undefined;
   const record = state as Record<string, unknown>;
-  const skillgraph = record.skillgraph as Record<string, { load?: { loaded?: Record<string, unknown> } }> | undefined;
+  const skillgraph = record[SKILLS_STATE_KEY] as Partial<SkillsStateValue> | undefined;
   const loaded = skillgraph?.[agentId]?.load?.loaded;
   if (loaded && typeof loaded === "object") return Object.keys(loaded);
   const list = record.loadedSkills;

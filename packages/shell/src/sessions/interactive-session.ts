@@ -10,6 +10,11 @@ export interface SessionSnapshot {
   droppedBytes: number;
   /** Set once exited. */
   result?: ExecutionResult;
+  /**
+   * Set while running when the output has gone quiet on an unfinished line (`Name? `, `Password:`, `[y/N] `): the
+   * program is most likely waiting for input, and `prompt` is that line.
+   */
+  interaction?: { waitingForInput: true; prompt: string };
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -23,6 +28,8 @@ export class InteractiveSession {
   private unreadBytes = 0;
   private dropped = 0;
   private lastOutputAt = 0;
+  /** The last (unfinished) line of all output so far, for the interaction hint. */
+  private tail = "";
   private finished: ExecutionResult | undefined;
   private waiters: Array<() => void> = [];
 
@@ -34,6 +41,7 @@ export class InteractiveSession {
   constructor(readonly id: string, readonly running: RunningCommand, private readonly maxUnreadBytes = 65_536) {
     running.onOutput((_stream, chunk) => {
       this.chunks.push(Buffer.from(chunk));
+      this.tail = (this.tail + chunk.toString("utf8")).slice(-400);
       this.unreadBytes += chunk.length;
       this.lastOutputAt = Date.now();
       while (this.unreadBytes > this.maxUnreadBytes && this.chunks.length > 0) {
@@ -65,6 +73,7 @@ export class InteractiveSession {
   /** Writes text to the program's stdin; false when stdin is closed or the program exited. */
   write(text: string): boolean {
     if (this.finished) return false;
+    this.tail = ""; // the prompt was answered; a new one starts after this input
     return this.running.write(text);
   }
 
@@ -88,6 +97,10 @@ export class InteractiveSession {
     const output = Buffer.concat(this.chunks).toString("utf8");
     const snapshot: SessionSnapshot = { sessionId: this.id, status: this.finished ? "exited" : "running", output, droppedBytes: this.dropped };
     if (this.finished) snapshot.result = this.finished;
+    else {
+      const lastLine = this.tail.slice(this.tail.lastIndexOf("\n") + 1).replace(/\r/g, "");
+      if (lastLine.trim() !== "" && Date.now() - this.lastOutputAt >= quietMs) snapshot.interaction = { waitingForInput: true, prompt: lastLine.slice(-200) };
+    }
     this.chunks = [];
     this.unreadBytes = 0;
     this.dropped = 0;

@@ -10,7 +10,7 @@ import { createChatAgent } from "./create-chat-agent.js";
 import { createChatModel } from "./create-chat-model.js";
 import { runChatTurn } from "./run-chat-turn.js";
 import { openChatSession } from "./open-chat-session.js";
-import { closeCheckpointer } from "@skillgraph/checkpoint";
+import { acquireSessionLease, closeCheckpointer, type SessionLease } from "@skillgraph/checkpoint";
 import { UsageError } from "../../usage-error.js";
 
 export const usage =
@@ -50,12 +50,15 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const style = createStyle(io.color);
   // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
   const session = values.ephemeral ? undefined : await openChatSession(values.session, values.checkpoint ?? io.env.SKILLGRAPH_CHECKPOINT ?? DEFAULT_SESSIONS_URL, io.cwd);
+  let lease: SessionLease | undefined;
   try {
+    // One writer per session: a second `chat --session NAME` gets SessionBusyError (exit 1), never a lost turn.
+    if (session) lease = await acquireSessionLease(session.checkpointer, session.name);
     const agent = createChatAgent({
       model: createChatModel(endpoint),
       skills,
       ...(values.system === undefined ? {} : { systemPrompt: values.system }),
-      ...(session ? { checkpointer: session.checkpointer, threadId: session.name } : {}),
+      ...(session && lease ? { checkpointer: lease.protect(session.checkpointer), threadId: session.name } : {}),
     });
     const renderer = createChatRenderer(io, { quiet: values.quiet === true });
     if (session && !values.quiet) {
@@ -73,6 +76,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     }
     return await runChatRepl(agent, skills, renderer, io);
   } finally {
+    await lease?.release();
     if (session) await closeCheckpointer(session.checkpointer);
   }
 }

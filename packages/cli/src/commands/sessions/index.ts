@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { checkpointStats, closeCheckpointer, createCheckpointer, inspectSession, listSessions, pruneCheckpoints } from "@skillgraph/checkpoint";
+import { checkpointStats, closeCheckpointer, createCheckpointer, inspectSession, listSessions, pruneCheckpoints, redactUrl } from "@skillgraph/checkpoint";
 import { createSkillRegistry } from "@skillgraph/core";
 import type { CliIO } from "../../cli-io.js";
 import { formatTable, truncate } from "../../output/format-table.js";
@@ -79,7 +79,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     }
     const exists = (await listSessions(saver)).some((session) => session.threadId === name);
     if (!exists) {
-      io.stderr.write(`Error: session '${name}' not found in ${url}\n`);
+      io.stderr.write(`Error: session '${name}' not found in ${redactUrl(url)}\n`);
       return 1;
     }
     await saver.deleteThread(name!);

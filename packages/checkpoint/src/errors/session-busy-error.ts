@@ -1,0 +1,30 @@
+import { SkillgraphError } from "../internal/core.js";
+
+/** Who holds a session's lease. */
+export interface SessionHolder {
+  /** Lease owner id (random per lease). */
+  owner: string;
+  pid: number;
+  host: string;
+  /** When the holder acquired the lease (ms since epoch). */
+  since: number;
+  /** When the lease runs out unless renewed (ms since epoch, the database's clock on PostgreSQL). */
+  expiresAt: number;
+}
+
+/** Thrown when a session (thread) is already being written by another process: one writer at a time, never a lost update. */
+export class SessionBusyError extends SkillgraphError {
+  readonly threadId: string;
+  readonly holder: SessionHolder;
+
+  constructor({ threadId, holder }: { threadId: string; holder: SessionHolder }) {
+    const since = new Date(holder.since).toISOString();
+    super({
+      code: "session-busy",
+      message: `session ${threadId} is in use by pid ${holder.pid} since ${since} (host ${holder.host}); try again when it exits, or after its lease expires at ${new Date(holder.expiresAt).toISOString()}`,
+    });
+    this.name = "SessionBusyError";
+    this.threadId = threadId;
+    this.holder = holder;
+  }
+}

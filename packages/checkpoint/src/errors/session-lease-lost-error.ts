@@ -1,0 +1,15 @@
+import { SkillgraphError } from "../internal/core.js";
+
+/**
+ * Thrown by a write to a leased session after its lease ran out or was taken over (the process stalled past the lease
+ * time and another one acquired it): the write is refused instead of silently overwriting the other writer's turns.
+ */
+export class SessionLeaseLostError extends SkillgraphError {
+  readonly threadId: string;
+
+  constructor({ threadId, reason }: { threadId: string; reason: string }) {
+    super({ code: "session-lease-lost", message: `session ${threadId}: this process no longer holds its lease (${reason}); nothing more is written` });
+    this.name = "SessionLeaseLostError";
+    this.threadId = threadId;
+  }
+}
