@@ -56,7 +56,16 @@ export const SKILLGRAPH_ERROR_CODES = {
   },
   "workspace-path-refused": {
     error: "StagingRefusedError",
-    summary: "A file to stage in a thread workspace is refused: outside it, a dot-file or program config, too many or too large.",
+    summary:
+      "A file to stage in a thread workspace is refused: outside it, a dot-file or program config, too many or too large.",
+  },
+  "session-busy": {
+    error: "SessionBusyError",
+    summary: "The session (thread) is being written by another process that holds its lease.",
+  },
+  "session-lease-lost": {
+    error: "SessionLeaseLostError",
+    summary: "This process lost its session lease (expired or taken over); the write was refused.",
   },
   "checkpointer-unknown-scheme": {
     error: "CheckpointerError",
