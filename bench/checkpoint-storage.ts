@@ -1,12 +1,13 @@
 // Checkpoint storage benchmark: bytes and rows after 50 / 200 / 1000 turns with the classic ("full") vs delta messages
-// channel, with and without pruning; bytes the skills state adds per checkpoint; SQLite vs PostgreSQL write latency per step.
+// channel, with and without pruning; bytes the skills state adds per checkpoint; SQLite vs PostgreSQL write latency per step;
+// what the session lease costs (acquire + release, and a turn through `lease.protect` against the same turn without).
 // Run: node --import tsx bench/checkpoint-storage.ts [--quick]   Writes bench/results/checkpoint.json.
 import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { buildSessionGraph, userTurn } from "../packages/checkpoint/src/__fixtures__/session-graph.js";
-import { checkpointStats, closeCheckpointer, createCheckpointer, withPruning } from "../packages/checkpoint/src/index.js";
+import { acquireSessionLease, checkpointStats, closeCheckpointer, createCheckpointer, withPruning } from "../packages/checkpoint/src/index.js";
 import { startTestPostgres } from "../test/setup/postgres-server.js";
 
 type Saver = Awaited<ReturnType<typeof createCheckpointer>>;
@@ -108,6 +109,38 @@ async function writeLatency(name: string, url: string, turns: number) {
   return result;
 }
 
+const p50 = (list: number[]) => Number([...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]!.toFixed(3));
+
+/** Session lease cost on one backend: acquire + release p50, and ms per turn with and without `protect` (interleaved). */
+async function leaseCost(name: string, url: string, turns: number) {
+  const saver = await createCheckpointer(url);
+  const cycles: number[] = [];
+  for (let index = 0; index < 30; index += 1) {
+    const started = performance.now();
+    const lease = await acquireSessionLease(saver, `lease-cycle-${index % 3}`);
+    await lease.release();
+    cycles.push(performance.now() - started);
+  }
+  const lease = await acquireSessionLease(saver, "lease-protected");
+  const plain = buildSessionGraph({ checkpointer: saver, messages: "delta", script: [], lookup: () => undefined });
+  const guarded = buildSessionGraph({ checkpointer: lease.protect(saver), messages: "delta", script: [], lookup: () => undefined });
+  const without: number[] = [];
+  const withLease: number[] = [];
+  for (let turn = 0; turn < turns; turn += 1) {
+    let started = performance.now();
+    await plain.invoke(userTurn(text(`q ${turn}`), `p${turn}`), { configurable: { thread_id: "lease-plain" } });
+    without.push(performance.now() - started);
+    started = performance.now();
+    await guarded.invoke(userTurn(text(`q ${turn}`), `g${turn}`), { configurable: { thread_id: "lease-protected" } });
+    withLease.push(performance.now() - started);
+  }
+  await lease.release();
+  await closeCheckpointer(saver);
+  const result = { backend: name, acquireReleaseP50Ms: p50(cycles), turnP50Ms: p50(without), protectedTurnP50Ms: p50(withLease), ratio: Number((p50(withLease) / p50(without)).toFixed(3)) };
+  console.log(`${name.padEnd(8)} acquire+release p50 ${result.acquireReleaseP50Ms} ms; turn p50 ${result.turnP50Ms} ms, through lease.protect ${result.protectedTurnP50Ms} ms (x${result.ratio})`);
+  return result;
+}
+
 try {
   console.log("Storage after N turns (SQLite, 500-char user message + 500-char reply per turn; pruning keepLast 10, on write every 10):");
   const growth = await storageGrowth();
@@ -116,16 +149,19 @@ try {
   console.log("\nWrite latency per step:");
   const latencyTurns = quick ? 20 : 100;
   const latency = [await writeLatency("sqlite", `sqlite:${join(work, "latency.db")}`, latencyTurns)];
+  console.log("\nSession lease:");
+  const lease = [await leaseCost("sqlite", `sqlite:${join(work, "lease.db")}`, latencyTurns)];
   let postgres: Awaited<ReturnType<typeof startTestPostgres>> | undefined;
   try {
     postgres = await startTestPostgres();
     latency.push(await writeLatency("postgres", postgres.url, latencyTurns));
+    lease.push(await leaseCost("postgres", postgres.url, latencyTurns));
   } catch (error) {
     console.log(`postgres: not measured (${(error as Error).message})`);
   } finally {
     postgres?.stop();
   }
-  const results = { date: new Date().toISOString(), node: process.version, quick, pruning, storage: growth, skillsState: skills, writeLatency: latency };
+  const results = { date: new Date().toISOString(), node: process.version, quick, pruning, storage: growth, skillsState: skills, writeLatency: latency, lease };
   mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
   writeFileSync(join(import.meta.dirname, "results/checkpoint.json"), `${JSON.stringify(results, null, 2)}\n`);
   console.log("\nwrote bench/results/checkpoint.json");

@@ -3,7 +3,7 @@
 // events, per-run narrowing, an approval interrupt resumed with a Command, thread isolation, and a restart.
 // The model is ChatOpenAI over HTTP to the scripted OpenAI-compatible test server.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
@@ -79,17 +79,35 @@ async function startAgentServer(): Promise<NonNullable<typeof server>> {
   return { process: child, url, log: () => log };
 }
 
-/** SIGINT (Ctrl-C) to the server's process group. */
+/** Waits until both .langgraph_api files parse and have not changed for 1.5 s (the debounced write is 3 s). */
+async function waitForSettledState(): Promise<void> {
+  const files = [".langgraphjs_ops.json", ".langgraphjs_api.checkpointer.json"].map((name) => join(serverDir, ".langgraph_api", name));
+  const deadline = Date.now() + 30_000;
+  await new Promise((resolve) => setTimeout(resolve, 3_500));
+  for (;;) {
+    const settled = files.every((file) => {
+      try {
+        JSON.parse(readFileSync(file, "utf8"));
+        return Date.now() - statSync(file).mtimeMs > 1_500;
+      } catch {
+        return false;
+      }
+    });
+    if (settled) return;
+    if (Date.now() > deadline) throw new Error("the dev server's state files did not settle in 30 s");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+/** Stops the server's whole process group (SIGKILL: see waitForSettledState for why not SIGINT). */
 async function stopAgentServer(): Promise<void> {
   if (!server) return;
   const child = server.process;
   server = undefined;
   if (child.exitCode !== null || child.signalCode !== null) return;
   const closed = new Promise((resolve) => child.on("close", resolve));
-  process.kill(-child.pid!, "SIGINT");
-  const timer = setTimeout(() => process.kill(-child.pid!, "SIGKILL"), 15_000);
+  process.kill(-child.pid!, "SIGKILL");
   await closed;
-  clearTimeout(timer);
 }
 
 beforeAll(async () => {
@@ -251,7 +269,8 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
       if (index >= 0) streamed.push(performance.now() - start);
     }
     // The server logs how long each run waited in its queue (workers poll it after a random 0-1 s sleep) and ran.
-    const logged = (name: string) => [...server!.log().matchAll(new RegExp(`${name}: \\S*?(\\d+)`, "g"))].map((match) => Number(match[1])).slice(-2 * runs);
+    const plainLog = server!.log().replace(/\u001b\[[0-9;]*m/g, ""); // winston colours the numbers
+    const logged = (name: string) => [...plainLog.matchAll(new RegExp(`${name}: (\\d+)`, "g"))].map((match) => Number(match[1])).slice(-2 * runs);
     const figures = {
       runs,
       inProcessMedianMs: Math.round(median(inProcess) * 10) / 10,
@@ -267,10 +286,12 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
 
   it("resumes a thread after the server restarts: messages and loaded skills come back from .langgraph_api", async () => {
     const before = await client().threads.getState(isolated.a!);
-    // The dev server writes its in-memory state to .langgraph_api 3 s after the last change (debounced). Its exit hook
-    // flushes too, but Ctrl-C / SIGINT to the process group lets `tsx watch` force-kill the server mid-flush ("Previous
-    // process hasn't exited yet. Force killing..."), so what changed in the last 3 s can be lost: wait it out.
-    await new Promise((resolve) => setTimeout(resolve, 3500));
+    // The dev server writes its in-memory state to .langgraph_api 3 s after the last access (debounced, reads too) with
+    // a plain, non-atomic writeFile, and again from its exit hook. Ctrl-C / SIGINT to its process group lets `tsx watch`
+    // force-kill it during that exit flush ("Previous process hasn't exited yet. Force killing..."), which can leave the
+    // JSON file cut short, and the next start then silently begins empty. So: wait until both files are written and
+    // settled, then stop it without an exit flush (SIGKILL).
+    await waitForSettledState();
     await stopAgentServer();
     const files = [".langgraphjs_ops.json", ".langgraphjs_api.checkpointer.json"].map((name) => join(serverDir, ".langgraph_api", name));
     const checkpointFile = readFileSync(files[1]!, "utf8");

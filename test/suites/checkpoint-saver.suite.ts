@@ -32,7 +32,7 @@ const ids = (messages: Array<{ id?: string }>) => messages.map((m) => m.id);
 
 function runChild(args: string[], readyFile?: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", childScript, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", childScript, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += String(chunk)));
     child.on("error", reject);

@@ -26,11 +26,18 @@ export function installConformanceGlobals(rule: SkipRule): void {
       }
     };
   };
-  const wrappedDescribe = Object.assign((name: string, factory?: Fn, ...rest: unknown[]) => (describe as unknown as Fn)(name, scoped(name, factory), ...rest), {
+  const plainDescribe = (name: string, factory?: Fn, ...rest: unknown[]) =>
+    (describe as unknown as Fn)(name, scoped(name, factory), ...rest);
+  const wrappedDescribe = Object.assign(plainDescribe, {
+    // One describe per row, named with the row's value (`%s`), so skip rules can tell the rows apart.
     each:
       (table: unknown[]) =>
-      (name: string, factory: Fn, ...rest: unknown[]) =>
-        (describe.each(table as never[]) as unknown as Fn)(name, scoped(name, factory), ...rest),
+      (name: string, factory: Fn, ...rest: unknown[]) => {
+        for (const row of table) {
+          const title = name.replace("%s", String(row));
+          plainDescribe(title, () => factory(...(Array.isArray(row) ? row : [row])), ...rest);
+        }
+      },
     skip: describe.skip,
     only: describe.only,
   });

@@ -13,7 +13,7 @@ import { redactUrl } from "./redact-url.js";
 export interface CreateCheckpointerOptions {
   /** Directory a relative `sqlite:` path is resolved against. @default process.cwd() */
   cwd?: string;
-  /** Give up connecting to PostgreSQL after this many milliseconds. @default 5000 */
+  /** Give up reaching PostgreSQL at setup after this many milliseconds (later waits for a pooled connection: up to 60 s). @default 5000 */
   connectTimeoutMs?: number;
 }
 
@@ -94,6 +94,9 @@ export async function createCheckpointer(url: string, options: CreateCheckpointe
         : `Cannot set up checkpoint tables in schema '${target.schema}' at '${shown}': ${scrub(describe(cause))}`,
     });
   }
+  // The short timeout is for reaching the server at all (setup above). Later, under load, waiting for one of the pool's
+  // 10 connections is not a failure: pg-pool applies the same option to that wait, so lengthen it now.
+  (pool as unknown as { options: { connectionTimeoutMillis: number } }).options.connectionTimeoutMillis = Math.max(options.connectTimeoutMs ?? 5000, 60_000);
   closers.set(saver, () => pool.end());
   return saver;
 }

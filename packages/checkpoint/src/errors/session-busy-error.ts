@@ -14,7 +14,7 @@ export interface SessionHolder {
   expiresAt: number;
 }
 
-/** Thrown when a session (thread) is already being written by another process: one writer at a time, never a lost update. */
+/** Thrown when a session (thread) is being written by another process: one writer at a time, never a lost update. */
 export class SessionBusyError extends SkillgraphError {
   private readonly [marker] = true;
   readonly threadId: string;
@@ -22,9 +22,12 @@ export class SessionBusyError extends SkillgraphError {
 
   constructor({ threadId, holder }: { threadId: string; holder: SessionHolder }) {
     const since = new Date(holder.since).toISOString();
+    const expires = new Date(holder.expiresAt).toISOString();
     super({
       code: "session-busy",
-      message: `session ${threadId} is in use by pid ${holder.pid} since ${since} (host ${holder.host}); try again when it exits, or after its lease expires at ${new Date(holder.expiresAt).toISOString()}`,
+      message:
+        `session ${threadId} is in use by pid ${holder.pid} since ${since} (host ${holder.host}); ` +
+        `try again when it exits, or after its lease expires at ${expires}`,
     });
     this.name = "SessionBusyError";
     this.threadId = threadId;

@@ -11,7 +11,8 @@ export class SessionLeaseLostError extends SkillgraphError {
   readonly threadId: string;
 
   constructor({ threadId, reason }: { threadId: string; reason: string }) {
-    super({ code: "session-lease-lost", message: `session ${threadId}: this process no longer holds its lease (${reason}); nothing more is written` });
+    const message = `session ${threadId}: this process no longer holds its lease (${reason}); nothing more is written`;
+    super({ code: "session-lease-lost", message });
     this.name = "SessionLeaseLostError";
     this.threadId = threadId;
   }

@@ -1,17 +1,24 @@
 import type { SessionHolder } from "../errors/session-busy-error.js";
 import type { SaverBackend } from "../store/saver-backend.js";
 
-/** The lease rows, in the saver's own database: `skillgraph_session_leases(thread_id PK, owner, pid, host, acquired_at, expires_at)`. */
+/**
+ * The lease rows, in the saver's own database:
+ * `skillgraph_session_leases(thread_id PK, owner, pid, host, acquired_at, expires_at)`.
+ */
 export interface LeaseStore {
   /** Takes the lease unless someone else holds it unexpired; returns the holder then. Atomic across processes. */
-  tryAcquire(threadId: string, me: Omit<SessionHolder, "since" | "expiresAt">, ttlMs: number): Promise<{ holder: SessionHolder; acquired: boolean }>;
+  tryAcquire(threadId: string, me: Candidate, ttlMs: number): Promise<{ holder: SessionHolder; acquired: boolean }>;
   /** Extends our lease; false when it is no longer ours (expired and taken, or deleted). */
   renew(threadId: string, owner: string, ttlMs: number): Promise<boolean>;
   /** Drops our lease (a no-op when it is no longer ours). */
   release(threadId: string, owner: string): Promise<void>;
 }
 
+/** Who asks for a lease. */
+type Candidate = Omit<SessionHolder, "since" | "expiresAt">;
+
 const TABLE = "skillgraph_session_leases";
+const COLUMNS = "thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL";
 
 interface Row {
   owner: string;
@@ -21,14 +28,20 @@ interface Row {
   expires_at: number | string;
 }
 
-const toHolder = (row: Row): SessionHolder => ({ owner: row.owner, pid: Number(row.pid), host: row.host, since: Number(row.acquired_at), expiresAt: Number(row.expires_at) });
+const toHolder = (row: Row): SessionHolder => ({
+  owner: row.owner,
+  pid: Number(row.pid),
+  host: row.host,
+  since: Number(row.acquired_at),
+  expiresAt: Number(row.expires_at),
+});
 
 function sqliteLeases(backend: Extract<SaverBackend, { kind: "sqlite" }>): LeaseStore {
   const { db } = backend;
   let ready = false;
   const ensure = () => {
     if (ready) return;
-    db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL, acquired_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`);
+    db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (${COLUMNS}, acquired_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`);
     ready = true;
   };
   return {
@@ -37,10 +50,12 @@ function sqliteLeases(backend: Extract<SaverBackend, { kind: "sqlite" }>): Lease
       // BEGIN IMMEDIATE takes the write lock first: two processes cannot both read "free" and both insert.
       const acquire = db.transaction(() => {
         const now = Date.now();
-        const row = db.prepare(`SELECT owner, pid, host, acquired_at, expires_at FROM ${TABLE} WHERE thread_id = ?`).get(threadId) as Row | undefined;
+        const select = `SELECT owner, pid, host, acquired_at, expires_at FROM ${TABLE} WHERE thread_id = ?`;
+        const row = db.prepare(select).get(threadId) as Row | undefined;
         if (row && row.owner !== me.owner && Number(row.expires_at) > now) return { holder: toHolder(row), acquired: false };
         const since = row && row.owner === me.owner ? Number(row.acquired_at) : now;
-        db.prepare(`INSERT OR REPLACE INTO ${TABLE} (thread_id, owner, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`).run(threadId, me.owner, me.pid, me.host, since, now + ttlMs);
+        const upsert = `INSERT OR REPLACE INTO ${TABLE} (thread_id, owner, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`;
+        db.prepare(upsert).run(threadId, me.owner, me.pid, me.host, since, now + ttlMs);
         return { holder: { ...me, since, expiresAt: now + ttlMs }, acquired: true };
       });
       return acquire.immediate();
@@ -48,7 +63,8 @@ function sqliteLeases(backend: Extract<SaverBackend, { kind: "sqlite" }>): Lease
     async renew(threadId, owner, ttlMs) {
       ensure();
       const now = Date.now();
-      return db.prepare(`UPDATE ${TABLE} SET expires_at = ? WHERE thread_id = ? AND owner = ? AND expires_at > ?`).run(now + ttlMs, threadId, owner, now).changes === 1;
+      const update = `UPDATE ${TABLE} SET expires_at = ? WHERE thread_id = ? AND owner = ? AND expires_at > ?`;
+      return db.prepare(update).run(now + ttlMs, threadId, owner, now).changes === 1;
     },
     async release(threadId, owner) {
       ensure();
@@ -65,7 +81,7 @@ function postgresLeases(backend: Extract<SaverBackend, { kind: "postgres" }>): L
   let ready: Promise<void> | undefined;
   const ensure = () =>
     (ready ??= (async () => {
-      const create = `CREATE TABLE IF NOT EXISTS ${table} (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL, pid INTEGER NOT NULL, host TEXT NOT NULL, acquired_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)`;
+      const create = `CREATE TABLE IF NOT EXISTS ${table} (${COLUMNS}, acquired_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)`;
       try {
         await pool.query(create);
       } catch (error) {
@@ -82,22 +98,26 @@ function postgresLeases(backend: Extract<SaverBackend, { kind: "postgres" }>): L
       await ensure();
       // One statement: insert, or take over a row that is ours or expired; a live foreign lease leaves it alone.
       const taken = await pool.query<Row>(
-        `INSERT INTO ${table} AS l (thread_id, owner, pid, host, acquired_at, expires_at) VALUES ($1, $2, $3, $4, ${nowMs}, ${nowMs} + $5)
+        `INSERT INTO ${table} AS l (thread_id, owner, pid, host, acquired_at, expires_at)
+           VALUES ($1, $2, $3, $4, ${nowMs}, ${nowMs} + $5)
          ON CONFLICT (thread_id) DO UPDATE SET owner = EXCLUDED.owner, pid = EXCLUDED.pid, host = EXCLUDED.host,
-           acquired_at = CASE WHEN l.owner = EXCLUDED.owner THEN l.acquired_at ELSE EXCLUDED.acquired_at END, expires_at = EXCLUDED.expires_at
+           acquired_at = CASE WHEN l.owner = EXCLUDED.owner THEN l.acquired_at ELSE EXCLUDED.acquired_at END,
+           expires_at = EXCLUDED.expires_at
          WHERE l.owner = EXCLUDED.owner OR l.expires_at <= ${nowMs}
          RETURNING owner, pid, host, acquired_at, expires_at`,
         [threadId, me.owner, me.pid, me.host, ttlMs],
       );
       if (taken.rows[0]) return { holder: toHolder(taken.rows[0]), acquired: true };
-      const held = await pool.query<Row>(`SELECT owner, pid, host, acquired_at, expires_at FROM ${table} WHERE thread_id = $1`, [threadId]);
+      const select = `SELECT owner, pid, host, acquired_at, expires_at FROM ${table} WHERE thread_id = $1`;
+      const held = await pool.query<Row>(select, [threadId]);
       // Released between the two statements: try again.
       if (!held.rows[0]) return this.tryAcquire(threadId, me, ttlMs);
       return { holder: toHolder(held.rows[0]), acquired: false };
     },
     async renew(threadId, owner, ttlMs) {
       await ensure();
-      const result = await pool.query(`UPDATE ${table} SET expires_at = ${nowMs} + $3 WHERE thread_id = $1 AND owner = $2 AND expires_at > ${nowMs}`, [threadId, owner, ttlMs]);
+      const update = `UPDATE ${table} SET expires_at = ${nowMs} + $3 WHERE thread_id = $1 AND owner = $2 AND expires_at > ${nowMs}`;
+      const result = await pool.query(update, [threadId, owner, ttlMs]);
       return result.rowCount === 1;
     },
     async release(threadId, owner) {
@@ -137,7 +157,8 @@ const stores = new WeakMap<object, LeaseStore>();
 export function leaseStoreFor(backend: SaverBackend): LeaseStore {
   const known = stores.get(backend.saver);
   if (known) return known;
-  const store = backend.kind === "sqlite" ? sqliteLeases(backend) : backend.kind === "postgres" ? postgresLeases(backend) : memoryLeases();
+  const store =
+    backend.kind === "sqlite" ? sqliteLeases(backend) : backend.kind === "postgres" ? postgresLeases(backend) : memoryLeases();
   stores.set(backend.saver, store);
   return store;
 }

@@ -1,4 +1,11 @@
-import { BaseCheckpointSaver, type ChannelVersions, type Checkpoint, type CheckpointMetadata, type CheckpointTuple, type PendingWrite } from "@langchain/langgraph-checkpoint";
+import {
+  BaseCheckpointSaver,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+  type PendingWrite,
+} from "@langchain/langgraph-checkpoint";
 import type { SessionLease } from "./session-lease.js";
 
 type Config = Parameters<BaseCheckpointSaver["getTuple"]>[0];
@@ -29,9 +36,9 @@ export class LeasedCheckpointSaver extends BaseCheckpointSaver {
     return this.inner.list(config, options);
   }
 
-  async put(config: Config, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<Config> {
+  async put(config: Config, checkpoint: Checkpoint, metadata: CheckpointMetadata, versions: ChannelVersions): Promise<Config> {
     this.check(config);
-    return this.inner.put(config, checkpoint, metadata, newVersions);
+    return this.inner.put(config, checkpoint, metadata, versions);
   }
 
   async putWrites(config: Config, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {

@@ -40,10 +40,10 @@ describe("acquireSessionLease", () => {
   it("a holder that stalled past its lease loses it: the next writer takes over and the stalled one's writes are refused", async () => {
     const [a, b] = await twoConnections();
     const lost: SessionLeaseLostError[] = [];
-    const lease = await acquireSessionLease(a, "s", { ttlMs: 150, renewEveryMs: 50, onLost: (error) => lost.push(error) });
+    const lease = await acquireSessionLease(a, "s", { ttlMs: 1500, renewEveryMs: 100, onLost: (error) => lost.push(error) });
     const graph = buildSessionGraph({ checkpointer: lease.protect(a), messages: "delta", script: [], lookup: () => undefined });
     await graph.invoke(userTurn("first", "u1"), { configurable: { thread_id: "s" } });
-    const stallUntil = Date.now() + 300;
+    const stallUntil = Date.now() + 1700;
     while (Date.now() < stallUntil); // a blocked event loop: no renewal can run
     const taker = await acquireSessionLease(b, "s", { ttlMs: 5000 });
     await expect(graph.invoke(userTurn("second", "u2"), { configurable: { thread_id: "s" } })).rejects.toThrow(SessionLeaseLostError);

@@ -14,7 +14,7 @@ export interface SessionLeaseOptions {
   ttlMs?: number;
   /** Renew this often while held. @default ttlMs / 3 */
   renewEveryMs?: number;
-  /** Called once if the lease is lost (renewal found it expired or taken over); writes through `protect()` throw from then on. */
+  /** Called once if the lease is lost (expired or taken over); writes through `protect()` throw from then on. */
   onLost?: (error: SessionLeaseLostError) => void;
 }
 
@@ -48,14 +48,23 @@ const isPositiveInteger = (value: unknown): value is number => typeof value === 
  * const lease = await acquireSessionLease(saver, "my-session"); // throws SessionBusyError if another process has it
  * try { await graph.invoke(input, { configurable: { thread_id: "my-session" } }); } finally { await lease.release(); }
  */
-export async function acquireSessionLease(saver: BaseCheckpointSaver, threadId: string, options: SessionLeaseOptions = {}): Promise<SessionLease> {
+export async function acquireSessionLease(
+  saver: BaseCheckpointSaver,
+  threadId: string,
+  options: SessionLeaseOptions = {},
+): Promise<SessionLease> {
   const ttlMs = options.ttlMs ?? 30_000;
-  if (!isPositiveInteger(ttlMs) || ttlMs > 2 ** 31 - 1) throw new InvalidOptionsError({ option: "ttlMs", value: ttlMs, message: "must be a positive integer number of milliseconds below 2^31" });
+  if (!isPositiveInteger(ttlMs) || ttlMs > 2 ** 31 - 1) {
+    throw new InvalidOptionsError({ option: "ttlMs", value: ttlMs, message: "must be a positive integer of milliseconds below 2^31" });
+  }
   const renewEveryMs = options.renewEveryMs ?? Math.max(1, Math.floor(ttlMs / 3));
   if (!isPositiveInteger(renewEveryMs) || renewEveryMs >= ttlMs) {
-    throw new InvalidOptionsError({ option: "renewEveryMs", value: renewEveryMs, message: `must be a positive integer below ttlMs (${ttlMs})` });
+    const message = `must be a positive integer below ttlMs (${ttlMs})`;
+    throw new InvalidOptionsError({ option: "renewEveryMs", value: renewEveryMs, message });
   }
-  if (typeof threadId !== "string" || threadId === "") throw new InvalidOptionsError({ option: "threadId", value: threadId, message: "must be a non-empty string" });
+  if (typeof threadId !== "string" || threadId === "") {
+    throw new InvalidOptionsError({ option: "threadId", value: threadId, message: "must be a non-empty string" });
+  }
 
   const store = leaseStoreFor(saverBackend(saver));
   const me = { owner: randomUUID(), pid: process.pid, host: hostname() };

@@ -1,23 +1,16 @@
 import { Annotation } from "@langchain/langgraph";
 import { applyLoadEvents, emptyLoadState } from "../internal/core.js";
-import type { SkillLoadEvent, SkillLoadState } from "../internal/core.js";
+import type { AgentSkillsState, SkillLoadEvent, SkillsStateValue } from "../internal/core.js";
+import { SKILLS_STATE_KEY } from "../internal/core.js";
 
-/** Name of the state channel holding every agent's skill state. */
-export const SKILLS_STATE_KEY = "skillgraph";
-
-/** One agent's skill state on one thread: what is loaded (names, modes, seqs, hashes, docs; never bodies) and what it disabled. */
-export interface AgentSkillsState {
-  load: SkillLoadState;
-  /** Skills this agent disabled on this thread (`disable_skill`). */
-  disabled: string[];
-}
-
-/** The channel value: agent id -> that agent's state. */
-export type SkillsStateValue = Record<string, AgentSkillsState>;
+// The channel's name and value shape are core's one contract (shared with @skillgraph/shell and @skillgraph/checkpoint).
+export { SKILLS_STATE_KEY };
+export type { AgentSkillsState, SkillsStateValue };
 
 /** One agent's update: load events applied in order, with the cap to enforce and names to disable. */
 export interface AgentSkillsUpdate {
   events?: SkillLoadEvent[];
+  /** The agent's `maxLoadedSkills`, carried with the events (field name kept: it is stored in checkpoints). */
   maxLoaded?: number;
   disable?: string[];
 }
@@ -46,7 +39,7 @@ export function reduceSkillsState(current: SkillsStateValue | undefined, update:
     }
     const change = entry as AgentSkillsUpdate;
     const previous = base[agentId] ?? emptyAgentSkillsState();
-    const load = change.events && change.events.length > 0 ? applyLoadEvents(previous.load, change.events, { maxLoaded: change.maxLoaded }).state : previous.load;
+    const load = change.events && change.events.length > 0 ? applyLoadEvents(previous.load, change.events, { maxLoadedSkills: change.maxLoaded }).state : previous.load;
     const disabled = change.disable && change.disable.length > 0 ? [...new Set([...previous.disabled, ...change.disable])].sort() : previous.disabled;
     next[agentId] = { load, disabled };
   }

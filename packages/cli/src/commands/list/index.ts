@@ -4,13 +4,18 @@ import type { CliIO } from "../../cli-io.js";
 import { formatTable, truncate } from "../../output/format-table.js";
 import { createStyle } from "../../output/style.js";
 import { skillSourcesFromArgs } from "../../skill-sources-from-args.js";
+import { openSkillStore } from "../../open-skill-store.js";
 
-export const usage = "skillgraph list [--json] [--source DIR]...";
+export const usage = "skillgraph list [--json] [--source DIR]... [--store URL]";
 
 /** `skillgraph list`: every skill the sources hold (name, description, origin, diagnostics), and what was shadowed. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({ args, options: { json: { type: "boolean" }, source: { type: "string", multiple: true } } });
-  const registry = await createSkillRegistry({ sources: skillSourcesFromArgs(values.source, io.cwd, io.env) });
+  const { values } = parseArgs({ args, options: { json: { type: "boolean" }, source: { type: "string", multiple: true }, store: { type: "string" } } });
+  // --store URL: the skills published to a shared store (alone, unless --source folders are given too).
+  const opened = values.store ? await openSkillStore(values.store) : undefined;
+  const folders = opened && !values.source ? [] : skillSourcesFromArgs(values.source, io.cwd, io.env);
+  const storeSources = opened ? [(await import("@skillgraph/langgraph")).skillsFromStore(opened.store)] : [];
+  const registry = await createSkillRegistry({ sources: [...folders, ...storeSources] }).finally(() => opened?.close());
   const skills = registry.list();
   if (values.json) {
     const payload = {

@@ -25,7 +25,10 @@ describe.each(["local", "bubblewrap"] as const)("interactive sessions (%s)", (ex
     expect(started).toMatchObject({ status: "running", session_id: expect.stringMatching(/^session-/) });
     expect((await readUntil(started, started.session_id, "Name? ")).output).toBe("Name? ");
     const second = await readUntil(await call("shell_session_write", { session_id: started.session_id, input: "Ada\n" }), started.session_id, "Color? ");
-    expect(second).toMatchObject({ status: "running", output: "Color? ", interaction: { waiting_for_input: true, prompt: "Color? " } });
+    expect(second).toMatchObject({ status: "running", output: "Color? " });
+    // once the output has gone quiet on the unfinished line, the poll says the program waits for input
+    const waiting = await call("shell_session_poll", { session_id: started.session_id, wait_ms: 400 });
+    expect(waiting).toMatchObject({ status: "running", output: "", interaction: { waiting_for_input: true, prompt: "Color? " } });
     const done = await readUntil(await call("shell_session_write", { session_id: started.session_id, input: "blue\n", wait_ms: 5_000 }), started.session_id, "blue\n");
     expect(done).toMatchObject({ status: "exited", exit_code: 0, output: "Hello Ada, you like blue\n" });
     expect(await call("shell_session_poll", { session_id: started.session_id })).toMatchObject({ status: "refused", reason: "session-not-found" });
