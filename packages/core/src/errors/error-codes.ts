@@ -59,6 +59,10 @@ export const SKILLGRAPH_ERROR_CODES = {
     summary:
       "A file to stage in a thread workspace is refused: outside it, a dot-file or program config, too many or too large.",
   },
+  "publish-invalid": {
+    error: "SkillgraphError",
+    summary: "publishSkillsToStore refused the whole publish: some skill or file in the folder is invalid.",
+  },
   "session-busy": {
     error: "SessionBusyError",
     summary: "The session (thread) is being written by another process that holds its lease.",
@@ -117,6 +121,18 @@ export const SOURCE_DIAGNOSTIC_CODES = {
   "source-failed": {
     severity: "error",
     summary: "A source threw while scanning (its skills are missing from the registry).",
+  },
+  "registry-snapshot-invalid": {
+    severity: "warning",
+    summary: "The registry snapshot file is unreadable or corrupt; ignored.",
+  },
+  "registry-snapshot-stale": {
+    severity: "warning",
+    summary: "The registry snapshot file is out of date; ignored and rewritten.",
+  },
+  "registry-snapshot-unwritable": {
+    severity: "warning",
+    summary: "The registry snapshot file given could not be written.",
   },
   "skill-load-failed": {
     severity: "error",
