@@ -2,6 +2,7 @@
 
 // errors
 export { SkillgraphError, type SkillgraphErrorOptions } from "./errors/skillgraph-error.js";
+export { SKILLGRAPH_ERROR_CODES, SOURCE_DIAGNOSTIC_CODES, docsUrlForCode, type SkillgraphErrorCode, type SkillPathReason, type SourceDiagnosticCode } from "./errors/error-codes.js";
 export { SkillNotFoundError } from "./errors/skill-not-found-error.js";
 export { SkillPathError } from "./errors/skill-path-error.js";
 export { SkillLoadError } from "./errors/skill-load-error.js";

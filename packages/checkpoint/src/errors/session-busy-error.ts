@@ -1,5 +1,7 @@
 import { SkillgraphError } from "../internal/core.js";
 
+const marker = Symbol.for("skillgraph.error.SessionBusyError");
+
 /** Who holds a session's lease. */
 export interface SessionHolder {
   /** Lease owner id (random per lease). */
@@ -14,6 +16,7 @@ export interface SessionHolder {
 
 /** Thrown when a session (thread) is being written by another process: one writer at a time, never a lost update. */
 export class SessionBusyError extends SkillgraphError {
+  private readonly [marker] = true;
   readonly threadId: string;
   readonly holder: SessionHolder;
 
@@ -29,5 +32,9 @@ export class SessionBusyError extends SkillgraphError {
     this.name = "SessionBusyError";
     this.threadId = threadId;
     this.holder = holder;
+  }
+  /** True when `error` is a SessionBusyError from any copy of this package. */
+  static override isInstance(error: unknown): error is SessionBusyError {
+    return SkillgraphError.hasMarker(error, marker);
   }
 }

@@ -1,7 +1,10 @@
 import { SkillgraphError } from "./skillgraph-error.js";
 
+const marker = Symbol.for("skillgraph.error.SkillNotFoundError");
+
 /** Thrown when a skill name is not in the registry (or not visible in a view). */
 export class SkillNotFoundError extends SkillgraphError {
+  private readonly [marker] = true;
   readonly skillName: string;
   /** Close names the caller may have meant. */
   readonly suggestions: string[];
@@ -12,5 +15,10 @@ export class SkillNotFoundError extends SkillgraphError {
     this.name = "SkillNotFoundError";
     this.skillName = skillName;
     this.suggestions = suggestions;
+  }
+
+  /** True when `error` is a SkillNotFoundError from any copy of this package. */
+  static override isInstance(error: unknown): error is SkillNotFoundError {
+    return SkillgraphError.hasMarker(error, marker);
   }
 }

@@ -1,4 +1,5 @@
 import { isAbsolute, normalize, sep } from "node:path";
+import type { SkillPathReason } from "../errors/error-codes.js";
 import { SkillPathError } from "../errors/skill-path-error.js";
 import { type ConfinedRefusal, withConfinedFolder } from "../safe-fs/confined-folder.js";
 import type { SkillFileContent, SkillFileEntry } from "./registry-types.js";
@@ -12,7 +13,7 @@ export const MAX_LISTED_FILES = 1000;
 
 /** Checks a model-supplied relative path before it touches the file system; returns the normalised relative path. */
 export function checkRelativePath(skillName: string, requested: string): string {
-  const refuse = (reason: string, message: string): never => {
+  const refuse = (reason: SkillPathReason, message: string): never => {
     throw new SkillPathError({ skillName, requestedPath: requested, reason, message: `${message} (skill '${skillName}', path '${requested.replace(/\0/g, "\\0")}')` });
   };
   if (requested.includes("\0")) refuse("nul-byte", "path contains a NUL byte");
@@ -49,7 +50,7 @@ export async function listSkillFiles(skillDir: string): Promise<SkillFileEntry[]
   });
 }
 
-const refusalReasons: Record<ConfinedRefusal, string> = {
+const refusalReasons: Record<ConfinedRefusal, SkillPathReason> = {
   "invalid-path": "traversal",
   "not-found": "not-found",
   symlink: "symlink-escape",

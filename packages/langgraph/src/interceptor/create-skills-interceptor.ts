@@ -13,6 +13,7 @@ import { mergeAgentUpdates } from "../engine/state-events.js";
 import { gateCalls, orderOutputs, pendingCalls, runForwarded, toolNodeTools, type GatedToolNodeOptions } from "./gated-tool-node.js";
 import { invocationOptions } from "../options/invocation-options.js";
 import { resolveOptions } from "../options/resolve-options.js";
+import { InvalidOptionsError } from "../internal/core.js";
 import type { SkillsRuntimeOptions } from "../options/skills-runtime-options.js";
 import { emptyAgentSkillsState, readAgentSkillsState, SKILLS_STATE_KEY, skillsStateSpec, type AgentSkillsUpdate, type SkillsStateUpdate } from "../state/skills-state.js";
 
@@ -109,7 +110,7 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
     tools: [...skillsTools, ...engine.servedTools],
     prepareModelRequest,
     callModel(model, callOptions = {}) {
-      if (typeof model?.bindTools !== "function") throw new TypeError("callModel: the model must support bindTools (a LangChain chat model)");
+      if (typeof model?.bindTools !== "function") throw new InvalidOptionsError({ option: "model", value: model, message: "callModel needs a model that supports bindTools (a LangChain chat model)" });
       return async (state, config) => {
         const request = await prepareModelRequest(state, config, callOptions);
         const bound = model.bindTools!(request.tools);

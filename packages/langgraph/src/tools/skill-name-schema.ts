@@ -1,5 +1,6 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
+import { SkillgraphError } from "../internal/core.js";
 
 /** Skill-name parameter: a zod enum of the visible names when there are few (at most `threshold`), else a string. */
 export function skillNameSchema(names: readonly string[], threshold: number): z.ZodType<string> {
@@ -11,7 +12,7 @@ export function skillNameSchema(names: readonly string[], threshold: number): z.
 /** The body of every model-facing skills tool: they run inside the interceptor, never on their own. */
 export function runsInInterceptor(name: string): () => never {
   return () => {
-    throw new Error(`${name} runs inside the skills interceptor: give the graph interceptor.toolNode(...) (or use createSkillsMiddleware), not a plain ToolNode`);
+    throw new SkillgraphError({ code: "tool-outside-interceptor", message: `${name} runs inside the skills interceptor: give the graph interceptor.toolNode(...) (or use createSkillsMiddleware), not a plain ToolNode` });
   };
 }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
-import { splitRelativePath, withConfinedFolder } from "../internal/core.js";
+import { SkillgraphError, splitRelativePath, withConfinedFolder } from "../internal/core.js";
 
 /** A file to put into a workspace before a command runs. */
 export interface StagedFile {
@@ -27,9 +27,21 @@ function configuresAProgram(name: string): boolean {
   return name.startsWith(".") || /^(sitecustomize|usercustomize)\.py$/i.test(name) || /\.pth$/i.test(name);
 }
 
-/** Why a staging request was refused, naming the file. */
-export class StagingRefusedError extends Error {
+const stagingMarker = Symbol.for("skillgraph.error.StagingRefusedError");
+
+/** Why a staging request was refused, naming the file (code `workspace-path-refused`). */
+export class StagingRefusedError extends SkillgraphError {
+  private readonly [stagingMarker] = true;
   override readonly name = "StagingRefusedError";
+
+  constructor(message: string) {
+    super({ code: "workspace-path-refused", message });
+  }
+
+  /** True when `error` is a StagingRefusedError from any copy of this package. */
+  static override isInstance(error: unknown): error is StagingRefusedError {
+    return SkillgraphError.hasMarker(error, stagingMarker);
+  }
 }
 
 /**
