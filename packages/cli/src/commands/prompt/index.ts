@@ -4,6 +4,7 @@ import { parseArgs } from "node:util";
 import { loadSkill, readSkillProperties, renderSkillsPrompt, toPrompt, type SkillMetadata } from "@skillgraph/core";
 import type { CliIO } from "../../cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
+import { terminalSafe } from "../../output/terminal-safe.js";
 import { checkSkillsFolder, loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { UsageError } from "../../usage-error.js";
 
@@ -30,6 +31,8 @@ export const help: CommandHelp = {
  * budget it prints exactly what the reference's `to-prompt` prints, in argument order; with `--chat`, chat's system message.
  */
 export async function run(args: string[], io: CliIO): Promise<number> {
+  // On a terminal the prompt is escaped (skill text may hold escape sequences); piped, it is exactly what the model gets.
+  const print = (text: string) => io.stdout.write(`${io.isTTY ? terminalSafe(text) : text}\n`);
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -52,7 +55,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (positionals.length > 0) throw new UsageError("--chat reads --source folders, not skill PATHs");
     const registry = await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true });
     const { previewChatSystemText } = await import("../chat/create-chat-agent.js");
-    io.stdout.write(`${await previewChatSystemText({ skills: registry, ...(values.system === undefined ? {} : { systemPrompt: values.system }) })}\n`);
+    print(await previewChatSystemText({ skills: registry, ...(values.system === undefined ? {} : { systemPrompt: values.system }) }));
     return 0;
   }
 
@@ -64,7 +67,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const location = existsSync(join(dir, "SKILL.md")) ? join(dir, "SKILL.md") : join(dir, "skill.md");
       entries.push({ name: properties.name, description: properties.description, location });
     }
-    io.stdout.write(`${toPrompt(entries)}\n`);
+    print(toPrompt(entries));
     return 0;
   }
 
@@ -76,7 +79,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     skills = (await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true })).list();
   }
   const { text, report } = renderSkillsPrompt(skills, { format, ...(budget === undefined ? {} : { budget: { maxChars: budget } }) });
-  io.stdout.write(`${text}\n`);
+  print(text);
   if (report.level !== "full") io.stderr.write(`note: budget: rendered at level '${report.level}' (${report.chars} chars)\n`);
   return 0;
 }
