@@ -24,6 +24,8 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
   prompt: { summary: "print the skills section of the system prompt (what chat sends)", load: () => import("./commands/prompt/index.js") },
   search: { summary: "rank skills for a task description", load: () => import("./commands/search/index.js") },
   sessions: { summary: "list, show, prune and delete checkpointed chat sessions", load: () => import("./commands/sessions/index.js") },
+  init: { summary: "create a new skill folder that validates", load: () => import("./commands/init/index.js") },
+  add: { summary: "copy skills (a folder or an installed npm package) into .agents/skills", load: () => import("./commands/add/index.js") },
   chat: { summary: "chat with an agent over your skills (any OpenAI-compatible endpoint)", load: () => import("./commands/chat/index.js") },
 };
 
