@@ -7,7 +7,8 @@ export function describeChatError(error: unknown, endpoint?: { baseURL: string |
   const cause = code ? networkCause(code) : undefined;
   if (cause && url) return `cannot reach the model at ${url}: ${cause} (${code})`;
   if (isTimeout(error, message) && url) {
-    const seconds = endpoint?.timeoutMs === undefined ? "" : ` within ${Math.round(endpoint.timeoutMs / 1000)} s`;
+    const ms = endpoint?.timeoutMs;
+    const seconds = ms === undefined ? "" : ` within ${ms < 10_000 ? String(Number((ms / 1000).toFixed(1))) : Math.round(ms / 1000)} s`;
     return `the model at ${url} did not answer${seconds} (timeout; raise it with --timeout SECONDS)`;
   }
   if (/^Connection error\.?$/i.test(message) && url) return `cannot reach the model at ${url}: connection failed`;
