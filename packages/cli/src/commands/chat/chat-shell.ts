@@ -39,8 +39,9 @@ function matchesRule(rule: { prefix: string[]; exact: boolean }, argv: readonly 
  * The shell hook for `skillgraph chat`: bubblewrap when it works here; otherwise no scripts, unless `unsafeLocal`
  * (then the local executor, which is NOT a sandbox). Commands not pre-approved by their skill ask through `interrupt()`.
  */
-export function createChatShell(catalog: SkillCatalog, options: { unsafeLocal?: boolean; workspaceRoot?: string } = {}): ChatShell {
+export function createChatShell(catalog: SkillCatalog, options: { unsafeLocal?: boolean; off?: boolean; workspaceRoot?: string } = {}): ChatShell {
   const alwaysApproved = new Set<string>();
+  if (options.off) return { hook: undefined, executor: "off", notice: "note: skill scripts are off (the agent file's shell.executor is off)", alwaysApproved };
   const requireApproval = [(candidate: ApprovalCandidate) => !alwaysApproved.has(candidate.command) && !preApprovedBySkill(candidate, catalog)];
   const common = { catalog, requireApproval, ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}) };
   try {

@@ -1,4 +1,6 @@
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { loadAgentFile, type AgentFile } from "@skillgraph/core";
 import { acquireSessionLease, closeCheckpointer, type SessionLease } from "@skillgraph/checkpoint";
 import type { CliIO } from "../../cli-io.js";
 import { CliError } from "../../cli-error.js";
@@ -19,7 +21,7 @@ import { runChatExchange } from "./run-chat-exchange.js";
 
 export const usage =
   "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] " +
-  "[--system TEXT] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--quiet] [--verbose]";
+  "[--system TEXT] [--agent FILE] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--quiet] [--verbose]";
 
 /** Where chat sessions live unless --checkpoint or SKILLGRAPH_CHECKPOINT says otherwise. */
 export const DEFAULT_SESSIONS_URL = "sqlite:.skillgraph/sessions.db";
@@ -41,6 +43,7 @@ export const help: CommandHelp = {
     { flags: "--model NAME", description: "model name", default: "$SKILLGRAPH_MODEL or gpt-4o-mini" },
     { flags: "--base-url URL", description: "OpenAI-compatible endpoint", default: "$OPENAI_BASE_URL or api.openai.com" },
     { flags: "--system TEXT", description: "the agent's system prompt (the skills list is appended)", default: "a short terminal-assistant prompt" },
+    { flags: "--agent FILE", description: "a declarative agent (skillgraph.agent.yaml or a package.json 'skillgraph' key); flags win over it", default: "none" },
     { flags: "--timeout SECONDS", description: "give up on a model request after this long", default: String(DEFAULT_TIMEOUT_SECONDS) },
     { flags: "--approve-all", description: "one-shot: run every command that needs approval", default: "off" },
     { flags: "--deny-all", description: "one-shot: refuse every command that needs approval", default: "refuse, with a notice naming --approve-all" },
@@ -83,27 +86,31 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       "approve-all": { type: "boolean" },
       "deny-all": { type: "boolean" },
       "unsafe-local": { type: "boolean" },
+      agent: { type: "string" },
     },
   });
+  const agentFile: AgentFile | undefined = values.agent === undefined ? undefined : await loadAgentFile(resolve(io.cwd, values.agent));
   if (values.ephemeral && (values.session !== undefined || values.checkpoint !== undefined)) throw new UsageError("--ephemeral cannot be combined with --session or --checkpoint");
   if (values["approve-all"] && values["deny-all"]) throw new UsageError("--approve-all and --deny-all exclude each other");
   const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(values.timeout);
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${values.timeout}'`);
-  const endpoint = resolveChatEndpoint({ baseURL: values["base-url"], model: values.model }, io.env);
+  const endpoint = resolveChatEndpoint({ baseURL: values["base-url"] ?? agentFile?.model?.baseUrl, model: values.model ?? agentFile?.model?.name }, io.env);
   if (!endpoint) {
     io.stderr.write(NO_ENDPOINT_MESSAGE);
     return 2;
   }
-  const skills = await loadSkillsFromArgs([...(values.skills ?? []), ...(values.source ?? [])], io, { verbose: values.verbose === true });
+  const skills = await loadSkillsFromArgs([...(values.skills ?? []), ...(values.source ?? []), ...(agentFile?.skills ?? [])], io, { verbose: values.verbose === true });
   const style = createStyle(io.color);
   const oneShot = values.prompt !== undefined;
   const parsed = oneShot ? parseChatLine(values.prompt!, skills) : undefined;
   if (parsed?.kind === "unknown-skill") {
     throw new CliError(`no skill named '${parsed.name}'${parsed.suggestions.length > 0 ? ` (did you mean ${parsed.suggestions.join(", ")}?)` : ""}`);
   }
-  const shell = createChatShell(skills, { unsafeLocal: values["unsafe-local"] === true });
+  const executorChoice = agentFile?.shell?.executor;
+  const shell = createChatShell(skills, { unsafeLocal: values["unsafe-local"] === true || executorChoice === "unsafe-local", off: executorChoice === "off" && !values["unsafe-local"] });
   // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
-  const session = values.ephemeral ? undefined : await openChatSession(values.session, values.checkpoint ?? io.env.SKILLGRAPH_CHECKPOINT ?? DEFAULT_SESSIONS_URL, io.cwd);
+  const checkpointUrl = values.checkpoint ?? agentFile?.checkpointer ?? io.env.SKILLGRAPH_CHECKPOINT ?? DEFAULT_SESSIONS_URL;
+  const session = values.ephemeral ? undefined : await openChatSession(values.session, checkpointUrl, io.cwd);
   let lease: SessionLease | undefined;
   const timeoutMs = Math.round(timeoutSeconds * 1000);
   const where = { baseURL: endpoint.baseURL, timeoutMs };
@@ -113,8 +120,14 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const agent = createChatAgent({
       model: createChatModel(endpoint, { timeoutMs, maxRetries: 1 }),
       skills,
-      ...(shell.hook ? { skillsOptions: { hooks: [shell.hook] } } : {}),
-      ...(values.system === undefined ? {} : { systemPrompt: values.system }),
+      skillsOptions: {
+        ...(shell.hook ? { hooks: [shell.hook] } : {}),
+        ...(agentFile?.only ? { only: agentFile.only } : {}),
+        ...(agentFile?.exclude ? { exclude: agentFile.exclude } : {}),
+        ...(agentFile?.loadMode ? { loadMode: agentFile.loadMode } : {}),
+        ...(agentFile?.loadModes ? { loadModes: agentFile.loadModes } : {}),
+      },
+      ...((values.system ?? agentFile?.systemPrompt) === undefined ? {} : { systemPrompt: (values.system ?? agentFile?.systemPrompt)! }),
       ...(session && lease ? { checkpointer: lease.protect(session.checkpointer), threadId: session.name } : {}),
     });
     const renderer = createChatRenderer(io, { quiet: values.quiet === true });
@@ -130,7 +143,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       process.once("SIGINT", onSigint);
       try {
         const input = parsed.kind === "invoke" ? { text: parsed.text, invokeSkill: parsed.skill } : parsed.text;
-        const mode = values["approve-all"] ? "approve-all" : values["deny-all"] ? "deny-all" : "deny-default";
+        const fromFile = agentFile?.shell?.approval;
+        const mode = values["approve-all"] ? "approve-all" : values["deny-all"] ? "deny-all" : fromFile === "approve-all" || fromFile === "deny-all" ? fromFile : "deny-default";
         const error = await runChatExchange(agent, input, renderer, { mode, signal: controller.signal, endpoint: where, alwaysApproved: shell.alwaysApproved });
         if (error === undefined) return 0;
         if (error === "interrupted") {
