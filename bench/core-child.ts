@@ -1,9 +1,9 @@
-// One cold-load sample in a fresh process: prints a JSON line with the timings and memory of loading N skills.
+// One cold-load sample in a fresh process (mode: naive | registry | snapshot FILE): prints a JSON line with the timings and memory of loading N skills.
 import { performance } from "node:perf_hooks";
 import { createSkillRegistry, skillsFromDirectory } from "../packages/core/src/index.js";
 import { naiveLoad } from "./support/naive-loader.js";
 
-const [mode, dir] = process.argv.slice(2);
+const [mode, dir, snapshotFile] = process.argv.slice(2);
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => {});
 gc();
 gc();
@@ -18,7 +18,8 @@ if (mode === "naive") {
   count = skills.length;
   keep = skills;
 } else {
-  const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir!)] });
+  // "registry": no snapshot (parse every file); "snapshot": a snapshot file written by an earlier process.
+  const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir!)], snapshot: mode === "snapshot" ? snapshotFile! : false });
   count = registry.list().length;
   keep = registry;
 }

@@ -1,7 +1,12 @@
 // Measures search quality and speed on the real corpus: `node --expose-gc --import tsx bench/search-quality.ts [--holdout] [--verbose]`. Prints top-1/top-5 accuracy per split,
-// confidence figures, and build/query timings; `--verbose` lists tune-split misses only.
+// confidence figures, abstention AUC on the two DEVELOPMENT sets (natural-queries.json, blind-search-queries.json:
+// both were looked at while tuning), and build/query timings; `--verbose` lists tune-split misses only. The held-out
+// figures come from the frozen set, scored by test/search-frozen-queries.test.ts, never here.
 import { loadCorpus, loadNaturalQueries } from "../packages/core/src/search/__fixtures__/load-corpus.js";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { createSearchIndex } from "../packages/core/src/search/search-index.js";
+import { evaluateSearch } from "./support/search-eval.js";
 
 const showHoldout = process.argv.includes("--holdout");
 const verbose = process.argv.includes("--verbose");
@@ -41,6 +46,14 @@ for (const [split, figure] of Object.entries(figures)) {
 const realTop = queries.length;
 console.log(`off-topic: n=${offTopic.length} confident=${offTopic.filter((item) => item.confident).length} max=${Math.max(...offTopic.map((item) => item.top)).toFixed(3)}`);
 if (verbose) for (const item of offTopic) console.log(`  off ${item.top.toFixed(3)} ${item.query}`);
+const blind = JSON.parse(readFileSync(join(import.meta.dirname, "../test/fixtures/blind-search-queries.json"), "utf8")) as Array<{ query: string; expected: string[] }>;
+for (const [label, set, folderOf] of [
+  ["natural-queries (dev)", queries, (path: string) => dirByPath.get(path)],
+  ["blind (dev)", blind, (path: string) => (dirByPath.has(path) ? `skills/${dirByPath.get(path)}` : undefined)],
+] as const) {
+  const figures = evaluateSearch(index, set, folderOf);
+  console.log(`${label}: top1=${figures.top1.toFixed(3)} top5=${figures.top5.toFixed(3)} auc=${figures.auc.toFixed(3)} confident real=${figures.realConfident.toFixed(3)} off-topic=${figures.offTopicConfident.toFixed(3)}`);
+}
 console.log(`build ${buildMs.toFixed(0)} ms for ${index.size} skills; ${queryMs.toFixed(2)} ms/query over ${realTop} queries`);
 
 // Scale: 10 000 synthetic skills made from real bodies (cut to ~5 KB around the corpus median), then one reload-sized update.

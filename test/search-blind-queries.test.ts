@@ -1,5 +1,6 @@
-// Search quality on queries written by someone who never saw the search code or its own query set
-// (test/fixtures/blind-search-queries.json: paraphrase, synonym, described product, body-only, typo, plain, off-topic).
+// DEVELOPMENT SET: test/fixtures/blind-search-queries.json was written blind (by someone who never saw the search code),
+// but the ranking and the score calibration have since been tuned while looking at it, so its figures are no longer
+// held out. The held-out figures come from the frozen set (test/search-frozen-queries.test.ts).
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -14,8 +15,8 @@ interface BlindQuery {
 
 const queries = JSON.parse(readFileSync(join(REPO_ROOT, "test/fixtures/blind-search-queries.json"), "utf8")) as BlindQuery[];
 
-describe.skipIf(!CORPUS_AVAILABLE)("search on blind natural queries over the corpus (skipped when ../shared/corpus is not found)", () => {
-  it("puts a right skill in the top 5 for at least 90% of the real queries and marks no off-topic query confident", async () => {
+describe.skipIf(!CORPUS_AVAILABLE)("search on the blind development set over the corpus (skipped when ../shared/corpus is not found)", () => {
+  it("puts a right skill in the top 5 for at least 85% of the real queries and marks no off-topic query confident", async () => {
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(join(CORPUS_DIR, "skills"))] });
     const skillDir = (path: string) => path.slice(CORPUS_DIR.length + 1).replace(/\/SKILL\.md$/, "");
     const real = queries.filter((item) => item.expected.length > 0);
@@ -24,7 +25,9 @@ describe.skipIf(!CORPUS_AVAILABLE)("search on blind natural queries over the cor
     const topFive = (real.length - misses.length) / real.length;
     console.log(`blind queries: top-5 ${topFive.toFixed(3)} (${real.length} real), off-topic confident ${confidentOffTopic.length}; missed: ${misses.map((m) => m.query).join(" | ")}`);
     expect(real.length).toBeGreaterThanOrEqual(60);
-    expect(topFive).toBeGreaterThanOrEqual(0.9);
+    // 0.95 with the hand-written product glossary, 0.883 since it was removed (issue 12): described-product queries
+    // ("the Japanese business chat app") need knowledge no skill text holds; the `embeddings` option is the way there.
+    expect(topFive).toBeGreaterThanOrEqual(0.85);
     expect(confidentOffTopic.map((item) => item.query)).toEqual([]);
   });
 });

@@ -3,10 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
-import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode } from "@langchain/langgraph/prebuilt";
 import { describe, expect, it } from "vitest";
 import { createShellHook, type ApprovalRule } from "@skillgraph/shell";
+import { toolLoopGraph } from "../../packages/shell/src/__fixtures__/tool-loop-graph.js";
 
 // Approval, deny and allow rules must match what they name: a prefix covers longer commands, git's global options and
 // wrapper programs (env, nice, timeout, xargs, find -exec, ...) are seen through, and what cannot be seen through is
@@ -17,13 +16,7 @@ const catalog = { get: () => undefined };
 async function interrupts(requireApproval: ApprovalRule[], command: string): Promise<boolean> {
   const hook = createShellHook({ catalog, executor: "local", requireApproval, workspaceRoot: mkdtempSync(path.join(os.tmpdir(), "rules-")) });
   const model = fakeModel().respondWithTools([{ name: "shell", args: { command }, id: "call-1" }]).respond(new AIMessage("done"));
-  const graph = new StateGraph(MessagesAnnotation)
-    .addNode("agent", async (state) => ({ messages: [await model.invoke(state.messages)] }))
-    .addNode("tools", new ToolNode(hook.tools))
-    .addEdge(START, "agent")
-    .addConditionalEdges("agent", (state) => ((state.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END))
-    .addEdge("tools", "agent")
-    .compile({ checkpointer: new MemorySaver() });
+  const graph = toolLoopGraph(hook.tools, model);
   const config = { configurable: { thread_id: "t" } };
   const result = await graph.invoke({ messages: [new HumanMessage("go")] }, config);
   const pending = (await graph.getState(config)).tasks.flatMap((task) => task.interrupts);

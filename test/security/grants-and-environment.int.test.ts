@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { attackHarness, bubblewrapWorks, EXECUTORS, exists, type AttackHarness } from "./attack-harness.js";
+import { attackHarness, bubblewrapWorks, harnessesFor, EXECUTORS, exists } from "./attack-harness.js";
 
 // Grants that would be code execution in disguise: a narrow grant (git status, python3 -m json.tool) plus a file the
 // model stages or an environment variable it sets must never run other code. Environments are allow-lists.
@@ -60,15 +60,7 @@ const assignmentsRefused: Array<[string, string]> = [
 
 for (const executor of EXECUTORS) {
   describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(`grants and environment (${executor})`, () => {
-    const attacks: AttackHarness[] = [];
-    const harness = (options = {}) => {
-      const created = attackHarness(executor, options);
-      attacks.push(created);
-      return created;
-    };
-    afterAll(async () => {
-      for (const attack of attacks) await attack.hook.dispose();
-    });
+    const harness = harnessesFor(executor, afterAll);
     const strict = () => harness({ allow: ["true", "ls"] });
 
     it.each(stagingRefused)("refuses staging %s (%j)", async (_name, file) => {

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
 import { InvalidOptionsError } from "@skillgraph/core";
-import { attackHarness, bubblewrapWorks, EXECUTORS, exists, processesWithEnv, type AttackHarness } from "./attack-harness.js";
+import { attackHarness, bubblewrapWorks, harnessesFor, EXECUTORS, exists, processesWithEnv } from "./attack-harness.js";
 
 // Exhaustion: event-loop blocking globs, huge tool results, unbounded options, commands that outlive the agent or
 // escape the cleanup by forking. Each case asserts the attack failed and nothing was lost or left running.
@@ -47,15 +47,7 @@ describe("options are checked at construction", () => {
 
 for (const executor of EXECUTORS) {
   describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(`resource exhaustion (${executor})`, () => {
-    const attacks: AttackHarness[] = [];
-    const harness = (options = {}) => {
-      const created = attackHarness(executor, options);
-      attacks.push(created);
-      return created;
-    };
-    afterAll(async () => {
-      for (const attack of attacks) await attack.hook.dispose();
-    });
+    const harness = harnessesFor(executor, afterAll);
 
     it.each([
       ["a '**/' pattern repeated", ["**/".repeat(80) + "x"]],

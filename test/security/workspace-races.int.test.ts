@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSkillRegistry, skillsFromDirectory } from "@skillgraph/core";
-import { attackHarness, bubblewrapWorks, EXECUTORS, exists, hostTarget, type AttackHarness } from "./attack-harness.js";
+import { bubblewrapWorks, harnessesFor, EXECUTORS, exists, hostTarget, type AttackHarness } from "./attack-harness.js";
 
 // Races are run as races: a racer process inside the sandbox (a skill script in an interactive session) swaps a
 // workspace entry between a real folder/file and a symlink to a host path while the host side stages files and
@@ -28,15 +28,7 @@ async function withRacer<T>(harness: AttackHarness, command: string, work: () =>
 
 for (const executor of EXECUTORS) {
   describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(`workspace races (${executor})`, () => {
-    const harnesses: AttackHarness[] = [];
-    afterAll(async () => {
-      for (const harness of harnesses) await harness.hook.dispose();
-    });
-    const harness = () => {
-      const created = attackHarness(executor);
-      harnesses.push(created);
-      return created;
-    };
+    const harness = harnessesFor(executor, afterAll);
 
     it("staging into a folder swapped for a symlink never writes to the host folder", async () => {
       const target = hostTarget();
@@ -73,10 +65,13 @@ for (const executor of EXECUTORS) {
       const race = `scripts/swap-file.sh out/x.txt to:${target.secretFile}`;
       await withRacer(attack, race, async () => {
         await withRacer(attack, `scripts/swap-folder.sh out/d to:${path.join(target.dir, "b")}`, async () => {
-          for (let round = 0; round < TOOL_ROUNDS; round += 1) {
+          // at least TOOL_ROUNDS calls, and on until a collection met a swapped entry (bounded)
+          const metRacer = () => seen.some((result) => result.includes('"reason":"symlink"') || result.includes("changed-while-reading"));
+          for (let round = 0; round < TOOL_ROUNDS || (!metRacer() && round < TOOL_ROUNDS * 4); round += 1) {
             const result = await attack.call("shell", { command: "true", output_globs: ["**"] });
             seen.push(JSON.stringify(result));
           }
+          expect(metRacer()).toBe(true); // the race was really run
         });
       });
       expect(seen.join("\n")).not.toContain(target.secret);

@@ -1,8 +1,9 @@
-import { HumanMessage, MemorySaver, tool, z, type BaseCheckpointSaver, type BaseMessage, type RunnableConfig, type StructuredToolInterface } from "../../packages/langgraph/src/__fixtures__/langchain.js";
+import { Command, HumanMessage, interrupt, MemorySaver, RemoveMessage, tool, ToolMessage, z, type BaseCheckpointSaver, type BaseMessage, type RunnableConfig, type StructuredToolInterface } from "../../packages/langgraph/src/__fixtures__/langchain.js";
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { closeCheckpointer, createCheckpointer } from "../../packages/checkpoint/src/index.js";
 import { getLoadedSkills, type SkillsEvent, type SkillsRuntimeOptions, type SkillsToolHook } from "../../packages/langgraph/src/index.js";
 import { answer, callTool, RecordingChatModel, type ScriptedReply } from "../../packages/langgraph/src/__fixtures__/recording-chat-model.js";
 import { createSkillRegistry, createTestRegistry, createTestTools, skillsFromDirectory } from "../../packages/langgraph/src/__fixtures__/test-skills.js";
@@ -20,9 +21,12 @@ export interface SkillsRuntimeSetup {
 
 /** The part of a compiled graph / ReactAgent the suite drives. */
 export interface SkillsRuntimeAgent {
-  invoke(input: { messages: BaseMessage[] }, config: RunnableConfig): Promise<unknown>;
+  /** The compiled graph's state snapshot (`next` lists the nodes a paused run resumes at). */
+  getState(config: RunnableConfig): Promise<{ values: unknown; next?: readonly string[] }>;
+  /** Writes to the thread's state as if a node had (trimming history with RemoveMessage here). */
+  updateState(config: RunnableConfig, values: Record<string, unknown>, asNode?: string): Promise<unknown>;
+  invoke(input: { messages: BaseMessage[] } | Command, config: RunnableConfig): Promise<unknown>;
   stream(input: { messages: BaseMessage[] }, config: RunnableConfig & { streamMode: "custom" | Array<"custom" | "values"> }): Promise<AsyncIterable<unknown>>;
-  getState(config: RunnableConfig): Promise<{ values: unknown }>;
 }
 
 const SYSTEM = "You are a test assistant.";
@@ -34,13 +38,13 @@ const SYSTEM = "You are a test assistant.";
 export function describeSkillsRuntime({ name, createAgent }: { name: string; createAgent: (setup: SkillsRuntimeSetup) => SkillsRuntimeAgent }): void {
   describe(`skills runtime: ${name}`, () => {
     let threadCounter = 0;
-    async function build(script: ScriptedReply[], options: Partial<SkillsRuntimeOptions> = {}, extra: { checkpointer?: BaseCheckpointSaver; skills?: SkillsRuntimeOptions["skills"] } = {}) {
+    async function build(script: ScriptedReply[], options: Partial<SkillsRuntimeOptions> = {}, extra: { checkpointer?: BaseCheckpointSaver; skills?: SkillsRuntimeOptions["skills"]; tools?: StructuredToolInterface[] } = {}) {
       const registry = extra.skills ?? (await createTestRegistry());
       const testTools = createTestTools();
       const model = new RecordingChatModel(script);
       const checkpointer = extra.checkpointer ?? new MemorySaver();
       const skillsOptions: SkillsRuntimeOptions = { skills: registry, tools: [testTools.makePdf], skillTools: { weather: [testTools.getForecast] }, ...options };
-      const agent = createAgent({ model, skillsOptions, tools: [testTools.noop], systemPrompt: SYSTEM, checkpointer });
+      const agent = createAgent({ model, skillsOptions, tools: [testTools.noop, ...(extra.tools ?? [])], systemPrompt: SYSTEM, checkpointer });
       const config = { configurable: { thread_id: `thread-${++threadCounter}` } };
       const say = (text: string, more: RunnableConfig = {}) => agent.invoke({ messages: [new HumanMessage(text)] }, { ...config, ...more, configurable: { ...config.configurable, ...more.configurable } });
       const state = async () => (await agent.getState(config)).values as Record<string, unknown>;
@@ -282,6 +286,251 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       expect(getLoadedSkills(await state())).toEqual([]);
       expect(model.calls[2]!.system).not.toContain("notes");
       expect(model.calls[0]!.tools).toContain("disable_skill");
+    });
+
+    it("pauses on interrupt() inside an ordinary tool and resumes it with Command({ resume })", async () => {
+      const asked: unknown[] = [];
+      const approve = tool(
+        async ({ action }: { action: string }) => {
+          const answer = interrupt({ question: `Run ${action}?` });
+          asked.push(answer);
+          return `approval for ${action}: ${String(answer)}`;
+        },
+        { name: "ask_approval", description: "Ask the user to approve an action.", schema: z.object({ action: z.string() }) },
+      );
+      const { agent, model, say, config } = await build([callTool("ask_approval", { action: "deploy" }), answer("finished")], {}, { tools: [approve] });
+      const paused = (await say("deploy please")) as { __interrupt__?: Array<{ value: unknown }> };
+      expect(paused.__interrupt__?.[0]?.value).toEqual({ question: "Run deploy?" });
+      expect((await agent.getState(config)).next?.length).toBeGreaterThan(0);
+      expect(model.calls).toHaveLength(1);
+      await agent.invoke(new Command({ resume: "yes" }), config);
+      expect(asked).toEqual(["yes"]);
+      expect(toolText(model.calls[1]!.messages).join("\n")).toContain("approval for deploy: yes");
+      expect(model.calls).toHaveLength(2);
+    });
+
+    it("pauses a gated hook tool on its approval interrupt and resumes it (approve, then deny)", async () => {
+      const ran: string[] = [];
+      const shell = tool(
+        async ({ command }: { command: string }) => {
+          const decision = interrupt({ approve: command });
+          if (decision !== "approve") return `denied: ${command}`;
+          ran.push(command);
+          return `ran: ${command}`;
+        },
+        { name: "shell", description: "Run a command.", schema: z.object({ command: z.string() }) },
+      );
+      const hook: SkillsToolHook = { name: "approval-shell", tools: [shell], visibleTools: (context) => (context.loadedSkills.length > 0 ? ["shell"] : []) };
+      const { agent, model, say, config, runs } = await build(
+        [callTool("read_skill", { name: "git-helper" }), { toolCalls: [{ name: "shell", args: { command: "git push" } }, { name: "noop", args: {} }] }, callTool("shell", { command: "git tag" }), answer()],
+        { hooks: [hook], loadMode: "session" },
+      );
+      await say("push");
+      expect(ran).toEqual([]);
+      await agent.invoke(new Command({ resume: "approve" }), config);
+      expect(ran).toEqual(["git push"]);
+      await agent.invoke(new Command({ resume: "no" }), config);
+      expect(ran).toEqual(["git push"]);
+      expect(toolText(model.last.messages).join("\n")).toContain("denied: git tag");
+      expect(runs.noop).toBeGreaterThanOrEqual(1);
+      expect(toolText(model.calls[2]!.messages).join("\n")).toContain("ran: git push");
+    });
+
+    it("applies a Command returned by an ordinary tool", async () => {
+      const setMood = tool(
+        async ({ mood }: { mood: string }, config: { toolCall?: { id?: string } }) =>
+          new Command({ update: { messages: [new ToolMessage({ content: `mood is now ${mood}`, tool_call_id: config.toolCall?.id ?? "", name: "set_mood" })] } }),
+        { name: "set_mood", description: "Set the mood.", schema: z.object({ mood: z.string() }) },
+      );
+      const { model, say } = await build([callTool("set_mood", { mood: "sunny" }), answer()], {}, { tools: [setMood] });
+      await say("cheer up");
+      expect(toolText(model.calls[1]!.messages).join("\n")).toContain("mood is now sunny");
+    });
+
+    it("answers a second read_skill of a loaded skill with its instructions again", async () => {
+      const { model, say } = await build([callTool("read_skill", { name: "notes" }), callTool("read_skill", { name: "notes" }), answer()], { loadMode: "session" });
+      await say("go");
+      const [first, second] = toolText(model.calls[2]!.messages);
+      expect(second).toContain("NOTES BODY");
+      expect(second).toContain("already loaded");
+      expect(first).not.toContain("NOTES BODY");
+      expect(first).toContain("later read_skill result");
+    });
+
+    it("restores a loaded skill's body in the system prompt once its read_skill result left the history", async () => {
+      const { agent, model, say, config, state } = await build([callTool("read_skill", { name: "notes" }), answer("first"), answer("second"), answer("third")], { loadMode: "session" });
+      await say("one");
+      await say("two");
+      expect(model.calls[2]!.system).not.toContain("restored_skills");
+      const normalSystem = model.calls[2]!.system;
+      const messages = (await state()).messages as BaseMessage[];
+      const gone = messages.filter((message) => message.getType() === "tool" || (message.getType() === "ai" && ((message as { tool_calls?: unknown[] }).tool_calls?.length ?? 0) > 0));
+      expect(gone.length).toBe(2);
+      await agent.updateState(config, { messages: gone.map((message) => new RemoveMessage({ id: message.id! })) });
+      await say("three");
+      expect(toolText(model.last.messages).join("\n")).not.toContain("NOTES BODY");
+      expect(model.last.system).toContain("<restored_skills>");
+      expect(model.last.system).toContain("NOTES BODY");
+      expect(model.last.system.startsWith(normalSystem)).toBe(true);
+      expect(getLoadedSkills(await state()).map((entry) => entry.name)).toEqual(["notes"]);
+    });
+
+    it("answers a tool call left dangling by a cancelled run when the thread resumes on a SQLite checkpointer", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "sg-dangling-"));
+      const checkpointer = await createCheckpointer(`sqlite:${join(dir, "threads.db")}`);
+      try {
+        const abort = new AbortController();
+        const hang = tool(
+          async () => {
+            abort.abort();
+            return await new Promise<string>(() => undefined);
+          },
+          { name: "long_job", description: "A job that takes long.", schema: z.object({}) },
+        );
+        const first = await build([callTool("long_job", {})], {}, { checkpointer, tools: [hang] });
+        await expect(first.say("start the job", { signal: abort.signal })).rejects.toThrow();
+        const stored = (await first.state()).messages as BaseMessage[];
+        expect(stored.at(-1)!.getType()).toBe("ai");
+        const dangling = (stored.at(-1) as unknown as { tool_calls: Array<{ id: string }> }).tool_calls[0]!.id;
+        const model = new RecordingChatModel([answer("recovered")]);
+        const testTools = createTestTools();
+        const resumed = createAgent({ model, skillsOptions: { skills: first.registry }, tools: [testTools.noop, hang], systemPrompt: SYSTEM, checkpointer });
+        await resumed.invoke({ messages: [new HumanMessage("what happened?")] }, first.config);
+        const sent = model.calls[0]!.messages;
+        const at = sent.findIndex((message) => (message as { tool_calls?: Array<{ id: string }> }).tool_calls?.[0]?.id === dangling);
+        expect(sent[at + 1]!.getType()).toBe("tool");
+        expect((sent[at + 1] as ToolMessage).tool_call_id).toBe(dangling);
+        expect(sent[at + 1]!.text).toContain("cancelled");
+        expect(sent.filter((message) => message.getType() === "tool")).toHaveLength(1);
+        expect(sent.at(-1)!.text).toBe("what happened?");
+      } finally {
+        await closeCheckpointer(checkpointer);
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("loads a skill with chosen reference files shown with its instructions, and drops them with the skill", async () => {
+      const { model, say, state } = await build([
+        callTool("read_skill", { name: "pdf-tools", docs: ["references/api.md", "../weather/SKILL.md"] }),
+        callTool("noop"),
+        answer("first"),
+        answer("second"),
+      ]);
+      await say("one");
+      const loaded = toolText(model.calls[1]!.messages).join("\n");
+      expect(loaded).toContain("PDF BODY");
+      expect(loaded).toContain("PDF API DOC");
+      expect(loaded).toMatch(/Not selected: \.\.\/weather\/SKILL\.md/);
+      const stored = JSON.stringify((await state()).messages);
+      expect(stored).not.toContain("PDF API DOC");
+      // The prompt-cache prefix: what the model saw at step 2 is sent byte for byte again at step 3.
+      const prefix = (call: number) => JSON.stringify(model.calls[call]!.messages.slice(0, model.calls[1]!.messages.length).map((message) => [message.getType(), message.text]));
+      expect(prefix(2)).toBe(prefix(1));
+      await say("two");
+      const after = toolText(model.last.messages).join("\n");
+      expect(after).not.toContain("PDF API DOC");
+      expect(after).toContain("no longer loaded");
+    });
+
+    it("replaces and clears a loaded skill's docs selection with a second read_skill", async () => {
+      const { model, say, state } = await build(
+        [
+          callTool("read_skill", { name: "pdf-tools", include_all_docs: true }),
+          callTool("read_skill", { name: "pdf-tools", docs: ["references/api.md"], docs_mode: "replace" }),
+          callTool("read_skill", { name: "pdf-tools", docs_mode: "clear" }),
+          answer(),
+        ],
+        { loadMode: "session" },
+      );
+      await say("go");
+      expect(toolText(model.calls[1]!.messages).join("\n")).toContain("PDF API DOC");
+      expect(toolText(model.calls[1]!.messages).join("\n")).not.toContain("scripts/run.sh\">");
+      expect(getLoadedSkills(await state())[0]!.docs).toEqual([]);
+      const last = toolText(model.calls[3]!.messages);
+      expect(last.join("\n")).not.toContain("PDF API DOC");
+      expect(last.at(-1)).toContain("PDF BODY");
+    });
+
+    it("keeps a read_skill_file result while its skill is loaded and replaces it with a note once the skill unloads", async () => {
+      const { model, say } = await build([callTool("read_skill", { name: "pdf-tools" }), callTool("read_skill_file", { name: "pdf-tools", path: "references/api.md" }), answer("first"), answer("second")]);
+      await say("one");
+      expect(toolText(model.calls[2]!.messages).join("\n")).toContain("PDF API DOC");
+      await say("two");
+      const after = toolText(model.last.messages).join("\n");
+      expect(after).not.toContain("PDF API DOC");
+      expect(after).toContain("File 'references/api.md' of skill 'pdf-tools' omitted");
+    });
+
+    it("loads a skill by its SKILL.md path as well as by name", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "skills-path-"));
+      try {
+        for (const skill of ["atlas", "globe"]) {
+          await mkdir(join(dir, skill));
+          await writeFile(join(dir, skill, "SKILL.md"), `---\nname: ${skill}\ndescription: The ${skill} skill.\n---\n\n${skill.toUpperCase()} BODY\n`);
+        }
+        const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
+        const script = [callTool("read_skill", { path: join(dir, "atlas", "SKILL.md") }), callTool("read_skill", { name: "globe/SKILL.md" }), callTool("read_skill", { path: "/etc/passwd" }), answer()];
+        const { model, say, state } = await build(script, { loadMode: "session" }, { skills: registry });
+        await say("go");
+        const seen = toolText(model.calls[3]!.messages);
+        expect(seen[0]).toContain("ATLAS BODY");
+        expect(seen[1]).toContain("GLOBE BODY");
+        expect(seen[2]).toMatch(/not found/);
+        expect(getLoadedSkills(await state()).map((entry) => entry.name).sort()).toEqual(["atlas", "globe"]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("binds no skills tools while the registry is empty, and offers a skill folder added to the running agent", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "skills-empty-"));
+      try {
+        const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
+        const { model, say } = await build([answer("nothing yet"), callTool("read_skill", { name: "late" }), answer()], {}, { skills: registry });
+        await say("one");
+        expect(model.calls[0]!.tools).not.toContain("read_skill");
+        expect(model.calls[0]!.tools).toContain("noop");
+        await mkdir(join(dir, "late"));
+        await writeFile(join(dir, "late", "SKILL.md"), "---\nname: late\ndescription: Added while the agent runs.\n---\n\nLATE BODY\n");
+        await registry.reload();
+        await say("two");
+        expect(model.calls[1]!.tools).toContain("read_skill");
+        expect(model.calls[1]!.system).toContain("late");
+        expect(toolText(model.calls[2]!.messages).join("\n")).toContain("LATE BODY");
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    });
+
+    it("lets a custom eviction policy choose which skill leaves when the cap is reached", async () => {
+      const evictNewest = ({ loaded }: { loaded: readonly { name: string }[] }) => [loaded[loaded.length - 1]!.name];
+      const { say, state } = await build(
+        [callTool("read_skill", { name: "notes" }), callTool("read_skill", { name: "weather" }), callTool("read_skill", { name: "pdf-tools" }), answer()],
+        { maxLoadedSkills: 2, loadMode: "session", evictionPolicy: evictNewest },
+      );
+      await say("go");
+      // Least recently used would have dropped notes; the policy dropped the newest load instead.
+      expect(getLoadedSkills(await state()).map((entry) => entry.name).sort()).toEqual(["notes", "pdf-tools"]);
+    });
+
+    it("honours other runtimes' frontmatter dialects: spring's allowedTools unlock tools, tama's depends are reported", async () => {
+      const dir = await mkdtemp(join(tmpdir(), "skills-dialect-"));
+      try {
+        await mkdir(join(dir, "spring-pdf"));
+        const frontmatter = "name: spring-pdf\ndescription: PDF skill in spring-ai-alibaba's dialect.\nallowedTools:\n  - make_pdf\ntama:\n  depends:\n    bins: [pdftotext]\n    apt:\n      - poppler-utils\n";
+        await writeFile(join(dir, "spring-pdf", "SKILL.md"), `---\n${frontmatter.replace("[pdftotext]", "\n      - pdftotext")}---\n\nSPRING BODY\n`);
+        const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
+        expect(registry.get("spring-pdf")?.allowedTools).toEqual(["make_pdf"]);
+        const { model, say, runs } = await build([callTool("make_pdf", { title: "early" }), callTool("read_skill", { name: "spring-pdf" }), callTool("make_pdf", { title: "T" }), answer()], {}, { skills: registry });
+        await say("pdf");
+        expect(runs.make_pdf).toBe(1);
+        const loaded = toolText(model.calls[2]!.messages).join("\n");
+        expect(loaded).toContain("SPRING BODY");
+        expect(loaded).toContain("apt-get install -y poppler-utils");
+        expect(loaded).toContain("programs pdftotext");
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
     });
 
     it("finds skills through search_skills", async () => {

@@ -80,6 +80,8 @@ export interface OpenAICompatibleServer {
   port: number;
   /** Every chat completion request received, in order. */
   requests: RecordedChatRequest[];
+  /** Every `POST /v1/embeddings` request: the texts it asked to embed, in order. */
+  embeddingRequests: string[][];
   /** Problems the server answered with an error (exhausted script, bad JSON, unknown route), so a test can assert there were none. */
   errors: string[];
   close(): Promise<void>;
@@ -94,6 +96,7 @@ export interface OpenAICompatibleServer {
 export async function startOpenAICompatibleServer(options: OpenAICompatibleServerOptions): Promise<OpenAICompatibleServer> {
   if (!Array.isArray(options.script) || options.script.length === 0) throw new TypeError("startOpenAICompatibleServer: options.script must be a non-empty array of replies");
   const requests: RecordedChatRequest[] = [];
+  const embeddingRequests: string[][] = [];
   const errors: string[] = [];
   const models = options.models ?? ["skillgraph-test-model"];
   const fail = (response: ServerResponse, status: number, message: string) => {
@@ -111,6 +114,19 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
     }
     if (request.method === "GET" && path === "/v1/models") {
       return sendJson(response, 200, { object: "list", data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "skillgraph" })) });
+    }
+    if (request.method === "POST" && path === "/v1/embeddings") {
+      const body = JSON.parse(await readBody(request)) as { input?: unknown; model?: unknown; encoding_format?: unknown };
+      const input = typeof body.input === "string" ? [body.input] : body.input;
+      if (!Array.isArray(input) || !input.every((text) => typeof text === "string")) return fail(response, 400, "openai-compatible-server: embeddings input must be a string or an array of strings");
+      embeddingRequests.push(input);
+      const base64 = body.encoding_format === "base64";
+      const data = input.map((text, index) => {
+        const vector = deterministicEmbedding(text);
+        return { object: "embedding", index, embedding: base64 ? Buffer.from(Float32Array.from(vector).buffer).toString("base64") : vector };
+      });
+      const tokens = input.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
+      return sendJson(response, 200, { object: "list", data, model: typeof body.model === "string" ? body.model : "skillgraph-test-embeddings", usage: { prompt_tokens: tokens, total_tokens: tokens } });
     }
     if (request.method !== "POST" || path !== "/v1/chat/completions") return fail(response, 404, `openai-compatible-server: no route ${request.method} ${path}`);
     const body = JSON.parse(await readBody(request)) as RecordedChatRequest["body"];
@@ -138,6 +154,7 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
     url: `http://${address}:${port}/v1`,
     port,
     requests,
+    embeddingRequests,
     errors,
     close: () =>
       new Promise<void>((resolveClose) => {
@@ -145,6 +162,28 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
         server.closeAllConnections();
       }),
   };
+}
+
+/** Dimensions of the test server's embeddings. */
+export const TEST_EMBEDDING_DIMENSIONS = 256;
+
+/**
+ * The deterministic embedding the test server returns: lowercase character trigrams of the text (with word
+ * boundaries) hashed into 256 dimensions, L2-normalised. Texts sharing spelling get a high cosine, so tests can
+ * predict rankings without a model.
+ */
+export function deterministicEmbedding(text: string): number[] {
+  const vector = new Array<number>(TEST_EMBEDDING_DIMENSIONS).fill(0);
+  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) {
+    const padded = ` ${word} `;
+    for (let i = 0; i + 3 <= padded.length; i++) {
+      let hash = 2166136261;
+      for (const char of padded.slice(i, i + 3)) hash = Math.imul(hash ^ char.codePointAt(0)!, 16777619);
+      vector[(hash >>> 0) % TEST_EMBEDDING_DIMENSIONS]! += 1;
+    }
+  }
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
 }
 
 /** A script stored in a file: `.json` (an array of replies, or `{ "replies": [...], "loop": true }`) or a JS/TS module whose default export is either. */

@@ -20,6 +20,8 @@ export interface CommandModule {
 export const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
   validate: { summary: "check skill folders against the Agent Skills spec", load: () => import("./commands/validate/index.js") },
   list: { summary: "list the skills found in the sources", load: () => import("./commands/list/index.js") },
+  index: { summary: "write a registry snapshot for fast cold starts", load: () => import("./commands/index/index.js") },
+  publish: { summary: "validate skills and publish them to a shared store (PostgreSQL)", load: () => import("./commands/publish/index.js") },
   show: { summary: "show one skill: metadata, files, body", load: () => import("./commands/show/index.js") },
   prompt: { summary: "print the skills section of the system prompt (what chat sends)", load: () => import("./commands/prompt/index.js") },
   search: { summary: "rank skills for a task description", load: () => import("./commands/search/index.js") },

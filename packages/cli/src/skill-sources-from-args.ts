@@ -45,6 +45,10 @@ export interface LoadSkillsOptions {
   verbose?: boolean;
   /** Report unloadable skills on stderr. @default true */
   report?: boolean;
+  /** Further sources (e.g. a shared store). */
+  extraSources?: readonly SkillSource[];
+  /** Leave out the conventional folders when no folder is given (the extra sources stand alone). */
+  skipDefaults?: boolean;
 }
 
 /**
@@ -55,7 +59,8 @@ export interface LoadSkillsOptions {
 export async function loadSkillsFromArgs(sourceDirs: readonly string[] | undefined, io: CliIO, options: LoadSkillsOptions = {}): Promise<SkillRegistry> {
   const explicit = [...(sourceDirs ?? []), ...envSkillFolders(io.env)];
   const roots = explicit.map((dir) => checkSkillsFolder(dir, io.cwd, envSkillFolders(io.env).includes(dir) && !(sourceDirs ?? []).includes(dir) ? "SKILLGRAPH_SKILLS folder" : "skills folder"));
-  const registry = await createSkillRegistry({ sources: skillSourcesFromArgs(sourceDirs, io.cwd, io.env) });
+  const folders = options.skipDefaults && explicit.length === 0 ? [] : skillSourcesFromArgs(sourceDirs, io.cwd, io.env);
+  const registry = await createSkillRegistry({ sources: [...folders, ...(options.extraSources ?? [])] });
   const problems = registry.diagnostics().filter((diagnostic) => diagnostic.severity === "error");
   if (options.report !== false && problems.length > 0) {
     const shown = options.verbose ? problems : problems.slice(0, FIRST_REASONS);

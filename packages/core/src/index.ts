@@ -10,13 +10,15 @@ export { SkillDriftError, type SkillDriftPolicy } from "./errors/skill-drift-err
 
 // skills: types, parsing, validation, loading
 export type { DiagnosticSeverity, Skill, SkillDiagnostic, SkillLayer, SkillMetadata, SkillOrigin } from "./skill/skill-types.js";
+export { installHints } from "./skill/frontmatter-dialects.js";
+export type { SkillDependencies } from "./skill/frontmatter-dialects.js";
 export { loadSkill, loadSkillFile, loadSkillFromText, type LoadSkillOptions, type LoadSkillFromTextOptions, type LoadedSkillFile } from "./skill/load-skill.js";
 export { validateSkill, type ValidateSkillOptions, type SkillValidationResult } from "./skill/validate-skill.js";
 export { readSkillProperties, type SkillProperties } from "./skill/read-skill-properties.js";
 export { DEFAULT_MAX_SKILL_MD_BYTES, type ReadSkillMdOptions } from "./skill/read-skill-file.js";
 
 // sources
-export type { SkillSource, SkillCandidate, DiskSkillCandidate, CodeSkillCandidate, SourceScan, FileIdentity } from "./sources/skill-source.js";
+export type { SkillSource, SkillCandidate, DiskSkillCandidate, CodeSkillCandidate, RemoteSkillCandidate, SourceScan, FileIdentity } from "./sources/skill-source.js";
 export { skillsFromDirectory, type DirectorySourceOptions } from "./sources/directory-source.js";
 export { conventionalSources, PROJECT_SKILL_FOLDERS, USER_SKILL_FOLDERS, type ConventionalSourcesOptions } from "./sources/conventional-sources.js";
 export { skillsFromPackage, skillsFromDependencies, type PackageSourceOptions } from "./sources/package-source.js";
@@ -27,9 +29,14 @@ export { createSkillRegistry, type SkillRegistryOptions } from "./registry/creat
 export type { SkillCatalog, SkillRegistry, SkillFileEntry, SkillFileContent, ReadSkillFileOptions, ShadowedSkill, SkillViewOptions, ReloadReport } from "./registry/registry-types.js";
 export { DEFAULT_MAX_RESOURCE_BYTES } from "./registry/skill-resources.js";
 
+// registry snapshots (fast cold start)
+export { buildRegistrySnapshot, type BuildRegistrySnapshotOptions, type BuiltRegistrySnapshot } from "./snapshot/build-registry-snapshot.js";
+export { defaultSnapshotFolder, defaultSnapshotFile } from "./snapshot/snapshot-location.js";
+
 // search
 export type { SearchDocument, SearchOptions, SearchResult } from "./search/search-types.js";
 export { createSearchIndex, type SearchIndex, type SearchIndexUpdate } from "./search/search-index.js";
+export type { SkillEmbeddings } from "./search/skill-embeddings.js";
 
 // prompt rendering
 export { toPrompt } from "./prompt/to-prompt.js";

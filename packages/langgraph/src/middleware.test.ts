@@ -1,10 +1,13 @@
 import { HumanMessage } from "@langchain/core/messages";
-import { createAgent } from "langchain";
+import { FakeListChatModel } from "@langchain/core/utils/testing";
+import { createAgent, summarizationMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
-import { answer, RecordingChatModel } from "./__fixtures__/recording-chat-model.js";
+import { answer, callTool, RecordingChatModel } from "./__fixtures__/recording-chat-model.js";
 import { createTestRegistry } from "./__fixtures__/test-skills.js";
 import { describeSkillsRuntime, type SkillsRuntimeAgent } from "../../../test/suites/skills-runtime.suite.js";
+import { getLoadedSkills } from "./index.js";
 import { createSkillsMiddleware } from "./middleware.js";
+import { MemorySaver } from "@langchain/langgraph";
 
 describeSkillsRuntime({
   name: "createSkillsMiddleware in langchain createAgent",
@@ -20,6 +23,26 @@ describe("createSkillsMiddleware outside the shared suite", () => {
     await agent.invoke({ messages: [new HumanMessage("hi")] }, { context: { skills: { exclude: ["weather"] } } } as never);
     expect(model.last.system).toContain("pdf-tools");
     expect(model.last.system).not.toContain("weather");
+  });
+
+  it("restores a loaded skill's instructions after langchain's summarizationMiddleware summarised its read_skill result away", async () => {
+    const registry = await createTestRegistry();
+    const model = new RecordingChatModel([callTool("read_skill", { name: "notes" }), answer("first"), answer("second"), answer("third")]);
+    const summariser = new FakeListChatModel({ responses: ["The user asked for notes twice."] });
+    const summarization = summarizationMiddleware({ model: summariser, trigger: { messages: 7 }, keep: { messages: 2 } });
+    const agent = createAgent({ model, tools: [], middleware: [summarization, createSkillsMiddleware({ skills: registry, loadMode: "session" })], checkpointer: new MemorySaver() });
+    const config = { configurable: { thread_id: "summarised" } };
+    await agent.invoke({ messages: [new HumanMessage("one")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("two")] }, config);
+    expect(model.last.system).not.toContain("restored_skills");
+    await agent.invoke({ messages: [new HumanMessage("three")] }, config);
+    const sent = model.last.messages.map((message) => message.text).join("\n");
+    expect(sent).toContain("The user asked for notes twice.");
+    expect(sent).not.toContain("NOTES BODY");
+    expect(model.last.system).toContain("<restored_skills>");
+    expect(model.last.system).toContain("NOTES BODY");
+    const snapshot = await (agent as unknown as { getState(config: unknown): Promise<{ values: unknown }> }).getState(config);
+    expect(getLoadedSkills(snapshot.values).map((entry) => entry.name)).toEqual(["notes"]);
   });
 
   it("is also exported from the ./middleware subpath", async () => {

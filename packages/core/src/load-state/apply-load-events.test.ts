@@ -50,6 +50,19 @@ describe("applyLoadEvents", () => {
     expect(state.loaded.ghost).toBeUndefined();
   });
 
+  it("drops one doc or all of them with undoc before the step's doc reads, so clear + add in one step replaces", () => {
+    const state = run([
+      (s) => [load("pdf", s), { type: "doc", name: "pdf", path: "a.md", seq: s }, { type: "doc", name: "pdf", path: "b.md", seq: s }],
+      (s) => [{ type: "undoc", name: "pdf", path: "a.md", seq: s }],
+    ]);
+    expect(state.loaded.pdf?.docs).toEqual(["b.md"]);
+    const replaced = run([
+      (s) => [load("pdf", s), { type: "doc", name: "pdf", path: "a.md", seq: s }],
+      (s) => [{ type: "doc", name: "pdf", path: "c.md", seq: s }, { type: "undoc", name: "pdf", seq: s }],
+    ]);
+    expect(replaced.loaded.pdf?.docs).toEqual(["c.md"]);
+  });
+
   it("moves lastUsedSeq forward on touch and never backward", () => {
     const state = run([(s) => [load("a", s)], (s) => [load("b", s)], (s) => [{ type: "touch", name: "a", seq: s }]]);
     expect(state.loaded.a).toMatchObject({ loadedSeq: 1, lastUsedSeq: 3 });
@@ -149,5 +162,14 @@ describe("applyLoadEvents", () => {
       expect(SkillgraphError.isInstance(caught) && caught.code).toBe("invalid-load-event");
       expect((caught as Error).message).toContain(`'${fields[index]}'`);
     });
+  });
+});
+
+describe("the cap's name", () => {
+  it("takes maxLoadedSkills, keeps maxLoaded as a deprecated alias, and refuses the two disagreeing", () => {
+    const events = [load("a", 1), load("b", 1), load("c", 1)];
+    expect(Object.keys(applyLoadEvents(emptyLoadState(), events, { maxLoadedSkills: 2 }).state.loaded)).toHaveLength(2);
+    expect(Object.keys(applyLoadEvents(emptyLoadState(), events, { maxLoaded: 1 }).state.loaded)).toHaveLength(1);
+    expect(() => applyLoadEvents(emptyLoadState(), events, { maxLoadedSkills: 2, maxLoaded: 3 })).toThrow(/maxLoadedSkills/);
   });
 });

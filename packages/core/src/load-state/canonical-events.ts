@@ -1,6 +1,6 @@
 import type { SkillLoadEvent } from "./load-state-types.js";
 
-const rank: Record<SkillLoadEvent["type"], number> = { reset: 0, "end-turn": 1, "model-call": 2, unload: 3, load: 4, doc: 5, touch: 6 };
+const rank: Record<SkillLoadEvent["type"], number> = { reset: 0, "end-turn": 1, "model-call": 2, unload: 3, undoc: 4, load: 5, doc: 6, touch: 7 };
 
 function eventKey(event: SkillLoadEvent): string {
   switch (event.type) {
@@ -8,6 +8,8 @@ function eventKey(event: SkillLoadEvent): string {
       return JSON.stringify([rank.load, event.name, event.mode, event.hash]);
     case "doc":
       return JSON.stringify([rank.doc, event.name, event.path]);
+    case "undoc":
+      return JSON.stringify([rank.undoc, event.name, event.path ?? ""]);
     case "touch":
     case "unload":
       return JSON.stringify([rank[event.type], event.name]);
@@ -36,6 +38,8 @@ function restamp(event: SkillLoadEvent, seq: number): SkillLoadEvent {
       return { type: "load", name: event.name, mode: event.mode, hash: event.hash, seq };
     case "doc":
       return { type: "doc", name: event.name, path: event.path, seq };
+    case "undoc":
+      return event.path === undefined ? { type: "undoc", name: event.name, seq } : { type: "undoc", name: event.name, path: event.path, seq };
     case "touch":
     case "unload":
       return { type: event.type, name: event.name, seq };

@@ -2,7 +2,7 @@ import { SkillgraphError } from "../errors/skillgraph-error.js";
 import type { SkillLoadEvent } from "./load-state-types.js";
 
 const modes = new Set(["turn", "once", "session"]);
-const types = new Set(["load", "touch", "doc", "unload", "model-call", "end-turn", "reset"]);
+const types = new Set(["load", "touch", "doc", "undoc", "unload", "model-call", "end-turn", "reset"]);
 
 /** Throws a SkillgraphError (`invalid-load-event`) naming the field when `event` is not a well-formed SkillLoadEvent. */
 export function checkLoadEvent(event: SkillLoadEvent, index: number): void {

@@ -8,16 +8,17 @@ import type { LoadStateOptions, SkillLoadEvent, SkillLoadState } from "./load-st
  * A reducer for a LangGraph state channel holding a SkillLoadState. An update is either a list of events (merged;
  * order-independent within one seq) or a whole SkillLoadState, which replaces the current one (checkpoint restore).
  *
- * @param options `maxLoaded`: cap on loaded skills (checked here, once; throws InvalidOptionsError)
+ * @param options `maxLoadedSkills` (deprecated alias `maxLoaded`): cap on loaded skills (checked here, once; throws InvalidOptionsError)
  * @example
- * const reducer = createLoadStateReducer({ maxLoaded: 8 });
+ * const reducer = createLoadStateReducer({ maxLoadedSkills: 8 });
  * const channel = { reducer, default: emptyLoadState }; // e.g. Annotation<SkillLoadState, SkillLoadState | SkillLoadEvent[]>(channel)
  */
 export function createLoadStateReducer(
   options?: LoadStateOptions,
 ): (current: SkillLoadState | undefined, update: SkillLoadState | readonly SkillLoadEvent[]) => SkillLoadState {
   checkLoadStateOptions(options);
-  const settings: LoadStateOptions = options?.maxLoaded === undefined ? {} : { maxLoaded: options.maxLoaded };
+  const cap = options?.maxLoadedSkills ?? options?.maxLoaded;
+  const settings: LoadStateOptions = cap === undefined ? {} : { maxLoadedSkills: cap };
   return (current, update) => {
     if (!Array.isArray(update)) return checkReplacement(update as SkillLoadState);
     return applyLoadEvents(current ?? emptyLoadState(), update, settings).state;

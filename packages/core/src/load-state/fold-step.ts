@@ -11,7 +11,7 @@ export function strongerMode(a: LoadMode, b: LoadMode): LoadMode {
 /**
  * Applies the whole set of events of one step (all at `seq`, canonical order) to the loaded set before that step.
  * Order inside a step, whatever order the events arrived in: removals act on what was loaded before the step
- * (reset, end-turn, model-call, unload), then loads (merged per name), then doc reads and touches, then the cap
+ * (reset, end-turn, model-call, unload, undoc), then loads (merged per name), then doc reads and touches, then the cap
  * evicts the smallest `(lastUsedSeq, name)` until at most `maxLoaded` remain.
  */
 export function foldStep(
@@ -32,7 +32,10 @@ export function foldStep(
   const used = new Set<string>();
   for (const event of events) {
     if (event.type === "unload") entries.delete(event.name);
-    else if (event.type === "load") {
+    else if (event.type === "undoc") {
+      const existing = entries.get(event.name);
+      if (existing) entries.set(event.name, { ...existing, docs: event.path === undefined ? [] : existing.docs.filter((path) => path !== event.path) });
+    } else if (event.type === "load") {
       const seen = loads.get(event.name);
       loads.set(event.name, seen ? { mode: strongerMode(seen.mode, event.mode), hash: seen.hash >= event.hash ? seen.hash : event.hash } : { mode: event.mode, hash: event.hash });
     } else if (event.type === "doc") docs.set(event.name, [...(docs.get(event.name) ?? []), event.path]);

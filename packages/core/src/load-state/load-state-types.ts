@@ -42,6 +42,8 @@ export type SkillLoadEvent =
   | { type: "load"; name: string; mode: LoadMode; hash: string; seq: number }
   | { type: "touch"; name: string; seq: number }
   | { type: "doc"; name: string; path: string; seq: number }
+  /** Drops `path` (every path when absent) from a loaded skill's docs; applied before the step's loads and doc reads. */
+  | { type: "undoc"; name: string; path?: string; seq: number }
   | { type: "unload"; name: string; seq: number }
   /** After a model call: drops `once` skills loaded before this call. */
   | { type: "model-call"; seq: number }
@@ -53,6 +55,8 @@ export type SkillLoadEvent =
 /** Options of applyLoadEvents and createLoadStateReducer. */
 export interface LoadStateOptions {
   /** Most skills loaded at once; beyond it the least recently used are evicted (tie-break by name). @default unlimited */
+  maxLoadedSkills?: number;
+  /** @deprecated the same as `maxLoadedSkills` (one name for the cap across packages); kept for existing callers. */
   maxLoaded?: number;
 }
 

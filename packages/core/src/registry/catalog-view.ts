@@ -47,6 +47,11 @@ export function createCatalogView(parent: SkillCatalog, options: SkillViewOption
       const wide = parent.search(query, { ...searchOptions, limit: limit + (only ? Number.MAX_SAFE_INTEGER : hidden.size) });
       return wide.filter((hit) => visible(hit.name)).slice(0, limit);
     },
+    async searchAsync(query, searchOptions: SearchOptions = {}): Promise<SearchResult[]> {
+      const limit = searchOptions.limit ?? 10;
+      const wide = await parent.searchAsync(query, { ...searchOptions, limit: limit + (only ? Number.MAX_SAFE_INTEGER : hidden.size) });
+      return wide.filter((hit) => visible(hit.name)).slice(0, limit);
+    },
     view(more) {
       return createCatalogView(view, more);
     },

@@ -3,8 +3,12 @@ import { SkillgraphError } from "../errors/skillgraph-error.js";
 import { splitFrontmatter } from "../skill/split-frontmatter.js";
 import { SkillLoadError } from "../errors/skill-load-error.js";
 import { loadSkill, loadSkillFromText } from "../skill/load-skill.js";
-import type { SkillOrigin } from "../skill/skill-types.js";
-import type { SkillCandidate, SkillSource } from "../sources/skill-source.js";
+import { assembleSkill, sha256Hex } from "../skill/assemble-skill.js";
+import { readSkillMdFile, skillDirName } from "../skill/read-skill-file.js";
+import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
+import type { FileIdentity, RemoteSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
+import { RACY_WINDOW_NS } from "../snapshot/snapshot-format.js";
+import { maxNs } from "../snapshot/snapshot-file.js";
 import type { LoadedCandidate } from "./registry-snapshot.js";
 
 /** Settings the registry passes to every load. */
@@ -13,24 +17,80 @@ export interface LoadSettings {
   maxBytes: number;
 }
 
-/** Loads one candidate; a skill that cannot load (or is refused as strict) becomes a `refused` entry, never a throw. */
-export async function loadCandidate(candidate: SkillCandidate, source: SkillSource, settings: LoadSettings): Promise<LoadedCandidate> {
+/** What an earlier load of the same SKILL.md gave (from memory or a snapshot file): reused when the bytes hash the same. */
+export interface PreviousLoad {
+  hash: string | undefined;
+  metadata: Omit<SkillMetadata, "origin"> | undefined;
+  refused: SkillDiagnostic[];
+}
+
+/**
+ * Loads one candidate; a skill that cannot load (or is refused as strict) becomes a `refused` entry, never a throw.
+ * With `previous`, a file whose bytes hash the same as before is not parsed again (its earlier result is reused).
+ */
+export async function loadCandidate(candidate: SkillCandidate, source: SkillSource, settings: LoadSettings, previous?: PreviousLoad): Promise<LoadedCandidate> {
   const origin: SkillOrigin = { sourceId: source.id, layer: source.layer, kind: source.kind };
+  const base = { candidate, sourceId: source.id };
+  let hash: string | undefined;
   try {
-    const skill =
-      candidate.kind === "disk"
-        ? await loadSkill(candidate.dir, { origin, strict: settings.strict, maxBytes: settings.maxBytes, root: candidate.root })
-        : loadSkillFromText(candidate.text, { origin, strict: settings.strict });
-    const { body, ...metadata } = skill;
-    return { candidate, sourceId: source.id, metadata, refused: [], body };
-  } catch (error) {
-    if (SkillLoadError.isInstance(error) && error instanceof SkillLoadError) {
-      return { candidate, sourceId: source.id, metadata: undefined, refused: error.diagnostics, body: undefined };
+    if (candidate.kind === "code") {
+      const { body, ...metadata } = loadSkillFromText(candidate.text, { origin, strict: settings.strict });
+      return { ...base, metadata, refused: [], body, hash: undefined, racy: false };
     }
-    const path = candidate.kind === "disk" ? candidate.file : `${source.id}/${candidate.key}`;
+    if (candidate.kind === "remote") {
+      const text = await candidate.readText();
+      if (typeof text !== "string") throw new Error("the store returned no SKILL.md text");
+      const size = Buffer.byteLength(text);
+      if (size > settings.maxBytes) {
+        const message = `${candidate.location}: SKILL.md is ${size} bytes, over the ${settings.maxBytes}-byte limit`;
+        return { ...base, metadata: undefined, refused: [{ code: "file-too-large", severity: "error", message, path: candidate.location }], body: undefined, hash: undefined, racy: false };
+      }
+      remoteTexts.set(candidate, text);
+      const { body, ...metadata } = loadSkillFromText(text, { origin, strict: settings.strict, ...(candidate.dirName === undefined ? {} : { dirName: candidate.dirName }) });
+      return { ...base, metadata, refused: [], body, hash: metadata.hash, racy: false };
+    }
+    const racy = isRacy(candidate.identity, currentTimeNs());
+    const read = await readSkillMdFile(candidate.dir, { maxBytes: settings.maxBytes, root: candidate.root });
+    if (!read.ok) return { ...base, metadata: undefined, refused: read.diagnostics, body: undefined, hash: undefined, racy };
+    hash = sha256Hex(read.bytes);
+    if (previous && previous.hash === hash) {
+      const metadata = previous.metadata && { ...previous.metadata, origin };
+      return { ...base, metadata, refused: previous.refused, body: undefined, hash, racy };
+    }
+    const { body, ...metadata } = assembleSkill({
+      text: read.text,
+      bytes: read.bytes,
+      dir: read.dir,
+      file: read.file,
+      label: read.file,
+      dirName: skillDirName(read.dir),
+      origin,
+      diagnostics: read.diagnostics,
+      strict: settings.strict,
+    });
+    return { ...base, metadata, refused: [], body, hash, racy };
+  } catch (error) {
+    const racy = candidate.kind === "disk" && isRacy(candidate.identity, currentTimeNs());
+    if (SkillLoadError.isInstance(error) && error instanceof SkillLoadError) {
+      return { ...base, metadata: undefined, refused: error.diagnostics, body: undefined, hash, racy };
+    }
+    const path = candidate.kind === "disk" ? candidate.file : candidate.kind === "remote" ? candidate.location : `${source.id}/${candidate.key}`;
     const message = SkillgraphError.isInstance(error) || error instanceof Error ? error.message : String(error);
-    return { candidate, sourceId: source.id, metadata: undefined, refused: [{ code: "skill-load-failed", severity: "error", message: `${path}: ${message}`, path }], body: undefined };
+    return { ...base, metadata: undefined, refused: [{ code: "skill-load-failed", severity: "error", message: `${path}: ${message}`, path }], body: undefined, hash, racy };
   }
+}
+
+/** SKILL.md texts of remote candidates, kept for the lazily built search index (which reads bodies synchronously). */
+const remoteTexts = new WeakMap<RemoteSkillCandidate, string>();
+
+/** Wall-clock time in nanoseconds (the clock file-system timestamps come from). */
+export function currentTimeNs(): bigint {
+  return BigInt(Date.now()) * 1_000_000n;
+}
+
+/** True when a file's last change is so close to `referenceNs` that a same-tick edit could hide behind an equal stat. */
+export function isRacy(identity: FileIdentity, referenceNs: bigint): boolean {
+  return referenceNs - maxNs(identity.mtimeNs, identity.ctimeNs) < RACY_WINDOW_NS;
 }
 
 /** Reads a loaded skill's body again from where it lives (disk or code). */
@@ -38,6 +98,7 @@ export async function readCandidateBody(entry: LoadedCandidate, settings: LoadSe
   const { candidate } = entry;
   const origin = entry.metadata?.origin ?? { sourceId: entry.sourceId, layer: "explicit" as const, kind: candidate.kind === "disk" ? ("directory" as const) : ("code" as const) };
   if (candidate.kind === "code") return loadSkillFromText(candidate.text, { origin, strict: false }).body;
+  if (candidate.kind === "remote") return loadSkillFromText(await candidate.readText(), { origin, strict: false }).body;
   const skill = await loadSkill(candidate.dir, { origin, strict: false, maxBytes: settings.maxBytes, root: candidate.root });
   return skill.body;
 }
@@ -48,6 +109,7 @@ export function readCandidateBodySync(entry: LoadedCandidate, maxBytes: number):
   const { candidate } = entry;
   let text: string;
   if (candidate.kind === "code") text = candidate.text;
+  else if (candidate.kind === "remote") text = remoteTexts.get(candidate) ?? "";
   else {
     let fd: number | undefined;
     try {

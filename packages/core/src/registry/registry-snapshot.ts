@@ -15,6 +15,10 @@ export interface LoadedCandidate {
   refused: SkillDiagnostic[];
   /** Body held only between loading and indexing, then dropped. */
   body: string | undefined;
+  /** sha256 of the SKILL.md bytes read (also when the skill was refused after reading), else undefined. */
+  hash: string | undefined;
+  /** Read within the racy window of its last change: a later equal stat is not proof enough, the hash is compared. */
+  racy: boolean;
 }
 
 /** An immutable, consistent view of the registry; reloads swap in a new one. */

@@ -48,6 +48,13 @@ export interface ReloadReport {
   reread: number;
   /** SKILL.md files whose stat was unchanged and were reused. */
   reused: number;
+  /** Of `reused`, those taken from the persistent snapshot file (first load only). */
+  fromSnapshot: number;
+  /**
+   * Of `reused`, those whose stat was unchanged but too close to their last read (or to the snapshot's writing) to
+   * prove a same-tick edit did not happen ("racy git"): re-read, and reused because the bytes hash the same.
+   */
+  verified: number;
   version: number;
 }
 
@@ -67,8 +74,13 @@ export interface SkillCatalog {
   listFiles(name: string): Promise<SkillFileEntry[]>;
   /** Level 3: read one file of a skill; refuses `..`, absolute paths, NUL bytes, symlinks leading outside, binary files. */
   readFile(name: string, relativePath: string, options?: ReadSkillFileOptions): Promise<SkillFileContent>;
-  /** Ranked search over name, description and body. */
+  /** Ranked search over name, description and body (lexical, synchronous). */
   search(query: string, options?: SearchOptions): SearchResult[];
+  /**
+   * Ranked search fused with embeddings when the registry has an `embeddings` model (else the same as `search`);
+   * falls back to the lexical ranking when the embeddings service fails.
+   */
+  searchAsync(query: string, options?: SearchOptions): Promise<SearchResult[]>;
   /** A filtered view sharing this catalog's snapshot. */
   view(options: SkillViewOptions): SkillCatalog;
 }
@@ -81,4 +93,6 @@ export interface SkillRegistry extends SkillCatalog {
   shadowed(): ShadowedSkill[];
   /** Problems not tied to a loaded skill (unreadable folders, refused skills, source errors). */
   diagnostics(): SkillDiagnostic[];
+  /** Stops watching sources (`watch: true`) and waits for a reload in progress. The registry stays readable. */
+  close(): Promise<void>;
 }

@@ -1,5 +1,4 @@
 import type { SearchDocument } from "./search-types.js";
-import { productDescriptions } from "./product-glossary.js";
 import { tokenize } from "./tokenize.js";
 
 /** Fields in scoring order: name, description, markdown headings, body. */
@@ -51,9 +50,7 @@ const HEADING = /^#{1,6}[ \t]+(.+)$/gm;
  * @example analyzeDocument({ name: "git-commit", description: "Commit changes", body: "# Usage", path: "" }).terms
  */
 export function analyzeDocument(document: SearchDocument): IndexedDocument {
-  // Headings, plus what any well-known product named in the name or description is (see product-glossary.ts).
-  const products = productDescriptions(`${document.name}\n${document.description}`);
-  const headings = [...document.body.matchAll(HEADING)].map((match) => match[1]).join("\n") + (products ? `\n${products}` : "");
+  const headings = [...document.body.matchAll(HEADING)].map((match) => match[1]).join("\n");
   const fieldTokens = [tokenize(document.name), tokenize(document.description), tokenize(headings), tokenize(document.body)];
   const counts = new Map<string, number[]>();
   fieldTokens.forEach((tokens, field) => {

@@ -25,7 +25,7 @@ export interface RankedDocument {
 
 /**
  * Scores every document matching some slot. Each slot contributes its importance (IDF) times its best
- * alternative's saturated BM25F frequency (0..1); the sum is divided by the total importance of all slots, so a
+ * alternative's saturated BM25F frequency (0..1); the sum is turned into a 0..1 score by `calibratedScore`, so a
  * document matching every query term strongly scores near 1 and unmatched query words pull the score down.
  */
 export function rankDocuments(
@@ -98,14 +98,28 @@ export function rankDocuments(
     cutoff = limit > 0 ? scores[scores.length - limit]! : Number.POSITIVE_INFINITY;
   }
   const ranked: RankedDocument[] = [];
+  const evidenceScale = inverseDocumentFrequency(0, count);
   for (const document of touched) {
     if (document.scratch.total < cutoff) continue;
-    ranked.push({ document, score: totalImportance > 0 ? document.scratch.total / totalImportance : 0 });
+    ranked.push({ document, score: calibratedScore(document.scratch.total, totalImportance, evidenceScale) });
   }
   return ranked.sort((a, b) => b.score - a.score || (a.document.name < b.document.name ? -1 : a.document.name > b.document.name ? 1 : 0));
 }
 
 let passCounter = 0;
+
+/**
+ * The reported score: the geometric mean of two things a real match has and an off-topic one lacks. *Coverage* is
+ * the share of the query's importance the document matches (matched / total), which alone rewards short off-topic
+ * queries that hit one common word; *evidence* is how much it matched in absolute terms, saturated at the IDF of a
+ * term no document has (`scale`: one maximally specific word), which alone rewards long queries. Within one query
+ * both grow with the matched importance, so the ranking is that of plain BM25F; only the scale across queries
+ * changes, which is what the `confident` threshold reads (see docs/search.md).
+ */
+export function calibratedScore(matched: number, total: number, scale: number): number {
+  if (total <= 0 || matched <= 0) return 0;
+  return Math.sqrt((matched / total) * (matched / (matched + scale)));
+}
 
 /** How much a slot matters: its term's IDF; for a word the index lacks, the best IDF among its stand-ins, else the maximum IDF. */
 function slotImportance(state: IndexState, slot: QuerySlot, count: number): number {

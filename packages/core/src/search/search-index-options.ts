@@ -6,7 +6,7 @@ import { buildSynonymMap, defaultSynonyms, type SynonymMap } from "./synonym-map
 
 /** Tuning knobs of `createSearchIndex`; the defaults are what the quality test measures. */
 export interface SearchIndexOptions {
-  /** Score (0..1) at or above which a result is marked `confident`. @default 0.25 */
+  /** Score (0..1) at or above which a result is marked `confident`. @default 0.3 */
   confidenceThreshold?: number;
   /** Extra concept groups (lists of interchangeable words), added to the built-in table. @default [] */
   extraConceptGroups?: ReadonlyArray<readonly string[]>;
@@ -23,7 +23,7 @@ export interface ResolvedSearchIndexOptions {
 }
 
 /** Default score threshold for `confident` (see docs/search.md for how it was measured). */
-export const DEFAULT_CONFIDENCE_THRESHOLD = 0.25;
+export const DEFAULT_CONFIDENCE_THRESHOLD = 0.3;
 
 /** Checks options once and fills in defaults; throws InvalidOptionsError naming the bad option. */
 export function resolveSearchIndexOptions(options: SearchIndexOptions): ResolvedSearchIndexOptions {

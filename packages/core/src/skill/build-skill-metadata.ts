@@ -1,3 +1,4 @@
+import { dialectAllowedTools, dialectDependencies } from "./frontmatter-dialects.js";
 import { pyStrip } from "./python-string.js";
 import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "./skill-types.js";
 import { ALLOWED_FRONTMATTER_FIELDS, isPlainRecord, MAX_NAME_LENGTH } from "./validate-frontmatter.js";
@@ -29,7 +30,9 @@ export function usableNameAndDescription(frontmatter: Record<string, unknown>): 
 
 /**
  * Builds level-1 metadata from a parsed frontmatter, leniently: `undefined` only when name or description is unusable.
- * `allowedTools` accepts a space-separated string or a list; keys outside the spec go to `extra`.
+ * `allowedTools` accepts a space-separated string or a list (or, when `allowed-tools` is absent, spring-ai-alibaba's
+ * `allowed_tools` / `allowedTools` or tama's `tools`); tama's `depends` becomes `dependencies`; keys outside the spec
+ * go to `extra`.
  */
 export function buildSkillMetadata(frontmatter: Record<string, unknown>, context: SkillMetadataContext): SkillMetadata | undefined {
   const usable = usableNameAndDescription(frontmatter);
@@ -37,7 +40,7 @@ export function buildSkillMetadata(frontmatter: Record<string, unknown>, context
   const metadata: SkillMetadata = {
     name: usable.name,
     description: usable.description,
-    allowedTools: parseAllowedTools(frontmatter["allowed-tools"]),
+    allowedTools: parseAllowedTools(frontmatter["allowed-tools"] ?? dialectAllowedTools(frontmatter)),
     extra: {},
     dir: context.dir,
     file: context.file,
@@ -48,6 +51,8 @@ export function buildSkillMetadata(frontmatter: Record<string, unknown>, context
   if (typeof frontmatter.license === "string") metadata.license = frontmatter.license;
   if (typeof frontmatter.compatibility === "string") metadata.compatibility = frontmatter.compatibility;
   if (isPlainRecord(frontmatter.metadata)) metadata.metadata = frontmatter.metadata;
+  const dependencies = dialectDependencies(frontmatter);
+  if (dependencies) metadata.dependencies = dependencies;
   for (const [key, value] of Object.entries(frontmatter)) {
     if (!specFields.has(key)) Object.defineProperty(metadata.extra, key, { value, enumerable: true, writable: true, configurable: true });
   }

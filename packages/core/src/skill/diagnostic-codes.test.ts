@@ -26,6 +26,7 @@ const fixtures: Record<SkillDiagnosticCode, () => { dir: string; options?: Valid
   "yaml-invalid": () => ({ dir: temp.skill("yaml-bad", skillText("name: yaml-bad\ndescription: a: b")) }),
   "frontmatter-not-mapping": () => ({ dir: temp.skill("fm-list", skillText("- a\n- b")) }),
   "unknown-field": () => ({ dir: temp.skill("unknown", skillText(`${valid("unknown")}\nversion: 1.0`)) }),
+  "dialect-field": () => ({ dir: temp.skill("dialect", skillText(`${valid("dialect")}\nallowed_tools: Read`)) }),
   "name-missing": () => ({ dir: temp.skill("no-name", skillText("description: x")) }),
   "name-empty": () => ({ dir: temp.skill("empty-name", skillText("name: '  '\ndescription: x")) }),
   "name-too-long": () => ({ dir: temp.skill("a".repeat(65), skillText(valid("a".repeat(65)))) }),

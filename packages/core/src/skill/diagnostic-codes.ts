@@ -45,6 +45,7 @@ export const SKILL_DIAGNOSTIC_CODES = {
   "allowed-tools-type": { severity: "warning", summary: "`allowed-tools` is neither a space-separated string nor a list of strings." },
   "body-too-long": { severity: "warning", summary: "The body has more than 500 lines (the spec's recommended maximum)." },
   "body-empty": { severity: "warning", summary: "The body (instructions after the frontmatter) is empty." },
+  "dialect-field": { severity: "warning", summary: "A key of another runtime's dialect (allowed_tools, allowedTools, tools, tama, depends): honoured, with the spec's spelling as the fix." },
 } as const satisfies Record<string, { severity: DiagnosticSeverity; summary: string }>;
 
 /** A diagnostic code skillgraph's SKILL.md checks can report. */

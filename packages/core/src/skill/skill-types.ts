@@ -1,3 +1,4 @@
+import type { SkillDependencies } from "./frontmatter-dialects.js";
 /** How serious a diagnostic is: `error` breaks the spec (strict loading refuses the skill), `warning` is advice. */
 export type DiagnosticSeverity = "error" | "warning";
 
@@ -26,7 +27,7 @@ export interface SkillOrigin {
   /** Stable id of the source, e.g. `dir:/abs/path`, `npm:pkg-name`, `code:my-skills`. */
   sourceId: string;
   layer: SkillLayer;
-  kind: "directory" | "npm" | "code";
+  kind: "directory" | "npm" | "code" | "store";
 }
 
 /** Level-1 view of a skill: everything but the body. Cheap to hold for thousands of skills. */
@@ -41,6 +42,8 @@ export interface SkillMetadata {
   metadata?: Record<string, unknown>;
   /** `allowed-tools`, split into entries (space-separated string or YAML list). Empty when absent. */
   allowedTools: string[];
+  /** Declared dependencies (tama `depends`: bins, apt, uv); never installed by skillgraph. */
+  dependencies?: SkillDependencies;
   /** Frontmatter keys outside the spec (e.g. `requires`, `version`), kept as parsed. */
   extra: Record<string, unknown>;
   /** Absolute path of the skill folder ("" for a skill defined in code without a folder). */

@@ -1,4 +1,5 @@
 import { createDiagnostic } from "./create-diagnostic.js";
+import { dialectDiagnostics } from "./frontmatter-dialects.js";
 import { codePointLength, isPyAlnum, pyStrip } from "./python-string.js";
 import type { SkillDiagnostic } from "./skill-types.js";
 
@@ -39,6 +40,7 @@ export function validateFrontmatter(frontmatter: Record<string, unknown>, contex
   diagnostics.push(...validateDescription(frontmatter, file));
   diagnostics.push(...validateCompatibility(frontmatter, file));
   diagnostics.push(...checkOptionalFieldTypes(frontmatter, file));
+  diagnostics.push(...dialectDiagnostics(frontmatter, file));
   return diagnostics;
 }
 

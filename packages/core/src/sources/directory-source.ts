@@ -39,5 +39,8 @@ export function skillsFromDirectory(dir: string, options: DirectorySourceOptions
       }
       return walker.walk();
     },
+    watchRoots: () => walker.folders(),
+    exportScanState: () => walker.exportFolders(),
+    importScanState: (state, writtenNs) => walker.importFolders(state, writtenNs),
   };
 }

@@ -57,6 +57,7 @@ export function skillsFromPackage(packageName: string, options: PackageSourceOpt
       const scans = await Promise.all(inner.map((source) => source.scan()));
       return { candidates: scans.flatMap((scan) => scan.candidates), diagnostics: scans.flatMap((scan) => scan.diagnostics) };
     },
+    watchRoots: () => (inner ?? []).flatMap((source) => source.watchRoots?.() ?? []),
   };
 }
 

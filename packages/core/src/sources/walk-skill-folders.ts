@@ -1,7 +1,9 @@
+import { statSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
-import type { DiskSkillCandidate } from "./skill-source.js";
+import type { BigIntStats } from "node:fs";
+import type { DiskSkillCandidate, FileIdentity } from "./skill-source.js";
 
 /** Options for walking a folder tree for skills. */
 export interface WalkOptions {
@@ -11,12 +13,32 @@ export interface WalkOptions {
   skip: ReadonlySet<string>;
 }
 
+/** A folder's listing, valid while the folder's stat is unchanged. */
 interface CachedFolder {
-  mtimeMs: number;
-  ino: number;
-  skillFileName: string | undefined;
+  stamp: FolderStamp;
+  skillFileName: "SKILL.md" | "skill.md" | undefined;
   subfolders: string[];
+  /** Listed within the racy window of the folder's last change: list again rather than trust the stat. */
+  racy: boolean;
 }
+
+/** The stat fields a folder listing is keyed by. */
+interface FolderStamp {
+  ino: number;
+  mtimeNs: string;
+  ctimeNs: string;
+}
+
+/** A folder listing as persisted in a registry snapshot (sub-folder names only, never paths). */
+export interface PersistedFolder {
+  folder: string;
+  stamp: FolderStamp;
+  skillFileName: "SKILL.md" | "skill.md" | null;
+  subfolders: string[];
+  verify: boolean;
+}
+
+const RACY_FOLDER_WINDOW_NS = 2_000_000_000n;
 
 /**
  * Walks a folder tree for SKILL.md files. Keeps a per-folder cache keyed by the folder's mtime, so a repeat walk
@@ -24,6 +46,7 @@ interface CachedFolder {
  */
 export class SkillFolderWalker {
   private cache = new Map<string, CachedFolder>();
+  private walks = 0;
 
   constructor(
     private readonly root: string,
@@ -40,11 +63,14 @@ export class SkillFolderWalker {
     const diagnostics: SkillDiagnostic[] = [];
     const nextCache = new Map<string, CachedFolder>();
     const io = createLimiter(64);
+    // The first walk (a cold start, nothing else to serve yet) stats synchronously: from the page cache a stat takes
+    // microseconds, and a round trip through libuv's thread pool costs more than the call itself. Reloads stay async.
+    const firstWalk = this.walks++ === 0;
 
     const visit = async (folder: string, depth: number, ancestors: ReadonlySet<string>): Promise<void> => {
       let folderStat;
       try {
-        folderStat = await io(() => stat(folder, { bigint: false }));
+        folderStat = firstWalk ? statSync(folder, { bigint: true }) : await io(() => stat(folder, { bigint: true }));
       } catch (error) {
         diagnostics.push(folderDiagnostic("source-unreadable", folder, `cannot read folder ${folder}: ${(error as Error).message}`));
         return;
@@ -56,17 +82,21 @@ export class SkillFolderWalker {
         return;
       }
 
+      const stamp: FolderStamp = { ino: Number(folderStat.ino), mtimeNs: folderStat.mtimeNs.toString(), ctimeNs: folderStat.ctimeNs.toString() };
       let entry = this.cache.get(folder);
-      if (!entry || entry.mtimeMs !== folderStat.mtimeMs || entry.ino !== folderStat.ino) {
-        entry = await io(() => this.list(folder, folderStat.mtimeMs, folderStat.ino, depth === 0, diagnostics));
+      if (!entry || entry.racy || !sameStamp(entry.stamp, stamp)) {
+        const listedAt = BigInt(Date.now()) * 1_000_000n;
+        entry = await io(() => this.list(folder, stamp, depth === 0, diagnostics));
+        const changed = folderStat.mtimeNs > folderStat.ctimeNs ? folderStat.mtimeNs : folderStat.ctimeNs;
+        entry.racy = listedAt - changed < RACY_FOLDER_WINDOW_NS;
       }
       nextCache.set(folder, entry);
 
       if (entry.skillFileName) {
         const file = join(folder, entry.skillFileName);
         try {
-          const fileStat = await io(() => stat(file));
-          found.push({ key, kind: "disk", dir: folder, file, root: folder, identity: { mtimeMs: fileStat.mtimeMs, size: fileStat.size, ino: fileStat.ino } });
+          const fileStat = firstWalk ? statSync(file, { bigint: true }) : await io(() => stat(file, { bigint: true }));
+          found.push({ key, kind: "disk", dir: folder, file, root: folder, identity: identityFromBigStats(fileStat) });
         } catch {
           // A dangling SKILL.md symlink: the loader reports it as skill-md-missing when asked to validate this folder.
           diagnostics.push(folderDiagnostic("skill-md-missing", file, `${file} is a dangling symlink; skill skipped`, "warning"));
@@ -100,13 +130,64 @@ export class SkillFolderWalker {
     return { candidates, diagnostics };
   }
 
-  private async list(folder: string, mtimeMs: number, ino: number, isRoot: boolean, diagnostics: SkillDiagnostic[]): Promise<CachedFolder> {
+  /** Every folder the last walk visited (the root first): what a watcher watches. */
+  folders(): string[] {
+    return this.cache.size === 0 ? [this.root] : [this.root, ...[...this.cache.keys()].filter((folder) => folder !== this.root)];
+  }
+
+  /** The folder listings of the last walk, for a registry snapshot. */
+  exportFolders(): { options: string; folders: PersistedFolder[] } {
+    return { options: this.optionsKey(), folders: this.exportListings() };
+  }
+
+  private optionsKey(): string {
+    return JSON.stringify({ maxDepth: this.options.maxDepth, skip: [...this.options.skip].sort() });
+  }
+
+  private exportListings(): PersistedFolder[] {
+    return [...this.cache].map(([folder, entry]) => ({
+      folder,
+      stamp: entry.stamp,
+      skillFileName: entry.skillFileName ?? null,
+      subfolders: entry.subfolders.map((sub) => sub.slice(folder.length + 1)),
+      verify: entry.racy,
+    }));
+  }
+
+  /**
+   * Seeds the listing cache from a snapshot (before the first walk): a folder whose stat still matches is not listed
+   * again. Entries are checked (names only, no separators, folders under this root); `writtenNs` is the snapshot's
+   * write time, for the racy rule. Returns false (and seeds nothing) when an entry is malformed.
+   */
+  importFolders(state: unknown, writtenNs: bigint): boolean {
+    if (typeof state !== "object" || state === null) return false;
+    const { options, folders } = state as { options?: unknown; folders?: unknown };
+    // Listed with other options (skip list, depth): not reusable, but not malformed either.
+    if (options !== this.optionsKey()) return typeof options === "string";
+    if (!Array.isArray(folders)) return false;
+    const seeded = new Map<string, CachedFolder>();
+    for (const item of folders as unknown[]) {
+      const parsed = parsePersistedFolder(item, this.root);
+      if (!parsed) return false;
+      const changed = maxBig(parsed.stamp.mtimeNs, parsed.stamp.ctimeNs);
+      seeded.set(parsed.folder, {
+        stamp: parsed.stamp,
+        skillFileName: parsed.skillFileName ?? undefined,
+        subfolders: parsed.subfolders.map((name) => join(parsed.folder, name)),
+        racy: parsed.verify || writtenNs - changed < RACY_FOLDER_WINDOW_NS,
+      });
+    }
+    if (this.cache.size === 0) this.cache = seeded;
+    return true;
+  }
+
+  private async list(folder: string, stamp: FolderStamp, isRoot: boolean, diagnostics: SkillDiagnostic[]): Promise<CachedFolder> {
     let dirents;
     try {
       dirents = await readdir(folder, { withFileTypes: true });
     } catch (error) {
       diagnostics.push(folderDiagnostic("source-unreadable", folder, `cannot list folder ${folder}: ${(error as Error).message}`));
-      return { mtimeMs, ino, skillFileName: undefined, subfolders: [] };
+      return { stamp, skillFileName: undefined, subfolders: [], racy: true };
     }
     let upper = false;
     let lower = false;
@@ -128,13 +209,51 @@ export class SkillFolderWalker {
       }
     }
     subfolders.sort();
-    return { mtimeMs, ino, skillFileName: upper ? "SKILL.md" : lower ? "skill.md" : undefined, subfolders };
+    return { stamp, skillFileName: upper ? "SKILL.md" : lower ? "skill.md" : undefined, subfolders, racy: false };
   }
+}
+
+/** The identity of a SKILL.md from a bigint stat (nanosecond times). */
+export function identityFromBigStats(stats: BigIntStats): FileIdentity {
+  return {
+    mtimeMs: Number(stats.mtimeMs),
+    size: Number(stats.size),
+    ino: Number(stats.ino),
+    mtimeNs: stats.mtimeNs.toString(),
+    ctimeNs: stats.ctimeNs.toString(),
+  };
 }
 
 /** A diagnostic about a folder of a source rather than a skill. */
 export function folderDiagnostic(code: string, path: string, message: string, severity: "error" | "warning" = "error"): SkillDiagnostic {
   return { code, severity, message, path };
+}
+
+function sameStamp(a: FolderStamp, b: FolderStamp): boolean {
+  return a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
+}
+
+function maxBig(a: string, b: string): bigint {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x > y ? x : y;
+}
+
+/** Checks one persisted folder listing (untrusted: it comes from a snapshot file). */
+function parsePersistedFolder(item: unknown, root: string): PersistedFolder | undefined {
+  if (typeof item !== "object" || item === null) return undefined;
+  const value = item as Record<string, unknown>;
+  const folder = value.folder;
+  if (typeof folder !== "string" || !(folder === root || folder.startsWith(`${root}/`))) return undefined;
+  const stamp = value.stamp as Record<string, unknown> | null;
+  if (typeof stamp !== "object" || stamp === null || typeof stamp.ino !== "number") return undefined;
+  if (typeof stamp.mtimeNs !== "string" || !/^\d{1,30}$/.test(stamp.mtimeNs) || typeof stamp.ctimeNs !== "string" || !/^\d{1,30}$/.test(stamp.ctimeNs)) return undefined;
+  const skillFileName = value.skillFileName;
+  if (skillFileName !== null && skillFileName !== "SKILL.md" && skillFileName !== "skill.md") return undefined;
+  const subfolders = value.subfolders;
+  if (!Array.isArray(subfolders) || !subfolders.every((name) => typeof name === "string" && name !== "" && name !== "." && name !== ".." && !name.includes("/") && !name.includes("\0"))) return undefined;
+  if (typeof value.verify !== "boolean") return undefined;
+  return { folder, stamp: { ino: stamp.ino, mtimeNs: stamp.mtimeNs, ctimeNs: stamp.ctimeNs }, skillFileName, subfolders: subfolders as string[], verify: value.verify };
 }
 
 /** Runs at most `limit` of the given tasks at a time. */

@@ -8,4 +8,5 @@ export { toolsCondition } from "@langchain/langgraph/prebuilt";
 export { createAgent } from "langchain";
 export { tool } from "@langchain/core/tools";
 export { z } from "zod";
-export { AIMessage, SystemMessage } from "@langchain/core/messages";
+export { AIMessage, RemoveMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+export { Command, interrupt } from "@langchain/langgraph";

@@ -22,11 +22,13 @@ interface RecordingCallOptions extends BaseChatModelCallOptions {
   tools?: Array<{ name?: string; function?: { name: string } }>;
 }
 
+// Process-wide, like a real provider's ids: two models on one thread never reuse a tool_call_id.
+let callIds = 0;
+
 /** A scripted chat model that records every request (messages AND bound tools) and replays replies in order. */
 export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> {
   readonly calls: RecordedCall[] = [];
   private next = 0;
-  private ids = 0;
 
   constructor(private readonly script: ScriptedReply[]) {
     super({});
@@ -47,7 +49,7 @@ export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> {
     const reply = this.script[this.next++] ?? { content: "done" };
     const message = new AIMessage({
       content: reply.content ?? "",
-      tool_calls: (reply.toolCalls ?? []).map((call) => ({ name: call.name, args: call.args, id: `call_${++this.ids}`, type: "tool_call" as const })),
+      tool_calls: (reply.toolCalls ?? []).map((call) => ({ name: call.name, args: call.args, id: `call_${++callIds}`, type: "tool_call" as const })),
     });
     return { generations: [{ message, text: reply.content ?? "" }] };
   }

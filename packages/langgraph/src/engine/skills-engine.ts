@@ -4,22 +4,11 @@ import type { SkillCatalog } from "../internal/core.js";
 import type { ResolvedSkillsRuntimeOptions, SkillsInvocationOptions } from "../options/skills-runtime-options.js";
 import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
 import type { SkillsToolOutcome } from "../tools/skills-tool-context.js";
-import { applyAgentUpdate } from "./apply-agent-update.js";
-import { BodyCache } from "./body-cache.js";
-import { buildModelRequest, type BuiltModelRequest, type ModelRequestInput } from "./build-model-request.js";
-import { CatalogViews } from "./catalog-views.js";
-import type { EngineContext } from "./engine-context.js";
-import type { EngineToolCall } from "./engine-tool-call.js";
-import type { GateDecision } from "./gate-decision.js";
-import { gateToolCall } from "./gate-tool-call.js";
-import { prepareModelCall } from "./prepare-model-call.js";
-import type { PreparedState } from "./prepared-state.js";
-import { runSkillsTool } from "./run-skills-tool.js";
-import { collectServedTools } from "./served-tools.js";
-import { isSkillsToolName } from "./skills-tool-names.js";
-import { touchOwner } from "./touch-owner.js";
-import { afterModelCall, endTurn } from "./turn-events.js";
-import { VersionCaches } from "./version-cache.js";
+import { BodyCache, CatalogViews, collectServedTools, isSkillsToolName, VersionCaches, type EngineContext } from "./catalog-cache.js";
+import { buildModelRequest, type BuiltModelRequest, type ModelRequestInput } from "./model-request.js";
+import { afterModelCall, applyAgentUpdate, endTurn, prepareModelCall, type PreparedState } from "./state-events.js";
+import { gateToolCall, type EngineToolCall, type GateDecision } from "./tool-gate.js";
+import { runSkillsTool, touchOwner } from "./tool-running.js";
 
 /**
  * The one engine behind `createSkillsInterceptor` and `createSkillsMiddleware`: catalog views, the request rewrite,

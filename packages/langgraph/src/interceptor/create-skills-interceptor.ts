@@ -1,13 +1,16 @@
-import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { SystemMessage, type BaseMessage } from "@langchain/core/messages";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { Command, isCommand, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import { ToolNode } from "@langchain/langgraph/prebuilt";
+import type { LoadedSkillEntry } from "../internal/core.js";
+import { getLoadedSkills } from "../state/get-loaded-skills.js";
 import { emitSkillsEvents } from "../events/emit-skills-events.js";
 import type { SkillsEvent } from "../events/skills-event.js";
-import type { BuiltModelRequest } from "../engine/build-model-request.js";
+import type { BuiltModelRequest } from "../engine/model-request.js";
 import { SkillsEngine } from "../engine/skills-engine.js";
-import { mergeAgentUpdates } from "../engine/merge-updates.js";
-import { blockedMessage, outcomeMessage } from "../engine/outcome-message.js";
+import { mergeAgentUpdates } from "../engine/state-events.js";
+import { gateCalls, orderOutputs, pendingCalls, runForwarded, toolNodeTools, type GatedToolNodeOptions } from "./gated-tool-node.js";
 import { invocationOptions } from "../options/invocation-options.js";
 import { resolveOptions } from "../options/resolve-options.js";
 import type { SkillsRuntimeOptions } from "../options/skills-runtime-options.js";
@@ -53,10 +56,16 @@ export interface SkillsInterceptor {
   prepareModelRequest(state: SkillsGraphState, config: LangGraphRunnableConfig | undefined, options?: CallModelOptions): Promise<PreparedModelRequest>;
   /** A graph node calling `model` with the rewritten request. */
   callModel(model: BaseChatModel, options?: CallModelOptions): (state: SkillsGraphState, config: LangGraphRunnableConfig) => Promise<SkillsNodeUpdate>;
-  /** A graph node running the last AI message's tool calls: skills tools, gated skill tools, and `tools`; blocked calls get error ToolMessages. */
-  toolNode(tools?: readonly StructuredToolInterface[]): (state: SkillsGraphState, config: LangGraphRunnableConfig) => Promise<SkillsNodeUpdate | Command[]>;
+  /**
+   * A graph node running the last AI message's tool calls: blocked calls get error ToolMessages, skills tools run
+   * here, and every other call is handed to LangGraph's own `ToolNode` (interrupts, `Command` returns and tool-error
+   * handling are the library's).
+   */
+  toolNode(tools?: readonly StructuredToolInterface[], options?: GatedToolNodeOptions): (state: SkillsGraphState, config: LangGraphRunnableConfig) => Promise<SkillsNodeUpdate | Command[]>;
   /** A graph node ending the turn (drops `turn` and `once` skills); put it before END, or rely on the next user message doing it. */
   endTurn(): (state: SkillsGraphState, config: LangGraphRunnableConfig) => Promise<Partial<SkillsNodeUpdate>>;
+  /** The skills this agent has loaded in a graph state (or `getState().values`), oldest load first: `getLoadedSkills` for this agent id. */
+  loadedSkills(state: unknown): LoadedSkillEntry[];
   /** Releases the hooks' per-thread resources (all threads when no id), e.g. shell sandboxes. */
   dispose(threadId?: string): Promise<void>;
 }
@@ -106,53 +115,27 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
         const bound = model.bindTools!(request.tools);
         const response = await bound.invoke(request.input, config);
         await emitSkillsEvents(request.events, { writer: config.writer, config });
-        return Object.keys(request.update).length > 0 ? { messages: [response], [SKILLS_STATE_KEY]: request.update } : { messages: [response] };
+        // Cancellation answers for dangling tool calls are persisted (before the response, which stays last); the
+        // request builder moves them next to their AI message on every request.
+        const messages = [...request.repairs, response];
+        return Object.keys(request.update).length > 0 ? { messages, [SKILLS_STATE_KEY]: request.update } : { messages };
       };
     },
-    toolNode(tools = []) {
-      const byName = new Map<string, StructuredToolInterface>(tools.map((tool) => [tool.name, tool]));
+    toolNode(tools = [], nodeOptions = {}) {
+      const libraryNode = new ToolNode(toolNodeTools(engine.servedTools, tools), { handleToolErrors: nodeOptions.handleToolErrors ?? true });
       return async (state, config) => {
-        const last = [...state.messages].reverse().find((message) => message.getType() === "ai") as AIMessage | undefined;
-        const calls = last?.tool_calls ?? [];
+        const at = pendingCalls(state.messages);
         const { agentState, catalog, threadId } = scope(state, config);
-        const events: SkillsEvent[] = [];
-        const commands: Command[] = [];
-        const results = await Promise.all(
-          calls.map(async (toolCall): Promise<{ message?: ToolMessage; update?: AgentSkillsUpdate }> => {
-            const call = { name: toolCall.name, args: toolCall.args, id: toolCall.id };
-            const decision = engine.gateToolCall(call, agentState, catalog, threadId);
-            if (decision.action === "block") {
-              events.push({ type: "tool-blocked", agentId, tool: call.name, reason: decision.reason });
-              return { message: blockedMessage(decision.reason, call) };
-            }
-            if (decision.action === "skills-tool") {
-              const outcome = await engine.runSkillsTool(call, agentState, catalog);
-              events.push(...(outcome.events ?? []));
-              return { message: outcomeMessage(outcome, call), update: outcome.update };
-            }
-            const tool = decision.tool ?? byName.get(decision.call.name);
-            if (!tool) return { message: blockedMessage(`Tool '${call.name}' does not exist. Available tools are listed in your tool definitions.`, call) };
-            const touch = engine.touch(decision.owner, agentState);
-            try {
-              const output: unknown = await tool.invoke({ name: decision.call.name, args: decision.call.args as Record<string, unknown>, id: call.id, type: "tool_call" }, config);
-              if (isCommand(output)) {
-                commands.push(output as Command);
-                return { update: touch };
-              }
-              const message = ToolMessage.isInstance(output) ? output : new ToolMessage({ content: typeof output === "string" ? output : JSON.stringify(output), tool_call_id: call.id ?? "", name: call.name });
-              return { message, update: touch };
-            } catch (error) {
-              return { message: blockedMessage(`Error running tool '${decision.call.name}': ${(error as Error).message}`, call) };
-            }
-          }),
-        );
-        await emitSkillsEvents(events, { writer: config.writer, config });
-        const messages = results.flatMap((result) => (result.message ? [result.message] : []));
-        const update = mergeAgentUpdates(...results.map((result) => result.update));
-        const own: SkillsNodeUpdate = { messages, ...(update ? { [SKILLS_STATE_KEY]: wrap(update) } : {}) };
-        return commands.length > 0 ? [new Command({ update: own as unknown as Record<string, unknown> }), ...commands] : own;
+        const gated = await gateCalls(at.calls, { engine, agentId, agentState, catalog, threadId });
+        // GraphInterrupt (and any error ToolNode rethrows) propagates from here: the graph pauses, nothing is written.
+        const outputs = await runForwarded(libraryNode, state as never, at, gated.forwarded, config);
+        await emitSkillsEvents(gated.events, { writer: config.writer, config });
+        const { messages, rest } = orderOutputs(at.calls, gated.answered, outputs);
+        const own: SkillsNodeUpdate = { messages, ...(gated.update ? { [SKILLS_STATE_KEY]: wrap(gated.update) } : {}) };
+        return rest.length > 0 ? [new Command({ update: own as unknown as Record<string, unknown> }), ...(rest as Command[])] : own;
       };
     },
+    loadedSkills: (state) => getLoadedSkills(state, agentId),
     async dispose(threadId) {
       await Promise.all(resolved.hooks.map((hook) => hook.dispose?.(threadId)));
     },

@@ -30,6 +30,7 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
   };
   const maxLoadedSkills = positive("maxLoadedSkills", options.maxLoadedSkills, 8);
   if (maxLoadedSkills === 0) throw fail("maxLoadedSkills", 0, "must be at least 1");
+  if (options.evictionPolicy !== undefined && typeof options.evictionPolicy !== "function") throw fail("evictionPolicy", options.evictionPolicy, "must be a function");
   const tools = options.tools ?? [];
   const names = new Set<string>();
   for (const tool of tools) {
@@ -56,6 +57,7 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
     loadMode: options.loadMode ?? "turn",
     loadModes: options.loadModes ?? {},
     maxLoadedSkills,
+    evictionPolicy: options.evictionPolicy,
     restrictTools: options.restrictTools ?? false,
     enumThreshold: positive("enumThreshold", options.enumThreshold, 50),
     allowDisableSkill: options.allowDisableSkill ?? false,

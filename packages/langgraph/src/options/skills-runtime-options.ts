@@ -1,5 +1,5 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import type { LoadMode, RenderSkillsPromptOptions, SkillCatalog, SkillDriftPolicy } from "../internal/core.js";
+import type { LoadedSkillEntry, LoadMode, RenderSkillsPromptOptions, SkillCatalog, SkillDriftPolicy } from "../internal/core.js";
 import type { SkillsToolHook } from "../hooks/skills-tool-hook.js";
 
 /** How skill-owned tools reach the model: `dynamic` (listed once unlocked), `static` (all listed, execution gated), `dispatcher` (one `call_skill_tool`, byte-stable list). */
@@ -16,6 +16,16 @@ export interface SkillsInvocationOptions {
   only?: readonly string[];
   exclude?: readonly string[];
 }
+
+/** What an eviction policy is asked: the loaded skills (oldest load first), the skill being loaded, the cap. */
+export interface SkillEvictionRequest {
+  loaded: readonly LoadedSkillEntry[];
+  incoming: string;
+  maxLoadedSkills: number;
+}
+
+/** Chooses the loaded skills to unload so that `incoming` fits under the cap. */
+export type SkillEvictionPolicy = (request: SkillEvictionRequest) => readonly string[];
 
 /** Options shared by `createSkillsInterceptor` and `createSkillsMiddleware`. */
 export interface SkillsRuntimeOptions {
@@ -41,8 +51,14 @@ export interface SkillsRuntimeOptions {
   loadMode?: LoadMode;
   /** Load mode per skill name. */
   loadModes?: Readonly<Record<string, LoadMode>>;
-  /** Most skills loaded at once; the least recently used is evicted. @default 8 */
+  /** Most skills loaded at once; the least recently used is evicted (or what `evictionPolicy` picks). @default 8 */
   maxLoadedSkills?: number;
+  /**
+   * Picks which loaded skills to unload when a read_skill would go over `maxLoadedSkills` (names not loaded, or the
+   * incoming skill, are ignored; if too few are picked, least-recently-used eviction removes the rest).
+   * @default least recently used
+   */
+  evictionPolicy?: SkillEvictionPolicy;
   /** While a loaded skill declares `allowed-tools`, only those tools (and the skills tools) run. @default false */
   restrictTools?: boolean;
   /** With at most this many visible skills, skill-name parameters are a zod enum. @default 50 */
@@ -73,6 +89,7 @@ export interface ResolvedSkillsRuntimeOptions {
   loadMode: LoadMode;
   loadModes: Readonly<Record<string, LoadMode>>;
   maxLoadedSkills: number;
+  evictionPolicy: SkillEvictionPolicy | undefined;
   restrictTools: boolean;
   enumThreshold: number;
   allowDisableSkill: boolean;

@@ -18,6 +18,7 @@ export type SkillsStateValue = Record<string, AgentSkillsState>;
 /** One agent's update: load events applied in order, with the cap to enforce and names to disable. */
 export interface AgentSkillsUpdate {
   events?: SkillLoadEvent[];
+  /** The agent's `maxLoadedSkills`, carried with the events (field name kept: it is stored in checkpoints). */
   maxLoaded?: number;
   disable?: string[];
 }
@@ -46,7 +47,7 @@ export function reduceSkillsState(current: SkillsStateValue | undefined, update:
     }
     const change = entry as AgentSkillsUpdate;
     const previous = base[agentId] ?? emptyAgentSkillsState();
-    const load = change.events && change.events.length > 0 ? applyLoadEvents(previous.load, change.events, { maxLoaded: change.maxLoaded }).state : previous.load;
+    const load = change.events && change.events.length > 0 ? applyLoadEvents(previous.load, change.events, { maxLoadedSkills: change.maxLoaded }).state : previous.load;
     const disabled = change.disable && change.disable.length > 0 ? [...new Set([...previous.disabled, ...change.disable])].sort() : previous.disabled;
     next[agentId] = { load, disabled };
   }

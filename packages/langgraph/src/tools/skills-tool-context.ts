@@ -21,13 +21,23 @@ export interface SkillBodyArtifact {
   skill: string;
   /** Hash of SKILL.md when it was read. */
   hash: string;
+  /** Reference files selected with this load (`docs` / `include_all_docs`), shown with the body while selected. */
+  docs?: string[];
+}
+
+/** Marks a stored read_skill_file result of a loaded skill: the content is filled in per request while the skill is loaded. */
+export interface SkillFileArtifact {
+  kind: "skill-file";
+  agentId: string;
+  skill: string;
+  path: string;
 }
 
 /** What a skills tool call produced: the ToolMessage content and the state change. */
 export interface SkillsToolOutcome {
   content: string;
   status?: "success" | "error";
-  artifact?: SkillBodyArtifact;
+  artifact?: SkillBodyArtifact | SkillFileArtifact;
   update?: AgentSkillsUpdate;
   events?: SkillsEvent[];
 }

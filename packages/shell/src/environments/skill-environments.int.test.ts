@@ -4,10 +4,10 @@ import os from "node:os";
 import path from "node:path";
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
-import { Command, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode } from "@langchain/langgraph/prebuilt";
+import { Command } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import type { SkillMetadata } from "@skillgraph/core";
+import { toolLoopGraph } from "../__fixtures__/tool-loop-graph.js";
 import { createShellHook } from "../hook/create-shell-hook.js";
 
 // A skill whose script needs a Python package gets its own environment: installed after approval, offline from a
@@ -49,13 +49,7 @@ function fixture(requirements: string) {
 function graphFor(hook: ReturnType<typeof createShellHook>, calls: number) {
   let model = fakeModel();
   for (let index = 0; index < calls; index += 1) model = model.respondWithTools([{ name: "run_skill_script", args: { skill: "greeter", command: "scripts/greet.py" }, id: `call-${index}` }]).respond(new AIMessage("done"));
-  return new StateGraph(MessagesAnnotation)
-    .addNode("agent", async (state) => ({ messages: [await model.invoke(state.messages)] }))
-    .addNode("tools", new ToolNode(hook.tools))
-    .addEdge(START, "agent")
-    .addConditionalEdges("agent", (state) => ((state.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END))
-    .addEdge("tools", "agent")
-    .compile({ checkpointer: new MemorySaver() });
+  return toolLoopGraph(hook.tools, model);
 }
 
 const lastResult = (messages: unknown[]) => JSON.parse(String((messages.filter((message) => ToolMessage.isInstance(message)).at(-1) as ToolMessage).content));

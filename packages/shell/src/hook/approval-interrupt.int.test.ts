@@ -2,10 +2,10 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
-import { Command, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
-import { ToolNode } from "@langchain/langgraph/prebuilt";
+import { Command } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import { fixtureCatalog } from "../__fixtures__/fixture-catalog.js";
+import { toolLoopGraph } from "../__fixtures__/tool-loop-graph.js";
 import { createShellHook } from "./create-shell-hook.js";
 
 function buildGraph() {
@@ -13,13 +13,7 @@ function buildGraph() {
   const model = fakeModel()
     .respondWithTools([{ name: "shell", args: { command: "touch out/approved.txt" }, id: "call-touch" }])
     .respond(new AIMessage("done"));
-  const graph = new StateGraph(MessagesAnnotation)
-    .addNode("agent", async (state) => ({ messages: [await model.invoke(state.messages)] }))
-    .addNode("tools", new ToolNode(hook.tools))
-    .addEdge(START, "agent")
-    .addConditionalEdges("agent", (state) => ((state.messages.at(-1) as AIMessage).tool_calls?.length ? "tools" : END))
-    .addEdge("tools", "agent")
-    .compile({ checkpointer: new MemorySaver() });
+  const graph = toolLoopGraph(hook.tools, model);
   return { hook, graph };
 }
 

@@ -5,13 +5,15 @@ import { formatTable, terminalColumns, truncate, visibleWidth } from "../../outp
 import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
+import { openSkillStore } from "../../open-skill-store.js";
 
-export const usage = "skillgraph list [--json] [--verbose] [--source DIR]...";
+export const usage = "skillgraph list [--json] [--verbose] [--source DIR]... [--store URL]";
 
 export const help: CommandHelp = {
   summary: "List every skill the sources hold: name, description, layer, problems; then shadowed skills.",
   options: [
     { flags: "--source DIR", description: "read skills from DIR (repeatable); a missing folder or one without skills is an error", default: ".agents/skills, .claude/skills, skills/ and the user folders" },
+    { flags: "--store URL", description: "list the skills published to a shared store (postgres://...[?schema=S]); alone unless --source is given too", default: "none" },
     { flags: "--json", description: "print one JSON object: skills (path = folder, skillFile = SKILL.md), shadowed, diagnostics", default: "off" },
     { flags: "--verbose", description: "list every skill that could not be loaded, not only the first 3", default: "off" },
   ],
@@ -20,8 +22,19 @@ export const help: CommandHelp = {
 
 /** `skillgraph list`: every skill the sources hold (name, description, origin, diagnostics), and what was shadowed. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({ args, options: { json: { type: "boolean" }, verbose: { type: "boolean" }, source: { type: "string", multiple: true } } });
-  const registry = await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true, report: !values.json });
+  const { values } = parseArgs({
+    args,
+    options: { json: { type: "boolean" }, verbose: { type: "boolean" }, source: { type: "string", multiple: true }, store: { type: "string" } },
+  });
+  // --store URL: the skills published to a shared store (alone, unless --source folders are given too).
+  const opened = values.store ? await openSkillStore(values.store) : undefined;
+  const storeSources = opened ? [(await import("@skillgraph/langgraph")).skillsFromStore(opened.store)] : [];
+  const registry = await loadSkillsFromArgs(values.source, io, {
+    verbose: values.verbose === true,
+    report: !values.json,
+    extraSources: storeSources,
+    skipDefaults: opened !== undefined && !values.source,
+  }).finally(() => opened?.close());
   const skills = registry.list();
   if (values.json) {
     const payload = {

@@ -28,8 +28,11 @@ export async function runReadSkillFile(args: unknown, context: SkillsToolContext
     if (file.size > context.options.maxFileBytes) return toolError(`Cannot read '${path}' of skill '${name}': ${file.size} bytes is over the ${context.options.maxFileBytes}-byte limit.`);
     const loaded = context.state.load.loaded[name] !== undefined;
     const seq = context.state.load.seq + 1;
+    // A file of a loaded skill is stored as a stub, filled in per request while the skill is loaded and the file in
+    // its docs; when the skill unloads it is dropped like the body. A file of a skill that is not loaded stays inline.
     return {
-      content: file.content,
+      content: loaded ? `File '${file.path}' of skill '${name}' (${file.size} bytes).` : file.content,
+      ...(loaded ? { artifact: { kind: "skill-file" as const, agentId: context.agentId, skill: name, path: file.path } } : {}),
       update: loaded ? { events: [{ type: "doc", name, path: file.path, seq }] } : undefined,
       events: [{ type: "skill-file-read", agentId: context.agentId, skill: name, path: file.path }],
     };

@@ -1,20 +1,36 @@
-import type { StructuredToolInterface } from "@langchain/core/tools";
-import { buildSkillNameTool } from "../skill-name-schema.js";
+import { tool, type StructuredToolInterface } from "@langchain/core/tools";
+import { z } from "zod";
+import { installHints } from "../../internal/core.js";
+import { runsInInterceptor, skillNameSchema } from "../skill-name-schema.js";
 import { stringArg, unknownSkill, type SkillsToolContext, type SkillsToolOutcome } from "../skills-tool-context.js";
+import { asksForDocs, MAX_SELECTED_DOCS, selectDocs } from "./doc-selection.js";
 
 /** Name of the level-2 tool. */
 export const READ_SKILL = "read_skill";
 
 const MAX_LISTED_FILES = 50;
 
-/** The model-facing `read_skill` tool (schema only; the interceptor runs it). */
+/** The model-facing `read_skill` tool (schema only; the interceptor runs it): a skill by name, optionally with reference files. */
 export function buildReadSkillTool(names: readonly string[], enumThreshold: number): StructuredToolInterface {
-  return buildSkillNameTool(READ_SKILL, "Load a skill: returns its full instructions and the list of its files. Call it before doing a task a listed skill covers.", names, enumThreshold);
+  return tool(runsInInterceptor(READ_SKILL), {
+    name: READ_SKILL,
+    description:
+      "Load a skill: returns its full instructions and the list of its files. Call it before doing a task a listed skill covers. " +
+      "Optionally pick reference files to keep shown with the instructions while the skill is loaded (docs / include_all_docs); " +
+      "call it again on a loaded skill to add, replace or clear that selection.",
+    schema: z.object({
+      name: skillNameSchema(names, enumThreshold).optional(),
+      path: z.string().optional().describe("Instead of name: the skill's folder or SKILL.md path, as listed"),
+      docs: z.array(z.string()).max(MAX_SELECTED_DOCS).optional().describe("Reference files to show with the instructions, paths relative to the skill folder"),
+      include_all_docs: z.boolean().optional().describe("Select every reference file of the skill (not scripts/), within the size caps"),
+      docs_mode: z.enum(["add", "replace", "clear"]).optional().describe("How docs change the current selection (default add)"),
+    }),
+  });
 }
 
 /** Loads a skill: records it in state (name, mode, hash; no body) and answers with a stub the request builder fills with the body. */
 export async function runReadSkill(args: unknown, context: SkillsToolContext): Promise<SkillsToolOutcome> {
-  const name = stringArg(args, "name", "skill", "skill_name");
+  const name = skillByNameOrPath(args, context);
   const skill = name === undefined || context.state.disabled.includes(name) ? undefined : context.catalog.get(name);
   if (!skill || name === undefined) return unknownSkill(context, name);
   const files = await context.catalog.listFiles(name).catch(() => []);
@@ -28,14 +44,47 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
     if (files.length > MAX_LISTED_FILES) lines.push(`- ... ${files.length - MAX_LISTED_FILES} more (list_skill_files shows all)`);
   }
   if (tools.length > 0) lines.push(`Tools unlocked by this skill: ${tools.join(", ")}`);
+  const needs = skill.dependencies;
+  if (needs && needs.bins.length + needs.apt.length + needs.uv.length > 0) {
+    const declared = [needs.bins.length > 0 ? `programs ${needs.bins.join(", ")}` : "", needs.apt.length > 0 ? `Debian packages ${needs.apt.join(", ")}` : "", needs.uv.length > 0 ? `Python packages ${needs.uv.join(", ")}` : ""];
+    lines.push(`Declared dependencies (skillgraph installs none): ${declared.filter(Boolean).join("; ")}.`);
+    for (const hint of installHints(needs)) lines.push(`If missing, the user can install them with: ${hint}`);
+  }
   const seq = context.state.load.seq + 1;
+  const current = context.state.load.loaded[name]?.docs ?? [];
+  const selection = asksForDocs(args) ? await selectDocs(args, name, context.catalog, current, { maxFileBytes: context.options.maxFileBytes, seq }) : undefined;
+  const docs = selection ? selection.after : [...current];
+  if (docs.length > 0) lines.push(`Reference files shown with these instructions while the skill is loaded: ${docs.join(", ")}`);
+  for (const refused of selection?.refused ?? []) lines.push(`Not selected: ${refused.path} (${refused.reason})`);
   return {
     content: lines.join("\n"),
-    artifact: { kind: "skill-body", agentId: context.agentId, skill: name, hash: skill.hash },
-    update: { events: [{ type: "load", name, mode, hash: skill.hash, seq }], maxLoaded: context.options.maxLoadedSkills },
+    artifact: { kind: "skill-body", agentId: context.agentId, skill: name, hash: skill.hash, ...(docs.length > 0 ? { docs } : {}) },
+    update: { events: [{ type: "load", name, mode, hash: skill.hash, seq }, ...(selection?.events ?? [])], maxLoaded: context.options.maxLoadedSkills },
     events: [
       { type: "skill-loaded", agentId: context.agentId, skill: name, mode, hash: skill.hash },
       ...(tools.length > 0 ? [{ type: "tools-unlocked" as const, agentId: context.agentId, skill: name, tools }] : []),
     ],
   };
+}
+
+/**
+ * The skill a read_skill call names: `name`, or `path` (the skill folder or its SKILL.md, absolute as listed, or
+ * ending in `<name>/SKILL.md`). Only compared with the catalog's own paths: no file is touched for a path argument.
+ */
+export function skillByNameOrPath(args: unknown, context: SkillsToolContext): string | undefined {
+  const name = stringArg(args, "name", "skill", "skill_name");
+  if (name !== undefined && context.catalog.has(name)) return name;
+  const path = stringArg(args, "path", "location") ?? (name !== undefined && /[\\/]/.test(name) ? name : undefined);
+  if (path === undefined || path.length > 4096) return name;
+  const folder = path.replace(/[\\/]+$/, "").replace(/[\\/]SKILL\.md$/i, "").replace(/\\/g, "/");
+  for (const skill of context.catalog.list()) {
+    const dir = skill.dir?.replace(/\\/g, "/").replace(/\/+$/, "");
+    if (dir !== undefined && dir === folder) return skill.name;
+  }
+  const last = folder.split("/").pop();
+  if (last && context.catalog.has(last)) {
+    const dir = context.catalog.get(last)?.dir?.replace(/\\/g, "/");
+    if (dir === undefined || dir.endsWith(`/${folder}`) || dir.endsWith(folder)) return last;
+  }
+  return name ?? path;
 }

@@ -1,0 +1,22 @@
+import type { BaseStore } from "@langchain/langgraph";
+import { UsageError } from "./usage-error.js";
+
+/**
+ * Opens the LangGraph store a `--store URL` names: `postgres://` / `postgresql://` is a `PostgresStore` (tables created
+ * when missing; `?schema=NAME` picks the schema). Returns the store and how to close it.
+ */
+export async function openSkillStore(url: string): Promise<{ store: BaseStore; close(): Promise<void> }> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--store: not a URL: ${url}`);
+  }
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") throw new UsageError(`--store: unsupported store '${parsed.protocol}' (use postgres://...)`);
+  const schema = parsed.searchParams.get("schema") ?? undefined;
+  parsed.searchParams.delete("schema");
+  const { PostgresStore } = await import("@langchain/langgraph-checkpoint-postgres/store");
+  const store = PostgresStore.fromConnString(parsed.toString(), schema === undefined ? {} : { schema });
+  await store.setup();
+  return { store, close: () => store.stop() };
+}

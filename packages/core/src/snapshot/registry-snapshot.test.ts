@@ -1,0 +1,230 @@
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
+import { createSkillRegistry } from "../registry/create-skill-registry.js";
+import { skillsFromDirectory } from "../sources/directory-source.js";
+import { buildRegistrySnapshot } from "./build-registry-snapshot.js";
+import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { defaultSnapshotFile, defaultSnapshotFolder } from "./snapshot-location.js";
+import type { SnapshotFile } from "./snapshot-format.js";
+
+/** A fixed mtime (seconds) given to every SKILL.md, so a test can restore it exactly after an edit. */
+const FIXED_MTIME = 1_600_000_000;
+
+function tree(files: Record<string, string>): string {
+  const root = writeTree(files, "skillgraph-snapshot-");
+  for (const path of Object.keys(files)) utimesSync(join(root, path), FIXED_MTIME, FIXED_MTIME);
+  return root;
+}
+
+function snapshotPath(): string {
+  return join(mkdtempSync(join(tmpdir(), "skillgraph-snapfile-")), "registry.json");
+}
+
+function readSnapshot(path: string): SnapshotFile {
+  return JSON.parse(readFileSync(path, "utf8")) as SnapshotFile;
+}
+
+function writeSnapshot(path: string, snapshot: SnapshotFile): void {
+  writeFileSync(path, JSON.stringify(snapshot));
+}
+
+/**
+ * Makes a snapshot look as if written long after its files last changed (outside the racy window): entries are no
+ * longer flagged for verification and the file's mtime is an hour ahead. Optionally edits entries on the way, which
+ * lets a test see whether an entry was served from the snapshot (the edited value) or re-read (the file's value).
+ */
+function ageSnapshot(path: string, edit: (snapshot: SnapshotFile) => void = () => {}): void {
+  const snapshot = readSnapshot(path);
+  for (const entry of snapshot.entries) entry.verify = false;
+  edit(snapshot);
+  writeSnapshot(path, snapshot);
+  const later = Date.now() / 1000 + 3600;
+  utimesSync(path, later, later);
+}
+
+function markDescriptions(snapshot: SnapshotFile): void {
+  for (const entry of snapshot.entries) if (entry.metadata) entry.metadata.description = `SNAPSHOT ${entry.metadata.name}`;
+}
+
+const load = (root: string, snapshot: string | false) => createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot });
+
+describe("registry snapshot file", () => {
+  it("serves unchanged skills from the snapshot without reading them", async () => {
+    const root = tree({ "one/SKILL.md": skillMd("one", "One."), "two/SKILL.md": skillMd("two", "Two.") });
+    const file = snapshotPath();
+    const first = await load(root, file);
+    expect(first.diagnostics()).toEqual([]);
+    expect(readSnapshot(file).entries).toHaveLength(2);
+    ageSnapshot(file, markDescriptions);
+
+    const second = await load(root, file);
+    expect(second.get("one")?.description).toBe("SNAPSHOT one");
+    expect(second.get("one")?.origin).toEqual({ sourceId: `dir:${root}`, layer: "explicit", kind: "directory" });
+    // The body is still read from the file on demand.
+    expect(await second.readBody("two")).toContain("Instructions for two.");
+  });
+
+  it("re-reads a file edited in the same mtime tick with the same size (ctime differs)", async () => {
+    const root = tree({ "one/SKILL.md": skillMd("one", "Original.") });
+    const file = snapshotPath();
+    await load(root, file);
+    ageSnapshot(file);
+    const path = join(root, "one/SKILL.md");
+    writeFileSync(path, skillMd("one", "Replaced."));
+    utimesSync(path, FIXED_MTIME, FIXED_MTIME);
+    expect(statSync(path, { bigint: true }).mtimeNs).toBe(BigInt(FIXED_MTIME) * 1_000_000_000n);
+
+    const registry = await load(root, file);
+    expect(registry.get("one")?.description).toBe("Replaced.");
+  });
+
+  it("verifies by content hash an entry recorded within the racy window, even when every stat field matches", async () => {
+    const root = tree({ "one/SKILL.md": skillMd("one", "Real.") });
+    const file = snapshotPath();
+    await load(root, file);
+    // Simulate a snapshot that recorded the file's previous content in the same tick: stat identical, bytes not.
+    const snapshot = readSnapshot(file);
+    expect(snapshot.entries[0]!.verify).toBe(true);
+    snapshot.entries[0]!.metadata!.description = "Stale.";
+    snapshot.entries[0]!.hash = "0".repeat(64);
+    writeSnapshot(file, snapshot);
+
+    const registry = await load(root, file);
+    expect(registry.get("one")?.description).toBe("Real.");
+  });
+
+  it("re-reads a file replaced by rename (new inode), same size and mtime", async () => {
+    const root = tree({ "one/SKILL.md": skillMd("one", "Before.") });
+    const file = snapshotPath();
+    await load(root, file);
+    ageSnapshot(file);
+    const temp = join(root, "one/SKILL.md.new");
+    writeFileSync(temp, skillMd("one", "After!."));
+    utimesSync(temp, FIXED_MTIME, FIXED_MTIME);
+    renameSync(temp, join(root, "one/SKILL.md"));
+
+    const registry = await load(root, file);
+    expect(registry.get("one")?.description).toBe("After!.");
+  });
+
+  it("drops a deleted folder and picks up a new one", async () => {
+    const root = tree({ "one/SKILL.md": skillMd("one", "One."), "two/SKILL.md": skillMd("two", "Two.") });
+    const file = snapshotPath();
+    await load(root, file);
+    ageSnapshot(file, markDescriptions);
+    rmSync(join(root, "two"), { recursive: true });
+    mkdirSync(join(root, "three"));
+    writeFileSync(join(root, "three/SKILL.md"), skillMd("three", "Three."));
+
+    const registry = await load(root, file);
+    expect(registry.list().map((skill) => [skill.name, skill.description])).toEqual([
+      ["one", "SNAPSHOT one"],
+      ["three", "Three."],
+    ]);
+    // The snapshot was rewritten without the deleted skill.
+    expect(readSnapshot(file).entries.map((entry) => entry.metadata?.name).sort()).toEqual(["one", "three"]);
+  });
+
+  it("ignores a snapshot from another version of skillgraph, with a diagnostic", async () => {
+    const root = tree({ "one/SKILL.md": skillMd("one", "One.") });
+    const file = snapshotPath();
+    await load(root, file);
+    ageSnapshot(file, (snapshot) => {
+      markDescriptions(snapshot);
+      snapshot.coreVersion = "0.0.0-other";
+    });
+    const registry = await load(root, file);
+    expect(registry.get("one")?.description).toBe("One.");
+    expect(registry.diagnostics().map((diagnostic) => diagnostic.code)).toEqual(["registry-snapshot-stale"]);
+    // Rewritten for this version: the next load has no complaint.
+    expect((await load(root, file)).diagnostics()).toEqual([]);
+  });
+
+  it("ignores a snapshot written for another root (a copied tree with the same stats)", async () => {
+    const rootA = tree({ "one/SKILL.md": skillMd("one", "In A.") });
+    const rootB = join(mkdtempSync(join(tmpdir(), "skillgraph-snapshot-b-")), "copy");
+    cpSync(rootA, rootB, { recursive: true, preserveTimestamps: true });
+    writeFileSync(join(rootB, "one/SKILL.md"), skillMd("one", "In B."));
+    const file = snapshotPath();
+    await load(rootA, file);
+    ageSnapshot(file, markDescriptions);
+
+    const registry = await load(rootB, file);
+    expect(registry.get("one")?.description).toBe("In B.");
+    expect(registry.diagnostics().map((diagnostic) => diagnostic.code)).toEqual(["registry-snapshot-stale"]);
+  });
+
+  it("treats a corrupt or malformed snapshot as absent, with a diagnostic, never a crash", async () => {
+    const root = tree({ "one/SKILL.md": skillMd("one", "One.") });
+    const file = snapshotPath();
+    await load(root, file);
+    const valid = readSnapshot(file);
+    const variants: Array<string | ((snapshot: SnapshotFile) => unknown)> = [
+      "{ truncated",
+      "null",
+      "[]",
+      (snapshot) => ({ ...snapshot, entries: "nope" }),
+      (snapshot) => ({ ...snapshot, entries: [{ ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, name: 5 } }] }),
+      (snapshot) => ({ ...snapshot, entries: [{ ...snapshot.entries[0], identity: { ...snapshot.entries[0]!.identity, mtimeNs: "1e9" } }] }),
+      (snapshot) => ({ ...snapshot, entries: [{ ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, file: "/etc/passwd" } }] }),
+      (snapshot) => ({ ...snapshot, entries: [{ ...snapshot.entries[0], sourceId: "dir:/elsewhere" }] }),
+      (snapshot) => ({ ...snapshot, entries: [{ ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, diagnostics: [{ code: 1 }] } }] }),
+    ];
+    for (const variant of variants) {
+      writeFileSync(file, typeof variant === "string" ? variant : JSON.stringify(variant(structuredClone(valid))));
+      const registry = await load(root, file);
+      expect(registry.get("one")?.description).toBe("One.");
+      expect(registry.diagnostics().map((diagnostic) => diagnostic.code)).toEqual(["registry-snapshot-invalid"]);
+    }
+    // A folder where the snapshot file should be: still loads.
+    rmSync(file);
+    mkdirSync(file);
+    const registry = await load(root, file);
+    expect(registry.get("one")?.description).toBe("One.");
+  });
+
+  it("checks the snapshot, watch and embeddings options once, in the factory", async () => {
+    const sources = [skillsFromDirectory(tree({ "one/SKILL.md": skillMd("one", "One.") }))];
+    for (const options of [{ snapshot: 5 }, { snapshot: "" }, { watch: { debounceMs: -1 } }, { watch: "yes" }, { embeddings: { embedQuery: () => [] } }]) {
+      await expect(createSkillRegistry({ sources, ...(options as object) })).rejects.toSatisfy((error) => InvalidOptionsError.isInstance(error));
+    }
+  });
+
+  it("is not written with snapshot: false", async () => {
+    const root = tree({ "one/SKILL.md": skillMd("one", "One.") });
+    const registry = await load(root, false);
+    expect(registry.list()).toHaveLength(1);
+    expect(() => statSync(defaultSnapshotFile([`dir:${root}`], join(root, "none")))).toThrow();
+  });
+
+  it("defaults to node_modules/.cache/skillgraph, else the XDG cache folder", () => {
+    const project = writeTree({ "node_modules/.keep": "", "src/app/x.txt": "" });
+    expect(defaultSnapshotFolder(join(project, "src/app"))).toBe(join(project, "node_modules/.cache/skillgraph"));
+    const bare = mkdtempSync("/tmp/skillgraph-no-modules-");
+    expect(defaultSnapshotFolder(bare, { XDG_CACHE_HOME: "/var/cache/me" })).toBe("/var/cache/me/skillgraph");
+    expect(defaultSnapshotFile(["dir:/b", "dir:/a"], "/c")).toBe(defaultSnapshotFile(["dir:/a", "dir:/b"], "/c"));
+  });
+
+  it("buildRegistrySnapshot writes a shippable snapshot: copied files are checked by hash, not parsed again", async () => {
+    const root = tree({ "one/SKILL.md": skillMd("one", "One."), "two/SKILL.md": skillMd("two", "Two.") });
+    const out = snapshotPath();
+    const built = await buildRegistrySnapshot({ sources: [skillsFromDirectory(root)], out });
+    expect(built).toMatchObject({ file: out, skills: 2, diagnostics: [] });
+    ageSnapshot(out, markDescriptions);
+    // "Deploy": every file rewritten with the same bytes (new inode and times, as a COPY into an image gives).
+    for (const name of ["one", "two"]) {
+      const path = join(root, name, "SKILL.md");
+      const bytes = readFileSync(path);
+      rmSync(path);
+      writeFileSync(path, bytes);
+    }
+    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot: out });
+    // Served from the snapshot (the marked descriptions) after a hash check.
+    expect(registry.get("one")?.description).toBe("SNAPSHOT one");
+    const report = await registry.reload();
+    expect(report.reread).toBe(0);
+  });
+});

@@ -1,0 +1,106 @@
+import { constants } from "node:fs";
+import { mkdir, open, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import type { SkillDiagnostic } from "../skill/skill-types.js";
+import { checkSnapshotFile, RACY_WINDOW_NS, SKILLGRAPH_CORE_VERSION, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, type SnapshotEntry, type SnapshotFile } from "./snapshot-format.js";
+
+/** Largest snapshot file read (a 10 000-skill snapshot is about 10 MB). */
+const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
+/** Snapshot files kept in the shared cache folder; the least recently written beyond this are deleted. */
+const MAX_CACHED_SNAPSHOTS = 64;
+
+/** A snapshot entry as served to the registry, with its racy flag resolved against the snapshot's write time. */
+export interface ReadSnapshotEntry extends SnapshotEntry {
+  /** Trust only after the content hash matched. */
+  racy: boolean;
+}
+
+/** The usable result of reading a snapshot file. */
+export interface ReadSnapshot {
+  /** Keyed by `sourceId + "\0" + file`. */
+  entries: Map<string, ReadSnapshotEntry>;
+  /** Per source id, the scan state to seed the source with. */
+  scanState: Record<string, unknown>;
+  /** When the snapshot was written (its file's mtime/ctime), in ns: the reference of the racy rule. */
+  writtenNs: bigint;
+}
+
+/** Key of a disk candidate in the registry cache and in snapshots. */
+export function snapshotKey(sourceId: string, file: string): string {
+  return `${sourceId}\0${file}`;
+}
+
+/**
+ * Reads and checks a snapshot file. Missing → `undefined` and no diagnostic; unreadable, corrupt or stale → `undefined`
+ * plus a warning saying why (the registry then loads from the files, and rewrites the snapshot). Never throws.
+ */
+export async function readSnapshotFile(path: string, expected: { settings: { strict: boolean; maxBytes: number }; sources: string[] }): Promise<{ snapshot: ReadSnapshot | undefined; diagnostics: SkillDiagnostic[] }> {
+  const warn = (code: string, message: string) => ({ snapshot: undefined, diagnostics: [{ code, severity: "warning" as const, message: `registry snapshot ${path}: ${message}; loading from the skill files`, path }] });
+  let text: string;
+  let writtenNs: bigint;
+  try {
+    const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const stats = await handle.stat({ bigint: true });
+      if (!stats.isFile()) return warn("registry-snapshot-invalid", "not a regular file");
+      if (stats.size > BigInt(MAX_SNAPSHOT_BYTES)) return warn("registry-snapshot-invalid", `over ${MAX_SNAPSHOT_BYTES} bytes`);
+      writtenNs = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs;
+      text = await handle.readFile("utf8");
+    } finally {
+      await handle.close();
+    }
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { snapshot: undefined, diagnostics: [] };
+    return warn("registry-snapshot-invalid", `cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return warn("registry-snapshot-invalid", "not valid JSON");
+  }
+  const checked = checkSnapshotFile(parsed, expected);
+  if (!checked.ok) return checked.rejection.kind === "stale" ? warn("registry-snapshot-stale", checked.rejection.message) : warn("registry-snapshot-invalid", checked.rejection.message);
+  const entries = new Map<string, ReadSnapshotEntry>();
+  for (const entry of checked.snapshot.entries) {
+    const changedNs = maxNs(entry.identity.mtimeNs, entry.identity.ctimeNs);
+    entries.set(snapshotKey(entry.sourceId, entry.file), { ...entry, racy: entry.verify || writtenNs - changedNs < RACY_WINDOW_NS });
+  }
+  return { snapshot: { entries, scanState: checked.snapshot.scanState ?? {}, writtenNs }, diagnostics: [] };
+}
+
+/** The later of two nanosecond timestamps written as decimal strings. */
+export function maxNs(a: string, b: string): bigint {
+  const x = BigInt(a);
+  const y = BigInt(b);
+  return x > y ? x : y;
+}
+
+/**
+ * Writes a snapshot atomically (temp file + rename, so a reader never sees half a file and two writers never mix),
+ * then, in the shared cache folder, deletes the oldest snapshots beyond 64. Throws on I/O errors.
+ */
+export async function writeSnapshotFile(path: string, content: Omit<SnapshotFile, "format" | "formatVersion" | "coreVersion">, options: { prune: boolean }): Promise<number> {
+  const file: SnapshotFile = { format: SNAPSHOT_FORMAT, formatVersion: SNAPSHOT_FORMAT_VERSION, coreVersion: SKILLGRAPH_CORE_VERSION, ...content };
+  const text = JSON.stringify(file);
+  const folder = dirname(path);
+  await mkdir(folder, { recursive: true });
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await writeFile(temp, text, { flag: "wx", mode: 0o644 });
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  if (options.prune) await pruneSnapshots(folder).catch(() => {});
+  return Buffer.byteLength(text);
+}
+
+async function pruneSnapshots(folder: string): Promise<void> {
+  const names = (await readdir(folder)).filter((name) => name.startsWith("registry-") && name.endsWith(".json"));
+  if (names.length <= MAX_CACHED_SNAPSHOTS) return;
+  const dated = await Promise.all(names.map(async (name) => ({ name, mtime: (await stat(join(folder, name)).catch(() => undefined))?.mtimeMs ?? 0 })));
+  dated.sort((a, b) => a.mtime - b.mtime);
+  for (const { name } of dated.slice(0, dated.length - MAX_CACHED_SNAPSHOTS)) await unlink(join(folder, name)).catch(() => {});
+}

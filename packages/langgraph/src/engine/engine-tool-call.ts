@@ -1,6 +1,0 @@
-/** A tool call as both shapes see it. */
-export interface EngineToolCall {
-  name: string;
-  args: unknown;
-  id?: string;
-}

@@ -1,0 +1,46 @@
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { describe, expect, it } from "vitest";
+import { engineContext } from "../__fixtures__/engine-context.js";
+import { buildModelRequest } from "./model-request.js";
+
+const readResult = (skill: string, hash: string, id: string, docs?: string[]) =>
+  new ToolMessage({ content: `Skill '${skill}' loaded.`, tool_call_id: id, artifact: { skillgraph: { kind: "skill-body", agentId: "default", skill, hash, ...(docs ? { docs } : {}) } } });
+
+describe("model-request", () => {
+  it("fills the latest read_skill result of a loaded skill, points earlier ones to it, and restores nothing", async () => {
+    const { registry, context, load } = await engineContext();
+    const state = load(["notes"]);
+    const hash = registry.get("notes")!.hash;
+    const messages = [new HumanMessage("hi"), readResult("notes", hash, "a"), readResult("notes", hash, "b")];
+    const built = await buildModelRequest(context, { state, catalog: registry, systemText: "S", messages, tools: [] });
+    expect(built.messages[1]!.text).toContain("see the later read_skill result");
+    expect(built.messages[2]!.text).toContain("NOTES BODY");
+    expect(built.restored).toEqual([]);
+    expect(built.systemText).not.toContain("restored_skills");
+  });
+
+  it("restores a loaded skill whose result is gone at the end of the system text, and answers dangling calls", async () => {
+    const { registry, context, load } = await engineContext();
+    const state = load(["notes", "weather"]);
+    const dangling = new AIMessage({ content: "", tool_calls: [{ name: "noop", args: {}, id: "lost", type: "tool_call" }] });
+    const messages = [new HumanMessage("hi"), readResult("weather", registry.get("weather")!.hash, "w"), dangling, new HumanMessage("again")];
+    const built = await buildModelRequest(context, { state, catalog: registry, systemText: "S", messages, tools: [] });
+    expect(built.restored).toEqual(["notes"]);
+    expect(built.systemText.indexOf("<restored_skills>")).toBeGreaterThan(built.systemText.indexOf("pdf-tools"));
+    expect(built.systemText).toContain("NOTES BODY");
+    expect(built.systemText).not.toContain("WEATHER BODY");
+    expect(built.repairs.map((message) => message.tool_call_id)).toEqual(["lost"]);
+    expect(built.messages.map((message) => message.getType())).toEqual(["human", "tool", "ai", "tool", "human"]);
+  });
+
+  it("shows selected docs with the body while they are in the entry's docs", async () => {
+    const { registry, context, load } = await engineContext();
+    const loaded = load(["pdf-tools"]);
+    const withDoc = { ...loaded, load: { ...loaded.load, loaded: { "pdf-tools": { ...loaded.load.loaded["pdf-tools"]!, docs: ["references/api.md"] } } } };
+    const messages = [readResult("pdf-tools", registry.get("pdf-tools")!.hash, "p", ["references/api.md"])];
+    const shown = await buildModelRequest(context, { state: withDoc, catalog: registry, systemText: "", messages, tools: [] });
+    expect(shown.messages[0]!.text).toContain('<skill_file skill="pdf-tools" path="references/api.md">');
+    const dropped = await buildModelRequest(context, { state: loaded, catalog: registry, systemText: "", messages, tools: [] });
+    expect(dropped.messages[0]!.text).not.toContain("PDF API DOC");
+  });
+});

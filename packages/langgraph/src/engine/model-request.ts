@@ -1,0 +1,251 @@
+// Request building: the rewritten model request (system text, tools, messages) with loaded bodies, docs and restored
+// skills materialised.
+import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { toJsonSchema } from "@langchain/core/utils/json_schema";
+import type { SkillCatalog, SkillMetadata } from "../internal/core.js";
+import type { DriftPolicy, ResolvedSkillsRuntimeOptions, ToolExposure } from "../options/skills-runtime-options.js";
+import { repairDanglingToolCalls } from "../repair/repair-dangling-tool-calls.js";
+import type { AgentSkillsState } from "../state/skills-state.js";
+import { CALL_SKILL_TOOL } from "../tools/call-skill-tool/index.js";
+import type { SkillBodyArtifact, SkillFileArtifact } from "../tools/skills-tool-context.js";
+import { SKILLS_TOOL_NAMES, type BodyCache, type EngineContext, type SkillToolIndex, type VersionCache } from "./catalog-cache.js";
+import { toolRestriction } from "./tool-gate.js";
+
+/** The rewritten model request. */
+export interface BuiltModelRequest {
+  systemText: string;
+  messages: BaseMessage[];
+  tools: StructuredToolInterface[];
+  /** Cancellation answers added for dangling tool calls (persist them to state; stable ids). */
+  repairs: ToolMessage[];
+  /** Loaded skills whose read_skill result had left the history; their bodies were restored in the system text. */
+  restored: string[];
+}
+
+/** What a model request rewrite starts from. */
+export interface ModelRequestInput {
+  state: AgentSkillsState;
+  catalog: SkillCatalog;
+  systemText: string;
+  messages: readonly BaseMessage[];
+  tools: readonly StructuredToolInterface[];
+  threadId?: string;
+}
+
+/**
+ * Rewrites a model request: skills prompt appended to the system text, tools of loaded skills added, dangling tool
+ * calls answered, loaded bodies materialised, and bodies whose read_skill result left the history restored at the end
+ * of the system text (only then: the normal request's prefix does not change).
+ */
+export async function buildModelRequest(context: EngineContext, input: ModelRequestInput): Promise<BuiltModelRequest> {
+  const { state, catalog } = input;
+  const cache = context.versions.cacheFor(catalog);
+  const loaded = loadedMetadata(state, catalog);
+  const tools = requestTools(context, input.tools, state, loaded, cache, input.threadId);
+  const repaired = repairDanglingToolCalls(input.messages);
+  const materialised = await materialiseMessages(context, repaired.messages, state, catalog, cache.index);
+  let systemText = joinText(input.systemText, cache.section);
+  if (context.options.bodyPlacement === "system-prompt" && loaded.length > 0) systemText = joinText(systemText, await loadedSkillsSection(context, state, catalog, loaded, cache.index, materialised.selectedDocs));
+  const restored = context.options.bodyPlacement === "tool-result" ? materialised.missing : [];
+  if (restored.length > 0) systemText = joinText(systemText, await restoredSkillsSection(context, state, catalog, restored, cache.index));
+  return { systemText, messages: materialised.messages, tools, repairs: repaired.repairs, restored };
+}
+
+function joinText(base: string, extra: string): string {
+  if (!extra) return base;
+  return base ? `${base}\n\n${extra}` : extra;
+}
+
+/** The request's messages, and the loaded skills none of whose read_skill results is among them any more. */
+export interface MaterialisedMessages {
+  messages: BaseMessage[];
+  /** Loaded skills whose read_skill result left the history (trimmed, summarised, removed): their bodies must be restored. */
+  missing: string[];
+  /** Per loaded skill with a read_skill result: the docs its latest result selected that are still selected. */
+  selectedDocs: Map<string, string[]>;
+}
+
+/**
+ * Rewrites this agent's read_skill and read_skill_file results: the latest read_skill result of each loaded skill
+ * gets the body (tool-result placement) and its selected reference files, earlier results of the same skill point to
+ * it, file results are filled while their skill is loaded and the file still in its docs, and anything of an
+ * unloaded skill becomes a short note. A request with no such results is returned as is.
+ */
+export async function materialiseMessages(context: EngineContext, messages: readonly BaseMessage[], state: AgentSkillsState, catalog: SkillCatalog, index: SkillToolIndex): Promise<MaterialisedMessages> {
+  const { options, agentId, bodies } = context;
+  const latest = new Map<string, number>();
+  let files = 0;
+  messages.forEach((message, position) => {
+    const artifact = bodyArtifact(message);
+    if (artifact && artifact.agentId === agentId) latest.set(artifact.skill, position);
+    else if (fileArtifact(message)?.agentId === agentId) files++;
+  });
+  const missing = Object.keys(state.load.loaded).filter((name) => !latest.has(name)).sort();
+  const selectedDocs = new Map<string, string[]>();
+  for (const [skill, position] of latest) {
+    const entry = state.load.loaded[skill];
+    const chosen = bodyArtifact(messages[position]!)!.docs ?? [];
+    if (entry) selectedDocs.set(skill, chosen.filter((path) => entry.docs.includes(path)));
+  }
+  if (latest.size === 0 && files === 0) return { messages: messages as BaseMessage[], missing, selectedDocs };
+  const out: BaseMessage[] = [];
+  for (const [position, message] of messages.entries()) {
+    const body = bodyArtifact(message);
+    const file = body ? undefined : fileArtifact(message);
+    const skill = body?.skill ?? file?.skill;
+    if (!skill || (body ?? file)!.agentId !== agentId) {
+      out.push(message);
+      continue;
+    }
+    const tool = message as ToolMessage;
+    const entry = state.load.loaded[skill];
+    let content: string;
+    if (file) {
+      if (!entry || !entry.docs.includes(file.path)) {
+        content = `[File '${file.path}' of skill '${skill}' omitted: the skill is no longer loaded or the file left its selection. Call read_skill_file again if you need it.]`;
+      } else if (options.bodyPlacement === "tool-result" && selectedDocs.get(skill)?.includes(file.path)) {
+        content = `[File '${file.path}' of skill '${skill}': shown with the skill's instructions in its latest read_skill result.]`;
+      } else {
+        content = await bodies.file(catalog, skill, file.path, options.maxFileBytes);
+      }
+    } else if (entry && latest.get(skill) !== position && options.bodyPlacement !== "system-prompt") {
+      content = `[Skill '${skill}' instructions: see the later read_skill result of this skill.]`;
+    } else if (!entry) {
+      const why = catalog.has(skill) ? "it is no longer loaded" : "it was removed from the skill registry";
+      content = `[Skill '${skill}' instructions omitted: ${why}. Call read_skill with {"name": "${skill}"} again if you need them.]`;
+    } else if (options.bodyPlacement === "system-prompt") {
+      content = String(tool.content);
+    } else {
+      const { body: text, changed } = await loadedSkillBody(bodies, options.onDrift, skill, body!.hash, catalog);
+      const docs = await docBlocks(context, catalog, skill, selectedDocs.get(skill) ?? []);
+      content = `${skillBlock(skill, text, changed)}${docs}\n\n${String(tool.content)}${dispatcherNote(options.toolExposure, skill, index)}`;
+    }
+    out.push(new ToolMessage({ content, tool_call_id: tool.tool_call_id, name: tool.name, id: tool.id, artifact: tool.artifact, status: tool.status }));
+  }
+  return { messages: out, missing, selectedDocs };
+}
+
+/** The selected reference files of a skill as blocks to append to its body ("" when none). */
+export async function docBlocks(context: EngineContext, catalog: SkillCatalog, skill: string, paths: readonly string[]): Promise<string> {
+  let text = "";
+  for (const path of paths) text += `\n${fileBlock(skill, path, await context.bodies.file(catalog, skill, path, context.options.maxFileBytes))}`;
+  return text;
+}
+
+/** The `<loaded_skills>` system-prompt section: loaded bodies in load order (bodyPlacement "system-prompt"). */
+export async function loadedSkillsSection(context: EngineContext, state: AgentSkillsState, catalog: SkillCatalog, loaded: readonly SkillMetadata[], index: SkillToolIndex, selectedDocs: ReadonlyMap<string, readonly string[]>): Promise<string> {
+  const entries = loaded.map((skill) => state.load.loaded[skill.name]!).sort((a, b) => a.loadedSeq - b.loadedSeq || (a.name < b.name ? -1 : 1));
+  const { options, bodies } = context;
+  const parts: string[] = [];
+  for (const entry of entries) {
+    const { body, changed } = await loadedSkillBody(bodies, options.onDrift, entry.name, entry.hash, catalog);
+    const docs = await docBlocks(context, catalog, entry.name, selectedDocs.get(entry.name) ?? []);
+    parts.push(skillBlock(entry.name, body, changed) + docs + dispatcherNote(options.toolExposure, entry.name, index));
+  }
+  return `<loaded_skills>\n${parts.join("\n")}\n</loaded_skills>`;
+}
+
+/**
+ * The `<restored_skills>` system-prompt section: bodies of loaded skills whose read_skill result is no longer in the
+ * request (history trimmed, summarised or removed), with every file in their docs, by name, so the bytes are the
+ * same on every request.
+ */
+export async function restoredSkillsSection(context: EngineContext, state: AgentSkillsState, catalog: SkillCatalog, names: readonly string[], index: SkillToolIndex): Promise<string> {
+  const { options, bodies } = context;
+  const parts: string[] = [];
+  for (const name of names) {
+    const entry = state.load.loaded[name]!;
+    const { body, changed } = await loadedSkillBody(bodies, options.onDrift, name, entry.hash, catalog);
+    const docs = await docBlocks(context, catalog, name, entry.docs);
+    parts.push(skillBlock(name, body, changed) + docs + dispatcherNote(options.toolExposure, name, index));
+  }
+  const intro = "These skills are still loaded, but their read_skill results are no longer in the conversation (history trimmed or summarised). Their instructions:";
+  return `<restored_skills>\n${intro}\n${parts.join("\n")}\n</restored_skills>`;
+}
+
+/** Metadata of the loaded skills still in `catalog`, sorted by name. */
+export function loadedMetadata(state: AgentSkillsState, catalog: SkillCatalog): SkillMetadata[] {
+  const result: SkillMetadata[] = [];
+  for (const name of Object.keys(state.load.loaded).sort()) {
+    const skill = catalog.get(name);
+    if (skill) result.push(skill);
+  }
+  return result;
+}
+
+/** The body to show for a loaded skill under the drift policy (`keep`: the recorded version when cached), and whether it changed. */
+export async function loadedSkillBody(bodies: BodyCache, onDrift: DriftPolicy, name: string, recordedHash: string, catalog: SkillCatalog): Promise<{ body: string; changed: boolean }> {
+  const current = catalog.get(name);
+  if (onDrift === "keep") {
+    const kept = bodies.peek(name, recordedHash);
+    if (kept !== undefined) return { body: kept, changed: false };
+  }
+  const hash = current?.hash ?? recordedHash;
+  return { body: await bodies.current(catalog, name, hash), changed: hash !== recordedHash && onDrift === "reload" };
+}
+
+/** The tools of a rewritten request: the caller's tools minus engine-owned (and, in dynamic mode, restricted) ones, then skills tools, then exposed skill and hook tools. */
+export function requestTools(context: EngineContext, inputTools: readonly StructuredToolInterface[], state: AgentSkillsState, loaded: readonly SkillMetadata[], cache: VersionCache, threadId: string | undefined): StructuredToolInterface[] {
+  const { options } = context;
+  const restricted = toolRestriction(options.restrictTools, loaded, cache.index);
+  const own = new Set([...SKILLS_TOOL_NAMES, ...cache.index.owners.keys(), ...context.hookTools.keys()]);
+  const userTools = inputTools.filter((tool) => !own.has(tool.name) && (!restricted || restricted.has(tool.name.toLowerCase()) || options.toolExposure !== "dynamic"));
+  return [...userTools, ...cache.requestSkillsTools, ...exposedTools(options, state, loaded, cache.index, threadId)];
+}
+
+/** Skill-owned and hook tools shown to the model under the tool exposure mode (static: all, dispatcher: hooks only, dynamic: unlocked). */
+export function exposedTools(options: ResolvedSkillsRuntimeOptions, state: AgentSkillsState, loaded: readonly SkillMetadata[], index: SkillToolIndex, threadId: string | undefined): StructuredToolInterface[] {
+  const hookTools = options.hooks.flatMap((hook) => {
+    if (options.toolExposure !== "dynamic") return hook.tools;
+    const visible = new Set(hook.visibleTools({ loadedSkills: loaded, threadId }));
+    return hook.tools.filter((tool) => visible.has(tool.name));
+  });
+  if (options.toolExposure === "static") return [...index.allOwned, ...hookTools];
+  if (options.toolExposure === "dispatcher") return hookTools;
+  const unlocked = new Map<string, StructuredToolInterface>();
+  for (const name of Object.keys(state.load.loaded)) for (const tool of index.owned.get(name) ?? []) unlocked.set(tool.name, tool);
+  return [...[...unlocked.values()].sort((a, b) => (a.name < b.name ? -1 : 1)), ...hookTools];
+}
+
+/** In dispatcher mode, the note after a skill body listing its tools and their JSON schemas; otherwise "". */
+export function dispatcherNote(toolExposure: ToolExposure, skill: string, index: SkillToolIndex): string {
+  if (toolExposure !== "dispatcher") return "";
+  const tools = index.owned.get(skill) ?? [];
+  if (tools.length === 0) return "";
+  const lines = tools.map((tool) => `- ${tool.name}: ${tool.description}\n  arguments (JSON schema): ${JSON.stringify(schemaOf(tool))}`);
+  return `\nCall these with ${CALL_SKILL_TOOL}({"tool": "<name>", "arguments": {...}}):\n${lines.join("\n")}`;
+}
+
+function schemaOf(tool: StructuredToolInterface): unknown {
+  try {
+    return toJsonSchema(tool.schema as Parameters<typeof toJsonSchema>[0]);
+  } catch {
+    return {};
+  }
+}
+
+/** The skill-body marker of a stored read_skill result, if `message` is one. */
+export function bodyArtifact(message: BaseMessage): SkillBodyArtifact | undefined {
+  if (message.getType() !== "tool") return undefined;
+  const artifact = (message as ToolMessage).artifact as { skillgraph?: SkillBodyArtifact } | undefined;
+  return artifact?.skillgraph?.kind === "skill-body" ? artifact.skillgraph : undefined;
+}
+
+/** How a skill body is shown to the model, with a note when it changed since it was loaded. */
+export function skillBlock(name: string, body: string, changed: boolean): string {
+  const note = changed ? `Note: skill '${name}' changed since it was loaded; these are its current instructions.\n` : "";
+  return `<skill_content name="${name}">\n${note}${body.trim()}\n</skill_content>`;
+}
+
+/** The skill-file marker of a stored read_skill_file result, if `message` is one. */
+export function fileArtifact(message: BaseMessage): SkillFileArtifact | undefined {
+  if (message.getType() !== "tool") return undefined;
+  const artifact = (message as ToolMessage).artifact as { skillgraph?: SkillFileArtifact } | undefined;
+  return artifact?.skillgraph?.kind === "skill-file" ? artifact.skillgraph : undefined;
+}
+
+/** How a selected reference file is shown with its skill's instructions. */
+export function fileBlock(skill: string, path: string, content: string): string {
+  return `<skill_file skill="${skill}" path="${path}">\n${content.trimEnd()}\n</skill_file>`;
+}

@@ -1,0 +1,95 @@
+// State and events: applying and merging an agent's load events, model-call and turn bookkeeping, drift, and the
+// events that trace them.
+import type { BaseMessage } from "@langchain/core/messages";
+import type { SkillsEvent } from "../events/skills-event.js";
+import { SkillDriftError, applyLoadEvents, detectLoadedSkillDrift, type SkillCatalog, type SkillLoadEvent } from "../internal/core.js";
+import type { DriftPolicy, ResolvedSkillsRuntimeOptions } from "../options/skills-runtime-options.js";
+import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
+
+/** Applies an update locally (what the channel reducer will do). */
+export function applyAgentUpdate(state: AgentSkillsState, update: AgentSkillsUpdate, maxLoaded: number): AgentSkillsState {
+  const load = update.events && update.events.length > 0 ? applyLoadEvents(state.load, update.events, { maxLoadedSkills: maxLoaded }).state : state.load;
+  const disabled = update.disable ? [...new Set([...state.disabled, ...update.disable])].sort() : state.disabled;
+  return { load, disabled };
+}
+
+/** Joins several updates of one agent into one (events in order, disabled names united). */
+export function mergeAgentUpdates(...updates: ReadonlyArray<AgentSkillsUpdate | undefined>): AgentSkillsUpdate | undefined {
+  const present = updates.filter((update): update is AgentSkillsUpdate => update !== undefined);
+  if (present.length === 0) return undefined;
+  const events = present.flatMap((update) => update.events ?? []);
+  const disable = present.flatMap((update) => update.disable ?? []);
+  const maxLoaded = present.find((update) => update.maxLoaded !== undefined)?.maxLoaded;
+  return { events, ...(disable.length > 0 ? { disable } : {}), ...(maxLoaded !== undefined ? { maxLoaded } : {}) };
+}
+
+/** Before a model call: end the turn when a new user message arrived, then settle drift of loaded skills. */
+export function prepareModelCall(state: AgentSkillsState, messages: readonly BaseMessage[], catalog: SkillCatalog, options: ResolvedSkillsRuntimeOptions, agentId: string): PreparedState {
+  const events: SkillLoadEvent[] = [];
+  const seq = state.load.seq + 1;
+  const last = messages[messages.length - 1];
+  const loadedNames = Object.keys(state.load.loaded);
+  if (last && last.getType() === "human" && loadedNames.some((name) => state.load.loaded[name]!.mode !== "session")) events.push({ type: "end-turn", seq });
+  const drift = driftEvents(state, catalog, options.onDrift, agentId, seq);
+  events.push(...drift.events);
+  const trace = drift.trace;
+  if (events.length === 0) return { state, update: undefined, events: trace };
+  const next = applyAgentUpdate(state, { events }, options.maxLoadedSkills);
+  trace.push(...unloadedEvents(state, next, agentId, last?.getType() === "human" ? "turn-ended" : "removed"));
+  return { state: next, update: { events, maxLoaded: options.maxLoadedSkills }, events: trace };
+}
+
+/** State changes and trace events computed before a model call (turn end, drift). */
+export interface PreparedState {
+  state: AgentSkillsState;
+  update: AgentSkillsUpdate | undefined;
+  events: SkillsEvent[];
+}
+
+/** After a model call: count it when a `once` skill is loaded (consumes it); otherwise nothing to record, no channel write. */
+export function afterModelCall(state: AgentSkillsState, maxLoaded: number, agentId: string): PreparedState {
+  if (!Object.values(state.load.loaded).some((entry) => entry.mode === "once")) return { state, update: undefined, events: [] };
+  const events: SkillLoadEvent[] = [{ type: "model-call", seq: state.load.seq + 1 }];
+  const next = applyAgentUpdate(state, { events }, maxLoaded);
+  return { state: next, update: { events, maxLoaded }, events: unloadedEvents(state, next, agentId, "once-consumed") };
+}
+
+/** The turn is over (the agent answered): drop `turn` and `once` skills. */
+export function endTurn(state: AgentSkillsState, maxLoaded: number, agentId: string): PreparedState {
+  const events: SkillLoadEvent[] = [{ type: "end-turn", seq: state.load.seq + 1 }];
+  const next = applyAgentUpdate(state, { events }, maxLoaded);
+  return { state: next, update: { events, maxLoaded }, events: unloadedEvents(state, next, agentId, "turn-ended") };
+}
+
+/** Trace events for skills present before an update and gone after it. */
+export function unloadedEvents(before: AgentSkillsState, after: AgentSkillsState, agentId: string, reason: "removed" | "turn-ended" | "once-consumed"): SkillsEvent[] {
+  return Object.keys(before.load.loaded)
+    .filter((name) => !after.load.loaded[name])
+    .map((skill) => ({ type: "skill-unloaded" as const, agentId, skill, reason }));
+}
+
+/** Trace events for skills the LRU cap evicted. */
+export function evictionEvents(before: AgentSkillsState, after: AgentSkillsState, agentId: string): SkillsEvent[] {
+  return Object.keys(before.load.loaded)
+    .filter((name) => !after.load.loaded[name])
+    .map((skill) => ({ type: "skill-evicted" as const, agentId, skill, reason: "cap" as const }));
+}
+
+/** Load events and trace events settling loaded skills that changed or vanished in the catalog; throws under `onDrift: "fail"`. */
+export function driftEvents(state: AgentSkillsState, catalog: SkillCatalog, onDrift: DriftPolicy, agentId: string, seq: number): { events: SkillLoadEvent[]; trace: SkillsEvent[] } {
+  const events: SkillLoadEvent[] = [];
+  const trace: SkillsEvent[] = [];
+  const drifts = detectLoadedSkillDrift(state.load, (name) => catalog.get(name));
+  for (const drift of drifts) {
+    if (onDrift === "fail") throw new SkillDriftError({ drift: [drift], agentId });
+    if (drift.kind === "removed") {
+      events.push({ type: "unload", name: drift.name, seq });
+      trace.push({ type: "skill-drift", agentId, skill: drift.name, kind: "removed", action: "reload" });
+    } else if (onDrift === "reload") {
+      const entry = state.load.loaded[drift.name]!;
+      events.push({ type: "load", name: drift.name, mode: entry.mode, hash: drift.currentHash!, seq });
+      trace.push({ type: "skill-drift", agentId, skill: drift.name, kind: "changed", action: "reload" });
+    }
+  }
+  return { events, trace };
+}

@@ -1,0 +1,116 @@
+import { AIMessage, isAIMessage, type BaseMessage, type ToolCall, type ToolMessage } from "@langchain/core/messages";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { isCommand, type Command, type LangGraphRunnableConfig } from "@langchain/langgraph";
+import type { ToolNode } from "@langchain/langgraph/prebuilt";
+import type { SkillCatalog } from "../internal/core.js";
+import type { SkillsEngine } from "../engine/skills-engine.js";
+import { mergeAgentUpdates } from "../engine/state-events.js";
+import { blockedMessage, outcomeMessage } from "../engine/tool-running.js";
+import type { SkillsEvent } from "../events/skills-event.js";
+import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
+
+/** Options of the gated tool node; `handleToolErrors` is LangGraph `ToolNode`'s own option. */
+export interface GatedToolNodeOptions {
+  /** Passed to LangGraph's `ToolNode`: turn tool errors into error ToolMessages. @default true */
+  handleToolErrors?: boolean;
+}
+
+/** What one gated pass over the calls produced before the rest is handed to `ToolNode`. */
+export interface GatedCalls {
+  /** Answers the gate wrote itself (blocked calls, skills tools), keyed by tool_call_id. */
+  answered: Map<string, ToolMessage>;
+  /** Calls that go to `ToolNode`, already rewritten (dispatcher calls become the inner call; same id). */
+  forwarded: ToolCall[];
+  update: AgentSkillsUpdate | undefined;
+  events: SkillsEvent[];
+}
+
+interface GateScope {
+  engine: SkillsEngine;
+  agentId: string;
+  agentState: AgentSkillsState;
+  catalog: SkillCatalog;
+  threadId: string | undefined;
+}
+
+/**
+ * Gates the calls of one AI message: blocked calls and skills tools are answered here, the rest is handed on to
+ * LangGraph's `ToolNode` unchanged in meaning (so interrupts, `Command` returns and error handling come from it).
+ */
+export async function gateCalls(calls: readonly ToolCall[], scope: GateScope): Promise<GatedCalls> {
+  const { engine, agentId, agentState, catalog, threadId } = scope;
+  const answered = new Map<string, ToolMessage>();
+  const forwarded: ToolCall[] = [];
+  const updates: Array<AgentSkillsUpdate | undefined> = [];
+  const events: SkillsEvent[] = [];
+  await Promise.all(
+    calls.map(async (toolCall) => {
+      const call = { name: toolCall.name, args: toolCall.args, id: toolCall.id };
+      const decision = engine.gateToolCall(call, agentState, catalog, threadId);
+      if (decision.action === "block") {
+        events.push({ type: "tool-blocked", agentId, tool: call.name, reason: decision.reason });
+        answered.set(toolCall.id ?? "", blockedMessage(decision.reason, call));
+        return;
+      }
+      if (decision.action === "skills-tool") {
+        const outcome = await engine.runSkillsTool(call, agentState, catalog);
+        events.push(...(outcome.events ?? []));
+        answered.set(toolCall.id ?? "", outcomeMessage(outcome, call));
+        updates.push(outcome.update);
+        return;
+      }
+      const inner = decision.call;
+      forwarded.push({ ...toolCall, name: inner.name, args: inner.args as Record<string, unknown>, type: "tool_call" });
+      updates.push(engine.touch(decision.owner, agentState));
+    }),
+  );
+  return { answered, forwarded, update: mergeAgentUpdates(...updates), events };
+}
+
+/** The tools LangGraph's ToolNode runs: the interceptor's served tools (pool, skillTools, hooks), then the graph's own. */
+export function toolNodeTools(served: readonly StructuredToolInterface[], own: readonly StructuredToolInterface[]): StructuredToolInterface[] {
+  const names = new Set(served.map((tool) => tool.name));
+  return [...served, ...own.filter((tool) => !names.has(tool.name))];
+}
+
+/** The pending calls of the last AI message (those without a ToolMessage yet), as LangGraph's ToolNode picks them. */
+export function pendingCalls(messages: readonly BaseMessage[]): { index: number; message?: AIMessage; calls: ToolCall[] } {
+  const answered = new Set(messages.filter((message) => message.getType() === "tool").map((message) => (message as ToolMessage).tool_call_id));
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const message = messages[index]!;
+    if (isAIMessage(message)) return { index, message, calls: (message.tool_calls ?? []).filter((call) => call.id == null || !answered.has(call.id)) };
+  }
+  return { index: -1, calls: [] };
+}
+
+/** Runs the forwarded calls through `toolNode` with the rest of the state as its tools' `runtime.state`. */
+export async function runForwarded(
+  toolNode: ToolNode,
+  state: { messages: BaseMessage[] } & Record<string, unknown>,
+  at: { index: number; message?: AIMessage },
+  forwarded: ToolCall[],
+  config: LangGraphRunnableConfig,
+): Promise<Array<ToolMessage | Command | Record<string, unknown>>> {
+  if (forwarded.length === 0 || !at.message) return [];
+  const rewritten = new AIMessage({ content: at.message.content, id: at.message.id, tool_calls: forwarded });
+  const messages = [...state.messages.slice(0, at.index), rewritten, ...state.messages.slice(at.index + 1)];
+  const output: unknown = await toolNode.invoke({ ...state, messages }, config);
+  if (Array.isArray(output)) return output as Array<Command | Record<string, unknown>>;
+  return ((output as { messages?: ToolMessage[] }).messages ?? []) as ToolMessage[];
+}
+
+/** Orders ToolMessages by the AI message's call order; commands and other updates follow unchanged. */
+export function orderOutputs(calls: readonly ToolCall[], answered: Map<string, ToolMessage>, outputs: ReadonlyArray<ToolMessage | Command | Record<string, unknown>>) {
+  const byId = new Map(answered);
+  const rest: Array<Command | Record<string, unknown>> = [];
+  for (const output of outputs) {
+    if (isCommand(output)) rest.push(output);
+    else if ((output as BaseMessage).getType?.() === "tool") byId.set((output as ToolMessage).tool_call_id, output as ToolMessage);
+    else rest.push(output as Record<string, unknown>);
+  }
+  const messages = calls.flatMap((call) => {
+    const message = byId.get(call.id ?? "");
+    return message ? [message] : [];
+  });
+  return { messages, rest };
+}

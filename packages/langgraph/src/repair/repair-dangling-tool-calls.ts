@@ -1,0 +1,80 @@
+import { isAIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+
+/** A history with every tool call answered right after its AI message, and the cancellation answers that were added. */
+export interface RepairedHistory {
+  /** The repaired history; the input array itself when nothing needed repair. */
+  messages: BaseMessage[];
+  /** ToolMessages added for calls that never got an answer (to persist: their ids are stable per call). */
+  repairs: ToolMessage[];
+}
+
+/** The id of the cancellation ToolMessage for `toolCallId` (stable, so persisting it twice replaces, never duplicates). */
+export function cancelledToolMessageId(toolCallId: string): string {
+  return `skillgraph-cancelled-${toolCallId}`;
+}
+
+/**
+ * Repairs dangling tool calls (Ctrl-C or a crash during a tool call leaves an AI message whose calls have no
+ * ToolMessage, which providers reject): each unanswered call gets an error ToolMessage saying it was cancelled, and an
+ * answer stored later in the history (e.g. a persisted repair) is moved to right after its AI message. A history
+ * that needs nothing is returned as is (same array), so the normal request keeps its bytes.
+ * @param messages the thread's messages, oldest first
+ * @example
+ * const { messages, repairs } = repairDanglingToolCalls(state.messages);
+ * if (repairs.length > 0) await graph.updateState(config, { messages: repairs });
+ */
+export function repairDanglingToolCalls(messages: readonly BaseMessage[]): RepairedHistory {
+  const answers = new Map<string, BaseMessage>();
+  let anyCalls = false;
+  for (const message of messages) {
+    if (message.getType() === "tool") {
+      const id = (message as ToolMessage).tool_call_id;
+      if (!answers.has(id)) answers.set(id, message);
+    } else if (!anyCalls && isAIMessage(message) && (message.tool_calls?.length ?? 0) > 0) anyCalls = true;
+  }
+  if (!anyCalls) return { messages: messages as BaseMessage[], repairs: [] };
+  const out: BaseMessage[] = [];
+  const placed = new Set<BaseMessage>();
+  const repairs: ToolMessage[] = [];
+  let moved = false;
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index]!;
+    if (placed.has(message)) continue;
+    out.push(message);
+    if (!isAIMessage(message) || !message.tool_calls?.length) continue;
+    const covered = new Set<string>();
+    while (index + 1 < messages.length && messages[index + 1]!.getType() === "tool") {
+      const next = messages[++index] as ToolMessage;
+      if (placed.has(next)) continue;
+      out.push(next);
+      placed.add(next);
+      covered.add(next.tool_call_id);
+    }
+    for (const call of message.tool_calls) {
+      const id = call.id ?? "";
+      if (covered.has(id)) continue;
+      covered.add(id);
+      const later = answers.get(id);
+      if (later && !placed.has(later)) {
+        out.push(later);
+        placed.add(later);
+        moved = true;
+      } else if (!later) {
+        const repair = cancelledToolMessage(call.name, id);
+        out.push(repair);
+        repairs.push(repair);
+      }
+    }
+  }
+  return moved || repairs.length > 0 ? { messages: out, repairs } : { messages: messages as BaseMessage[], repairs };
+}
+
+function cancelledToolMessage(name: string, toolCallId: string): ToolMessage {
+  return new ToolMessage({
+    id: cancelledToolMessageId(toolCallId),
+    name,
+    tool_call_id: toolCallId,
+    status: "error",
+    content: `Tool call '${name}' was cancelled: the run stopped before it returned (interrupted or crashed), so its result is unknown. Call it again if it is still needed.`,
+  });
+}
