@@ -11,7 +11,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { captureIO } from "../../packages/cli/src/__fixtures__/capture-io.js";
 import { runCli as runCliInProcess } from "../../packages/cli/src/run-cli.js";
 import { createBubblewrapExecutor } from "../../packages/shell/src/index.js";
-import { interceptorToolNodePausesOnInterrupt } from "./__fixtures__/interrupt-probe.js";
 import { scriptFromFile, startOpenAICompatibleServer, textOf, type OpenAICompatibleServer } from "../support/openai-compatible-server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
@@ -23,7 +22,6 @@ const sandboxed = (() => {
     return false;
   }
 })();
-const interruptsPause = await interceptorToolNodePausesOnInterrupt();
 /** Where this machine runs scripts: the sandbox when bubblewrap works, else the local executor (opted in). */
 const executorFlags = sandboxed ? [] : ["--unsafe-local"];
 
@@ -77,9 +75,7 @@ describe("skill scripts in skillgraph chat", () => {
     expect(server.requests[0]!.headers.authorization).toBe("Bearer not-needed");
   });
 
-  // Needs the interceptor's tool node to let LangGraph's interrupt() through (issue 10.1, fixed on the runtime branch);
-  // until that is merged the approval request never pauses the graph (the command still does not run: fail closed).
-  it.skipIf(!interruptsPause)("a command the skill does not pre-approve is denied in a one-shot run, with a message naming --approve-all", async () => {
+  it("a command the skill does not pre-approve is denied in a one-shot run, with a message naming --approve-all", async () => {
     const script = [
       { toolCalls: [{ name: "read_skill", arguments: { name: "report-builder" } }] },
       { toolCalls: [{ name: "run_skill_script", arguments: { skill: "report-builder", command: "ls -a" } }] },

@@ -57,7 +57,7 @@ describe("createChatAgent", () => {
     await collect(chat.turn("go on"));
     const seen = model.calls[1]!.messages;
     expect(seen.map((message) => message.getType())).toEqual(["system", "human", "ai", "tool", "human"]);
-    expect(String(seen[3]!.content)).toContain("Cancelled: the user interrupted this tool call");
+    expect(String(seen[3]!.content)).toContain("Tool call 'read_skill' was cancelled");
   });
 
   it("$skill invocation: read_skill runs before the model, whose first call already holds the skill", async () => {

@@ -1,15 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { Annotation, Command, END, MemorySaver, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { toolsCondition } from "@langchain/langgraph/prebuilt";
 import { messagesDeltaChannel } from "@skillgraph/checkpoint";
 import type { SkillCatalog } from "@skillgraph/core";
-import { createSkillsInterceptor, type SkillsRuntimeOptions } from "@skillgraph/langgraph";
+import { createSkillsInterceptor, repairDanglingToolCalls, type SkillsRuntimeOptions } from "@skillgraph/langgraph";
 import type { ChatEvent } from "./chat-event.js";
 import { chatEventsFromStream, createChatStreamContext, seedChatStreamContext } from "./chat-events-from-stream.js";
-import { cancelledToolMessages, danglingToolCalls } from "./repair-cancelled-tool-calls.js";
+
 
 /** What one turn starts from: a user message, a user message that loads a skill first, or the answers to interrupts. */
 export type ChatTurnInput =
@@ -145,10 +145,11 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
       const config = { configurable: { thread_id: threadId } };
       const state = await agent.getState(config);
       if ((state.tasks ?? []).some((task) => (task.interrupts ?? []).length > 0)) return 0;
-      const dangling = danglingToolCalls(((state.values as { messages?: unknown[] } | undefined)?.messages ?? []));
-      if (dangling.length === 0) return 0;
-      await agent.updateState(config, { messages: cancelledToolMessages(dangling) }, "tools");
-      return dangling.length;
+      // @skillgraph/langgraph's repair: one "cancelled" ToolMessage per unanswered call, with stable ids.
+      const { repairs } = repairDanglingToolCalls(((state.values as { messages?: BaseMessage[] } | undefined)?.messages ?? []));
+      if (repairs.length === 0) return 0;
+      await agent.updateState(config, { messages: repairs }, "tools");
+      return repairs.length;
     },
   };
 }
