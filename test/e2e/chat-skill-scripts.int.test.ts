@@ -38,12 +38,13 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-function chat(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function chat(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", "packages/cli/src/bin.ts", "chat", "--ephemeral", ...args], {
     cwd: root,
     env: { PATH: process.env.PATH ?? "/usr/bin", HOME: home, NO_COLOR: "1", ...env },
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
+  if (stdin !== undefined) child.stdin!.end(stdin);
   let stdout = "";
   let stderr = "";
   child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
@@ -111,5 +112,18 @@ describe("skill scripts in skillgraph chat", () => {
     const preview = captureIO(root);
     expect(await runCliInProcess(["prompt", "--chat", "--source", "examples/skills"], preview)).toBe(0);
     expect(preview.out()).toBe(`${request!.systemPrompt}\n`);
+  });
+
+  it("the REPL asks y / n / always: 'always' runs the command and is not asked again this session", async () => {
+    const read = { toolCalls: [{ name: "read_skill", arguments: { name: "report-builder" } }] };
+    const run = { toolCalls: [{ name: "run_skill_script", arguments: { skill: "report-builder", command: "ls -a" } }] };
+    server = await startOpenAICompatibleServer({ script: [read, run, "Listed once.", read, run, "Listed twice."] });
+    // Piped stdin: a message, the answer to the approval question ("a" = always), a second message (not asked again).
+    const result = await chat(["--skills", "examples/skills", ...executorFlags], { OPENAI_BASE_URL: server.url }, "list it\na\nagain\n");
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr.match(/Run `ls -a` \(skill report-builder, \w+\)\? \[y\]es \/ \[n\]o \/ \[a\]lways this session: a\n/g)).toHaveLength(1);
+    expect(result.stdout).toContain("Listed once.");
+    expect(result.stdout).toContain("Listed twice.");
+    for (const index of [2, 5]) expect(JSON.parse(toolMessages(server, index).at(-1)!).status).toBe("ok");
   });
 });
