@@ -4,17 +4,19 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 sg() { node packages/cli/dist/bin.js "$@"; }
+# Headings are decoration: stderr, so stdout carries only what the commands print.
+say() { echo "$@" >&2; }
 if [ -n "${OPENAI_BASE_URL:-}" ] || [ -n "${OPENAI_API_KEY:-}" ]; then
   exec node packages/cli/dist/bin.js chat --skills examples/skills "$@"
 fi
-echo "== skillgraph list --source examples/skills"
+say "== skillgraph list --source examples/skills"
 sg list --source examples/skills
-echo
-echo "== skillgraph validate --all examples/skills"
+say
+say "== skillgraph validate --all examples/skills"
 sg validate --all examples/skills
-echo
-echo "== skillgraph search 'check my database migration before I merge it' --source examples/skills"
+say
+say "== skillgraph search 'check my database migration before I merge it' --source examples/skills"
 sg search "check my database migration before I merge it" --source examples/skills
-echo
-echo "== skillgraph chat --skills examples/skills"
+say
+say "== skillgraph chat --skills examples/skills"
 sg chat --skills examples/skills "$@"

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs Debian packages the integration tests use: a PostgreSQL server, bubblewrap and python3-venv. Idempotent.
+# Installs Debian packages the integration tests use: a PostgreSQL server, bubblewrap, python3-venv and tmux. Idempotent.
 set -euo pipefail
 # Package tools (dpkg, ldconfig, runuser) live in sbin, which a minimal PATH may lack.
 export PATH="$PATH:/usr/local/sbin:/usr/sbin:/sbin"
@@ -8,6 +8,8 @@ command -v bwrap >/dev/null 2>&1 || need+=(bubblewrap)
 ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 # per-skill Python environments (tests build a venv inside the sandbox with the system python3)
 /usr/bin/python3 -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3 python3-venv)
+# the terminal recording test of interactive chat (test/e2e/chat-terminal-recording.int.test.ts)
+command -v tmux >/dev/null 2>&1 || need+=(tmux)
 [ ${#need[@]} -eq 0 ] && exit 0
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "missing system packages: ${need[*]} (install them with your package manager)" >&2

@@ -83,7 +83,7 @@ describe("a PostgreSQL password never leaks", () => {
       });
       expect(result.status).toBe(1);
       expect(`${result.stdout}\n${result.stderr}`).not.toContain(secret);
-      expect(result.stderr).toMatch(/Error: /);
+      expect(result.stderr).toMatch(/^error: /m);
     }
   });
 });

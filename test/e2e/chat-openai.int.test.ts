@@ -288,7 +288,8 @@ describe("skillgraph chat as a child process", () => {
     server = await startOpenAICompatibleServer({ script: [{ errorStatus: 404, errorMessage: "The model `nope` does not exist" }] });
     const result = await runCli(["-p", "hi", "--skills", "examples/skills", "--model", "nope"], { OPENAI_BASE_URL: server.url });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("Error: 404 The model `nope` does not exist\n");
+    expect(result.stderr.split("\n").filter((line) => line.startsWith("error:"))).toEqual([`error: 404 The model \`nope\` does not exist (from ${server.url})`]);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
   });
 
   it("runs the documented demo: the server in CLI mode with the demo script, then skillgraph chat -p against it", async () => {

@@ -108,9 +108,12 @@ describe("skillgraph list, show and search", () => {
   it("searches with --json in the documented shape, best first", async () => {
     const io = captureIO(root);
     expect(await runCli(["search", "summarise what changed since the last version", "--json", "--limit", "2"], io)).toBe(0);
-    const { results } = JSON.parse(io.out()) as { results: Array<{ name: string; score: number; path: string }> };
+    const { results, threshold, confident } = JSON.parse(io.out()) as { threshold: number; confident: boolean; results: Array<{ name: string; score: number; path: string; skillFile: string }> };
     expect(results[0]!.name).toBe("release-notes");
-    expect(Object.keys(results[0]!).sort()).toEqual(["name", "path", "score"]);
+    expect(Object.keys(results[0]!).sort()).toEqual(["confident", "name", "path", "score", "skillFile"]);
+    expect(results[0]!.skillFile).toBe(join(results[0]!.path, "SKILL.md"));
+    expect(threshold).toBeGreaterThan(0);
+    expect(confident).toBe(results[0]!.score >= threshold);
     expect(results.length).toBeLessThanOrEqual(2);
   });
 });

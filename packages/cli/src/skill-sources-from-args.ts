@@ -1,11 +1,80 @@
-import { conventionalSources, skillsFromDirectory, type SkillSource } from "@skillgraph/core";
+import { statSync } from "node:fs";
+import { resolve } from "node:path";
+import { conventionalSources, createSkillRegistry, skillsFromDirectory, type SkillRegistry, type SkillSource } from "@skillgraph/core";
+import type { CliIO } from "./cli-io.js";
+import { CliError } from "./cli-error.js";
+import { terminalSafeLine } from "./output/terminal-safe.js";
+
+/** How many unloadable-skill reasons are printed without `--verbose`. */
+export const FIRST_REASONS = 3;
+
+/** Extra skill folders from SKILLGRAPH_SKILLS (comma-separated, as Ollama's OLLAMA_... lists). */
+export function envSkillFolders(env: NodeJS.ProcessEnv): string[] {
+  return (env.SKILLGRAPH_SKILLS ?? "").split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+}
+
+/**
+ * Checks one explicit skills folder: it must exist and be a folder, else a CliError naming the path.
+ * @returns the absolute path
+ */
+export function checkSkillsFolder(dir: string, cwd: string, what = "skills folder"): string {
+  const absolute = resolve(cwd, dir);
+  let stats;
+  try {
+    stats = statSync(absolute);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === "ENOENT" || code === "ENOTDIR") throw new CliError(`${what} ${absolute} does not exist`);
+    if (code === "EACCES" || code === "EPERM") throw new CliError(`${what} ${absolute} cannot be read (permission denied)`);
+    throw new CliError(`${what} ${absolute} cannot be read (${code ?? (error as Error).message})`);
+  }
+  if (!stats.isDirectory()) throw new CliError(`${what} ${absolute} is not a folder`);
+  return absolute;
+}
 
 /** The sources a command reads: each `--source DIR` (explicit), or by default the conventional locations plus ./skills. */
 export function skillSourcesFromArgs(sourceDirs: readonly string[] | undefined, cwd: string, env: NodeJS.ProcessEnv): SkillSource[] {
-  if (sourceDirs && sourceDirs.length > 0) return sourceDirs.map((dir) => skillsFromDirectory(resolveFrom(cwd, dir)));
-  return conventionalSources({ cwd, home: env.HOME });
+  const extra = envSkillFolders(env).map((dir) => skillsFromDirectory(resolve(cwd, dir)));
+  if (sourceDirs && sourceDirs.length > 0) return [...sourceDirs.map((dir) => skillsFromDirectory(resolve(cwd, dir))), ...extra];
+  return [...conventionalSources({ cwd, home: env.HOME }), ...extra];
 }
 
-function resolveFrom(cwd: string, dir: string): string {
-  return dir.startsWith("/") ? dir : `${cwd}/${dir}`;
+/** Options of {@link loadSkillsFromArgs}. */
+export interface LoadSkillsOptions {
+  /** Print every unloadable skill's reason, not only the first few. */
+  verbose?: boolean;
+  /** Report unloadable skills on stderr. @default true */
+  report?: boolean;
+  /** Further sources (e.g. a shared store). */
+  extraSources?: readonly SkillSource[];
+  /** Leave out the conventional folders when no folder is given (the extra sources stand alone). */
+  skipDefaults?: boolean;
+}
+
+/**
+ * The registry over `--source`/`--skills` folders (or the conventional ones) and SKILLGRAPH_SKILLS. An explicit folder
+ * that does not exist, is not a folder, or yields no skill is a CliError naming it; skills that could not be loaded
+ * are reported on stderr (count and first reasons, all with `verbose`).
+ */
+export async function loadSkillsFromArgs(sourceDirs: readonly string[] | undefined, io: CliIO, options: LoadSkillsOptions = {}): Promise<SkillRegistry> {
+  const explicit = [...(sourceDirs ?? []), ...envSkillFolders(io.env)];
+  const roots = explicit.map((dir) => checkSkillsFolder(dir, io.cwd, envSkillFolders(io.env).includes(dir) && !(sourceDirs ?? []).includes(dir) ? "SKILLGRAPH_SKILLS folder" : "skills folder"));
+  const folders = options.skipDefaults && explicit.length === 0 ? [] : skillSourcesFromArgs(sourceDirs, io.cwd, io.env);
+  const registry = await createSkillRegistry({ sources: [...folders, ...(options.extraSources ?? [])] });
+  const problems = registry.diagnostics().filter((diagnostic) => diagnostic.severity === "error");
+  if (options.report !== false && problems.length > 0) {
+    const shown = options.verbose ? problems : problems.slice(0, FIRST_REASONS);
+    io.stderr.write(`warning: ${problems.length} skill${problems.length === 1 ? "" : "s"} could not be loaded:\n`);
+    for (const problem of shown) io.stderr.write(`  ${terminalSafeLine(problem.message)}\n`);
+    if (shown.length < problems.length) io.stderr.write(`  ... and ${problems.length - shown.length} more (--verbose shows all)\n`);
+  }
+  const found = new Set(registry.list().map((skill) => skill.origin.sourceId));
+  for (const root of roots) {
+    const shadowedHere = registry.shadowed().some((shadow) => shadow.shadowed.origin.sourceId === `dir:${root}`);
+    if (!found.has(`dir:${root}`) && !shadowedHere) {
+      const reason = problems.length > 0 ? " that could be loaded" : "";
+      throw new CliError(`no skill${reason} found in ${root} (a skill is a folder holding a SKILL.md)`);
+    }
+  }
+  return registry;
 }

@@ -73,3 +73,6 @@ export {
   type ConfinedReadOptions,
   type ConfinedListOptions,
 } from "./safe-fs/confined-folder.js";
+
+// Declarative agent files (skillgraph.agent.yaml / package.json "skillgraph").
+export { loadAgentFile, AGENT_FILE_NAMES, AgentFileError, type AgentFile, type AgentApprovalPolicy, type AgentShellExecutor } from "./agent-file/index.js";

@@ -1,13 +1,23 @@
-/** Visible width of a string (ANSI escapes ignored, code points counted). */
+import stringWidth from "string-width";
+
+/** Visible width of a string in terminal cells (ANSI escapes ignored, East Asian wide characters count 2). */
 export function visibleWidth(text: string): number {
-  return [...text.replace(/\u001b\[[0-9;]*m/g, "")].length;
+  return stringWidth(text);
 }
 
-/** Cuts a plain string to `width` code points with an ellipsis. */
+/** Cuts a plain string to `width` terminal cells with an ellipsis (wide characters count 2). */
 export function truncate(text: string, width: number): string {
-  const points = [...text.replace(/\s+/g, " ").trim()];
-  if (points.length <= width) return points.join("");
-  return `${points.slice(0, Math.max(0, width - 1)).join("")}…`;
+  const flat = text.replace(/\s+/g, " ").trim();
+  if (stringWidth(flat) <= width) return flat;
+  let out = "";
+  let used = 0;
+  for (const point of flat) {
+    const cells = stringWidth(point);
+    if (used + cells > width - 1) break;
+    out += point;
+    used += cells;
+  }
+  return `${out}…`;
 }
 
 /** Aligns rows into columns separated by two spaces; the last column is not padded. */
@@ -17,4 +27,10 @@ export function formatTable(rows: string[][]): string {
   return rows
     .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell + " ".repeat(widths[i]! - visibleWidth(cell)))).join("  "))
     .join("\n");
+}
+
+/** The terminal width to fit tables in (stdout's columns, else COLUMNS, else 100). */
+export function terminalColumns(stdout: { columns?: number }, env: NodeJS.ProcessEnv): number {
+  const fromEnv = Number(env.COLUMNS);
+  return stdout.columns ?? (Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 100);
 }

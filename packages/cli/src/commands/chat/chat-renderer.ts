@@ -1,5 +1,7 @@
 import type { CliIO } from "../../cli-io.js";
+import { createSpinner } from "../../output/spinner.js";
 import { createStyle } from "../../output/style.js";
+import { terminalSafe, terminalSafeLine } from "../../output/terminal-safe.js";
 import type { ChatEvent } from "./chat-event.js";
 
 /** Writes chat events: answer tokens to stdout as they arrive, activity lines (skills, tools) to stderr. */
@@ -7,6 +9,10 @@ export interface ChatRenderer {
   render(event: ChatEvent): void;
   /** Ends the answer with a newline if it is mid-line. */
   endTurn(): void;
+  /** Shows the "waiting for the model" spinner (stderr, TTY only) until the next output. */
+  waiting(): void;
+  /** Writes a notice line on stderr (ending a half-written answer line first). */
+  notice(line: string): void;
 }
 
 const MAX_ARGS_CHARS = 160;
@@ -14,32 +20,50 @@ const MAX_ARGS_CHARS = 160;
 /**
  * A renderer over the CLI's streams. Activity goes to stderr so `skillgraph chat -p ... > answer.md` keeps only the answer;
  * before an activity line a half-written answer line is ended, so the two never share a terminal line.
+ * Everything written is passed through `terminalSafe` (answers and tool output are untrusted).
  * @param options.quiet hide activity lines @default false
+ * @param options.spinner show a spinner while waiting @default stderr is a TTY
  */
-export function createChatRenderer(io: Pick<CliIO, "stdout" | "stderr" | "color">, options: { quiet?: boolean } = {}): ChatRenderer {
+export function createChatRenderer(io: Pick<CliIO, "stdout" | "stderr" | "color">, options: { quiet?: boolean; spinner?: boolean } = {}): ChatRenderer {
   const style = createStyle(io.color);
+  const spinner = createSpinner(io.stderr, options.spinner === undefined ? {} : { enabled: options.spinner });
   let midLine = false;
-  const activity = (line: string) => {
-    if (options.quiet) return;
+  const write = (line: string) => {
+    spinner.stop();
     if (midLine) {
       io.stdout.write("\n");
       midLine = false;
     }
     io.stderr.write(`${line}\n`);
   };
+  const activity = (line: string) => {
+    spinner.stop();
+    if (!options.quiet) write(line);
+  };
   return {
     render(event) {
+      spinner.stop();
       if (event.type === "token") {
-        io.stdout.write(event.text);
+        io.stdout.write(terminalSafe(event.text));
         midLine = !event.text.endsWith("\n");
         return;
       }
-      const line = activityLine(event);
-      if (line === undefined) return;
+      const raw = activityLine(event);
+      if (raw === undefined) return;
+      const line = terminalSafeLine(raw);
       const painted = event.type === "skill" ? style.cyan(line) : event.type === "tool-result" && event.isError ? style.red(line) : style.dim(line);
       activity(painted);
+      // After a tool result the model is called again.
+      if (event.type === "tool-result") spinner.start("waiting for the model");
+    },
+    waiting() {
+      spinner.start("waiting for the model");
+    },
+    notice(line) {
+      write(line);
     },
     endTurn() {
+      spinner.stop();
       if (midLine) io.stdout.write("\n");
       midLine = false;
     },

@@ -39,4 +39,33 @@ describe("createChatAgent", () => {
     expect(a.threadId).not.toBe(b.threadId);
     expect(a.threadId).toMatch(/^[0-9a-f-]{36}$/);
   });
+
+  it("repairs a tool call cut off by Ctrl-C with a cancelled ToolMessage, so the next turn is valid for the model", async () => {
+    const checkpointer = new MemorySaver();
+    const model = fakeModel().respondWithTools([{ name: "read_skill", args: { name: "sql-review" }, id: "call_cut" }]).respond(new AIMessage("Picked up again."));
+    const chat = createChatAgent({ model, skills, checkpointer, threadId: "cut" });
+    // Stop the run before the tool node (as an abort between the model and the tools leaves it).
+    const controller = new AbortController();
+    const events = chat.turn("review this", { signal: controller.signal });
+    await expect(async () => {
+      for await (const event of events) if (event.type === "tool-call") controller.abort();
+    }).rejects.toThrow(/abort/i);
+    const state = await chat.agent.getState({ configurable: { thread_id: "cut" } });
+    expect(state.next).toEqual(["tools"]);
+    expect(await chat.repairCancelledToolCalls()).toBe(1);
+    expect(await chat.repairCancelledToolCalls()).toBe(0);
+    await collect(chat.turn("go on"));
+    const seen = model.calls[1]!.messages;
+    expect(seen.map((message) => message.getType())).toEqual(["system", "human", "ai", "tool", "human"]);
+    expect(String(seen[3]!.content)).toContain("Tool call 'read_skill' was cancelled");
+  });
+
+  it("$skill invocation: read_skill runs before the model, whose first call already holds the skill", async () => {
+    const model = fakeModel().respond(new AIMessage("Done with the skill."));
+    const chat = createChatAgent({ model, skills, checkpointer: new MemorySaver() });
+    const events = await collect(chat.turn({ text: "$sql-review check this", invokeSkill: "sql-review" }));
+    expect(events.some((event) => event.type === "skill" && event.event.type === "skill-loaded" && event.event.skill === "sql-review")).toBe(true);
+    expect(model.calls).toHaveLength(1);
+    expect(model.calls[0]!.messages.map((message) => message.getType())).toEqual(["system", "human", "ai", "tool"]);
+  });
 });

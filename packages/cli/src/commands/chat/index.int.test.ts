@@ -97,13 +97,13 @@ describe("skillgraph chat (in-process)", () => {
     await closed.close();
     const result = await runChat(["-p", "hi", "--skills", "examples/skills"], { OPENAI_BASE_URL: closed.url });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^Error: .*ECONNREFUSED/);
+    expect(result.stderr).toMatch(/^error: cannot reach the model at http:\/\/127\.0\.0\.1:\d+\/v1: connection refused .*\(ECONNREFUSED\)$/m);
   });
 
   it("exits 1 and prints the endpoint's error when the model call fails", async () => {
     server = await startOpenAICompatibleServer({ script: [{ errorStatus: 401, errorMessage: "Incorrect API key provided" }] });
     const result = await runChat(["-p", "hi", "--skills", "examples/skills"], { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "wrong" });
     expect(result.code).toBe(1);
-    expect(result.stderr).toBe("Error: 401 Incorrect API key provided\n");
+    expect(result.stderr).toBe(`error: 401 Incorrect API key provided (from ${server.url})\n`);
   });
 });

@@ -1,23 +1,66 @@
+import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { createSkillRegistry } from "@skillgraph/core";
+import { loadAgentFile, type AgentFile } from "@skillgraph/core";
+import { acquireSessionLease, closeCheckpointer, type SessionLease } from "@skillgraph/checkpoint";
 import type { CliIO } from "../../cli-io.js";
+import { CliError } from "../../cli-error.js";
+import type { CommandHelp } from "../../output/command-help.js";
 import { createStyle } from "../../output/style.js";
-import { skillSourcesFromArgs } from "../../skill-sources-from-args.js";
+import { terminalSafeLine } from "../../output/terminal-safe.js";
+import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
+import { UsageError } from "../../usage-error.js";
 import { NO_ENDPOINT_MESSAGE, resolveChatEndpoint } from "./chat-endpoint.js";
 import { createChatRenderer } from "./chat-renderer.js";
 import { runChatRepl } from "./chat-repl.js";
+import { createChatShell } from "./chat-shell.js";
 import { createChatAgent } from "./create-chat-agent.js";
 import { createChatModel } from "./create-chat-model.js";
-import { runChatTurn } from "./run-chat-turn.js";
+import { parseChatLine } from "./explicit-invocation.js";
 import { openChatSession } from "./open-chat-session.js";
-import { acquireSessionLease, closeCheckpointer, type SessionLease } from "@skillgraph/checkpoint";
-import { UsageError } from "../../usage-error.js";
+import { runChatExchange } from "./run-chat-exchange.js";
 
 export const usage =
-  "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] [--system TEXT] [--quiet]";
+  "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] " +
+  "[--system TEXT] [--agent FILE] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--quiet] [--verbose]";
 
 /** Where chat sessions live unless --checkpoint or SKILLGRAPH_CHECKPOINT says otherwise. */
 export const DEFAULT_SESSIONS_URL = "sqlite:.skillgraph/sessions.db";
+
+/** Seconds one model request may take before chat gives up on it. */
+export const DEFAULT_TIMEOUT_SECONDS = 120;
+
+export const help: CommandHelp = {
+  summary:
+    "Chat with an agent over your skills through any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY; " +
+    "with a base URL and no key a placeholder key is sent, as Ollama, vLLM and llama.cpp expect). Answers go to stdout, " +
+    "activity (skills, tools, spinner) to stderr.",
+  options: [
+    { flags: "-p, --prompt TEXT", description: "answer one prompt and exit (otherwise an interactive session)", default: "interactive" },
+    { flags: "--skills DIR", description: "read skills from DIR (repeatable; --source is the same)", default: "the conventional skill folders" },
+    { flags: "--session NAME", description: "resume (or start) the named session", default: "a new time-stamped session" },
+    { flags: "--checkpoint URL", description: "where sessions live: sqlite:FILE, postgres://..., memory:", default: "$SKILLGRAPH_CHECKPOINT or sqlite:.skillgraph/sessions.db" },
+    { flags: "--ephemeral", description: "keep nothing (no session)", default: "off" },
+    { flags: "--model NAME", description: "model name", default: "$SKILLGRAPH_MODEL or gpt-4o-mini" },
+    { flags: "--base-url URL", description: "OpenAI-compatible endpoint", default: "$OPENAI_BASE_URL or api.openai.com" },
+    { flags: "--system TEXT", description: "the agent's system prompt (the skills list is appended)", default: "a short terminal-assistant prompt" },
+    { flags: "--agent FILE", description: "a declarative agent (skillgraph.agent.yaml or a package.json 'skillgraph' key); flags win over it", default: "none" },
+    { flags: "--timeout SECONDS", description: "give up on a model request after this long", default: String(DEFAULT_TIMEOUT_SECONDS) },
+    { flags: "--approve-all", description: "one-shot: run every command that needs approval", default: "off" },
+    { flags: "--deny-all", description: "one-shot: refuse every command that needs approval", default: "refuse, with a notice naming --approve-all" },
+    { flags: "--unsafe-local", description: "without bubblewrap, run skill scripts on this machine unsandboxed", default: "off: no bubblewrap, no scripts" },
+    { flags: "-q, --quiet", description: "hide activity lines (skills, tools, session banner)", default: "off" },
+    { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
+  ],
+  notes: [
+    "In a session: $name or /name at the start of a message loads that skill first; /skills lists skills; /help; /exit.",
+    "A skill's own scripts (allowed by its allowed-tools) run without asking; other commands ask y / n / always.",
+    "Exit codes: 0 ok, 1 model call failed or bad skills folder, 2 usage error or no endpoint configured.",
+  ],
+  examples: [
+    "OPENAI_BASE_URL=http://localhost:11434/v1 SKILLGRAPH_MODEL=llama3.1 skillgraph chat --skills examples/skills",
+    "skillgraph chat --skills examples/skills -p '$report-builder summarise data.csv' --approve-all > answer.md",
+  ],
+};
 
 /**
  * `skillgraph chat`: an agent over the skills, talking to any OpenAI-compatible endpoint (OPENAI_BASE_URL / OPENAI_API_KEY).
@@ -35,48 +78,94 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       "base-url": { type: "string" },
       system: { type: "string" },
       quiet: { type: "boolean", short: "q" },
+      verbose: { type: "boolean" },
       session: { type: "string" },
       checkpoint: { type: "string" },
       ephemeral: { type: "boolean" },
+      timeout: { type: "string" },
+      "approve-all": { type: "boolean" },
+      "deny-all": { type: "boolean" },
+      "unsafe-local": { type: "boolean" },
+      agent: { type: "string" },
     },
   });
+  const agentFile: AgentFile | undefined = values.agent === undefined ? undefined : await loadAgentFile(resolve(io.cwd, values.agent));
   if (values.ephemeral && (values.session !== undefined || values.checkpoint !== undefined)) throw new UsageError("--ephemeral cannot be combined with --session or --checkpoint");
-  const endpoint = resolveChatEndpoint({ baseURL: values["base-url"], model: values.model }, io.env);
+  if (values["approve-all"] && values["deny-all"]) throw new UsageError("--approve-all and --deny-all exclude each other");
+  const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(values.timeout);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${values.timeout}'`);
+  const endpoint = resolveChatEndpoint({ baseURL: values["base-url"] ?? agentFile?.model?.baseUrl, model: values.model ?? agentFile?.model?.name }, io.env);
   if (!endpoint) {
     io.stderr.write(NO_ENDPOINT_MESSAGE);
     return 2;
   }
-  const skills = await createSkillRegistry({ sources: skillSourcesFromArgs([...(values.skills ?? []), ...(values.source ?? [])], io.cwd, io.env) });
+  const skills = await loadSkillsFromArgs([...(values.skills ?? []), ...(values.source ?? []), ...(agentFile?.skills ?? [])], io, { verbose: values.verbose === true });
   const style = createStyle(io.color);
+  const oneShot = values.prompt !== undefined;
+  const parsed = oneShot ? parseChatLine(values.prompt!, skills) : undefined;
+  if (parsed?.kind === "unknown-skill") {
+    throw new CliError(`no skill named '${parsed.name}'${parsed.suggestions.length > 0 ? ` (did you mean ${parsed.suggestions.join(", ")}?)` : ""}`);
+  }
+  const executorChoice = agentFile?.shell?.executor;
+  const shell = createChatShell(skills, { unsafeLocal: values["unsafe-local"] === true || executorChoice === "unsafe-local", off: executorChoice === "off" && !values["unsafe-local"] });
   // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
-  const session = values.ephemeral ? undefined : await openChatSession(values.session, values.checkpoint ?? io.env.SKILLGRAPH_CHECKPOINT ?? DEFAULT_SESSIONS_URL, io.cwd);
+  const checkpointUrl = values.checkpoint ?? agentFile?.checkpointer ?? io.env.SKILLGRAPH_CHECKPOINT ?? DEFAULT_SESSIONS_URL;
+  const session = values.ephemeral ? undefined : await openChatSession(values.session, checkpointUrl, io.cwd);
   let lease: SessionLease | undefined;
+  const timeoutMs = Math.round(timeoutSeconds * 1000);
+  const where = { baseURL: endpoint.baseURL, timeoutMs };
   try {
     // One writer per session: a second `chat --session NAME` gets SessionBusyError (exit 1), never a lost turn.
     if (session) lease = await acquireSessionLease(session.checkpointer, session.name);
     const agent = createChatAgent({
-      model: createChatModel(endpoint),
+      model: createChatModel(endpoint, { timeoutMs, maxRetries: 1 }),
       skills,
-      ...(values.system === undefined ? {} : { systemPrompt: values.system }),
+      skillsOptions: {
+        ...(shell.hook ? { hooks: [shell.hook] } : {}),
+        ...(agentFile?.only ? { only: agentFile.only } : {}),
+        ...(agentFile?.exclude ? { exclude: agentFile.exclude } : {}),
+        ...(agentFile?.loadMode ? { loadMode: agentFile.loadMode } : {}),
+        ...(agentFile?.loadModes ? { loadModes: agentFile.loadModes } : {}),
+      },
+      ...((values.system ?? agentFile?.systemPrompt) === undefined ? {} : { systemPrompt: (values.system ?? agentFile?.systemPrompt)! }),
       ...(session && lease ? { checkpointer: lease.protect(session.checkpointer), threadId: session.name } : {}),
     });
     const renderer = createChatRenderer(io, { quiet: values.quiet === true });
-    if (session && !values.quiet) {
-      io.stderr.write(`${style.dim(`session ${session.name} (${session.resumed ? "resumed" : "new"}; resume with --session ${session.name})`)}\n`);
+    if (!values.quiet) {
+      if (session) io.stderr.write(`${style.dim(`session ${terminalSafeLine(session.name)} (${session.resumed ? "resumed" : "new"}; resume with --session ${terminalSafeLine(session.name)})`)}\n`);
+      if (shell.executor !== "bubblewrap") io.stderr.write(`${style.yellow(shell.notice)}\n`);
     }
-    if (values.prompt !== undefined) {
-      const error = await runChatTurn(agent, values.prompt, renderer);
-      if (error === undefined) return 0;
-      io.stderr.write(`${style.red(`Error: ${error}`)}\n`);
-      return 1;
+    const repaired = await agent.repairCancelledToolCalls();
+    if (repaired > 0 && !values.quiet) io.stderr.write(`${style.dim(`${repaired} tool call${repaired === 1 ? "" : "s"} cancelled in the last run marked as cancelled`)}\n`);
+    if (oneShot && parsed) {
+      const controller = new AbortController();
+      const onSigint = () => controller.abort();
+      process.once("SIGINT", onSigint);
+      try {
+        const input = parsed.kind === "invoke" ? { text: parsed.text, invokeSkill: parsed.skill } : parsed.text;
+        const fromFile = agentFile?.shell?.approval;
+        const mode = values["approve-all"] ? "approve-all" : values["deny-all"] ? "deny-all" : fromFile === "approve-all" || fromFile === "deny-all" ? fromFile : "deny-default";
+        const error = await runChatExchange(agent, input, renderer, { mode, signal: controller.signal, endpoint: where, alwaysApproved: shell.alwaysApproved });
+        if (error === undefined) return 0;
+        if (error === "interrupted") {
+          await agent.repairCancelledToolCalls();
+          io.stderr.write(`${style.yellow("cancelled")}${session ? `; resume with --session ${terminalSafeLine(session.name)}` : ""}\n`);
+          return 130;
+        }
+        io.stderr.write(`${style.red(`error: ${terminalSafeLine(error)}`)}\n`);
+        return 1;
+      } finally {
+        process.removeListener("SIGINT", onSigint);
+      }
     }
     if (!values.quiet) {
-      const names = skills.list().map((skill) => skill.name);
+      const names = skills.list().map((skill) => terminalSafeLine(skill.name));
       io.stderr.write(`${style.dim(`skillgraph chat: ${endpoint.model} at ${endpoint.baseURL ?? "api.openai.com"}; ${names.length} skill${names.length === 1 ? "" : "s"}${names.length > 0 ? ` (${names.join(", ")})` : ""}. /help for commands.`)}\n`);
     }
-    return await runChatRepl(agent, skills, renderer, io);
+    return await runChatRepl(agent, skills, renderer, io, { alwaysApproved: shell.alwaysApproved, endpoint: where });
   } finally {
     await lease?.release();
     if (session) await closeCheckpointer(session.checkpointer);
+    await shell.hook?.dispose?.();
   }
 }

@@ -1,28 +1,48 @@
 import { parseArgs } from "node:util";
-import { createSkillRegistry } from "@skillgraph/core";
 import type { CliIO } from "../../cli-io.js";
-import { formatTable, truncate } from "../../output/format-table.js";
+import type { CommandHelp } from "../../output/command-help.js";
+import { formatTable, terminalColumns, truncate, visibleWidth } from "../../output/format-table.js";
 import { createStyle } from "../../output/style.js";
-import { skillSourcesFromArgs } from "../../skill-sources-from-args.js";
+import { terminalSafeLine } from "../../output/terminal-safe.js";
+import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { openSkillStore } from "../../open-skill-store.js";
 
-export const usage = "skillgraph list [--json] [--source DIR]... [--store URL]";
+export const usage = "skillgraph list [--json] [--verbose] [--source DIR]... [--store URL]";
+
+export const help: CommandHelp = {
+  summary: "List every skill the sources hold: name, description, layer, problems; then shadowed skills.",
+  options: [
+    { flags: "--source DIR", description: "read skills from DIR (repeatable); a missing folder or one without skills is an error", default: ".agents/skills, .claude/skills, skills/ and the user folders" },
+    { flags: "--store URL", description: "list the skills published to a shared store (postgres://...[?schema=S]); alone unless --source is given too", default: "none" },
+    { flags: "--json", description: "print one JSON object: skills (path = folder, skillFile = SKILL.md), shadowed, diagnostics", default: "off" },
+    { flags: "--verbose", description: "list every skill that could not be loaded, not only the first 3", default: "off" },
+  ],
+  examples: ["skillgraph list --source examples/skills", "skillgraph list --json --source ./skills --source ~/shared-skills"],
+};
 
 /** `skillgraph list`: every skill the sources hold (name, description, origin, diagnostics), and what was shadowed. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({ args, options: { json: { type: "boolean" }, source: { type: "string", multiple: true }, store: { type: "string" } } });
+  const { values } = parseArgs({
+    args,
+    options: { json: { type: "boolean" }, verbose: { type: "boolean" }, source: { type: "string", multiple: true }, store: { type: "string" } },
+  });
   // --store URL: the skills published to a shared store (alone, unless --source folders are given too).
   const opened = values.store ? await openSkillStore(values.store) : undefined;
-  const folders = opened && !values.source ? [] : skillSourcesFromArgs(values.source, io.cwd, io.env);
   const storeSources = opened ? [(await import("@skillgraph/langgraph")).skillsFromStore(opened.store)] : [];
-  const registry = await createSkillRegistry({ sources: [...folders, ...storeSources] }).finally(() => opened?.close());
+  const registry = await loadSkillsFromArgs(values.source, io, {
+    verbose: values.verbose === true,
+    report: !values.json,
+    extraSources: storeSources,
+    skipDefaults: opened !== undefined && !values.source,
+  }).finally(() => opened?.close());
   const skills = registry.list();
   if (values.json) {
     const payload = {
       skills: skills.map((skill) => ({
         name: skill.name,
         description: skill.description,
-        path: skill.file,
+        path: skill.dir,
+        skillFile: skill.file,
         layer: skill.origin.layer,
         source: skill.origin.sourceId,
         diagnostics: skill.diagnostics.map(({ code, severity, message }) => ({ code, severity, message })),
@@ -38,16 +58,19 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.stdout.write("No skills found. Looked in .agents/skills, .claude/skills, skills/ and ~/.agents/skills, ~/.claude/skills, ~/.codex/skills (use --source DIR).\n");
     return 0;
   }
-  const width = Math.max(30, ((io.stdout as { columns?: number }).columns ?? 120) - 50);
-  const rows = skills.map((skill) => {
+  const names = skills.map((skill) => terminalSafeLine(skill.name));
+  const nameWidth = Math.max(...names.map((name) => visibleWidth(name)));
+  const layerWidth = Math.max(...skills.map((skill) => visibleWidth(skill.origin.layer)));
+  const width = Math.max(20, terminalColumns(io.stdout, io.env) - nameWidth - layerWidth - 8 - 10);
+  const rows = skills.map((skill, index) => {
     const problems = skill.diagnostics.filter((d) => d.severity === "error").length;
-    return [style.bold(skill.name), truncate(skill.description, width), style.dim(skill.origin.layer), problems > 0 ? style.yellow(`${problems} issue${problems > 1 ? "s" : ""}`) : ""];
+    return [style.bold(names[index]!), style.dim(skill.origin.layer), problems > 0 ? style.yellow(`${problems} issue${problems > 1 ? "s" : ""}`) : "", truncate(terminalSafeLine(skill.description), width)];
   });
   io.stdout.write(`${formatTable(rows)}\n`);
   for (const shadow of registry.shadowed()) {
-    io.stdout.write(style.dim(`shadowed: ${shadow.name} at ${shadow.shadowed.file} (${shadow.shadowed.origin.layer}) by ${shadow.winner.file} (${shadow.winner.origin.layer})\n`));
+    io.stdout.write(style.dim(terminalSafeLine(`shadowed: ${shadow.name} at ${shadow.shadowed.file} (${shadow.shadowed.origin.layer}) by ${shadow.winner.file} (${shadow.winner.origin.layer})`)) + "\n");
   }
-  for (const diagnostic of registry.diagnostics()) io.stdout.write(style.yellow(`${diagnostic.code}: ${diagnostic.message}\n`));
+  for (const diagnostic of registry.diagnostics()) io.stdout.write(style.yellow(terminalSafeLine(`${diagnostic.severity}: ${diagnostic.code}: ${diagnostic.message}`)) + "\n");
   io.stdout.write(style.dim(`${skills.length} skill${skills.length === 1 ? "" : "s"}\n`));
   return 0;
 }

@@ -1,51 +1,85 @@
-import { existsSync, realpathSync } from "node:fs";
-import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createSkillRegistry, loadSkill, readSkillProperties, renderSkillsPrompt, toPrompt, type SkillMetadata } from "@skillgraph/core";
+import { loadSkill, readSkillProperties, renderSkillsPrompt, toPrompt, type SkillMetadata } from "@skillgraph/core";
 import type { CliIO } from "../../cli-io.js";
-import { skillSourcesFromArgs } from "../../skill-sources-from-args.js";
+import type { CommandHelp } from "../../output/command-help.js";
+import { terminalSafe } from "../../output/terminal-safe.js";
+import { checkSkillsFolder, loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { UsageError } from "../../usage-error.js";
 
-export const usage = "skillgraph prompt [--format xml|markdown] [--budget N] [PATH... | --source DIR...]";
+export const usage = "skillgraph prompt [--chat [--system TEXT]] [--format xml|markdown] [--budget N] [--verbose] [PATH... | --source DIR...]";
+
+export const help: CommandHelp = {
+  summary:
+    "Print the skills section of the system prompt. With --chat, print exactly the system message `skillgraph chat` sends " +
+    "on a new session (same system prompt, same preamble, same budget).",
+  options: [
+    { flags: "--chat", description: "print the whole system message chat sends (system prompt + preamble + budgeted list)", default: "off" },
+    { flags: "--system TEXT", description: "with --chat: the system prompt chat would get from --system", default: "chat's default system prompt" },
+    { flags: "--format FORMAT", description: "xml or markdown", default: "xml" },
+    { flags: "--budget N", description: "fit the list into N characters (dropping detail, then skills)", default: "no budget" },
+    { flags: "--source DIR", description: "read skills from DIR (repeatable)", default: "the conventional skill folders" },
+    { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
+  ],
+  notes: ["With PATH arguments (skill folders) and no --budget, prints exactly what the reference `to-prompt` prints."],
+  examples: ["skillgraph prompt --chat --source examples/skills", "skillgraph prompt examples/skills/release-notes examples/skills/report-builder"],
+};
 
 /**
  * `skillgraph prompt`: the skills section an agent would see. With folders and `--format xml` (the default) and no
- * budget it prints exactly what the reference's `to-prompt` prints, in argument order.
+ * budget it prints exactly what the reference's `to-prompt` prints, in argument order; with `--chat`, chat's system message.
  */
 export async function run(args: string[], io: CliIO): Promise<number> {
+  // On a terminal the prompt is escaped (skill text may hold escape sequences); piped, it is exactly what the model gets.
+  const print = (text: string) => io.stdout.write(`${io.isTTY ? terminalSafe(text) : text}\n`);
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { format: { type: "string", default: "xml" }, budget: { type: "string" }, source: { type: "string", multiple: true } },
+    options: {
+      format: { type: "string", default: "xml" },
+      budget: { type: "string" },
+      source: { type: "string", multiple: true },
+      chat: { type: "boolean" },
+      system: { type: "string" },
+      verbose: { type: "boolean" },
+    },
   });
   const format = values.format;
   if (format !== "xml" && format !== "markdown") throw new UsageError(`--format must be xml or markdown, not '${format}'`);
   const budget = values.budget === undefined ? undefined : Number(values.budget);
   if (budget !== undefined && (!Number.isInteger(budget) || budget <= 0)) throw new UsageError(`--budget must be a positive number of characters, not '${values.budget}'`);
+  if (values.system !== undefined && !values.chat) throw new UsageError("--system needs --chat");
 
-  if (positionals.length > 0 && format === "xml" && budget === undefined) {
+  if (values.chat) {
+    if (positionals.length > 0) throw new UsageError("--chat reads --source folders, not skill PATHs");
+    const registry = await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true });
+    const { previewChatSystemText } = await import("../chat/create-chat-agent.js");
+    print(await previewChatSystemText({ skills: registry, ...(values.system === undefined ? {} : { systemPrompt: values.system }) }));
+    return 0;
+  }
+
+  const folders = positionals.map((path) => checkSkillsFolder(path, io.cwd, "skill folder"));
+  if (folders.length > 0 && format === "xml" && budget === undefined) {
     const entries = [];
-    for (const path of positionals) {
-      const dir = realpathSync(resolve(io.cwd, path));
+    for (const dir of folders) {
       const properties = await readSkillProperties(dir);
       const location = existsSync(join(dir, "SKILL.md")) ? join(dir, "SKILL.md") : join(dir, "skill.md");
       entries.push({ name: properties.name, description: properties.description, location });
     }
-    io.stdout.write(`${toPrompt(entries)}\n`);
+    print(toPrompt(entries));
     return 0;
   }
 
   let skills: SkillMetadata[];
-  if (positionals.length > 0) {
+  if (folders.length > 0) {
     skills = [];
-    for (const path of positionals) {
-      skills.push(await loadSkill(resolve(io.cwd, path), { origin: { sourceId: "cli", layer: "explicit", kind: "directory" } }));
-    }
+    for (const dir of folders) skills.push(await loadSkill(dir, { origin: { sourceId: "cli", layer: "explicit", kind: "directory" } }));
   } else {
-    skills = (await createSkillRegistry({ sources: skillSourcesFromArgs(values.source, io.cwd, io.env) })).list();
+    skills = (await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true })).list();
   }
   const { text, report } = renderSkillsPrompt(skills, { format, ...(budget === undefined ? {} : { budget: { maxChars: budget } }) });
-  io.stdout.write(`${text}\n`);
-  if (report.level !== "full") io.stderr.write(`budget: rendered at level '${report.level}' (${report.chars} chars)\n`);
+  print(text);
+  if (report.level !== "full") io.stderr.write(`note: budget: rendered at level '${report.level}' (${report.chars} chars)\n`);
   return 0;
 }

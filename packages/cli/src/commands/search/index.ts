@@ -1,33 +1,60 @@
+import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import { createSkillRegistry } from "@skillgraph/core";
+import { createSearchIndex } from "@skillgraph/core";
 import type { CliIO } from "../../cli-io.js";
-import { formatTable, truncate } from "../../output/format-table.js";
+import type { CommandHelp } from "../../output/command-help.js";
+import { formatTable, terminalColumns, truncate, visibleWidth } from "../../output/format-table.js";
 import { createStyle } from "../../output/style.js";
-import { skillSourcesFromArgs } from "../../skill-sources-from-args.js";
+import { terminalSafeLine } from "../../output/terminal-safe.js";
+import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { UsageError } from "../../usage-error.js";
 
-export const usage = "skillgraph search QUERY [--json] [--limit K] [--source DIR]...";
+export const usage = "skillgraph search QUERY [--json] [--limit K] [--verbose] [--source DIR]...";
+
+export const help: CommandHelp = {
+  summary: "Rank skills for a task description, best first; says so when nothing fits well (score under the threshold).",
+  options: [
+    { flags: "--limit K", description: "show at most K results", default: "5" },
+    { flags: "--json", description: "print { threshold, confident, results: [{ name, score, confident, path, skillFile }] }", default: "off" },
+    { flags: "--source DIR", description: "read skills from DIR (repeatable)", default: "the conventional skill folders" },
+    { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
+  ],
+  examples: [
+    "skillgraph search 'check my database migration before I merge it' --source examples/skills",
+    "skillgraph search --json --limit 3 'summarise a csv'",
+  ],
+};
 
 /** `skillgraph search`: ranked skills for a task description, best first; says so when nothing fits. */
 export async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { json: { type: "boolean" }, limit: { type: "string", default: "5" }, source: { type: "string", multiple: true } },
+    options: { json: { type: "boolean" }, limit: { type: "string", default: "5" }, verbose: { type: "boolean" }, source: { type: "string", multiple: true } },
   });
   const query = positionals.join(" ").trim();
   if (!query) throw new UsageError("give a query");
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit <= 0) throw new UsageError(`--limit must be a positive integer, not '${values.limit}'`);
-  const registry = await createSkillRegistry({ sources: skillSourcesFromArgs(values.source, io.cwd, io.env) });
+  const registry = await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true, report: !values.json });
   const results = registry.search(query, { limit });
+  const confident = results.length > 0 && results[0]!.confident;
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ results: results.map(({ name, score, path }) => ({ name, score, path })) })}\n`);
+    // The registry's index uses core's default threshold; an empty index reports the same default.
+    const threshold = createSearchIndex([]).confidenceThreshold;
+    const payload = {
+      threshold,
+      confident,
+      results: results.map(({ name, score, path, confident: fits }) => ({ name, score, confident: fits, path: path ? dirname(path) : "", skillFile: path })),
+    };
+    io.stdout.write(`${JSON.stringify(payload)}\n`);
     return 0;
   }
   const style = createStyle(io.color);
-  if (results.length === 0 || !results[0]!.confident) io.stdout.write(style.yellow("Nothing fits this query well.") + (results.length > 0 ? style.dim(" Closest:") : "") + "\n");
-  const width = Math.max(30, ((io.stdout as { columns?: number }).columns ?? 120) - 40);
-  io.stdout.write(`${formatTable(results.map((hit) => [style.cyan(hit.score.toFixed(3)), style.bold(hit.name), truncate(hit.description, width)]))}\n`);
+  if (!confident) io.stdout.write(style.yellow("Nothing fits this query well.") + (results.length > 0 ? style.dim(" Closest:") : "") + "\n");
+  if (results.length === 0) return 0;
+  const names = results.map((hit) => terminalSafeLine(hit.name));
+  const width = Math.max(20, terminalColumns(io.stdout, io.env) - Math.max(...names.map((name) => visibleWidth(name))) - 5 - 4);
+  io.stdout.write(`${formatTable(results.map((hit, index) => [style.cyan(hit.score.toFixed(3)), style.bold(names[index]!), truncate(terminalSafeLine(hit.description), width)]))}\n`);
   return 0;
 }

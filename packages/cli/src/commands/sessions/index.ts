@@ -2,17 +2,32 @@ import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { checkpointStats, closeCheckpointer, createCheckpointer, inspectSession, listSessions, pruneCheckpoints, redactUrl } from "@skillgraph/checkpoint";
-import { createSkillRegistry } from "@skillgraph/core";
 import type { CliIO } from "../../cli-io.js";
 import { formatTable, truncate } from "../../output/format-table.js";
 import { createStyle } from "../../output/style.js";
-import { skillSourcesFromArgs } from "../../skill-sources-from-args.js";
+import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
+import { terminalSafeLine } from "../../output/terminal-safe.js";
+import type { CommandHelp } from "../../output/command-help.js";
 import { UsageError } from "../../usage-error.js";
 import { formatBytes, parseDuration } from "./parse-duration.js";
 
 /** One-line usage shown by `skillgraph sessions --help` and on usage errors. */
 export const usage =
   "skillgraph sessions list | show NAME [--skills DIR]... | prune [NAME] [--keep-last N] [--max-age D] | delete NAME   [--checkpoint URL] [--json]";
+
+export const help: CommandHelp = {
+  summary: "List, inspect, prune and delete the checkpointed sessions `skillgraph chat` writes.",
+  options: [
+    { flags: "--checkpoint URL", description: "where sessions live: sqlite:FILE, postgres://..., or memory:", default: "sqlite:.skillgraph/sessions.db" },
+    { flags: "--json", description: "print JSON instead of text", default: "off" },
+    { flags: "--keep-last N", description: "prune: keep the last N checkpoints of each session (and what a resume needs)", default: "none" },
+    { flags: "--max-age D", description: "prune: drop checkpoints older than D (e.g. 30m, 12h, 7d)", default: "none" },
+    { flags: "--source DIR", description: "show: skill folders to check loaded skills against for drift (repeatable)", default: "the conventional skill folders" },
+    { flags: "--skills DIR", description: "same as --source", default: "none" },
+  ],
+  notes: ["Exit codes: 0 ok, 1 session not found (show, prune NAME, delete), 2 usage error."],
+  examples: ["skillgraph sessions list", "skillgraph sessions prune --keep-last 5 --max-age 7d"],
+};
 
 /** Where sessions live when `--checkpoint` is not given. */
 export const defaultCheckpointUrl = "sqlite:.skillgraph/sessions.db";
@@ -52,12 +67,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const missing = missingSqliteFile(url, io.cwd);
   if (missing) {
-    if (action === "list" || action === "prune") {
+    if (action === "list" || (action === "prune" && !name)) {
       if (values.json) out(JSON.stringify(action === "list" ? { sessions: [] } : { threads: 0, removed: 0 }));
       else out(`No sessions: ${missing} does not exist.`);
       return 0;
     }
-    io.stderr.write(`Error: session '${name}' not found: ${missing} does not exist.\n`);
+    io.stderr.write(`error: session '${terminalSafeLine(name!)}' not found: ${missing} does not exist.\n`);
     return 1;
   }
 
@@ -66,6 +81,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (action === "list") return await list(saver, values.json === true, out, style);
     if (action === "show") return await show(saver, name!, { json: values.json, source: [...(values.source ?? []), ...(values.skills ?? [])] }, io, out, style);
     if (action === "prune") {
+      if (name !== undefined && !(await listSessions(saver)).some((session) => session.threadId === name)) {
+        io.stderr.write(`error: session '${terminalSafeLine(name)}' not found in ${redactUrl(url)}\n`);
+        return 1;
+      }
       const before = await checkpointStats(saver, name);
       const report = await pruneCheckpoints(saver, { keepLast, maxAgeMs }, name);
       const after = await checkpointStats(saver, name);
@@ -79,7 +98,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     }
     const exists = (await listSessions(saver)).some((session) => session.threadId === name);
     if (!exists) {
-      io.stderr.write(`Error: session '${name}' not found in ${redactUrl(url)}\n`);
+      io.stderr.write(`error: session '${terminalSafeLine(name!)}' not found in ${redactUrl(url)}\n`);
       return 1;
     }
     await saver.deleteThread(name!);
@@ -102,7 +121,7 @@ async function list(saver: BaseCheckpointSaver, json: boolean, out: (text: strin
     return 0;
   }
   const rows = [["NAME", "UPDATED", "CHECKPOINTS", "WRITES", "SIZE"].map((h) => style.dim(h))];
-  for (const s of sessions) rows.push([style.bold(s.threadId), s.updatedAt ? new Date(s.updatedAt).toISOString().replace("T", " ").slice(0, 19) : "-", String(s.checkpoints), String(s.writes), formatBytes(s.bytes)]);
+  for (const s of sessions) rows.push([style.bold(terminalSafeLine(s.threadId)), s.updatedAt ? new Date(s.updatedAt).toISOString().replace("T", " ").slice(0, 19) : "-", String(s.checkpoints), String(s.writes), formatBytes(s.bytes)]);
   out(formatTable(rows));
   return 0;
 }
@@ -115,10 +134,10 @@ async function show(
   out: (text: string) => void,
   style: ReturnType<typeof createStyle>,
 ): Promise<number> {
-  const registry = await createSkillRegistry({ sources: skillSourcesFromArgs(values.source && values.source.length > 0 ? values.source : undefined, io.cwd, io.env) });
+  const registry = await loadSkillsFromArgs(values.source && values.source.length > 0 ? values.source : undefined, io, { report: !values.json });
   const session = await inspectSession(saver, name, registry);
   if (!session.exists) {
-    io.stderr.write(`Error: session '${name}' not found\n`);
+    io.stderr.write(`error: session '${terminalSafeLine(name)}' not found\n`);
     return 1;
   }
   const stats = await checkpointStats(saver, name);
@@ -126,21 +145,21 @@ async function show(
     out(JSON.stringify({ ...session, updatedAt: session.updatedAt === undefined ? null : new Date(session.updatedAt).toISOString(), storage: stats }));
     return 0;
   }
-  out(`${style.bold(name)}  step ${session.lastStep ?? "-"}  ${session.updatedAt ? new Date(session.updatedAt).toISOString() : ""}`);
+  out(`${style.bold(terminalSafeLine(name))}  step ${session.lastStep ?? "-"}  ${session.updatedAt ? new Date(session.updatedAt).toISOString() : ""}`);
   out(style.dim(`${stats.checkpoints} checkpoints, ${stats.writes} writes, ${formatBytes(stats.bytes)}`));
   out(`\nLoaded skills (${session.loadedSkills.length}):`);
   for (const skill of session.loadedSkills) {
     const drift = session.drift.find((d) => d.name === skill.name && d.agentId === skill.agentId);
     const mark = drift ? style.yellow(` [${drift.kind} on disk]`) : "";
-    out(`  ${skill.agentId ? `${skill.agentId}/` : ""}${skill.name} (${skill.mode})${mark}`);
+    out(`  ${terminalSafeLine(`${skill.agentId ? `${skill.agentId}/` : ""}${skill.name} (${skill.mode})`)}${mark}`);
   }
   if (session.pendingWrites > 0) out(style.dim(`${session.pendingWrites} write${session.pendingWrites === 1 ? "" : "s"} of an unfinished step stored (applied when the session resumes)`));
-  if (session.pendingInterrupts.length > 0) out(style.yellow(`\nWaiting for approval: ${session.pendingInterrupts.map((value) => JSON.stringify(value)).join(", ")}`));
+  if (session.pendingInterrupts.length > 0) out(style.yellow(`\nWaiting for approval: ${terminalSafeLine(session.pendingInterrupts.map((value) => JSON.stringify(value)).join(", "))}`));
   out(`\nMessages (${session.messages.length}):`);
   const width = Math.max(30, ((io.stdout as { columns?: number }).columns ?? 100) - 12);
   for (const message of session.messages) {
     const body = message.toolCalls ? `calls ${message.toolCalls.join(", ")}` : message.content;
-    out(`  ${style.cyan(message.type.padEnd(6))} ${truncate(body, width)}`);
+    out(`  ${style.cyan(message.type.padEnd(6))} ${truncate(terminalSafeLine(body), width)}`);
   }
   return 0;
 }

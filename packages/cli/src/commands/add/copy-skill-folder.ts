@@ -1,0 +1,60 @@
+import { constants } from "node:fs";
+import { lstat, mkdir, open, readdir } from "node:fs/promises";
+import { join } from "node:path";
+
+/** What a copy skipped: symlinks (never followed) and anything that is not a file or folder. */
+export interface CopyReport {
+  files: number;
+  skipped: string[];
+}
+
+const MAX_FILES = 2000;
+const MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * Copies a skill folder into `target` (which must not exist) without following symlinks: each file is opened with
+ * O_NOFOLLOW and read from that descriptor, each folder is checked with lstat; symlinks, FIFOs and devices are skipped
+ * and reported. Bounded (2000 files, 64 MiB).
+ */
+export async function copySkillFolder(source: string, target: string): Promise<CopyReport> {
+  const report: CopyReport = { files: 0, skipped: [] };
+  let bytes = 0;
+  const walk = async (from: string, to: string, relative: string) => {
+    await mkdir(to);
+    for (const entry of await readdir(from, { withFileTypes: true })) {
+      const path = relative ? `${relative}/${entry.name}` : entry.name;
+      const src = join(from, entry.name);
+      const stats = await lstat(src);
+      if (stats.isSymbolicLink()) {
+        report.skipped.push(`${path} (symlink, not followed)`);
+      } else if (stats.isDirectory()) {
+        await walk(src, join(to, entry.name), path);
+      } else if (stats.isFile()) {
+        if (++report.files > MAX_FILES) throw new Error(`more than ${MAX_FILES} files in the skill`);
+        const input = await open(src, constants.O_RDONLY | constants.O_NOFOLLOW);
+        try {
+          const opened = await input.stat();
+          if (!opened.isFile()) {
+            report.skipped.push(`${path} (changed while copying)`);
+            continue;
+          }
+          bytes += opened.size;
+          if (bytes > MAX_BYTES) throw new Error(`the skill is larger than ${MAX_BYTES} bytes`);
+          const data = await input.readFile();
+          const output = await open(join(to, entry.name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, opened.mode & 0o755);
+          try {
+            await output.writeFile(data);
+          } finally {
+            await output.close();
+          }
+        } finally {
+          await input.close();
+        }
+      } else {
+        report.skipped.push(`${path} (not a regular file)`);
+      }
+    }
+  };
+  await walk(source, target, "");
+  return report;
+}

@@ -1,0 +1,93 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, statSync } from "node:fs";
+import { mkdir, rename, rm } from "node:fs/promises";
+import { basename, dirname, join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { skillsFromDirectory, skillsFromPackage, validateSkill } from "@skillgraph/core";
+import type { CliIO } from "../../cli-io.js";
+import { CliError } from "../../cli-error.js";
+import type { CommandHelp } from "../../output/command-help.js";
+import { terminalSafeLine } from "../../output/terminal-safe.js";
+import { UsageError } from "../../usage-error.js";
+import { copySkillFolder } from "./copy-skill-folder.js";
+
+export const usage = "skillgraph add PATH|NPM-PACKAGE [--dir DIR] [--force]";
+
+export const help: CommandHelp = {
+  summary:
+    "Copy skills into your project: a skill folder, a folder of skills, or an installed npm package's skills. " +
+    "Each skill is validated first; symlinks are never followed.",
+  options: [
+    { flags: "--dir DIR", description: "where the skills go", default: ".agents/skills" },
+    { flags: "--force", description: "replace a skill of the same name that is already there", default: "off (refuse)" },
+  ],
+  notes: ["An npm package is read from node_modules (install it first); nothing is downloaded."],
+  examples: ["skillgraph add ../shared-skills/pdf", "skillgraph add @acme/agent-skills --dir skills --force"],
+};
+
+/** `skillgraph add`: validated copies of skills into `.agents/skills` (or --dir). */
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { dir: { type: "string", default: ".agents/skills" }, force: { type: "boolean" } } });
+  const [source] = positionals;
+  if (!source || positionals.length > 1) throw new UsageError("give exactly one PATH or npm package name");
+  const folders = await skillFolders(source, io.cwd);
+  const targetRoot = resolve(io.cwd, values.dir!);
+  // Validate everything before copying anything.
+  const plans: Array<{ from: string; name: string; to: string }> = [];
+  for (const from of folders) {
+    const outcome = await validateSkill(from);
+    if (!outcome.success || !outcome.skill) {
+      const errors = outcome.issues.filter((issue) => issue.severity === "error").map((issue) => issue.message);
+      throw new CliError(`${from} is not a valid skill: ${errors.join("; ")} (see 'skillgraph validate ${terminalSafeLine(from)}')`);
+    }
+    const to = join(targetRoot, outcome.skill.name);
+    if (existsSync(to) && !values.force) throw new CliError(`${to} already exists (pass --force to replace it)`);
+    plans.push({ from, name: outcome.skill.name, to });
+  }
+  await mkdir(targetRoot, { recursive: true });
+  for (const plan of plans) {
+    // Copy beside the target, then swap in: a failed copy leaves the old skill untouched.
+    const staging = join(dirname(plan.to), `.${plan.name}.adding-${randomBytes(4).toString("hex")}`);
+    try {
+      const report = await copySkillFolder(plan.from, staging);
+      if (existsSync(plan.to)) await rm(plan.to, { recursive: true, force: true });
+      await rename(staging, plan.to);
+      io.stdout.write(`added ${terminalSafeLine(plan.name)} -> ${terminalSafeLine(plan.to)} (${report.files} file${report.files === 1 ? "" : "s"})\n`);
+      for (const skipped of report.skipped) io.stderr.write(`warning: ${terminalSafeLine(plan.name)}: skipped ${terminalSafeLine(skipped)}\n`);
+    } catch (error) {
+      await rm(staging, { recursive: true, force: true });
+      throw new CliError(`could not copy ${plan.from}: ${(error as Error).message}`);
+    }
+  }
+  return 0;
+}
+
+/** The skill folders SOURCE names: itself (has SKILL.md), the skills below it, or an installed package's skills. */
+async function skillFolders(source: string, cwd: string): Promise<string[]> {
+  const path = resolve(cwd, source);
+  const looksLikePath = source.startsWith(".") || source.startsWith("/") || existsSync(path);
+  if (looksLikePath) {
+    let stats;
+    try {
+      stats = statSync(path);
+    } catch {
+      throw new CliError(`${path} does not exist`);
+    }
+    if (!stats.isDirectory()) {
+      if (basename(path).toLowerCase() === "skill.md") return [dirname(path)];
+      throw new CliError(`${path} is not a folder`);
+    }
+    if (existsSync(join(path, "SKILL.md")) || existsSync(join(path, "skill.md"))) return [path];
+    const scan = await skillsFromDirectory(path).scan();
+    const found = scan.candidates.flatMap((candidate) => (candidate.kind === "disk" ? [candidate.dir] : []));
+    if (found.length === 0) throw new CliError(`no skill found in ${path} (a skill is a folder holding a SKILL.md)`);
+    return found;
+  }
+  const scan = await skillsFromPackage(source, { cwd }).scan();
+  const found = scan.candidates.flatMap((candidate) => (candidate.kind === "disk" ? [candidate.dir] : []));
+  if (found.length === 0) {
+    const problem = scan.diagnostics[0]?.message;
+    throw new CliError(problem ?? `npm package '${source}' has no skills`);
+  }
+  return found;
+}

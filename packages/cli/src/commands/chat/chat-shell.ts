@@ -1,0 +1,63 @@
+import { createBubblewrapExecutor, createShellHook, skillCommandGrant, type ApprovalCandidate, type ShellHook } from "@skillgraph/shell";
+import { SkillgraphError, type SkillCatalog } from "@skillgraph/core";
+
+/** The shell of a chat session: the hook (when scripts can run), why not otherwise, and the session's "always" answers. */
+export interface ChatShell {
+  hook: ShellHook | undefined;
+  /** `bubblewrap`, `local` (unsafe, by --unsafe-local) or `off`. */
+  executor: "bubblewrap" | "local" | "off";
+  /** A line for stderr saying how scripts run (or why they do not). */
+  notice: string;
+  /** Commands the user answered "always" for in this session (exact command lines). */
+  alwaysApproved: Set<string>;
+}
+
+/**
+ * Whether a command is pre-approved by its skill's `allowed-tools` (the spec's meaning): a skill that names the shell
+ * (`Bash`, `Bash(...)`, `run_skill_script`) may run its own `scripts/`; `Bash` alone allows any command of the skill;
+ * `Bash(git status:*)` style rules allow what they match. Everything else asks.
+ */
+export function preApprovedBySkill(candidate: ApprovalCandidate, catalog: SkillCatalog): boolean {
+  if (candidate.tool !== "run_skill_script" || candidate.skill === undefined) return false;
+  const skill = catalog.get(candidate.skill);
+  if (!skill) return false;
+  const grant = skillCommandGrant(skill.name, skill.allowedTools);
+  if (!grant.mentionsShell) return false;
+  if (grant.anyCommand) return true;
+  const first = candidate.command.trimStart().split(/\s/, 1)[0] ?? "";
+  if (/^(\.\/)?scripts\/[^\s]+$/.test(first) && !first.split("/").includes("..")) return true;
+  return candidate.layers.length > 0 && candidate.layers.every((layer) => grant.rules.some((rule) => matchesRule(rule, layer)));
+}
+
+function matchesRule(rule: { prefix: string[]; exact: boolean }, argv: readonly string[]): boolean {
+  if (rule.prefix.length > argv.length) return false;
+  if (rule.exact && rule.prefix.length !== argv.length) return false;
+  return rule.prefix.every((part, index) => (index === 0 ? part.slice(part.lastIndexOf("/") + 1) === argv[0] : part === argv[index]));
+}
+
+/**
+ * The shell hook for `skillgraph chat`: bubblewrap when it works here; otherwise no scripts, unless `unsafeLocal`
+ * (then the local executor, which is NOT a sandbox). Commands not pre-approved by their skill ask through `interrupt()`.
+ */
+export function createChatShell(catalog: SkillCatalog, options: { unsafeLocal?: boolean; off?: boolean; workspaceRoot?: string } = {}): ChatShell {
+  const alwaysApproved = new Set<string>();
+  if (options.off) return { hook: undefined, executor: "off", notice: "note: skill scripts are off (the agent file's shell.executor is off)", alwaysApproved };
+  const requireApproval = [(candidate: ApprovalCandidate) => !alwaysApproved.has(candidate.command) && !preApprovedBySkill(candidate, catalog)];
+  const common = { catalog, requireApproval, ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}) };
+  try {
+    const executor = createBubblewrapExecutor();
+    return { hook: createShellHook({ ...common, executor }), executor: "bubblewrap", notice: "scripts run in a bubblewrap sandbox", alwaysApproved };
+  } catch (error) {
+    if (!SkillgraphError.isInstance(error) || error.code !== "bubblewrap-unavailable") throw error;
+    const why = (error as Error).message.split("\n")[0];
+    if (options.unsafeLocal) {
+      return {
+        hook: createShellHook({ ...common, executor: "local" }),
+        executor: "local",
+        notice: `warning: scripts run on this machine WITHOUT a sandbox (--unsafe-local): ${why}`,
+        alwaysApproved,
+      };
+    }
+    return { hook: undefined, executor: "off", notice: `note: skill scripts are off: ${why}. Install bubblewrap (bwrap), or pass --unsafe-local to run them unsandboxed.`, alwaysApproved };
+  }
+}

@@ -1,0 +1,80 @@
+import type { ShellApprovalRequest } from "@skillgraph/shell";
+import { terminalSafeLine } from "../../output/terminal-safe.js";
+import type { ChatRenderer } from "./chat-renderer.js";
+import type { ChatAgent, ChatTurnInput, PendingInterrupt } from "./create-chat-agent.js";
+import { runChatTurn } from "./run-chat-turn.js";
+
+/** How commands needing approval are answered: asked in the REPL, or all approved / all denied (one-shot runs). */
+export type ApprovalMode = "ask" | "approve-all" | "deny-all" | "deny-default";
+
+/** A user's answer to one approval question. */
+export type ApprovalAnswer = "yes" | "no" | "always";
+
+/** Options of {@link runChatExchange}. */
+export interface ChatExchangeOptions {
+  mode: ApprovalMode;
+  /** Asks the user (mode "ask"); resolves to their answer. */
+  ask?: (request: ShellApprovalRequest) => Promise<ApprovalAnswer>;
+  /** Commands answered "always" in this session (exact command lines), shared with the shell hook's approval rule. */
+  alwaysApproved?: Set<string>;
+  signal?: AbortSignal;
+  endpoint?: { baseURL: string | undefined; timeoutMs?: number };
+  /** Most approval rounds in one exchange. @default 20 */
+  maxRounds?: number;
+}
+
+/** Whether an interrupt value is a shell approval request. */
+export function isShellApproval(value: unknown): value is ShellApprovalRequest {
+  return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "skillgraph/shell-approval";
+}
+
+/** The approval question as one line. */
+export function approvalQuestion(request: ShellApprovalRequest): string {
+  const who = request.skill ? ` (skill ${request.skill}, ${request.executor})` : ` (${request.executor})`;
+  return terminalSafeLine(`Run \`${request.command}\`${who}?`);
+}
+
+/**
+ * One user turn and every approval round it raises: runs the turn, then while the thread waits on shell approvals,
+ * answers them (asking, or by the mode) and resumes. Returns like runChatTurn.
+ */
+export async function runChatExchange(agent: ChatAgent, input: ChatTurnInput, renderer: ChatRenderer, options: ChatExchangeOptions): Promise<string | undefined> {
+  let next: ChatTurnInput = input;
+  for (let round = 0; round <= (options.maxRounds ?? 20); round++) {
+    const error = await runChatTurn(agent, next, renderer, options.signal, options.endpoint);
+    if (error !== undefined) return error;
+    const pending = await agent.pendingInterrupts();
+    if (pending.length === 0) return undefined;
+    const answers = await answerInterrupts(pending, renderer, options);
+    if (answers === undefined) return "interrupted";
+    next = { resume: answers };
+  }
+  return "too many approval rounds in one turn";
+}
+
+async function answerInterrupts(pending: PendingInterrupt[], renderer: ChatRenderer, options: ChatExchangeOptions): Promise<unknown> {
+  const values: unknown[] = [];
+  for (const entry of pending) {
+    if (!isShellApproval(entry.value)) {
+      values.push({ approved: false, reason: "skillgraph chat cannot answer this interrupt" });
+      continue;
+    }
+    const request = entry.value;
+    let answer: ApprovalAnswer;
+    if (options.mode === "approve-all") {
+      answer = "yes";
+      renderer.notice(`approved (--approve-all): ${approvalQuestion(request).replace(/^Run /, "").replace(/\?$/, "")}`);
+    } else if (options.mode === "ask" && options.ask) {
+      if (options.signal?.aborted) return undefined;
+      answer = await options.ask(request);
+    } else {
+      answer = "no";
+      const hint = options.mode === "deny-all" ? "(--deny-all)" : "(one-shot runs deny commands that need approval; pass --approve-all to run them)";
+      renderer.notice(`denied ${hint}: ${approvalQuestion(request).replace(/^Run /, "").replace(/\?$/, "")}`);
+    }
+    if (answer === "always") options.alwaysApproved?.add(request.command);
+    values.push(answer === "no" ? { approved: false, reason: "the user declined" } : { approved: true });
+  }
+  if (pending.every((entry) => entry.id !== undefined)) return Object.fromEntries(pending.map((entry, index) => [entry.id!, values[index]]));
+  return values[0];
+}

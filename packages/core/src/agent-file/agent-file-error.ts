@@ -1,0 +1,16 @@
+import { SkillgraphError } from "../errors/skillgraph-error.js";
+
+/** A declarative agent file that cannot be read or says something invalid; the message names the file and line. */
+export class AgentFileError extends SkillgraphError {
+  /** The agent file. */
+  readonly file: string;
+  /** 1-based line of the offending value, when known. */
+  readonly line: number | undefined;
+
+  constructor({ file, line, message }: { file: string; line?: number; message: string }) {
+    super({ code: "agent-file-invalid", message: `${file}${line === undefined ? "" : `:${line}`}: ${message}` });
+    this.name = "AgentFileError";
+    this.file = file;
+    this.line = line;
+  }
+}

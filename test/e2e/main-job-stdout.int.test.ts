@@ -1,0 +1,33 @@
+// `npm start -- -p ... > answer.md` captures only the answer: npm's banner is silenced (.npmrc), install/build progress
+// and the CLI's activity lines go to stderr.
+import { spawn } from "node:child_process";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { scriptFromFile, startOpenAICompatibleServer, type OpenAICompatibleServer } from "../support/openai-compatible-server.js";
+
+const root = fileURLToPath(new URL("../../", import.meta.url));
+
+describe("the main job's stdout", () => {
+  let server: OpenAICompatibleServer | undefined;
+  afterAll(() => server?.close());
+
+  it("npm start -- -p PROMPT prints only the answer on stdout", async () => {
+    const { script } = await scriptFromFile(join(root, "test/e2e/__fixtures__/chat-demo-script.json"));
+    server = await startOpenAICompatibleServer({ script: script.slice(0, 3) });
+    const env: NodeJS.ProcessEnv = { ...process.env, OPENAI_BASE_URL: server.url, NO_COLOR: "1" };
+    delete env.OPENAI_API_KEY;
+    // npm_config_* of the test runner's own npm would override the project's .npmrc.
+    for (const name of Object.keys(env)) if (name.toLowerCase().startsWith("npm_config_loglevel")) delete env[name];
+    const child = spawn("npm", ["start", "--", "-p", "Release notes for v1.3.0", "--ephemeral"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolveExit) => child.on("close", resolveExit));
+    expect(code, stderr).toBe(0);
+    const answer = (script[0] as { content: string }).content + "\n" + (script[2] as { content: string }).content + "\n";
+    expect(stdout).toBe(answer);
+    expect(stderr).toContain("[skill] loaded release-notes");
+  }, 300_000);
+});
