@@ -47,8 +47,8 @@ function chat(args: string[], env: Record<string, string>, stdin?: string): Prom
   if (stdin !== undefined) child.stdin!.end(stdin);
   let stdout = "";
   let stderr = "";
-  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  child.stdout!.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
   return new Promise((resolveRun) => child.on("close", (code) => resolveRun({ code, stdout, stderr })));
 }
 

@@ -1,7 +1,10 @@
 import { SkillgraphError } from "../errors/skillgraph-error.js";
 
+const marker = Symbol.for("skillgraph.error.AgentFileError");
+
 /** A declarative agent file that cannot be read or says something invalid; the message names the file and line. */
 export class AgentFileError extends SkillgraphError {
+  private readonly [marker] = true;
   /** The agent file. */
   readonly file: string;
   /** 1-based line of the offending value, when known. */
@@ -12,5 +15,10 @@ export class AgentFileError extends SkillgraphError {
     this.name = "AgentFileError";
     this.file = file;
     this.line = line;
+  }
+
+  /** True when `error` is an AgentFileError from any copy of this package. */
+  static override isInstance(error: unknown): error is AgentFileError {
+    return SkillgraphError.hasMarker(error, marker);
   }
 }

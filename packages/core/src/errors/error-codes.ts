@@ -63,6 +63,10 @@ export const SKILLGRAPH_ERROR_CODES = {
     error: "SkillgraphError",
     summary: "publishSkillsToStore refused the whole publish: some skill or file in the folder is invalid.",
   },
+  "agent-file-invalid": {
+    error: "AgentFileError",
+    summary: "A declarative agent file (skillgraph.agent.yaml or package.json `skillgraph`) cannot be read or is invalid.",
+  },
   "session-busy": {
     error: "SessionBusyError",
     summary: "The session (thread) is being written by another process that holds its lease.",
