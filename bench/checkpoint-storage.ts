@@ -7,7 +7,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 import { buildSessionGraph, userTurn } from "../packages/checkpoint/src/__fixtures__/session-graph.js";
-import { acquireSessionLease, checkpointStats, closeCheckpointer, createCheckpointer, withPruning } from "../packages/checkpoint/src/index.js";
+import {
+  acquireSessionLease,
+  checkpointStats,
+  closeCheckpointer,
+  createCheckpointer,
+  withPruning,
+} from "../packages/checkpoint/src/index.js";
 import { startTestPostgres } from "../test/setup/postgres-server.js";
 
 type Saver = Awaited<ReturnType<typeof createCheckpointer>>;
@@ -24,11 +30,14 @@ async function runSession(saver: Saver, messages: "full" | "delta", turns: numbe
   const graph = buildSessionGraph({
     checkpointer: saver,
     messages,
-    script: Array.from({ length: turns + 1 }, (_, k) => (k === 0 ? { calls: [{ name: "load_skill", args: { name: "pdf" } }] } : { say: text(`reply ${k}`) })),
+    script: Array.from({ length: turns + 1 }, (_, k) =>
+      k === 0 ? { calls: [{ name: "load_skill", args: { name: "pdf" } }] } : { say: text(`reply ${k}`) },
+    ),
     lookup: (name) => ({ hash: `sha256-of-${name}-`.padEnd(64, "0") }),
   });
   const started = performance.now();
-  for (let turn = 0; turn < turns; turn += 1) await graph.invoke(userTurn(text(`question ${turn}`), `u${turn}`), { configurable: { thread_id: threadId } });
+  for (let turn = 0; turn < turns; turn += 1)
+    await graph.invoke(userTurn(text(`question ${turn}`), `u${turn}`), { configurable: { thread_id: threadId } });
   const seconds = (performance.now() - started) / 1000;
   const state = await graph.getState({ configurable: { thread_id: threadId } });
   return { seconds, messagesInState: (state.values.messages as unknown[]).length };
@@ -40,7 +49,12 @@ async function storageGrowth() {
     for (const pruned of [false, true]) {
       for (const turns of turnCounts) {
         if (messages === "full" && turns > fullTurnLimit) {
-          rows.push({ messages, pruned, turns, skipped: `full channel beyond ${fullTurnLimit} turns: quadratic growth, see the smaller runs` });
+          rows.push({
+            messages,
+            pruned,
+            turns,
+            skipped: `full channel beyond ${fullTurnLimit} turns: quadratic growth, see the smaller runs`,
+          });
           continue;
         }
         const file = join(work, `${messages}-${pruned ? "pruned" : "plain"}-${turns}.db`);
@@ -50,9 +64,19 @@ async function storageGrowth() {
         const stats = await checkpointStats(base, "bench");
         (base as unknown as { db: { pragma(sql: string): unknown } }).db.pragma("wal_checkpoint(TRUNCATE)");
         await closeCheckpointer(base);
-        const row = { messages, pruned, turns, ...stats, fileBytes: statSync(file).size, messagesInState, seconds: Number(seconds.toFixed(2)) };
+        const row = {
+          messages,
+          pruned,
+          turns,
+          ...stats,
+          fileBytes: statSync(file).size,
+          messagesInState,
+          seconds: Number(seconds.toFixed(2)),
+        };
         rows.push(row);
-        console.log(`${messages.padEnd(5)} ${pruned ? "pruned" : "plain "} ${String(turns).padStart(4)} turns: ${(stats.bytes / 1e6).toFixed(2).padStart(8)} MB payload, ${String(stats.checkpoints).padStart(5)} checkpoints, ${String(stats.writes).padStart(5)} writes, file ${(row.fileBytes / 1e6).toFixed(2)} MB, ${messagesInState} messages, ${row.seconds}s`);
+        console.log(
+          `${messages.padEnd(5)} ${pruned ? "pruned" : "plain "} ${String(turns).padStart(4)} turns: ${(stats.bytes / 1e6).toFixed(2).padStart(8)} MB payload, ${String(stats.checkpoints).padStart(5)} checkpoints, ${String(stats.writes).padStart(5)} writes, file ${(row.fileBytes / 1e6).toFixed(2)} MB, ${messagesInState} messages, ${row.seconds}s`,
+        );
       }
     }
   }
@@ -67,11 +91,20 @@ async function skillsStateBytes() {
     const loaded: Record<string, unknown> = {};
     for (let i = 0; i < count; i += 1) {
       const name = `skill-number-${i}`;
-      loaded[name] = { name, mode: "session", loadedSeq: i + 1, lastUsedSeq: i + 1, hash: "f".repeat(64), docs: ["reference/forms.md", "scripts/fill.py"] };
+      loaded[name] = {
+        name,
+        mode: "session",
+        loadedSeq: i + 1,
+        lastUsedSeq: i + 1,
+        hash: "f".repeat(64),
+        docs: ["reference/forms.md", "scripts/fill.py"],
+      };
     }
     const [, bytes] = await saver.serde.dumpsTyped({ seq: count, loaded });
     out.push({ loadedSkills: count, bytes: bytes.byteLength });
-    console.log(`skills state with ${String(count).padStart(2)} loaded skills: ${bytes.byteLength} bytes per checkpoint that stores it`);
+    console.log(
+      `skills state with ${String(count).padStart(2)} loaded skills: ${bytes.byteLength} bytes per checkpoint that stores it`,
+    );
   }
   return out;
 }
@@ -103,9 +136,21 @@ async function writeLatency(name: string, url: string, turns: number) {
   await runSession(saver, "delta", turns, `latency-${name}`);
   const perTurn = (performance.now() - started) / turns;
   await closeCheckpointer(saver);
-  const pct = (list: number[], p: number) => Number([...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]!.toFixed(3));
-  const result = { backend: name, turns, puts: puts.length, putP50Ms: pct(puts, 0.5), putP95Ms: pct(puts, 0.95), putWritesP50Ms: pct(writes, 0.5), putWritesP95Ms: pct(writes, 0.95), msPerTurn: Number(perTurn.toFixed(2)) };
-  console.log(`${name.padEnd(8)} put p50 ${result.putP50Ms} ms p95 ${result.putP95Ms} ms; putWrites p50 ${result.putWritesP50Ms} ms p95 ${result.putWritesP95Ms} ms; ${result.msPerTurn} ms per turn`);
+  const pct = (list: number[], p: number) =>
+    Number([...list].sort((a, b) => a - b)[Math.min(list.length - 1, Math.floor(list.length * p))]!.toFixed(3));
+  const result = {
+    backend: name,
+    turns,
+    puts: puts.length,
+    putP50Ms: pct(puts, 0.5),
+    putP95Ms: pct(puts, 0.95),
+    putWritesP50Ms: pct(writes, 0.5),
+    putWritesP95Ms: pct(writes, 0.95),
+    msPerTurn: Number(perTurn.toFixed(2)),
+  };
+  console.log(
+    `${name.padEnd(8)} put p50 ${result.putP50Ms} ms p95 ${result.putP95Ms} ms; putWrites p50 ${result.putWritesP50Ms} ms p95 ${result.putWritesP95Ms} ms; ${result.msPerTurn} ms per turn`,
+  );
   return result;
 }
 
@@ -123,7 +168,12 @@ async function leaseCost(name: string, url: string, turns: number) {
   }
   const lease = await acquireSessionLease(saver, "lease-protected");
   const plain = buildSessionGraph({ checkpointer: saver, messages: "delta", script: [], lookup: () => undefined });
-  const guarded = buildSessionGraph({ checkpointer: lease.protect(saver), messages: "delta", script: [], lookup: () => undefined });
+  const guarded = buildSessionGraph({
+    checkpointer: lease.protect(saver),
+    messages: "delta",
+    script: [],
+    lookup: () => undefined,
+  });
   const without: number[] = [];
   const withLease: number[] = [];
   for (let turn = 0; turn < turns; turn += 1) {
@@ -136,13 +186,23 @@ async function leaseCost(name: string, url: string, turns: number) {
   }
   await lease.release();
   await closeCheckpointer(saver);
-  const result = { backend: name, acquireReleaseP50Ms: p50(cycles), turnP50Ms: p50(without), protectedTurnP50Ms: p50(withLease), ratio: Number((p50(withLease) / p50(without)).toFixed(3)) };
-  console.log(`${name.padEnd(8)} acquire+release p50 ${result.acquireReleaseP50Ms} ms; turn p50 ${result.turnP50Ms} ms, through lease.protect ${result.protectedTurnP50Ms} ms (x${result.ratio})`);
+  const result = {
+    backend: name,
+    acquireReleaseP50Ms: p50(cycles),
+    turnP50Ms: p50(without),
+    protectedTurnP50Ms: p50(withLease),
+    ratio: Number((p50(withLease) / p50(without)).toFixed(3)),
+  };
+  console.log(
+    `${name.padEnd(8)} acquire+release p50 ${result.acquireReleaseP50Ms} ms; turn p50 ${result.turnP50Ms} ms, through lease.protect ${result.protectedTurnP50Ms} ms (x${result.ratio})`,
+  );
   return result;
 }
 
 try {
-  console.log("Storage after N turns (SQLite, 500-char user message + 500-char reply per turn; pruning keepLast 10, on write every 10):");
+  console.log(
+    "Storage after N turns (SQLite, 500-char user message + 500-char reply per turn; pruning keepLast 10, on write every 10):",
+  );
   const growth = await storageGrowth();
   console.log("\nSkills state size:");
   const skills = await skillsStateBytes();
@@ -161,7 +221,16 @@ try {
   } finally {
     postgres?.stop();
   }
-  const results = { date: new Date().toISOString(), node: process.version, quick, pruning, storage: growth, skillsState: skills, writeLatency: latency, lease };
+  const results = {
+    date: new Date().toISOString(),
+    node: process.version,
+    quick,
+    pruning,
+    storage: growth,
+    skillsState: skills,
+    writeLatency: latency,
+    lease,
+  };
   mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
   writeFileSync(join(import.meta.dirname, "results/checkpoint.json"), `${JSON.stringify(results, null, 2)}\n`);
   console.log("\nwrote bench/results/checkpoint.json");

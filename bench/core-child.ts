@@ -19,7 +19,10 @@ if (mode === "naive") {
   keep = skills;
 } else {
   // "registry": no snapshot (parse every file); "snapshot": a snapshot file written by an earlier process.
-  const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir!)], snapshot: mode === "snapshot" ? snapshotFile! : false });
+  const registry = await createSkillRegistry({
+    sources: [skillsFromDirectory(dir!)],
+    snapshot: mode === "snapshot" ? snapshotFile! : false,
+  });
   count = registry.list().length;
   keep = registry;
 }
@@ -33,4 +36,6 @@ if (mode !== "naive") {
 gc();
 gc();
 const heapAfter = process.memoryUsage().heapUsed;
-process.stdout.write(`${JSON.stringify({ mode, count, ms, firstSearchMs, heapMiB: (heapAfter - heapBefore) / 2 ** 20, rssMiB: process.memoryUsage().rss / 2 ** 20, kept: keep !== undefined })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ mode, count, ms, firstSearchMs, heapMiB: (heapAfter - heapBefore) / 2 ** 20, rssMiB: process.memoryUsage().rss / 2 ** 20, kept: keep !== undefined })}\n`,
+);

@@ -33,8 +33,18 @@ const peerProblem = process.argv.includes("--no-peers") ? "--no-peers" : prepare
 if (peerProblem) console.log(`deepagents not measured: ${peerProblem}`);
 
 function child(mode: "registry" | "naive" | "snapshot", dir: string, snapshotFile = "") {
-  const out = execFileSync(process.execPath, ["--expose-gc", "--import", "tsx", join(import.meta.dirname, "core-child.ts"), mode, dir, snapshotFile], { encoding: "utf8", maxBuffer: 1 << 24 });
-  return JSON.parse(out.trim().split("\n").pop()!) as { count: number; ms: number; firstSearchMs?: number; heapMiB: number; rssMiB: number };
+  const out = execFileSync(
+    process.execPath,
+    ["--expose-gc", "--import", "tsx", join(import.meta.dirname, "core-child.ts"), mode, dir, snapshotFile],
+    { encoding: "utf8", maxBuffer: 1 << 24 },
+  );
+  return JSON.parse(out.trim().split("\n").pop()!) as {
+    count: number;
+    ms: number;
+    firstSearchMs?: number;
+    heapMiB: number;
+    rssMiB: number;
+  };
 }
 
 const results: Record<string, unknown>[] = [];
@@ -102,12 +112,17 @@ for (const n of sizes) {
 
   const skills = registry.list();
   const renderBudgeted = await sample(50, () => renderSkillsPrompt(skills));
-  const renderFull = await sample(20, () => renderSkillsPrompt(skills, { budget: { maxChars: Number.MAX_SAFE_INTEGER } }));
+  const renderFull = await sample(20, () =>
+    renderSkillsPrompt(skills, { budget: { maxChars: Number.MAX_SAFE_INTEGER } }),
+  );
   const budgeted = renderSkillsPrompt(skills);
-  const searchMs = await sample(queries.length * 5, (() => {
-    let i = 0;
-    return () => registry.search(queries[i++ % queries.length]!, { limit: 5 });
-  })());
+  const searchMs = await sample(
+    queries.length * 5,
+    (() => {
+      let i = 0;
+      return () => registry.search(queries[i++ % queries.length]!, { limit: 5 });
+    })(),
+  );
 
   const deepagentsMs = deepagents.length > 0 ? median(deepagents) : undefined;
   const row = {
@@ -170,7 +185,8 @@ if (!process.argv.includes("--no-store")) {
       started = performance.now();
       const storeRegistry = await createSkillRegistry({ sources: [skillsFromStore(reader)] });
       loads.push(performance.now() - started);
-      if (storeRegistry.list().length !== n) throw new Error(`store registry has ${storeRegistry.list().length} skills, expected ${n}`);
+      if (storeRegistry.list().length !== n)
+        throw new Error(`store registry has ${storeRegistry.list().length} skills, expected ${n}`);
       await reader.stop();
     }
     const reader = PostgresStore.fromConnString(server!.url, { schema });
@@ -179,14 +195,23 @@ if (!process.argv.includes("--no-store")) {
     const oneSkill = writeTree({ [`${storeRegistry.list()[0]!.name}/SKILL.md`]: "" });
     const firstName = storeRegistry.list()[0]!.name;
     const reloadOne = await sample(3, async () => {
-      writeFileSync(join(oneSkill, firstName, "SKILL.md"), `---\nname: ${firstName}\ndescription: Republished ${Math.random()}.\n---\nBody.\n`);
+      writeFileSync(
+        join(oneSkill, firstName, "SKILL.md"),
+        `---\nname: ${firstName}\ndescription: Republished ${Math.random()}.\n---\nBody.\n`,
+      );
       await publishSkillsToStore(writer, oneSkill, { strict: false });
       const report = await storeRegistry.reload();
       if (report.reread !== 1) throw new Error(`expected one re-read, got ${report.reread}`);
     });
     await reader.stop();
     await writer.stop();
-    const row = { n, publishMs: round(publishMs), storeColdLoadMs: round(median(loads)), storeReloadUnchangedMs: round(median(reloadUnchanged), 2), storePublishOneAndReloadMs: round(median(reloadOne)) };
+    const row = {
+      n,
+      publishMs: round(publishMs),
+      storeColdLoadMs: round(median(loads)),
+      storeReloadUnchangedMs: round(median(reloadUnchanged), 2),
+      storePublishOneAndReloadMs: round(median(reloadOne)),
+    };
     storeRows.push(row);
     console.log(JSON.stringify(row));
   }
@@ -196,4 +221,7 @@ if (!process.argv.includes("--no-store")) {
 console.table(results);
 if (storeRows.length > 0) console.table(storeRows);
 mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
-writeFileSync(join(import.meta.dirname, "results", "core.json"), JSON.stringify({ node: process.version, date: new Date().toISOString(), quick, results, store: storeRows }, null, 2));
+writeFileSync(
+  join(import.meta.dirname, "results", "core.json"),
+  JSON.stringify({ node: process.version, date: new Date().toISOString(), quick, results, store: storeRows }, null, 2),
+);

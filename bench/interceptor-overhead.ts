@@ -25,7 +25,11 @@ const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)]
 const loadedNames = [manifest.skills[3]!.name, manifest.skills[50]!.name, manifest.skills[120]!.name];
 const first = loadedNames.map((name) => ({ toolCalls: [{ name: "read_skill", args: { name } }] }));
 
-async function run(kind: "middleware" | "interceptor", withSkills: boolean, checkpointer: boolean): Promise<{ total: number; steady: number }> {
+async function run(
+  kind: "middleware" | "interceptor",
+  withSkills: boolean,
+  checkpointer: boolean,
+): Promise<{ total: number; steady: number }> {
   global.gc?.();
   const script = withSkills ? toolLoop(CALLS, first) : toolLoop(CALLS);
   const model = new RecordingChatModel(script);
@@ -36,9 +40,17 @@ async function run(kind: "middleware" | "interceptor", withSkills: boolean, chec
     model.calls.length = 0; // keep memory flat: the recording is not needed here
     return original(...args);
   };
-  const agent = buildAgent(kind, model, withSkills ? { skills: registry, loadMode: "session" } : undefined, checkpointer ? new MemorySaver() : undefined);
+  const agent = buildAgent(
+    kind,
+    model,
+    withSkills ? { skills: registry, loadMode: "session" } : undefined,
+    checkpointer ? new MemorySaver() : undefined,
+  );
   const start = performance.now();
-  await agent.invoke({ messages: [new HumanMessage("go")] }, { configurable: { thread_id: "bench" }, recursionLimit: 1000 });
+  await agent.invoke(
+    { messages: [new HumanMessage("go")] },
+    { configurable: { thread_id: "bench" }, recursionLimit: 1000 },
+  );
   const total = performance.now() - start;
   if (times.length !== CALLS) throw new Error(`expected ${CALLS} model calls, got ${times.length}`);
   return { total, steady: times[times.length - 1]! - times[0]! };
@@ -72,25 +84,56 @@ for (const kind of ["middleware", "interceptor"] as const) {
       runWithSkillsMs: round(median(withTotals), 1),
       runWithoutSkillsMs: round(median(withoutTotals), 1),
     };
-    console.log(`${key.padEnd(32)} overhead/call ${round(median(perCall), 3)} ms (excl. first ${round(median(perCallSteady), 3)} ms); run with ${round(median(withTotals), 0)} ms, without ${round(median(withoutTotals), 0)} ms`);
+    console.log(
+      `${key.padEnd(32)} overhead/call ${round(median(perCall), 3)} ms (excl. first ${round(median(perCallSteady), 3)} ms); run with ${round(median(withTotals), 0)} ms, without ${round(median(withoutTotals), 0)} ms`,
+    );
   }
 }
 
 // The engine alone: rewrite one request of a 400-message conversation with 3 skills loaded.
 const engine = new SkillsEngine(resolveOptions({ skills: registry, loadMode: "session" }));
 let state = emptyAgentSkillsState();
-for (const name of loadedNames) state = engine.apply(state, { events: [{ type: "load", name, mode: "session", hash: registry.get(name)!.hash, seq: state.load.seq + 1 }] });
+for (const name of loadedNames)
+  state = engine.apply(state, {
+    events: [{ type: "load", name, mode: "session", hash: registry.get(name)!.hash, seq: state.load.seq + 1 }],
+  });
 const messages = [new HumanMessage("go"), ...Array.from({ length: 400 }, (_, index) => new AIMessage(`step ${index}`))];
 const samples: number[] = [];
 for (let i = 0; i < (quick ? 200 : 2000); i++) {
   const start = performance.now();
   const prepared = engine.prepare(state, messages, registry);
-  await engine.buildModelRequest({ state: prepared.state, catalog: registry, systemText: "You are a helpful assistant.", messages, tools: [noop] });
+  await engine.buildModelRequest({
+    state: prepared.state,
+    catalog: registry,
+    systemText: "You are a helpful assistant.",
+    messages,
+    tools: [noop],
+  });
   samples.push(performance.now() - start);
 }
-results["engine/buildModelRequest"] = { medianMs: round(median(samples.slice(10)), 4), note: "1 000 skills, 3 loaded, 401 messages, no graph" };
-console.log(`engine prepare+buildModelRequest (1 000 skills, 3 loaded, 401 messages): median ${round(median(samples.slice(10)), 4)} ms`);
+results["engine/buildModelRequest"] = {
+  medianMs: round(median(samples.slice(10)), 4),
+  note: "1 000 skills, 3 loaded, 401 messages, no graph",
+};
+console.log(
+  `engine prepare+buildModelRequest (1 000 skills, 3 loaded, 401 messages): median ${round(median(samples.slice(10)), 4)} ms`,
+);
 
 const out = join(import.meta.dirname, "results", "interceptor-overhead.json");
-writeFileSync(out, JSON.stringify({ n: N, calls: CALLS, pairs, loaded: loadedNames.length, node: process.version, date: new Date().toISOString(), results }, null, 2));
+writeFileSync(
+  out,
+  JSON.stringify(
+    {
+      n: N,
+      calls: CALLS,
+      pairs,
+      loaded: loadedNames.length,
+      node: process.version,
+      date: new Date().toISOString(),
+      results,
+    },
+    null,
+    2,
+  ),
+);
 console.log(`written ${out}`);

@@ -22,7 +22,14 @@ const encoder = getEncoding("o200k_base");
 const tokens = (text: string) => encoder.encode(text, [], []).length;
 const pool = ["Read", "Write", "Edit", "Bash"].map(stubTool);
 
-async function session(registry: SkillRegistry, a: string, b: string, toolExposure: ToolExposure, bodyPlacement: BodyPlacement, kind: "middleware" | "interceptor") {
+async function session(
+  registry: SkillRegistry,
+  a: string,
+  b: string,
+  toolExposure: ToolExposure,
+  bodyPlacement: BodyPlacement,
+  kind: "middleware" | "interceptor",
+) {
   const model = new RecordingChatModel([
     { toolCalls: [{ name: "noop", args: {} }] },
     { toolCalls: [{ name: "read_skill", args: { name: a } }] },
@@ -31,15 +38,35 @@ async function session(registry: SkillRegistry, a: string, b: string, toolExposu
     { toolCalls: [{ name: "noop", args: {} }] },
     { content: "done" },
   ]);
-  const skillTools = { [a]: [stubTool(`${a.slice(0, 20)}_convert`), stubTool(`${a.slice(0, 20)}_check`)], [b]: [stubTool(`${b.slice(0, 20)}_run`)] };
-  const agent = buildAgent(kind, model, { skills: registry, toolExposure, bodyPlacement, tools: pool, skillTools }, undefined);
-  await agent.invoke({ messages: [new HumanMessage("Work through the task.")] }, { configurable: { thread_id: "cache" } });
+  const skillTools = {
+    [a]: [stubTool(`${a.slice(0, 20)}_convert`), stubTool(`${a.slice(0, 20)}_check`)],
+    [b]: [stubTool(`${b.slice(0, 20)}_run`)],
+  };
+  const agent = buildAgent(
+    kind,
+    model,
+    { skills: registry, toolExposure, bodyPlacement, tools: pool, skillTools },
+    undefined,
+  );
+  await agent.invoke(
+    { messages: [new HumanMessage("Work through the task.")] },
+    { configurable: { thread_id: "cache" } },
+  );
   if (model.calls.length !== 6) throw new Error(`expected 6 requests, got ${model.calls.length}`);
-  const serialized = model.calls.map((call) => lib.serializeRequest({ system: call.system, tools: call.tools, messages: call.messages }));
+  const serialized = model.calls.map((call) =>
+    lib.serializeRequest({ system: call.system, tools: call.tools, messages: call.messages }),
+  );
   const stability = lib.prefixStability(serialized);
   const worst = stability.pairs.reduce((low, pair) => (pair.ratio < low.ratio ? pair : low));
   const promptTokens = model.calls.map((call) => tokens(serialized[model.calls.indexOf(call)]!));
-  return { mean: round(stability.mean, 4), min: round(stability.min, 4), worstPairFirstDifference: worst.firstDifference, lengths: stability.lengths, tokensPerRequest: promptTokens, tokensTotal: promptTokens.reduce((sum, value) => sum + value, 0) };
+  return {
+    mean: round(stability.mean, 4),
+    min: round(stability.min, 4),
+    worstPairFirstDifference: worst.firstDifference,
+    lengths: stability.lengths,
+    tokensPerRequest: promptTokens,
+    tokensTotal: promptTokens.reduce((sum, value) => sum + value, 0),
+  };
 }
 
 const results: Record<string, unknown> = {};
@@ -52,7 +79,9 @@ for (const n of sizes) {
       for (const placement of ["tool-result", "system-prompt"] as const) {
         const result = await session(registry, a, b, exposure, placement, kind);
         results[`n${n}/${kind}/${exposure}/${placement}`] = { a, b, ...result };
-        console.log(`N=${n} ${kind.padEnd(11)} ${exposure.padEnd(10)} ${placement.padEnd(13)} prefix ratio mean ${result.mean.toFixed(4)} min ${result.min.toFixed(4)} (worst pair differs at: ${result.worstPairFirstDifference}); tokens over 6 requests ${result.tokensTotal}`);
+        console.log(
+          `N=${n} ${kind.padEnd(11)} ${exposure.padEnd(10)} ${placement.padEnd(13)} prefix ratio mean ${result.mean.toFixed(4)} min ${result.min.toFixed(4)} (worst pair differs at: ${result.worstPairFirstDifference}); tokens over 6 requests ${result.tokensTotal}`,
+        );
       }
     }
   }
@@ -63,7 +92,12 @@ const { dir: corpusTree } = await skillTree(187);
 const corpusRegistry = await createSkillRegistry({ sources: [skillsFromDirectory(corpusTree)] });
 const sectionOf = async (budget: number | undefined) => {
   const model = new RecordingChatModel([{ content: "done" }]);
-  const agent = buildAgent("middleware", model, { skills: corpusRegistry, ...(budget ? { prompt: { budget: { maxChars: budget } } } : {}) }, undefined);
+  const agent = buildAgent(
+    "middleware",
+    model,
+    { skills: corpusRegistry, ...(budget ? { prompt: { budget: { maxChars: budget } } } : {}) },
+    undefined,
+  );
   await agent.invoke({ messages: [new HumanMessage("hi")] }, { configurable: { thread_id: "tokens" } });
   return model.calls[0]!.system.slice("You are a helpful assistant.".length);
 };
@@ -77,8 +111,12 @@ const tokenFigures = {
   fullInjectionFiles: { chars: injection.files.length, tokens: tokens(injection.files) },
 };
 results["tokens/corpus-187"] = tokenFigures;
-console.log(`skills section (default 8 000-char budget): ${tokenFigures.skillsSectionDefaultBudget.tokens} tokens; unbudgeted: ${tokenFigures.skillsSectionUnbudgeted.tokens} tokens`);
-console.log(`full injection of the 187 corpus bodies: ${tokenFigures.fullInjectionBodies.tokens} tokens (whole files ${tokenFigures.fullInjectionFiles.tokens})`);
+console.log(
+  `skills section (default 8 000-char budget): ${tokenFigures.skillsSectionDefaultBudget.tokens} tokens; unbudgeted: ${tokenFigures.skillsSectionUnbudgeted.tokens} tokens`,
+);
+console.log(
+  `full injection of the 187 corpus bodies: ${tokenFigures.fullInjectionBodies.tokens} tokens (whole files ${tokenFigures.fullInjectionFiles.tokens})`,
+);
 
 const out = join(import.meta.dirname, "results", "prompt-cache.json");
 writeFileSync(out, JSON.stringify({ sizes, node: process.version, date: new Date().toISOString(), results }, null, 2));

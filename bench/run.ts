@@ -29,7 +29,11 @@ for (const name of names) {
     continue;
   }
   console.log(`\n== ${name} (${file})`);
-  const result = spawnSync(process.execPath, ["--expose-gc", "--conditions=@skillgraph/source", "--import", "tsx", path, ...flags], { stdio: "inherit" });
+  const result = spawnSync(
+    process.execPath,
+    ["--expose-gc", "--conditions=@skillgraph/source", "--import", "tsx", path, ...flags],
+    { stdio: "inherit" },
+  );
   if (result.status !== 0) failed++;
 }
 console.log(`\nbenchmarks done; results in bench/results/*.json${failed ? ` (${failed} failed)` : ""}`);

@@ -34,33 +34,51 @@ for (const item of queries) {
   if (rank >= 0) figure.top5++;
   if (results[0]?.confident) figure.confident++;
   if (verbose && item.split === "tune" && rank !== 0) {
-    console.log(`${rank < 0 ? "MISS" : `rank${rank + 1}`} ${item.query}\n   want ${item.expected.join(" ")}\n   got  ${results.map((r) => `${dirByPath.get(r.path)?.split("/").pop()}:${r.score.toFixed(2)}`).join(" ")}`);
+    console.log(
+      `${rank < 0 ? "MISS" : `rank${rank + 1}`} ${item.query}\n   want ${item.expected.join(" ")}\n   got  ${results.map((r) => `${dirByPath.get(r.path)?.split("/").pop()}:${r.score.toFixed(2)}`).join(" ")}`,
+    );
   }
-  if (verbose && item.split === "tune" && !results[0]?.confident) console.log(`LOWCONF ${results[0]?.score.toFixed(3)} ${item.query}`);
+  if (verbose && item.split === "tune" && !results[0]?.confident)
+    console.log(`LOWCONF ${results[0]?.score.toFixed(3)} ${item.query}`);
 }
 const queryMs = (performance.now() - started) / queries.length;
 for (const [split, figure] of Object.entries(figures)) {
   if (split === "holdout" && !showHoldout) continue;
-  console.log(`${split}: n=${figure.n} top1=${(figure.top1 / figure.n).toFixed(3)} top5=${(figure.top5 / figure.n).toFixed(3)} confident=${(figure.confident / figure.n).toFixed(3)}`);
+  console.log(
+    `${split}: n=${figure.n} top1=${(figure.top1 / figure.n).toFixed(3)} top5=${(figure.top5 / figure.n).toFixed(3)} confident=${(figure.confident / figure.n).toFixed(3)}`,
+  );
 }
 const realTop = queries.length;
-console.log(`off-topic: n=${offTopic.length} confident=${offTopic.filter((item) => item.confident).length} max=${Math.max(...offTopic.map((item) => item.top)).toFixed(3)}`);
+console.log(
+  `off-topic: n=${offTopic.length} confident=${offTopic.filter((item) => item.confident).length} max=${Math.max(...offTopic.map((item) => item.top)).toFixed(3)}`,
+);
 if (verbose) for (const item of offTopic) console.log(`  off ${item.top.toFixed(3)} ${item.query}`);
-const blind = JSON.parse(readFileSync(join(import.meta.dirname, "../test/fixtures/blind-search-queries.json"), "utf8")) as Array<{ query: string; expected: string[] }>;
+const blind = JSON.parse(
+  readFileSync(join(import.meta.dirname, "../test/fixtures/blind-search-queries.json"), "utf8"),
+) as Array<{ query: string; expected: string[] }>;
 for (const [label, set, folderOf] of [
   ["natural-queries (dev)", queries, (path: string) => dirByPath.get(path)],
   ["blind (dev)", blind, (path: string) => (dirByPath.has(path) ? `skills/${dirByPath.get(path)}` : undefined)],
 ] as const) {
   const figures = evaluateSearch(index, set, folderOf);
-  console.log(`${label}: top1=${figures.top1.toFixed(3)} top5=${figures.top5.toFixed(3)} auc=${figures.auc.toFixed(3)} confident real=${figures.realConfident.toFixed(3)} off-topic=${figures.offTopicConfident.toFixed(3)}`);
+  console.log(
+    `${label}: top1=${figures.top1.toFixed(3)} top5=${figures.top5.toFixed(3)} auc=${figures.auc.toFixed(3)} confident real=${figures.realConfident.toFixed(3)} off-topic=${figures.offTopicConfident.toFixed(3)}`,
+  );
 }
-console.log(`build ${buildMs.toFixed(0)} ms for ${index.size} skills; ${queryMs.toFixed(2)} ms/query over ${realTop} queries`);
+console.log(
+  `build ${buildMs.toFixed(0)} ms for ${index.size} skills; ${queryMs.toFixed(2)} ms/query over ${realTop} queries`,
+);
 
 // Scale: 10 000 synthetic skills made from real bodies (cut to ~5 KB around the corpus median), then one reload-sized update.
 const synthetic = Array.from({ length: 10_000 }, (_, i) => {
   const source = corpus[i % corpus.length]!.document;
   const other = corpus[(i * 7 + 3) % corpus.length]!.document;
-  return { name: `${source.name}-${i}`, description: source.description, body: (source.body + other.body).slice(0, 5_000), path: `/synthetic/${i}/SKILL.md` };
+  return {
+    name: `${source.name}-${i}`,
+    description: source.description,
+    body: (source.body + other.body).slice(0, 5_000),
+    path: `/synthetic/${i}/SKILL.md`,
+  };
 });
 const collect = (globalThis as { gc?: () => void }).gc ?? (() => {});
 collect();
@@ -71,10 +89,17 @@ const largeBuildMs = performance.now() - started;
 collect();
 const heapMb = (process.memoryUsage().heapUsed - heapBefore) / 1e6;
 started = performance.now();
-const updated = large.update({ upsert: synthetic.slice(0, 20).map((doc) => ({ ...doc, body: `${doc.body} changed` })), remove: [synthetic[50]!.name] });
+const updated = large.update({
+  upsert: synthetic.slice(0, 20).map((doc) => ({ ...doc, body: `${doc.body} changed` })),
+  remove: [synthetic[50]!.name],
+});
 const updateMs = performance.now() - started;
 started = performance.now();
 for (const item of queries) updated.search(item.query);
 const largeQueryMs = (performance.now() - started) / queries.length;
-const largeOffTopic = queries.filter((item) => item.expected.length === 0 && large.search(item.query)[0]?.confident).length;
-console.log(`10k skills: build ${largeBuildMs.toFixed(0)} ms, ~${heapMb.toFixed(0)} MB heap, update(20 upserts + 1 remove) ${updateMs.toFixed(0)} ms, ${largeQueryMs.toFixed(2)} ms/query; off-topic confident at 10k: ${largeOffTopic}`);
+const largeOffTopic = queries.filter(
+  (item) => item.expected.length === 0 && large.search(item.query)[0]?.confident,
+).length;
+console.log(
+  `10k skills: build ${largeBuildMs.toFixed(0)} ms, ~${heapMb.toFixed(0)} MB heap, update(20 upserts + 1 remove) ${updateMs.toFixed(0)} ms, ${largeQueryMs.toFixed(2)} ms/query; off-topic confident at 10k: ${largeOffTopic}`,
+);

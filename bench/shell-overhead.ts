@@ -6,19 +6,37 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createBubblewrapExecutor, createLocalExecutor, createShellHook, type CommandExecutor, type ExecutionRequest } from "../packages/shell/src/index.js";
+import {
+  createBubblewrapExecutor,
+  createLocalExecutor,
+  createShellHook,
+  type CommandExecutor,
+  type ExecutionRequest,
+} from "../packages/shell/src/index.js";
 
 const runs = Number(process.env.BENCH_RUNS ?? 60);
 const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-bench-"));
 
 function request(argv: string[], timeoutMs = 60_000): ExecutionRequest {
-  return { argv, cwd: workspaceDir, workspaceDir, env: {}, timeoutMs, killGraceMs: 1_000, maxOutputBytes: 16_384, killAfterOutputBytes: 1 << 26, runId: randomUUID() };
+  return {
+    argv,
+    cwd: workspaceDir,
+    workspaceDir,
+    env: {},
+    timeoutMs,
+    killGraceMs: 1_000,
+    maxOutputBytes: 16_384,
+    killAfterOutputBytes: 1 << 26,
+    runId: randomUUID(),
+  };
 }
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 function percentile(values: number[], p: number): number {
@@ -26,7 +44,10 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
 }
 
-async function time(label: string, once: () => Promise<unknown>): Promise<{ label: string; medianMs: number; p90Ms: number; runs: number }> {
+async function time(
+  label: string,
+  once: () => Promise<unknown>,
+): Promise<{ label: string; medianMs: number; p90Ms: number; runs: number }> {
   for (let warm = 0; warm < 3; warm += 1) await once();
   const samples: number[] = [];
   for (let index = 0; index < runs; index += 1) {
@@ -35,7 +56,9 @@ async function time(label: string, once: () => Promise<unknown>): Promise<{ labe
     samples.push(performance.now() - started);
   }
   const result = { label, medianMs: round(median(samples)), p90Ms: round(percentile(samples, 90)), runs };
-  console.log(`${label.padEnd(44)} median ${result.medianMs.toFixed(2)} ms   p90 ${result.p90Ms.toFixed(2)} ms   (n=${runs})`);
+  console.log(
+    `${label.padEnd(44)} median ${result.medianMs.toFixed(2)} ms   p90 ${result.p90Ms.toFixed(2)} ms   (n=${runs})`,
+  );
   return result;
 }
 
@@ -59,7 +82,11 @@ async function killTime(executor: CommandExecutor, tree: string): Promise<{ medi
 }
 
 const local = createLocalExecutor();
-const results: Record<string, unknown> = { node: process.version, platform: `${process.platform} ${os.release()}`, cpus: os.cpus().length };
+const results: Record<string, unknown> = {
+  node: process.version,
+  platform: `${process.platform} ${os.release()}`,
+  cpus: os.cpus().length,
+};
 const localSpawn = await time("local: spawn `true`", () => local.run(request(["/bin/true"])));
 results.localSpawn = localSpawn;
 let bwrap: CommandExecutor | undefined;
@@ -82,7 +109,9 @@ writeFileSync(path.join(workspaceDir, "out", "keep.txt"), "x");
 for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
   const hook = createShellHook({ catalog, executor: executor as "local" | "bubblewrap", alwaysVisible: true });
   const shell = hook.tools.find((tool) => tool.name === "shell")!;
-  results[`toolCall_${executor}`] = await time(`shell tool call (${executor}): \`true\``, () => shell.invoke({ command: "true" }, { configurable: { thread_id: "bench" } }));
+  results[`toolCall_${executor}`] = await time(`shell tool call (${executor}): \`true\``, () =>
+    shell.invoke({ command: "true" }, { configurable: { thread_id: "bench" } }),
+  );
 }
 
 // What the hardening of issue 9 costs per call, measured in the same run: the same tool call with the parts that add
@@ -90,29 +119,50 @@ for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
 // staging and collection, wrapper unwrapping, environment allow-list) run in both; they cost microseconds.
 const hardening: Record<string, unknown> = {};
 for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
-  const baselineExecutor = executor === "local" ? createLocalExecutor({ isolateProcesses: false }) : createBubblewrapExecutor({});
+  const baselineExecutor =
+    executor === "local" ? createLocalExecutor({ isolateProcesses: false }) : createBubblewrapExecutor({});
   const baseline = createShellHook({ catalog, executor: baselineExecutor, limits: false, alwaysVisible: true });
   const hardened = createShellHook({ catalog, executor: executor as "local" | "bubblewrap", alwaysVisible: true });
-  const call = (hook: typeof baseline) => () => hook.tools.find((tool) => tool.name === "shell")!.invoke({ command: "true" }, { configurable: { thread_id: "bench" } });
+  const call = (hook: typeof baseline) => () =>
+    hook.tools
+      .find((tool) => tool.name === "shell")!
+      .invoke({ command: "true" }, { configurable: { thread_id: "bench" } });
   const before = await time(`tool call (${executor}), hardening off`, call(baseline));
   const after = await time(`tool call (${executor}), hardening on`, call(hardened));
   const extraMs = round(after.medianMs - before.medianMs);
-  hardening[executor] = { offMs: before.medianMs, onMs: after.medianMs, extraMs, ratio: round(after.medianMs / before.medianMs) };
-  console.log(`hardening cost (${executor}): +${extraMs} ms per call, ratio ${round(after.medianMs / before.medianMs)}x`);
+  hardening[executor] = {
+    offMs: before.medianMs,
+    onMs: after.medianMs,
+    extraMs,
+    ratio: round(after.medianMs / before.medianMs),
+  };
+  console.log(
+    `hardening cost (${executor}): +${extraMs} ms per call, ratio ${round(after.medianMs / before.medianMs)}x`,
+  );
 }
 results.hardening = hardening;
 
-for (const [name, tree] of [["obedient", obedientTree], ["stubborn", stubbornTree]] as const) {
+for (const [name, tree] of [
+  ["obedient", obedientTree],
+  ["stubborn", stubbornTree],
+] as const) {
   const localKill = await killTime(local, tree);
-  console.log(`local: kill ${name} runaway tree after timeout`.padEnd(56) + `median ${localKill.medianMs.toFixed(2)} ms (n=${localKill.runs}, grace 500 ms)`);
+  console.log(
+    `local: kill ${name} runaway tree after timeout`.padEnd(56) +
+      `median ${localKill.medianMs.toFixed(2)} ms (n=${localKill.runs}, grace 500 ms)`,
+  );
   results[`localKill_${name}`] = localKill;
   if (bwrap) {
     const bwrapKill = await killTime(bwrap, tree);
-    console.log(`bubblewrap: kill ${name} runaway tree after timeout`.padEnd(56) + `median ${bwrapKill.medianMs.toFixed(2)} ms (n=${bwrapKill.runs})`);
+    console.log(
+      `bubblewrap: kill ${name} runaway tree after timeout`.padEnd(56) +
+        `median ${bwrapKill.medianMs.toFixed(2)} ms (n=${bwrapKill.runs})`,
+    );
     results[`bubblewrapKill_${name}`] = bwrapKill;
   }
 }
-results.killNote = "obedient: 4 processes that exit on SIGTERM; stubborn: one ignores SIGTERM, so the local executor waits the 500 ms grace before SIGKILL (bubblewrap's PID namespace dies with the sandbox)";
+results.killNote =
+  "obedient: 4 processes that exit on SIGTERM; stubborn: one ignores SIGTERM, so the local executor waits the 500 ms grace before SIGKILL (bubblewrap's PID namespace dies with the sandbox)";
 
 const outFile = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "results/shell.json");
 mkdirSync(path.dirname(outFile), { recursive: true });

@@ -8,7 +8,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { inject, it } from "vitest";
-import { closeCheckpointer, createCheckpointer, type PruningOptions, withPruning } from "../packages/checkpoint/src/index.js";
+import {
+  closeCheckpointer,
+  createCheckpointer,
+  type PruningOptions,
+  withPruning,
+} from "../packages/checkpoint/src/index.js";
 import { installConformanceGlobals } from "./support/conformance-globals.js";
 
 /** The CLI's pruning (packages/cli/src/commands/chat/open-chat-session.ts). */
@@ -33,7 +38,10 @@ const prunedAway: Array<[RegExp, string]> = [
 
 /** The suite's own skip (it_skipForSomeModules keyed by module name, which our names do not match), same reason. */
 const suiteSkips: Array<[RegExp, string]> = [
-  [/^(memory|SQLite file) .*#put > should only store channel_values that have changed/, "the suite's own skip: MemorySaver and SqliteSaver store every channel in every checkpoint (no channel deltas)"],
+  [
+    /^(memory|SQLite file) .*#put > should only store channel_values that have changed/,
+    "the suite's own skip: MemorySaver and SqliteSaver store every channel in every checkpoint (no channel deltas)",
+  ],
 ];
 
 const probe = process.env.SG_CONFORMANCE_PROBE === "1"; // run every case, to list what pruning changes

@@ -15,7 +15,9 @@ describeCheckpointSaver({
   async destroy({ url, checkpointer }) {
     const schema = new URL(url).searchParams.get("schema");
     // The saver's pool is a plain (TypeScript-private) field; reuse it to drop this test's schema.
-    await (checkpointer as unknown as { pool: { query(sql: string): Promise<unknown> } }).pool.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await (checkpointer as unknown as { pool: { query(sql: string): Promise<unknown> } }).pool.query(
+      `DROP SCHEMA IF EXISTS "${schema}" CASCADE`,
+    );
     await closeCheckpointer(checkpointer);
   },
 });

@@ -15,12 +15,19 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 interface ChildRun {
   pid: number;
-  done: Promise<{ code: number | null; signal: NodeJS.Signals | null; result: Record<string, unknown> | undefined; stderr: string }>;
+  done: Promise<{
+    code: number | null;
+    signal: NodeJS.Signals | null;
+    result: Record<string, unknown> | undefined;
+    stderr: string;
+  }>;
   kill(): void;
 }
 
 function run(args: string[]): ChildRun {
-  const proc = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", child, ...args], { stdio: ["ignore", "pipe", "pipe"] });
+  const proc = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", child, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   let stdout = "";
   let stderr = "";
   proc.stdout.on("data", (chunk) => (stdout += String(chunk)));
@@ -60,7 +67,11 @@ async function humanTurns(url: string, threadId: string): Promise<string[]> {
 
 const postgresUrl = inject("postgresUrl");
 const backends = [
-  { name: "one SQLite file", url: () => `sqlite:${join(work, "sessions.db")}`, unavailable: undefined as string | undefined },
+  {
+    name: "one SQLite file",
+    url: () => `sqlite:${join(work, "sessions.db")}`,
+    unavailable: undefined as string | undefined,
+  },
   {
     name: "PostgreSQL",
     url: () => `${postgresUrl}?schema=lease_${randomBytes(4).toString("hex")}`,
@@ -85,14 +96,19 @@ for (const backend of backends) {
       const second = await run([url, thread, "4", "B"]).done;
       expect(second.code, second.stderr).toBe(3);
       expect(second.result?.holderPid).toBe(first.pid);
-      expect(String(second.result?.busy)).toMatch(new RegExp(`^session ${thread} is in use by pid ${first.pid} since \\d{4}-\\d\\d-\\d\\dT`));
+      expect(String(second.result?.busy)).toMatch(
+        new RegExp(`^session ${thread} is in use by pid ${first.pid} since \\d{4}-\\d\\d-\\d\\dT`),
+      );
       writeFileSync(go, "go");
       const firstDone = await first.done;
       expect(firstDone.code, firstDone.stderr).toBe(0);
       const again = await run([url, thread, "4", "B"]).done;
       expect(again.code, again.stderr).toBe(0);
       const turns = await humanTurns(url, thread);
-      expect(turns).toEqual([...Array.from({ length: 6 }, (_, i) => `A turn ${i}`), ...Array.from({ length: 4 }, (_, i) => `B turn ${i}`)]);
+      expect(turns).toEqual([
+        ...Array.from({ length: 6 }, (_, i) => `A turn ${i}`),
+        ...Array.from({ length: 4 }, (_, i) => `B turn ${i}`),
+      ]);
     });
 
     it("two processes started together on one session: every turn of each that exited 0 is kept, the other wrote nothing", async () => {
@@ -145,13 +161,41 @@ describe("two `skillgraph chat --session same` processes (the issue's scenario, 
     });
     const db = `sqlite:${join(work, "chat-sessions.db")}`;
     const chat = (prompt: string) => {
-      const proc = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", "packages/cli/src/bin.ts", "chat", "-p", prompt, "--session", "same", "--checkpoint", db, "--quiet"], {
-        env: { PATH: process.env.PATH ?? "/usr/bin", HOME: work, NO_COLOR: "1", OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k" },
-        stdio: ["ignore", "pipe", "pipe"],
-      });
+      const proc = spawn(
+        process.execPath,
+        [
+          "--conditions=@skillgraph/source",
+          "--import",
+          "tsx",
+          "packages/cli/src/bin.ts",
+          "chat",
+          "-p",
+          prompt,
+          "--session",
+          "same",
+          "--checkpoint",
+          db,
+          "--quiet",
+        ],
+        {
+          env: {
+            PATH: process.env.PATH ?? "/usr/bin",
+            HOME: work,
+            NO_COLOR: "1",
+            OPENAI_BASE_URL: server.url,
+            OPENAI_API_KEY: "k",
+          },
+          stdio: ["ignore", "pipe", "pipe"],
+        },
+      );
       let stderr = "";
       proc.stderr.on("data", (chunk) => (stderr += String(chunk)));
-      return { pid: proc.pid!, done: new Promise<{ code: number | null; stderr: string }>((resolve) => proc.on("close", (code) => resolve({ code, stderr }))) };
+      return {
+        pid: proc.pid!,
+        done: new Promise<{ code: number | null; stderr: string }>((resolve) =>
+          proc.on("close", (code) => resolve({ code, stderr })),
+        ),
+      };
     };
     try {
       const first = chat("first question");

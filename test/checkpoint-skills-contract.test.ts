@@ -21,7 +21,10 @@ function skillsFolder(names: string[]): string {
   dirs.push(dir);
   for (const name of names) {
     mkdirSync(join(dir, name));
-    writeFileSync(join(dir, name, "SKILL.md"), `---\nname: ${name}\ndescription: ${name} work for the contract test.\n---\n${name} v1\n`);
+    writeFileSync(
+      join(dir, name, "SKILL.md"),
+      `---\nname: ${name}\ndescription: ${name} work for the contract test.\n---\n${name} v1\n`,
+    );
   }
   return dir;
 }
@@ -31,29 +34,47 @@ describe("skills state contract between the runtime and @skillgraph/checkpoint",
     expect(SKILLS_STATE_KEY).toBe(CORE_KEY);
   });
 
-  it.each<DriftPolicy>(["reload", "keep"])("reads what createAgent + middleware stored; a removed skill is unloaded by the runtime under %s", async (onDrift) => {
-    const folder = skillsFolder(["alpha", "beta"]);
-    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(folder)] });
-    const dir = mkdtempSync(join(tmpdir(), "sg-contract-db-"));
-    dirs.push(dir);
-    const saver = await createCheckpointer(`sqlite:${join(dir, "sessions.db")}`);
-    const model = new RecordingChatModel([callTool("read_skill", { name: "alpha" }), callTool("read_skill", { name: "beta" }), answer("ok"), answer("again")]);
-    const agent = createAgent({ model, tools: [], checkpointer: saver, middleware: [createSkillsMiddleware({ skills: registry, agentId: "writer", loadMode: "session", onDrift })] });
-    const config = { configurable: { thread_id: "contract" } };
-    await agent.invoke({ messages: [new HumanMessage("load both")] }, config);
+  it.each<DriftPolicy>(["reload", "keep"])(
+    "reads what createAgent + middleware stored; a removed skill is unloaded by the runtime under %s",
+    async (onDrift) => {
+      const folder = skillsFolder(["alpha", "beta"]);
+      const registry = await createSkillRegistry({ sources: [skillsFromDirectory(folder)] });
+      const dir = mkdtempSync(join(tmpdir(), "sg-contract-db-"));
+      dirs.push(dir);
+      const saver = await createCheckpointer(`sqlite:${join(dir, "sessions.db")}`);
+      const model = new RecordingChatModel([
+        callTool("read_skill", { name: "alpha" }),
+        callTool("read_skill", { name: "beta" }),
+        answer("ok"),
+        answer("again"),
+      ]);
+      const agent = createAgent({
+        model,
+        tools: [],
+        checkpointer: saver,
+        middleware: [createSkillsMiddleware({ skills: registry, agentId: "writer", loadMode: "session", onDrift })],
+      });
+      const config = { configurable: { thread_id: "contract" } };
+      await agent.invoke({ messages: [new HumanMessage("load both")] }, config);
 
-    const stored = await inspectSession(saver, "contract", registry);
-    expect(stored.loadedSkills.map((skill) => [skill.agentId, skill.name])).toEqual([["writer", "alpha"], ["writer", "beta"]]);
-    expect(stored.drift).toEqual([]);
+      const stored = await inspectSession(saver, "contract", registry);
+      expect(stored.loadedSkills.map((skill) => [skill.agentId, skill.name])).toEqual([
+        ["writer", "alpha"],
+        ["writer", "beta"],
+      ]);
+      expect(stored.drift).toEqual([]);
 
-    rmSync(join(folder, "beta"), { recursive: true });
-    await registry.reload();
-    expect((await inspectSession(saver, "contract", registry)).drift.map((d) => [d.agentId, d.name, d.kind])).toEqual([["writer", "beta", "removed"]]);
+      rmSync(join(folder, "beta"), { recursive: true });
+      await registry.reload();
+      expect((await inspectSession(saver, "contract", registry)).drift.map((d) => [d.agentId, d.name, d.kind])).toEqual(
+        [["writer", "beta", "removed"]],
+      );
 
-    await agent.invoke({ messages: [new HumanMessage("go on")] }, config);
-    const after = await inspectSession(saver, "contract", registry);
-    expect(after.loadedSkills.map((skill) => skill.name)).toEqual(["alpha"]);
-    expect(after.drift).toEqual([]);
-    await closeCheckpointer(saver);
-  });
+      await agent.invoke({ messages: [new HumanMessage("go on")] }, config);
+      const after = await inspectSession(saver, "contract", registry);
+      expect(after.loadedSkills.map((skill) => skill.name)).toEqual(["alpha"]);
+      expect(after.drift).toEqual([]);
+      await closeCheckpointer(saver);
+    },
+  );
 });

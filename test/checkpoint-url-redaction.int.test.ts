@@ -34,8 +34,20 @@ function urlsWith(char: string, host: string): string[] {
 /** Runs the CLI in this process with captured streams; an escaping exception counts as output too. */
 async function runCliCaptured(argv: string[]): Promise<{ code: number | undefined; output: string }> {
   let output = "";
-  const sink = () => Object.assign(new PassThrough().on("data", (chunk) => (output += String(chunk))), { isTTY: false });
-  const io = { stdout: sink(), stderr: sink(), stdin: new PassThrough(), env: { NO_COLOR: "1" }, cwd: process.cwd(), color: false, isTTY: false };
+  const sink = () =>
+    Object.assign(
+      new PassThrough().on("data", (chunk) => (output += String(chunk))),
+      { isTTY: false },
+    );
+  const io = {
+    stdout: sink(),
+    stderr: sink(),
+    stdin: new PassThrough(),
+    env: { NO_COLOR: "1" },
+    cwd: process.cwd(),
+    color: false,
+    isTTY: false,
+  };
   try {
     return { code: await runCli(argv, io), output };
   } catch (error) {
@@ -76,11 +88,24 @@ describe("a PostgreSQL password never leaks", () => {
   it("from the installed command line (a child process), password with a raw '@' and '#'", () => {
     const url = `postgres://bob:${secret}@#${secret}@127.0.0.1:${closedPort}/db`;
     for (const candidate of [url, `postgres://bob:${secret}%40x@127.0.0.1:${closedPort}/db`]) {
-      const result = spawnSync(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", "packages/cli/src/bin.ts", "sessions", "list", "--checkpoint", candidate], {
-        encoding: "utf8",
-        timeout: 60_000,
-        env: { ...process.env, NO_COLOR: "1" },
-      });
+      const result = spawnSync(
+        process.execPath,
+        [
+          "--conditions=@skillgraph/source",
+          "--import",
+          "tsx",
+          "packages/cli/src/bin.ts",
+          "sessions",
+          "list",
+          "--checkpoint",
+          candidate,
+        ],
+        {
+          encoding: "utf8",
+          timeout: 60_000,
+          env: { ...process.env, NO_COLOR: "1" },
+        },
+      );
       expect(result.status).toBe(1);
       expect(`${result.stdout}\n${result.stderr}`).not.toContain(secret);
       expect(result.stderr).toMatch(/^error: /m);

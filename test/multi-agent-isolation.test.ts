@@ -1,14 +1,51 @@
 import { describe, expect, it } from "vitest";
-import { Annotation, END, HumanMessage, MemorySaver, MessagesAnnotation, Send, START, StateGraph, createAgent, toolsCondition, type BaseMessage } from "../packages/langgraph/src/__fixtures__/langchain.js";
-import { answer, callTool, RecordingChatModel, type ScriptedReply } from "../packages/langgraph/src/__fixtures__/recording-chat-model.js";
-import { createTestRegistry, createTestTools, type SkillRegistry } from "../packages/langgraph/src/__fixtures__/test-skills.js";
-import { createSkillsInterceptor, createSkillsMiddleware, getLoadedSkills, pickAgentSkillsState, SKILLS_STATE_KEY } from "../packages/langgraph/src/index.js";
+import {
+  Annotation,
+  END,
+  HumanMessage,
+  MemorySaver,
+  MessagesAnnotation,
+  Send,
+  START,
+  StateGraph,
+  createAgent,
+  toolsCondition,
+  type BaseMessage,
+} from "../packages/langgraph/src/__fixtures__/langchain.js";
+import {
+  answer,
+  callTool,
+  RecordingChatModel,
+  type ScriptedReply,
+} from "../packages/langgraph/src/__fixtures__/recording-chat-model.js";
+import {
+  createTestRegistry,
+  createTestTools,
+  type SkillRegistry,
+} from "../packages/langgraph/src/__fixtures__/test-skills.js";
+import {
+  createSkillsInterceptor,
+  createSkillsMiddleware,
+  getLoadedSkills,
+  pickAgentSkillsState,
+  SKILLS_STATE_KEY,
+} from "../packages/langgraph/src/index.js";
 
-const toolText = (messages: BaseMessage[]) => messages.filter((message) => message.getType() === "tool").map((message) => message.text).join("\n");
+const toolText = (messages: BaseMessage[]) =>
+  messages
+    .filter((message) => message.getType() === "tool")
+    .map((message) => message.text)
+    .join("\n");
 
 /** A sub-agent built on the interceptor, compiled as its own graph (private messages). */
 function interceptorSubAgent(registry: SkillRegistry, agentId: string, only: string[], script: ScriptedReply[]) {
-  const skills = createSkillsInterceptor({ skills: registry, agentId, only, loadMode: "session", tools: [createTestTools().makePdf] });
+  const skills = createSkillsInterceptor({
+    skills: registry,
+    agentId,
+    only,
+    loadMode: "session",
+    tools: [createTestTools().makePdf],
+  });
   const model = new RecordingChatModel(script);
   const State = Annotation.Root({ ...MessagesAnnotation.spec, ...skills.stateSpec });
   const graph = new StateGraph(State)
@@ -24,25 +61,50 @@ function interceptorSubAgent(registry: SkillRegistry, agentId: string, only: str
 /** A sub-agent built on createAgent + middleware. */
 function middlewareSubAgent(registry: SkillRegistry, agentId: string, only: string[], script: ScriptedReply[]) {
   const model = new RecordingChatModel(script);
-  const graph = createAgent({ model, tools: [], systemPrompt: `You are ${agentId}.`, middleware: [createSkillsMiddleware({ skills: registry, agentId, only, loadMode: "session", tools: [createTestTools().makePdf] })] });
+  const graph = createAgent({
+    model,
+    tools: [],
+    systemPrompt: `You are ${agentId}.`,
+    middleware: [
+      createSkillsMiddleware({
+        skills: registry,
+        agentId,
+        only,
+        loadMode: "session",
+        tools: [createTestTools().makePdf],
+      }),
+    ],
+  });
   return { graph, model, agentId };
 }
 
-type SubAgent = { graph: { invoke(input: unknown, config?: unknown): Promise<unknown> }; model: RecordingChatModel; agentId: string };
+type SubAgent = {
+  graph: { invoke(input: unknown, config?: unknown): Promise<unknown> };
+  model: RecordingChatModel;
+  agentId: string;
+};
 
 /** Supervisor graph fanning out to sub-agents in parallel with Send; each writes only its own key of the skills channel. */
 function supervisorGraph(subAgents: SubAgent[]) {
-  const State = Annotation.Root({ ...MessagesAnnotation.spec, ...createSkillsInterceptor({ skills: { list: () => [], readBody: async () => "" } as never }).stateSpec });
+  const State = Annotation.Root({
+    ...MessagesAnnotation.spec,
+    ...createSkillsInterceptor({ skills: { list: () => [], readBody: async () => "" } as never }).stateSpec,
+  });
   let builder = new StateGraph(State).addNode("supervisor", async () => ({}));
   for (const sub of subAgents) {
     builder = builder.addNode(sub.agentId, async (state: typeof State.State) => {
-      const output = (await sub.graph.invoke({ messages: state.messages.filter((message) => message.getType() === "human"), [SKILLS_STATE_KEY]: state[SKILLS_STATE_KEY] })) as { messages: BaseMessage[] };
+      const output = (await sub.graph.invoke({
+        messages: state.messages.filter((message) => message.getType() === "human"),
+        [SKILLS_STATE_KEY]: state[SKILLS_STATE_KEY],
+      })) as { messages: BaseMessage[] };
       return { messages: [output.messages[output.messages.length - 1]!], ...pickAgentSkillsState(output, sub.agentId) };
     }) as never;
   }
   return builder
     .addEdge(START, "supervisor")
-    .addConditionalEdges("supervisor", (state: typeof State.State) => subAgents.map((sub) => new Send(sub.agentId, state)))
+    .addConditionalEdges("supervisor", (state: typeof State.State) =>
+      subAgents.map((sub) => new Send(sub.agentId, state)),
+    )
     .compile({ checkpointer: new MemorySaver() });
 }
 
@@ -52,8 +114,18 @@ describe.each([
 ])("multi-agent isolation with %s sub-agents", (_kind, makeSubAgent) => {
   it("keeps each parallel sub-agent's skill subset and loaded state apart, with no channel collision", async () => {
     const registry = await createTestRegistry();
-    const researcher = makeSubAgent(registry, "researcher", ["weather", "notes"], [callTool("read_skill", { name: "weather" }), callTool("read_skill", { name: "pdf-tools" }), answer("r")]);
-    const writer = makeSubAgent(registry, "writer", ["pdf-tools"], [callTool("read_skill", { name: "pdf-tools" }), answer("w")]);
+    const researcher = makeSubAgent(
+      registry,
+      "researcher",
+      ["weather", "notes"],
+      [callTool("read_skill", { name: "weather" }), callTool("read_skill", { name: "pdf-tools" }), answer("r")],
+    );
+    const writer = makeSubAgent(
+      registry,
+      "writer",
+      ["pdf-tools"],
+      [callTool("read_skill", { name: "pdf-tools" }), answer("w")],
+    );
     const graph = supervisorGraph([researcher, writer]);
     const config = { configurable: { thread_id: "team-1" } };
     await graph.invoke({ messages: [new HumanMessage("go")] }, config);
@@ -69,7 +141,12 @@ describe.each([
 
   it("restores each sub-agent's own loaded skills on the next turn of the same thread, and none on another thread", async () => {
     const registry = await createTestRegistry();
-    const researcher = makeSubAgent(registry, "researcher", ["weather", "notes"], [callTool("read_skill", { name: "weather" }), answer("r1"), answer("r2"), answer("r3")]);
+    const researcher = makeSubAgent(
+      registry,
+      "researcher",
+      ["weather", "notes"],
+      [callTool("read_skill", { name: "weather" }), answer("r1"), answer("r2"), answer("r3")],
+    );
     const writer = makeSubAgent(registry, "writer", ["pdf-tools"], [answer("w1"), answer("w2"), answer("w3")]);
     const graph = supervisorGraph([researcher, writer]);
     await graph.invoke({ messages: [new HumanMessage("first")] }, { configurable: { thread_id: "a" } });

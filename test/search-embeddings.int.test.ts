@@ -23,7 +23,11 @@ describe("search with an embeddings model (OpenAIEmbeddings → local /v1/embedd
       "weather/SKILL.md": skillMd("weather", "Report the weather for a city."),
       "poetry/SKILL.md": skillMd("poetry", "Write short poems about animals."),
     });
-    const embeddings = new OpenAIEmbeddings({ model: "test-embeddings", apiKey: "test", configuration: { baseURL: server.url } });
+    const embeddings = new OpenAIEmbeddings({
+      model: "test-embeddings",
+      apiKey: "test",
+      configuration: { baseURL: server.url },
+    });
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot: false, embeddings });
 
     // "zyxwvut" is two edits from "zyxwvutsr": too far for typo matching, close in character trigrams.
@@ -51,8 +55,17 @@ describe("search with an embeddings model (OpenAIEmbeddings → local /v1/embedd
 
   it("falls back to the lexical ranking when the embeddings service fails", async () => {
     const root = writeTree({ "weather/SKILL.md": skillMd("weather", "Report the weather for a city.") });
-    const broken = new OpenAIEmbeddings({ model: "x", apiKey: "test", maxRetries: 0, configuration: { baseURL: "http://127.0.0.1:9/v1" } });
-    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot: false, embeddings: broken });
+    const broken = new OpenAIEmbeddings({
+      model: "x",
+      apiKey: "test",
+      maxRetries: 0,
+      configuration: { baseURL: "http://127.0.0.1:9/v1" },
+    });
+    const registry = await createSkillRegistry({
+      sources: [skillsFromDirectory(root)],
+      snapshot: false,
+      embeddings: broken,
+    });
     expect((await registry.searchAsync("weather in a city")).map((hit) => hit.name)).toEqual(["weather"]);
   });
 });

@@ -16,9 +16,23 @@ import { REPO_ROOT } from "./support/shared-paths.js";
 
 const csv = "region,amount\nnorth,10\nsouth,5.5\n";
 const runScript: ScriptedReply = {
-  toolCalls: [{ name: "run_skill_script", args: { skill: "report-builder", command: 'scripts/build-report.mjs in/sales.csv --title "Q3 sales"', files: [{ path: "in/sales.csv", content: csv }] } }],
+  toolCalls: [
+    {
+      name: "run_skill_script",
+      args: {
+        skill: "report-builder",
+        command: 'scripts/build-report.mjs in/sales.csv --title "Q3 sales"',
+        files: [{ path: "in/sales.csv", content: csv }],
+      },
+    },
+  ],
 };
-const script: ScriptedReply[] = [runScript, { toolCalls: [{ name: "read_skill", args: { name: "report-builder" } }] }, runScript, { content: "The report is in out/report.md." }];
+const script: ScriptedReply[] = [
+  runScript,
+  { toolCalls: [{ name: "read_skill", args: { name: "report-builder" } }] },
+  runScript,
+  { content: "The report is in out/report.md." },
+];
 
 async function setup() {
   const registry = await createSkillRegistry({ sources: [skillsFromDirectory(join(REPO_ROOT, "examples/skills"))] });
@@ -42,35 +56,57 @@ const shapes = {
   },
   async middleware() {
     const { registry, hook, model } = await setup();
-    const graph = createAgent({ model, tools: [], systemPrompt: "You build reports.", middleware: [createSkillsMiddleware({ skills: registry, hooks: [hook] })], checkpointer: new MemorySaver() });
+    const graph = createAgent({
+      model,
+      tools: [],
+      systemPrompt: "You build reports.",
+      middleware: [createSkillsMiddleware({ skills: registry, hooks: [hook] })],
+      checkpointer: new MemorySaver(),
+    });
     return { graph, hook, model };
   },
 };
 
-describe.each(Object.keys(shapes) as Array<keyof typeof shapes>)("report-builder through the SkillsInterceptor with the shell hook (%s)", (shape) => {
-  it("blocks the script before read_skill, then runs it and returns the collected report", async () => {
-    const { graph, hook, model } = await shapes[shape]();
-    const threadId = `report-${shape}`;
-    try {
-      const final = await graph.invoke({ messages: [{ role: "user", content: "Summarize my sales CSV" }] }, { configurable: { thread_id: threadId } });
-      const toolMessages = (final.messages as unknown[]).filter((message): message is ToolMessage => ToolMessage.isInstance(message));
-      expect(toolMessages.map((message) => message.name)).toEqual(["run_skill_script", "read_skill", "run_skill_script"]);
+describe.each(Object.keys(shapes) as Array<keyof typeof shapes>)(
+  "report-builder through the SkillsInterceptor with the shell hook (%s)",
+  (shape) => {
+    it("blocks the script before read_skill, then runs it and returns the collected report", async () => {
+      const { graph, hook, model } = await shapes[shape]();
+      const threadId = `report-${shape}`;
+      try {
+        const final = await graph.invoke(
+          { messages: [{ role: "user", content: "Summarize my sales CSV" }] },
+          { configurable: { thread_id: threadId } },
+        );
+        const toolMessages = (final.messages as unknown[]).filter((message): message is ToolMessage =>
+          ToolMessage.isInstance(message),
+        );
+        expect(toolMessages.map((message) => message.name)).toEqual([
+          "run_skill_script",
+          "read_skill",
+          "run_skill_script",
+        ]);
 
-      // 1. Before the skill is read the script tool is not offered, and a call to it is answered, not run.
-      expect(model.calls[0]!.tools).not.toContain("run_skill_script");
-      expect(toolMessages[0]!.status).toBe("error");
-      expect(String(toolMessages[0]!.content)).toMatch(/read_skill/);
-      // 2. Reading the skill unlocks the tool for the next request.
-      expect(model.calls[2]!.tools).toContain("run_skill_script");
-      // 3. The script ran once (the blocked call never did) and its report came back.
-      const result = JSON.parse(String(toolMessages[2]!.content)) as { status: string; exit_code: number; output_files: Array<{ path: string; content: string }> };
-      expect(result).toMatchObject({ status: "ok", exit_code: 0 });
-      expect(result.output_files.map((file) => file.path)).toEqual(["out/report.md"]);
-      expect(result.output_files[0]!.content).toContain("# Q3 sales");
-      expect(existsSync(join(hook.workspacePath(threadId), "out/report.md"))).toBe(true);
-      expect(final.messages.at(-1)?.content).toBe("The report is in out/report.md.");
-    } finally {
-      await hook.dispose();
-    }
-  });
-});
+        // 1. Before the skill is read the script tool is not offered, and a call to it is answered, not run.
+        expect(model.calls[0]!.tools).not.toContain("run_skill_script");
+        expect(toolMessages[0]!.status).toBe("error");
+        expect(String(toolMessages[0]!.content)).toMatch(/read_skill/);
+        // 2. Reading the skill unlocks the tool for the next request.
+        expect(model.calls[2]!.tools).toContain("run_skill_script");
+        // 3. The script ran once (the blocked call never did) and its report came back.
+        const result = JSON.parse(String(toolMessages[2]!.content)) as {
+          status: string;
+          exit_code: number;
+          output_files: Array<{ path: string; content: string }>;
+        };
+        expect(result).toMatchObject({ status: "ok", exit_code: 0 });
+        expect(result.output_files.map((file) => file.path)).toEqual(["out/report.md"]);
+        expect(result.output_files[0]!.content).toContain("# Q3 sales");
+        expect(existsSync(join(hook.workspacePath(threadId), "out/report.md"))).toBe(true);
+        expect(final.messages.at(-1)?.content).toBe("The report is in out/report.md.");
+      } finally {
+        await hook.dispose();
+      }
+    });
+  },
+);

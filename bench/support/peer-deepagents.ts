@@ -17,7 +17,8 @@ export function preparePeerHarness(): string | undefined {
   try {
     if (!existsSync(join(COPY, "node_modules", "deepagents"))) {
       mkdirSync(COPY, { recursive: true });
-      for (const name of readdirSync(PEERS)) if (name.endsWith(".mjs") || name.endsWith(".json")) cpSync(join(PEERS, name), join(COPY, name));
+      for (const name of readdirSync(PEERS))
+        if (name.endsWith(".mjs") || name.endsWith(".json")) cpSync(join(PEERS, name), join(COPY, name));
       for (const name of readdirSync(COPY)) chmodSync(join(COPY, name), 0o644);
       execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: COPY, stdio: "ignore" });
     }
@@ -29,14 +30,21 @@ export function preparePeerHarness(): string | undefined {
 
 /** One cold sample of deepagents with N skills in a fresh process: ms from createAgent to the first model call. */
 export function deepagentsColdMs(n: number): number {
-  const out = execFileSync(process.execPath, ["--expose-gc", join(COPY, "bench-deepagents.mjs"), "--child", "cold", JSON.stringify({ n, arm: "skills" })], {
-    encoding: "utf8",
-    maxBuffer: 1 << 26,
-    stdio: ["ignore", "pipe", "ignore"],
-    env: { ...process.env, SKILLS_CORPUS: CORPUS_SKILLS_DIR },
-    timeout: 300_000,
-  });
-  const line = out.split("\n").reverse().find((entry) => entry.startsWith(RESULT_MARK));
+  const out = execFileSync(
+    process.execPath,
+    ["--expose-gc", join(COPY, "bench-deepagents.mjs"), "--child", "cold", JSON.stringify({ n, arm: "skills" })],
+    {
+      encoding: "utf8",
+      maxBuffer: 1 << 26,
+      stdio: ["ignore", "pipe", "ignore"],
+      env: { ...process.env, SKILLS_CORPUS: CORPUS_SKILLS_DIR },
+      timeout: 300_000,
+    },
+  );
+  const line = out
+    .split("\n")
+    .reverse()
+    .find((entry) => entry.startsWith(RESULT_MARK));
   if (!line) throw new Error("deepagents child printed no result");
   return (JSON.parse(line.slice(RESULT_MARK.length)) as { createToFirstCallMs: number }).createToFirstCallMs;
 }

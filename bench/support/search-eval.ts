@@ -26,7 +26,11 @@ export interface SearchFigures {
 }
 
 /** Evaluates `queries` on `index`; `folderOf` maps a result path to the folder naming used by the query set. */
-export function evaluateSearch(index: Searchable, queries: readonly LabelledQuery[], folderOf: (path: string) => string | undefined): SearchFigures & { misses: string[] } {
+export function evaluateSearch(
+  index: Searchable,
+  queries: readonly LabelledQuery[],
+  folderOf: (path: string) => string | undefined,
+): SearchFigures & { misses: string[] } {
   let top1 = 0;
   let top5 = 0;
   let realConfident = 0;

@@ -11,10 +11,13 @@ interface GeneratedTree {
 
 /** Generates (once, cached in the OS temp folder) a tree of N skills from the corpus, exactly as bench-peers' gen.mjs does. */
 export async function skillTree(n: number): Promise<{ dir: string; manifest: GeneratedTree }> {
-  const gen = (await import(join(SHARED_DIR, "bench-peers/gen.mjs"))) as { generateTree(n: number, out: string, options: { force: boolean }): GeneratedTree };
+  const gen = (await import(join(SHARED_DIR, "bench-peers/gen.mjs"))) as {
+    generateTree(n: number, out: string, options: { force: boolean }): GeneratedTree;
+  };
   const dir = join(tmpdir(), "skillgraph-bench-trees", `n${n}`);
   const manifestFile = `${dir}.json`;
-  if (existsSync(manifestFile) && existsSync(dir)) return { dir, manifest: JSON.parse(readFileSync(manifestFile, "utf8")) as GeneratedTree };
+  if (existsSync(manifestFile) && existsSync(dir))
+    return { dir, manifest: JSON.parse(readFileSync(manifestFile, "utf8")) as GeneratedTree };
   mkdirSync(dir, { recursive: true });
   const manifest = gen.generateTree(n, dir, { force: true });
   writeFileSync(manifestFile, JSON.stringify(manifest));

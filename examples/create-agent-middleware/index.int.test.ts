@@ -1,6 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { startOpenAICompatibleServer, textOf, type OpenAICompatibleServer } from "../../test/support/openai-compatible-server.js";
+import {
+  startOpenAICompatibleServer,
+  textOf,
+  type OpenAICompatibleServer,
+} from "../../test/support/openai-compatible-server.js";
 import { main } from "./index.js";
 
 const skillsDir = new URL("../skills/", import.meta.url);
@@ -20,11 +24,18 @@ describe("examples/create-agent-middleware", () => {
       ],
     });
     const tokens: string[] = [];
-    const result = await main({ baseURL: server.url, apiKey: "test-key", model: "example-model", onToken: (text) => tokens.push(text) });
+    const result = await main({
+      baseURL: server.url,
+      apiKey: "test-key",
+      model: "example-model",
+      onToken: (text) => tokens.push(text),
+    });
 
     expect(server.errors).toEqual([]);
     expect(result.skillsLoaded).toEqual(["sql-review"]);
-    expect(result.answer).toBe("1. Line 1: lower(email) defeats the index; add an expression index ON users (lower(email)).");
+    expect(result.answer).toBe(
+      "1. Line 1: lower(email) defeats the index; add an expression index ON users (lower(email)).",
+    );
     expect(tokens.length).toBeGreaterThan(1);
 
     const [first, second, third] = server.requests;
@@ -37,18 +48,27 @@ describe("examples/create-agent-middleware", () => {
     ]);
     expect(first!.systemPrompt).toMatch(/^You are a senior engineer\. Use the matching skill for every task\.\n\n/);
     for (const name of ["release-notes", "sql-review", "commit-message"]) expect(first!.systemPrompt).toContain(name);
-    expect(first!.systemPrompt).toContain("Review SQL queries and schema migrations for correctness, performance and safety.");
+    expect(first!.systemPrompt).toContain(
+      "Review SQL queries and schema migrations for correctness, performance and safety.",
+    );
     expect(first!.systemPrompt).not.toContain("Check, in this order");
     expect(first!.toolNames).toEqual(expect.arrayContaining(["read_skill", "read_skill_file", "search_skills"]));
     expect(first!.messages.map((message) => message.role)).toEqual(["system", "user"]);
 
     // After read_skill the model receives the SKILL.md body in the tool result.
-    const body = (await readFile(new URL("sql-review/SKILL.md", skillsDir), "utf8")).split("---").slice(2).join("---").trim();
+    const body = (await readFile(new URL("sql-review/SKILL.md", skillsDir), "utf8"))
+      .split("---")
+      .slice(2)
+      .join("---")
+      .trim();
     const loadResult = second!.messages.at(-1)!;
     expect(loadResult.role).toBe("tool");
     expect(loadResult.tool_call_id).toBe("call_1_1");
     expect(textOf(loadResult.content)).toContain(body);
-    expect(second!.messages.at(-2)!.tool_calls?.[0]?.function).toEqual({ name: "read_skill", arguments: '{"name":"sql-review"}' });
+    expect(second!.messages.at(-2)!.tool_calls?.[0]?.function).toEqual({
+      name: "read_skill",
+      arguments: '{"name":"sql-review"}',
+    });
 
     // After read_skill_file it receives the reference file verbatim.
     const indexes = await readFile(new URL("sql-review/references/indexes.md", skillsDir), "utf8");

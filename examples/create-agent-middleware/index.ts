@@ -32,7 +32,9 @@ export interface ExampleResult {
 
 /** Builds the agent and streams one answer. */
 export async function main(options: ExampleOptions = {}): Promise<ExampleResult> {
-  const registry = await createSkillRegistry({ sources: [skillsFromDirectory(options.skillsDir ?? fileURLToPath(new URL("../skills", import.meta.url)))] });
+  const registry = await createSkillRegistry({
+    sources: [skillsFromDirectory(options.skillsDir ?? fileURLToPath(new URL("../skills", import.meta.url)))],
+  });
   const model = new ChatOpenAI({
     model: options.model ?? process.env.SKILLGRAPH_MODEL ?? "gpt-4o-mini",
     apiKey: options.apiKey ?? process.env.OPENAI_API_KEY ?? "not-needed",
@@ -46,7 +48,11 @@ export async function main(options: ExampleOptions = {}): Promise<ExampleResult>
 
   // Stream, never invoke: tokens arrive on "messages", skill events ({ skillgraph: event }) on "custom".
   const stream = await agent.stream(
-    { messages: [{ role: "user", content: options.prompt ?? "Review this query: SELECT * FROM users WHERE lower(email) = $1" }] },
+    {
+      messages: [
+        { role: "user", content: options.prompt ?? "Review this query: SELECT * FROM users WHERE lower(email) = $1" },
+      ],
+    },
     { streamMode: ["messages", "custom"] },
   );
   const result: ExampleResult = { answer: "", skillsLoaded: [] };

@@ -1,6 +1,10 @@
 import { readFile } from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { startOpenAICompatibleServer, textOf, type OpenAICompatibleServer } from "../../test/support/openai-compatible-server.js";
+import {
+  startOpenAICompatibleServer,
+  textOf,
+  type OpenAICompatibleServer,
+} from "../../test/support/openai-compatible-server.js";
 import { main } from "./index.js";
 
 const skillsDir = new URL("../skills/", import.meta.url);
@@ -12,16 +16,25 @@ afterEach(async () => {
 
 describe("examples/hand-built-graph", () => {
   it("loads release-notes, calls the ordinary tool through the interceptor's tool node and streams the answer", async () => {
-    const answer = "## v1.3.0 (2026-11-22)\n\nRename `--dir` to `--source`.\n\n### Breaking changes\n- Rename `--dir` to `--source` (#44)\n  Migration: pass `--source DIR`.";
+    const answer =
+      "## v1.3.0 (2026-11-22)\n\nRename `--dir` to `--source`.\n\n### Breaking changes\n- Rename `--dir` to `--source` (#44)\n  Migration: pass `--source DIR`.";
     server = await startOpenAICompatibleServer({
       script: [
-        { content: "I'll use the release-notes skill.", toolCalls: [{ name: "read_skill", arguments: { name: "release-notes" } }] },
+        {
+          content: "I'll use the release-notes skill.",
+          toolCalls: [{ name: "read_skill", arguments: { name: "release-notes" } }],
+        },
         { toolCalls: [{ id: "call_changes", name: "list_merged_changes", arguments: { since: "v1.2.0" } }] },
         { content: answer },
       ],
     });
     const tokens: string[] = [];
-    const result = await main({ baseURL: server.url, apiKey: "k", model: "graph-model", onToken: (text) => tokens.push(text) });
+    const result = await main({
+      baseURL: server.url,
+      apiKey: "k",
+      model: "graph-model",
+      onToken: (text) => tokens.push(text),
+    });
 
     expect(server.errors).toEqual([]);
     expect(result.skillsLoaded).toEqual(["release-notes"]);
@@ -33,7 +46,9 @@ describe("examples/hand-built-graph", () => {
     // The model node sends our prompt plus the skills list, our ordinary tool plus the skills tools, on every call.
     expect(first!.systemPrompt).toMatch(/^You are a release manager\.\n\n/);
     expect(first!.systemPrompt).toContain("Write release notes for a software release from a list of merged changes.");
-    expect(first!.toolNames).toEqual(expect.arrayContaining(["list_merged_changes", "read_skill", "read_skill_file", "search_skills"]));
+    expect(first!.toolNames).toEqual(
+      expect.arrayContaining(["list_merged_changes", "read_skill", "read_skill_file", "search_skills"]),
+    );
     expect(first!.messages).toEqual([
       { role: "system", content: first!.systemPrompt },
       { role: "user", content: "Write the release notes for v1.3.0 (changes since v1.2.0)." },
@@ -41,7 +56,11 @@ describe("examples/hand-built-graph", () => {
     expect(second!.toolNames).toEqual(expect.arrayContaining(["list_merged_changes", "read_skill"]));
 
     // The read_skill result the model sees holds the SKILL.md body; the assistant turn before it is replayed with its text and call.
-    const body = (await readFile(new URL("release-notes/SKILL.md", skillsDir), "utf8")).split("---").slice(2).join("---").trim();
+    const body = (await readFile(new URL("release-notes/SKILL.md", skillsDir), "utf8"))
+      .split("---")
+      .slice(2)
+      .join("---")
+      .trim();
     expect(second!.messages.at(-2)).toMatchObject({ role: "assistant", content: "I'll use the release-notes skill." });
     expect(textOf(second!.messages.at(-1)!.content)).toContain(body);
 

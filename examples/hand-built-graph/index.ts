@@ -35,17 +35,29 @@ export interface ExampleResult {
 /** An ordinary tool the agent always has; the release-notes skill tells it what to do with the output. */
 export const listMergedChanges = tool(
   async ({ since }: { since: string }) =>
-    [`Merged since ${since}:`, "#41 feat(cli): add --json to list", "#42 fix(core): skip dot-folders when scanning", "#43 chore(ci): cache pnpm store", "#44 feat!: rename --dir to --source"].join("\n"),
+    [
+      `Merged since ${since}:`,
+      "#41 feat(cli): add --json to list",
+      "#42 fix(core): skip dot-folders when scanning",
+      "#43 chore(ci): cache pnpm store",
+      "#44 feat!: rename --dir to --source",
+    ].join("\n"),
   {
     name: "list_merged_changes",
     description: "List the pull requests merged since a git tag.",
-    schema: { type: "object", properties: { since: { type: "string", description: "a git tag, e.g. v1.2.0" } }, required: ["since"] },
+    schema: {
+      type: "object",
+      properties: { since: { type: "string", description: "a git tag, e.g. v1.2.0" } },
+      required: ["since"],
+    },
   },
 );
 
 /** Builds the graph: agent -> (tools -> agent)* -> end_turn -> END. */
 export async function buildGraph(options: Pick<ExampleOptions, "baseURL" | "apiKey" | "model" | "skillsDir"> = {}) {
-  const registry = await createSkillRegistry({ sources: [skillsFromDirectory(options.skillsDir ?? fileURLToPath(new URL("../skills", import.meta.url)))] });
+  const registry = await createSkillRegistry({
+    sources: [skillsFromDirectory(options.skillsDir ?? fileURLToPath(new URL("../skills", import.meta.url)))],
+  });
   const model = new ChatOpenAI({
     model: options.model ?? process.env.SKILLGRAPH_MODEL ?? "gpt-4o-mini",
     apiKey: options.apiKey ?? process.env.OPENAI_API_KEY ?? "not-needed",
@@ -54,7 +66,10 @@ export async function buildGraph(options: Pick<ExampleOptions, "baseURL" | "apiK
   const skills = createSkillsInterceptor({ skills: registry });
   const State = Annotation.Root({ ...MessagesAnnotation.spec, ...skills.stateSpec });
   return new StateGraph(State)
-    .addNode("agent", skills.callModel(model, { systemPrompt: "You are a release manager.", tools: [listMergedChanges] }))
+    .addNode(
+      "agent",
+      skills.callModel(model, { systemPrompt: "You are a release manager.", tools: [listMergedChanges] }),
+    )
     .addNode("tools", skills.toolNode([listMergedChanges]))
     .addNode("end_turn", skills.endTurn())
     .addEdge(START, "agent")
@@ -68,7 +83,11 @@ export async function buildGraph(options: Pick<ExampleOptions, "baseURL" | "apiK
 export async function main(options: ExampleOptions = {}): Promise<ExampleResult> {
   const graph = await buildGraph(options);
   const stream = await graph.stream(
-    { messages: [{ role: "user", content: options.prompt ?? "Write the release notes for v1.3.0 (changes since v1.2.0)." }] },
+    {
+      messages: [
+        { role: "user", content: options.prompt ?? "Write the release notes for v1.3.0 (changes since v1.2.0)." },
+      ],
+    },
     { streamMode: ["messages", "custom"] },
   );
   const result: ExampleResult = { answer: "", skillsLoaded: [] };

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { startOpenAICompatibleServer, textOf, type OpenAICompatibleServer, type RecordedChatRequest } from "../../test/support/openai-compatible-server.js";
+import {
+  startOpenAICompatibleServer,
+  textOf,
+  type OpenAICompatibleServer,
+  type RecordedChatRequest,
+} from "../../test/support/openai-compatible-server.js";
 import { main } from "./index.js";
 
 let server: OpenAICompatibleServer | undefined;
@@ -8,7 +13,9 @@ afterEach(async () => {
   server = undefined;
 });
 
-const agentOf = (request: RecordedChatRequest) => /^You are the (writer|reviewer)\./.exec(request.systemPrompt ?? "")?.[1] ?? (request.systemPrompt?.startsWith("You coordinate") ? "supervisor" : "unknown");
+const agentOf = (request: RecordedChatRequest) =>
+  /^You are the (writer|reviewer)\./.exec(request.systemPrompt ?? "")?.[1] ??
+  (request.systemPrompt?.startsWith("You coordinate") ? "supervisor" : "unknown");
 
 describe("examples/multi-agent", () => {
   it("routes to both sub-agents, each of which sees and loads only its own skills", async () => {
@@ -19,7 +26,15 @@ describe("examples/multi-agent", () => {
         { toolCalls: [{ id: "call_review", name: "ask_reviewer", arguments: { task: "Review: DELETE FROM orders" } }] },
         { toolCalls: [{ name: "read_skill", arguments: { name: "sql-review" } }] },
         review,
-        { toolCalls: [{ id: "call_commit", name: "ask_writer", arguments: { task: "Commit message for: add WHERE expires_at < now()" } }] },
+        {
+          toolCalls: [
+            {
+              id: "call_commit",
+              name: "ask_writer",
+              arguments: { task: "Commit message for: add WHERE expires_at < now()" },
+            },
+          ],
+        },
         { toolCalls: [{ name: "read_skill", arguments: { name: "commit-message" } }] },
         commit,
         "The reviewer found an unscoped DELETE; the writer proposes: fix(db): scope the orders cleanup to expired rows",
@@ -28,12 +43,22 @@ describe("examples/multi-agent", () => {
     const result = await main({ baseURL: server.url, apiKey: "k", model: "team-model" });
 
     expect(server.errors).toEqual([]);
-    expect(server.requests.map(agentOf)).toEqual(["supervisor", "reviewer", "reviewer", "supervisor", "writer", "writer", "supervisor"]);
+    expect(server.requests.map(agentOf)).toEqual([
+      "supervisor",
+      "reviewer",
+      "reviewer",
+      "supervisor",
+      "writer",
+      "writer",
+      "supervisor",
+    ]);
     expect(result.skillsLoaded).toEqual([
       { agent: "reviewer", skill: "sql-review" },
       { agent: "writer", skill: "commit-message" },
     ]);
-    expect(result.answer).toBe("The reviewer found an unscoped DELETE; the writer proposes: fix(db): scope the orders cleanup to expired rows");
+    expect(result.answer).toBe(
+      "The reviewer found an unscoped DELETE; the writer proposes: fix(db): scope the orders cleanup to expired rows",
+    );
 
     for (const request of server.requests) {
       const prompt = request.systemPrompt ?? "";
@@ -56,7 +81,10 @@ describe("examples/multi-agent", () => {
     expect(server.requests[1]!.messages.slice(1)).toEqual([{ role: "user", content: "Review: DELETE FROM orders" }]);
     // The writer gets the commit-message body after read_skill; the supervisor finally sees both sub-agent answers as tool results.
     expect(textOf(server.requests[5]!.messages.at(-1)!.content)).toContain("`<type>(<scope>): <summary>`");
-    const toolResults = server.requests[6]!.messages.filter((message) => message.role === "tool").map((message) => [message.tool_call_id, textOf(message.content)]);
+    const toolResults = server.requests[6]!.messages.filter((message) => message.role === "tool").map((message) => [
+      message.tool_call_id,
+      textOf(message.content),
+    ]);
     expect(toolResults).toEqual([
       ["call_review", review],
       ["call_commit", commit],

@@ -54,14 +54,22 @@ function subAgentTool(name: keyof typeof SUB_AGENT_SKILLS, description: string, 
     {
       name: `ask_${name}`,
       description,
-      schema: { type: "object", properties: { task: { type: "string", description: "the complete task, with all the input it needs" } }, required: ["task"] },
+      schema: {
+        type: "object",
+        properties: { task: { type: "string", description: "the complete task, with all the input it needs" } },
+        required: ["task"],
+      },
     },
   );
 }
 
 /** Builds the supervisor and its two sub-agents over one registry. */
-export async function buildSupervisor(options: Pick<ExampleOptions, "baseURL" | "apiKey" | "model" | "skillsDir"> = {}) {
-  const registry = await createSkillRegistry({ sources: [skillsFromDirectory(options.skillsDir ?? fileURLToPath(new URL("../skills", import.meta.url)))] });
+export async function buildSupervisor(
+  options: Pick<ExampleOptions, "baseURL" | "apiKey" | "model" | "skillsDir"> = {},
+) {
+  const registry = await createSkillRegistry({
+    sources: [skillsFromDirectory(options.skillsDir ?? fileURLToPath(new URL("../skills", import.meta.url)))],
+  });
   const model = new ChatOpenAI({
     model: options.model ?? process.env.SKILLGRAPH_MODEL ?? "gpt-4o-mini",
     apiKey: options.apiKey ?? process.env.OPENAI_API_KEY ?? "not-needed",
@@ -70,7 +78,8 @@ export async function buildSupervisor(options: Pick<ExampleOptions, "baseURL" | 
   return createAgent({
     model,
     name: "supervisor",
-    systemPrompt: "You coordinate two specialists. Send writing tasks (release notes, commit messages) to ask_writer and SQL reviews to ask_reviewer, then summarise their answers.",
+    systemPrompt:
+      "You coordinate two specialists. Send writing tasks (release notes, commit messages) to ask_writer and SQL reviews to ask_reviewer, then summarise their answers.",
     tools: [
       subAgentTool("writer", "Ask the writer to draft release notes or a commit message.", model, registry),
       subAgentTool("reviewer", "Ask the reviewer to review SQL queries or migrations.", model, registry),
@@ -82,14 +91,22 @@ export async function buildSupervisor(options: Pick<ExampleOptions, "baseURL" | 
 export async function main(options: ExampleOptions = {}): Promise<ExampleResult> {
   const supervisor = await buildSupervisor(options);
   const stream = await supervisor.stream(
-    { messages: [{ role: "user", content: options.prompt ?? "Review `DELETE FROM orders` and write a commit message for the fix." }] },
+    {
+      messages: [
+        {
+          role: "user",
+          content: options.prompt ?? "Review `DELETE FROM orders` and write a commit message for the fix.",
+        },
+      ],
+    },
     { streamMode: ["messages", "custom"], subgraphs: true },
   );
   const result: ExampleResult = { answer: "", skillsLoaded: [] };
   for await (const [namespace, mode, chunk] of stream as AsyncIterable<[string[], "messages" | "custom", unknown]>) {
     if (mode === "custom") {
       const event = (chunk as { skillgraph?: { type: string; skill?: string; agentId?: string } }).skillgraph;
-      if (event?.type === "skill-loaded" && event.skill) result.skillsLoaded.push({ agent: event.agentId ?? "?", skill: event.skill });
+      if (event?.type === "skill-loaded" && event.skill)
+        result.skillsLoaded.push({ agent: event.agentId ?? "?", skill: event.skill });
     } else if (namespace.length === 0) {
       // Only the supervisor's own tokens form the answer; sub-agent tokens arrive with a non-empty namespace.
       const [message] = chunk as [unknown, unknown];
@@ -108,5 +125,7 @@ function lastText(messages: BaseMessage[]): string {
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const result = await main({ prompt: process.argv[2], onToken: (text) => process.stdout.write(text) });
-  process.stdout.write(`\n\nskills loaded: ${result.skillsLoaded.map(({ agent, skill }) => `${agent}:${skill}`).join(", ") || "none"}\n`);
+  process.stdout.write(
+    `\n\nskills loaded: ${result.skillsLoaded.map(({ agent, skill }) => `${agent}:${skill}`).join(", ") || "none"}\n`,
+  );
 }

@@ -9,7 +9,12 @@ import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RecordedChatRequest, startOpenAICompatibleServer, textOf, type OpenAICompatibleServer } from "../support/openai-compatible-server.js";
+import {
+  type RecordedChatRequest,
+  startOpenAICompatibleServer,
+  textOf,
+  type OpenAICompatibleServer,
+} from "../support/openai-compatible-server.js";
 import { REPO_ROOT } from "../support/shared-paths.js";
 
 const example = join(REPO_ROOT, "examples/agent-server");
@@ -28,7 +33,10 @@ function brain(request: RecordedChatRequest) {
   const read = (name: string) => ({ toolCalls: [{ name: "read_skill", arguments: { name } }] });
   if (ask.startsWith("release notes")) return answered ? "Release notes drafted." : read("release-notes");
   if (ask.startsWith("commit message")) return answered ? "Commit message drafted." : read("commit-message");
-  if (ask.startsWith("touch a file")) return answered ? `shell said: ${textOf(last.content).slice(0, 200)}` : { toolCalls: [{ name: "shell", arguments: { command: "touch out/approved.txt" } }] };
+  if (ask.startsWith("touch a file"))
+    return answered
+      ? `shell said: ${textOf(last.content).slice(0, 200)}`
+      : { toolCalls: [{ name: "shell", arguments: { command: "touch out/approved.txt" } }] };
   return `echo: ${ask}`;
 }
 
@@ -59,12 +67,25 @@ async function startAgentServer(): Promise<NonNullable<typeof server>> {
     SKILLGRAPH_MODEL: "agent-server-model",
     SKILLGRAPH_WORKSPACES: workspaces,
   });
-  const child = spawn(cli, ["dev", "--no-browser", "--host", "127.0.0.1", "--port", String(port), "--config", join(serverDir, "langgraph.json")], {
-    cwd: serverDir,
-    env,
-    detached: true, // its own process group: tsx watch and the server under it stop together
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    cli,
+    [
+      "dev",
+      "--no-browser",
+      "--host",
+      "127.0.0.1",
+      "--port",
+      String(port),
+      "--config",
+      join(serverDir, "langgraph.json"),
+    ],
+    {
+      cwd: serverDir,
+      env,
+      detached: true, // its own process group: tsx watch and the server under it stop together
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   let log = "";
   child.stdout!.on("data", (chunk) => (log += String(chunk)));
   child.stderr!.on("data", (chunk) => (log += String(chunk)));
@@ -72,7 +93,13 @@ async function startAgentServer(): Promise<NonNullable<typeof server>> {
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`agent server exited ${child.exitCode}:\n${log}`);
-    if (await fetch(`${url}/ok`).then((response) => response.ok, () => false)) break;
+    if (
+      await fetch(`${url}/ok`).then(
+        (response) => response.ok,
+        () => false,
+      )
+    )
+      break;
     if (Date.now() > deadline) throw new Error(`agent server did not start in 90 s:\n${log}`);
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
@@ -81,7 +108,9 @@ async function startAgentServer(): Promise<NonNullable<typeof server>> {
 
 /** Waits until both .langgraph_api files parse and have not changed for 1.5 s (the debounced write is 3 s). */
 async function waitForSettledState(): Promise<void> {
-  const files = [".langgraphjs_ops.json", ".langgraphjs_api.checkpointer.json"].map((name) => join(serverDir, ".langgraph_api", name));
+  const files = [".langgraphjs_ops.json", ".langgraphjs_api.checkpointer.json"].map((name) =>
+    join(serverDir, ".langgraph_api", name),
+  );
   const deadline = Date.now() + 30_000;
   await new Promise((resolve) => setTimeout(resolve, 3_500));
   for (;;) {
@@ -117,7 +146,9 @@ beforeAll(async () => {
   const src = relative(serverDir, join(example, "src"));
   rmSync(serverDir, { recursive: true, force: true });
   mkdirSync(serverDir, { recursive: true });
-  const config = JSON.parse(readFileSync(join(example, "langgraph.json"), "utf8")) as { graphs: Record<string, string> };
+  const config = JSON.parse(readFileSync(join(example, "langgraph.json"), "utf8")) as {
+    graphs: Record<string, string>;
+  };
   for (const [id, spec] of Object.entries(config.graphs)) config.graphs[id] = spec.replace("./src", src);
   writeFileSync(join(serverDir, "langgraph.json"), JSON.stringify(config, null, 2));
   writeFileSync(join(serverDir, ".gitignore"), ".langgraph_api\n");
@@ -144,9 +175,17 @@ interface StreamedRun {
 
 type AnyMessage = { type?: string; content?: unknown; tool_calls?: unknown[] };
 
-async function streamRun(client: Client, threadId: string, assistantId: string, payload: Record<string, unknown>): Promise<StreamedRun> {
+async function streamRun(
+  client: Client,
+  threadId: string,
+  assistantId: string,
+  payload: Record<string, unknown>,
+): Promise<StreamedRun> {
   const run: StreamedRun = { events: [], skillEvents: [], answer: "", partials: 0, nodes: [] };
-  const stream = client.runs.stream(threadId, assistantId, { streamMode: ["messages", "custom", "updates"], ...payload } as never);
+  const stream = client.runs.stream(threadId, assistantId, {
+    streamMode: ["messages", "custom", "updates"],
+    ...payload,
+  } as never);
   for await (const chunk of stream as AsyncIterable<{ event: string; data: unknown }>) {
     run.events.push(chunk);
     if (chunk.event === "custom") {
@@ -168,9 +207,21 @@ async function streamRun(client: Client, threadId: string, assistantId: string, 
 
 const say = (content: string) => ({ input: { messages: [{ role: "user", content }] } });
 const loadedSkills = (values: unknown, agentId: string) =>
-  Object.keys((values as { skillgraph?: Record<string, { load: { loaded: Record<string, unknown> } }> }).skillgraph?.[agentId]?.load.loaded ?? {}).sort();
-const requestsAbout = (text: string) => model.requests.filter((request) => request.messages.some((message) => message.role === "user" && textOf(message.content ?? "") === text));
-const bodyLine = (skill: string) => readFileSync(join(REPO_ROOT, "examples/skills", skill, "SKILL.md"), "utf8").split("---").slice(2).join("---").trim().split("\n")[0]!;
+  Object.keys(
+    (values as { skillgraph?: Record<string, { load: { loaded: Record<string, unknown> } }> }).skillgraph?.[agentId]
+      ?.load.loaded ?? {},
+  ).sort();
+const requestsAbout = (text: string) =>
+  model.requests.filter((request) =>
+    request.messages.some((message) => message.role === "user" && textOf(message.content ?? "") === text),
+  );
+const bodyLine = (skill: string) =>
+  readFileSync(join(REPO_ROOT, "examples/skills", skill, "SKILL.md"), "utf8")
+    .split("---")
+    .slice(2)
+    .join("---")
+    .trim()
+    .split("\n")[0]!;
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
@@ -179,27 +230,42 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
   const isolated: Record<string, string> = {};
   let storageThread = "";
 
-  it.each(["skills_agent", "interceptor_graph"])("%s: a thread and a streamed run show tokens, skill events and node updates", async (graph) => {
-    const thread = await client().threads.create();
-    const run = await streamRun(client(), thread.thread_id, graph, say(`release notes for ${graph}`));
-    expect(run.skillEvents).toContainEqual(expect.objectContaining({ type: "skill-loaded", skill: "release-notes", mode: "session" }));
-    expect(run.answer).toBe("Release notes drafted.");
-    expect(run.partials).toBeGreaterThan(3); // token chunks, not one final message
-    expect(run.nodes).toContain("tools");
-    expect(run.nodes).toEqual(expect.arrayContaining(graph === "skills_agent" ? ["model_request"] : ["agent", "end_turn"]));
-    const state = await client().threads.getState(thread.thread_id);
-    expect(loadedSkills(state.values, "default")).toEqual(["release-notes"]);
-    // The model really got the skill's instructions after read_skill.
-    const [, second] = requestsAbout(`release notes for ${graph}`);
-    expect(second!.messages.map((message) => textOf(message.content ?? "")).join("\n")).toContain(bodyLine("release-notes"));
-  });
+  it.each(["skills_agent", "interceptor_graph"])(
+    "%s: a thread and a streamed run show tokens, skill events and node updates",
+    async (graph) => {
+      const thread = await client().threads.create();
+      const run = await streamRun(client(), thread.thread_id, graph, say(`release notes for ${graph}`));
+      expect(run.skillEvents).toContainEqual(
+        expect.objectContaining({ type: "skill-loaded", skill: "release-notes", mode: "session" }),
+      );
+      expect(run.answer).toBe("Release notes drafted.");
+      expect(run.partials).toBeGreaterThan(3); // token chunks, not one final message
+      expect(run.nodes).toContain("tools");
+      expect(run.nodes).toEqual(
+        expect.arrayContaining(graph === "skills_agent" ? ["model_request"] : ["agent", "end_turn"]),
+      );
+      const state = await client().threads.getState(thread.thread_id);
+      expect(loadedSkills(state.values, "default")).toEqual(["release-notes"]);
+      // The model really got the skill's instructions after read_skill.
+      const [, second] = requestsAbout(`release notes for ${graph}`);
+      expect(second!.messages.map((message) => textOf(message.content ?? "")).join("\n")).toContain(
+        bodyLine("release-notes"),
+      );
+    },
+  );
 
   it("narrows the skills per run: createAgent through context.skills, the hand-built graph through configurable.skills", async () => {
     const narrowed = { only: ["commit-message"] };
     const agentThread = await client().threads.create();
-    await streamRun(client(), agentThread.thread_id, "skills_agent", { ...say("narrowed agent run"), context: { skills: narrowed } });
+    await streamRun(client(), agentThread.thread_id, "skills_agent", {
+      ...say("narrowed agent run"),
+      context: { skills: narrowed },
+    });
     const graphThread = await client().threads.create();
-    await streamRun(client(), graphThread.thread_id, "interceptor_graph", { ...say("narrowed graph run"), config: { configurable: { skills: narrowed } } });
+    await streamRun(client(), graphThread.thread_id, "interceptor_graph", {
+      ...say("narrowed graph run"),
+      config: { configurable: { skills: narrowed } },
+    });
     const plain = await client().threads.create();
     await streamRun(client(), plain.thread_id, "interceptor_graph", say("unnarrowed run"));
     for (const text of ["narrowed agent run", "narrowed graph run"]) {
@@ -217,10 +283,14 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
     expect(first.nodes).toContain("__interrupt__");
     const paused = await client().threads.getState(thread.thread_id);
     const interrupts = paused.tasks.flatMap((task) => task.interrupts ?? []);
-    expect(interrupts.map((entry) => entry.value)).toEqual([expect.objectContaining({ type: "skillgraph/shell-approval", tool: "shell", command: "touch out/approved.txt" })]);
+    expect(interrupts.map((entry) => entry.value)).toEqual([
+      expect.objectContaining({ type: "skillgraph/shell-approval", tool: "shell", command: "touch out/approved.txt" }),
+    ]);
     expect(paused.next.length).toBeGreaterThan(0);
 
-    const resumed = await streamRun(client(), thread.thread_id, "skills_agent", { command: { resume: { approved: true } } });
+    const resumed = await streamRun(client(), thread.thread_id, "skills_agent", {
+      command: { resume: { approved: true } },
+    });
     expect(resumed.answer).toMatch(/^shell said: /);
     expect(resumed.answer).toContain('"status":"ok"');
     const done = await client().threads.getState(thread.thread_id);
@@ -237,7 +307,9 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
     expect(runB.skillEvents.map((event) => event.skill)).not.toContain("release-notes");
     expect(loadedSkills((await client().threads.getState(a.thread_id)).values, "default")).toEqual(["release-notes"]);
     expect(loadedSkills((await client().threads.getState(b.thread_id)).values, "default")).toEqual(["commit-message"]);
-    const seenByB = requestsAbout("commit message for thread B").map((request) => request.messages.map((message) => textOf(message.content ?? "")).join("\n")).join("\n");
+    const seenByB = requestsAbout("commit message for thread B")
+      .map((request) => request.messages.map((message) => textOf(message.content ?? "")).join("\n"))
+      .join("\n");
     expect(seenByB).toContain(bodyLine("commit-message"));
     expect(seenByB).not.toContain(bodyLine("release-notes"));
     isolated.a = a.thread_id;
@@ -248,7 +320,9 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
     process.env.OPENAI_BASE_URL = model.url;
     process.env.OPENAI_API_KEY = "test-key";
     process.env.SKILLGRAPH_WORKSPACES = workspaces;
-    const { graph } = (await import("../../examples/agent-server/src/interceptor-graph.js")) as { graph: { checkpointer: unknown; invoke(input: unknown, config: unknown): Promise<unknown> } };
+    const { graph } = (await import("../../examples/agent-server/src/interceptor-graph.js")) as {
+      graph: { checkpointer: unknown; invoke(input: unknown, config: unknown): Promise<unknown> };
+    };
     const { MemorySaver } = await import("@langchain/langgraph");
     graph.checkpointer = new MemorySaver();
     const runs = 8;
@@ -270,7 +344,8 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
     }
     // The server logs how long each run waited in its queue (workers poll it after a random 0-1 s sleep) and ran.
     const plainLog = server!.log().replace(/\u001b\[[0-9;]*m/g, ""); // winston colours the numbers
-    const logged = (name: string) => [...plainLog.matchAll(new RegExp(`${name}: (\\d+)`, "g"))].map((match) => Number(match[1])).slice(-2 * runs);
+    const logged = (name: string) =>
+      [...plainLog.matchAll(new RegExp(`${name}: (\\d+)`, "g"))].map((match) => Number(match[1])).slice(-2 * runs);
     const figures = {
       runs,
       inProcessMedianMs: Math.round(median(inProcess) * 10) / 10,
@@ -280,7 +355,9 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
       serverQueueMedianMs: median(logged("run_queue_ms")),
       serverExecMedianMs: median(logged("run_exec_ms")),
     };
-    console.log(`agent-server latency per run (one model call, hand-built graph; runs.wait and runs.stream): ${JSON.stringify(figures)}`);
+    console.log(
+      `agent-server latency per run (one model call, hand-built graph; runs.wait and runs.stream): ${JSON.stringify(figures)}`,
+    );
     expect(underServer).toHaveLength(runs);
   });
 
@@ -293,17 +370,27 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
     // settled, then stop it without an exit flush (SIGKILL).
     await waitForSettledState();
     await stopAgentServer();
-    const files = [".langgraphjs_ops.json", ".langgraphjs_api.checkpointer.json"].map((name) => join(serverDir, ".langgraph_api", name));
+    const files = [".langgraphjs_ops.json", ".langgraphjs_api.checkpointer.json"].map((name) =>
+      join(serverDir, ".langgraph_api", name),
+    );
     const checkpointFile = readFileSync(files[1]!, "utf8");
-    const stored = (JSON.parse(checkpointFile) as { json: { storage: Record<string, unknown>; writes: Record<string, unknown> } }).json;
+    const stored = (
+      JSON.parse(checkpointFile) as { json: { storage: Record<string, unknown>; writes: Record<string, unknown> } }
+    ).json;
     const threadBytes = JSON.stringify(stored.storage[storageThread]).length;
-    const writeBytes = Object.entries(stored.writes).filter(([key]) => key.includes(storageThread)).reduce((sum, [, value]) => sum + JSON.stringify(value).length, 0);
+    const writeBytes = Object.entries(stored.writes)
+      .filter(([key]) => key.includes(storageThread))
+      .reduce((sum, [, value]) => sum + JSON.stringify(value).length, 0);
     const turns = 2 * (10 + 2); // the latency test's runs on that thread (wait and stream)
-    console.log(`agent-server storage: checkpointer file ${checkpointFile.length} bytes for all threads; thread of ${turns} one-call turns: ${threadBytes + writeBytes} bytes (${Math.round((threadBytes + writeBytes) / turns)} per turn), ops file ${readFileSync(files[0]!, "utf8").length} bytes`);
+    console.log(
+      `agent-server storage: checkpointer file ${checkpointFile.length} bytes for all threads; thread of ${turns} one-call turns: ${threadBytes + writeBytes} bytes (${Math.round((threadBytes + writeBytes) / turns)} per turn), ops file ${readFileSync(files[0]!, "utf8").length} bytes`,
+    );
 
     server = await startAgentServer();
     const after = await client().threads.getState(isolated.a!);
-    expect((after.values as { messages: unknown[] }).messages).toHaveLength((before.values as { messages: unknown[] }).messages.length);
+    expect((after.values as { messages: unknown[] }).messages).toHaveLength(
+      (before.values as { messages: unknown[] }).messages.length,
+    );
     expect(loadedSkills(after.values, "default")).toEqual(["release-notes"]);
     const again = await streamRun(client(), isolated.a!, "interceptor_graph", say("hello again after restart"));
     expect(again.answer).toBe("echo: hello again after restart");
@@ -321,21 +408,25 @@ describe("the same graphs behind the embeddable Agent Server API with a SQLite c
 
   async function startEmbed() {
     const port = await freePort();
-    const child = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", join(example, "src/embed-server.ts")], {
-      cwd: example,
-      env: {
-        PATH: process.env.PATH,
-        HOME: work,
-        PORT: String(port),
-        OPENAI_BASE_URL: model.url,
-        OPENAI_API_KEY: "test-key",
-        SKILLGRAPH_CHECKPOINT: `sqlite:${db}`,
-        SKILLGRAPH_THREADS_FILE: join(work, "embed", "threads.json"),
-        SKILLGRAPH_WORKSPACES: workspaces,
-        LANGSMITH_TRACING: "false",
+    const child = spawn(
+      process.execPath,
+      ["--conditions=@skillgraph/source", "--import", "tsx", join(example, "src/embed-server.ts")],
+      {
+        cwd: example,
+        env: {
+          PATH: process.env.PATH,
+          HOME: work,
+          PORT: String(port),
+          OPENAI_BASE_URL: model.url,
+          OPENAI_API_KEY: "test-key",
+          SKILLGRAPH_CHECKPOINT: `sqlite:${db}`,
+          SKILLGRAPH_THREADS_FILE: join(work, "embed", "threads.json"),
+          SKILLGRAPH_WORKSPACES: workspaces,
+          LANGSMITH_TRACING: "false",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    );
     let output = "";
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`embed server did not start:\n${output}`)), 60_000);
@@ -374,12 +465,15 @@ describe("the same graphs behind the embeddable Agent Server API with a SQLite c
     expect(loadedSkills(state.values, "default")).toEqual(["release-notes"]);
     const next = await streamRun(again, thread.thread_id, "skills_agent", say("hello again from the embed server"));
     expect(next.answer).toBe("echo: hello again from the embed server");
-    const context = requestsAbout("hello again from the embed server")[0]!.messages.map((message) => textOf(message.content ?? "")).join("\n");
+    const context = requestsAbout("hello again from the embed server")[0]!
+      .messages.map((message) => textOf(message.content ?? ""))
+      .join("\n");
     expect(context).toContain("release notes for the embed server");
     expect(context).toContain(bodyLine("release-notes"));
 
     // The sessions tooling reads the same database.
-    const { createCheckpointer, inspectSession, closeCheckpointer } = await import("../../packages/checkpoint/src/index.js");
+    const { createCheckpointer, inspectSession, closeCheckpointer } =
+      await import("../../packages/checkpoint/src/index.js");
     const saver = await createCheckpointer(`sqlite:${db}`);
     const session = await inspectSession(saver, thread.thread_id);
     expect(session.loadedSkills.map((skill) => [skill.agentId, skill.name])).toEqual([["default", "release-notes"]]);

@@ -11,7 +11,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { captureIO } from "../../packages/cli/src/__fixtures__/capture-io.js";
 import { runCli as runCliInProcess } from "../../packages/cli/src/run-cli.js";
 import { createBubblewrapExecutor } from "../../packages/shell/src/index.js";
-import { scriptFromFile, startOpenAICompatibleServer, textOf, type OpenAICompatibleServer } from "../support/openai-compatible-server.js";
+import {
+  scriptFromFile,
+  startOpenAICompatibleServer,
+  textOf,
+  type OpenAICompatibleServer,
+} from "../support/openai-compatible-server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const sandboxed = (() => {
@@ -38,12 +43,20 @@ afterAll(async () => {
   await rm(home, { recursive: true, force: true });
 });
 
-function chat(args: string[], env: Record<string, string>, stdin?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", "packages/cli/src/bin.ts", "chat", "--ephemeral", ...args], {
-    cwd: root,
-    env: { PATH: process.env.PATH ?? "/usr/bin", HOME: home, NO_COLOR: "1", ...env },
-    stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
-  });
+function chat(
+  args: string[],
+  env: Record<string, string>,
+  stdin?: string,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(
+    process.execPath,
+    ["--conditions=@skillgraph/source", "--import", "tsx", "packages/cli/src/bin.ts", "chat", "--ephemeral", ...args],
+    {
+      cwd: root,
+      env: { PATH: process.env.PATH ?? "/usr/bin", HOME: home, NO_COLOR: "1", ...env },
+      stdio: [stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
+    },
+  );
   if (stdin !== undefined) child.stdin!.end(stdin);
   let stdout = "";
   let stderr = "";
@@ -52,7 +65,8 @@ function chat(args: string[], env: Record<string, string>, stdin?: string): Prom
   return new Promise((resolveRun) => child.on("close", (code) => resolveRun({ code, stdout, stderr })));
 }
 
-const toolMessages = (s: OpenAICompatibleServer, index: number) => s.requests[index]!.messages.filter((message) => message.role === "tool").map((message) => textOf(message.content));
+const toolMessages = (s: OpenAICompatibleServer, index: number) =>
+  s.requests[index]!.messages.filter((message) => message.role === "tool").map((message) => textOf(message.content));
 
 describe("skill scripts in skillgraph chat", () => {
   it("the demo script's report-builder prompt runs the skill's script in the sandbox and returns the report", async () => {
@@ -60,7 +74,10 @@ describe("skill scripts in skillgraph chat", () => {
     // The demo plays release notes first (3 replies), then the report: start this server at the report.
     server = await startOpenAICompatibleServer({ script: script.slice(3) });
     // Only OPENAI_BASE_URL: a placeholder key is sent, as for Ollama / vLLM / llama.cpp.
-    const result = await chat(["-p", "Build a report from my sales CSV", "--skills", "examples/skills", ...executorFlags], { OPENAI_BASE_URL: server.url });
+    const result = await chat(
+      ["-p", "Build a report from my sales CSV", "--skills", "examples/skills", ...executorFlags],
+      { OPENAI_BASE_URL: server.url },
+    );
     expect(server.errors).toEqual([]);
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain("# Q3 sales");
@@ -68,7 +85,12 @@ describe("skill scripts in skillgraph chat", () => {
     expect(result.stderr).toContain("[skill] loaded report-builder");
     expect(result.stderr).not.toContain("denied");
     const [runResult] = toolMessages(server, 2).slice(-1);
-    const parsed = JSON.parse(runResult!) as { status: string; stdout: string; executor: string; output_files: Array<{ path: string; content: string }> };
+    const parsed = JSON.parse(runResult!) as {
+      status: string;
+      stdout: string;
+      executor: string;
+      output_files: Array<{ path: string; content: string }>;
+    };
     expect(parsed.status).toBe("ok");
     expect(parsed.stdout).toBe("wrote out/report.md: 3 rows, 3 columns\n");
     expect(parsed.executor).toBe(sandboxed ? "bubblewrap" : "local");
@@ -83,14 +105,21 @@ describe("skill scripts in skillgraph chat", () => {
       "Could not list the files.",
     ];
     server = await startOpenAICompatibleServer({ script });
-    const denied = await chat(["-p", "list the workspace", "--skills", "examples/skills", ...executorFlags], { OPENAI_BASE_URL: server.url });
+    const denied = await chat(["-p", "list the workspace", "--skills", "examples/skills", ...executorFlags], {
+      OPENAI_BASE_URL: server.url,
+    });
     expect(denied.code, denied.stderr).toBe(0);
-    expect(denied.stderr).toContain("denied (one-shot runs deny commands that need approval; pass --approve-all to run them): `ls -a` (skill report-builder");
+    expect(denied.stderr).toContain(
+      "denied (one-shot runs deny commands that need approval; pass --approve-all to run them): `ls -a` (skill report-builder",
+    );
     expect(toolMessages(server, 2).at(-1)).toContain("approval-denied");
     await server.close();
 
     server = await startOpenAICompatibleServer({ script });
-    const approved = await chat(["-p", "list the workspace", "--skills", "examples/skills", "--approve-all", ...executorFlags], { OPENAI_BASE_URL: server.url });
+    const approved = await chat(
+      ["-p", "list the workspace", "--skills", "examples/skills", "--approve-all", ...executorFlags],
+      { OPENAI_BASE_URL: server.url },
+    );
     expect(approved.code, approved.stderr).toBe(0);
     expect(approved.stderr).toContain("approved (--approve-all): `ls -a`");
     expect(JSON.parse(toolMessages(server, 2).at(-1)!).status).toBe("ok");
@@ -98,7 +127,10 @@ describe("skill scripts in skillgraph chat", () => {
 
   it("$skill at the start of a prompt loads the skill before the model runs; prompt --chat prints the same system prompt", async () => {
     server = await startOpenAICompatibleServer({ script: ["Here are the notes."] });
-    const result = await chat(["-p", "$release-notes notes for v1.3.0", "--skills", "examples/skills", ...executorFlags], { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-x" });
+    const result = await chat(
+      ["-p", "$release-notes notes for v1.3.0", "--skills", "examples/skills", ...executorFlags],
+      { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "sk-x" },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("Here are the notes.\n");
     expect(result.stderr).toContain("[skill] loaded release-notes");
@@ -119,9 +151,17 @@ describe("skill scripts in skillgraph chat", () => {
     const run = { toolCalls: [{ name: "run_skill_script", arguments: { skill: "report-builder", command: "ls -a" } }] };
     server = await startOpenAICompatibleServer({ script: [read, run, "Listed once.", read, run, "Listed twice."] });
     // Piped stdin: a message, the answer to the approval question ("a" = always), a second message (not asked again).
-    const result = await chat(["--skills", "examples/skills", ...executorFlags], { OPENAI_BASE_URL: server.url }, "list it\na\nagain\n");
+    const result = await chat(
+      ["--skills", "examples/skills", ...executorFlags],
+      { OPENAI_BASE_URL: server.url },
+      "list it\na\nagain\n",
+    );
     expect(result.code, result.stderr).toBe(0);
-    expect(result.stderr.match(/Run `ls -a` \(skill report-builder, \w+\)\? \[y\]es \/ \[n\]o \/ \[a\]lways this session: a\n/g)).toHaveLength(1);
+    expect(
+      result.stderr.match(
+        /Run `ls -a` \(skill report-builder, \w+\)\? \[y\]es \/ \[n\]o \/ \[a\]lways this session: a\n/g,
+      ),
+    ).toHaveLength(1);
     expect(result.stdout).toContain("Listed once.");
     expect(result.stdout).toContain("Listed twice.");
     for (const index of [2, 5]) expect(JSON.parse(toolMessages(server, index).at(-1)!).status).toBe("ok");

@@ -6,7 +6,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { startOpenAICompatibleServer, textOf, type OpenAICompatibleServer } from "../support/openai-compatible-server.js";
+import {
+  startOpenAICompatibleServer,
+  textOf,
+  type OpenAICompatibleServer,
+} from "../support/openai-compatible-server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 const hasTmux = spawnSync("tmux", ["-V"]).status === 0;
@@ -74,7 +78,12 @@ describe.skipIf(!hasTmux)("interactive skillgraph chat in a terminal (tmux)", ()
     expect(spinning).not.toContain("Notes ready.");
     const answered = await waitFor(/Notes ready\.\n>/);
     expect(answered).not.toMatch(/waiting for the model/);
-    expect(server.requests[0]!.messages.map((message) => message.role)).toEqual(["system", "user", "assistant", "tool"]);
+    expect(server.requests[0]!.messages.map((message) => message.role)).toEqual([
+      "system",
+      "user",
+      "assistant",
+      "tool",
+    ]);
 
     // Ctrl-C cancels the request that hangs; the REPL stays.
     tmux("send-keys", "-t", "rec", "-l", "slow question");
@@ -94,7 +103,9 @@ describe.skipIf(!hasTmux)("interactive skillgraph chat in a terminal (tmux)", ()
     tmux("send-keys", "-t", "rec", "Enter");
     await waitFor(/Resumed fine\.\n>/);
     const last = server.requests.at(-1)!;
-    const userTexts = last.messages.filter((message) => message.role === "user").map((message) => textOf(message.content));
+    const userTexts = last.messages
+      .filter((message) => message.role === "user")
+      .map((message) => textOf(message.content));
     expect(userTexts).toEqual(["$release-notes notes for v1.3.0", "slow question", "again"]);
     expect(server.requests).toHaveLength(3);
   }, 180_000);

@@ -4,7 +4,11 @@ import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
-import { scriptFromFile, startOpenAICompatibleServer, type OpenAICompatibleServer } from "../support/openai-compatible-server.js";
+import {
+  scriptFromFile,
+  startOpenAICompatibleServer,
+  type OpenAICompatibleServer,
+} from "../support/openai-compatible-server.js";
 
 const root = fileURLToPath(new URL("../../", import.meta.url));
 
@@ -19,14 +23,19 @@ describe("the main job's stdout", () => {
     delete env.OPENAI_API_KEY;
     // npm_config_* of the test runner's own npm would override the project's .npmrc.
     for (const name of Object.keys(env)) if (name.toLowerCase().startsWith("npm_config_loglevel")) delete env[name];
-    const child = spawn("npm", ["start", "--", "-p", "Release notes for v1.3.0", "--ephemeral"], { cwd: root, env, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn("npm", ["start", "--", "-p", "Release notes for v1.3.0", "--ephemeral"], {
+      cwd: root,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolveExit) => child.on("close", resolveExit));
     expect(code, stderr).toBe(0);
-    const answer = (script[0] as { content: string }).content + "\n" + (script[2] as { content: string }).content + "\n";
+    const answer =
+      (script[0] as { content: string }).content + "\n" + (script[2] as { content: string }).content + "\n";
     expect(stdout).toBe(answer);
     expect(stderr).toContain("[skill] loaded release-notes");
   }, 300_000);

@@ -13,10 +13,10 @@ function run(command: string, args: readonly string[]): Promise<{ code: number |
   });
 }
 
-// The repository-wide checks CI runs besides the tests. `oxfmt --check .` joins this list once the codebase has been
-// formatted in one go (`pnpm format`), so that the check starts green.
+// The repository-wide checks CI runs besides the tests: lint, format (width 120), publint and attw on the packed packages.
 const checks: Array<[name: string, command: string, args: string[]]> = [
   ["oxlint (config .oxlintrc.json)", "node_modules/.bin/oxlint", ["."]],
+  ["oxfmt --check (config .oxfmtrc.json)", "node_modules/.bin/oxfmt", ["--check", "."]],
   [
     "publint --strict and attw --profile esm-only on every packed package",
     process.execPath,

@@ -5,7 +5,11 @@ import { attackHarness, type ExecutorName } from "./attack-harness.js";
 const executor = (process.argv[2] ?? "local") as ExecutorName;
 const marker = process.env.ATTACK_MARKER ?? "";
 const attack = attackHarness(executor, { environment: { set: { ATTACK_MARKER: marker } } });
-const started = await attack.call("run_skill_script", { skill: "attacker", command: "scripts/sleep.sh", interactive: true });
+const started = await attack.call("run_skill_script", {
+  skill: "attacker",
+  command: "scripts/sleep.sh",
+  interactive: true,
+});
 if (started.status !== "running") {
   console.error(JSON.stringify(started));
   process.exit(1);

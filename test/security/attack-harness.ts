@@ -12,7 +12,10 @@ export type ExecutorName = (typeof EXECUTORS)[number];
 /** True when bubblewrap can sandbox here (CI installs it; a laptop may not have it). */
 export function bubblewrapWorks(): boolean {
   try {
-    execFileSync("bwrap", ["--ro-bind", "/", "/", "--unshare-all", "--", "/bin/true"], { stdio: "ignore", timeout: 10_000 });
+    execFileSync("bwrap", ["--ro-bind", "/", "/", "--unshare-all", "--", "/bin/true"], {
+      stdio: "ignore",
+      timeout: 10_000,
+    });
     return true;
   } catch {
     return false;
@@ -40,7 +43,17 @@ export function hostTarget(): HostTarget {
 }
 
 function skill(name: string, dir: string, allowedTools: string[] = []): SkillMetadata {
-  return { name, description: name, allowedTools, extra: {}, dir, file: path.join(dir, "SKILL.md"), origin: { sourceId: "code:attack", layer: "explicit", kind: "code" }, hash: "0", diagnostics: [] };
+  return {
+    name,
+    description: name,
+    allowedTools,
+    extra: {},
+    dir,
+    file: path.join(dir, "SKILL.md"),
+    origin: { sourceId: "code:attack", layer: "explicit", kind: "code" },
+    hash: "0",
+    diagnostics: [],
+  };
 }
 
 /** Writes an executable script into a skill's scripts/ folder. */
@@ -71,12 +84,24 @@ export function attackHarness(executor: ExecutorName, options: Partial<ShellHook
   // swaps $1 (a workspace path) between a real folder and a symlink to $2 by atomic renames, forever (whatever the host
   // side creates meanwhile is swept away, so the race never stalls)
   // ($2 is given as "to:PATH", so the argument check, which is not what is under test here, sees no absolute path)
-  script(skillDir, "swap-folder.sh", 'cd "$WORKSPACE" || exit 1\nset -- "$1" "${2#to:}"\nwhile :; do rm -rf "$1.new"; mkdir -p "$1.new"; mv -T "$1.new" "$1" 2>/dev/null || { rm -rf "$1"; mv -T "$1.new" "$1"; }; ln -sfn "$2" "$1.lnk"; mv -T "$1.lnk" "$1" 2>/dev/null || { rm -rf "$1"; mv -T "$1.lnk" "$1"; }; cat /dev/null; done');
+  script(
+    skillDir,
+    "swap-folder.sh",
+    'cd "$WORKSPACE" || exit 1\nset -- "$1" "${2#to:}"\nwhile :; do rm -rf "$1.new"; mkdir -p "$1.new"; mv -T "$1.new" "$1" 2>/dev/null || { rm -rf "$1"; mv -T "$1.new" "$1"; }; ln -sfn "$2" "$1.lnk"; mv -T "$1.lnk" "$1" 2>/dev/null || { rm -rf "$1"; mv -T "$1.lnk" "$1"; }; cat /dev/null; done',
+  );
   // swaps $1 between a regular file and a symlink to $2, forever
-  script(skillDir, "swap-file.sh", 'cd "$WORKSPACE" || exit 1\nset -- "$1" "${2#to:}"\nwhile :; do echo harmless > "$1.tmp"; mv -T "$1.tmp" "$1"; ln -s "$2" "$1.lnk"; mv -T "$1.lnk" "$1"; done');
+  script(
+    skillDir,
+    "swap-file.sh",
+    'cd "$WORKSPACE" || exit 1\nset -- "$1" "${2#to:}"\nwhile :; do echo harmless > "$1.tmp"; mv -T "$1.tmp" "$1"; ln -s "$2" "$1.lnk"; mv -T "$1.lnk" "$1"; done',
+  );
   script(skillDir, "fork-loop.sh", "while :; do sleep 30 & done");
   script(skillDir, "print-env.sh", "env");
-  script(skillDir, "read-parent-env.sh", 'cat /proc/$PPID/environ 2>/dev/null | tr "\\0" "\\n"; cat /proc/1/environ 2>/dev/null | tr "\\0" "\\n"; ls /proc | head -50');
+  script(
+    skillDir,
+    "read-parent-env.sh",
+    'cat /proc/$PPID/environ 2>/dev/null | tr "\\0" "\\n"; cat /proc/1/environ 2>/dev/null | tr "\\0" "\\n"; ls /proc | head -50',
+  );
   script(skillDir, "write-skill-dir.sh", 'echo pwned > "$SKILL_DIR/pwned.txt" && echo wrote');
   script(skillDir, "sleep.sh", "sleep 300");
   const skills = [
@@ -112,7 +137,10 @@ export function attackHarness(executor: ExecutorName, options: Partial<ShellHook
 }
 
 /** A per-describe factory of harnesses that disposes every one it made after the block (call in a describe). */
-export function harnessesFor(executor: ExecutorName, afterAll: (fn: () => Promise<void>) => void): (options?: Partial<ShellHookOptions>) => AttackHarness {
+export function harnessesFor(
+  executor: ExecutorName,
+  afterAll: (fn: () => Promise<void>) => void,
+): (options?: Partial<ShellHookOptions>) => AttackHarness {
   const made: AttackHarness[] = [];
   afterAll(async () => {
     for (const harness of made) await harness.hook.dispose();

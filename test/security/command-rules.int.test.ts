@@ -14,8 +14,15 @@ import { toolLoopGraph } from "../../packages/shell/src/__fixtures__/tool-loop-g
 const catalog = { get: () => undefined };
 
 async function interrupts(requireApproval: ApprovalRule[], command: string): Promise<boolean> {
-  const hook = createShellHook({ catalog, executor: "local", requireApproval, workspaceRoot: mkdtempSync(path.join(os.tmpdir(), "rules-")) });
-  const model = fakeModel().respondWithTools([{ name: "shell", args: { command }, id: "call-1" }]).respond(new AIMessage("done"));
+  const hook = createShellHook({
+    catalog,
+    executor: "local",
+    requireApproval,
+    workspaceRoot: mkdtempSync(path.join(os.tmpdir(), "rules-")),
+  });
+  const model = fakeModel()
+    .respondWithTools([{ name: "shell", args: { command }, id: "call-1" }])
+    .respond(new AIMessage("done"));
   const graph = toolLoopGraph(hook.tools, model);
   const config = { configurable: { thread_id: "t" } };
   const result = await graph.invoke({ messages: [new HumanMessage("go")] }, config);
@@ -51,8 +58,20 @@ const approvalCases: Array<[string, ApprovalRule[], string]> = [
   ["a global RegExp rule, first call", [/push/g], "git push"],
   ["a global RegExp rule, second call (no lastIndex carry-over)", [/push/g], "git push origin"],
   ["a RegExp rule over an unwrapped layer", [/^git push/], "env git push"],
-  ["a predicate rule", [(candidate) => candidate.layers.some((layer) => layer[0] === "git" && layer[1] === "push")], "nice git push"],
-  ["a predicate that throws (fail closed)", [() => { throw new Error("bug in the app's rule"); }], "true"],
+  [
+    "a predicate rule",
+    [(candidate) => candidate.layers.some((layer) => layer[0] === "git" && layer[1] === "push")],
+    "nice git push",
+  ],
+  [
+    "a predicate that throws (fail closed)",
+    [
+      () => {
+        throw new Error("bug in the app's rule");
+      },
+    ],
+    "true",
+  ],
 ];
 
 const noApprovalCases: Array<[string, ApprovalRule[], string]> = [
@@ -73,7 +92,8 @@ describe("approval rules match what they name", () => {
 
 const workspaceRoot = mkdtempSync(path.join(os.tmpdir(), "rules-deny-"));
 const defaults = createShellHook({ catalog, executor: "local", workspaceRoot });
-const authorize = (command: string, hook = defaults) => hook.authorize!({ toolName: "shell", args: { command } }, { loadedSkills: [], threadId: "t" });
+const authorize = (command: string, hook = defaults) =>
+  hook.authorize!({ toolName: "shell", args: { command } }, { loadedSkills: [], threadId: "t" });
 
 const deniedThroughWrappers: Array<[string, string]> = [
   ["env", "env kill 1"],
@@ -121,7 +141,10 @@ describe("deny rules see through wrappers", () => {
   });
 
   it.each(opaqueRefused)("refuses %s, whose inner command cannot be checked", (_name, command) => {
-    expect(authorize(command)).toMatchObject({ allowed: false, reason: expect.stringMatching(/^(opaque-command|denied)/) });
+    expect(authorize(command)).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/^(opaque-command|denied)/),
+    });
   });
 
   it("a deny rule of several words covers longer commands", () => {
@@ -133,7 +156,12 @@ describe("deny rules see through wrappers", () => {
 });
 
 describe("allow lists need every program a line runs", () => {
-  const strict = createShellHook({ catalog, executor: "local", workspaceRoot, allow: ["git status", "echo", "timeout"] });
+  const strict = createShellHook({
+    catalog,
+    executor: "local",
+    workspaceRoot,
+    allow: ["git status", "echo", "timeout"],
+  });
   it.each([
     ["git status with -c (config can run code)", "git -c core.fsmonitor=id status"],
     ["git status with -C", "git -C /etc status"],

@@ -28,7 +28,10 @@ const stagingRefused: Array<[string, string]> = [
 
 const envRefused: Array<[string, Record<string, string>]> = [
   ["GIT_CONFIG_PARAMETERS", { GIT_CONFIG_PARAMETERS: "'core.fsmonitor'='touch /tmp/pwned'" }],
-  ["GIT_CONFIG_COUNT/KEY/VALUE", { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.fsmonitor", GIT_CONFIG_VALUE_0: "touch x" }],
+  [
+    "GIT_CONFIG_COUNT/KEY/VALUE",
+    { GIT_CONFIG_COUNT: "1", GIT_CONFIG_KEY_0: "core.fsmonitor", GIT_CONFIG_VALUE_0: "touch x" },
+  ],
   ["GIT_DIR", { GIT_DIR: "/etc" }],
   ["PERLLIB", { PERLLIB: "/tmp" }],
   ["PERL5OPT", { PERL5OPT: "-Mevil" }],
@@ -59,97 +62,118 @@ const assignmentsRefused: Array<[string, string]> = [
 ];
 
 for (const executor of EXECUTORS) {
-  describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(`grants and environment (${executor})`, () => {
-    const harness = harnessesFor(executor, afterAll);
-    const strict = () => harness({ allow: ["true", "ls"] });
+  describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(
+    `grants and environment (${executor})`,
+    () => {
+      const harness = harnessesFor(executor, afterAll);
+      const strict = () => harness({ allow: ["true", "ls"] });
 
-    it.each(stagingRefused)("refuses staging %s (%j)", async (_name, file) => {
-      const attack = harness();
-      const result = await attack.call("shell", { command: "true", files: [{ path: file, content: "[core]\n\tfsmonitor = touch PWNED\n" }] });
-      expect(result).toMatchObject({ status: "refused", reason: "staging-refused" });
-      expect(exists(path.join(attack.workspace, "PWNED"))).toBe(false);
-    });
-
-    it.each(envRefused)("refuses setting %s from a tool call", async (_name, env) => {
-      const attack = harness();
-      const result = await attack.call("shell", { command: "true", env });
-      expect(result).toMatchObject({ status: "refused", reason: "env-not-allowed" });
-    });
-
-    it.each(assignmentsRefused)("refuses %s inside the command line", async (_name, command) => {
-      const attack = harness();
-      const result = await attack.call("shell", { command });
-      expect(result.status).toBe("refused");
-      expect(["env-not-allowed", "opaque-command"]).toContain(result.reason);
-    });
-
-    it("a repository's core.fsmonitor does not run under a git status grant", async () => {
-      const attack = strict();
-      await attack.call("shell", { command: "true" });
-      // a repository the model could not configure through staging, configured here as if by some other route
-      execFileSync("git", ["init", "-q", attack.workspace]);
-      execFileSync("git", ["-C", attack.workspace, "config", "core.fsmonitor", "touch FSMONITOR_RAN; false"]);
-      const result = await attack.call("shell", { command: "git status --short" });
-      expect(result.status).toBe("ok");
-      expect(exists(path.join(attack.workspace, "FSMONITOR_RAN"))).toBe(false);
-    });
-
-    it("git reads no global config from HOME and no ext:: transport runs", async () => {
-      const attack = harness();
-      const result = await attack.call("shell", { command: "git clone ext::touch%20EXT_RAN x" });
-      expect(result.status).not.toBe("ok");
-      expect(exists(path.join(attack.workspace, "EXT_RAN"))).toBe(false);
-      const home = await attack.call("run_skill_script", { skill: "attacker", command: "scripts/print-env.sh" });
-      const homeLine = String(home.stdout).split("\n").find((line) => line.startsWith("HOME="));
-      expect(homeLine).toBeDefined();
-      expect(homeLine).not.toContain(attack.workspace);
-    });
-
-    it("a module planted in the working folder does not shadow the one a python3 -m grant names", async () => {
-      const attack = harness({ allow: ["true"] });
-      const staged = await attack.call("shell", {
-        command: "true",
-        files: [
-          { path: "json/__init__.py", content: "open('SHADOW_RAN','w')\n" },
-          { path: "json/tool.py", content: "open('SHADOW_RAN','w')\n" },
-          { path: "in/data.json", content: '{"a": 1}' },
-        ],
+      it.each(stagingRefused)("refuses staging %s (%j)", async (_name, file) => {
+        const attack = harness();
+        const result = await attack.call("shell", {
+          command: "true",
+          files: [{ path: file, content: "[core]\n\tfsmonitor = touch PWNED\n" }],
+        });
+        expect(result).toMatchObject({ status: "refused", reason: "staging-refused" });
+        expect(exists(path.join(attack.workspace, "PWNED"))).toBe(false);
       });
-      expect(staged.status).toBe("ok");
-      const result = await attack.call("shell", { command: "python3 -m json.tool in/data.json" });
-      expect(result).toMatchObject({ status: "ok" });
-      expect(result.stdout).toContain('"a": 1');
-      expect(exists(path.join(attack.workspace, "SHADOW_RAN"))).toBe(false);
-    });
 
-    it("the environment a command sees is exactly the runtime's allow-list plus allowed names", async () => {
-      process.env.SKILLGRAPH_TEST_SECRET = "leaked-secret-value";
-      const attack = harness({ environment: { allow: ["TZ"], set: { APP_SETTING: "1" } } });
-      const result = await attack.call("run_skill_script", { skill: "attacker", command: "scripts/print-env.sh", env: { TZ: "UTC" } });
-      const names = String(result.stdout)
-        .split("\n")
-        .filter((line) => line.includes("="))
-        .map((line) => line.slice(0, line.indexOf("=")))
-        .filter((name) => !["PWD", "SHLVL", "_", "OLDPWD"].includes(name));
-      expect(String(result.stdout)).not.toContain("leaked-secret-value");
-      for (const name of names) expect(name).toMatch(/^(PATH|HOME|TMPDIR|SHELL|LANG|LC_ALL|WORKSPACE|OUT_DIR|SKILL_DIR|SKILL_NAME|SKILLGRAPH_RUN_ID|GIT_.*|PYTHON.*|TZ|APP_SETTING)$/);
-      expect(names).toEqual(expect.arrayContaining(["TZ", "APP_SETTING", "SKILL_NAME"]));
-    });
+      it.each(envRefused)("refuses setting %s from a tool call", async (_name, env) => {
+        const attack = harness();
+        const result = await attack.call("shell", { command: "true", env });
+        expect(result).toMatchObject({ status: "refused", reason: "env-not-allowed" });
+      });
 
-    it("a command cannot read the agent's environment through /proc", async () => {
-      process.env.SKILLGRAPH_TEST_SECRET = "agent-api-key-value";
-      const attack = harness();
-      const result = await attack.call("run_skill_script", { skill: "attacker", command: "scripts/read-parent-env.sh" });
-      expect(JSON.stringify(result)).not.toContain("agent-api-key-value");
-    });
+      it.each(assignmentsRefused)("refuses %s inside the command line", async (_name, command) => {
+        const attack = harness();
+        const result = await attack.call("shell", { command });
+        expect(result.status).toBe("refused");
+        expect(["env-not-allowed", "opaque-command"]).toContain(result.reason);
+      });
 
-    it.runIf(executor === "bubblewrap")("the skill folder is read-only inside the sandbox", async () => {
-      const attack = harness();
-      const result = await attack.call("run_skill_script", { skill: "attacker", command: "scripts/write-skill-dir.sh" });
-      expect(result.stdout).not.toContain("wrote");
-      expect(exists(path.join(attack.skillDir, "pwned.txt"))).toBe(false);
-    });
-  });
+      it("a repository's core.fsmonitor does not run under a git status grant", async () => {
+        const attack = strict();
+        await attack.call("shell", { command: "true" });
+        // a repository the model could not configure through staging, configured here as if by some other route
+        execFileSync("git", ["init", "-q", attack.workspace]);
+        execFileSync("git", ["-C", attack.workspace, "config", "core.fsmonitor", "touch FSMONITOR_RAN; false"]);
+        const result = await attack.call("shell", { command: "git status --short" });
+        expect(result.status).toBe("ok");
+        expect(exists(path.join(attack.workspace, "FSMONITOR_RAN"))).toBe(false);
+      });
+
+      it("git reads no global config from HOME and no ext:: transport runs", async () => {
+        const attack = harness();
+        const result = await attack.call("shell", { command: "git clone ext::touch%20EXT_RAN x" });
+        expect(result.status).not.toBe("ok");
+        expect(exists(path.join(attack.workspace, "EXT_RAN"))).toBe(false);
+        const home = await attack.call("run_skill_script", { skill: "attacker", command: "scripts/print-env.sh" });
+        const homeLine = String(home.stdout)
+          .split("\n")
+          .find((line) => line.startsWith("HOME="));
+        expect(homeLine).toBeDefined();
+        expect(homeLine).not.toContain(attack.workspace);
+      });
+
+      it("a module planted in the working folder does not shadow the one a python3 -m grant names", async () => {
+        const attack = harness({ allow: ["true"] });
+        const staged = await attack.call("shell", {
+          command: "true",
+          files: [
+            { path: "json/__init__.py", content: "open('SHADOW_RAN','w')\n" },
+            { path: "json/tool.py", content: "open('SHADOW_RAN','w')\n" },
+            { path: "in/data.json", content: '{"a": 1}' },
+          ],
+        });
+        expect(staged.status).toBe("ok");
+        const result = await attack.call("shell", { command: "python3 -m json.tool in/data.json" });
+        expect(result).toMatchObject({ status: "ok" });
+        expect(result.stdout).toContain('"a": 1');
+        expect(exists(path.join(attack.workspace, "SHADOW_RAN"))).toBe(false);
+      });
+
+      it("the environment a command sees is exactly the runtime's allow-list plus allowed names", async () => {
+        process.env.SKILLGRAPH_TEST_SECRET = "leaked-secret-value";
+        const attack = harness({ environment: { allow: ["TZ"], set: { APP_SETTING: "1" } } });
+        const result = await attack.call("run_skill_script", {
+          skill: "attacker",
+          command: "scripts/print-env.sh",
+          env: { TZ: "UTC" },
+        });
+        const names = String(result.stdout)
+          .split("\n")
+          .filter((line) => line.includes("="))
+          .map((line) => line.slice(0, line.indexOf("=")))
+          .filter((name) => !["PWD", "SHLVL", "_", "OLDPWD"].includes(name));
+        expect(String(result.stdout)).not.toContain("leaked-secret-value");
+        for (const name of names)
+          expect(name).toMatch(
+            /^(PATH|HOME|TMPDIR|SHELL|LANG|LC_ALL|WORKSPACE|OUT_DIR|SKILL_DIR|SKILL_NAME|SKILLGRAPH_RUN_ID|GIT_.*|PYTHON.*|TZ|APP_SETTING)$/,
+          );
+        expect(names).toEqual(expect.arrayContaining(["TZ", "APP_SETTING", "SKILL_NAME"]));
+      });
+
+      it("a command cannot read the agent's environment through /proc", async () => {
+        process.env.SKILLGRAPH_TEST_SECRET = "agent-api-key-value";
+        const attack = harness();
+        const result = await attack.call("run_skill_script", {
+          skill: "attacker",
+          command: "scripts/read-parent-env.sh",
+        });
+        expect(JSON.stringify(result)).not.toContain("agent-api-key-value");
+      });
+
+      it.runIf(executor === "bubblewrap")("the skill folder is read-only inside the sandbox", async () => {
+        const attack = harness();
+        const result = await attack.call("run_skill_script", {
+          skill: "attacker",
+          command: "scripts/write-skill-dir.sh",
+        });
+        expect(result.stdout).not.toContain("wrote");
+        expect(exists(path.join(attack.skillDir, "pwned.txt"))).toBe(false);
+      });
+    },
+  );
 }
 
 describe("options that would be unsafe are refused at construction", () => {

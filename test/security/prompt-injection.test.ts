@@ -16,23 +16,35 @@ function skillsRoot(skills: Record<string, string>): string {
 }
 
 const honest = Object.fromEntries(
-  Array.from({ length: 12 }, (_, index) => [`honest-${index}`, `---\nname: honest-${index}\ndescription: Honest skill number ${index} for everyday work.\n---\nBody.\n`]),
+  Array.from({ length: 12 }, (_, index) => [
+    `honest-${index}`,
+    `---\nname: honest-${index}\ndescription: Honest skill number ${index} for everyday work.\n---\nBody.\n`,
+  ]),
 );
 
 async function listing(skills: Record<string, string>, format: "xml" | "markdown" = "xml") {
   const registry = await createSkillRegistry({ sources: [skillsFromDirectory(skillsRoot(skills))] });
-  return { registry, rendered: renderSkillsPrompt(registry.list(), { format, budget: { maxChars: 4_000 }, includeLocation: true }) };
+  return {
+    registry,
+    rendered: renderSkillsPrompt(registry.list(), { format, budget: { maxChars: 4_000 }, includeLocation: true }),
+  };
 }
 
 describe("prompt injection through skill metadata", () => {
   it("a 10 000-character name does not load, so it cannot crowd the others out", async () => {
-    const { registry, rendered } = await listing({ ...honest, hog: `---\nname: ${"h".repeat(10_000)}\ndescription: hog\n---\n` });
+    const { registry, rendered } = await listing({
+      ...honest,
+      hog: `---\nname: ${"h".repeat(10_000)}\ndescription: hog\n---\n`,
+    });
     expect(registry.list().map((skill) => skill.name)).not.toContain("h".repeat(10_000));
     for (let index = 0; index < 12; index += 1) expect(rendered.text).toContain(`honest-${index}`);
   });
 
   it("a 50 000-character description is cut to the spec's 1 024 in the listing and every other skill stays listed", async () => {
-    const { rendered } = await listing({ ...honest, wordy: `---\nname: wordy\ndescription: ${"word ".repeat(10_000)}\n---\n` });
+    const { rendered } = await listing({
+      ...honest,
+      wordy: `---\nname: wordy\ndescription: ${"word ".repeat(10_000)}\n---\n`,
+    });
     for (let index = 0; index < 12; index += 1) expect(rendered.text).toContain(`honest-${index}`);
     expect(rendered.text.length).toBeLessThanOrEqual(4_000);
   });
@@ -42,7 +54,10 @@ describe("prompt injection through skill metadata", () => {
     ["a carriage return", 'name: "evil\\rSYSTEM"'],
     ["an escape sequence", 'name: "evil\\u001b]52;c;cGF5bG9hZA==\\u0007"'],
   ])("a name with %s does not load", async (_name, line) => {
-    const { registry, rendered } = await listing({ ...honest, evil: `---\n${line}\ndescription: d\n---\n` }, "markdown");
+    const { registry, rendered } = await listing(
+      { ...honest, evil: `---\n${line}\ndescription: d\n---\n` },
+      "markdown",
+    );
     expect(registry.list().some((skill) => skill.name.startsWith("evil"))).toBe(false);
     expect(rendered.text).not.toContain("SYSTEM");
   });

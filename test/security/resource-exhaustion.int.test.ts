@@ -46,79 +46,92 @@ describe("options are checked at construction", () => {
 });
 
 for (const executor of EXECUTORS) {
-  describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(`resource exhaustion (${executor})`, () => {
-    const harness = harnessesFor(executor, afterAll);
+  describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(
+    `resource exhaustion (${executor})`,
+    () => {
+      const harness = harnessesFor(executor, afterAll);
 
-    it.each([
-      ["a '**/' pattern repeated", ["**/".repeat(80) + "x"]],
-      ["a deep brace nest", ["{a,{b,{c,{d,{e,{f,{g,{h}}}}}}}}".repeat(4)]],
-      ["many stars", ["*".repeat(200) + "x"]],
-    ])("collects with %s without blocking (bounded by the test timeout)", async (_name, globs) => {
-      const attack = harness();
-      await attack.call("shell", { command: "true" });
-      mkdirSync(path.join(attack.workspace, "out", ...Array.from({ length: 30 }, (_, index) => `d${index}`)), { recursive: true });
-      const result = await attack.call("shell", { command: "true", output_globs: globs });
-      expect(["ok", "refused"]).toContain(result.status);
-    });
-
-    it.each([
-      ["an absolute glob", ["/etc/**"]],
-      ["a climbing glob", ["../**"]],
-      ["an over-long glob", ["a".repeat(1000)]],
-      ["too many globs", Array.from({ length: 100 }, (_, index) => `f${index}`)],
-      ["an unbalanced bracket", ["[abc"]],
-    ])("refuses %s before the command runs", async (_name, globs) => {
-      const attack = harness();
-      const result = await attack.call("shell", { command: "touch out/RAN", output_globs: globs });
-      expect(result).toMatchObject({ status: "refused", reason: "invalid-glob" });
-      expect(exists(path.join(attack.workspace, "out", "RAN"))).toBe(false);
-    });
-
-    it("caps every list in a tool result when out/ holds 10 000 files", async () => {
-      const attack = harness();
-      await attack.call("shell", { command: "true" });
-      const out = path.join(attack.workspace, "out", "many");
-      mkdirSync(out, { recursive: true });
-      for (let index = 0; index < 10_000; index += 1) writeFileSync(path.join(out, `f${index}`), "");
-      const collected = await attack.call("shell", { command: "touch out/many/f1" });
-      const size = JSON.stringify(collected).length;
-      expect(size).toBeLessThan(64 * 1024);
-      expect(collected.output_files.length).toBeLessThanOrEqual(20);
-      expect((collected.skipped_files ?? []).length).toBeLessThanOrEqual(20);
-    });
-
-    it("a fork-and-exit loop is fully killed when the command ends", async () => {
-      const attack = harness({ timeoutMs: 1_500 });
-      const result = await attack.call("run_skill_script", { skill: "attacker", command: "scripts/fork-loop.sh" });
-      expect(result.status).toBe("timed_out");
-      await new Promise((resolve) => setTimeout(resolve, 300));
-      expect(processesWithEnv(`SKILLGRAPH_RUN_ID=`).filter((pid) => processCommand(pid).includes("sleep 30"))).toEqual([]);
-    });
-
-    it("commands die with the agent, even when the agent is killed with SIGKILL", async () => {
-      const marker = `agent-${randomUUID()}`;
-      const child = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", path.join(here, "agent-process.ts"), executor], {
-        env: { ...process.env, ATTACK_MARKER: marker },
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      await new Promise<void>((resolve, reject) => {
-        child.stdout.on("data", (chunk: Buffer) => {
-          if (chunk.toString().includes("started")) resolve();
+      it.each([
+        ["a '**/' pattern repeated", ["**/".repeat(80) + "x"]],
+        ["a deep brace nest", ["{a,{b,{c,{d,{e,{f,{g,{h}}}}}}}}".repeat(4)]],
+        ["many stars", ["*".repeat(200) + "x"]],
+      ])("collects with %s without blocking (bounded by the test timeout)", async (_name, globs) => {
+        const attack = harness();
+        await attack.call("shell", { command: "true" });
+        mkdirSync(path.join(attack.workspace, "out", ...Array.from({ length: 30 }, (_, index) => `d${index}`)), {
+          recursive: true,
         });
-        child.once("exit", () => reject(new Error("agent exited before starting its command")));
+        const result = await attack.call("shell", { command: "true", output_globs: globs });
+        expect(["ok", "refused"]).toContain(result.status);
       });
-      // the command's processes (the agent itself carries the marker too, and is not counted)
-      const before = processesWithEnv(marker).filter((pid) => pid !== child.pid);
-      expect(before.length).toBeGreaterThan(0);
-      child.kill("SIGKILL");
-      let left = before;
-      for (let wait = 0; wait < 50 && left.length > 0; wait += 1) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-        left = processesWithEnv(marker).filter((pid) => pid !== child.pid && !processCommand(pid).startsWith("(zombie)"));
-      }
-      expect(left).toEqual([]);
-    });
-  });
+
+      it.each([
+        ["an absolute glob", ["/etc/**"]],
+        ["a climbing glob", ["../**"]],
+        ["an over-long glob", ["a".repeat(1000)]],
+        ["too many globs", Array.from({ length: 100 }, (_, index) => `f${index}`)],
+        ["an unbalanced bracket", ["[abc"]],
+      ])("refuses %s before the command runs", async (_name, globs) => {
+        const attack = harness();
+        const result = await attack.call("shell", { command: "touch out/RAN", output_globs: globs });
+        expect(result).toMatchObject({ status: "refused", reason: "invalid-glob" });
+        expect(exists(path.join(attack.workspace, "out", "RAN"))).toBe(false);
+      });
+
+      it("caps every list in a tool result when out/ holds 10 000 files", async () => {
+        const attack = harness();
+        await attack.call("shell", { command: "true" });
+        const out = path.join(attack.workspace, "out", "many");
+        mkdirSync(out, { recursive: true });
+        for (let index = 0; index < 10_000; index += 1) writeFileSync(path.join(out, `f${index}`), "");
+        const collected = await attack.call("shell", { command: "touch out/many/f1" });
+        const size = JSON.stringify(collected).length;
+        expect(size).toBeLessThan(64 * 1024);
+        expect(collected.output_files.length).toBeLessThanOrEqual(20);
+        expect((collected.skipped_files ?? []).length).toBeLessThanOrEqual(20);
+      });
+
+      it("a fork-and-exit loop is fully killed when the command ends", async () => {
+        const attack = harness({ timeoutMs: 1_500 });
+        const result = await attack.call("run_skill_script", { skill: "attacker", command: "scripts/fork-loop.sh" });
+        expect(result.status).toBe("timed_out");
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        expect(
+          processesWithEnv(`SKILLGRAPH_RUN_ID=`).filter((pid) => processCommand(pid).includes("sleep 30")),
+        ).toEqual([]);
+      });
+
+      it("commands die with the agent, even when the agent is killed with SIGKILL", async () => {
+        const marker = `agent-${randomUUID()}`;
+        const child = spawn(
+          process.execPath,
+          ["--conditions=@skillgraph/source", "--import", "tsx", path.join(here, "agent-process.ts"), executor],
+          {
+            env: { ...process.env, ATTACK_MARKER: marker },
+            stdio: ["ignore", "pipe", "inherit"],
+          },
+        );
+        await new Promise<void>((resolve, reject) => {
+          child.stdout.on("data", (chunk: Buffer) => {
+            if (chunk.toString().includes("started")) resolve();
+          });
+          child.once("exit", () => reject(new Error("agent exited before starting its command")));
+        });
+        // the command's processes (the agent itself carries the marker too, and is not counted)
+        const before = processesWithEnv(marker).filter((pid) => pid !== child.pid);
+        expect(before.length).toBeGreaterThan(0);
+        child.kill("SIGKILL");
+        let left = before;
+        for (let wait = 0; wait < 50 && left.length > 0; wait += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          left = processesWithEnv(marker).filter(
+            (pid) => pid !== child.pid && !processCommand(pid).startsWith("(zombie)"),
+          );
+        }
+        expect(left).toEqual([]);
+      });
+    },
+  );
 }
 
 function processCommand(pid: number): string {

@@ -27,69 +27,76 @@ async function withRacer<T>(harness: AttackHarness, command: string, work: () =>
 }
 
 for (const executor of EXECUTORS) {
-  describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(`workspace races (${executor})`, () => {
-    const harness = harnessesFor(executor, afterAll);
+  describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(
+    `workspace races (${executor})`,
+    () => {
+      const harness = harnessesFor(executor, afterAll);
 
-    it("staging into a folder swapped for a symlink never writes to the host folder", async () => {
-      const target = hostTarget();
-      const before = target.entries();
-      const attack = harness();
-      await attack.call("shell", { command: "true" });
-      const outcomes = new Set<string>();
-      await withRacer(attack, `scripts/swap-folder.sh in/t to:${target.dir}`, async () => {
-        // at least ROUNDS rounds, and on until the racer was met (bounded: a busy CI machine starts it late)
-        // (without a racer every staging succeeds, so a refusal shows the race was met)
-        for (let round = 0; round < ROUNDS || (!outcomes.has("refused") && round < ROUNDS * 10); round += 1) {
-          try {
-            await attack.hook.stageFiles(attack.threadId, [{ path: "in/t/evil.txt", content: "pwned" }]);
-            outcomes.add("written");
-          } catch {
-            outcomes.add("refused");
+      it("staging into a folder swapped for a symlink never writes to the host folder", async () => {
+        const target = hostTarget();
+        const before = target.entries();
+        const attack = harness();
+        await attack.call("shell", { command: "true" });
+        const outcomes = new Set<string>();
+        await withRacer(attack, `scripts/swap-folder.sh in/t to:${target.dir}`, async () => {
+          // at least ROUNDS rounds, and on until the racer was met (bounded: a busy CI machine starts it late)
+          // (without a racer every staging succeeds, so a refusal shows the race was met)
+          for (let round = 0; round < ROUNDS || (!outcomes.has("refused") && round < ROUNDS * 10); round += 1) {
+            try {
+              await attack.hook.stageFiles(attack.threadId, [{ path: "in/t/evil.txt", content: "pwned" }]);
+              outcomes.add("written");
+            } catch {
+              outcomes.add("refused");
+            }
           }
-        }
-        for (let round = 0; round < TOOL_ROUNDS; round += 1) {
-          const result = await attack.call("shell", { command: "true", files: [{ path: "in/t/evil2.txt", content: "pwned" }] });
-          outcomes.add(result.status);
-        }
-      });
-      expect(target.entries()).toEqual(before);
-      expect(exists(path.join(target.dir, "evil.txt"))).toBe(false);
-      expect([...outcomes]).toContain("refused"); // the race was really run
-    });
-
-    it("collecting out/ while files and folders are swapped for symlinks never returns a host file", async () => {
-      const target = hostTarget();
-      const attack = harness();
-      await attack.call("shell", { command: "true" });
-      const seen: string[] = [];
-      const race = `scripts/swap-file.sh out/x.txt to:${target.secretFile}`;
-      await withRacer(attack, race, async () => {
-        await withRacer(attack, `scripts/swap-folder.sh out/d to:${path.join(target.dir, "b")}`, async () => {
-          // at least TOOL_ROUNDS calls, and on until a collection met a swapped entry (bounded)
-          const metRacer = () => seen.some((result) => result.includes('"reason":"symlink"') || result.includes("changed-while-reading"));
-          for (let round = 0; round < TOOL_ROUNDS || (!metRacer() && round < TOOL_ROUNDS * 4); round += 1) {
-            const result = await attack.call("shell", { command: "true", output_globs: ["**"] });
-            seen.push(JSON.stringify(result));
+          for (let round = 0; round < TOOL_ROUNDS; round += 1) {
+            const result = await attack.call("shell", {
+              command: "true",
+              files: [{ path: "in/t/evil2.txt", content: "pwned" }],
+            });
+            outcomes.add(result.status);
           }
-          expect(metRacer()).toBe(true); // the race was really run
         });
+        expect(target.entries()).toEqual(before);
+        expect(exists(path.join(target.dir, "evil.txt"))).toBe(false);
+        expect([...outcomes]).toContain("refused"); // the race was really run
       });
-      expect(seen.join("\n")).not.toContain(target.secret);
-    });
 
-    it("a staged file cannot replace a FIFO or a hard link planted in the workspace", async () => {
-      const target = hostTarget();
-      const attack = harness();
-      await attack.call("shell", { command: "mkfifo in/pipe" });
-      const fifo = await attack.call("shell", { command: "true", files: [{ path: "in/pipe", content: "x" }] });
-      expect(fifo).toMatchObject({ status: "refused", reason: "staging-refused" });
-      // a local command can hard-link a host file into the workspace (planted here directly): staging must not write through it
-      linkSync(target.secretFile, path.join(attack.workspace, "in", "hard"));
-      const linked = await attack.call("shell", { command: "true", files: [{ path: "in/hard", content: "pwned" }] });
-      expect(linked).toMatchObject({ status: "refused", reason: "staging-refused" });
-      expect(readFileSync(target.secretFile, "utf8")).toBe(target.secret);
-    });
-  });
+      it("collecting out/ while files and folders are swapped for symlinks never returns a host file", async () => {
+        const target = hostTarget();
+        const attack = harness();
+        await attack.call("shell", { command: "true" });
+        const seen: string[] = [];
+        const race = `scripts/swap-file.sh out/x.txt to:${target.secretFile}`;
+        await withRacer(attack, race, async () => {
+          await withRacer(attack, `scripts/swap-folder.sh out/d to:${path.join(target.dir, "b")}`, async () => {
+            // at least TOOL_ROUNDS calls, and on until a collection met a swapped entry (bounded)
+            const metRacer = () =>
+              seen.some((result) => result.includes('"reason":"symlink"') || result.includes("changed-while-reading"));
+            for (let round = 0; round < TOOL_ROUNDS || (!metRacer() && round < TOOL_ROUNDS * 4); round += 1) {
+              const result = await attack.call("shell", { command: "true", output_globs: ["**"] });
+              seen.push(JSON.stringify(result));
+            }
+            expect(metRacer()).toBe(true); // the race was really run
+          });
+        });
+        expect(seen.join("\n")).not.toContain(target.secret);
+      });
+
+      it("a staged file cannot replace a FIFO or a hard link planted in the workspace", async () => {
+        const target = hostTarget();
+        const attack = harness();
+        await attack.call("shell", { command: "mkfifo in/pipe" });
+        const fifo = await attack.call("shell", { command: "true", files: [{ path: "in/pipe", content: "x" }] });
+        expect(fifo).toMatchObject({ status: "refused", reason: "staging-refused" });
+        // a local command can hard-link a host file into the workspace (planted here directly): staging must not write through it
+        linkSync(target.secretFile, path.join(attack.workspace, "in", "hard"));
+        const linked = await attack.call("shell", { command: "true", files: [{ path: "in/hard", content: "pwned" }] });
+        expect(linked).toMatchObject({ status: "refused", reason: "staging-refused" });
+        expect(readFileSync(target.secretFile, "utf8")).toBe(target.secret);
+      });
+    },
+  );
 }
 
 describe("level-3 skill file reads under a racer", () => {
@@ -97,13 +104,23 @@ describe("level-3 skill file reads under a racer", () => {
   const root = mkdtempSync(path.join(os.tmpdir(), "attack-skill-"));
   const skillDir = path.join(root, "victim");
   mkdirSync(path.join(skillDir, "references"), { recursive: true });
-  writeFileSync(path.join(skillDir, "SKILL.md"), "---\nname: victim\ndescription: A skill whose folder is being swapped.\n---\nBody.\n");
+  writeFileSync(
+    path.join(skillDir, "SKILL.md"),
+    "---\nname: victim\ndescription: A skill whose folder is being swapped.\n---\nBody.\n",
+  );
   writeFileSync(path.join(skillDir, "references", "secret.txt"), "harmless");
   writeFileSync(path.join(skillDir, "guide.md"), "guide");
 
   it("never returns a file outside the skill while a folder is swapped for a symlink", async () => {
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
-    const racer = spawn("sh", ["-c", `cd '${skillDir}' && while :; do mv -T references real; ln -s '${path.join(target.dir, "b")}' references; rm references; mv -T real references; done`], { stdio: "ignore" });
+    const racer = spawn(
+      "sh",
+      [
+        "-c",
+        `cd '${skillDir}' && while :; do mv -T references real; ln -s '${path.join(target.dir, "b")}' references; rm references; mv -T real references; done`,
+      ],
+      { stdio: "ignore" },
+    );
     const outcomes = new Set<string>();
     try {
       for (let round = 0; round < ROUNDS * 2; round += 1) {
@@ -123,7 +140,14 @@ describe("level-3 skill file reads under a racer", () => {
 
   it("never hangs when a file is swapped for a FIFO", async () => {
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
-    const racer = spawn("sh", ["-c", `cd '${skillDir}' && while :; do rm -f guide.tmp; mkfifo guide.tmp; mv -T guide.tmp guide.md; echo guide > guide.tmp; mv -T guide.tmp guide.md; done`], { stdio: "ignore" });
+    const racer = spawn(
+      "sh",
+      [
+        "-c",
+        `cd '${skillDir}' && while :; do rm -f guide.tmp; mkfifo guide.tmp; mv -T guide.tmp guide.md; echo guide > guide.tmp; mv -T guide.tmp guide.md; done`,
+      ],
+      { stdio: "ignore" },
+    );
     const outcomes = new Set<string>();
     try {
       for (let round = 0; round < ROUNDS; round += 1) {

@@ -26,7 +26,9 @@ function freePort(): Promise<number> {
     const server = createServer();
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -34,24 +36,43 @@ function freePort(): Promise<number> {
 /** Starts a throwaway PostgreSQL server, or explains why it cannot. */
 export async function startTestPostgres(): Promise<TestPostgresServer> {
   const bin = findPgBin();
-  if (!bin) throw new Error("PostgreSQL server binaries not found under /usr/lib/postgresql (Debian package 'postgresql'); run scripts/setup-system-deps.sh");
+  if (!bin)
+    throw new Error(
+      "PostgreSQL server binaries not found under /usr/lib/postgresql (Debian package 'postgresql'); run scripts/setup-system-deps.sh",
+    );
   const dataDir = mkdtempSync(join(tmpdir(), "skillgraph-pg-"));
   chmodSync(dataDir, 0o777);
   const asRoot = process.getuid?.() === 0;
   // initdb refuses to run as root: run the server tools as the `postgres` user (runuser lives in sbin, often not on PATH).
-  const runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"].find((path) => existsSync(path)) ?? "runuser";
+  const runuser =
+    ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"].find((path) => existsSync(path)) ?? "runuser";
   const run = (command: string, args: string[]) => {
     const result = asRoot
       ? spawnSync(runuser, ["-u", "postgres", "--", join(bin, command), ...args], { encoding: "utf8" })
       : spawnSync(join(bin, command), args, { encoding: "utf8" });
     if (result.error) throw new Error(`${command} could not start: ${result.error.message}`);
-    if (result.status !== 0) throw new Error(`${command} failed (exit ${result.status}): ${result.stderr || result.stdout}`);
+    if (result.status !== 0)
+      throw new Error(`${command} failed (exit ${result.status}): ${result.stderr || result.stdout}`);
   };
-  if (asRoot) chownSync(dataDir, Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout.trim()), Number(spawnSync("id", ["-g", "postgres"], { encoding: "utf8" }).stdout.trim()));
+  if (asRoot)
+    chownSync(
+      dataDir,
+      Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout.trim()),
+      Number(spawnSync("id", ["-g", "postgres"], { encoding: "utf8" }).stdout.trim()),
+    );
   const pgData = join(dataDir, "data");
   run("initdb", ["-D", pgData, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
   const port = await freePort();
-  run("pg_ctl", ["-D", pgData, "-l", join(dataDir, "log"), "-w", "-o", `-c listen_addresses=127.0.0.1 -p ${port} -k ${dataDir} -c max_connections=300 -c fsync=off`, "start"]);
+  run("pg_ctl", [
+    "-D",
+    pgData,
+    "-l",
+    join(dataDir, "log"),
+    "-w",
+    "-o",
+    `-c listen_addresses=127.0.0.1 -p ${port} -k ${dataDir} -c max_connections=300 -c fsync=off`,
+    "start",
+  ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     stop() {

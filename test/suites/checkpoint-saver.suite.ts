@@ -5,9 +5,21 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSessionGraph, Command, type ScriptedReply, userTurn } from "../../packages/checkpoint/src/__fixtures__/session-graph.js";
+import {
+  buildSessionGraph,
+  Command,
+  type ScriptedReply,
+  userTurn,
+} from "../../packages/checkpoint/src/__fixtures__/session-graph.js";
 import { buildSubgraphSession } from "../../packages/checkpoint/src/__fixtures__/subgraph-session.js";
-import { closeCheckpointer, createCheckpointer, checkpointStats, inspectSession, pruneCheckpoints, withPruning } from "../../packages/checkpoint/src/index.js";
+import {
+  closeCheckpointer,
+  createCheckpointer,
+  checkpointStats,
+  inspectSession,
+  pruneCheckpoints,
+  withPruning,
+} from "../../packages/checkpoint/src/index.js";
 import { createSkillRegistry, skillsFromDirectory } from "../../packages/core/src/index.js";
 
 type BaseCheckpointSaver = Awaited<ReturnType<typeof createCheckpointer>>;
@@ -30,9 +42,16 @@ const repoRoot = resolve(here, "../..");
 const lookupAll = (name: string) => ({ hash: `hash-${name}` });
 const ids = (messages: Array<{ id?: string }>) => messages.map((m) => m.id);
 
-function runChild(args: string[], readyFile?: string): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
+function runChild(
+  args: string[],
+  readyFile?: string,
+): Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }> {
   return new Promise((resolvePromise, reject) => {
-    const child = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", childScript, ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(
+      process.execPath,
+      ["--conditions=@skillgraph/source", "--import", "tsx", childScript, ...args],
+      { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] },
+    );
     let stderr = "";
     child.stderr.on("data", (chunk) => (stderr += String(chunk)));
     child.on("error", reject);
@@ -84,7 +103,12 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
 
     it("restores messages and loaded skills when the session continues on a newly opened saver", async () => {
       const script: ScriptedReply[] = [{ calls: [{ name: "load_skill", args: { name: "pdf" } }] }, { say: "ok" }];
-      const first = buildSessionGraph({ checkpointer: created.checkpointer, messages: "delta", script, lookup: lookupAll });
+      const first = buildSessionGraph({
+        checkpointer: created.checkpointer,
+        messages: "delta",
+        script,
+        lookup: lookupAll,
+      });
       const config = { configurable: { thread_id: "restart" } };
       await first.invoke(userTurn("hi", "restart-u1"), config);
       const reopened = created.url === "memory:" ? created.checkpointer : await createCheckpointer(created.url);
@@ -92,7 +116,14 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
         const second = buildSessionGraph({ checkpointer: reopened, messages: "delta", script, lookup: lookupAll });
         await second.invoke(userTurn("again", "restart-u2"), config);
         const state = await second.getState(config);
-        expect(ids(state.values.messages)).toEqual(["restart-u1", "ai-restart-0", "tool-restart-call-0-0", "ai-restart-1", "restart-u2", "ai-restart-2"]);
+        expect(ids(state.values.messages)).toEqual([
+          "restart-u1",
+          "ai-restart-0",
+          "tool-restart-call-0-0",
+          "ai-restart-1",
+          "restart-u2",
+          "ai-restart-2",
+        ]);
         expect(Object.keys(state.values.skills.loaded)).toEqual(["pdf"]);
         expect(state.values.skills.loaded.pdf.hash).toBe("hash-pdf");
       } finally {
@@ -119,7 +150,14 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
       expect(count(lines, "start killed call-0-2")).toBe(2); // interrupted: re-run once
 
       const session = await inspectSession(created.checkpointer, "killed");
-      expect(idsWithBatchSorted(session.messages, 2, 3)).toEqual(["user-1", "ai-killed-0", "tool-killed-call-0-0", "tool-killed-call-0-1", "tool-killed-call-0-2", "ai-killed-1"]);
+      expect(idsWithBatchSorted(session.messages, 2, 3)).toEqual([
+        "user-1",
+        "ai-killed-0",
+        "tool-killed-call-0-0",
+        "tool-killed-call-0-1",
+        "tool-killed-call-0-2",
+        "ai-killed-1",
+      ]);
       expect(session.messages.at(-1)?.content).toBe("finished");
       expect(session.loadedSkills.map((s) => [s.name, s.hash])).toEqual([["pdf", "hash-pdf-1"]]);
     });
@@ -129,7 +167,15 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
         const graph = buildSessionGraph({
           checkpointer: created.checkpointer,
           messages: index % 2 === 0 ? "delta" : "full",
-          script: [{ calls: [{ name: "load_skill", args: { name: `skill-${index}` } }, { name: "echo", args: { text: `t${index}` } }] }, { say: `bye ${index}` }],
+          script: [
+            {
+              calls: [
+                { name: "load_skill", args: { name: `skill-${index}` } },
+                { name: "echo", args: { text: `t${index}` } },
+              ],
+            },
+            { say: `bye ${index}` },
+          ],
           lookup: lookupAll,
         });
         await graph.invoke(userTurn(`hello ${index}`, `c${index}-u`), { configurable: { thread_id: `c${index}` } });
@@ -139,17 +185,35 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
         const session = await inspectSession(created.checkpointer, `c${index}`);
         expect(session.loadedSkills.map((s) => s.name)).toEqual([`skill-${index}`]);
         expect(session.messages).toHaveLength(5);
-        expect(session.messages.every((m) => m.id?.startsWith(`c${index}-`) || m.id?.includes(`-c${index}-`))).toBe(true);
+        expect(session.messages.every((m) => m.id?.startsWith(`c${index}-`) || m.id?.includes(`-c${index}-`))).toBe(
+          true,
+        );
         expect(session.messages.at(-1)?.content).toBe(`bye ${index}`);
       }
     });
 
     it("keeps a thread waiting on interrupt() resumable after pruning to the last checkpoint", async () => {
       const warmUp: ScriptedReply[] = Array.from({ length: 4 }, (_, turn) => ({ say: `warm ${turn}` }));
-      const script: ScriptedReply[] = [...warmUp, { calls: [{ name: "load_skill", args: { name: "deploy" } }, { name: "approve", args: { action: "deploy" } }] }, { say: "deployed" }];
-      const graph = buildSessionGraph({ checkpointer: created.checkpointer, messages: "delta", script, lookup: lookupAll, snapshotFrequency: 7 });
+      const script: ScriptedReply[] = [
+        ...warmUp,
+        {
+          calls: [
+            { name: "load_skill", args: { name: "deploy" } },
+            { name: "approve", args: { action: "deploy" } },
+          ],
+        },
+        { say: "deployed" },
+      ];
+      const graph = buildSessionGraph({
+        checkpointer: created.checkpointer,
+        messages: "delta",
+        script,
+        lookup: lookupAll,
+        snapshotFrequency: 7,
+      });
       const config = { configurable: { thread_id: "approval" } };
-      for (let turn = 0; turn < 4; turn += 1) await graph.invoke(userTurn(`warm up ${turn}`, `approval-w${turn}`), config);
+      for (let turn = 0; turn < 4; turn += 1)
+        await graph.invoke(userTurn(`warm up ${turn}`, `approval-w${turn}`), config);
       await graph.invoke(userTurn("deploy it", "approval-u2"), config);
       const waiting = await inspectSession(created.checkpointer, "approval");
       expect(waiting.pendingInterrupts).toHaveLength(1);
@@ -183,7 +247,11 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
       expect(report.kept.latest + report.kept.policy).toBeGreaterThan(1); // the root namespace and the subgraph's
       await graph.invoke(new Command({ resume: "yes 2" }), config);
       const done = (await graph.getState(config)).values.messages as Array<{ content: string }>;
-      expect(done.map((m) => m.content).filter((c) => c.startsWith("answer"))).toEqual(["answer: yes 0", "answer: yes 1", "answer: yes 2"]);
+      expect(done.map((m) => m.content).filter((c) => c.startsWith("answer"))).toEqual([
+        "answer: yes 0",
+        "answer: yes 1",
+        "answer: yes 2",
+      ]);
       expect(done).toHaveLength(3 * 4);
     });
 
@@ -197,10 +265,15 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
       checks = 0;
       gate = new Promise<void>(() => undefined); // the next ask hangs until aborted
       const controller = new AbortController();
-      const running = graph.invoke({ messages: [{ role: "user", content: "go", id: "abort-u1" }] }, { ...config, signal: controller.signal });
+      const running = graph.invoke(
+        { messages: [{ role: "user", content: "go", id: "abort-u1" }] },
+        { ...config, signal: controller.signal },
+      );
       for (;;) {
         const state = await graph.getState(config, { subgraphs: true });
-        const sub = state.tasks.find((task) => task.name === "review")?.state as { values?: { messages?: unknown[] } } | undefined;
+        const sub = state.tasks.find((task) => task.name === "review")?.state as
+          | { values?: { messages?: unknown[] } }
+          | undefined;
         if (checks === 1 && (sub?.values?.messages?.length ?? 0) >= 7) break; // the subgraph checkpoint after "check" is stored
         await new Promise((resolveWait) => setTimeout(resolveWait, 10));
       }
@@ -216,7 +289,9 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
       await graph.invoke(null, config);
       expect(checks).toBe(1); // resumed after "check", not from the subgraph's start
       await graph.invoke(new Command({ resume: "go ok" }), config);
-      const contents = ((await graph.getState(config)).values.messages as Array<{ content: string }>).map((m) => m.content);
+      const contents = ((await graph.getState(config)).values.messages as Array<{ content: string }>).map(
+        (m) => m.content,
+      );
       expect(contents.filter((c) => c.startsWith("answer"))).toEqual(["answer: warm ok", "answer: go ok"]);
     });
 
@@ -227,7 +302,19 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
         checkpointer: created.checkpointer,
         messages: "delta",
         snapshotFrequency: 7,
-        script: [{ say: "warm 0" }, { say: "warm 1" }, { say: "warm 2" }, { calls: [{ name: "echo", args: { text: "a" } }, { name: "load_skill", args: { name: "pdf" } }, { name: "flaky", args: {} }] }, { say: "all done" }],
+        script: [
+          { say: "warm 0" },
+          { say: "warm 1" },
+          { say: "warm 2" },
+          {
+            calls: [
+              { name: "echo", args: { text: "a" } },
+              { name: "load_skill", args: { name: "pdf" } },
+              { name: "flaky", args: {} },
+            ],
+          },
+          { say: "all done" },
+        ],
         lookup: lookupAll,
         sideFile: side,
         tools: {
@@ -272,7 +359,13 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
 
     it("bounds a long delta-channel session with pruning on write and still rebuilds its whole history", async () => {
       const pruning = withPruning(created.checkpointer, { keepLast: 3, onWrite: true });
-      const graph = buildSessionGraph({ checkpointer: pruning, messages: "delta", snapshotFrequency: 10, script: [{ calls: [{ name: "load_skill", args: { name: "pdf" } }] }], lookup: lookupAll });
+      const graph = buildSessionGraph({
+        checkpointer: pruning,
+        messages: "delta",
+        snapshotFrequency: 10,
+        script: [{ calls: [{ name: "load_skill", args: { name: "pdf" } }] }],
+        lookup: lookupAll,
+      });
       const config = { configurable: { thread_id: "long" } };
       const sizes: number[] = [];
       for (let turn = 0; turn < 40; turn += 1) {
@@ -291,7 +384,10 @@ export function describeCheckpointSaver(factory: CheckpointSaverFactory): void {
       const skills = join(work, "skills");
       const write = (name: string, body: string) => {
         mkdirSync(join(skills, name), { recursive: true });
-        writeFileSync(join(skills, name, "SKILL.md"), `---\nname: ${name}\ndescription: ${name} things for drift tests.\n---\n${body}\n`);
+        writeFileSync(
+          join(skills, name, "SKILL.md"),
+          `---\nname: ${name}\ndescription: ${name} things for drift tests.\n---\n${body}\n`,
+        );
       };
       write("alpha", "Alpha v1");
       write("beta", "Beta v1");

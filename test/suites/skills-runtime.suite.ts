@@ -1,12 +1,40 @@
-import { Command, HumanMessage, interrupt, MemorySaver, RemoveMessage, tool, ToolMessage, z, type BaseCheckpointSaver, type BaseMessage, type RunnableConfig, type StructuredToolInterface } from "../../packages/langgraph/src/__fixtures__/langchain.js";
+import {
+  Command,
+  HumanMessage,
+  interrupt,
+  MemorySaver,
+  RemoveMessage,
+  tool,
+  ToolMessage,
+  z,
+  type BaseCheckpointSaver,
+  type BaseMessage,
+  type RunnableConfig,
+  type StructuredToolInterface,
+} from "../../packages/langgraph/src/__fixtures__/langchain.js";
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { closeCheckpointer, createCheckpointer } from "../../packages/checkpoint/src/index.js";
-import { getLoadedSkills, type SkillsEvent, type SkillsRuntimeOptions, type SkillsToolHook } from "../../packages/langgraph/src/index.js";
-import { answer, callTool, RecordingChatModel, type ScriptedReply } from "../../packages/langgraph/src/__fixtures__/recording-chat-model.js";
-import { createSkillRegistry, createTestRegistry, createTestTools, skillsFromDirectory } from "../../packages/langgraph/src/__fixtures__/test-skills.js";
+import {
+  getLoadedSkills,
+  type SkillsEvent,
+  type SkillsRuntimeOptions,
+  type SkillsToolHook,
+} from "../../packages/langgraph/src/index.js";
+import {
+  answer,
+  callTool,
+  RecordingChatModel,
+  type ScriptedReply,
+} from "../../packages/langgraph/src/__fixtures__/recording-chat-model.js";
+import {
+  createSkillRegistry,
+  createTestRegistry,
+  createTestTools,
+  skillsFromDirectory,
+} from "../../packages/langgraph/src/__fixtures__/test-skills.js";
 
 /** What a wiring receives to build one agent. */
 export interface SkillsRuntimeSetup {
@@ -26,7 +54,10 @@ export interface SkillsRuntimeAgent {
   /** Writes to the thread's state as if a node had (trimming history with RemoveMessage here). */
   updateState(config: RunnableConfig, values: Record<string, unknown>, asNode?: string): Promise<unknown>;
   invoke(input: { messages: BaseMessage[] } | Command, config: RunnableConfig): Promise<unknown>;
-  stream(input: { messages: BaseMessage[] }, config: RunnableConfig & { streamMode: "custom" | Array<"custom" | "values"> }): Promise<AsyncIterable<unknown>>;
+  stream(
+    input: { messages: BaseMessage[] },
+    config: RunnableConfig & { streamMode: "custom" | Array<"custom" | "values"> },
+  ): Promise<AsyncIterable<unknown>>;
 }
 
 const SYSTEM = "You are a test assistant.";
@@ -35,22 +66,52 @@ const SYSTEM = "You are a test assistant.";
  * The behaviour every wiring of the skills runtime must show, written once: what the model receives at each step,
  * gating, load modes, the cap, events, drift and checkpoint resume.
  */
-export function describeSkillsRuntime({ name, createAgent }: { name: string; createAgent: (setup: SkillsRuntimeSetup) => SkillsRuntimeAgent }): void {
+export function describeSkillsRuntime({
+  name,
+  createAgent,
+}: {
+  name: string;
+  createAgent: (setup: SkillsRuntimeSetup) => SkillsRuntimeAgent;
+}): void {
   describe(`skills runtime: ${name}`, () => {
     let threadCounter = 0;
-    async function build(script: ScriptedReply[], options: Partial<SkillsRuntimeOptions> = {}, extra: { checkpointer?: BaseCheckpointSaver; skills?: SkillsRuntimeOptions["skills"]; tools?: StructuredToolInterface[] } = {}) {
+    async function build(
+      script: ScriptedReply[],
+      options: Partial<SkillsRuntimeOptions> = {},
+      extra: {
+        checkpointer?: BaseCheckpointSaver;
+        skills?: SkillsRuntimeOptions["skills"];
+        tools?: StructuredToolInterface[];
+      } = {},
+    ) {
       const registry = extra.skills ?? (await createTestRegistry());
       const testTools = createTestTools();
       const model = new RecordingChatModel(script);
       const checkpointer = extra.checkpointer ?? new MemorySaver();
-      const skillsOptions: SkillsRuntimeOptions = { skills: registry, tools: [testTools.makePdf], skillTools: { weather: [testTools.getForecast] }, ...options };
-      const agent = createAgent({ model, skillsOptions, tools: [testTools.noop, ...(extra.tools ?? [])], systemPrompt: SYSTEM, checkpointer });
+      const skillsOptions: SkillsRuntimeOptions = {
+        skills: registry,
+        tools: [testTools.makePdf],
+        skillTools: { weather: [testTools.getForecast] },
+        ...options,
+      };
+      const agent = createAgent({
+        model,
+        skillsOptions,
+        tools: [testTools.noop, ...(extra.tools ?? [])],
+        systemPrompt: SYSTEM,
+        checkpointer,
+      });
       const config = { configurable: { thread_id: `thread-${++threadCounter}` } };
-      const say = (text: string, more: RunnableConfig = {}) => agent.invoke({ messages: [new HumanMessage(text)] }, { ...config, ...more, configurable: { ...config.configurable, ...more.configurable } });
+      const say = (text: string, more: RunnableConfig = {}) =>
+        agent.invoke(
+          { messages: [new HumanMessage(text)] },
+          { ...config, ...more, configurable: { ...config.configurable, ...more.configurable } },
+        );
       const state = async () => (await agent.getState(config)).values as Record<string, unknown>;
       return { agent, model, registry, runs: testTools.runs, config, say, state, checkpointer, testTools };
     }
-    const toolText = (messages: BaseMessage[]) => messages.filter((message) => message.getType() === "tool").map((message) => message.text);
+    const toolText = (messages: BaseMessage[]) =>
+      messages.filter((message) => message.getType() === "tool").map((message) => message.text);
 
     it("appends the skills list to the agent's own system prompt and offers the skills tools, not locked skill tools", async () => {
       const { model, say } = await build([answer()]);
@@ -58,13 +119,18 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       expect(model.calls).toHaveLength(1);
       expect(model.last.system.startsWith(SYSTEM)).toBe(true);
       for (const skill of ["pdf-tools", "weather", "notes", "git-helper"]) expect(model.last.system).toContain(skill);
-      expect(model.last.tools).toEqual(expect.arrayContaining(["noop", "read_skill", "read_skill_file", "search_skills", "list_skill_files"]));
+      expect(model.last.tools).toEqual(
+        expect.arrayContaining(["noop", "read_skill", "read_skill_file", "search_skills", "list_skill_files"]),
+      );
       expect(model.last.tools).not.toContain("make_pdf");
       expect(model.last.tools).not.toContain("get_forecast");
     });
 
     it("serves the body of a read skill in the request and unlocks its tools, without storing the body in state", async () => {
-      const { model, say, state, runs } = await build([callTool("read_skill", { name: "pdf-tools" }), callTool("make_pdf", { title: "T" }), answer()], { loadMode: "session" });
+      const { model, say, state, runs } = await build(
+        [callTool("read_skill", { name: "pdf-tools" }), callTool("make_pdf", { title: "T" }), answer()],
+        { loadMode: "session" },
+      );
       await say("make a pdf");
       const second = model.calls[1]!;
       expect(toolText(second.messages).join("\n")).toContain("PDF BODY");
@@ -74,7 +140,9 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       const values = await state();
       expect(getLoadedSkills(values).map((entry) => entry.name)).toEqual(["pdf-tools"]);
       expect(JSON.stringify(values.skillgraph)).not.toContain("PDF BODY");
-      const stored = (values.messages as BaseMessage[]).filter((message) => message.getType() === "tool").map((message) => message.text);
+      const stored = (values.messages as BaseMessage[])
+        .filter((message) => message.getType() === "tool")
+        .map((message) => message.text);
       expect(stored.join("\n")).not.toContain("PDF BODY");
     });
 
@@ -94,13 +162,22 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     });
 
     it("runs a tool from the skillTools map only once its skill is loaded", async () => {
-      const { say, runs } = await build([callTool("get_forecast", { city: "Oslo" }), callTool("read_skill", { name: "weather" }), callTool("get_forecast", { city: "Oslo" }), answer()]);
+      const { say, runs } = await build([
+        callTool("get_forecast", { city: "Oslo" }),
+        callTool("read_skill", { name: "weather" }),
+        callTool("get_forecast", { city: "Oslo" }),
+        answer(),
+      ]);
       await say("weather?");
       expect(runs.get_forecast).toBe(1);
     });
 
     it("drops turn skills when the turn ends and replaces their old result with a note", async () => {
-      const { model, say, state } = await build([callTool("read_skill", { name: "notes" }), answer("first"), answer("second")]);
+      const { model, say, state } = await build([
+        callTool("read_skill", { name: "notes" }),
+        answer("first"),
+        answer("second"),
+      ]);
       await say("one");
       expect(getLoadedSkills(await state())).toEqual([]);
       await say("two");
@@ -110,7 +187,10 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     });
 
     it("keeps session skills across turns", async () => {
-      const { model, say, state } = await build([callTool("read_skill", { name: "notes" }), answer("first"), answer("second")], { loadModes: { notes: "session" } });
+      const { model, say, state } = await build(
+        [callTool("read_skill", { name: "notes" }), answer("first"), answer("second")],
+        { loadModes: { notes: "session" } },
+      );
       await say("one");
       await say("two");
       expect(getLoadedSkills(await state()).map((entry) => entry.name)).toEqual(["notes"]);
@@ -118,16 +198,24 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     });
 
     it("shows a once skill in exactly the next model request", async () => {
-      const { model, say } = await build([callTool("read_skill", { name: "notes" }), callTool("noop"), answer()], { loadMode: "once" });
+      const { model, say } = await build([callTool("read_skill", { name: "notes" }), callTool("noop"), answer()], {
+        loadMode: "once",
+      });
       await say("one");
       expect(toolText(model.calls[1]!.messages).join("\n")).toContain("NOTES BODY");
       expect(toolText(model.calls[2]!.messages).join("\n")).not.toContain("NOTES BODY");
     });
 
     it("evicts the least recently used skill beyond maxLoadedSkills and reports it on the custom stream", async () => {
-      const { agent, config, state } = await build([callTool("read_skill", { name: "notes" }), callTool("read_skill", { name: "weather" }), answer()], { maxLoadedSkills: 1, loadMode: "session" });
+      const { agent, config, state } = await build(
+        [callTool("read_skill", { name: "notes" }), callTool("read_skill", { name: "weather" }), answer()],
+        { maxLoadedSkills: 1, loadMode: "session" },
+      );
       const events: SkillsEvent[] = [];
-      for await (const chunk of await agent.stream({ messages: [new HumanMessage("go")] }, { ...config, streamMode: "custom" })) {
+      for await (const chunk of await agent.stream(
+        { messages: [new HumanMessage("go")] },
+        { ...config, streamMode: "custom" },
+      )) {
         const event = (chunk as { skillgraph?: SkillsEvent }).skillgraph;
         if (event) events.push(event);
       }
@@ -139,7 +227,10 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     it("emits blocked tool calls on the custom stream", async () => {
       const { agent, config } = await build([callTool("make_pdf", { title: "x" }), answer()]);
       const events: SkillsEvent[] = [];
-      for await (const chunk of await agent.stream({ messages: [new HumanMessage("go")] }, { ...config, streamMode: "custom" })) {
+      for await (const chunk of await agent.stream(
+        { messages: [new HumanMessage("go")] },
+        { ...config, streamMode: "custom" },
+      )) {
         const event = (chunk as { skillgraph?: SkillsEvent }).skillgraph;
         if (event) events.push(event);
       }
@@ -149,11 +240,21 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     it("keeps loaded skills across a checkpoint resume with a new agent instance on the same thread", async () => {
       const checkpointer = new MemorySaver();
       const registry = await createTestRegistry();
-      const first = await build([callTool("read_skill", { name: "pdf-tools" }), answer()], { loadMode: "session" }, { checkpointer, skills: registry });
+      const first = await build(
+        [callTool("read_skill", { name: "pdf-tools" }), answer()],
+        { loadMode: "session" },
+        { checkpointer, skills: registry },
+      );
       await first.say("load it");
       const testTools = createTestTools();
       const model = new RecordingChatModel([callTool("make_pdf", { title: "again" }), answer()]);
-      const second = createAgent({ model, skillsOptions: { skills: registry, tools: [testTools.makePdf] }, tools: [testTools.noop], systemPrompt: SYSTEM, checkpointer });
+      const second = createAgent({
+        model,
+        skillsOptions: { skills: registry, tools: [testTools.makePdf] },
+        tools: [testTools.noop],
+        systemPrompt: SYSTEM,
+        checkpointer,
+      });
       await second.invoke({ messages: [new HumanMessage("again")] }, first.config);
       expect(toolText(model.calls[0]!.messages).join("\n")).toContain("PDF BODY");
       expect(model.calls[0]!.tools).toContain("make_pdf");
@@ -165,12 +266,19 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       try {
         const write = async (skill: string, body: string) => {
           await mkdir(join(dir, skill), { recursive: true });
-          await writeFile(join(dir, skill, "SKILL.md"), `---\nname: ${skill}\ndescription: The ${skill} skill.\n---\n\n${body}\n`);
+          await writeFile(
+            join(dir, skill, "SKILL.md"),
+            `---\nname: ${skill}\ndescription: The ${skill} skill.\n---\n\n${body}\n`,
+          );
         };
         await write("alpha", "ALPHA V1");
         await write("beta", "BETA V1");
         const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
-        const { model, say } = await build([callTool("read_skill", { name: "alpha" }), callTool("read_skill", { name: "beta" }), answer(), answer()], { loadMode: "session" }, { skills: registry });
+        const { model, say } = await build(
+          [callTool("read_skill", { name: "alpha" }), callTool("read_skill", { name: "beta" }), answer(), answer()],
+          { loadMode: "session" },
+          { skills: registry },
+        );
         await say("load");
         await write("alpha", "ALPHA V2 (changed)");
         await rm(join(dir, "beta"), { recursive: true });
@@ -188,7 +296,9 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     });
 
     it("lists every skill tool from the start in static exposure but still gates execution", async () => {
-      const { model, say, runs } = await build([callTool("make_pdf", { title: "x" }), answer()], { toolExposure: "static" });
+      const { model, say, runs } = await build([callTool("make_pdf", { title: "x" }), answer()], {
+        toolExposure: "static",
+      });
       await say("go");
       expect(model.calls[0]!.tools).toContain("make_pdf");
       expect(model.calls[0]!.tools).toContain("get_forecast");
@@ -197,7 +307,12 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
 
     it("keeps the tool list byte-stable in dispatcher exposure and runs unlocked tools through call_skill_tool", async () => {
       const { model, say, runs } = await build(
-        [callTool("call_skill_tool", { tool: "make_pdf", arguments: { title: "early" } }), callTool("read_skill", { name: "pdf-tools" }), callTool("call_skill_tool", { tool: "make_pdf", arguments: { title: "T" } }), answer()],
+        [
+          callTool("call_skill_tool", { tool: "make_pdf", arguments: { title: "early" } }),
+          callTool("read_skill", { name: "pdf-tools" }),
+          callTool("call_skill_tool", { tool: "make_pdf", arguments: { title: "T" } }),
+          answer(),
+        ],
         { toolExposure: "dispatcher" },
       );
       await say("go");
@@ -209,7 +324,9 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     });
 
     it("puts loaded bodies in the system prompt when bodyPlacement is system-prompt", async () => {
-      const { model, say } = await build([callTool("read_skill", { name: "notes" }), answer()], { bodyPlacement: "system-prompt" });
+      const { model, say } = await build([callTool("read_skill", { name: "notes" }), answer()], {
+        bodyPlacement: "system-prompt",
+      });
       await say("go");
       expect(model.calls[0]!.system).not.toContain("NOTES BODY");
       expect(model.calls[1]!.system).toContain("NOTES BODY");
@@ -217,7 +334,10 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     });
 
     it("runs only the declared allowed-tools while a restricting skill is active in restrict mode", async () => {
-      const { say, runs, model } = await build([callTool("read_skill", { name: "pdf-tools" }), callTool("noop"), answer()], { restrictTools: true });
+      const { say, runs, model } = await build(
+        [callTool("read_skill", { name: "pdf-tools" }), callTool("noop"), answer()],
+        { restrictTools: true },
+      );
       await say("go");
       expect(runs.noop).toBe(0);
       expect(toolText(model.calls[2]!.messages).join("\n")).toContain("not allowed while skill 'pdf-tools' is active");
@@ -232,16 +352,35 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     });
 
     it("reads a skill file and refuses a path leaving the skill", async () => {
-      const { model, say } = await build([callTool("read_skill_file", { name: "pdf-tools", path: "references/api.md" }), callTool("read_skill_file", { name: "pdf-tools", path: "../weather/SKILL.md" }), answer()]);
+      const { model, say } = await build([
+        callTool("read_skill_file", { name: "pdf-tools", path: "references/api.md" }),
+        callTool("read_skill_file", { name: "pdf-tools", path: "../weather/SKILL.md" }),
+        answer(),
+      ]);
       await say("go");
       expect(toolText(model.calls[1]!.messages)).toContain("PDF API DOC");
       expect(toolText(model.calls[2]!.messages)[1]).toMatch(/Cannot read/);
     });
 
     it("loads two skills requested by parallel tool calls of one step", async () => {
-      const { model, say, state } = await build([{ toolCalls: [{ name: "read_skill", args: { name: "notes" } }, { name: "read_skill", args: { name: "weather" } }] }, answer()], { loadMode: "session" });
+      const { model, say, state } = await build(
+        [
+          {
+            toolCalls: [
+              { name: "read_skill", args: { name: "notes" } },
+              { name: "read_skill", args: { name: "weather" } },
+            ],
+          },
+          answer(),
+        ],
+        { loadMode: "session" },
+      );
       await say("go");
-      expect(getLoadedSkills(await state()).map((entry) => entry.name).sort()).toEqual(["notes", "weather"]);
+      expect(
+        getLoadedSkills(await state())
+          .map((entry) => entry.name)
+          .sort(),
+      ).toEqual(["notes", "weather"]);
       const seen = toolText(model.calls[1]!.messages).join("\n");
       expect(seen).toContain("NOTES BODY");
       expect(seen).toContain("WEATHER BODY");
@@ -250,8 +389,18 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     it("reports skill loads as callback custom events (traces)", async () => {
       const { say } = await build([callTool("read_skill", { name: "notes" }), answer()]);
       const seen: Array<{ name: string; data: SkillsEvent }> = [];
-      await say("go", { callbacks: [{ handleCustomEvent: (eventName: string, data: unknown) => void seen.push({ name: eventName, data: data as SkillsEvent }) }] });
-      expect(seen).toContainEqual({ name: "skillgraph", data: expect.objectContaining({ type: "skill-loaded", skill: "notes" }) });
+      await say("go", {
+        callbacks: [
+          {
+            handleCustomEvent: (eventName: string, data: unknown) =>
+              void seen.push({ name: eventName, data: data as SkillsEvent }),
+          },
+        ],
+      });
+      expect(seen).toContainEqual({
+        name: "skillgraph",
+        data: expect.objectContaining({ type: "skill-loaded", skill: "notes" }),
+      });
     });
 
     it("shows and authorises a hook's tools according to the loaded skills", async () => {
@@ -267,10 +416,19 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
         name: "test-shell",
         tools: [shell],
         visibleTools: (context) => (context.loadedSkills.some((skill) => skill.name === "git-helper") ? ["shell"] : []),
-        authorize: (call) => ((call.args as { command: string }).command.startsWith("git ") ? { allowed: true } : { allowed: false, reason: "only git commands" }),
+        authorize: (call) =>
+          (call.args as { command: string }).command.startsWith("git ")
+            ? { allowed: true }
+            : { allowed: false, reason: "only git commands" },
       };
       const { model, say } = await build(
-        [callTool("shell", { command: "git status" }), callTool("read_skill", { name: "git-helper" }), callTool("shell", { command: "rm -rf /" }), callTool("shell", { command: "git log" }), answer()],
+        [
+          callTool("shell", { command: "git status" }),
+          callTool("read_skill", { name: "git-helper" }),
+          callTool("shell", { command: "rm -rf /" }),
+          callTool("shell", { command: "git log" }),
+          answer(),
+        ],
         { hooks: [hook] },
       );
       await say("go");
@@ -281,7 +439,10 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     });
 
     it("unloads and hides a skill for this thread only with disable_skill", async () => {
-      const { model, say, state } = await build([callTool("read_skill", { name: "notes" }), callTool("disable_skill", { name: "notes" }), answer()], { allowDisableSkill: true, loadMode: "session" });
+      const { model, say, state } = await build(
+        [callTool("read_skill", { name: "notes" }), callTool("disable_skill", { name: "notes" }), answer()],
+        { allowDisableSkill: true, loadMode: "session" },
+      );
       await say("go");
       expect(getLoadedSkills(await state())).toEqual([]);
       expect(model.calls[2]!.system).not.toContain("notes");
@@ -296,9 +457,17 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
           asked.push(answer);
           return `approval for ${action}: ${String(answer)}`;
         },
-        { name: "ask_approval", description: "Ask the user to approve an action.", schema: z.object({ action: z.string() }) },
+        {
+          name: "ask_approval",
+          description: "Ask the user to approve an action.",
+          schema: z.object({ action: z.string() }),
+        },
       );
-      const { agent, model, say, config } = await build([callTool("ask_approval", { action: "deploy" }), answer("finished")], {}, { tools: [approve] });
+      const { agent, model, say, config } = await build(
+        [callTool("ask_approval", { action: "deploy" }), answer("finished")],
+        {},
+        { tools: [approve] },
+      );
       const paused = (await say("deploy please")) as { __interrupt__?: Array<{ value: unknown }> };
       expect(paused.__interrupt__?.[0]?.value).toEqual({ question: "Run deploy?" });
       expect((await agent.getState(config)).next?.length).toBeGreaterThan(0);
@@ -320,9 +489,23 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
         },
         { name: "shell", description: "Run a command.", schema: z.object({ command: z.string() }) },
       );
-      const hook: SkillsToolHook = { name: "approval-shell", tools: [shell], visibleTools: (context) => (context.loadedSkills.length > 0 ? ["shell"] : []) };
+      const hook: SkillsToolHook = {
+        name: "approval-shell",
+        tools: [shell],
+        visibleTools: (context) => (context.loadedSkills.length > 0 ? ["shell"] : []),
+      };
       const { agent, model, say, config, runs } = await build(
-        [callTool("read_skill", { name: "git-helper" }), { toolCalls: [{ name: "shell", args: { command: "git push" } }, { name: "noop", args: {} }] }, callTool("shell", { command: "git tag" }), answer()],
+        [
+          callTool("read_skill", { name: "git-helper" }),
+          {
+            toolCalls: [
+              { name: "shell", args: { command: "git push" } },
+              { name: "noop", args: {} },
+            ],
+          },
+          callTool("shell", { command: "git tag" }),
+          answer(),
+        ],
         { hooks: [hook], loadMode: "session" },
       );
       await say("push");
@@ -339,7 +522,17 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     it("applies a Command returned by an ordinary tool", async () => {
       const setMood = tool(
         async ({ mood }: { mood: string }, config: { toolCall?: { id?: string } }) =>
-          new Command({ update: { messages: [new ToolMessage({ content: `mood is now ${mood}`, tool_call_id: config.toolCall?.id ?? "", name: "set_mood" })] } }),
+          new Command({
+            update: {
+              messages: [
+                new ToolMessage({
+                  content: `mood is now ${mood}`,
+                  tool_call_id: config.toolCall?.id ?? "",
+                  name: "set_mood",
+                }),
+              ],
+            },
+          }),
         { name: "set_mood", description: "Set the mood.", schema: z.object({ mood: z.string() }) },
       );
       const { model, say } = await build([callTool("set_mood", { mood: "sunny" }), answer()], {}, { tools: [setMood] });
@@ -348,7 +541,10 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     });
 
     it("answers a second read_skill of a loaded skill with its instructions again", async () => {
-      const { model, say } = await build([callTool("read_skill", { name: "notes" }), callTool("read_skill", { name: "notes" }), answer()], { loadMode: "session" });
+      const { model, say } = await build(
+        [callTool("read_skill", { name: "notes" }), callTool("read_skill", { name: "notes" }), answer()],
+        { loadMode: "session" },
+      );
       await say("go");
       const [first, second] = toolText(model.calls[2]!.messages);
       expect(second).toContain("NOTES BODY");
@@ -358,13 +554,20 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     });
 
     it("restores a loaded skill's body in the system prompt once its read_skill result left the history", async () => {
-      const { agent, model, say, config, state } = await build([callTool("read_skill", { name: "notes" }), answer("first"), answer("second"), answer("third")], { loadMode: "session" });
+      const { agent, model, say, config, state } = await build(
+        [callTool("read_skill", { name: "notes" }), answer("first"), answer("second"), answer("third")],
+        { loadMode: "session" },
+      );
       await say("one");
       await say("two");
       expect(model.calls[2]!.system).not.toContain("restored_skills");
       const normalSystem = model.calls[2]!.system;
       const messages = (await state()).messages as BaseMessage[];
-      const gone = messages.filter((message) => message.getType() === "tool" || (message.getType() === "ai" && ((message as { tool_calls?: unknown[] }).tool_calls?.length ?? 0) > 0));
+      const gone = messages.filter(
+        (message) =>
+          message.getType() === "tool" ||
+          (message.getType() === "ai" && ((message as { tool_calls?: unknown[] }).tool_calls?.length ?? 0) > 0),
+      );
       expect(gone.length).toBe(2);
       await agent.updateState(config, { messages: gone.map((message) => new RemoveMessage({ id: message.id! })) });
       await say("three");
@@ -394,10 +597,18 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
         const dangling = (stored.at(-1) as unknown as { tool_calls: Array<{ id: string }> }).tool_calls[0]!.id;
         const model = new RecordingChatModel([answer("recovered")]);
         const testTools = createTestTools();
-        const resumed = createAgent({ model, skillsOptions: { skills: first.registry }, tools: [testTools.noop, hang], systemPrompt: SYSTEM, checkpointer });
+        const resumed = createAgent({
+          model,
+          skillsOptions: { skills: first.registry },
+          tools: [testTools.noop, hang],
+          systemPrompt: SYSTEM,
+          checkpointer,
+        });
         await resumed.invoke({ messages: [new HumanMessage("what happened?")] }, first.config);
         const sent = model.calls[0]!.messages;
-        const at = sent.findIndex((message) => (message as { tool_calls?: Array<{ id: string }> }).tool_calls?.[0]?.id === dangling);
+        const at = sent.findIndex(
+          (message) => (message as { tool_calls?: Array<{ id: string }> }).tool_calls?.[0]?.id === dangling,
+        );
         expect(sent[at + 1]!.getType()).toBe("tool");
         expect((sent[at + 1] as ToolMessage).tool_call_id).toBe(dangling);
         expect(sent[at + 1]!.text).toContain("cancelled");
@@ -424,7 +635,13 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       const stored = JSON.stringify((await state()).messages);
       expect(stored).not.toContain("PDF API DOC");
       // The prompt-cache prefix: what the model saw at step 2 is sent byte for byte again at step 3.
-      const prefix = (call: number) => JSON.stringify(model.calls[call]!.messages.slice(0, model.calls[1]!.messages.length).map((message) => [message.getType(), message.text]));
+      const prefix = (call: number) =>
+        JSON.stringify(
+          model.calls[call]!.messages.slice(0, model.calls[1]!.messages.length).map((message) => [
+            message.getType(),
+            message.text,
+          ]),
+        );
       expect(prefix(2)).toBe(prefix(1));
       await say("two");
       const after = toolText(model.last.messages).join("\n");
@@ -444,7 +661,7 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       );
       await say("go");
       expect(toolText(model.calls[1]!.messages).join("\n")).toContain("PDF API DOC");
-      expect(toolText(model.calls[1]!.messages).join("\n")).not.toContain("scripts/run.sh\">");
+      expect(toolText(model.calls[1]!.messages).join("\n")).not.toContain('scripts/run.sh">');
       expect(getLoadedSkills(await state())[0]!.docs).toEqual([]);
       const last = toolText(model.calls[3]!.messages);
       expect(last.join("\n")).not.toContain("PDF API DOC");
@@ -452,7 +669,12 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     });
 
     it("keeps a read_skill_file result while its skill is loaded and replaces it with a note once the skill unloads", async () => {
-      const { model, say } = await build([callTool("read_skill", { name: "pdf-tools" }), callTool("read_skill_file", { name: "pdf-tools", path: "references/api.md" }), answer("first"), answer("second")]);
+      const { model, say } = await build([
+        callTool("read_skill", { name: "pdf-tools" }),
+        callTool("read_skill_file", { name: "pdf-tools", path: "references/api.md" }),
+        answer("first"),
+        answer("second"),
+      ]);
       await say("one");
       expect(toolText(model.calls[2]!.messages).join("\n")).toContain("PDF API DOC");
       await say("two");
@@ -466,17 +688,29 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       try {
         for (const skill of ["atlas", "globe"]) {
           await mkdir(join(dir, skill));
-          await writeFile(join(dir, skill, "SKILL.md"), `---\nname: ${skill}\ndescription: The ${skill} skill.\n---\n\n${skill.toUpperCase()} BODY\n`);
+          await writeFile(
+            join(dir, skill, "SKILL.md"),
+            `---\nname: ${skill}\ndescription: The ${skill} skill.\n---\n\n${skill.toUpperCase()} BODY\n`,
+          );
         }
         const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
-        const script = [callTool("read_skill", { path: join(dir, "atlas", "SKILL.md") }), callTool("read_skill", { name: "globe/SKILL.md" }), callTool("read_skill", { path: "/etc/passwd" }), answer()];
+        const script = [
+          callTool("read_skill", { path: join(dir, "atlas", "SKILL.md") }),
+          callTool("read_skill", { name: "globe/SKILL.md" }),
+          callTool("read_skill", { path: "/etc/passwd" }),
+          answer(),
+        ];
         const { model, say, state } = await build(script, { loadMode: "session" }, { skills: registry });
         await say("go");
         const seen = toolText(model.calls[3]!.messages);
         expect(seen[0]).toContain("ATLAS BODY");
         expect(seen[1]).toContain("GLOBE BODY");
         expect(seen[2]).toMatch(/not found/);
-        expect(getLoadedSkills(await state()).map((entry) => entry.name).sort()).toEqual(["atlas", "globe"]);
+        expect(
+          getLoadedSkills(await state())
+            .map((entry) => entry.name)
+            .sort(),
+        ).toEqual(["atlas", "globe"]);
       } finally {
         await rm(dir, { recursive: true, force: true });
       }
@@ -486,12 +720,19 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
       const dir = await mkdtemp(join(tmpdir(), "skills-empty-"));
       try {
         const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
-        const { model, say } = await build([answer("nothing yet"), callTool("read_skill", { name: "late" }), answer()], {}, { skills: registry });
+        const { model, say } = await build(
+          [answer("nothing yet"), callTool("read_skill", { name: "late" }), answer()],
+          {},
+          { skills: registry },
+        );
         await say("one");
         expect(model.calls[0]!.tools).not.toContain("read_skill");
         expect(model.calls[0]!.tools).toContain("noop");
         await mkdir(join(dir, "late"));
-        await writeFile(join(dir, "late", "SKILL.md"), "---\nname: late\ndescription: Added while the agent runs.\n---\n\nLATE BODY\n");
+        await writeFile(
+          join(dir, "late", "SKILL.md"),
+          "---\nname: late\ndescription: Added while the agent runs.\n---\n\nLATE BODY\n",
+        );
         await registry.reload();
         await say("two");
         expect(model.calls[1]!.tools).toContain("read_skill");
@@ -505,23 +746,45 @@ export function describeSkillsRuntime({ name, createAgent }: { name: string; cre
     it("lets a custom eviction policy choose which skill leaves when the cap is reached", async () => {
       const evictNewest = ({ loaded }: { loaded: readonly { name: string }[] }) => [loaded[loaded.length - 1]!.name];
       const { say, state } = await build(
-        [callTool("read_skill", { name: "notes" }), callTool("read_skill", { name: "weather" }), callTool("read_skill", { name: "pdf-tools" }), answer()],
+        [
+          callTool("read_skill", { name: "notes" }),
+          callTool("read_skill", { name: "weather" }),
+          callTool("read_skill", { name: "pdf-tools" }),
+          answer(),
+        ],
         { maxLoadedSkills: 2, loadMode: "session", evictionPolicy: evictNewest },
       );
       await say("go");
       // Least recently used would have dropped notes; the policy dropped the newest load instead.
-      expect(getLoadedSkills(await state()).map((entry) => entry.name).sort()).toEqual(["notes", "pdf-tools"]);
+      expect(
+        getLoadedSkills(await state())
+          .map((entry) => entry.name)
+          .sort(),
+      ).toEqual(["notes", "pdf-tools"]);
     });
 
     it("honours other runtimes' frontmatter dialects: spring's allowedTools unlock tools, tama's depends are reported", async () => {
       const dir = await mkdtemp(join(tmpdir(), "skills-dialect-"));
       try {
         await mkdir(join(dir, "spring-pdf"));
-        const frontmatter = "name: spring-pdf\ndescription: PDF skill in spring-ai-alibaba's dialect.\nallowedTools:\n  - make_pdf\ntama:\n  depends:\n    bins: [pdftotext]\n    apt:\n      - poppler-utils\n";
-        await writeFile(join(dir, "spring-pdf", "SKILL.md"), `---\n${frontmatter.replace("[pdftotext]", "\n      - pdftotext")}---\n\nSPRING BODY\n`);
+        const frontmatter =
+          "name: spring-pdf\ndescription: PDF skill in spring-ai-alibaba's dialect.\nallowedTools:\n  - make_pdf\ntama:\n  depends:\n    bins: [pdftotext]\n    apt:\n      - poppler-utils\n";
+        await writeFile(
+          join(dir, "spring-pdf", "SKILL.md"),
+          `---\n${frontmatter.replace("[pdftotext]", "\n      - pdftotext")}---\n\nSPRING BODY\n`,
+        );
         const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
         expect(registry.get("spring-pdf")?.allowedTools).toEqual(["make_pdf"]);
-        const { model, say, runs } = await build([callTool("make_pdf", { title: "early" }), callTool("read_skill", { name: "spring-pdf" }), callTool("make_pdf", { title: "T" }), answer()], {}, { skills: registry });
+        const { model, say, runs } = await build(
+          [
+            callTool("make_pdf", { title: "early" }),
+            callTool("read_skill", { name: "spring-pdf" }),
+            callTool("make_pdf", { title: "T" }),
+            answer(),
+          ],
+          {},
+          { skills: registry },
+        );
         await say("pdf");
         expect(runs.make_pdf).toBe(1);
         const loaded = toolText(model.calls[2]!.messages).join("\n");

@@ -48,17 +48,24 @@ export function installConformanceGlobals(rule: SkipRule): void {
       else it(name, test as never, timeout);
     },
     {
-      each:
-        (table: Array<Record<string, unknown>>) =>
-        (name: string, test: Fn, timeout?: number) => {
-          for (const row of table) {
-            const title = name.replace(/\$([A-Za-z_]\w*)/g, (_match, key: string) => String(row[key]));
-            wrappedIt(title, () => test(row), timeout);
-          }
-        },
+      each: (table: Array<Record<string, unknown>>) => (name: string, test: Fn, timeout?: number) => {
+        for (const row of table) {
+          const title = name.replace(/\$([A-Za-z_]\w*)/g, (_match, key: string) => String(row[key]));
+          wrappedIt(title, () => test(row), timeout);
+        }
+      },
       skip: it.skip,
       only: it.only,
     },
   );
-  Object.assign(globalThis, { describe: wrappedDescribe, it: wrappedIt, test: wrappedIt, expect, beforeAll, afterAll, beforeEach, afterEach });
+  Object.assign(globalThis, {
+    describe: wrappedDescribe,
+    it: wrappedIt,
+    test: wrappedIt,
+    expect,
+    beforeAll,
+    afterAll,
+    beforeEach,
+    afterEach,
+  });
 }

@@ -93,19 +93,26 @@ export interface OpenAICompatibleServer {
  * const server = await startOpenAICompatibleServer({ script: [{ toolCalls: [{ name: "read_skill", arguments: { name: "sql-review" } }] }, "Done."] });
  * const model = new ChatOpenAI({ model: "test", apiKey: "test", configuration: { baseURL: server.url } });
  */
-export async function startOpenAICompatibleServer(options: OpenAICompatibleServerOptions): Promise<OpenAICompatibleServer> {
-  if (!Array.isArray(options.script) || options.script.length === 0) throw new TypeError("startOpenAICompatibleServer: options.script must be a non-empty array of replies");
+export async function startOpenAICompatibleServer(
+  options: OpenAICompatibleServerOptions,
+): Promise<OpenAICompatibleServer> {
+  if (!Array.isArray(options.script) || options.script.length === 0)
+    throw new TypeError("startOpenAICompatibleServer: options.script must be a non-empty array of replies");
   const requests: RecordedChatRequest[] = [];
   const embeddingRequests: string[][] = [];
   const errors: string[] = [];
   const models = options.models ?? ["skillgraph-test-model"];
   const fail = (response: ServerResponse, status: number, message: string) => {
     errors.push(message);
-    sendJson(response, status, { error: { message, type: status === 401 ? "authentication_error" : "invalid_request_error", code: null } });
+    sendJson(response, status, {
+      error: { message, type: status === 401 ? "authentication_error" : "invalid_request_error", code: null },
+    });
   };
 
   const server = createServer((request, response) => {
-    handle(request, response).catch((error: unknown) => fail(response, 400, `openai-compatible-server: ${(error as Error).message}`));
+    handle(request, response).catch((error: unknown) =>
+      fail(response, 400, `openai-compatible-server: ${(error as Error).message}`),
+    );
   });
   async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
     const path = (request.url ?? "/").split("?")[0]!.replace(/\/+$/, "");
@@ -113,22 +120,44 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
       return fail(response, 401, `openai-compatible-server: missing or wrong API key on ${request.method} ${path}`);
     }
     if (request.method === "GET" && path === "/v1/models") {
-      return sendJson(response, 200, { object: "list", data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "skillgraph" })) });
+      return sendJson(response, 200, {
+        object: "list",
+        data: models.map((id) => ({ id, object: "model", created: 0, owned_by: "skillgraph" })),
+      });
     }
     if (request.method === "POST" && path === "/v1/embeddings") {
-      const body = JSON.parse(await readBody(request)) as { input?: unknown; model?: unknown; encoding_format?: unknown };
+      const body = JSON.parse(await readBody(request)) as {
+        input?: unknown;
+        model?: unknown;
+        encoding_format?: unknown;
+      };
       const input = typeof body.input === "string" ? [body.input] : body.input;
-      if (!Array.isArray(input) || !input.every((text) => typeof text === "string")) return fail(response, 400, "openai-compatible-server: embeddings input must be a string or an array of strings");
+      if (!Array.isArray(input) || !input.every((text) => typeof text === "string"))
+        return fail(
+          response,
+          400,
+          "openai-compatible-server: embeddings input must be a string or an array of strings",
+        );
       embeddingRequests.push(input);
       const base64 = body.encoding_format === "base64";
       const data = input.map((text, index) => {
         const vector = deterministicEmbedding(text);
-        return { object: "embedding", index, embedding: base64 ? Buffer.from(Float32Array.from(vector).buffer).toString("base64") : vector };
+        return {
+          object: "embedding",
+          index,
+          embedding: base64 ? Buffer.from(Float32Array.from(vector).buffer).toString("base64") : vector,
+        };
       });
       const tokens = input.reduce((sum, text) => sum + Math.ceil(text.length / 4), 0);
-      return sendJson(response, 200, { object: "list", data, model: typeof body.model === "string" ? body.model : "skillgraph-test-embeddings", usage: { prompt_tokens: tokens, total_tokens: tokens } });
+      return sendJson(response, 200, {
+        object: "list",
+        data,
+        model: typeof body.model === "string" ? body.model : "skillgraph-test-embeddings",
+        usage: { prompt_tokens: tokens, total_tokens: tokens },
+      });
     }
-    if (request.method !== "POST" || path !== "/v1/chat/completions") return fail(response, 404, `openai-compatible-server: no route ${request.method} ${path}`);
+    if (request.method !== "POST" || path !== "/v1/chat/completions")
+      return fail(response, 404, `openai-compatible-server: no route ${request.method} ${path}`);
     const body = JSON.parse(await readBody(request)) as RecordedChatRequest["body"];
     const recorded = recordRequest(requests.length, body, request.headers);
     requests.push(recorded);
@@ -136,12 +165,22 @@ export async function startOpenAICompatibleServer(options: OpenAICompatibleServe
     const entry = options.script[position];
     if (entry === undefined) {
       const last = recorded.messages.at(-1);
-      return fail(response, 400, `openai-compatible-server: script exhausted: request ${recorded.index + 1} but only ${options.script.length} replies (last message: ${last?.role} ${JSON.stringify(textOf(last?.content)).slice(0, 200)})`);
+      return fail(
+        response,
+        400,
+        `openai-compatible-server: script exhausted: request ${recorded.index + 1} but only ${options.script.length} replies (last message: ${last?.role} ${JSON.stringify(textOf(last?.content)).slice(0, 200)})`,
+      );
     }
     const reply = normalizeReply(typeof entry === "function" ? await entry(recorded) : entry);
-    if (reply.errorStatus !== undefined) return fail(response, reply.errorStatus, reply.errorMessage ?? `scripted error ${reply.errorStatus}`);
+    if (reply.errorStatus !== undefined)
+      return fail(response, reply.errorStatus, reply.errorMessage ?? `scripted error ${reply.errorStatus}`);
     const completion = buildCompletion(recorded, reply);
-    if (recorded.stream) streamCompletion(response, completion, Boolean((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage));
+    if (recorded.stream)
+      streamCompletion(
+        response,
+        completion,
+        Boolean((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage),
+      );
     else sendJson(response, 200, completion.json);
   }
 
@@ -174,7 +213,10 @@ export const TEST_EMBEDDING_DIMENSIONS = 256;
  */
 export function deterministicEmbedding(text: string): number[] {
   const vector = new Array<number>(TEST_EMBEDDING_DIMENSIONS).fill(0);
-  for (const word of text.toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean)) {
+  for (const word of text
+    .toLowerCase()
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean)) {
     const padded = ` ${word} `;
     for (let i = 0; i + 3 <= padded.length; i++) {
       let hash = 2166136261;
@@ -189,16 +231,27 @@ export function deterministicEmbedding(text: string): number[] {
 /** A script stored in a file: `.json` (an array of replies, or `{ "replies": [...], "loop": true }`) or a JS/TS module whose default export is either. */
 export async function scriptFromFile(file: string): Promise<{ script: ScriptedReply[]; loop: boolean }> {
   const path = resolve(file);
-  const loaded: unknown = [".json", ""].includes(extname(path)) ? JSON.parse(await readFile(path, "utf8")) : ((await import(pathToFileURL(path).href)) as { default: unknown }).default;
-  const { replies, loop } = Array.isArray(loaded) ? { replies: loaded, loop: false } : ((loaded ?? {}) as { replies?: unknown; loop?: unknown });
-  if (!Array.isArray(replies) || replies.length === 0) throw new TypeError(`${path}: expected a non-empty array of replies, or { "replies": [...] }`);
+  const loaded: unknown = [".json", ""].includes(extname(path))
+    ? JSON.parse(await readFile(path, "utf8"))
+    : ((await import(pathToFileURL(path).href)) as { default: unknown }).default;
+  const { replies, loop } = Array.isArray(loaded)
+    ? { replies: loaded, loop: false }
+    : ((loaded ?? {}) as { replies?: unknown; loop?: unknown });
+  if (!Array.isArray(replies) || replies.length === 0)
+    throw new TypeError(`${path}: expected a non-empty array of replies, or { "replies": [...] }`);
   return { script: replies as ScriptedReply[], loop: loop === true };
 }
 
-function recordRequest(index: number, body: RecordedChatRequest["body"], headers: IncomingHttpHeaders): RecordedChatRequest {
+function recordRequest(
+  index: number,
+  body: RecordedChatRequest["body"],
+  headers: IncomingHttpHeaders,
+): RecordedChatRequest {
   const messages = Array.isArray(body.messages) ? body.messages : [];
   const tools = Array.isArray(body.tools) ? body.tools : [];
-  const system = messages.filter((message) => message.role === "system" || message.role === "developer").map((message) => textOf(message.content));
+  const system = messages
+    .filter((message) => message.role === "system" || message.role === "developer")
+    .map((message) => textOf(message.content));
   return {
     index,
     body,
@@ -243,20 +296,45 @@ function buildCompletion(request: RecordedChatRequest, reply: ScriptedReplyObjec
   const content = reply.content ?? "";
   const finishReason = toolCalls.length > 0 ? "tool_calls" : "stop";
   const promptTokens = Math.ceil(JSON.stringify(request.messages).length / 4);
-  const completionTokens = Math.ceil((content.length + toolCalls.reduce((sum, call) => sum + call.arguments.length, 0)) / 4);
-  const usage = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  const completionTokens = Math.ceil(
+    (content.length + toolCalls.reduce((sum, call) => sum + call.arguments.length, 0)) / 4,
+  );
+  const usage = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
   const message = {
     role: "assistant",
     content: content === "" && toolCalls.length > 0 ? null : content,
-    ...(toolCalls.length > 0 ? { tool_calls: toolCalls.map((call) => ({ id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } })) } : {}),
+    ...(toolCalls.length > 0
+      ? {
+          tool_calls: toolCalls.map((call) => ({
+            id: call.id,
+            type: "function",
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        }
+      : {}),
   };
-  const json = { id, object: "chat.completion", created: 0, model: request.model, choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }], usage };
+  const json = {
+    id,
+    object: "chat.completion",
+    created: 0,
+    model: request.model,
+    choices: [{ index: 0, message, finish_reason: finishReason, logprobs: null }],
+    usage,
+  };
   return { json, id, model: request.model, content, toolCalls, finishReason, usage };
 }
 
 /** Sends a completion as SSE chunks: role, content word by word, tool call deltas (id+name, then arguments in pieces), finish, optional usage, [DONE]. */
 function streamCompletion(response: ServerResponse, completion: Completion, includeUsage: boolean): void {
-  response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" });
+  response.writeHead(200, {
+    "content-type": "text/event-stream",
+    "cache-control": "no-cache",
+    connection: "keep-alive",
+  });
   const chunk = (delta: Record<string, unknown>, finishReason: string | null = null) =>
     writeEvent(response, {
       id: completion.id,
@@ -275,7 +353,15 @@ function streamCompletion(response: ServerResponse, completion: Completion, incl
     }
   });
   chunk({}, completion.finishReason);
-  if (includeUsage) writeEvent(response, { id: completion.id, object: "chat.completion.chunk", created: 0, model: completion.model, choices: [], usage: completion.usage });
+  if (includeUsage)
+    writeEvent(response, {
+      id: completion.id,
+      object: "chat.completion.chunk",
+      created: 0,
+      model: completion.model,
+      choices: [],
+      usage: completion.usage,
+    });
   response.end("data: [DONE]\n\n");
 }
 
@@ -298,16 +384,28 @@ async function readBody(request: IncomingMessage): Promise<string> {
 async function main(argv: string[]): Promise<void> {
   const { values } = parseArgs({
     args: argv,
-    options: { script: { type: "string" }, port: { type: "string" }, host: { type: "string" }, loop: { type: "boolean" }, log: { type: "boolean" }, "api-key": { type: "string" } },
+    options: {
+      script: { type: "string" },
+      port: { type: "string" },
+      host: { type: "string" },
+      loop: { type: "boolean" },
+      log: { type: "boolean" },
+      "api-key": { type: "string" },
+    },
   });
   if (!values.script) {
-    process.stderr.write("usage: openai-compatible-server.ts --script FILE [--port N] [--host H] [--loop] [--log] [--api-key KEY]\n");
+    process.stderr.write(
+      "usage: openai-compatible-server.ts --script FILE [--port N] [--host H] [--loop] [--log] [--api-key KEY]\n",
+    );
     process.exitCode = 2;
     return;
   }
   const { script, loop } = await scriptFromFile(values.script);
   const logged: ScriptedReply[] = script.map((reply) => async (request) => {
-    if (values.log) process.stderr.write(`request ${request.index + 1}: ${request.messages.length} messages, tools [${request.toolNames.join(", ")}], stream ${request.stream}\n`);
+    if (values.log)
+      process.stderr.write(
+        `request ${request.index + 1}: ${request.messages.length} messages, tools [${request.toolNames.join(", ")}], stream ${request.stream}\n`,
+      );
     return typeof reply === "function" ? reply(request) : reply;
   });
   const server = await startOpenAICompatibleServer({

@@ -27,7 +27,16 @@ async function waitForOtherWrites(): Promise<void> {
 const graph = buildSessionGraph({
   checkpointer,
   messages: "delta",
-  script: [{ calls: [{ name: "load_skill", args: { name: "pdf" } }, { name: "echo", args: { text: "hello" } }, { name: "slow", args: {} }] }, { say: "finished" }],
+  script: [
+    {
+      calls: [
+        { name: "load_skill", args: { name: "pdf" } },
+        { name: "echo", args: { text: "hello" } },
+        { name: "slow", args: {} },
+      ],
+    },
+    { say: "finished" },
+  ],
   lookup: (name) => (name === "pdf" ? { hash: "hash-pdf-1" } : undefined),
   sideFile,
   tools: {

@@ -9,7 +9,10 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..
 /** The folder a local clone was made from (its `origin` when that is a path), so a clone in /tmp still finds `../shared`. */
 function originCheckout(): string | undefined {
   try {
-    const url = execFileSync("git", ["config", "--get", "remote.origin.url"], { cwd: REPO_ROOT, encoding: "utf8" }).trim();
+    const url = execFileSync("git", ["config", "--get", "remote.origin.url"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    }).trim();
     const path = url.startsWith("file://") ? fileURLToPath(url) : url;
     return isAbsolute(path) ? path : undefined;
   } catch {
@@ -21,7 +24,8 @@ function findSharedDir(): string {
   const candidates = [process.env.SKILLGRAPH_SHARED, resolve(REPO_ROOT, "../shared")];
   const origin = originCheckout();
   if (origin) candidates.push(resolve(origin, "../shared"));
-  for (const candidate of candidates) if (candidate && existsSync(resolve(candidate, "corpus/skills"))) return candidate;
+  for (const candidate of candidates)
+    if (candidate && existsSync(resolve(candidate, "corpus/skills"))) return candidate;
   return resolve(REPO_ROOT, "../shared");
 }
 

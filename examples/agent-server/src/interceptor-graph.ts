@@ -9,7 +9,10 @@ const skills = createSkillsInterceptor({ skills: registry, hooks: [shellHook], l
 const State = Annotation.Root({ ...MessagesAnnotation.spec, ...skills.stateSpec });
 
 export const graph = new StateGraph(State)
-  .addNode("agent", skills.callModel(createModel(), { systemPrompt: "You are a release manager. Use the matching skill." }))
+  .addNode(
+    "agent",
+    skills.callModel(createModel(), { systemPrompt: "You are a release manager. Use the matching skill." }),
+  )
   .addNode("tools", skills.toolNode())
   .addNode("end_turn", skills.endTurn())
   .addEdge(START, "agent")

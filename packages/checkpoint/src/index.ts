@@ -12,7 +12,13 @@ export type { KeepReason, PruningPlan, PruningPolicy } from "./pruning/plan-prun
 export type { CheckpointKey, CheckpointRow, StorageStats, ThreadSummary } from "./store/checkpoint-store.js";
 export { listSessions, checkpointStats } from "./session/list-sessions.js";
 export { inspectSession } from "./session/inspect-session.js";
-export type { InspectSessionOptions, SessionInspection, SessionLoadedSkill, SessionMessage, SessionSkillDrift } from "./session/inspect-session.js";
+export type {
+  InspectSessionOptions,
+  SessionInspection,
+  SessionLoadedSkill,
+  SessionMessage,
+  SessionSkillDrift,
+} from "./session/inspect-session.js";
 export { acquireSessionLease } from "./lease/session-lease.js";
 export type { SessionLease, SessionLeaseOptions } from "./lease/session-lease.js";
 export { SessionBusyError } from "./errors/session-busy-error.js";

@@ -104,26 +104,45 @@ describe("unloadable skills next to good ones", () => {
   });
 
   it("--verbose lists every reason, not only the first 3", async () => {
-    const many = writeTree(Object.fromEntries([
-      ["ok/SKILL.md", skillMd("ok", "Fine.")],
-      ...[1, 2, 3, 4, 5].map((n) => [`bad-${n}/SKILL.md`, "---\nname: [unclosed\ndescription: x\n---\nbody\n"]),
-    ]));
+    const many = writeTree(
+      Object.fromEntries([
+        ["ok/SKILL.md", skillMd("ok", "Fine.")],
+        ...[1, 2, 3, 4, 5].map((n) => [`bad-${n}/SKILL.md`, "---\nname: [unclosed\ndescription: x\n---\nbody\n"]),
+      ]),
+    );
     const short = captureIO(many);
     expect(await runCli(["list", "--source", many], short)).toBe(0);
     expect(short.err()).toContain("warning: 5 skills could not be loaded");
     expect(short.err()).toContain("... and 2 more (--verbose shows all)");
     const all = captureIO(many);
     expect(await runCli(["list", "--verbose", "--source", many], all)).toBe(0);
-    expect(all.err().split("\n").filter((line) => line.includes("bad-"))).toHaveLength(5);
+    expect(
+      all
+        .err()
+        .split("\n")
+        .filter((line) => line.includes("bad-")),
+    ).toHaveLength(5);
   });
 });
 
 describe("flag order is free", () => {
   const good = join(root, "good");
   it.each([
-    [["validate", "--all", "--json", good], ["validate", "--json", "--all", good], ["validate", good, "--json", "--all"]],
-    [["list", "--json", "--source", good], ["list", "--source", good, "--json"], ["list", "--source", good, "--json"]],
-    [["search", "release", "--json", "--source", good], ["search", "--source", good, "--json", "release"], ["search", "--json", "release", "--source", good]],
+    [
+      ["validate", "--all", "--json", good],
+      ["validate", "--json", "--all", good],
+      ["validate", good, "--json", "--all"],
+    ],
+    [
+      ["list", "--json", "--source", good],
+      ["list", "--source", good, "--json"],
+      ["list", "--source", good, "--json"],
+    ],
+    [
+      ["search", "release", "--json", "--source", good],
+      ["search", "--source", good, "--json", "release"],
+      ["search", "--json", "release", "--source", good],
+    ],
   ])("%j gives the same output in every order", async (...orders) => {
     const results = await Promise.all(orders.map(run));
     for (const result of results) expect(result.code).toBe(0);
@@ -140,7 +159,11 @@ describe("consistent answers", () => {
 
   it("sessions show, prune and delete of an unknown session all exit 1", async () => {
     const db = `sqlite:${join(root, "sessions.db")}`;
-    for (const args of [["show", "nope"], ["delete", "nope"], ["prune", "nope", "--keep-last", "1"]]) {
+    for (const args of [
+      ["show", "nope"],
+      ["delete", "nope"],
+      ["prune", "nope", "--keep-last", "1"],
+    ]) {
       const result = await run(["sessions", ...args, "--checkpoint", db]);
       expect(result.code, args.join(" ")).toBe(1);
       expectOneErrorLine(result, "session 'nope' not found");

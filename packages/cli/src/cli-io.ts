@@ -21,5 +21,13 @@ export function processIO(): CliIO {
   const isTTY = Boolean(process.stdout.isTTY);
   const env = process.env;
   const color = env.FORCE_COLOR !== undefined && env.FORCE_COLOR !== "0" ? true : isTTY && env.NO_COLOR === undefined;
-  return { stdout: process.stdout, stderr: process.stderr, stdin: process.stdin, env, cwd: process.cwd(), color, isTTY };
+  return {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env,
+    cwd: process.cwd(),
+    color,
+    isTTY,
+  };
 }

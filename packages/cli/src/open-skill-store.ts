@@ -12,7 +12,8 @@ export async function openSkillStore(url: string): Promise<{ store: BaseStore; c
   } catch {
     throw new UsageError(`--store: not a URL: ${url}`);
   }
-  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:") throw new UsageError(`--store: unsupported store '${parsed.protocol}' (use postgres://...)`);
+  if (parsed.protocol !== "postgres:" && parsed.protocol !== "postgresql:")
+    throw new UsageError(`--store: unsupported store '${parsed.protocol}' (use postgres://...)`);
   const schema = parsed.searchParams.get("schema") ?? undefined;
   parsed.searchParams.delete("schema");
   const { PostgresStore } = await import("@langchain/langgraph-checkpoint-postgres/store");

@@ -6,34 +6,51 @@ import { captureIO } from "./__fixtures__/capture-io.js";
 import { runCli } from "./run-cli.js";
 import { skillMd, writeTree } from "../../../test/support/skill-tree.js";
 
-const referenceResults = (CORPUS_AVAILABLE ? JSON.parse(readFileSync(join(CORPUS_DIR, "skills-ref-results.json"), "utf8")) : {}) as Record<
-  string,
-  { valid: boolean; rules?: string[]; properties?: { name: string; description: string } }
->;
+const referenceResults = (
+  CORPUS_AVAILABLE ? JSON.parse(readFileSync(join(CORPUS_DIR, "skills-ref-results.json"), "utf8")) : {}
+) as Record<string, { valid: boolean; rules?: string[]; properties?: { name: string; description: string } }>;
 
 describe("skillgraph validate", () => {
-  it.skipIf(!CORPUS_AVAILABLE)("exits 0 for valid folders and 1 when one is invalid, with the reference's verdict in --json", async () => {
-    const valid = "skills/anthropics__skills/frontend-design";
-    const invalid = "skills/alibaba__spring-ai-alibaba/sales_analytics";
-    expect(referenceResults[valid]?.valid).toBe(true);
-    expect(referenceResults[invalid]?.valid).toBe(false);
+  it.skipIf(!CORPUS_AVAILABLE)(
+    "exits 0 for valid folders and 1 when one is invalid, with the reference's verdict in --json",
+    async () => {
+      const valid = "skills/anthropics__skills/frontend-design";
+      const invalid = "skills/alibaba__spring-ai-alibaba/sales_analytics";
+      expect(referenceResults[valid]?.valid).toBe(true);
+      expect(referenceResults[invalid]?.valid).toBe(false);
 
-    const ok = captureIO(CORPUS_DIR);
-    expect(await runCli(["validate", "--json", valid], ok)).toBe(0);
-    const bad = captureIO(CORPUS_DIR);
-    expect(await runCli(["validate", "--json", valid, invalid], bad)).toBe(1);
-    const parsed = JSON.parse(bad.out()) as { results: Array<{ path: string; name: string; valid: boolean; diagnostics: Array<{ code: string; severity: string; message: string }> }> };
-    expect(parsed.results.map((r) => r.valid)).toEqual([true, false]);
-    expect(parsed.results[1]!.name).toBe("sales_analytics");
-    expect(parsed.results[1]!.diagnostics.filter((d) => d.severity === "error").map((d) => d.code)).toEqual(referenceResults[invalid]!.rules);
-    expect(Object.keys(parsed.results[1]!.diagnostics[0]!).sort()).toEqual(["code", "message", "severity"]);
-  });
+      const ok = captureIO(CORPUS_DIR);
+      expect(await runCli(["validate", "--json", valid], ok)).toBe(0);
+      const bad = captureIO(CORPUS_DIR);
+      expect(await runCli(["validate", "--json", valid, invalid], bad)).toBe(1);
+      const parsed = JSON.parse(bad.out()) as {
+        results: Array<{
+          path: string;
+          name: string;
+          valid: boolean;
+          diagnostics: Array<{ code: string; severity: string; message: string }>;
+        }>;
+      };
+      expect(parsed.results.map((r) => r.valid)).toEqual([true, false]);
+      expect(parsed.results[1]!.name).toBe("sales_analytics");
+      expect(parsed.results[1]!.diagnostics.filter((d) => d.severity === "error").map((d) => d.code)).toEqual(
+        referenceResults[invalid]!.rules,
+      );
+      expect(Object.keys(parsed.results[1]!.diagnostics[0]!).sort()).toEqual(["code", "message", "severity"]);
+    },
+  );
 
   it("validates every skill below a folder with --all, nested ones included", async () => {
-    const root = writeTree({ "a/SKILL.md": skillMd("a", "A."), "group/b/SKILL.md": skillMd("b", "B."), "group/b/c/SKILL.md": skillMd("wrong-name", "C.") });
+    const root = writeTree({
+      "a/SKILL.md": skillMd("a", "A."),
+      "group/b/SKILL.md": skillMd("b", "B."),
+      "group/b/c/SKILL.md": skillMd("wrong-name", "C."),
+    });
     const io = captureIO(root);
     expect(await runCli(["validate", "--json", "--all", "."], io)).toBe(1);
-    const results = (JSON.parse(io.out()) as { results: Array<{ name: string; valid: boolean; diagnostics: Array<{ code: string }> }> }).results;
+    const results = (
+      JSON.parse(io.out()) as { results: Array<{ name: string; valid: boolean; diagnostics: Array<{ code: string }> }> }
+    ).results;
     expect(results.map((r) => [r.name, r.valid])).toEqual([
       ["a", true],
       ["b", true],
@@ -52,24 +69,53 @@ describe("skillgraph validate", () => {
 });
 
 describe("skillgraph prompt", () => {
-  it.skipIf(!CORPUS_AVAILABLE)("prints exactly the reference's to-prompt output for folders, in argument order", async () => {
-    const dirs = ["skills/openai__skills/linear", "skills/anthropics__skills/frontend-design", "skills/obra__superpowers/brainstorming"];
-    const io = captureIO(CORPUS_DIR);
-    expect(await runCli(["prompt", "--format", "xml", ...dirs], io)).toBe(0);
-    // Built independently from the reference's recorded read_properties output.
-    const escape = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
-    const lines = ["<available_skills>"];
-    for (const dir of dirs) {
-      const properties = referenceResults[dir]!.properties!;
-      lines.push("<skill>", "<name>", escape(properties.name), "</name>", "<description>", escape(properties.description), "</description>", "<location>", join(CORPUS_DIR, dir, "SKILL.md"), "</location>", "</skill>");
-    }
-    lines.push("</available_skills>");
-    expect(io.out()).toBe(`${lines.join("\n")}\n`);
-  });
+  it.skipIf(!CORPUS_AVAILABLE)(
+    "prints exactly the reference's to-prompt output for folders, in argument order",
+    async () => {
+      const dirs = [
+        "skills/openai__skills/linear",
+        "skills/anthropics__skills/frontend-design",
+        "skills/obra__superpowers/brainstorming",
+      ];
+      const io = captureIO(CORPUS_DIR);
+      expect(await runCli(["prompt", "--format", "xml", ...dirs], io)).toBe(0);
+      // Built independently from the reference's recorded read_properties output.
+      const escape = (text: string) =>
+        text
+          .replace(/&/g, "&amp;")
+          .replace(/</g, "&lt;")
+          .replace(/>/g, "&gt;")
+          .replace(/"/g, "&quot;")
+          .replace(/'/g, "&#x27;");
+      const lines = ["<available_skills>"];
+      for (const dir of dirs) {
+        const properties = referenceResults[dir]!.properties!;
+        lines.push(
+          "<skill>",
+          "<name>",
+          escape(properties.name),
+          "</name>",
+          "<description>",
+          escape(properties.description),
+          "</description>",
+          "<location>",
+          join(CORPUS_DIR, dir, "SKILL.md"),
+          "</location>",
+          "</skill>",
+        );
+      }
+      lines.push("</available_skills>");
+      expect(io.out()).toBe(`${lines.join("\n")}\n`);
+    },
+  );
 
   it("degrades under a budget and says so on stderr", async () => {
     const files: Record<string, string> = {};
-    for (let i = 0; i < 40; i++) files[`s${i}/SKILL.md`] = skillMd(`s${i}`, `Skill number ${i} does a long list of very specific things `.repeat(4));
+    for (let i = 0; i < 40; i++)
+      files[`s${i}/SKILL.md`] = skillMd(
+        `s${i}`,
+        `Skill number ${i} does a long list of very specific things `.repeat(4),
+      );
     const root = writeTree(files);
     const io = captureIO(root);
     expect(await runCli(["prompt", "--budget", "1500", "--source", "."], io)).toBe(0);
@@ -107,8 +153,14 @@ describe("skillgraph list, show and search", () => {
 
   it("searches with --json in the documented shape, best first", async () => {
     const io = captureIO(root);
-    expect(await runCli(["search", "summarise what changed since the last version", "--json", "--limit", "2"], io)).toBe(0);
-    const { results, threshold, confident } = JSON.parse(io.out()) as { threshold: number; confident: boolean; results: Array<{ name: string; score: number; path: string; skillFile: string }> };
+    expect(
+      await runCli(["search", "summarise what changed since the last version", "--json", "--limit", "2"], io),
+    ).toBe(0);
+    const { results, threshold, confident } = JSON.parse(io.out()) as {
+      threshold: number;
+      confident: boolean;
+      results: Array<{ name: string; score: number; path: string; skillFile: string }>;
+    };
     expect(results[0]!.name).toBe("release-notes");
     expect(Object.keys(results[0]!).sort()).toEqual(["confident", "name", "path", "score", "skillFile"]);
     expect(results[0]!.skillFile).toBe(join(results[0]!.path, "SKILL.md"));

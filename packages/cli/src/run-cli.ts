@@ -18,17 +18,35 @@ export interface CommandModule {
  * Adding a command = one folder under commands/ exporting `run`, `usage`, `help` + one line here.
  */
 export const commands: Record<string, { summary: string; load: () => Promise<CommandModule> }> = {
-  validate: { summary: "check skill folders against the Agent Skills spec", load: () => import("./commands/validate/index.js") },
+  validate: {
+    summary: "check skill folders against the Agent Skills spec",
+    load: () => import("./commands/validate/index.js"),
+  },
   list: { summary: "list the skills found in the sources", load: () => import("./commands/list/index.js") },
   index: { summary: "write a registry snapshot for fast cold starts", load: () => import("./commands/index/index.js") },
-  publish: { summary: "validate skills and publish them to a shared store (PostgreSQL)", load: () => import("./commands/publish/index.js") },
+  publish: {
+    summary: "validate skills and publish them to a shared store (PostgreSQL)",
+    load: () => import("./commands/publish/index.js"),
+  },
   show: { summary: "show one skill: metadata, files, body", load: () => import("./commands/show/index.js") },
-  prompt: { summary: "print the skills section of the system prompt (what chat sends)", load: () => import("./commands/prompt/index.js") },
+  prompt: {
+    summary: "print the skills section of the system prompt (what chat sends)",
+    load: () => import("./commands/prompt/index.js"),
+  },
   search: { summary: "rank skills for a task description", load: () => import("./commands/search/index.js") },
-  sessions: { summary: "list, show, prune and delete checkpointed chat sessions", load: () => import("./commands/sessions/index.js") },
+  sessions: {
+    summary: "list, show, prune and delete checkpointed chat sessions",
+    load: () => import("./commands/sessions/index.js"),
+  },
   init: { summary: "create a new skill folder that validates", load: () => import("./commands/init/index.js") },
-  add: { summary: "copy skills (a folder or an installed npm package) into .agents/skills", load: () => import("./commands/add/index.js") },
-  chat: { summary: "chat with an agent over your skills (any OpenAI-compatible endpoint)", load: () => import("./commands/chat/index.js") },
+  add: {
+    summary: "copy skills (a folder or an installed npm package) into .agents/skills",
+    load: () => import("./commands/add/index.js"),
+  },
+  chat: {
+    summary: "chat with an agent over your skills (any OpenAI-compatible endpoint)",
+    load: () => import("./commands/chat/index.js"),
+  },
 };
 
 /** The version of the installed @skillgraph/cli. */
@@ -39,10 +57,14 @@ export function cliVersion(): string {
 
 /** The top-level help text. */
 export function mainHelp(): string {
-  return `skillgraph: the Agent Skills runtime for LangGraph.js\n\nUsage: skillgraph <command> [options]\n\n${Object.entries(commands)
-    .map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`)
-    .join("\n")}\n\nRun 'skillgraph help <command>' or 'skillgraph <command> --help' for a command's options.\n` +
-    "Global: --version prints the version; SKILLGRAPH_SKILLS adds skill folders (comma-separated).\n";
+  return (
+    `skillgraph: the Agent Skills runtime for LangGraph.js\n\nUsage: skillgraph <command> [options]\n\n${Object.entries(
+      commands,
+    )
+      .map(([name, command]) => `  ${name.padEnd(10)} ${command.summary}`)
+      .join("\n")}\n\nRun 'skillgraph help <command>' or 'skillgraph <command> --help' for a command's options.\n` +
+    "Global: --version prints the version; SKILLGRAPH_SKILLS adds skill folders (comma-separated).\n"
+  );
 }
 
 /** Runs the CLI with the given arguments and IO; returns the exit code (0 ok, 1 failure, 2 usage error). */
@@ -78,7 +100,9 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 function reportError(name: string, command: CommandModule, error: unknown, io: CliIO): number {
   const message = terminalSafeLine(error instanceof Error ? error.message : String(error));
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
-    io.stderr.write(`error: skillgraph ${name}: ${message}\nUsage: ${command.usage}\nRun 'skillgraph help ${name}' for every option.\n`);
+    io.stderr.write(
+      `error: skillgraph ${name}: ${message}\nUsage: ${command.usage}\nRun 'skillgraph help ${name}' for every option.\n`,
+    );
     return 2;
   }
   if (CliError.isInstance(error)) {

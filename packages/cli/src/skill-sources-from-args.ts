@@ -1,6 +1,12 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { conventionalSources, createSkillRegistry, skillsFromDirectory, type SkillRegistry, type SkillSource } from "@skillgraph/core";
+import {
+  conventionalSources,
+  createSkillRegistry,
+  skillsFromDirectory,
+  type SkillRegistry,
+  type SkillSource,
+} from "@skillgraph/core";
 import type { CliIO } from "./cli-io.js";
 import { CliError } from "./cli-error.js";
 import { terminalSafeLine } from "./output/terminal-safe.js";
@@ -10,7 +16,10 @@ export const FIRST_REASONS = 3;
 
 /** Extra skill folders from SKILLGRAPH_SKILLS (comma-separated, as Ollama's OLLAMA_... lists). */
 export function envSkillFolders(env: NodeJS.ProcessEnv): string[] {
-  return (env.SKILLGRAPH_SKILLS ?? "").split(",").map((entry) => entry.trim()).filter((entry) => entry !== "");
+  return (env.SKILLGRAPH_SKILLS ?? "")
+    .split(",")
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== "");
 }
 
 /**
@@ -25,7 +34,8 @@ export function checkSkillsFolder(dir: string, cwd: string, what = "skills folde
   } catch (error) {
     const code = (error as { code?: string }).code;
     if (code === "ENOENT" || code === "ENOTDIR") throw new CliError(`${what} ${absolute} does not exist`);
-    if (code === "EACCES" || code === "EPERM") throw new CliError(`${what} ${absolute} cannot be read (permission denied)`);
+    if (code === "EACCES" || code === "EPERM")
+      throw new CliError(`${what} ${absolute} cannot be read (permission denied)`);
     throw new CliError(`${what} ${absolute} cannot be read (${code ?? (error as Error).message})`);
   }
   if (!stats.isDirectory()) throw new CliError(`${what} ${absolute} is not a folder`);
@@ -33,9 +43,14 @@ export function checkSkillsFolder(dir: string, cwd: string, what = "skills folde
 }
 
 /** The sources a command reads: each `--source DIR` (explicit), or by default the conventional locations plus ./skills. */
-export function skillSourcesFromArgs(sourceDirs: readonly string[] | undefined, cwd: string, env: NodeJS.ProcessEnv): SkillSource[] {
+export function skillSourcesFromArgs(
+  sourceDirs: readonly string[] | undefined,
+  cwd: string,
+  env: NodeJS.ProcessEnv,
+): SkillSource[] {
   const extra = envSkillFolders(env).map((dir) => skillsFromDirectory(resolve(cwd, dir)));
-  if (sourceDirs && sourceDirs.length > 0) return [...sourceDirs.map((dir) => skillsFromDirectory(resolve(cwd, dir))), ...extra];
+  if (sourceDirs && sourceDirs.length > 0)
+    return [...sourceDirs.map((dir) => skillsFromDirectory(resolve(cwd, dir))), ...extra];
   return [...conventionalSources({ cwd, home: env.HOME }), ...extra];
 }
 
@@ -56,9 +71,21 @@ export interface LoadSkillsOptions {
  * that does not exist, is not a folder, or yields no skill is a CliError naming it; skills that could not be loaded
  * are reported on stderr (count and first reasons, all with `verbose`).
  */
-export async function loadSkillsFromArgs(sourceDirs: readonly string[] | undefined, io: CliIO, options: LoadSkillsOptions = {}): Promise<SkillRegistry> {
+export async function loadSkillsFromArgs(
+  sourceDirs: readonly string[] | undefined,
+  io: CliIO,
+  options: LoadSkillsOptions = {},
+): Promise<SkillRegistry> {
   const explicit = [...(sourceDirs ?? []), ...envSkillFolders(io.env)];
-  const roots = explicit.map((dir) => checkSkillsFolder(dir, io.cwd, envSkillFolders(io.env).includes(dir) && !(sourceDirs ?? []).includes(dir) ? "SKILLGRAPH_SKILLS folder" : "skills folder"));
+  const roots = explicit.map((dir) =>
+    checkSkillsFolder(
+      dir,
+      io.cwd,
+      envSkillFolders(io.env).includes(dir) && !(sourceDirs ?? []).includes(dir)
+        ? "SKILLGRAPH_SKILLS folder"
+        : "skills folder",
+    ),
+  );
   const folders = options.skipDefaults && explicit.length === 0 ? [] : skillSourcesFromArgs(sourceDirs, io.cwd, io.env);
   const registry = await createSkillRegistry({ sources: [...folders, ...(options.extraSources ?? [])] });
   const problems = registry.diagnostics().filter((diagnostic) => diagnostic.severity === "error");
@@ -66,7 +93,8 @@ export async function loadSkillsFromArgs(sourceDirs: readonly string[] | undefin
     const shown = options.verbose ? problems : problems.slice(0, FIRST_REASONS);
     io.stderr.write(`warning: ${problems.length} skill${problems.length === 1 ? "" : "s"} could not be loaded:\n`);
     for (const problem of shown) io.stderr.write(`  ${terminalSafeLine(problem.message)}\n`);
-    if (shown.length < problems.length) io.stderr.write(`  ... and ${problems.length - shown.length} more (--verbose shows all)\n`);
+    if (shown.length < problems.length)
+      io.stderr.write(`  ... and ${problems.length - shown.length} more (--verbose shows all)\n`);
   }
   const found = new Set(registry.list().map((skill) => skill.origin.sourceId));
   for (const root of roots) {

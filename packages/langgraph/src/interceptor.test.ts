@@ -30,24 +30,48 @@ describe("createSkillsInterceptor outside the shared suite", () => {
     const registry = await createTestRegistry();
     const { makePdf, noop } = createTestTools();
     const skills = createSkillsInterceptor({ skills: registry, tools: [makePdf] });
-    const request = await skills.prepareModelRequest({ messages: [new HumanMessage("hi")] }, undefined, { systemPrompt: "Base.", tools: [noop] });
+    const request = await skills.prepareModelRequest({ messages: [new HumanMessage("hi")] }, undefined, {
+      systemPrompt: "Base.",
+      tools: [noop],
+    });
     expect(request.input[0]!.getType()).toBe("system");
     expect(request.systemText.startsWith("Base.\n\n")).toBe(true);
     expect(request.systemText).toContain("pdf-tools");
-    expect(request.tools.map((tool) => tool.name)).toEqual(["noop", "read_skill", "read_skill_file", "search_skills", "list_skill_files"]);
+    expect(request.tools.map((tool) => tool.name)).toEqual([
+      "noop",
+      "read_skill",
+      "read_skill_file",
+      "search_skills",
+      "list_skill_files",
+    ]);
     expect(request.update).toEqual({});
   });
 
   it("serves the skills tools, the pool and skillTools from one tools list", async () => {
     const registry = await createTestRegistry();
     const { makePdf, getForecast } = createTestTools();
-    const skills = createSkillsInterceptor({ skills: registry, tools: [makePdf], skillTools: { weather: [getForecast] } });
-    expect(skills.tools.map((tool) => tool.name)).toEqual(["read_skill", "read_skill_file", "search_skills", "list_skill_files", "make_pdf", "get_forecast"]);
+    const skills = createSkillsInterceptor({
+      skills: registry,
+      tools: [makePdf],
+      skillTools: { weather: [getForecast] },
+    });
+    expect(skills.tools.map((tool) => tool.name)).toEqual([
+      "read_skill",
+      "read_skill_file",
+      "search_skills",
+      "list_skill_files",
+      "make_pdf",
+      "get_forecast",
+    ]);
   });
 
   it("restores a loaded skill's instructions in a graph that trims old messages with RemoveMessage", async () => {
     const registry = await createTestRegistry();
-    const model = new RecordingChatModel([callTool("read_skill", { name: "notes" }), answer("first"), answer("second")]);
+    const model = new RecordingChatModel([
+      callTool("read_skill", { name: "notes" }),
+      answer("first"),
+      answer("second"),
+    ]);
     const skills = createSkillsInterceptor({ skills: registry, loadMode: "session" });
     const State = Annotation.Root({ ...MessagesAnnotation.spec, ...skills.stateSpec });
     // A trimming node as long-running graphs have: keep only the last user message before each model call.
@@ -72,21 +96,42 @@ describe("createSkillsInterceptor outside the shared suite", () => {
     expect(model.last.system).toContain("<restored_skills>");
     expect(model.last.system).toContain("NOTES BODY");
     expect(getLoadedSkills((await graph.getState(config)).values).map((entry) => entry.name)).toEqual(["notes"]);
-    expect(skills.loadedSkills((await graph.getState(config)).values)).toEqual(getLoadedSkills((await graph.getState(config)).values));
+    expect(skills.loadedSkills((await graph.getState(config)).values)).toEqual(
+      getLoadedSkills((await graph.getState(config)).values),
+    );
   });
 
   it("persists the cancellation answer of a dangling tool call next to the reply, and sends it after its AI message", async () => {
     const registry = await createTestRegistry();
     const model = new RecordingChatModel([answer("ok")]);
     const skills = createSkillsInterceptor({ skills: registry });
-    const dangling = new AIMessage({ content: "", id: "ai-1", tool_calls: [{ name: "noop", args: {}, id: "lost-1", type: "tool_call" }] });
+    const dangling = new AIMessage({
+      content: "",
+      id: "ai-1",
+      tool_calls: [{ name: "noop", args: {}, id: "lost-1", type: "tool_call" }],
+    });
     const node = skills.callModel(model);
-    const update = await node({ messages: [new HumanMessage({ content: "go", id: "h-1" }), dangling, new HumanMessage({ content: "again", id: "h-2" })] }, {});
+    const update = await node(
+      {
+        messages: [
+          new HumanMessage({ content: "go", id: "h-1" }),
+          dangling,
+          new HumanMessage({ content: "again", id: "h-2" }),
+        ],
+      },
+      {},
+    );
     const types = update.messages.map((message: BaseMessage) => message.getType());
     expect(types).toEqual(["tool", "ai"]);
     expect(update.messages[0]!.id).toBe(cancelledToolMessageId("lost-1"));
     expect(model.last.messages.map((message) => message.getType())).toEqual(["human", "ai", "tool", "human"]);
-    const stored = [new HumanMessage("go"), dangling, new HumanMessage("again"), update.messages[0]!, update.messages[1]!];
+    const stored = [
+      new HumanMessage("go"),
+      dangling,
+      new HumanMessage("again"),
+      update.messages[0]!,
+      update.messages[1]!,
+    ];
     await node({ messages: stored }, {});
     expect(model.last.messages.map((message) => message.getType())).toEqual(["human", "ai", "tool", "human", "ai"]);
     expect((model.last.messages[2] as ToolMessage).tool_call_id).toBe("lost-1");
@@ -94,6 +139,8 @@ describe("createSkillsInterceptor outside the shared suite", () => {
 
   it("rejects invalid options when created, naming the option", async () => {
     const registry = await createTestRegistry();
-    expect(() => createSkillsInterceptor({ skills: registry, toolExposure: "sometimes" as never })).toThrow(/toolExposure/);
+    expect(() => createSkillsInterceptor({ skills: registry, toolExposure: "sometimes" as never })).toThrow(
+      /toolExposure/,
+    );
   });
 });

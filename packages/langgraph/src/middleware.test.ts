@@ -12,7 +12,13 @@ import { MemorySaver } from "@langchain/langgraph";
 describeSkillsRuntime({
   name: "createSkillsMiddleware in langchain createAgent",
   createAgent: ({ model, skillsOptions, tools, systemPrompt, checkpointer }) =>
-    createAgent({ model, tools, systemPrompt, middleware: [createSkillsMiddleware(skillsOptions)], checkpointer }) as unknown as SkillsRuntimeAgent,
+    createAgent({
+      model,
+      tools,
+      systemPrompt,
+      middleware: [createSkillsMiddleware(skillsOptions)],
+      checkpointer,
+    }) as unknown as SkillsRuntimeAgent,
 });
 
 describe("createSkillsMiddleware outside the shared suite", () => {
@@ -20,17 +26,33 @@ describe("createSkillsMiddleware outside the shared suite", () => {
     const registry = await createTestRegistry();
     const model = new RecordingChatModel([answer()]);
     const agent = createAgent({ model, tools: [], middleware: [createSkillsMiddleware({ skills: registry })] });
-    await agent.invoke({ messages: [new HumanMessage("hi")] }, { context: { skills: { exclude: ["weather"] } } } as never);
+    await agent.invoke({ messages: [new HumanMessage("hi")] }, {
+      context: { skills: { exclude: ["weather"] } },
+    } as never);
     expect(model.last.system).toContain("pdf-tools");
     expect(model.last.system).not.toContain("weather");
   });
 
   it("restores a loaded skill's instructions after langchain's summarizationMiddleware summarised its read_skill result away", async () => {
     const registry = await createTestRegistry();
-    const model = new RecordingChatModel([callTool("read_skill", { name: "notes" }), answer("first"), answer("second"), answer("third")]);
+    const model = new RecordingChatModel([
+      callTool("read_skill", { name: "notes" }),
+      answer("first"),
+      answer("second"),
+      answer("third"),
+    ]);
     const summariser = new FakeListChatModel({ responses: ["The user asked for notes twice."] });
-    const summarization = summarizationMiddleware({ model: summariser, trigger: { messages: 7 }, keep: { messages: 2 } });
-    const agent = createAgent({ model, tools: [], middleware: [summarization, createSkillsMiddleware({ skills: registry, loadMode: "session" })], checkpointer: new MemorySaver() });
+    const summarization = summarizationMiddleware({
+      model: summariser,
+      trigger: { messages: 7 },
+      keep: { messages: 2 },
+    });
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [summarization, createSkillsMiddleware({ skills: registry, loadMode: "session" })],
+      checkpointer: new MemorySaver(),
+    });
     const config = { configurable: { thread_id: "summarised" } };
     await agent.invoke({ messages: [new HumanMessage("one")] }, config);
     await agent.invoke({ messages: [new HumanMessage("two")] }, config);
@@ -41,7 +63,9 @@ describe("createSkillsMiddleware outside the shared suite", () => {
     expect(sent).not.toContain("NOTES BODY");
     expect(model.last.system).toContain("<restored_skills>");
     expect(model.last.system).toContain("NOTES BODY");
-    const snapshot = await (agent as unknown as { getState(config: unknown): Promise<{ values: unknown }> }).getState(config);
+    const snapshot = await (agent as unknown as { getState(config: unknown): Promise<{ values: unknown }> }).getState(
+      config,
+    );
     expect(getLoadedSkills(snapshot.values).map((entry) => entry.name)).toEqual(["notes"]);
   });
 

@@ -1,11 +1,28 @@
 export { createShellHook } from "./hook/create-shell-hook.js";
 export type { ShellHook } from "./hook/create-shell-hook.js";
-export type { ApprovalCandidate, ApprovalRule, ShellApprovalRequest, ShellHookOptions, ShellToolName } from "./hook/shell-hook-options.js";
-export type { ShellSkillCatalog, SkillsToolAuthorization, SkillsToolHook, SkillsToolHookContext } from "./hook/skills-tool-hook.js";
+export type {
+  ApprovalCandidate,
+  ApprovalRule,
+  ShellApprovalRequest,
+  ShellHookOptions,
+  ShellToolName,
+} from "./hook/shell-hook-options.js";
+export type {
+  ShellSkillCatalog,
+  SkillsToolAuthorization,
+  SkillsToolHook,
+  SkillsToolHookContext,
+} from "./hook/skills-tool-hook.js";
 export { createLocalExecutor } from "./executor/local-executor.js";
 export { createBubblewrapExecutor, SANDBOX_SKILL_DIR, SANDBOX_WORKSPACE } from "./executor/bubblewrap-executor.js";
 export type { BubblewrapExecutorOptions } from "./executor/bubblewrap-executor.js";
-export type { CommandExecutor, CommandView, ExecutionRequest, ExecutionResult, RunningCommand } from "./executor/executor-types.js";
+export type {
+  CommandExecutor,
+  CommandView,
+  ExecutionRequest,
+  ExecutionResult,
+  RunningCommand,
+} from "./executor/executor-types.js";
 export { BubblewrapUnavailableError } from "./errors/bubblewrap-unavailable-error.js";
 export { parseShellWords } from "./command/parse-shell-words.js";
 export type { ParseShellWordsOptions, ShellWordsRefusal, ShellWordsResult } from "./command/parse-shell-words.js";

@@ -50,7 +50,9 @@ describe("createCheckpointer", () => {
 
   it("reports an unreachable PostgreSQL server with the URL, the password redacted", async () => {
     const port = await closedPort();
-    const error = (await createCheckpointer(`postgres://bob:s3cret@127.0.0.1:${port}/db`, { connectTimeoutMs: 2000 }).catch((e: unknown) => e)) as CheckpointerError;
+    const error = (await createCheckpointer(`postgres://bob:s3cret@127.0.0.1:${port}/db`, {
+      connectTimeoutMs: 2000,
+    }).catch((e: unknown) => e)) as CheckpointerError;
     expect(error.reason).toBe("unreachable");
     expect(error.message).toContain(`postgres://bob:***@127.0.0.1:${port}/db`);
     expect(error.message).not.toContain("s3cret");
@@ -58,6 +60,8 @@ describe("createCheckpointer", () => {
   });
 
   it("rejects a schema parameter that is not a plain identifier", async () => {
-    await expect(createCheckpointer("postgres://u@127.0.0.1:1/db?schema=a;drop")).rejects.toThrow(/not a plain SQL identifier/);
+    await expect(createCheckpointer("postgres://u@127.0.0.1:1/db?schema=a;drop")).rejects.toThrow(
+      /not a plain SQL identifier/,
+    );
   });
 });

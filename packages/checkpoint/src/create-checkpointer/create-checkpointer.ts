@@ -19,7 +19,17 @@ export interface CreateCheckpointerOptions {
 
 const closers = new WeakMap<BaseCheckpointSaver, () => Promise<void>>();
 
-const unreachableCodes = new Set(["ECONNREFUSED", "ENOTFOUND", "EHOSTUNREACH", "ETIMEDOUT", "ECONNRESET", "EAI_AGAIN", "3D000", "28P01", "28000"]);
+const unreachableCodes = new Set([
+  "ECONNREFUSED",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ETIMEDOUT",
+  "ECONNRESET",
+  "EAI_AGAIN",
+  "3D000",
+  "28P01",
+  "28000",
+]);
 
 /** Removes every form of the URL's password from a driver message (defence in depth: pg does not normally echo it). */
 function scrubber(url: string): (text: string) => string {
@@ -36,7 +46,10 @@ function scrubber(url: string): (text: string) => string {
 function describe(error: unknown): string {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
   // pg's AggregateError (IPv4 + IPv6 attempts) has an empty message and the real errors inside.
-  const inner = (error as { errors?: Array<{ message?: string }> } | undefined)?.errors?.map((e) => e.message).filter(Boolean).join("; ");
+  const inner = (error as { errors?: Array<{ message?: string }> } | undefined)?.errors
+    ?.map((e) => e.message)
+    .filter(Boolean)
+    .join("; ");
   return [code, message || inner || String(error)].filter(Boolean).join(": ");
 }
 
@@ -52,7 +65,10 @@ function describe(error: unknown): string {
  * const checkpointer = await createCheckpointer("sqlite:.skillgraph/sessions.db");
  * const graph = builder.compile({ checkpointer });
  */
-export async function createCheckpointer(url: string, options: CreateCheckpointerOptions = {}): Promise<BaseCheckpointSaver> {
+export async function createCheckpointer(
+  url: string,
+  options: CreateCheckpointerOptions = {},
+): Promise<BaseCheckpointSaver> {
   const target = parseCheckpointerUrl(url, options.cwd ?? process.cwd());
   const shown = redactUrl(url);
   const scrub = scrubber(url);
@@ -73,18 +89,28 @@ export async function createCheckpointer(url: string, options: CreateCheckpointe
       closers.set(saver, async () => void db.close());
       return saver;
     } catch (cause) {
-      throw new CheckpointerError({ url: shown, reason: "setup-failed", message: `Cannot open SQLite checkpoint database '${target.path}' (from '${shown}'): ${describe(cause)}`, cause });
+      throw new CheckpointerError({
+        url: shown,
+        reason: "setup-failed",
+        message: `Cannot open SQLite checkpoint database '${target.path}' (from '${shown}'): ${describe(cause)}`,
+        cause,
+      });
     }
   }
-  const pool = new pg.Pool({ connectionString: target.connectionString, connectionTimeoutMillis: options.connectTimeoutMs ?? 5000 });
+  const pool = new pg.Pool({
+    connectionString: target.connectionString,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
+  });
   pool.on("error", () => undefined); // an idle client dropped by the server must not crash the process; the next query reports it
   const saver = new PostgresSaver(pool, undefined, { schema: target.schema });
   try {
     await saver.setup();
   } catch (cause) {
     await pool.end().catch(() => undefined);
-    const code = (cause as { code?: string }).code ?? (cause as { errors?: Array<{ code?: string }> }).errors?.[0]?.code;
-    const unreachable = (code !== undefined && unreachableCodes.has(code)) || /timeout|terminated/i.test(describe(cause));
+    const code =
+      (cause as { code?: string }).code ?? (cause as { errors?: Array<{ code?: string }> }).errors?.[0]?.code;
+    const unreachable =
+      (code !== undefined && unreachableCodes.has(code)) || /timeout|terminated/i.test(describe(cause));
     // The driver error is summarised (password scrubbed) rather than attached: its fields may carry the connection string.
     throw new CheckpointerError({
       url: shown,
@@ -96,7 +122,10 @@ export async function createCheckpointer(url: string, options: CreateCheckpointe
   }
   // The short timeout is for reaching the server at all (setup above). Later, under load, waiting for one of the pool's
   // 10 connections is not a failure: pg-pool applies the same option to that wait, so lengthen it now.
-  (pool as unknown as { options: { connectionTimeoutMillis: number } }).options.connectionTimeoutMillis = Math.max(options.connectTimeoutMs ?? 5000, 60_000);
+  (pool as unknown as { options: { connectionTimeoutMillis: number } }).options.connectionTimeoutMillis = Math.max(
+    options.connectTimeoutMs ?? 5000,
+    60_000,
+  );
   closers.set(saver, () => pool.end());
   return saver;
 }
@@ -104,7 +133,12 @@ export async function createCheckpointer(url: string, options: CreateCheckpointe
 /** Closes the database connection of a saver made by `createCheckpointer` (or of the saver a `withPruning` wraps); a no-op otherwise. */
 export async function closeCheckpointer(saver: BaseCheckpointSaver): Promise<void> {
   let target = saver;
-  for (let inner = (target as { inner?: BaseCheckpointSaver }).inner; inner; inner = (target as { inner?: BaseCheckpointSaver }).inner) target = inner; // decorators
+  for (
+    let inner = (target as { inner?: BaseCheckpointSaver }).inner;
+    inner;
+    inner = (target as { inner?: BaseCheckpointSaver }).inner
+  )
+    target = inner; // decorators
   const close = closers.get(target);
   closers.delete(target);
   await close?.();

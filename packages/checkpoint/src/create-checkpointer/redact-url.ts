@@ -2,7 +2,8 @@
 export const UNPARSABLE_URL = "<unparsable URL, not shown: percent-encode @ / # ? : in the user name and password>";
 
 /** Query parameters whose value is a secret (libpq/pg accept `?password=`, `?sslpassword=`, `?sslkey=`). */
-const secretParameter = (name: string) => ["pass", "secret", "key", "token"].some((word) => name.toLowerCase().includes(word));
+const secretParameter = (name: string) =>
+  ["pass", "secret", "key", "token"].some((word) => name.toLowerCase().includes(word));
 
 /**
  * The URL with its password (and any secret-looking query value) replaced by `***`, safe to print in errors and logs.
@@ -13,7 +14,8 @@ const secretParameter = (name: string) => ["pass", "secret", "key", "token"].som
  */
 export function redactUrl(url: string): string {
   if (typeof url !== "string") return UNPARSABLE_URL;
-  if (url === "memory:" || url === "memory://" || (url.startsWith("sqlite:") && !url.startsWith("sqlite://"))) return url;
+  if (url === "memory:" || url === "memory://" || (url.startsWith("sqlite:") && !url.startsWith("sqlite://")))
+    return url;
   let parsed: URL;
   try {
     parsed = new URL(url);

@@ -41,7 +41,9 @@ function sqliteLeases(backend: Extract<SaverBackend, { kind: "sqlite" }>): Lease
   let ready = false;
   const ensure = () => {
     if (ready) return;
-    db.exec(`CREATE TABLE IF NOT EXISTS ${TABLE} (${COLUMNS}, acquired_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`);
+    db.exec(
+      `CREATE TABLE IF NOT EXISTS ${TABLE} (${COLUMNS}, acquired_at INTEGER NOT NULL, expires_at INTEGER NOT NULL)`,
+    );
     ready = true;
   };
   return {
@@ -52,7 +54,8 @@ function sqliteLeases(backend: Extract<SaverBackend, { kind: "sqlite" }>): Lease
         const now = Date.now();
         const select = `SELECT owner, pid, host, acquired_at, expires_at FROM ${TABLE} WHERE thread_id = ?`;
         const row = db.prepare(select).get(threadId) as Row | undefined;
-        if (row && row.owner !== me.owner && Number(row.expires_at) > now) return { holder: toHolder(row), acquired: false };
+        if (row && row.owner !== me.owner && Number(row.expires_at) > now)
+          return { holder: toHolder(row), acquired: false };
         const since = row && row.owner === me.owner ? Number(row.acquired_at) : now;
         const upsert = `INSERT OR REPLACE INTO ${TABLE} (thread_id, owner, pid, host, acquired_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)`;
         db.prepare(upsert).run(threadId, me.owner, me.pid, me.host, since, now + ttlMs);
@@ -158,7 +161,11 @@ export function leaseStoreFor(backend: SaverBackend): LeaseStore {
   const known = stores.get(backend.saver);
   if (known) return known;
   const store =
-    backend.kind === "sqlite" ? sqliteLeases(backend) : backend.kind === "postgres" ? postgresLeases(backend) : memoryLeases();
+    backend.kind === "sqlite"
+      ? sqliteLeases(backend)
+      : backend.kind === "postgres"
+        ? postgresLeases(backend)
+        : memoryLeases();
   stores.set(backend.saver, store);
   return store;
 }

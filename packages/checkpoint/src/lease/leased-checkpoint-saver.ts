@@ -36,7 +36,12 @@ export class LeasedCheckpointSaver extends BaseCheckpointSaver {
     return this.inner.list(config, options);
   }
 
-  async put(config: Config, checkpoint: Checkpoint, metadata: CheckpointMetadata, versions: ChannelVersions): Promise<Config> {
+  async put(
+    config: Config,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    versions: ChannelVersions,
+  ): Promise<Config> {
     this.check(config);
     return this.inner.put(config, checkpoint, metadata, versions);
   }

@@ -27,7 +27,9 @@ describe("acquireSessionLease", () => {
     const lease = await acquireSessionLease(a, "s1");
     const error = await acquireSessionLease(b, "s1").catch((e: unknown) => e);
     expect(SessionBusyError.isInstance(error)).toBe(true);
-    expect((error as SessionBusyError).message).toMatch(new RegExp(`^session s1 is in use by pid ${process.pid} since \\d{4}-`));
+    expect((error as SessionBusyError).message).toMatch(
+      new RegExp(`^session s1 is in use by pid ${process.pid} since \\d{4}-`),
+    );
     expect((error as SessionBusyError).holder.owner).toBe(lease.holder.owner);
     const other = await acquireSessionLease(b, "s2"); // other sessions are unaffected
     await lease.release();
@@ -40,13 +42,24 @@ describe("acquireSessionLease", () => {
   it("a holder that stalled past its lease loses it: the next writer takes over and the stalled one's writes are refused", async () => {
     const [a, b] = await twoConnections();
     const lost: SessionLeaseLostError[] = [];
-    const lease = await acquireSessionLease(a, "s", { ttlMs: 1500, renewEveryMs: 100, onLost: (error) => lost.push(error) });
-    const graph = buildSessionGraph({ checkpointer: lease.protect(a), messages: "delta", script: [], lookup: () => undefined });
+    const lease = await acquireSessionLease(a, "s", {
+      ttlMs: 1500,
+      renewEveryMs: 100,
+      onLost: (error) => lost.push(error),
+    });
+    const graph = buildSessionGraph({
+      checkpointer: lease.protect(a),
+      messages: "delta",
+      script: [],
+      lookup: () => undefined,
+    });
     await graph.invoke(userTurn("first", "u1"), { configurable: { thread_id: "s" } });
     const stallUntil = Date.now() + 1700;
     while (Date.now() < stallUntil); // a blocked event loop: no renewal can run
     const taker = await acquireSessionLease(b, "s", { ttlMs: 5000 });
-    await expect(graph.invoke(userTurn("second", "u2"), { configurable: { thread_id: "s" } })).rejects.toThrow(SessionLeaseLostError);
+    await expect(graph.invoke(userTurn("second", "u2"), { configurable: { thread_id: "s" } })).rejects.toThrow(
+      SessionLeaseLostError,
+    );
     expect(lease.lost).toBe(true);
     expect(lost).toHaveLength(1);
     await lease.release(); // does not delete the new holder's row

@@ -33,7 +33,8 @@ export interface SessionLease {
   release(): Promise<void>;
 }
 
-const isPositiveInteger = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value > 0;
+const isPositiveInteger = (value: unknown): value is number =>
+  typeof value === "number" && Number.isInteger(value) && value > 0;
 
 /**
  * Takes the single-writer lease on a session (thread) in the saver's own database: a row in `skillgraph_session_leases`
@@ -55,7 +56,11 @@ export async function acquireSessionLease(
 ): Promise<SessionLease> {
   const ttlMs = options.ttlMs ?? 30_000;
   if (!isPositiveInteger(ttlMs) || ttlMs > 2 ** 31 - 1) {
-    throw new InvalidOptionsError({ option: "ttlMs", value: ttlMs, message: "must be a positive integer of milliseconds below 2^31" });
+    throw new InvalidOptionsError({
+      option: "ttlMs",
+      value: ttlMs,
+      message: "must be a positive integer of milliseconds below 2^31",
+    });
   }
   const renewEveryMs = options.renewEveryMs ?? Math.max(1, Math.floor(ttlMs / 3));
   if (!isPositiveInteger(renewEveryMs) || renewEveryMs >= ttlMs) {

@@ -23,7 +23,8 @@ function chain(n: number, shape: (index: number) => Partial<CheckpointRow> = () 
   }));
 }
 
-const removedIds = (rows: CheckpointRow[], policy: Parameters<typeof planPruning>[1]) => planPruning(rows, policy, now).remove.map((key) => key.id);
+const removedIds = (rows: CheckpointRow[], policy: Parameters<typeof planPruning>[1]) =>
+  planPruning(rows, policy, now).remove.map((key) => key.id);
 
 describe("planPruning", () => {
   it("keeps only the newest keepLast checkpoints of a thread when nothing else needs the older ones", () => {
@@ -40,14 +41,21 @@ describe("planPruning", () => {
 
   it("keeps every checkpoint a delta channel replays from, back to the nearest stored snapshot", () => {
     // messages is a delta channel: snapshot stored at c03 only; later checkpoints rebuild it from c03's value plus writes.
-    const rows = chain(10, (index) => ({ valueChannels: index === 3 ? ["messages", "skills"] : ["skills"], deltaChannels: index === 3 ? [] : ["messages"] }));
+    const rows = chain(10, (index) => ({
+      valueChannels: index === 3 ? ["messages", "skills"] : ["skills"],
+      deltaChannels: index === 3 ? [] : ["messages"],
+    }));
     const plan = planPruning(rows, { keepLast: 2 }, now);
     expect(plan.remove.map((key) => key.id).sort()).toEqual(["c00", "c01", "c02"]);
     expect(plan.kept["delta-ancestor"]).toBe(5);
   });
 
   it("does not walk for a delta channel the checkpoint has no version of (never written on its branch)", () => {
-    const rows = chain(6, () => ({ valueChannels: ["skills"], versionedChannels: ["skills"], deltaChannels: ["messages"] }));
+    const rows = chain(6, () => ({
+      valueChannels: ["skills"],
+      versionedChannels: ["skills"],
+      deltaChannels: ["messages"],
+    }));
     expect(removedIds(rows, { keepLast: 1 }).length).toBe(5);
   });
 

@@ -82,7 +82,14 @@ export function planPruning(rows: readonly CheckpointRow[], policy: PruningPolic
     }
   }
 
-  const counts: Record<KeepReason, number> = { policy: 0, latest: 0, "pending-writes": 0, "delta-ancestor": 0, "subgraph-parent": 0, "sends-parent": 0 };
+  const counts: Record<KeepReason, number> = {
+    policy: 0,
+    latest: 0,
+    "pending-writes": 0,
+    "delta-ancestor": 0,
+    "subgraph-parent": 0,
+    "sends-parent": 0,
+  };
   for (const reason of kept.values()) counts[reason] += 1;
   const remove = rows.filter((row) => !kept.has(keyOf(row.ns, row.id))).map((row) => ({ ns: row.ns, id: row.id }));
   return { remove, kept: counts };

@@ -20,10 +20,19 @@ export interface PruneReport {
  * @param threadId Only this thread; every thread when omitted.
  * @example await pruneCheckpoints(saver, { keepLast: 20 }, "session-1");
  */
-export async function pruneCheckpoints(saver: BaseCheckpointSaver, policy: PruningPolicy, threadId?: string, now: number = Date.now()): Promise<PruneReport> {
+export async function pruneCheckpoints(
+  saver: BaseCheckpointSaver,
+  policy: PruningPolicy,
+  threadId?: string,
+  now: number = Date.now(),
+): Promise<PruneReport> {
   const store = storeForSaver(saver);
   const threadIds = threadId === undefined ? (await store.threads()).map((summary) => summary.threadId) : [threadId];
-  const report: PruneReport = { threads: 0, removed: 0, kept: { policy: 0, latest: 0, "pending-writes": 0, "delta-ancestor": 0, "subgraph-parent": 0, "sends-parent": 0 } };
+  const report: PruneReport = {
+    threads: 0,
+    removed: 0,
+    kept: { policy: 0, latest: 0, "pending-writes": 0, "delta-ancestor": 0, "subgraph-parent": 0, "sends-parent": 0 },
+  };
   for (const id of threadIds) {
     const plan = planPruning(await store.rows(id), policy, now);
     await store.deleteCheckpoints(id, plan.remove);

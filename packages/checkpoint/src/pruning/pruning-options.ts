@@ -14,24 +14,42 @@ export interface ResolvedPruningOptions {
   pruneEvery: number;
 }
 
-const isPositiveInteger = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value > 0;
+const isPositiveInteger = (value: unknown): value is number =>
+  typeof value === "number" && Number.isInteger(value) && value > 0;
 
 /** Checks `withPruning` options once, throwing InvalidOptionsError naming the field. */
 export function resolvePruningOptions(options: PruningOptions): ResolvedPruningOptions {
   const { keepLast, maxAgeMs, onWrite = false } = options ?? {};
   if (keepLast !== undefined && !isPositiveInteger(keepLast)) {
-    throw new InvalidOptionsError({ option: "keepLast", value: keepLast, message: "must be a positive integer (the newest checkpoint of each namespace is always kept)" });
+    throw new InvalidOptionsError({
+      option: "keepLast",
+      value: keepLast,
+      message: "must be a positive integer (the newest checkpoint of each namespace is always kept)",
+    });
   }
   if (maxAgeMs !== undefined && !(typeof maxAgeMs === "number" && Number.isFinite(maxAgeMs) && maxAgeMs > 0)) {
-    throw new InvalidOptionsError({ option: "maxAgeMs", value: maxAgeMs, message: "must be a positive number of milliseconds" });
+    throw new InvalidOptionsError({
+      option: "maxAgeMs",
+      value: maxAgeMs,
+      message: "must be a positive number of milliseconds",
+    });
   }
   if (keepLast === undefined && maxAgeMs === undefined) {
-    throw new InvalidOptionsError({ option: "keepLast", value: undefined, message: "set keepLast and/or maxAgeMs, or pruning would never remove anything" });
+    throw new InvalidOptionsError({
+      option: "keepLast",
+      value: undefined,
+      message: "set keepLast and/or maxAgeMs, or pruning would never remove anything",
+    });
   }
   let pruneEvery = 0;
   if (onWrite === true) pruneEvery = 1;
   else if (typeof onWrite === "object" && onWrite !== null) {
-    if (!isPositiveInteger(onWrite.every)) throw new InvalidOptionsError({ option: "onWrite.every", value: onWrite.every, message: "must be a positive integer" });
+    if (!isPositiveInteger(onWrite.every))
+      throw new InvalidOptionsError({
+        option: "onWrite.every",
+        value: onWrite.every,
+        message: "must be a positive integer",
+      });
     pruneEvery = onWrite.every;
   } else if (onWrite !== false) {
     throw new InvalidOptionsError({ option: "onWrite", value: onWrite, message: "must be a boolean or { every: n }" });

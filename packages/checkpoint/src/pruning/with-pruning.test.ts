@@ -34,7 +34,8 @@ describe("withPruning", () => {
   it("prunes only on demand when onWrite is off", async () => {
     const saver = withPruning(await sqliteSaver(), { keepLast: 1 });
     const graph = buildSessionGraph({ checkpointer: saver, messages: "full", script: [], lookup: () => undefined });
-    for (let turn = 0; turn < 5; turn += 1) await graph.invoke(userTurn(`t${turn}`, `u${turn}`), { configurable: { thread_id: "t" } });
+    for (let turn = 0; turn < 5; turn += 1)
+      await graph.invoke(userTurn(`t${turn}`, `u${turn}`), { configurable: { thread_id: "t" } });
     expect((await saver.stats()).checkpoints).toBe(15);
     const report = await saver.prune();
     expect(report).toMatchObject({ threads: 1, removed: 14 });
@@ -46,7 +47,9 @@ describe("withPruning", () => {
     expect(() => withPruning(saver, {})).toThrow(InvalidOptionsError);
     expect(() => withPruning(saver, { keepLast: 0 })).toThrow("Invalid option 'keepLast'");
     expect(() => withPruning(saver, { maxAgeMs: -1 })).toThrow("Invalid option 'maxAgeMs'");
-    expect(() => withPruning(saver, { keepLast: 1, onWrite: { every: 1.5 } })).toThrow("Invalid option 'onWrite.every'");
+    expect(() => withPruning(saver, { keepLast: 1, onWrite: { every: 1.5 } })).toThrow(
+      "Invalid option 'onWrite.every'",
+    );
   });
 
   it("refuses a saver whose storage it cannot reach", () => {
@@ -75,7 +78,8 @@ describe("pruneCheckpoints through a wrapper", () => {
     const base = await createCheckpointer("memory:");
     const wrapped = withPruning(base, { keepLast: 1 });
     const graph = buildSessionGraph({ checkpointer: wrapped, messages: "full", script: [], lookup: () => undefined });
-    for (let turn = 0; turn < 3; turn += 1) await graph.invoke(userTurn(`t${turn}`, `u${turn}`), { configurable: { thread_id: "w" } });
+    for (let turn = 0; turn < 3; turn += 1)
+      await graph.invoke(userTurn(`t${turn}`, `u${turn}`), { configurable: { thread_id: "w" } });
     expect((await pruneCheckpoints(wrapped, { keepLast: 1 })).removed).toBe(8);
     expect((await inspectSession(wrapped, "w")).messages).toHaveLength(6);
   });
@@ -90,8 +94,10 @@ describe("pruning a SQLite file", () => {
     const file = join(dir, "sessions.db");
     const saver = withPruning(await createCheckpointer(`sqlite:${file}`), { keepLast: 1 });
     const graph = buildSessionGraph({ checkpointer: saver, messages: "full", script: [], lookup: () => undefined });
-    for (let turn = 0; turn < 20; turn += 1) await graph.invoke(userTurn("x".repeat(2000), `u${turn}`), { configurable: { thread_id: "v" } });
-    const checkpointWal = () => (saver.inner as unknown as { db: { pragma(sql: string): unknown } }).db.pragma("wal_checkpoint(TRUNCATE)");
+    for (let turn = 0; turn < 20; turn += 1)
+      await graph.invoke(userTurn("x".repeat(2000), `u${turn}`), { configurable: { thread_id: "v" } });
+    const checkpointWal = () =>
+      (saver.inner as unknown as { db: { pragma(sql: string): unknown } }).db.pragma("wal_checkpoint(TRUNCATE)");
     checkpointWal();
     const before = statSync(file).size;
     await saver.prune("v");

@@ -1,4 +1,11 @@
-import { BaseCheckpointSaver, type ChannelVersions, type Checkpoint, type CheckpointMetadata, type CheckpointTuple, type PendingWrite } from "@langchain/langgraph-checkpoint";
+import {
+  BaseCheckpointSaver,
+  type ChannelVersions,
+  type Checkpoint,
+  type CheckpointMetadata,
+  type CheckpointTuple,
+  type PendingWrite,
+} from "@langchain/langgraph-checkpoint";
 import type { StorageStats } from "../store/checkpoint-store.js";
 import { storeForSaver } from "../store/store-for-saver.js";
 import { type PruneReport, pruneCheckpoints } from "./prune-checkpoints.js";
@@ -31,7 +38,12 @@ export class PruningCheckpointSaver extends BaseCheckpointSaver {
     return this.inner.list(config, options);
   }
 
-  async put(config: Config, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<Config> {
+  async put(
+    config: Config,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<Config> {
     const saved = await this.inner.put(config, checkpoint, metadata, newVersions);
     const threadId = saved.configurable?.thread_id as string | undefined;
     const ns = (saved.configurable?.checkpoint_ns as string | undefined) ?? "";
@@ -66,7 +78,9 @@ export class PruningCheckpointSaver extends BaseCheckpointSaver {
   async prune(threadId?: string): Promise<PruneReport> {
     const key = threadId ?? "\u0000all";
     const previous = this.running.get(key) ?? Promise.resolve();
-    const next = previous.catch(() => undefined).then(() => pruneCheckpoints(this.inner, this.resolved.policy, threadId));
+    const next = previous
+      .catch(() => undefined)
+      .then(() => pruneCheckpoints(this.inner, this.resolved.policy, threadId));
     this.running.set(key, next);
     try {
       return await next;

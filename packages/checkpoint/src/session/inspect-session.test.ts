@@ -11,7 +11,12 @@ describe("inspectSession", () => {
 
   it("reads messages, tool calls, loaded skills and the last step of a full-history session", async () => {
     const saver = await createCheckpointer("memory:");
-    const graph = buildSessionGraph({ checkpointer: saver, messages: "full", script: [{ calls: [{ name: "load_skill", args: { name: "pdf" } }] }, { say: "ok" }], lookup: () => ({ hash: "h1" }) });
+    const graph = buildSessionGraph({
+      checkpointer: saver,
+      messages: "full",
+      script: [{ calls: [{ name: "load_skill", args: { name: "pdf" } }] }, { say: "ok" }],
+      lookup: () => ({ hash: "h1" }),
+    });
     await graph.invoke(userTurn("hi", "u1"), { configurable: { thread_id: "s" } });
     const session = await inspectSession(saver, "s", { get: () => ({ hash: "h1" }) as never });
     expect(session.messages.map((m) => m.type)).toEqual(["human", "ai", "tool", "ai"]);
@@ -24,8 +29,20 @@ describe("inspectSession", () => {
   it("reads the interceptor's per-agent skills channel", async () => {
     const saver = await createCheckpointer("memory:");
     const loaded = { pdf: { name: "pdf", mode: "turn", loadedSeq: 1, lastUsedSeq: 1, hash: "old", docs: [] } };
-    const checkpoint = { v: 4, id: "1f000000-0000-6000-8000-000000000001", ts: new Date().toISOString(), channel_values: { skillgraph: { main: { load: { seq: 1, loaded }, disabled: [] } } }, channel_versions: { skillgraph: 1 }, versions_seen: {} };
-    await saver.put({ configurable: { thread_id: "agents", checkpoint_ns: "" } }, checkpoint, { source: "input", step: 0, parents: {} }, { skillgraph: 1 });
+    const checkpoint = {
+      v: 4,
+      id: "1f000000-0000-6000-8000-000000000001",
+      ts: new Date().toISOString(),
+      channel_values: { skillgraph: { main: { load: { seq: 1, loaded }, disabled: [] } } },
+      channel_versions: { skillgraph: 1 },
+      versions_seen: {},
+    };
+    await saver.put(
+      { configurable: { thread_id: "agents", checkpoint_ns: "" } },
+      checkpoint,
+      { source: "input", step: 0, parents: {} },
+      { skillgraph: 1 },
+    );
     const session = await inspectSession(saver, "agents", { get: () => undefined });
     expect(session.loadedSkills.map((s) => [s.agentId, s.name])).toEqual([["main", "pdf"]]);
     expect(session.drift).toMatchObject([{ agentId: "main", name: "pdf", kind: "removed" }]);

@@ -1,6 +1,14 @@
 import { messagesDeltaReducer } from "@langchain/langgraph";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { type AgentSkillsState, detectLoadedSkillDrift, type LoadedSkillDrift, type LoadedSkillEntry, type SkillCatalog, type SkillLoadState, SKILLS_STATE_KEY } from "../internal/core.js";
+import {
+  type AgentSkillsState,
+  detectLoadedSkillDrift,
+  type LoadedSkillDrift,
+  type LoadedSkillEntry,
+  type SkillCatalog,
+  type SkillLoadState,
+  SKILLS_STATE_KEY,
+} from "../internal/core.js";
 import { readChannelValue } from "./read-channel-value.js";
 
 /** Options of `inspectSession`. */
@@ -58,7 +66,10 @@ export interface SessionInspection {
 }
 
 const isLoadState = (value: unknown): value is SkillLoadState =>
-  typeof value === "object" && value !== null && typeof (value as SkillLoadState).seq === "number" && typeof (value as SkillLoadState).loaded === "object";
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as SkillLoadState).seq === "number" &&
+  typeof (value as SkillLoadState).loaded === "object";
 
 function loadStatesOf(value: unknown): Array<[string, SkillLoadState]> {
   if (isLoadState(value)) return [["", value]];
@@ -73,12 +84,24 @@ function loadStatesOf(value: unknown): Array<[string, SkillLoadState]> {
 
 function text(content: unknown): string {
   if (typeof content === "string") return content;
-  if (Array.isArray(content)) return content.map((part) => (typeof part === "string" ? part : typeof part?.text === "string" ? part.text : "")).join("");
+  if (Array.isArray(content))
+    return content
+      .map((part) => (typeof part === "string" ? part : typeof part?.text === "string" ? part.text : ""))
+      .join("");
   return content === undefined ? "" : JSON.stringify(content);
 }
 
 function summarize(message: unknown): SessionMessage {
-  const m = message as { getType?: () => string; _getType?: () => string; type?: string; role?: string; content?: unknown; id?: string; tool_calls?: Array<{ name: string }>; tool_call_id?: string };
+  const m = message as {
+    getType?: () => string;
+    _getType?: () => string;
+    type?: string;
+    role?: string;
+    content?: unknown;
+    id?: string;
+    tool_calls?: Array<{ name: string }>;
+    tool_call_id?: string;
+  };
   const type = m.getType?.() ?? m._getType?.() ?? m.type ?? m.role ?? "unknown";
   const summary: SessionMessage = { type, content: text(m.content) };
   if (m.id) summary.id = m.id;
@@ -98,25 +121,57 @@ function summarize(message: unknown): SessionMessage {
  * const session = await inspectSession(checkpointer, "s1", registry);
  * for (const d of session.drift) console.log(`${d.agentId}/${d.name}: ${d.kind}`);
  */
-export async function inspectSession(checkpointer: BaseCheckpointSaver, threadId: string, catalog?: Pick<SkillCatalog, "get">, options: InspectSessionOptions = {}): Promise<SessionInspection> {
+export async function inspectSession(
+  checkpointer: BaseCheckpointSaver,
+  threadId: string,
+  catalog?: Pick<SkillCatalog, "get">,
+  options: InspectSessionOptions = {},
+): Promise<SessionInspection> {
   const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
   if (!tuple) {
-    return { threadId, exists: false, checkpointId: undefined, lastStep: undefined, updatedAt: undefined, messages: [], loadedSkills: [], drift: [], pendingInterrupts: [], pendingWrites: 0 };
+    return {
+      threadId,
+      exists: false,
+      checkpointId: undefined,
+      lastStep: undefined,
+      updatedAt: undefined,
+      messages: [],
+      loadedSkills: [],
+      drift: [],
+      pendingInterrupts: [],
+      pendingWrites: 0,
+    };
   }
   const values = tuple.checkpoint.channel_values ?? {};
-  const skillsChannel = options.skillsChannel ?? [SKILLS_STATE_KEY, "skills"].find((name) => name in values || tuple.checkpoint.channel_versions?.[name] !== undefined);
-  const skillsValue = skillsChannel === undefined ? undefined : await readChannelValue<unknown>(checkpointer, tuple, skillsChannel);
-  const messages = (await readChannelValue(checkpointer, tuple, options.messagesChannel ?? "messages", messagesDeltaReducer as (state: unknown[], writes: unknown[]) => unknown[], () => [])) ?? [];
+  const skillsChannel =
+    options.skillsChannel ??
+    [SKILLS_STATE_KEY, "skills"].find(
+      (name) => name in values || tuple.checkpoint.channel_versions?.[name] !== undefined,
+    );
+  const skillsValue =
+    skillsChannel === undefined ? undefined : await readChannelValue<unknown>(checkpointer, tuple, skillsChannel);
+  const messages =
+    (await readChannelValue(
+      checkpointer,
+      tuple,
+      options.messagesChannel ?? "messages",
+      messagesDeltaReducer as (state: unknown[], writes: unknown[]) => unknown[],
+      () => [],
+    )) ?? [];
 
   const loadedSkills: SessionLoadedSkill[] = [];
   const drift: SessionSkillDrift[] = [];
   for (const [agentId, state] of loadStatesOf(skillsValue)) {
-    for (const entry of Object.values(state.loaded).sort((a, b) => a.loadedSeq - b.loadedSeq)) loadedSkills.push({ ...entry, agentId });
-    if (catalog) for (const found of detectLoadedSkillDrift(state, (name) => catalog.get(name))) drift.push({ ...found, agentId });
+    for (const entry of Object.values(state.loaded).sort((a, b) => a.loadedSeq - b.loadedSeq))
+      loadedSkills.push({ ...entry, agentId });
+    if (catalog)
+      for (const found of detectLoadedSkillDrift(state, (name) => catalog.get(name))) drift.push({ ...found, agentId });
   }
   const writes = tuple.pendingWrites ?? [];
   const answered = new Set(writes.filter(([, channel]) => channel === "__resume__").map(([taskId]) => taskId));
-  const pendingInterrupts = writes.filter(([taskId, channel]) => channel === "__interrupt__" && !answered.has(taskId)).flatMap(([, , value]) => (Array.isArray(value) ? value : [value]));
+  const pendingInterrupts = writes
+    .filter(([taskId, channel]) => channel === "__interrupt__" && !answered.has(taskId))
+    .flatMap(([, , value]) => (Array.isArray(value) ? value : [value]));
   const ts = Date.parse(tuple.checkpoint.ts);
   return {
     threadId,

@@ -7,7 +7,10 @@ export interface MessagesDeltaChannelOptions {
 }
 
 /** The channel type: accumulated messages in, message updates (one or a list per write) accepted. */
-export type MessagesDeltaChannel = DeltaChannel<ReturnType<typeof messagesDeltaReducer>, Parameters<typeof messagesDeltaReducer>[1][number]>;
+export type MessagesDeltaChannel = DeltaChannel<
+  ReturnType<typeof messagesDeltaReducer>,
+  Parameters<typeof messagesDeltaReducer>[1][number]
+>;
 
 /**
  * A `messages` state channel that stores each step's new messages instead of the whole history in every checkpoint

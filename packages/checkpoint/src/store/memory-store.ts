@@ -1,5 +1,15 @@
 import type { MemorySaver } from "@langchain/langgraph-checkpoint";
-import { type CheckpointKey, type CheckpointRow, type CheckpointStore, objectKeys, parseTimestamp, parseVersion, stringRecord, type StorageStats, type ThreadSummary } from "./checkpoint-store.js";
+import {
+  type CheckpointKey,
+  type CheckpointRow,
+  type CheckpointStore,
+  objectKeys,
+  parseTimestamp,
+  parseVersion,
+  stringRecord,
+  type StorageStats,
+  type ThreadSummary,
+} from "./checkpoint-store.js";
 
 const decoder = new TextDecoder();
 
@@ -18,7 +28,8 @@ function writeKey(threadId: string, ns: string, id: string): string {
 
 /** A CheckpointStore over a `MemorySaver`'s in-process maps. */
 export function memoryStore(saver: MemorySaver): CheckpointStore {
-  const writesOf = (threadId: string, ns: string, id: string) => Object.values(saver.writes[writeKey(threadId, ns, id)] ?? {});
+  const writesOf = (threadId: string, ns: string, id: string) =>
+    Object.values(saver.writes[writeKey(threadId, ns, id)] ?? {});
 
   const threadFigures = (threadId: string) => {
     let checkpoints = 0;
@@ -90,7 +101,14 @@ export function memoryStore(saver: MemorySaver): CheckpointStore {
       return Object.keys(saver.storage)
         .map((threadId) => ({ threadId, ...threadFigures(threadId) }))
         .filter((summary) => summary.checkpoints > 0)
-        .map(({ threadId, checkpoints, writes, bytes, lastCheckpointId, updatedAt }) => ({ threadId, checkpoints, writes, bytes, lastCheckpointId, updatedAt }))
+        .map(({ threadId, checkpoints, writes, bytes, lastCheckpointId, updatedAt }) => ({
+          threadId,
+          checkpoints,
+          writes,
+          bytes,
+          lastCheckpointId,
+          updatedAt,
+        }))
         .sort((a, b) => (b.updatedAt ?? 0) - (a.updatedAt ?? 0));
     },
   };

@@ -1,5 +1,15 @@
 import type pg from "pg";
-import { type CheckpointKey, type CheckpointRow, type CheckpointStore, objectKeys, parseTimestamp, parseVersion, stringRecord, type StorageStats, type ThreadSummary } from "./checkpoint-store.js";
+import {
+  type CheckpointKey,
+  type CheckpointRow,
+  type CheckpointStore,
+  objectKeys,
+  parseTimestamp,
+  parseVersion,
+  stringRecord,
+  type StorageStats,
+  type ThreadSummary,
+} from "./checkpoint-store.js";
 
 // Tables as created by @langchain/langgraph-checkpoint-postgres 1.0.5 migrations (schema-qualified):
 // checkpoints(thread_id, checkpoint_ns, checkpoint_id, parent_checkpoint_id, type, checkpoint JSONB without channel_values, metadata JSONB)
@@ -10,7 +20,11 @@ import { type CheckpointKey, type CheckpointRow, type CheckpointStore, objectKey
 /** Quotes a schema name the way the saver does (`"schema".table`). */
 function tables(schema: string) {
   const quoted = `"${schema.replace(/"/g, '""')}"`;
-  return { checkpoints: `${quoted}.checkpoints`, blobs: `${quoted}.checkpoint_blobs`, writes: `${quoted}.checkpoint_writes` };
+  return {
+    checkpoints: `${quoted}.checkpoints`,
+    blobs: `${quoted}.checkpoint_blobs`,
+    writes: `${quoted}.checkpoint_writes`,
+  };
 }
 
 /** A CheckpointStore over the PostgreSQL tables of a `PostgresSaver`. */
@@ -21,12 +35,23 @@ export function postgresStore(pool: pg.Pool, schema: string): CheckpointStore {
     const where = threadId === undefined ? "" : " WHERE thread_id = $1";
     const args = threadId === undefined ? [] : [threadId];
     const [checkpoints, blobs, writes] = await Promise.all([
-      pool.query(`SELECT count(*)::int AS n, count(DISTINCT thread_id)::int AS threads, coalesce(sum(octet_length(checkpoint::text) + octet_length(metadata::text)), 0)::bigint AS bytes FROM ${t.checkpoints}${where}`, args),
+      pool.query(
+        `SELECT count(*)::int AS n, count(DISTINCT thread_id)::int AS threads, coalesce(sum(octet_length(checkpoint::text) + octet_length(metadata::text)), 0)::bigint AS bytes FROM ${t.checkpoints}${where}`,
+        args,
+      ),
       pool.query(`SELECT coalesce(sum(octet_length(blob)), 0)::bigint AS bytes FROM ${t.blobs}${where}`, args),
-      pool.query(`SELECT count(*)::int AS n, coalesce(sum(octet_length(blob)), 0)::bigint AS bytes FROM ${t.writes}${where}`, args),
+      pool.query(
+        `SELECT count(*)::int AS n, coalesce(sum(octet_length(blob)), 0)::bigint AS bytes FROM ${t.writes}${where}`,
+        args,
+      ),
     ]);
     const c = checkpoints.rows[0];
-    return { threads: c.threads, checkpoints: c.n, writes: writes.rows[0].n, bytes: Number(c.bytes) + Number(blobs.rows[0].bytes) + Number(writes.rows[0].bytes) };
+    return {
+      threads: c.threads,
+      checkpoints: c.n,
+      writes: writes.rows[0].n,
+      bytes: Number(c.bytes) + Number(blobs.rows[0].bytes) + Number(writes.rows[0].bytes),
+    };
   };
 
   return {
@@ -65,7 +90,11 @@ export function postgresStore(pool: pg.Pool, schema: string): CheckpointStore {
         await client.query("BEGIN");
         const keyed = `(checkpoint_ns, checkpoint_id) IN (SELECT * FROM unnest($2::text[], $3::text[]))`;
         await client.query(`DELETE FROM ${t.writes} WHERE thread_id = $1 AND ${keyed}`, [threadId, namespaces, ids]);
-        await client.query(`DELETE FROM ${t.checkpoints} WHERE thread_id = $1 AND ${keyed}`, [threadId, namespaces, ids]);
+        await client.query(`DELETE FROM ${t.checkpoints} WHERE thread_id = $1 AND ${keyed}`, [
+          threadId,
+          namespaces,
+          ids,
+        ]);
         // A blob is shared by every checkpoint naming its (channel, version): drop only those no remaining checkpoint names.
         await client.query(
           `DELETE FROM ${t.blobs} bl WHERE bl.thread_id = $1 AND bl.checkpoint_ns = ANY($2::text[]) AND NOT EXISTS (

@@ -30,7 +30,12 @@ export function saverBackend(saver: BaseCheckpointSaver): SaverBackend {
   if (typeof internals.pool?.connect === "function" && typeof internals.pool?.query === "function") {
     return { kind: "postgres", saver, pool: internals.pool, schema: internals.options?.schema ?? "public" };
   }
-  if (internals.storage && typeof internals.storage === "object" && internals.writes && typeof internals.writes === "object") {
+  if (
+    internals.storage &&
+    typeof internals.storage === "object" &&
+    internals.writes &&
+    typeof internals.writes === "object"
+  ) {
     return { kind: "memory", saver: saver as MemorySaver };
   }
   throw new CheckpointerError({

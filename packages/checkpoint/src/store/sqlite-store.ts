@@ -1,5 +1,15 @@
 import type Database from "better-sqlite3";
-import { type CheckpointKey, type CheckpointRow, type CheckpointStore, objectKeys, parseTimestamp, parseVersion, stringRecord, type StorageStats, type ThreadSummary } from "./checkpoint-store.js";
+import {
+  type CheckpointKey,
+  type CheckpointRow,
+  type CheckpointStore,
+  objectKeys,
+  parseTimestamp,
+  parseVersion,
+  stringRecord,
+  type StorageStats,
+  type ThreadSummary,
+} from "./checkpoint-store.js";
 
 interface RawRow {
   ns: string;
@@ -35,7 +45,9 @@ export function sqliteStore(db: Database.Database, ensureTables: () => void): Ch
     return {
       rows: db.prepare(rowsSql),
       deleteWrites: db.prepare("DELETE FROM writes WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"),
-      deleteCheckpoint: db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?"),
+      deleteCheckpoint: db.prepare(
+        "DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?",
+      ),
     };
   };
   let statements: ReturnType<typeof prepared> | undefined;
@@ -46,10 +58,19 @@ export function sqliteStore(db: Database.Database, ensureTables: () => void): Ch
     const where = threadId === undefined ? "" : " WHERE thread_id = ?";
     const args = threadId === undefined ? [] : [threadId];
     const checkpoints = db
-      .prepare(`SELECT count(*) AS n, count(DISTINCT thread_id) AS threads, coalesce(sum(length(checkpoint) + length(metadata)), 0) AS bytes FROM checkpoints${where}`)
+      .prepare(
+        `SELECT count(*) AS n, count(DISTINCT thread_id) AS threads, coalesce(sum(length(checkpoint) + length(metadata)), 0) AS bytes FROM checkpoints${where}`,
+      )
       .get(...args) as { n: number; threads: number; bytes: number };
-    const writes = db.prepare(`SELECT count(*) AS n, coalesce(sum(length(value)), 0) AS bytes FROM writes${where}`).get(...args) as { n: number; bytes: number };
-    return { threads: checkpoints.threads, checkpoints: checkpoints.n, writes: writes.n, bytes: checkpoints.bytes + writes.bytes };
+    const writes = db
+      .prepare(`SELECT count(*) AS n, coalesce(sum(length(value)), 0) AS bytes FROM writes${where}`)
+      .get(...args) as { n: number; bytes: number };
+    return {
+      threads: checkpoints.threads,
+      checkpoints: checkpoints.n,
+      writes: writes.n,
+      bytes: checkpoints.bytes + writes.bytes,
+    };
   };
 
   return {
@@ -93,7 +114,15 @@ export function sqliteStore(db: Database.Database, ensureTables: () => void): Ch
              (SELECT coalesce(sum(length(w.value)), 0) FROM writes w WHERE w.thread_id = c.thread_id) AS writeBytes
            FROM checkpoints c GROUP BY c.thread_id`,
         )
-        .all() as Array<{ threadId: string; checkpoints: number; bytes: number; lastCheckpointId: string | null; updatedAt: string | null; writes: number; writeBytes: number }>;
+        .all() as Array<{
+        threadId: string;
+        checkpoints: number;
+        bytes: number;
+        lastCheckpointId: string | null;
+        updatedAt: string | null;
+        writes: number;
+        writeBytes: number;
+      }>;
       return rows
         .map((row) => ({
           threadId: row.threadId,

@@ -7,11 +7,14 @@ import { helpBlocksIn, helpText, withCurrentHelp } from "./help-docs.js";
 const read = (doc: string) => readFileSync(fileURLToPath(new URL(`../../../../${doc}`, import.meta.url)), "utf8");
 
 describe("docs/cli.md and docs/chat.md match the help text", () => {
-  it.each(["docs/cli.md", "docs/chat.md"])("%s carries the current help (regenerate with packages/cli/src/docs/update-help-docs.ts)", async (doc) => {
-    const text = read(doc);
-    expect(helpBlocksIn(text).length).toBeGreaterThan(0);
-    expect(text).toBe(await withCurrentHelp(text));
-  });
+  it.each(["docs/cli.md", "docs/chat.md"])(
+    "%s carries the current help (regenerate with packages/cli/src/docs/update-help-docs.ts)",
+    async (doc) => {
+      const text = read(doc);
+      expect(helpBlocksIn(text).length).toBeGreaterThan(0);
+      expect(text).toBe(await withCurrentHelp(text));
+    },
+  );
 
   it("docs/cli.md documents every command", () => {
     expect(helpBlocksIn(read("docs/cli.md")).sort()).toEqual(Object.keys(commands).sort());

@@ -20,7 +20,10 @@ export async function withCurrentHelp(markdown: string): Promise<string> {
   const names = [...markdown.matchAll(BLOCK)].map((match) => match[1]!);
   const texts = new Map<string, string>();
   for (const name of names) texts.set(name, await helpText(name));
-  return markdown.replace(BLOCK, (_all, name: string) => `<!-- help:${name} -->\n\`\`\`text\n${texts.get(name)!}\`\`\`\n<!-- /help:${name} -->`);
+  return markdown.replace(
+    BLOCK,
+    (_all, name: string) => `<!-- help:${name} -->\n\`\`\`text\n${texts.get(name)!}\`\`\`\n<!-- /help:${name} -->`,
+  );
 }
 
 /** The commands a markdown text carries help blocks for. */

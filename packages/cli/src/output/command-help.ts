@@ -20,7 +20,9 @@ export function formatCommandHelp(name: string, usage: string, help: CommandHelp
   const width = Math.max(...help.options.map((option) => option.flags.length), 10);
   const lines = [`Usage: ${usage}`, "", help.summary, "", "Options:"];
   for (const option of help.options) {
-    lines.push(`  ${option.flags.padEnd(width)}  ${option.description}${option.default === undefined ? "" : ` (default: ${option.default})`}`);
+    lines.push(
+      `  ${option.flags.padEnd(width)}  ${option.description}${option.default === undefined ? "" : ` (default: ${option.default})`}`,
+    );
   }
   lines.push(`  ${"-h, --help".padEnd(width)}  show this help`);
   if (help.notes?.length) lines.push("", ...help.notes);

@@ -25,7 +25,11 @@ export function formatTable(rows: string[][]): string {
   const widths: number[] = [];
   for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, visibleWidth(cell))));
   return rows
-    .map((row) => row.map((cell, i) => (i === row.length - 1 ? cell : cell + " ".repeat(widths[i]! - visibleWidth(cell)))).join("  "))
+    .map((row) =>
+      row
+        .map((cell, i) => (i === row.length - 1 ? cell : cell + " ".repeat(widths[i]! - visibleWidth(cell))))
+        .join("  "),
+    )
     .join("\n");
 }
 

@@ -77,11 +77,19 @@ describe("human output of every command is terminal-safe", () => {
     const url = `sqlite:${join(dir, "sessions.db")}`;
     const saver = await createCheckpointer(url);
     const thread = `evil${HOSTILE}`;
-    const graph = buildSessionGraph({ checkpointer: saver, messages: "delta", script: [{ say: `answer ${HOSTILE}` }], lookup: () => ({ hash: "h" }) });
+    const graph = buildSessionGraph({
+      checkpointer: saver,
+      messages: "delta",
+      script: [{ say: `answer ${HOSTILE}` }],
+      lookup: () => ({ hash: "h" }),
+    });
     await graph.invoke(userTurn(`question ${HOSTILE}`, "u1"), { configurable: { thread_id: thread } });
     await closeCheckpointer(saver);
     writeFileSync(join(dir, "placeholder"), "");
-    for (const args of [["sessions", "list", "--checkpoint", url], ["sessions", "show", thread, "--checkpoint", url]]) {
+    for (const args of [
+      ["sessions", "list", "--checkpoint", url],
+      ["sessions", "show", thread, "--checkpoint", url],
+    ]) {
       const io = captureIO(dir);
       expect(await runCli(args, io), args.join(" ")).toBe(0);
       expect(io.out() + io.err()).not.toMatch(RAW_CONTROL);
@@ -101,7 +109,13 @@ describe("human output of every command is terminal-safe", () => {
     stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
     const renderer = createChatRenderer({ stdout, stderr, color: false }, { spinner: false });
     renderer.render({ type: "tool-call", id: "c1", name: `run${HOSTILE}`, args: { command: HOSTILE } });
-    renderer.render({ type: "tool-result", id: "c1", name: "run_skill_script", content: `boom ${HOSTILE}`, isError: true });
+    renderer.render({
+      type: "tool-result",
+      id: "c1",
+      name: "run_skill_script",
+      content: `boom ${HOSTILE}`,
+      isError: true,
+    });
     renderer.render({ type: "skill", event: { type: "skill-loaded", skill: `evil${HOSTILE}` } });
     renderer.render({ type: "token", text: `The answer ${HOSTILE.slice(0, 5)}` });
     renderer.render({ type: "token", text: HOSTILE.slice(5) });

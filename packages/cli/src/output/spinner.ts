@@ -12,7 +12,10 @@ const FRAMES = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "
  * A spinner written to `stream` only when it is a TTY (never into files or pipes), redrawn every 100 ms with the
  * elapsed seconds, erased before anything else is written.
  */
-export function createSpinner(stream: NodeJS.WritableStream & { isTTY?: boolean }, options: { enabled?: boolean } = {}): Spinner {
+export function createSpinner(
+  stream: NodeJS.WritableStream & { isTTY?: boolean },
+  options: { enabled?: boolean } = {},
+): Spinner {
   const enabled = options.enabled ?? stream.isTTY === true;
   let timer: NodeJS.Timeout | undefined;
   let shown = false;

@@ -16,5 +16,12 @@ export function createStyle(color: boolean): Style {
     const plain = (text: string) => text;
     return { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
   }
-  return { bold: wrap(1, 22), dim: wrap(2, 22), red: wrap(31, 39), green: wrap(32, 39), yellow: wrap(33, 39), cyan: wrap(36, 39) };
+  return {
+    bold: wrap(1, 22),
+    dim: wrap(2, 22),
+    red: wrap(31, 39),
+    green: wrap(32, 39),
+    yellow: wrap(33, 39),
+    cyan: wrap(36, 39),
+  };
 }

@@ -40,9 +40,19 @@ describe("loadAgentFile", () => {
   });
 
   it("reads the skillgraph key of a package.json", async () => {
-    const dir = writeTree({ "package.json": JSON.stringify({ name: "app", skillgraph: { model: "llama3.1", skills: ["agent-skills"] } }, null, 2) });
+    const dir = writeTree({
+      "package.json": JSON.stringify(
+        { name: "app", skillgraph: { model: "llama3.1", skills: ["agent-skills"] } },
+        null,
+        2,
+      ),
+    });
     const agent = await loadAgentFile(join(dir, "package.json"));
-    expect(agent).toEqual({ file: join(dir, "package.json"), model: { name: "llama3.1" }, skills: [join(dir, "agent-skills")] });
+    expect(agent).toEqual({
+      file: join(dir, "package.json"),
+      model: { name: "llama3.1" },
+      skills: [join(dir, "agent-skills")],
+    });
   });
 
   it.each([
@@ -63,7 +73,7 @@ describe("loadAgentFile", () => {
   });
 
   it("a missing file, a folder, and a package.json without the key", async () => {
-    const dir = writeTree({ "package.json": "{\"name\":\"x\"}" });
+    const dir = writeTree({ "package.json": '{"name":"x"}' });
     await expect(loadAgentFile(join(dir, "nope.yaml"))).rejects.toThrow(`${join(dir, "nope.yaml")}: does not exist`);
     await expect(loadAgentFile(dir)).rejects.toThrow("is a folder, not an agent file");
     await expect(loadAgentFile(join(dir, "package.json"))).rejects.toThrow('has no "skillgraph" key');

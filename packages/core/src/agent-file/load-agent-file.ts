@@ -7,7 +7,17 @@ import type { AgentFile } from "./agent-file-types.js";
 /** File names `findAgentFile` looks for. */
 export const AGENT_FILE_NAMES = ["skillgraph.agent.yaml", "skillgraph.agent.yml"] as const;
 
-const TOP_KEYS = ["model", "systemPrompt", "skills", "only", "exclude", "loadMode", "loadModes", "shell", "checkpointer"];
+const TOP_KEYS = [
+  "model",
+  "systemPrompt",
+  "skills",
+  "only",
+  "exclude",
+  "loadMode",
+  "loadModes",
+  "shell",
+  "checkpointer",
+];
 const LOAD_MODES = ["turn", "once", "session"];
 
 /**
@@ -22,18 +32,31 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
     text = await readFile(file, "utf8");
   } catch (error) {
     const code = (error as { code?: string }).code;
-    throw new AgentFileError({ file, message: code === "ENOENT" ? "does not exist" : code === "EISDIR" ? "is a folder, not an agent file" : `cannot be read (${code})` });
+    throw new AgentFileError({
+      file,
+      message:
+        code === "ENOENT"
+          ? "does not exist"
+          : code === "EISDIR"
+            ? "is a folder, not an agent file"
+            : `cannot be read (${code})`,
+    });
   }
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
-    throw new AgentFileError({ file, line: lines.linePos(first.pos[0]).line, message: `invalid ${basename(file) === "package.json" ? "JSON" : "YAML"}: ${first.message.split("\n")[0]}` });
+    throw new AgentFileError({
+      file,
+      line: lines.linePos(first.pos[0]).line,
+      message: `invalid ${basename(file) === "package.json" ? "JSON" : "YAML"}: ${first.message.split("\n")[0]}`,
+    });
   }
   let root: unknown = doc.toJS();
   let prefix: string[] = [];
   if (basename(file) === "package.json") {
-    if (!isRecord(root) || !("skillgraph" in root)) throw new AgentFileError({ file, message: "has no \"skillgraph\" key" });
+    if (!isRecord(root) || !("skillgraph" in root))
+      throw new AgentFileError({ file, message: 'has no "skillgraph" key' });
     root = root.skillgraph;
     prefix = ["skillgraph"];
   }
@@ -43,7 +66,8 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
   };
   if (!isRecord(root)) fail([], "must be a mapping of settings");
   const data = root as Record<string, unknown>;
-  for (const key of Object.keys(data)) if (!TOP_KEYS.includes(key)) fail([key], `unknown setting '${key}' (known: ${TOP_KEYS.join(", ")})`);
+  for (const key of Object.keys(data))
+    if (!TOP_KEYS.includes(key)) fail([key], `unknown setting '${key}' (known: ${TOP_KEYS.join(", ")})`);
   const base = dirname(file);
   const str = (keys: string[], value: unknown): string => {
     if (typeof value !== "string" || value.trim() === "") fail(keys, `${keys.join(".")} must be a non-empty string`);
@@ -55,11 +79,16 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
     if (!Array.isArray(value)) fail([key], `${key} must be a list of strings`);
     return (value as unknown[]).map((entry, index) => str([key, String(index)], entry));
   };
-  const agent: AgentFile = { file, skills: (list("skills") ?? []).map((dir) => (isAbsolute(dir) ? dir : resolve(base, dir))) };
+  const agent: AgentFile = {
+    file,
+    skills: (list("skills") ?? []).map((dir) => (isAbsolute(dir) ? dir : resolve(base, dir))),
+  };
   if (data.model !== undefined) {
     if (typeof data.model === "string") agent.model = { name: str(["model"], data.model) };
     else if (isRecord(data.model)) {
-      for (const key of Object.keys(data.model)) if (key !== "name" && key !== "baseUrl") fail(["model", key], `unknown model setting '${key}' (known: name, baseUrl)`);
+      for (const key of Object.keys(data.model))
+        if (key !== "name" && key !== "baseUrl")
+          fail(["model", key], `unknown model setting '${key}' (known: name, baseUrl)`);
       agent.model = {
         ...(data.model.name === undefined ? {} : { name: str(["model", "name"], data.model.name) }),
         ...(data.model.baseUrl === undefined ? {} : { baseUrl: str(["model", "baseUrl"], data.model.baseUrl) }),
@@ -72,14 +101,16 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
   if (only) agent.only = only;
   if (exclude) agent.exclude = exclude;
   if (data.loadMode !== undefined) {
-    if (!LOAD_MODES.includes(data.loadMode as string)) fail(["loadMode"], `loadMode must be one of ${LOAD_MODES.join(", ")}`);
+    if (!LOAD_MODES.includes(data.loadMode as string))
+      fail(["loadMode"], `loadMode must be one of ${LOAD_MODES.join(", ")}`);
     agent.loadMode = data.loadMode as AgentFile["loadMode"];
   }
   if (data.loadModes !== undefined) {
     if (!isRecord(data.loadModes)) fail(["loadModes"], "loadModes must map skill names to turn, once or session");
     const modes: Record<string, NonNullable<AgentFile["loadMode"]>> = {};
     for (const [name, mode] of Object.entries(data.loadModes as Record<string, unknown>)) {
-      if (!LOAD_MODES.includes(mode as string)) fail(["loadModes", name], `loadModes.${name} must be one of ${LOAD_MODES.join(", ")}`);
+      if (!LOAD_MODES.includes(mode as string))
+        fail(["loadModes", name], `loadModes.${name} must be one of ${LOAD_MODES.join(", ")}`);
       modes[name] = mode as NonNullable<AgentFile["loadMode"]>;
     }
     agent.loadModes = modes;
@@ -87,20 +118,27 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
   if (data.shell !== undefined) {
     if (!isRecord(data.shell)) fail(["shell"], "shell must be { executor, approval }");
     const shell = data.shell as Record<string, unknown>;
-    for (const key of Object.keys(shell)) if (key !== "executor" && key !== "approval") fail(["shell", key], `unknown shell setting '${key}' (known: executor, approval)`);
+    for (const key of Object.keys(shell))
+      if (key !== "executor" && key !== "approval")
+        fail(["shell", key], `unknown shell setting '${key}' (known: executor, approval)`);
     agent.shell = {};
     if (shell.executor !== undefined) {
-      if (!["sandbox", "unsafe-local", "off"].includes(shell.executor as string)) fail(["shell", "executor"], "shell.executor must be sandbox, unsafe-local or off");
+      if (!["sandbox", "unsafe-local", "off"].includes(shell.executor as string))
+        fail(["shell", "executor"], "shell.executor must be sandbox, unsafe-local or off");
       agent.shell.executor = shell.executor as NonNullable<AgentFile["shell"]>["executor"];
     }
     if (shell.approval !== undefined) {
-      if (!["ask", "approve-all", "deny-all"].includes(shell.approval as string)) fail(["shell", "approval"], "shell.approval must be ask, approve-all or deny-all");
+      if (!["ask", "approve-all", "deny-all"].includes(shell.approval as string))
+        fail(["shell", "approval"], "shell.approval must be ask, approve-all or deny-all");
       agent.shell.approval = shell.approval as NonNullable<AgentFile["shell"]>["approval"];
     }
   }
   if (data.checkpointer !== undefined) {
     const url = str(["checkpointer"], data.checkpointer);
-    agent.checkpointer = url.startsWith("sqlite:") && url !== "sqlite::memory:" && !isAbsolute(url.slice(7)) ? `sqlite:${resolve(base, url.slice(7))}` : url;
+    agent.checkpointer =
+      url.startsWith("sqlite:") && url !== "sqlite::memory:" && !isAbsolute(url.slice(7))
+        ? `sqlite:${resolve(base, url.slice(7))}`
+        : url;
   }
   return agent;
 }

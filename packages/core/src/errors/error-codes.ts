@@ -65,7 +65,8 @@ export const SKILLGRAPH_ERROR_CODES = {
   },
   "agent-file-invalid": {
     error: "AgentFileError",
-    summary: "A declarative agent file (skillgraph.agent.yaml or package.json `skillgraph`) cannot be read or is invalid.",
+    summary:
+      "A declarative agent file (skillgraph.agent.yaml or package.json `skillgraph`) cannot be read or is invalid.",
   },
   "session-busy": {
     error: "SessionBusyError",

@@ -16,12 +16,17 @@ const CHUNK = 64 * 1024;
  * read is refused too. `expected` (dev + ino from an earlier stat) detects a swap between stat and open.
  * Throws the open/read error (ENOENT, EACCES, ELOOP...) for the caller to report.
  */
-export async function readRegularFileCapped(path: string, maxBytes: number, expected?: { dev: number; ino: number }): Promise<CappedRead> {
+export async function readRegularFileCapped(
+  path: string,
+  maxBytes: number,
+  expected?: { dev: number; ino: number },
+): Promise<CappedRead> {
   const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     const stats = await handle.stat();
     if (!stats.isFile()) return { ok: false, reason: "not-regular", stats };
-    if (expected !== undefined && (stats.dev !== expected.dev || stats.ino !== expected.ino)) return { ok: false, reason: "changed", stats };
+    if (expected !== undefined && (stats.dev !== expected.dev || stats.ino !== expected.ino))
+      return { ok: false, reason: "changed", stats };
     if (stats.size > maxBytes) return { ok: false, reason: "too-large", stats, bytesSeen: stats.size };
     const chunks: Buffer[] = [];
     let total = 0;

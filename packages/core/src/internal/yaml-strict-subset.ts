@@ -13,7 +13,11 @@ export interface StrictYamlViolation {
  * mappings indented differently (`a:\n  x: 1\nb:\n    y: 2`). At most `limit` are returned.
  * @param columnOf 1-based column of a text offset (for the indentation check).
  */
-export function findStrictYamlViolations(document: Document, columnOf: (offset: number) => number, limit = 20): StrictYamlViolation[] {
+export function findStrictYamlViolations(
+  document: Document,
+  columnOf: (offset: number) => number,
+  limit = 20,
+): StrictYamlViolation[] {
   const violations: StrictYamlViolation[] = [];
   const add = (node: Node, message: string) => {
     if (violations.length < limit) violations.push({ message, offset: node.range?.[0] ?? 0 });
@@ -25,24 +29,34 @@ export function findStrictYamlViolations(document: Document, columnOf: (offset: 
       return undefined;
     }
     if (isCollection(node) && node.flow) {
-      add(node, `flow ${isMap(node) ? "mapping {...}" : "sequence [...]"} is not allowed (strict YAML: quote it, or use a block list/mapping)`);
+      add(
+        node,
+        `flow ${isMap(node) ? "mapping {...}" : "sequence [...]"} is not allowed (strict YAML: quote it, or use a block list/mapping)`,
+      );
     }
-    if ((isCollection(node) || isScalar(node)) && node.anchor !== undefined) add(node, `anchor '&${node.anchor}' is not allowed (strict YAML: no anchors or aliases)`);
-    if ((isCollection(node) || isScalar(node)) && node.tag !== undefined) add(node, `tag '${node.tag}' is not allowed (strict YAML: no explicit types)`);
+    if ((isCollection(node) || isScalar(node)) && node.anchor !== undefined)
+      add(node, `anchor '&${node.anchor}' is not allowed (strict YAML: no anchors or aliases)`);
+    if ((isCollection(node) || isScalar(node)) && node.tag !== undefined)
+      add(node, `tag '${node.tag}' is not allowed (strict YAML: no explicit types)`);
     if (isMap(node)) {
       let siblingColumn: number | undefined;
       for (const pair of node.items) {
         if (!isMap(pair.value) || pair.value.range === undefined || pair.value.range === null) continue;
         const column = columnOf(pair.value.range[0]);
         siblingColumn ??= column;
-        if (column !== siblingColumn) add(pair.value, `mapping indented to column ${column}, unlike the previous mapping at column ${siblingColumn} (strict YAML: indent sibling mappings alike)`);
+        if (column !== siblingColumn)
+          add(
+            pair.value,
+            `mapping indented to column ${column}, unlike the previous mapping at column ${siblingColumn} (strict YAML: indent sibling mappings alike)`,
+          );
       }
       const seen = new Set<string>();
       for (const pair of node.items) {
         const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
         if (key === undefined) continue;
         if (seen.has(key)) add(pair.key as Node, `duplicate key '${key}' is not allowed`);
-        if (key === "<<" && isScalar(pair.key) && pair.key.type === "PLAIN") add(pair.key, "merge key '<<' is not allowed (strict YAML)");
+        if (key === "<<" && isScalar(pair.key) && pair.key.type === "PLAIN")
+          add(pair.key, "merge key '<<' is not allowed (strict YAML)");
         seen.add(key);
       }
     }

@@ -20,7 +20,11 @@ export function findStrictYamlTabs(yaml: string, limit = 20): number[] {
       continue;
     }
     const type = CST.tokenType(token);
-    let allowed = type === "comment" || type === "single-quoted-scalar" || type === "double-quoted-scalar" || type === "block-scalar-header";
+    let allowed =
+      type === "comment" ||
+      type === "single-quoted-scalar" ||
+      type === "double-quoted-scalar" ||
+      type === "block-scalar-header";
     if (type === "block-scalar-header") blockScalarPending = true;
     if (scalarContentNext) {
       // The text right after a scalar marker is the scalar itself: block scalar content may hold tabs, plain may not.
@@ -29,7 +33,12 @@ export function findStrictYamlTabs(yaml: string, limit = 20): number[] {
       scalarContentNext = false;
     }
     if (!allowed) {
-      for (let index = token.indexOf("\t"); index !== -1 && offsets.length < limit; index = token.indexOf("\t", index + 1)) offsets.push(offset + index);
+      for (
+        let index = token.indexOf("\t");
+        index !== -1 && offsets.length < limit;
+        index = token.indexOf("\t", index + 1)
+      )
+        offsets.push(offset + index);
     }
     offset += token.length;
   }

@@ -6,7 +6,13 @@ import { emptyLoadState } from "./empty-load-state.js";
 import type { LoadMode, SkillLoadEvent, SkillLoadState } from "./load-state-types.js";
 import { nextSeq } from "./next-seq.js";
 
-const load = (name: string, seq: number, mode: LoadMode = "turn", hash = `h-${name}`): SkillLoadEvent => ({ type: "load", name, mode, hash, seq });
+const load = (name: string, seq: number, mode: LoadMode = "turn", hash = `h-${name}`): SkillLoadEvent => ({
+  type: "load",
+  name,
+  mode,
+  hash,
+  seq,
+});
 
 /** Applies steps one after another, each step's events stamped with nextSeq of the state before it. */
 function run(steps: Array<(seq: number) => SkillLoadEvent[]>, options?: { maxLoaded?: number }): SkillLoadState {
@@ -19,7 +25,9 @@ describe("applyLoadEvents", () => {
   it("creates an entry on load with loadedSeq and lastUsedSeq set to the event's seq", () => {
     const { state } = applyLoadEvents(emptyLoadState(), [load("pdf", 1, "session", "abc")]);
     expect(state.seq).toBe(1);
-    expect(state.loaded).toEqual({ pdf: { name: "pdf", mode: "session", loadedSeq: 1, lastUsedSeq: 1, hash: "abc", docs: [] } });
+    expect(state.loaded).toEqual({
+      pdf: { name: "pdf", mode: "session", loadedSeq: 1, lastUsedSeq: 1, hash: "abc", docs: [] },
+    });
   });
 
   it("keeps loadedSeq and docs on a reload, takes the new hash and the stronger mode", () => {
@@ -28,11 +36,22 @@ describe("applyLoadEvents", () => {
       (s) => [{ type: "doc", name: "pdf", path: "references/a.md", seq: s }],
       (s) => [load("pdf", s, "once", "new")],
     ]);
-    expect(state.loaded.pdf).toEqual({ name: "pdf", mode: "session", loadedSeq: 1, lastUsedSeq: 3, hash: "new", docs: ["references/a.md"] });
+    expect(state.loaded.pdf).toEqual({
+      name: "pdf",
+      mode: "session",
+      loadedSeq: 1,
+      lastUsedSeq: 3,
+      hash: "new",
+      docs: ["references/a.md"],
+    });
   });
 
   it("upgrades a turn skill to session when it is loaded again with session", () => {
-    const state = run([(s) => [load("pdf", s, "turn")], (s) => [load("pdf", s, "session")], (s) => [{ type: "end-turn", seq: s }]]);
+    const state = run([
+      (s) => [load("pdf", s, "turn")],
+      (s) => [load("pdf", s, "session")],
+      (s) => [{ type: "end-turn", seq: s }],
+    ]);
     expect(state.loaded.pdf?.mode).toBe("session");
   });
 
@@ -52,13 +71,20 @@ describe("applyLoadEvents", () => {
 
   it("drops one doc or all of them with undoc before the step's doc reads, so clear + add in one step replaces", () => {
     const state = run([
-      (s) => [load("pdf", s), { type: "doc", name: "pdf", path: "a.md", seq: s }, { type: "doc", name: "pdf", path: "b.md", seq: s }],
+      (s) => [
+        load("pdf", s),
+        { type: "doc", name: "pdf", path: "a.md", seq: s },
+        { type: "doc", name: "pdf", path: "b.md", seq: s },
+      ],
       (s) => [{ type: "undoc", name: "pdf", path: "a.md", seq: s }],
     ]);
     expect(state.loaded.pdf?.docs).toEqual(["b.md"]);
     const replaced = run([
       (s) => [load("pdf", s), { type: "doc", name: "pdf", path: "a.md", seq: s }],
-      (s) => [{ type: "doc", name: "pdf", path: "c.md", seq: s }, { type: "undoc", name: "pdf", seq: s }],
+      (s) => [
+        { type: "doc", name: "pdf", path: "c.md", seq: s },
+        { type: "undoc", name: "pdf", seq: s },
+      ],
     ]);
     expect(replaced.loaded.pdf?.docs).toEqual(["c.md"]);
   });
@@ -88,7 +114,10 @@ describe("applyLoadEvents", () => {
   });
 
   it("drops turn and once skills at end-turn and keeps session skills", () => {
-    const state = run([(s) => [load("o", s, "once"), load("t", s, "turn"), load("s", s, "session")], (s) => [{ type: "end-turn", seq: s }]]);
+    const state = run([
+      (s) => [load("o", s, "once"), load("t", s, "turn"), load("s", s, "session")],
+      (s) => [{ type: "end-turn", seq: s }],
+    ]);
     expect(Object.keys(state.loaded)).toEqual(["s"]);
   });
 
@@ -98,7 +127,10 @@ describe("applyLoadEvents", () => {
   });
 
   it("evicts the least recently used skill over the cap, ties broken by name, and reports it", () => {
-    let state = run([(s) => [load("c", s)], (s) => [load("b", s), load("a", s)], (s) => [{ type: "touch", name: "c", seq: s }]], { maxLoaded: 3 });
+    let state = run(
+      [(s) => [load("c", s)], (s) => [load("b", s), load("a", s)], (s) => [{ type: "touch", name: "c", seq: s }]],
+      { maxLoaded: 3 },
+    );
     const result = applyLoadEvents(state, [load("d", nextSeq(state))], { maxLoaded: 3 });
     state = result.state;
     expect(result.evicted).toEqual(["a"]);
@@ -114,7 +146,11 @@ describe("applyLoadEvents", () => {
   it("does not mutate the input state", () => {
     const state = run([(s) => [load("a", s, "once")]]);
     const copy = structuredClone(state);
-    applyLoadEvents(state, [{ type: "model-call", seq: 2 }, load("b", 2), { type: "doc", name: "a", path: "x.md", seq: 2 }]);
+    applyLoadEvents(state, [
+      { type: "model-call", seq: 2 },
+      load("b", 2),
+      { type: "doc", name: "a", path: "x.md", seq: 2 },
+    ]);
     expect(state).toEqual(copy);
   });
 
@@ -124,7 +160,11 @@ describe("applyLoadEvents", () => {
   });
 
   it("applies events of several steps in seq order within one call", () => {
-    const { state } = applyLoadEvents(emptyLoadState(), [load("a", 1, "once"), { type: "model-call", seq: 2 }, load("b", 3, "once")]);
+    const { state } = applyLoadEvents(emptyLoadState(), [
+      load("a", 1, "once"),
+      { type: "model-call", seq: 2 },
+      load("b", 3, "once"),
+    ]);
     expect(state.seq).toBe(3);
     expect(Object.keys(state.loaded)).toEqual(["b"]);
   });
@@ -170,6 +210,8 @@ describe("the cap's name", () => {
     const events = [load("a", 1), load("b", 1), load("c", 1)];
     expect(Object.keys(applyLoadEvents(emptyLoadState(), events, { maxLoadedSkills: 2 }).state.loaded)).toHaveLength(2);
     expect(Object.keys(applyLoadEvents(emptyLoadState(), events, { maxLoaded: 1 }).state.loaded)).toHaveLength(1);
-    expect(() => applyLoadEvents(emptyLoadState(), events, { maxLoadedSkills: 2, maxLoaded: 3 })).toThrow(/maxLoadedSkills/);
+    expect(() => applyLoadEvents(emptyLoadState(), events, { maxLoadedSkills: 2, maxLoaded: 3 })).toThrow(
+      /maxLoadedSkills/,
+    );
   });
 });

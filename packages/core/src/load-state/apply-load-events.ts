@@ -47,7 +47,9 @@ export function applyLoadEvents(
       step = { base: loaded, events: [] };
     } else if (!step) {
       // Joins the step already applied at state.seq (a parallel update), or starts one if the state has no journal.
-      step = state.journal ? { base: state.journal.base, events: [...state.journal.events] } : { base: state.loaded, events: [] };
+      step = state.journal
+        ? { base: state.journal.base, events: [...state.journal.events] }
+        : { base: state.loaded, events: [] };
     }
     step.events.push(event);
   }

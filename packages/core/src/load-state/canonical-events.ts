@@ -1,6 +1,15 @@
 import type { SkillLoadEvent } from "./load-state-types.js";
 
-const rank: Record<SkillLoadEvent["type"], number> = { reset: 0, "end-turn": 1, "model-call": 2, unload: 3, undoc: 4, load: 5, doc: 6, touch: 7 };
+const rank: Record<SkillLoadEvent["type"], number> = {
+  reset: 0,
+  "end-turn": 1,
+  "model-call": 2,
+  unload: 3,
+  undoc: 4,
+  load: 5,
+  doc: 6,
+  touch: 7,
+};
 
 function eventKey(event: SkillLoadEvent): string {
   switch (event.type) {
@@ -39,7 +48,9 @@ function restamp(event: SkillLoadEvent, seq: number): SkillLoadEvent {
     case "doc":
       return { type: "doc", name: event.name, path: event.path, seq };
     case "undoc":
-      return event.path === undefined ? { type: "undoc", name: event.name, seq } : { type: "undoc", name: event.name, path: event.path, seq };
+      return event.path === undefined
+        ? { type: "undoc", name: event.name, seq }
+        : { type: "undoc", name: event.name, path: event.path, seq };
     case "touch":
     case "unload":
       return { type: event.type, name: event.name, seq };

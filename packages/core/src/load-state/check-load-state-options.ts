@@ -9,7 +9,11 @@ export function checkLoadStateOptions(options: LoadStateOptions | undefined): nu
   const preferred = options?.maxLoadedSkills;
   const legacy = options?.maxLoaded;
   if (preferred !== undefined && legacy !== undefined && preferred !== legacy) {
-    throw new InvalidOptionsError({ option: "maxLoadedSkills", value: preferred, message: `conflicts with the deprecated maxLoaded (${String(legacy)}); give only maxLoadedSkills` });
+    throw new InvalidOptionsError({
+      option: "maxLoadedSkills",
+      value: preferred,
+      message: `conflicts with the deprecated maxLoaded (${String(legacy)}); give only maxLoadedSkills`,
+    });
   }
   const option = preferred !== undefined ? "maxLoadedSkills" : "maxLoaded";
   const cap = preferred ?? legacy;

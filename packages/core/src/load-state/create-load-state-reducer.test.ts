@@ -16,15 +16,22 @@ describe("createLoadStateReducer", () => {
   it("replaces the state when the update is a whole SkillLoadState (checkpoint restore)", () => {
     const reduce = createLoadStateReducer();
     const current = reduce(undefined, [{ type: "load", name: "a", mode: "turn", hash: "h", seq: 1 }]);
-    const restored: SkillLoadState = { seq: 7, loaded: { b: { name: "b", mode: "session", loadedSeq: 3, lastUsedSeq: 6, hash: "x", docs: [] } } };
+    const restored: SkillLoadState = {
+      seq: 7,
+      loaded: { b: { name: "b", mode: "session", loadedSeq: 3, lastUsedSeq: 6, hash: "x", docs: [] } },
+    };
     expect(reduce(current, restored)).toBe(restored);
   });
 
   it("merges parallel updates after a restore as parallel updates of a fresh step", () => {
     const reduce = createLoadStateReducer();
     const restored: SkillLoadState = { seq: 7, loaded: {} };
-    const one = reduce(reduce(restored, [{ type: "load", name: "a", mode: "turn", hash: "h", seq: 8 }]), [{ type: "doc", name: "a", path: "r.md", seq: 8 }]);
-    const other = reduce(reduce(restored, [{ type: "doc", name: "a", path: "r.md", seq: 8 }]), [{ type: "load", name: "a", mode: "turn", hash: "h", seq: 8 }]);
+    const one = reduce(reduce(restored, [{ type: "load", name: "a", mode: "turn", hash: "h", seq: 8 }]), [
+      { type: "doc", name: "a", path: "r.md", seq: 8 },
+    ]);
+    const other = reduce(reduce(restored, [{ type: "doc", name: "a", path: "r.md", seq: 8 }]), [
+      { type: "load", name: "a", mode: "turn", hash: "h", seq: 8 },
+    ]);
     expect(one).toEqual(other);
     expect(one.loaded.a?.docs).toEqual(["r.md"]);
   });

@@ -26,10 +26,17 @@ export function createLoadStateReducer(
 }
 
 function checkReplacement(update: SkillLoadState): SkillLoadState {
-  if (typeof update !== "object" || update === null || !Number.isInteger(update.seq) || typeof update.loaded !== "object" || update.loaded === null) {
+  if (
+    typeof update !== "object" ||
+    update === null ||
+    !Number.isInteger(update.seq) ||
+    typeof update.loaded !== "object" ||
+    update.loaded === null
+  ) {
     throw new SkillgraphError({
       code: "invalid-load-state",
-      message: "Skill load state update must be an array of events or a whole SkillLoadState ({ seq: integer, loaded: object })",
+      message:
+        "Skill load state update must be an array of events or a whole SkillLoadState ({ seq: integer, loaded: object })",
     });
   }
   return update;

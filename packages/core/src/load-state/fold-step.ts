@@ -34,10 +34,19 @@ export function foldStep(
     if (event.type === "unload") entries.delete(event.name);
     else if (event.type === "undoc") {
       const existing = entries.get(event.name);
-      if (existing) entries.set(event.name, { ...existing, docs: event.path === undefined ? [] : existing.docs.filter((path) => path !== event.path) });
+      if (existing)
+        entries.set(event.name, {
+          ...existing,
+          docs: event.path === undefined ? [] : existing.docs.filter((path) => path !== event.path),
+        });
     } else if (event.type === "load") {
       const seen = loads.get(event.name);
-      loads.set(event.name, seen ? { mode: strongerMode(seen.mode, event.mode), hash: seen.hash >= event.hash ? seen.hash : event.hash } : { mode: event.mode, hash: event.hash });
+      loads.set(
+        event.name,
+        seen
+          ? { mode: strongerMode(seen.mode, event.mode), hash: seen.hash >= event.hash ? seen.hash : event.hash }
+          : { mode: event.mode, hash: event.hash },
+      );
     } else if (event.type === "doc") docs.set(event.name, [...(docs.get(event.name) ?? []), event.path]);
     else if (event.type === "touch") used.add(event.name);
   }
@@ -47,13 +56,23 @@ export function foldStep(
     entries.set(
       name,
       existing
-        ? { ...existing, mode: strongerMode(existing.mode, load.mode), hash: load.hash, lastUsedSeq: Math.max(existing.lastUsedSeq, seq) }
+        ? {
+            ...existing,
+            mode: strongerMode(existing.mode, load.mode),
+            hash: load.hash,
+            lastUsedSeq: Math.max(existing.lastUsedSeq, seq),
+          }
         : { name, mode: load.mode, loadedSeq: seq, lastUsedSeq: seq, hash: load.hash, docs: [] },
     );
   }
   for (const [name, paths] of docs) {
     const existing = entries.get(name);
-    if (existing) entries.set(name, { ...existing, docs: mergeDocs(existing.docs, paths), lastUsedSeq: Math.max(existing.lastUsedSeq, seq) });
+    if (existing)
+      entries.set(name, {
+        ...existing,
+        docs: mergeDocs(existing.docs, paths),
+        lastUsedSeq: Math.max(existing.lastUsedSeq, seq),
+      });
   }
   for (const name of used) {
     const existing = entries.get(name);

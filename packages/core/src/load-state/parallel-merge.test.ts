@@ -7,7 +7,9 @@ import type { LoadMode, SkillLoadEvent, SkillLoadState } from "./load-state-type
 import { nextSeq } from "./next-seq.js";
 
 /** An event without its seq: the seq is stamped when the step is applied. */
-type Template = { [T in SkillLoadEvent["type"]]: Omit<Extract<SkillLoadEvent, { type: T }>, "seq"> }[SkillLoadEvent["type"]];
+type Template = {
+  [T in SkillLoadEvent["type"]]: Omit<Extract<SkillLoadEvent, { type: T }>, "seq">;
+}[SkillLoadEvent["type"]];
 
 const name = fc.constantFrom("a", "b", "c", "d", "e");
 const mode = fc.constantFrom<LoadMode>("once", "turn", "session");
@@ -26,7 +28,8 @@ const update = fc.array(anyEvent, { minLength: 1, maxLength: 3 });
 const step = fc.array(update, { minLength: 1, maxLength: 3 });
 const maxLoaded = fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined });
 
-const stamp = (templates: readonly Template[], seq: number) => templates.map((template) => ({ ...template, seq }) as SkillLoadEvent);
+const stamp = (templates: readonly Template[], seq: number) =>
+  templates.map((template) => ({ ...template, seq }) as SkillLoadEvent);
 
 /** Runs steps through the reducer, each update of a step stamped with nextSeq of the state before the step. */
 function runSteps(steps: readonly Template[][][], cap: number | undefined, initial = emptyLoadState()): SkillLoadState {
@@ -41,29 +44,41 @@ function runSteps(steps: readonly Template[][][], cap: number | undefined, initi
 
 function permutations<T>(items: readonly T[]): T[][] {
   if (items.length <= 1) return [[...items]];
-  return items.flatMap((item, index) => permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]));
+  return items.flatMap((item, index) =>
+    permutations([...items.slice(0, index), ...items.slice(index + 1)]).map((rest) => [item, ...rest]),
+  );
 }
 
 describe("load state merge of parallel updates", () => {
   it("gives byte-identical states for every order of one step's parallel updates", () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 6 }), fc.array(update, { minLength: 2, maxLength: 4 }), maxLoaded, (history, parallel, cap) => {
-        const before = runSteps(history, cap);
-        const results = permutations(parallel).map((order) => JSON.stringify(runSteps([order], cap, before)));
-        expect(new Set(results).size).toBe(1);
-      }),
+      fc.property(
+        fc.array(step, { maxLength: 6 }),
+        fc.array(update, { minLength: 2, maxLength: 4 }),
+        maxLoaded,
+        (history, parallel, cap) => {
+          const before = runSteps(history, cap);
+          const results = permutations(parallel).map((order) => JSON.stringify(runSteps([order], cap, before)));
+          expect(new Set(results).size).toBe(1);
+        },
+      ),
       { numRuns: 400 },
     );
   });
 
   it("gives the same state whether a step's updates arrive one by one or as one list", () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 5 }), fc.array(update, { minLength: 1, maxLength: 4 }), maxLoaded, (history, parallel, cap) => {
-        const before = runSteps(history, cap);
-        const oneByOne = runSteps([parallel], cap, before);
-        const together = runSteps([[parallel.flat()]], cap, before);
-        expect(together).toEqual(oneByOne);
-      }),
+      fc.property(
+        fc.array(step, { maxLength: 5 }),
+        fc.array(update, { minLength: 1, maxLength: 4 }),
+        maxLoaded,
+        (history, parallel, cap) => {
+          const before = runSteps(history, cap);
+          const oneByOne = runSteps([parallel], cap, before);
+          const together = runSteps([[parallel.flat()]], cap, before);
+          expect(together).toEqual(oneByOne);
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -87,14 +102,26 @@ describe("load state merge of parallel updates", () => {
 
   it("reports as evicted exactly the skills that were loaded, are gone, and were not removed by an event", () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 5 }), fc.array(toolEvent, { minLength: 1, maxLength: 4 }), fc.integer({ min: 1, max: 2 }), (history, events, cap) => {
-        const before = runSteps(history, cap);
-        const { state, evicted } = applyLoadEvents(before, stamp(events, nextSeq(before)), { maxLoaded: cap });
-        const unloaded = new Set(events.flatMap((event) => (event.type === "unload" ? [event.name] : [])));
-        const present = new Set([...Object.keys(before.loaded), ...events.flatMap((event) => (event.type === "load" ? [event.name] : []))]);
-        const expected = [...present].filter((skill) => !(skill in state.loaded) && !(unloaded.has(skill) && !events.some((event) => event.type === "load" && event.name === skill)));
-        expect(evicted).toEqual(expected.sort());
-      }),
+      fc.property(
+        fc.array(step, { maxLength: 5 }),
+        fc.array(toolEvent, { minLength: 1, maxLength: 4 }),
+        fc.integer({ min: 1, max: 2 }),
+        (history, events, cap) => {
+          const before = runSteps(history, cap);
+          const { state, evicted } = applyLoadEvents(before, stamp(events, nextSeq(before)), { maxLoaded: cap });
+          const unloaded = new Set(events.flatMap((event) => (event.type === "unload" ? [event.name] : [])));
+          const present = new Set([
+            ...Object.keys(before.loaded),
+            ...events.flatMap((event) => (event.type === "load" ? [event.name] : [])),
+          ]);
+          const expected = [...present].filter(
+            (skill) =>
+              !(skill in state.loaded) &&
+              !(unloaded.has(skill) && !events.some((event) => event.type === "load" && event.name === skill)),
+          );
+          expect(evicted).toEqual(expected.sort());
+        },
+      ),
       { numRuns: 300 },
     );
   });
@@ -117,7 +144,10 @@ describe("load modes over time", () => {
   it("keeps a once skill until exactly the next model-call event", () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 4 }), fc.array(quietStep, { maxLength: 4 }), (history, quiet) => {
-        const loaded = runSteps([...history, [[{ type: "load", name: "x", mode: "once", hash: "h" }]], ...quiet], undefined);
+        const loaded = runSteps(
+          [...history, [[{ type: "load", name: "x", mode: "once", hash: "h" }]], ...quiet],
+          undefined,
+        );
         expect(loaded.loaded.x?.mode).toBe("once");
         const after = runSteps([[[{ type: "model-call" }]]], undefined, loaded);
         expect(after.loaded.x).toBeUndefined();
@@ -128,18 +158,25 @@ describe("load modes over time", () => {
 
   it("keeps session skills and drops turn skills at end-turn", () => {
     fc.assert(
-      fc.property(fc.array(step, { maxLength: 4 }), fc.array(quietStep, { maxLength: 4 }), fc.boolean(), (history, quiet, withModelCalls) => {
-        const loadBoth: Template[] = [
-          { type: "load", name: "x", mode: "session", hash: "h" },
-          { type: "load", name: "y", mode: "turn", hash: "h" },
-        ];
-        const middle = withModelCalls ? quiet.flatMap((updates) => [updates, [[{ type: "model-call" } as Template]]]) : quiet;
-        const loaded = runSteps([...history, [loadBoth], ...middle], undefined);
-        expect(loaded.loaded.y?.mode).toBe("turn");
-        const after = runSteps([[[{ type: "end-turn" }]]], undefined, loaded);
-        expect(after.loaded.x?.mode).toBe("session");
-        expect(after.loaded.y).toBeUndefined();
-      }),
+      fc.property(
+        fc.array(step, { maxLength: 4 }),
+        fc.array(quietStep, { maxLength: 4 }),
+        fc.boolean(),
+        (history, quiet, withModelCalls) => {
+          const loadBoth: Template[] = [
+            { type: "load", name: "x", mode: "session", hash: "h" },
+            { type: "load", name: "y", mode: "turn", hash: "h" },
+          ];
+          const middle = withModelCalls
+            ? quiet.flatMap((updates) => [updates, [[{ type: "model-call" } as Template]]])
+            : quiet;
+          const loaded = runSteps([...history, [loadBoth], ...middle], undefined);
+          expect(loaded.loaded.y?.mode).toBe("turn");
+          const after = runSteps([[[{ type: "end-turn" }]]], undefined, loaded);
+          expect(after.loaded.x?.mode).toBe("session");
+          expect(after.loaded.y).toBeUndefined();
+        },
+      ),
       { numRuns: 200 },
     );
   });

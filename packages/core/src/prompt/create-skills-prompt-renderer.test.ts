@@ -4,7 +4,9 @@ import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { skillMetadata } from "./__fixtures__/skill-metadata.js";
 import { createSkillsPromptRenderer } from "./create-skills-prompt-renderer.js";
 
-const skills = Array.from({ length: 50 }, (_, index) => skillMetadata(`s${index}`, `Does task number ${index} for the user when asked.`));
+const skills = Array.from({ length: 50 }, (_, index) =>
+  skillMetadata(`s${index}`, `Does task number ${index} for the user when asked.`),
+);
 
 describe("createSkillsPromptRenderer", () => {
   it("checks options once, when the renderer is created", () => {
@@ -13,7 +15,9 @@ describe("createSkillsPromptRenderer", () => {
 
   it("returns the memoised result for a repeated cache key and renders again for a new key", () => {
     let counted = 0;
-    const render = createSkillsPromptRenderer({ budget: { maxTokens: 100_000, countTokens: (text) => (counted++, text.length) } });
+    const render = createSkillsPromptRenderer({
+      budget: { maxTokens: 100_000, countTokens: (text) => (counted++, text.length) },
+    });
     const first = render(skills, "v1");
     const callsAfterFirst = counted;
     expect(render([...skills], "v1")).toBe(first);

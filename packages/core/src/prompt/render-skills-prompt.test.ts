@@ -6,7 +6,9 @@ import { toPrompt } from "./to-prompt.js";
 
 const words = (count: number, seed: string) => Array.from({ length: count }, (_, index) => `${seed}${index}`).join(" ");
 /** 30 skills with ~200-character descriptions: about 10 000 characters in full XML. */
-const many = Array.from({ length: 30 }, (_, index) => skillMetadata(`skill-${String(index).padStart(2, "0")}`, words(40, "w")));
+const many = Array.from({ length: 30 }, (_, index) =>
+  skillMetadata(`skill-${String(index).padStart(2, "0")}`, words(40, "w")),
+);
 const charsOf = (options: Parameters<typeof renderSkillsPrompt>[1]) => renderSkillsPrompt(many, options).text.length;
 
 describe("renderSkillsPrompt: layouts", () => {
@@ -20,7 +22,16 @@ describe("renderSkillsPrompt: layouts", () => {
     expect(text).toBe(
       `Skills are packaged instructions for specialised tasks. When a task matches a skill's description, call read_skill with the skill's name and follow the instructions it returns.\n\n${block}`,
     );
-    expect(report).toEqual({ level: "full", total: 2, listed: 2, shortened: [], namesOnly: [], omitted: [], chars: text.length, overBudget: false });
+    expect(report).toEqual({
+      level: "full",
+      total: 2,
+      listed: 2,
+      shortened: [],
+      namesOnly: [],
+      omitted: [],
+      chars: text.length,
+      overBudget: false,
+    });
   });
 
   it("omits the preamble with preamble: false, so the text is exactly toPrompt's for sorted input", () => {
@@ -34,17 +45,28 @@ describe("renderSkillsPrompt: layouts", () => {
   });
 
   it("names the configured read tool in the default preamble and uses a custom preamble verbatim", () => {
-    expect(renderSkillsPrompt([skillMetadata("a", "A")], { readToolName: "load_skill" }).text).toContain("call load_skill with the skill's name");
-    expect(renderSkillsPrompt([skillMetadata("a", "A")], { preamble: "Use skills." }).text.startsWith("Use skills.\n\n<available_skills>")).toBe(true);
+    expect(renderSkillsPrompt([skillMetadata("a", "A")], { readToolName: "load_skill" }).text).toContain(
+      "call load_skill with the skill's name",
+    );
+    expect(
+      renderSkillsPrompt([skillMetadata("a", "A")], { preamble: "Use skills." }).text.startsWith(
+        "Use skills.\n\n<available_skills>",
+      ),
+    ).toBe(true);
   });
 
   it("leaves out <location> for code-defined skills and when includeLocation is false", () => {
-    expect(renderSkillsPrompt([skillMetadata("a", "A", "")], { preamble: false }).text).toBe("<available_skills>\n<skill>\n<name>\na\n</name>\n<description>\nA\n</description>\n</skill>\n</available_skills>");
+    expect(renderSkillsPrompt([skillMetadata("a", "A", "")], { preamble: false }).text).toBe(
+      "<available_skills>\n<skill>\n<name>\na\n</name>\n<description>\nA\n</description>\n</skill>\n</available_skills>",
+    );
     expect(renderSkillsPrompt([skillMetadata("a", "A")], { includeLocation: false }).text).not.toContain("<location>");
   });
 
   it("renders markdown as one bullet per skill with the description on one line", () => {
-    const { text } = renderSkillsPrompt([skillMetadata("pdf", "Read PDFs.\nAlso forms.")], { format: "markdown", preamble: false });
+    const { text } = renderSkillsPrompt([skillMetadata("pdf", "Read PDFs.\nAlso forms.")], {
+      format: "markdown",
+      preamble: false,
+    });
     expect(text).toBe("## Available skills\n- **pdf** (`/skills/pdf/SKILL.md`): Read PDFs. Also forms.");
   });
 
@@ -57,12 +79,27 @@ describe("renderSkillsPrompt: layouts", () => {
   });
 
   it("calls a function template with each entry", () => {
-    const { text } = renderSkillsPrompt([skillMetadata("a", "A")], { format: { skill: (entry) => `${entry.name.toUpperCase()}:${entry.description}` }, preamble: false });
+    const { text } = renderSkillsPrompt([skillMetadata("a", "A")], {
+      format: { skill: (entry) => `${entry.name.toUpperCase()}:${entry.description}` },
+      preamble: false,
+    });
     expect(text).toBe("A:A");
   });
 
   it("renders nothing for an empty list", () => {
-    expect(renderSkillsPrompt([])).toEqual({ text: "", report: { level: "full", total: 0, listed: 0, shortened: [], namesOnly: [], omitted: [], chars: 0, overBudget: false } });
+    expect(renderSkillsPrompt([])).toEqual({
+      text: "",
+      report: {
+        level: "full",
+        total: 0,
+        listed: 0,
+        shortened: [],
+        namesOnly: [],
+        omitted: [],
+        chars: 0,
+        overBudget: false,
+      },
+    });
   });
 });
 
@@ -134,7 +171,9 @@ describe("renderSkillsPrompt: degrading to fit the budget", () => {
     const shuffled = [...many].reverse();
     shuffled.push(shuffled.shift() as (typeof many)[number]);
     for (const maxChars of [100_000, 6000, 1200, 500]) {
-      expect(renderSkillsPrompt(shuffled, { budget: { maxChars } }).text).toBe(renderSkillsPrompt(many, { budget: { maxChars } }).text);
+      expect(renderSkillsPrompt(shuffled, { budget: { maxChars } }).text).toBe(
+        renderSkillsPrompt(many, { budget: { maxChars } }).text,
+      );
     }
   });
 
@@ -168,7 +207,10 @@ function largestThatFits(maxChars: number): number {
     const rest = many.length - listed;
     const preamble = renderSkillsPrompt(many.slice(0, 1)).text.split("\n\n")[0] as string;
     const block = listed === 0 ? [] : [["<available_skill_names>", ...names, "</available_skill_names>"].join("\n")];
-    const note = listed === 0 ? `${rest} skills are available but not listed here: call search_skills with a description of the task to find the right skill.` : `${rest} more skills are not listed here: call search_skills with a description of the task to find the right skill.`;
+    const note =
+      listed === 0
+        ? `${rest} skills are available but not listed here: call search_skills with a description of the task to find the right skill.`
+        : `${rest} more skills are not listed here: call search_skills with a description of the task to find the right skill.`;
     return [preamble, ...block, note].join("\n\n").length <= maxChars;
   });
   return Math.max(...tried);
@@ -177,7 +219,8 @@ function largestThatFits(maxChars: number): number {
 describe("renderSkillsPrompt: small lists", () => {
   it("prefers a shortened description over names only for a single skill when both would fit", () => {
     const skill = skillMetadata("solo", words(60, "word"), "");
-    const full = renderSkillsPrompt([skill], { preamble: false, budget: { maxChars: Number.POSITIVE_INFINITY } }).text.length;
+    const full = renderSkillsPrompt([skill], { preamble: false, budget: { maxChars: Number.POSITIVE_INFINITY } }).text
+      .length;
     const { report, text } = renderSkillsPrompt([skill], { preamble: false, budget: { maxChars: 160 } });
     expect(full).toBeGreaterThan(160);
     expect(report.level).toBe("short-descriptions");

@@ -16,6 +16,9 @@ import { resolveRenderOptions } from "./resolve-render-options.js";
  * const { text, report } = renderSkillsPrompt(catalog.list(), { budget: { maxChars: 4000 } });
  * if (report.level !== "full") console.warn(`skills list degraded to ${report.level}`);
  */
-export function renderSkillsPrompt(skills: readonly SkillMetadata[], options?: RenderSkillsPromptOptions): RenderedSkillsPrompt {
+export function renderSkillsPrompt(
+  skills: readonly SkillMetadata[],
+  options?: RenderSkillsPromptOptions,
+): RenderedSkillsPrompt {
   return renderWithBudget(skills, resolveRenderOptions(options));
 }

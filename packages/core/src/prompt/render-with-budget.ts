@@ -13,15 +13,36 @@ type Candidate = { text: string; shortened: string[] };
  * count of the others and a pointer to the search tool. Skills are sorted by name, so a set renders the same bytes
  * whatever its order. Every returned text was measured against the budget (unless `overBudget`).
  */
-export function renderWithBudget(skills: readonly SkillMetadata[], settings: ResolvedRenderOptions): RenderedSkillsPrompt {
+export function renderWithBudget(
+  skills: readonly SkillMetadata[],
+  settings: ResolvedRenderOptions,
+): RenderedSkillsPrompt {
   const entries = sortedEntries(skills, settings.includeLocation);
   const { layout, preamble, searchToolName } = settings;
   const count = (text: string) => (settings.countTokens ?? estimateTokens)(text);
-  const fits = (text: string) => text.length <= settings.maxChars && (settings.maxTokens === Number.POSITIVE_INFINITY || count(text) <= settings.maxTokens);
+  const fits = (text: string) =>
+    text.length <= settings.maxChars &&
+    (settings.maxTokens === Number.POSITIVE_INFINITY || count(text) <= settings.maxTokens);
   const assemble = (block: string, note: string) => [preamble, block, note].filter((part) => part !== "").join("\n\n");
-  const list = (lines: string[], namesOnly: boolean) => [layout.open(namesOnly), ...lines, layout.close(namesOnly)].filter((line) => line !== "").join("\n");
-  const finish = (text: string, level: RenderLevel, parts: Partial<RenderReport> = {}, overBudget = false): RenderedSkillsPrompt => {
-    const report: RenderReport = { level, total: entries.length, listed: entries.length, shortened: [], namesOnly: [], omitted: [], ...parts, chars: text.length, overBudget };
+  const list = (lines: string[], namesOnly: boolean) =>
+    [layout.open(namesOnly), ...lines, layout.close(namesOnly)].filter((line) => line !== "").join("\n");
+  const finish = (
+    text: string,
+    level: RenderLevel,
+    parts: Partial<RenderReport> = {},
+    overBudget = false,
+  ): RenderedSkillsPrompt => {
+    const report: RenderReport = {
+      level,
+      total: entries.length,
+      listed: entries.length,
+      shortened: [],
+      namesOnly: [],
+      omitted: [],
+      ...parts,
+      chars: text.length,
+      overBudget,
+    };
     if (settings.measureTokens) report.tokens = count(text);
     return { text, report };
   };
@@ -75,11 +96,21 @@ export function renderWithBudget(skills: readonly SkillMetadata[], settings: Res
     } else high = middle - 1;
   }
   const listed = Math.max(best, 0);
-  return finish(partial(listed), "count-only", { listed, namesOnly: allNames.slice(0, listed), omitted: allNames.slice(listed) }, best < 0);
+  return finish(
+    partial(listed),
+    "count-only",
+    { listed, namesOnly: allNames.slice(0, listed), omitted: allNames.slice(listed) },
+    best < 0,
+  );
 }
 
 /** Largest description cap in [min, longest - 1] whose rendering fits, or undefined when even `min` does not. */
-function largestFittingCut(collapsed: readonly string[], min: number, fits: (text: string) => boolean, render: (cap: number) => Candidate): Candidate | undefined {
+function largestFittingCut(
+  collapsed: readonly string[],
+  min: number,
+  fits: (text: string) => boolean,
+  render: (cap: number) => Candidate,
+): Candidate | undefined {
   const longest = collapsed.reduce((max, text) => Math.max(max, text.length), 0);
   if (longest - 1 < min) return undefined;
   // A list far over budget usually fails at the smallest cap already: one render instead of a whole search.
@@ -106,10 +137,15 @@ function largestFittingCut(collapsed: readonly string[], min: number, fits: (tex
 function sortedEntries(skills: readonly SkillMetadata[], includeLocation: boolean): PromptSkillEntry[] {
   const entries = skills.map((skill) => ({
     name: skill.name,
-    description: skill.description.length > MAX_DESCRIPTION_LENGTH ? `${skill.description.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…` : skill.description,
+    description:
+      skill.description.length > MAX_DESCRIPTION_LENGTH
+        ? `${skill.description.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…`
+        : skill.description,
     location: includeLocation ? skill.file.replace(/\p{Cc}/gu, "?") : "",
   }));
-  return entries.sort((a, b) => compare(a.name, b.name) || compare(a.location, b.location) || compare(a.description, b.description));
+  return entries.sort(
+    (a, b) => compare(a.name, b.name) || compare(a.location, b.location) || compare(a.description, b.description),
+  );
 }
 
 function compare(a: string, b: string): number {

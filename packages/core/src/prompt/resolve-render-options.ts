@@ -28,27 +28,45 @@ export function resolveRenderOptions(options: RenderSkillsPromptOptions = {}): R
   const budget = options.budget ?? {};
   const limit = (option: string, value: number | undefined): number => {
     if (value === undefined) return Number.POSITIVE_INFINITY;
-    if (typeof value !== "number" || Number.isNaN(value) || value < 1) throw new InvalidOptionsError({ option, value, message: `must be a number >= 1 (or Infinity), got ${String(value)}` });
+    if (typeof value !== "number" || Number.isNaN(value) || value < 1)
+      throw new InvalidOptionsError({
+        option,
+        value,
+        message: `must be a number >= 1 (or Infinity), got ${String(value)}`,
+      });
     return value;
   };
   const bothUnset = budget.maxChars === undefined && budget.maxTokens === undefined;
   const maxChars = bothUnset ? defaultMaxChars : limit("budget.maxChars", budget.maxChars);
   const maxTokens = limit("budget.maxTokens", budget.maxTokens);
   if (budget.countTokens !== undefined && typeof budget.countTokens !== "function") {
-    throw new InvalidOptionsError({ option: "budget.countTokens", value: budget.countTokens, message: "must be a function (text) => number" });
+    throw new InvalidOptionsError({
+      option: "budget.countTokens",
+      value: budget.countTokens,
+      message: "must be a function (text) => number",
+    });
   }
   const toolName = (option: string, value: string | undefined, fallback: string): string => {
     if (value === undefined) return fallback;
-    if (typeof value !== "string" || value.trim() === "") throw new InvalidOptionsError({ option, value, message: "must be a non-empty string" });
+    if (typeof value !== "string" || value.trim() === "")
+      throw new InvalidOptionsError({ option, value, message: "must be a non-empty string" });
     return value;
   };
   const readToolName = toolName("readToolName", options.readToolName, "read_skill");
   const minDescriptionChars = options.minDescriptionChars ?? 40;
   if (!Number.isInteger(minDescriptionChars) || minDescriptionChars < 8) {
-    throw new InvalidOptionsError({ option: "minDescriptionChars", value: minDescriptionChars, message: `must be an integer >= 8, got ${String(minDescriptionChars)}` });
+    throw new InvalidOptionsError({
+      option: "minDescriptionChars",
+      value: minDescriptionChars,
+      message: `must be an integer >= 8, got ${String(minDescriptionChars)}`,
+    });
   }
   if (options.preamble !== undefined && options.preamble !== false && typeof options.preamble !== "string") {
-    throw new InvalidOptionsError({ option: "preamble", value: options.preamble, message: "must be a string or false" });
+    throw new InvalidOptionsError({
+      option: "preamble",
+      value: options.preamble,
+      message: "must be a string or false",
+    });
   }
   return {
     layout: layoutFor(options.format ?? "xml"),
@@ -73,5 +91,9 @@ function layoutFor(format: RenderSkillsPromptOptions["format"]): PromptLayout {
   if (format === "xml") return xmlLayout;
   if (format === "markdown") return markdownLayout;
   if (typeof format === "object" && format !== null) return templateLayout(format);
-  throw new InvalidOptionsError({ option: "format", value: format, message: `must be "xml", "markdown" or a template object, got ${JSON.stringify(format)}` });
+  throw new InvalidOptionsError({
+    option: "format",
+    value: format,
+    message: `must be "xml", "markdown" or a template object, got ${JSON.stringify(format)}`,
+  });
 }

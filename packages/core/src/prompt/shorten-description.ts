@@ -4,7 +4,11 @@
  * A description whose whitespace-collapsed form fits is returned unchanged, with `shortened: false`.
  * Pass `collapsed` when cutting the same text to several caps.
  */
-export function shortenDescription(description: string, cap: number, collapsed = collapseWhitespace(description)): { text: string; shortened: boolean } {
+export function shortenDescription(
+  description: string,
+  cap: number,
+  collapsed = collapseWhitespace(description),
+): { text: string; shortened: boolean } {
   if (collapsed.length <= cap) return { text: description, shortened: false };
   let end = Math.max(cap - 1, 0);
   const space = collapsed.lastIndexOf(" ", end);

@@ -7,8 +7,16 @@ const known = new Set(["name", "description", "location"]);
 
 /** Builds a layout from a custom template; checks string templates for unknown placeholders (InvalidOptionsError). */
 export function templateLayout(template: PromptTemplate): PromptLayout {
-  if (typeof template !== "object" || template === null || (typeof template.skill !== "string" && typeof template.skill !== "function")) {
-    throw new InvalidOptionsError({ option: "format.skill", value: template, message: "a template needs `skill`: a string with {{name}}/{{description}}/{{location}} or a function" });
+  if (
+    typeof template !== "object" ||
+    template === null ||
+    (typeof template.skill !== "string" && typeof template.skill !== "function")
+  ) {
+    throw new InvalidOptionsError({
+      option: "format.skill",
+      value: template,
+      message: "a template needs `skill`: a string with {{name}}/{{description}}/{{location}} or a function",
+    });
   }
   const skill = compile(template.skill, "format.skill");
   const name = compile(template.name ?? "- {{name}}", "format.name");
@@ -17,12 +25,20 @@ export function templateLayout(template: PromptTemplate): PromptLayout {
   return { skill, name, open: () => header, close: () => footer };
 }
 
-function compile(template: string | ((entry: PromptSkillEntry) => string), option: string): (entry: PromptSkillEntry) => string {
+function compile(
+  template: string | ((entry: PromptSkillEntry) => string),
+  option: string,
+): (entry: PromptSkillEntry) => string {
   if (typeof template === "function") return template;
-  if (typeof template !== "string") throw new InvalidOptionsError({ option, value: template, message: "must be a string or a function" });
+  if (typeof template !== "string")
+    throw new InvalidOptionsError({ option, value: template, message: "must be a string or a function" });
   for (const match of template.matchAll(placeholder)) {
     if (!known.has(match[1] as string)) {
-      throw new InvalidOptionsError({ option, value: template, message: `unknown placeholder '${match[0]}' (use {{name}}, {{description}}, {{location}})` });
+      throw new InvalidOptionsError({
+        option,
+        value: template,
+        message: `unknown placeholder '${match[0]}' (use {{name}}, {{description}}, {{location}})`,
+      });
     }
   }
   // One pass: values containing "{{name}}" are inserted literally, never expanded again.

@@ -19,14 +19,18 @@ describe("toPrompt", () => {
   });
 
   it("escapes & < > \" ' in name and description like html.escape(quote=True), and leaves the location raw", () => {
-    const text = toPrompt([{ name: `a&b<c>"d'`, description: `Use when "x" & 'y' <z>`, location: `/tmp/a&b <x>/SKILL.md` }]);
+    const text = toPrompt([
+      { name: `a&b<c>"d'`, description: `Use when "x" & 'y' <z>`, location: `/tmp/a&b <x>/SKILL.md` },
+    ]);
     expect(text).toContain("\na&amp;b&lt;c&gt;&quot;d&#x27;\n");
     expect(text).toContain("\nUse when &quot;x&quot; &amp; &#x27;y&#x27; &lt;z&gt;\n");
     expect(text).toContain("\n/tmp/a&b <x>/SKILL.md\n");
   });
 
   it("escapes an already-escaped entity again, as Python html.escape does", () => {
-    expect(toPrompt([{ name: "n", description: "&amp; stays literal", location: "/l" }])).toContain("\n&amp;amp; stays literal\n");
+    expect(toPrompt([{ name: "n", description: "&amp; stays literal", location: "/l" }])).toContain(
+      "\n&amp;amp; stays literal\n",
+    );
   });
 
   it("keeps multi-line descriptions and non-ASCII text as they are, in argument order", () => {
@@ -43,7 +47,12 @@ describe("escapeHtml", () => {
   it("maps exactly the five characters html.escape(quote=True) maps and nothing else", () => {
     const all = Array.from({ length: 128 }, (_, code) => String.fromCharCode(code)).join("");
     const escaped = escapeHtml(all);
-    const expected = all.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
+    const expected = all
+      .replace(/&/g, "&amp;")
+      .replace(/</g, "&lt;")
+      .replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;")
+      .replace(/'/g, "&#x27;");
     expect(escaped).toBe(expected);
     expect(escapeHtml("é/`=")).toBe("é/`=");
   });

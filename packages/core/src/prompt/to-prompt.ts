@@ -14,7 +14,15 @@ export function toPrompt(skills: ReadonlyArray<{ name: string; description: stri
   if (skills.length === 0) return "<available_skills>\n</available_skills>";
   const lines = ["<available_skills>"];
   for (const skill of skills) {
-    lines.push("<skill>", "<name>", escapeHtml(skill.name), "</name>", "<description>", escapeHtml(skill.description), "</description>");
+    lines.push(
+      "<skill>",
+      "<name>",
+      escapeHtml(skill.name),
+      "</name>",
+      "<description>",
+      escapeHtml(skill.description),
+      "</description>",
+    );
     lines.push("<location>", skill.location, "</location>", "</skill>");
   }
   lines.push("</available_skills>");

@@ -8,7 +8,15 @@ import type { PromptSkillEntry } from "./prompt-types.js";
  * could otherwise close the tag and inject text), location omitted when "".
  */
 export function xmlSkillEntry(entry: PromptSkillEntry): string {
-  const lines = ["<skill>", "<name>", escapeHtml(entry.name), "</name>", "<description>", escapeHtml(entry.description), "</description>"];
+  const lines = [
+    "<skill>",
+    "<name>",
+    escapeHtml(entry.name),
+    "</name>",
+    "<description>",
+    escapeHtml(entry.description),
+    "</description>",
+  ];
   if (entry.location !== "") lines.push("<location>", escapeHtml(entry.location), "</location>");
   lines.push("</skill>");
   return lines.join("\n");

@@ -1,7 +1,13 @@
 import { SkillNotFoundError } from "../errors/skill-not-found-error.js";
 import type { SearchOptions, SearchResult } from "../search/search-types.js";
 import type { SkillMetadata } from "../skill/skill-types.js";
-import type { ReadSkillFileOptions, SkillCatalog, SkillFileContent, SkillFileEntry, SkillViewOptions } from "./registry-types.js";
+import type {
+  ReadSkillFileOptions,
+  SkillCatalog,
+  SkillFileContent,
+  SkillFileEntry,
+  SkillViewOptions,
+} from "./registry-types.js";
 import { suggestNames } from "./suggest-names.js";
 
 /**
@@ -44,18 +50,31 @@ export function createCatalogView(parent: SkillCatalog, options: SkillViewOption
     search(query, searchOptions: SearchOptions = {}): SearchResult[] {
       const limit = searchOptions.limit ?? 10;
       // Ask the parent for enough hits that filtering still leaves `limit` of them.
-      const wide = parent.search(query, { ...searchOptions, limit: limit + (only ? Number.MAX_SAFE_INTEGER : hidden.size) });
+      const wide = parent.search(query, {
+        ...searchOptions,
+        limit: limit + (only ? Number.MAX_SAFE_INTEGER : hidden.size),
+      });
       return wide.filter((hit) => visible(hit.name)).slice(0, limit);
     },
     async searchAsync(query, searchOptions: SearchOptions = {}): Promise<SearchResult[]> {
       const limit = searchOptions.limit ?? 10;
-      const wide = await parent.searchAsync(query, { ...searchOptions, limit: limit + (only ? Number.MAX_SAFE_INTEGER : hidden.size) });
+      const wide = await parent.searchAsync(query, {
+        ...searchOptions,
+        limit: limit + (only ? Number.MAX_SAFE_INTEGER : hidden.size),
+      });
       return wide.filter((hit) => visible(hit.name)).slice(0, limit);
     },
     view(more) {
       return createCatalogView(view, more);
     },
   };
-  const notFound = (name: string) => new SkillNotFoundError({ skillName: name, suggestions: suggestNames(name, view.list().map((skill) => skill.name)) });
+  const notFound = (name: string) =>
+    new SkillNotFoundError({
+      skillName: name,
+      suggestions: suggestNames(
+        name,
+        view.list().map((skill) => skill.name),
+      ),
+    });
   return view;
 }

@@ -34,11 +34,18 @@ describe("createSkillRegistry", () => {
   });
 
   it("gives explicit sources precedence over project over user, and reports what was shadowed", async () => {
-    const user = writeTree({ "shared/SKILL.md": skillMd("shared", "From user."), "only-user/SKILL.md": skillMd("only-user", "User only.") });
+    const user = writeTree({
+      "shared/SKILL.md": skillMd("shared", "From user."),
+      "only-user/SKILL.md": skillMd("only-user", "User only."),
+    });
     const project = writeTree({ "shared/SKILL.md": skillMd("shared", "From project.") });
     const explicit = writeTree({ "shared/SKILL.md": skillMd("shared", "From explicit.") });
     const registry = await createSkillRegistry({
-      sources: [skillsFromDirectory(explicit), skillsFromDirectory(user, { layer: "user" }), skillsFromDirectory(project, { layer: "project" })],
+      sources: [
+        skillsFromDirectory(explicit),
+        skillsFromDirectory(user, { layer: "user" }),
+        skillsFromDirectory(project, { layer: "project" }),
+      ],
     });
     expect(registry.get("shared")?.description).toBe("From explicit.");
     expect(registry.get("only-user")?.origin.layer).toBe("user");
@@ -48,8 +55,15 @@ describe("createSkillRegistry", () => {
   });
 
   it("reads the conventional project and user locations", async () => {
-    const project = writeTree({ ".agents/skills/p1/SKILL.md": skillMd("p1", "Project agents."), ".claude/skills/p2/SKILL.md": skillMd("p2", "Project claude."), "skills/p3/SKILL.md": skillMd("p3", "Project skills.") });
-    const home = writeTree({ ".codex/skills/u1/SKILL.md": skillMd("u1", "User codex."), ".claude/skills/p1/SKILL.md": skillMd("p1", "User copy of p1.") });
+    const project = writeTree({
+      ".agents/skills/p1/SKILL.md": skillMd("p1", "Project agents."),
+      ".claude/skills/p2/SKILL.md": skillMd("p2", "Project claude."),
+      "skills/p3/SKILL.md": skillMd("p3", "Project skills."),
+    });
+    const home = writeTree({
+      ".codex/skills/u1/SKILL.md": skillMd("u1", "User codex."),
+      ".claude/skills/p1/SKILL.md": skillMd("p1", "User copy of p1."),
+    });
     const registry = await createSkillRegistry({ sources: conventionalSources({ cwd: project, home }) });
     expect(registry.list().map((skill) => [skill.name, skill.origin.layer])).toEqual([
       ["p1", "project"],
@@ -61,7 +75,11 @@ describe("createSkillRegistry", () => {
   });
 
   it("reload re-reads only changed files and reports added, changed and removed skills", async () => {
-    const root = writeTree({ "one/SKILL.md": skillMd("one", "One."), "two/SKILL.md": skillMd("two", "Two."), "three/SKILL.md": skillMd("three", "Three.") });
+    const root = writeTree({
+      "one/SKILL.md": skillMd("one", "One."),
+      "two/SKILL.md": skillMd("two", "Two."),
+      "three/SKILL.md": skillMd("three", "Three."),
+    });
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
     const version = registry.version;
 
@@ -95,14 +113,25 @@ describe("createSkillRegistry", () => {
 
   it("loads skills defined in code, with resource files served from memory", async () => {
     const registry = await createSkillRegistry({
-      sources: [skillsFromCode([{ name: "in-code", description: "Defined in code.", body: "Do the thing.", files: { "references/guide.md": "# Guide" } }])],
+      sources: [
+        skillsFromCode([
+          {
+            name: "in-code",
+            description: "Defined in code.",
+            body: "Do the thing.",
+            files: { "references/guide.md": "# Guide" },
+          },
+        ]),
+      ],
     });
     expect(registry.get("in-code")?.origin.kind).toBe("code");
     expect(await registry.readBody("in-code")).toBe("Do the thing.");
     expect(await registry.listFiles("in-code")).toEqual([{ path: "references/guide.md", size: 7 }]);
     expect((await registry.readFile("in-code", "references/guide.md")).content).toBe("# Guide");
     await expect(registry.readFile("in-code", "../secret")).rejects.toMatchObject({ reason: "traversal" });
-    await expect(registry.readFile("in-code", "references/guide.md", { maxBytes: 3 })).rejects.toMatchObject({ reason: "too-large" });
+    await expect(registry.readFile("in-code", "references/guide.md", { maxBytes: 3 })).rejects.toMatchObject({
+      reason: "too-large",
+    });
   });
 
   it("throws SkillNotFoundError with suggestions for an unknown name", async () => {
@@ -137,25 +166,40 @@ describe("createSkillRegistry", () => {
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
     expect(registry.list().map((skill) => skill.dir)).toEqual([join(root, "a-link")]);
     expect(registry.shadowed()).toEqual([]);
-    expect(registry.diagnostics().map((d) => [d.code, d.path])).toEqual([["source-duplicate-link", join(root, "b-link")]]);
+    expect(registry.diagnostics().map((d) => [d.code, d.path])).toEqual([
+      ["source-duplicate-link", join(root, "b-link")],
+    ]);
   });
 
   it("rejects invalid options in the factory", async () => {
-    await expect(createSkillRegistry({ sources: [], maxSkillFileBytes: -1 })).rejects.toBeInstanceOf(InvalidOptionsError);
+    await expect(createSkillRegistry({ sources: [], maxSkillFileBytes: -1 })).rejects.toBeInstanceOf(
+      InvalidOptionsError,
+    );
     const root = writeTree({});
-    await expect(createSkillRegistry({ sources: [skillsFromDirectory(root), skillsFromDirectory(root)] })).rejects.toMatchObject({ option: "sources" });
+    await expect(
+      createSkillRegistry({ sources: [skillsFromDirectory(root), skillsFromDirectory(root)] }),
+    ).rejects.toMatchObject({ option: "sources" });
   });
 });
 
 describe("registry views", () => {
   it("filters with only / exclude / disabled without changing the registry or other views", async () => {
-    const root = writeTree({ "a/SKILL.md": skillMd("a", "A."), "b/SKILL.md": skillMd("b", "B."), "c/SKILL.md": skillMd("c", "C.") });
+    const root = writeTree({
+      "a/SKILL.md": skillMd("a", "A."),
+      "b/SKILL.md": skillMd("b", "B."),
+      "c/SKILL.md": skillMd("c", "C."),
+    });
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
     const onlyAB = registry.view({ only: ["a", "b"] });
     const noB = registry.view({ disabled: ["b"] });
     expect(onlyAB.list().map((s) => s.name)).toEqual(["a", "b"]);
     expect(noB.list().map((s) => s.name)).toEqual(["a", "c"]);
-    expect(onlyAB.view({ exclude: ["a"] }).list().map((s) => s.name)).toEqual(["b"]);
+    expect(
+      onlyAB
+        .view({ exclude: ["a"] })
+        .list()
+        .map((s) => s.name),
+    ).toEqual(["b"]);
     expect(registry.list().map((s) => s.name)).toEqual(["a", "b", "c"]);
     expect(noB.get("b")).toBeUndefined();
     await expect(noB.readBody("b")).rejects.toBeInstanceOf(SkillNotFoundError);
@@ -182,20 +226,31 @@ describe("conventional sources", () => {
 
 describe("search index", () => {
   it("is built on the first search, and then follows reloads incrementally", async () => {
-    const root = writeTree({ "pdf-forms/SKILL.md": skillMd("pdf-forms", "Fill in PDF forms.", "Use pdftk to fill form fields."), "slides/SKILL.md": skillMd("slides", "Make slide decks.") });
+    const root = writeTree({
+      "pdf-forms/SKILL.md": skillMd("pdf-forms", "Fill in PDF forms.", "Use pdftk to fill form fields."),
+      "slides/SKILL.md": skillMd("slides", "Make slide decks."),
+    });
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
     expect(registry.search("pdftk")[0]?.name).toBe("pdf-forms");
     mkdirSync(join(root, "xlsx"));
-    writeFileSync(join(root, "xlsx/SKILL.md"), skillMd("xlsx", "Work with spreadsheets.", "Use openpyxl for formulas."));
+    writeFileSync(
+      join(root, "xlsx/SKILL.md"),
+      skillMd("xlsx", "Work with spreadsheets.", "Use openpyxl for formulas."),
+    );
     await registry.reload();
     expect(registry.search("openpyxl formulas")[0]?.name).toBe("xlsx");
   });
 
   it("ranks the same with eager and lazy building, and refuses an unknown mode", async () => {
-    const root = writeTree({ "a/SKILL.md": skillMd("a", "Alpha tasks.", "Body mentions zebra."), "b/SKILL.md": skillMd("b", "Beta tasks.") });
+    const root = writeTree({
+      "a/SKILL.md": skillMd("a", "Alpha tasks.", "Body mentions zebra."),
+      "b/SKILL.md": skillMd("b", "Beta tasks."),
+    });
     const lazy = await createSkillRegistry({ sources: [skillsFromDirectory(root)] });
     const eager = await createSkillRegistry({ sources: [skillsFromDirectory(root)], searchIndex: "eager" });
     expect(eager.search("zebra")).toEqual(lazy.search("zebra"));
-    await expect(createSkillRegistry({ sources: [], searchIndex: "sometimes" as "lazy" })).rejects.toMatchObject({ option: "searchIndex" });
+    await expect(createSkillRegistry({ sources: [], searchIndex: "sometimes" as "lazy" })).rejects.toMatchObject({
+      option: "searchIndex",
+    });
   });
 });

@@ -6,7 +6,13 @@ import type { SkillDiagnostic, SkillLayer, SkillMetadata } from "../skill/skill-
 import type { DiskSkillCandidate, FileIdentity, RemoteSkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { resolve } from "node:path";
 import type { SnapshotEntry } from "../snapshot/snapshot-format.js";
-import { readSnapshotFile, snapshotKey, writeSnapshotFile, type ReadSnapshot, type ReadSnapshotEntry } from "../snapshot/snapshot-file.js";
+import {
+  readSnapshotFile,
+  snapshotKey,
+  writeSnapshotFile,
+  type ReadSnapshot,
+  type ReadSnapshotEntry,
+} from "../snapshot/snapshot-file.js";
 import { defaultSnapshotFile } from "../snapshot/snapshot-location.js";
 import { SourceWatcher, type WatchSettings } from "./source-watcher.js";
 import { embeddingsProblem, type SkillEmbeddings } from "../search/skill-embeddings.js";
@@ -17,7 +23,16 @@ import { loadCandidate, readCandidateBody, readCandidateBodySync } from "./load-
 import { checkRelativePath, DEFAULT_MAX_RESOURCE_BYTES, listSkillFiles, readSkillResource } from "./skill-resources.js";
 import { createCatalogView } from "./catalog-view.js";
 import { suggestNames } from "./suggest-names.js";
-import type { ReadSkillFileOptions, ReloadReport, ShadowedSkill, SkillCatalog, SkillFileContent, SkillFileEntry, SkillRegistry, SkillViewOptions } from "./registry-types.js";
+import type {
+  ReadSkillFileOptions,
+  ReloadReport,
+  ShadowedSkill,
+  SkillCatalog,
+  SkillFileContent,
+  SkillFileEntry,
+  SkillRegistry,
+  SkillViewOptions,
+} from "./registry-types.js";
 
 /** Options of `createSkillRegistry`. */
 export interface SkillRegistryOptions {
@@ -77,26 +92,62 @@ export async function createSkillRegistry(options: SkillRegistryOptions): Promis
 
 /** Creates the registry class itself (internal: `buildRegistrySnapshot` needs `writeSnapshot`). */
 export async function createLayeredRegistry(options: SkillRegistryOptions): Promise<LayeredSkillRegistry> {
-  if (!Array.isArray(options.sources)) throw new InvalidOptionsError({ option: "sources", value: options.sources, message: "must be an array of skill sources" });
+  if (!Array.isArray(options.sources))
+    throw new InvalidOptionsError({
+      option: "sources",
+      value: options.sources,
+      message: "must be an array of skill sources",
+    });
   const maxBytes = options.maxSkillFileBytes ?? 1024 * 1024;
-  if (!Number.isInteger(maxBytes) || maxBytes <= 0) throw new InvalidOptionsError({ option: "maxSkillFileBytes", value: maxBytes, message: "must be a positive integer" });
+  if (!Number.isInteger(maxBytes) || maxBytes <= 0)
+    throw new InvalidOptionsError({
+      option: "maxSkillFileBytes",
+      value: maxBytes,
+      message: "must be a positive integer",
+    });
   const ids = new Set<string>();
   for (const source of options.sources) {
-    if (ids.has(source.id)) throw new InvalidOptionsError({ option: "sources", value: source.id, message: `source '${source.id}' is listed twice` });
+    if (ids.has(source.id))
+      throw new InvalidOptionsError({
+        option: "sources",
+        value: source.id,
+        message: `source '${source.id}' is listed twice`,
+      });
     ids.add(source.id);
   }
   const searchIndex = options.searchIndex ?? "lazy";
-  if (searchIndex !== "lazy" && searchIndex !== "eager") throw new InvalidOptionsError({ option: "searchIndex", value: searchIndex, message: 'must be "lazy" or "eager"' });
+  if (searchIndex !== "lazy" && searchIndex !== "eager")
+    throw new InvalidOptionsError({ option: "searchIndex", value: searchIndex, message: 'must be "lazy" or "eager"' });
   const snapshot = options.snapshot ?? true;
-  if (typeof snapshot !== "boolean" && (typeof snapshot !== "string" || snapshot === "")) throw new InvalidOptionsError({ option: "snapshot", value: snapshot, message: "must be a boolean or a snapshot file path" });
+  if (typeof snapshot !== "boolean" && (typeof snapshot !== "string" || snapshot === ""))
+    throw new InvalidOptionsError({
+      option: "snapshot",
+      value: snapshot,
+      message: "must be a boolean or a snapshot file path",
+    });
   const watch = checkWatchOption(options.watch);
   if (options.embeddings !== undefined) {
     const problem = embeddingsProblem(options.embeddings);
     if (problem) throw new InvalidOptionsError({ option: "embeddings", value: options.embeddings, message: problem });
   }
-  const diskSourceIds = options.sources.filter((source) => source.kind === "directory" || source.kind === "npm").map((source) => source.id).sort();
-  const snapshotFile = snapshot === false || diskSourceIds.length === 0 ? undefined : snapshot === true ? { path: defaultSnapshotFile(diskSourceIds), explicit: false } : { path: resolve(snapshot), explicit: true };
-  const registry = new LayeredSkillRegistry(options.sources, { strict: options.strict ?? false, maxBytes, eagerIndex: searchIndex === "eager", snapshotFile, diskSourceIds, embeddings: options.embeddings });
+  const diskSourceIds = options.sources
+    .filter((source) => source.kind === "directory" || source.kind === "npm")
+    .map((source) => source.id)
+    .sort();
+  const snapshotFile =
+    snapshot === false || diskSourceIds.length === 0
+      ? undefined
+      : snapshot === true
+        ? { path: defaultSnapshotFile(diskSourceIds), explicit: false }
+        : { path: resolve(snapshot), explicit: true };
+  const registry = new LayeredSkillRegistry(options.sources, {
+    strict: options.strict ?? false,
+    maxBytes,
+    eagerIndex: searchIndex === "eager",
+    snapshotFile,
+    diskSourceIds,
+    embeddings: options.embeddings,
+  });
   await registry.reload();
   if (watch) registry.startWatching(watch);
   return registry;
@@ -105,11 +156,20 @@ export async function createLayeredRegistry(options: SkillRegistryOptions): Prom
 function checkWatchOption(watch: SkillRegistryOptions["watch"]): WatchSettings | undefined {
   if (watch === undefined || watch === false) return undefined;
   const given = watch === true ? {} : watch;
-  if (typeof given !== "object" || given === null) throw new InvalidOptionsError({ option: "watch", value: watch, message: "must be a boolean or { debounceMs, pollMs }" });
+  if (typeof given !== "object" || given === null)
+    throw new InvalidOptionsError({
+      option: "watch",
+      value: watch,
+      message: "must be a boolean or { debounceMs, pollMs }",
+    });
   const debounceMs = given.debounceMs ?? 50;
   const pollMs = given.pollMs ?? 1000;
-  for (const [option, value] of [["watch.debounceMs", debounceMs], ["watch.pollMs", pollMs]] as const) {
-    if (!Number.isFinite(value) || value < 0) throw new InvalidOptionsError({ option, value, message: "must be a non-negative number of milliseconds" });
+  for (const [option, value] of [
+    ["watch.debounceMs", debounceMs],
+    ["watch.pollMs", pollMs],
+  ] as const) {
+    if (!Number.isFinite(value) || value < 0)
+      throw new InvalidOptionsError({ option, value, message: "must be a non-negative number of milliseconds" });
   }
   return { debounceMs, pollMs: Math.max(pollMs, 10) };
 }
@@ -131,7 +191,9 @@ export class LayeredSkillRegistry implements SkillRegistry {
     private readonly settings: RegistrySettings,
   ) {
     // Highest precedence first: layer rank descending, then list order.
-    this.ordered = sources.map((source, index) => ({ source, rank: LAYER_RANK[source.layer] * 10_000 - index })).sort((a, b) => b.rank - a.rank);
+    this.ordered = sources
+      .map((source, index) => ({ source, rank: LAYER_RANK[source.layer] * 10_000 - index }))
+      .sort((a, b) => b.rank - a.rank);
   }
 
   get version(): number {
@@ -152,16 +214,25 @@ export class LayeredSkillRegistry implements SkillRegistry {
     const { snapshotFile } = this.settings;
     let persisted: ReadSnapshot | undefined;
     if (firstLoad && snapshotFile) {
-      const read = await readSnapshotFile(snapshotFile.path, { settings: { strict: this.settings.strict, maxBytes: this.settings.maxBytes }, sources: this.settings.diskSourceIds });
+      const read = await readSnapshotFile(snapshotFile.path, {
+        settings: { strict: this.settings.strict, maxBytes: this.settings.maxBytes },
+        sources: this.settings.diskSourceIds,
+      });
       persisted = read.snapshot;
       sourceDiagnostics.push(...read.diagnostics);
       this.persistedDiskCount = persisted?.entries.size ?? -1;
       if (persisted) {
         for (const { source } of this.ordered) {
           const state = persisted.scanState[source.id];
-          if (state === undefined || !source.importScanState || source.importScanState(state, persisted.writtenNs)) continue;
+          if (state === undefined || !source.importScanState || source.importScanState(state, persisted.writtenNs))
+            continue;
           const message = `registry snapshot ${snapshotFile.path}: folder listings of ${source.id} are malformed; listing the folders again`;
-          sourceDiagnostics.push({ code: "registry-snapshot-invalid", severity: "warning", message, path: snapshotFile.path });
+          sourceDiagnostics.push({
+            code: "registry-snapshot-invalid",
+            severity: "warning",
+            message,
+            path: snapshotFile.path,
+          });
         }
       }
     }
@@ -170,7 +241,12 @@ export class LayeredSkillRegistry implements SkillRegistry {
         try {
           return { source, scan: await source.scan() };
         } catch (error) {
-          const diagnostic: SkillDiagnostic = { code: "source-failed", severity: "error", message: `source ${source.id}: ${(error as Error).message}`, path: source.id };
+          const diagnostic: SkillDiagnostic = {
+            code: "source-failed",
+            severity: "error",
+            message: `source ${source.id}: ${(error as Error).message}`,
+            path: source.id,
+          };
           return { source, scan: { candidates: [], diagnostics: [diagnostic] } };
         }
       }),
@@ -186,7 +262,10 @@ export class LayeredSkillRegistry implements SkillRegistry {
       scans.map(async ({ source, scan }) => {
         sourceDiagnostics.push(...scan.diagnostics);
         await mapLimit(scan.candidates, 16, async (candidate) => {
-          const key = candidate.kind === "disk" ? snapshotKey(source.id, candidate.file) : `${source.id}\0${candidate.kind}:${candidate.key}`;
+          const key =
+            candidate.kind === "disk"
+              ? snapshotKey(source.id, candidate.file)
+              : `${source.id}\0${candidate.kind}:${candidate.key}`;
           if (candidate.kind === "disk") diskCount++;
           const previous = this.cache.get(key);
           const stored = previous ? undefined : persisted?.entries.get(key);
@@ -194,7 +273,14 @@ export class LayeredSkillRegistry implements SkillRegistry {
           if (previous && !previous.racy && sameCandidate(previous, candidate)) {
             entry = previous;
             reused++;
-          } else if (stored && !stored.racy && candidate.kind === "disk" && stored.dir === candidate.dir && stored.root === candidate.root && sameIdentity(stored.identity, candidate.identity)) {
+          } else if (
+            stored &&
+            !stored.racy &&
+            candidate.kind === "disk" &&
+            stored.dir === candidate.dir &&
+            stored.root === candidate.root &&
+            sameIdentity(stored.identity, candidate.identity)
+          ) {
             entry = fromStored(stored, candidate, source);
             reused++;
             fromSnapshot++;
@@ -202,7 +288,14 @@ export class LayeredSkillRegistry implements SkillRegistry {
             const before = previous ?? stored;
             entry = await loadCandidate(candidate, source, this.settings, before);
             const beforeIdentity = previous?.candidate.kind === "disk" ? previous.candidate.identity : stored?.identity;
-            if (before && entry.hash !== undefined && entry.hash === before.hash && candidate.kind === "disk" && beforeIdentity && sameIdentity(beforeIdentity, candidate.identity)) {
+            if (
+              before &&
+              entry.hash !== undefined &&
+              entry.hash === before.hash &&
+              candidate.kind === "disk" &&
+              beforeIdentity &&
+              sameIdentity(beforeIdentity, candidate.identity)
+            ) {
               // Racily clean: same stat, re-read to be sure, same bytes.
               verified++;
               reused++;
@@ -216,11 +309,19 @@ export class LayeredSkillRegistry implements SkillRegistry {
     );
     if (snapshotFile && (reread > 0 || verified > 0 || diskCount !== this.persistedDiskCount)) {
       try {
-        await writeSnapshotFile(snapshotFile.path, snapshotContent(nextCache, this.settings, this.ordered), { prune: !snapshotFile.explicit });
+        await writeSnapshotFile(snapshotFile.path, snapshotContent(nextCache, this.settings, this.ordered), {
+          prune: !snapshotFile.explicit,
+        });
         this.persistedDiskCount = diskCount;
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code ?? String(error);
-        if (snapshotFile.explicit) sourceDiagnostics.push({ code: "registry-snapshot-unwritable", severity: "warning", message: `registry snapshot ${snapshotFile.path}: cannot write (${code})`, path: snapshotFile.path });
+        if (snapshotFile.explicit)
+          sourceDiagnostics.push({
+            code: "registry-snapshot-unwritable",
+            severity: "warning",
+            message: `registry snapshot ${snapshotFile.path}: cannot write (${code})`,
+            path: snapshotFile.path,
+          });
       }
     }
     const previous = this.snapshot;
@@ -279,7 +380,14 @@ export class LayeredSkillRegistry implements SkillRegistry {
   private entry(name: string) {
     const snapshot = this.current();
     const entry = snapshot.byName.get(name);
-    if (!entry) throw new SkillNotFoundError({ skillName: name, suggestions: suggestNames(name, snapshot.list.map((skill) => skill.name)) });
+    if (!entry)
+      throw new SkillNotFoundError({
+        skillName: name,
+        suggestions: suggestNames(
+          name,
+          snapshot.list.map((skill) => skill.name),
+        ),
+      });
     return entry;
   }
 
@@ -306,13 +414,26 @@ export class LayeredSkillRegistry implements SkillRegistry {
     if (entry.candidate.kind === "code") {
       const rel = checkRelativePath(name, relativePath);
       const content = entry.candidate.files[rel];
-      if (content === undefined) throw new SkillPathError({ skillName: name, requestedPath: relativePath, reason: "not-found", message: `no such file in skill '${name}': ${relativePath}` });
+      if (content === undefined)
+        throw new SkillPathError({
+          skillName: name,
+          requestedPath: relativePath,
+          reason: "not-found",
+          message: `no such file in skill '${name}': ${relativePath}`,
+        });
       const size = Buffer.byteLength(content);
       const maxBytes = options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
-      if (size > maxBytes) throw new SkillPathError({ skillName: name, requestedPath: relativePath, reason: "too-large", message: `file is ${size} bytes, over the ${maxBytes}-byte limit (skill '${name}', path '${relativePath}')` });
+      if (size > maxBytes)
+        throw new SkillPathError({
+          skillName: name,
+          requestedPath: relativePath,
+          reason: "too-large",
+          message: `file is ${size} bytes, over the ${maxBytes}-byte limit (skill '${name}', path '${relativePath}')`,
+        });
       return { path: rel, size, content };
     }
-    if (entry.candidate.kind === "remote") return readRemoteFile(name, entry.candidate, relativePath, options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES);
+    if (entry.candidate.kind === "remote")
+      return readRemoteFile(name, entry.candidate, relativePath, options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES);
     return readSkillResource(name, entry.candidate.dir, relativePath, options.maxBytes);
   }
 
@@ -331,12 +452,19 @@ export class LayeredSkillRegistry implements SkillRegistry {
     const winners = [...snapshot.byName.values()];
     try {
       // One embedding pass at a time; a pass embeds only skills whose content hash has no vector yet.
-      const pass = this.embedding.then(() => cache.sync(winners.map((entry) => ({ hash: entry.metadata.hash, text: embeddingText(entry.metadata) }))));
+      const pass = this.embedding.then(() =>
+        cache.sync(winners.map((entry) => ({ hash: entry.metadata.hash, text: embeddingText(entry.metadata) }))),
+      );
       this.embedding = pass.catch(() => {});
       await pass;
       const vector = await cache.query(query);
       const semantic = winners
-        .map((entry) => ({ name: entry.metadata.name, path: entry.metadata.file, description: entry.metadata.description, cosine: cosineOf(cache.get(entry.metadata.hash), vector) }))
+        .map((entry) => ({
+          name: entry.metadata.name,
+          path: entry.metadata.file,
+          description: entry.metadata.description,
+          cosine: cosineOf(cache.get(entry.metadata.hash), vector),
+        }))
         .sort((a, b) => b.cosine - a.cosine || (a.name < b.name ? -1 : 1))
         .slice(0, pool);
       return fuseRankings(lexical, semantic, limit);
@@ -362,21 +490,55 @@ export class LayeredSkillRegistry implements SkillRegistry {
 function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["candidate"]): boolean {
   const before = previous.candidate;
   if (before.kind === "disk" && candidate.kind === "disk") {
-    return before.file === candidate.file && before.dir === candidate.dir && before.root === candidate.root && sameIdentity(before.identity, candidate.identity);
+    return (
+      before.file === candidate.file &&
+      before.dir === candidate.dir &&
+      before.root === candidate.root &&
+      sameIdentity(before.identity, candidate.identity)
+    );
   }
-  if (before.kind === "remote" && candidate.kind === "remote") return before.key === candidate.key && before.version === candidate.version;
-  return before.kind === "code" && candidate.kind === "code" && before.text === candidate.text && before.files === candidate.files;
+  if (before.kind === "remote" && candidate.kind === "remote")
+    return before.key === candidate.key && before.version === candidate.version;
+  return (
+    before.kind === "code" &&
+    candidate.kind === "code" &&
+    before.text === candidate.text &&
+    before.files === candidate.files
+  );
 }
 
 /** Level 3 from a store: the path is checked like a folder's, the size from the listing before anything is fetched. */
-async function readRemoteFile(name: string, candidate: RemoteSkillCandidate, relativePath: string, maxBytes: number): Promise<SkillFileContent> {
+async function readRemoteFile(
+  name: string,
+  candidate: RemoteSkillCandidate,
+  relativePath: string,
+  maxBytes: number,
+): Promise<SkillFileContent> {
   const rel = checkRelativePath(name, relativePath);
   const listed = (await candidate.listFiles()).find((file) => file.path === rel);
-  if (!listed) throw new SkillPathError({ skillName: name, requestedPath: relativePath, reason: "not-found", message: `no such file in skill '${name}': ${relativePath}` });
-  const tooLarge = (size: number) => new SkillPathError({ skillName: name, requestedPath: relativePath, reason: "too-large", message: `file is ${size} bytes, over the ${maxBytes}-byte limit (skill '${name}', path '${relativePath}')` });
+  if (!listed)
+    throw new SkillPathError({
+      skillName: name,
+      requestedPath: relativePath,
+      reason: "not-found",
+      message: `no such file in skill '${name}': ${relativePath}`,
+    });
+  const tooLarge = (size: number) =>
+    new SkillPathError({
+      skillName: name,
+      requestedPath: relativePath,
+      reason: "too-large",
+      message: `file is ${size} bytes, over the ${maxBytes}-byte limit (skill '${name}', path '${relativePath}')`,
+    });
   if (listed.size > maxBytes) throw tooLarge(listed.size);
   const content = await candidate.readFile(rel);
-  if (typeof content !== "string") throw new SkillPathError({ skillName: name, requestedPath: relativePath, reason: "not-found", message: `no such file in skill '${name}': ${relativePath}` });
+  if (typeof content !== "string")
+    throw new SkillPathError({
+      skillName: name,
+      requestedPath: relativePath,
+      reason: "not-found",
+      message: `no such file in skill '${name}': ${relativePath}`,
+    });
   const size = Buffer.byteLength(content);
   if (size > maxBytes) throw tooLarge(size);
   return { path: rel, size, content };
@@ -400,11 +562,23 @@ function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
 function fromStored(stored: ReadSnapshotEntry, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
   const origin = { sourceId: source.id, layer: source.layer, kind: source.kind };
   const metadata = stored.metadata && { ...stored.metadata, origin };
-  return { candidate, sourceId: source.id, metadata, refused: stored.refused, body: undefined, hash: stored.hash, racy: false };
+  return {
+    candidate,
+    sourceId: source.id,
+    metadata,
+    refused: stored.refused,
+    body: undefined,
+    hash: stored.hash,
+    racy: false,
+  };
 }
 
 /** What a snapshot file records: every SKILL.md loaded from disk, with its stat identity and load result. */
-function snapshotContent(cache: ReadonlyMap<string, LoadedCandidate>, settings: RegistrySettings, sources: ReadonlyArray<{ source: SkillSource }>) {
+function snapshotContent(
+  cache: ReadonlyMap<string, LoadedCandidate>,
+  settings: RegistrySettings,
+  sources: ReadonlyArray<{ source: SkillSource }>,
+) {
   const scanState: Record<string, unknown> = {};
   for (const { source } of sources) {
     const state = source.exportScanState?.();
@@ -419,10 +593,25 @@ function snapshotContent(cache: ReadonlyMap<string, LoadedCandidate>, settings: 
       const { origin: _origin, ...rest } = entry.metadata;
       metadata = rest;
     }
-    entries.push({ sourceId: entry.sourceId, dir: candidate.dir, file: candidate.file, root: candidate.root, identity: candidate.identity, hash: entry.hash, metadata, refused: entry.refused, verify: entry.racy });
+    entries.push({
+      sourceId: entry.sourceId,
+      dir: candidate.dir,
+      file: candidate.file,
+      root: candidate.root,
+      identity: candidate.identity,
+      hash: entry.hash,
+      metadata,
+      refused: entry.refused,
+      verify: entry.racy,
+    });
   }
   entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.sourceId < b.sourceId ? -1 : 1));
-  return { settings: { strict: settings.strict, maxBytes: settings.maxBytes }, sources: settings.diskSourceIds, entries, scanState };
+  return {
+    settings: { strict: settings.strict, maxBytes: settings.maxBytes },
+    sources: settings.diskSourceIds,
+    entries,
+    scanState,
+  };
 }
 
 async function mapLimit<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {

@@ -28,7 +28,12 @@ export interface PreviousLoad {
  * Loads one candidate; a skill that cannot load (or is refused as strict) becomes a `refused` entry, never a throw.
  * With `previous`, a file whose bytes hash the same as before is not parsed again (its earlier result is reused).
  */
-export async function loadCandidate(candidate: SkillCandidate, source: SkillSource, settings: LoadSettings, previous?: PreviousLoad): Promise<LoadedCandidate> {
+export async function loadCandidate(
+  candidate: SkillCandidate,
+  source: SkillSource,
+  settings: LoadSettings,
+  previous?: PreviousLoad,
+): Promise<LoadedCandidate> {
   const origin: SkillOrigin = { sourceId: source.id, layer: source.layer, kind: source.kind };
   const base = { candidate, sourceId: source.id };
   let hash: string | undefined;
@@ -43,15 +48,27 @@ export async function loadCandidate(candidate: SkillCandidate, source: SkillSour
       const size = Buffer.byteLength(text);
       if (size > settings.maxBytes) {
         const message = `${candidate.location}: SKILL.md is ${size} bytes, over the ${settings.maxBytes}-byte limit`;
-        return { ...base, metadata: undefined, refused: [{ code: "file-too-large", severity: "error", message, path: candidate.location }], body: undefined, hash: undefined, racy: false };
+        return {
+          ...base,
+          metadata: undefined,
+          refused: [{ code: "file-too-large", severity: "error", message, path: candidate.location }],
+          body: undefined,
+          hash: undefined,
+          racy: false,
+        };
       }
       remoteTexts.set(candidate, text);
-      const { body, ...metadata } = loadSkillFromText(text, { origin, strict: settings.strict, ...(candidate.dirName === undefined ? {} : { dirName: candidate.dirName }) });
+      const { body, ...metadata } = loadSkillFromText(text, {
+        origin,
+        strict: settings.strict,
+        ...(candidate.dirName === undefined ? {} : { dirName: candidate.dirName }),
+      });
       return { ...base, metadata, refused: [], body, hash: metadata.hash, racy: false };
     }
     const racy = isRacy(candidate.identity, currentTimeNs());
     const read = await readSkillMdFile(candidate.dir, { maxBytes: settings.maxBytes, root: candidate.root });
-    if (!read.ok) return { ...base, metadata: undefined, refused: read.diagnostics, body: undefined, hash: undefined, racy };
+    if (!read.ok)
+      return { ...base, metadata: undefined, refused: read.diagnostics, body: undefined, hash: undefined, racy };
     hash = sha256Hex(read.bytes);
     if (previous && previous.hash === hash) {
       const metadata = previous.metadata && { ...previous.metadata, origin };
@@ -74,9 +91,21 @@ export async function loadCandidate(candidate: SkillCandidate, source: SkillSour
     if (SkillLoadError.isInstance(error) && error instanceof SkillLoadError) {
       return { ...base, metadata: undefined, refused: error.diagnostics, body: undefined, hash, racy };
     }
-    const path = candidate.kind === "disk" ? candidate.file : candidate.kind === "remote" ? candidate.location : `${source.id}/${candidate.key}`;
+    const path =
+      candidate.kind === "disk"
+        ? candidate.file
+        : candidate.kind === "remote"
+          ? candidate.location
+          : `${source.id}/${candidate.key}`;
     const message = SkillgraphError.isInstance(error) || error instanceof Error ? error.message : String(error);
-    return { ...base, metadata: undefined, refused: [{ code: "skill-load-failed", severity: "error", message: `${path}: ${message}`, path }], body: undefined, hash, racy };
+    return {
+      ...base,
+      metadata: undefined,
+      refused: [{ code: "skill-load-failed", severity: "error", message: `${path}: ${message}`, path }],
+      body: undefined,
+      hash,
+      racy,
+    };
   }
 }
 
@@ -96,10 +125,19 @@ export function isRacy(identity: FileIdentity, referenceNs: bigint): boolean {
 /** Reads a loaded skill's body again from where it lives (disk or code). */
 export async function readCandidateBody(entry: LoadedCandidate, settings: LoadSettings): Promise<string> {
   const { candidate } = entry;
-  const origin = entry.metadata?.origin ?? { sourceId: entry.sourceId, layer: "explicit" as const, kind: candidate.kind === "disk" ? ("directory" as const) : ("code" as const) };
+  const origin = entry.metadata?.origin ?? {
+    sourceId: entry.sourceId,
+    layer: "explicit" as const,
+    kind: candidate.kind === "disk" ? ("directory" as const) : ("code" as const),
+  };
   if (candidate.kind === "code") return loadSkillFromText(candidate.text, { origin, strict: false }).body;
   if (candidate.kind === "remote") return loadSkillFromText(await candidate.readText(), { origin, strict: false }).body;
-  const skill = await loadSkill(candidate.dir, { origin, strict: false, maxBytes: settings.maxBytes, root: candidate.root });
+  const skill = await loadSkill(candidate.dir, {
+    origin,
+    strict: false,
+    maxBytes: settings.maxBytes,
+    root: candidate.root,
+  });
   return skill.body;
 }
 

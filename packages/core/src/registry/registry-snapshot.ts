@@ -83,7 +83,8 @@ export async function buildSnapshot(input: {
   const needBodies = builtIndex !== undefined || (previous === undefined && input.eagerIndex);
   for (const [name, entry] of byName) {
     const before = previous?.byName.get(name);
-    if (before && before.metadata.hash === entry.metadata.hash && before.metadata.file === entry.metadata.file) continue;
+    if (before && before.metadata.hash === entry.metadata.hash && before.metadata.file === entry.metadata.file)
+      continue;
     (before ? changed : added).push(name);
     if (!needBodies) continue;
     const body = entry.body ?? (await input.readBody(entry));
@@ -94,13 +95,30 @@ export async function buildSnapshot(input: {
 
   const nothingChanged = previous !== undefined && added.length === 0 && changed.length === 0 && removed.length === 0;
   const winners = [...byName.values()];
-  const documents = () => winners.map((entry) => ({ name: entry.metadata.name, description: entry.metadata.description, body: input.readBodySync(entry), path: entry.metadata.file }));
+  const documents = () =>
+    winners.map((entry) => ({
+      name: entry.metadata.name,
+      description: entry.metadata.description,
+      body: input.readBodySync(entry),
+      path: entry.metadata.file,
+    }));
   let index: LazySearchIndex;
   if (previous && nothingChanged) index = previous.index;
   else if (builtIndex) index = new LazySearchIndex(documents, builtIndex.update({ upsert, remove: removed }));
-  else index = new LazySearchIndex(documents, previous === undefined && input.eagerIndex ? createSearchIndex(upsert) : undefined);
-  const list = nothingChanged && previous ? previous.list : winners.map((entry) => entry.metadata).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const version = previous ? (nothingChanged && sameShadowing(previous.shadowed, shadowed) ? previous.version : previous.version + 1) : 1;
+  else
+    index = new LazySearchIndex(
+      documents,
+      previous === undefined && input.eagerIndex ? createSearchIndex(upsert) : undefined,
+    );
+  const list =
+    nothingChanged && previous
+      ? previous.list
+      : winners.map((entry) => entry.metadata).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const version = previous
+    ? nothingChanged && sameShadowing(previous.shadowed, shadowed)
+      ? previous.version
+      : previous.version + 1
+    : 1;
   return {
     snapshot: { version, byName, list, shadowed, diagnostics, index },
     changes: { added: added.sort(), removed: removed.sort(), changed: changed.sort() },
@@ -112,5 +130,8 @@ function candidateKey(candidate: SkillCandidate): string {
 }
 
 function sameShadowing(a: ShadowedSkill[], b: ShadowedSkill[]): boolean {
-  return a.length === b.length && a.every((item, i) => item.name === b[i]!.name && item.shadowed.file === b[i]!.shadowed.file);
+  return (
+    a.length === b.length &&
+    a.every((item, i) => item.name === b[i]!.name && item.shadowed.file === b[i]!.shadowed.file)
+  );
 }

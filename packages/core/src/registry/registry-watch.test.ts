@@ -22,7 +22,11 @@ afterEach(async () => {
 });
 
 async function watched(root: string, watch: boolean | { pollMs?: number; debounceMs?: number } = true) {
-  const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root), skillsFromCode([{ name: "in-code", description: "Code.", body: "x" }])], watch, snapshot: false });
+  const registry = await createSkillRegistry({
+    sources: [skillsFromDirectory(root), skillsFromCode([{ name: "in-code", description: "Code.", body: "x" }])],
+    watch,
+    snapshot: false,
+  });
   open.push(registry);
   return registry;
 }

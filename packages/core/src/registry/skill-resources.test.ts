@@ -22,7 +22,13 @@ describe("skill resource files (level 3)", () => {
 
   it("lists files with sizes, without SKILL.md, dot-files, nested skills or links leading outside", async () => {
     const files = await listSkillFiles(dir);
-    expect(files.map((file) => file.path)).toEqual(["alias.md", "big.txt", "image.bin", "references/guide.md", "scripts/run.sh"]);
+    expect(files.map((file) => file.path)).toEqual([
+      "alias.md",
+      "big.txt",
+      "image.bin",
+      "references/guide.md",
+      "scripts/run.sh",
+    ]);
   });
 
   it.each([

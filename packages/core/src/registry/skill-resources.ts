@@ -14,13 +14,20 @@ export const MAX_LISTED_FILES = 1000;
 /** Checks a model-supplied relative path before it touches the file system; returns the normalised relative path. */
 export function checkRelativePath(skillName: string, requested: string): string {
   const refuse = (reason: SkillPathReason, message: string): never => {
-    throw new SkillPathError({ skillName, requestedPath: requested, reason, message: `${message} (skill '${skillName}', path '${requested.replace(/\0/g, "\\0")}')` });
+    throw new SkillPathError({
+      skillName,
+      requestedPath: requested,
+      reason,
+      message: `${message} (skill '${skillName}', path '${requested.replace(/\0/g, "\\0")}')`,
+    });
   };
   if (requested.includes("\0")) refuse("nul-byte", "path contains a NUL byte");
   if (requested.trim() === "") refuse("not-found", "path is empty");
-  if (isAbsolute(requested) || /^[a-zA-Z]:[\\/]/.test(requested) || requested.startsWith("\\")) refuse("absolute", "absolute paths are not allowed; give a path relative to the skill folder");
+  if (isAbsolute(requested) || /^[a-zA-Z]:[\\/]/.test(requested) || requested.startsWith("\\"))
+    refuse("absolute", "absolute paths are not allowed; give a path relative to the skill folder");
   const normal = normalize(requested.replace(/\\/g, "/"));
-  if (normal === ".." || normal.startsWith(`..${sep}`) || normal.split(sep).includes("..")) refuse("traversal", "path leaves the skill folder");
+  if (normal === ".." || normal.startsWith(`..${sep}`) || normal.split(sep).includes(".."))
+    refuse("traversal", "path leaves the skill folder");
   return normal.split(sep).join("/");
 }
 
@@ -30,7 +37,11 @@ export function checkRelativePath(skillName: string, requested: string): string 
  */
 export async function listSkillFiles(skillDir: string): Promise<SkillFileEntry[]> {
   return withConfinedFolder(skillDir, async (folder) => {
-    const listed = await folder.list("", { maxEntries: MAX_LISTED_FILES * 4, maxDepth: 8, skip: (name) => name.startsWith(".") || name === "node_modules" });
+    const listed = await folder.list("", {
+      maxEntries: MAX_LISTED_FILES * 4,
+      maxDepth: 8,
+      skip: (name) => name.startsWith(".") || name === "node_modules",
+    });
     if (!listed.ok) return [];
     const nestedSkills = listed.entries
       .filter((entry) => entry.kind === "file" && /\/(SKILL|skill)\.md$/.test(entry.path))
@@ -38,11 +49,20 @@ export async function listSkillFiles(skillDir: string): Promise<SkillFileEntry[]
     const files: SkillFileEntry[] = [];
     for (const entry of listed.entries) {
       if (files.length >= MAX_LISTED_FILES) break;
-      if (entry.path === "SKILL.md" || entry.path === "skill.md" || nestedSkills.some((folder) => entry.path.startsWith(folder))) continue;
+      if (
+        entry.path === "SKILL.md" ||
+        entry.path === "skill.md" ||
+        nestedSkills.some((folder) => entry.path.startsWith(folder))
+      )
+        continue;
       if (entry.kind === "file") files.push({ path: entry.path, size: entry.size ?? 0 });
       else if (entry.kind === "symlink") {
         // listed only when it leads to a regular file inside the skill folder
-        const target = await folder.readFile(entry.path, { maxBytes: Number.MAX_SAFE_INTEGER, headBytes: 0, followInsideLinks: LINK_HOPS });
+        const target = await folder.readFile(entry.path, {
+          maxBytes: Number.MAX_SAFE_INTEGER,
+          headBytes: 0,
+          followInsideLinks: LINK_HOPS,
+        });
         if (target.ok) files.push({ path: entry.path, size: target.size });
       }
     }
@@ -65,9 +85,16 @@ const refusalReasons: Record<ConfinedRefusal, SkillPathReason> = {
  * Reads one resource file of a skill: confined to the skill folder and race-free (walked from the folder's descriptor
  * with O_NOFOLLOW, opened with O_NONBLOCK, type and size checked on the descriptor), size-capped, text only.
  */
-export async function readSkillResource(skillName: string, skillDir: string, requested: string, maxBytes = DEFAULT_MAX_RESOURCE_BYTES): Promise<SkillFileContent> {
+export async function readSkillResource(
+  skillName: string,
+  skillDir: string,
+  requested: string,
+  maxBytes = DEFAULT_MAX_RESOURCE_BYTES,
+): Promise<SkillFileContent> {
   const rel = checkRelativePath(skillName, requested);
-  const read = await withConfinedFolder(skillDir, (folder) => folder.readFile(rel, { maxBytes, followInsideLinks: LINK_HOPS }));
+  const read = await withConfinedFolder(skillDir, (folder) =>
+    folder.readFile(rel, { maxBytes, followInsideLinks: LINK_HOPS }),
+  );
   const shown = requested.replace(/\0/g, "\\0");
   if (!read.ok) {
     const message =
@@ -78,10 +105,20 @@ export async function readSkillResource(skillName: string, skillDir: string, req
           : read.reason === "too-large"
             ? `file is over the ${maxBytes}-byte limit`
             : "no such file in the skill folder";
-    throw new SkillPathError({ skillName, requestedPath: requested, reason: refusalReasons[read.reason], message: `${message} (skill '${skillName}', path '${shown}')` });
+    throw new SkillPathError({
+      skillName,
+      requestedPath: requested,
+      reason: refusalReasons[read.reason],
+      message: `${message} (skill '${skillName}', path '${shown}')`,
+    });
   }
   if (isBinary(read.bytes)) {
-    throw new SkillPathError({ skillName, requestedPath: requested, reason: "binary", message: `file is binary; only text files can be read (skill '${skillName}', path '${shown}')` });
+    throw new SkillPathError({
+      skillName,
+      requestedPath: requested,
+      reason: "binary",
+      message: `file is binary; only text files can be read (skill '${skillName}', path '${shown}')`,
+    });
   }
   return { path: rel, size: read.bytes.length, content: read.bytes.toString("utf8") };
 }

@@ -3,7 +3,12 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, exist
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { confinedFolderIsRaceFree, openConfinedFolder, splitRelativePath, withConfinedFolder } from "./confined-folder.js";
+import {
+  confinedFolderIsRaceFree,
+  openConfinedFolder,
+  splitRelativePath,
+  withConfinedFolder,
+} from "./confined-folder.js";
 
 function tree(): { root: string; outside: string } {
   const base = mkdtempSync(path.join(os.tmpdir(), "confined-"));
@@ -34,12 +39,18 @@ describe("openConfinedFolder", () => {
     await withConfinedFolder(root, async (folder) => {
       const read = await folder.readFile("a/b/file.txt", { maxBytes: 100 });
       expect(read.ok && read.bytes.toString()).toBe("inside");
-      expect(await folder.readFile("a/dirlink/secret.txt", { maxBytes: 100 })).toMatchObject({ ok: false, reason: "symlink" });
+      expect(await folder.readFile("a/dirlink/secret.txt", { maxBytes: 100 })).toMatchObject({
+        ok: false,
+        reason: "symlink",
+      });
       expect(await folder.readFile("a/filelink", { maxBytes: 100 })).toMatchObject({ ok: false, reason: "symlink" });
       expect(await folder.readFile("a/fifo", { maxBytes: 100 })).toMatchObject({ ok: false, reason: "not-a-file" });
       expect(await folder.readFile("a/b", { maxBytes: 100 })).toMatchObject({ ok: false, reason: "not-a-file" });
       expect(await folder.readFile("a/b/file.txt", { maxBytes: 3 })).toMatchObject({ ok: false, reason: "too-large" });
-      expect(await folder.readFile("../outside/secret.txt", { maxBytes: 100 })).toMatchObject({ ok: false, reason: "invalid-path" });
+      expect(await folder.readFile("../outside/secret.txt", { maxBytes: 100 })).toMatchObject({
+        ok: false,
+        reason: "invalid-path",
+      });
       const head = await folder.readFile("a/b/file.txt", { maxBytes: 100, headBytes: 2 });
       expect(head.ok && head.bytes.toString()).toBe("in");
     });
@@ -58,7 +69,10 @@ describe("openConfinedFolder", () => {
       expect(relativeAlias.ok && relativeAlias.bytes.toString()).toBe("inside");
       const absoluteAlias = await folder.readFile("absolute-alias/file.txt", follow);
       expect(absoluteAlias.ok && absoluteAlias.bytes.toString()).toBe("inside");
-      expect(await folder.readFile("a/relative-alias", { maxBytes: 100 })).toMatchObject({ ok: false, reason: "symlink" });
+      expect(await folder.readFile("a/relative-alias", { maxBytes: 100 })).toMatchObject({
+        ok: false,
+        reason: "symlink",
+      });
       expect(await folder.readFile("a/climbs-out", follow)).toMatchObject({ ok: false, reason: "symlink" });
       expect(await folder.readFile("absolute-out", follow)).toMatchObject({ ok: false, reason: "symlink" });
       expect(await folder.readFile("loop", follow)).toMatchObject({ ok: false, reason: "symlink" });
@@ -104,35 +118,41 @@ describe("openConfinedFolder", () => {
     expect(capped.ok && capped.truncated).toBe(true);
   });
 
-  it.runIf(confinedFolderIsRaceFree())("stays inside while a racer swaps a folder for a symlink to the outside", async () => {
-    const { root, outside } = tree();
-    writeFileSync(path.join(outside, "file.txt"), "OUTSIDE");
-    mkdirSync(path.join(outside, "b"));
-    writeFileSync(path.join(outside, "b", "file.txt"), "OUTSIDE");
-    // the racer flips a/b between the real folder and a symlink to the outside as fast as it can
-    const racer = spawn(
-      "sh",
-      ["-c", `cd '${path.join(root, "a")}' && while :; do mv -T b real; ln -s '${outside}/b' b; rm b; mv -T real b; done`],
-      { stdio: "ignore" },
-    );
-    try {
-      const folder = await openConfinedFolder(root);
-      const seen = new Set<string>();
+  it.runIf(confinedFolderIsRaceFree())(
+    "stays inside while a racer swaps a folder for a symlink to the outside",
+    async () => {
+      const { root, outside } = tree();
+      writeFileSync(path.join(outside, "file.txt"), "OUTSIDE");
+      mkdirSync(path.join(outside, "b"));
+      writeFileSync(path.join(outside, "b", "file.txt"), "OUTSIDE");
+      // the racer flips a/b between the real folder and a symlink to the outside as fast as it can
+      const racer = spawn(
+        "sh",
+        [
+          "-c",
+          `cd '${path.join(root, "a")}' && while :; do mv -T b real; ln -s '${outside}/b' b; rm b; mv -T real b; done`,
+        ],
+        { stdio: "ignore" },
+      );
       try {
-        for (let round = 0; round < 400; round += 1) {
-          const read = await folder.readFile("a/b/file.txt", { maxBytes: 100 });
-          seen.add(read.ok ? read.bytes.toString() : read.reason);
-          await folder.writeFile("a/b/written.txt", "model content");
+        const folder = await openConfinedFolder(root);
+        const seen = new Set<string>();
+        try {
+          for (let round = 0; round < 400; round += 1) {
+            const read = await folder.readFile("a/b/file.txt", { maxBytes: 100 });
+            seen.add(read.ok ? read.bytes.toString() : read.reason);
+            await folder.writeFile("a/b/written.txt", "model content");
+          }
+        } finally {
+          await folder.close();
         }
+        expect(seen.has("OUTSIDE")).toBe(false);
+        // the race really ran: some reads met the symlink or the missing folder
+        expect([...seen].some((outcome) => outcome === "symlink" || outcome === "not-found")).toBe(true);
+        expect(existsSync(path.join(outside, "b", "written.txt"))).toBe(false);
       } finally {
-        await folder.close();
+        racer.kill("SIGKILL");
       }
-      expect(seen.has("OUTSIDE")).toBe(false);
-      // the race really ran: some reads met the symlink or the missing folder
-      expect([...seen].some((outcome) => outcome === "symlink" || outcome === "not-found")).toBe(true);
-      expect(existsSync(path.join(outside, "b", "written.txt"))).toBe(false);
-    } finally {
-      racer.kill("SIGKILL");
-    }
-  });
+    },
+  );
 });

@@ -89,11 +89,18 @@ export interface ConfinedFolder {
    * Writes a regular file, creating missing folders on the way (never through a symlink). An existing regular file is
    * replaced; an existing symlink, folder or FIFO is refused.
    */
-  writeFile(relative: string, content: string | Uint8Array, options?: { mode?: number }): Promise<{ ok: true; path: string } | ConfinedFailure>;
+  writeFile(
+    relative: string,
+    content: string | Uint8Array,
+    options?: { mode?: number },
+  ): Promise<{ ok: true; path: string } | ConfinedFailure>;
   /** Creates a folder (and missing parents) without following symlinks. */
   makeFolder(relative: string): Promise<{ ok: true; path: string } | ConfinedFailure>;
   /** Lists a sub-folder recursively without following symlinks (they are reported as `symlink`). */
-  list(relative: string, options: ConfinedListOptions): Promise<{ ok: true; entries: ConfinedEntry[]; truncated: boolean } | ConfinedFailure>;
+  list(
+    relative: string,
+    options: ConfinedListOptions,
+  ): Promise<{ ok: true; entries: ConfinedEntry[]; truncated: boolean } | ConfinedFailure>;
   /** Closes the folder's descriptor. */
   close(): Promise<void>;
 }
@@ -120,7 +127,8 @@ export function confinedFolderIsRaceFree(): boolean {
 export function splitRelativePath(relative: string): { ok: true; names: string[] } | { ok: false; message: string } {
   if (typeof relative !== "string") return { ok: false, message: "path must be a string" };
   if (relative.includes("\0")) return { ok: false, message: "path contains a NUL byte" };
-  if (relative.length > MAX_PATH_LENGTH) return { ok: false, message: `path is longer than ${MAX_PATH_LENGTH} characters` };
+  if (relative.length > MAX_PATH_LENGTH)
+    return { ok: false, message: `path is longer than ${MAX_PATH_LENGTH} characters` };
   if (relative.startsWith("/") || relative.startsWith("\\") || /^[a-zA-Z]:[\\/]/.test(relative)) {
     return { ok: false, message: "path must be relative" };
   }
@@ -130,10 +138,17 @@ export function splitRelativePath(relative: string): { ok: true; names: string[]
   return { ok: true, names };
 }
 
-const fail = (reason: ConfinedRefusal, path: string, message: string): ConfinedFailure => ({ ok: false, reason, path, message });
+const fail = (reason: ConfinedRefusal, path: string, message: string): ConfinedFailure => ({
+  ok: false,
+  reason,
+  path,
+  message,
+});
 
 function errorCode(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : undefined;
+  return typeof error === "object" && error !== null && "code" in error
+    ? String((error as { code: unknown }).code)
+    : undefined;
 }
 
 /** Maps an open/mkdir error on `name` to a refusal. */
@@ -157,7 +172,13 @@ function refusalOf(error: unknown, path: string, name: string): ConfinedFailure 
 }
 
 /** Opens `name` inside the folder open as `parent` without following a symlink at `name`. */
-function openAt(parent: FileHandle, parentPath: string, name: string, flags: number, mode?: number): Promise<FileHandle> {
+function openAt(
+  parent: FileHandle,
+  parentPath: string,
+  name: string,
+  flags: number,
+  mode?: number,
+): Promise<FileHandle> {
   if (confinedFolderIsRaceFree()) return open(`/proc/self/fd/${parent.fd}/${name}`, flags | O_NOFOLLOW, mode);
   return open(`${parentPath}/${name}`, flags | O_NOFOLLOW, mode);
 }
@@ -168,7 +189,13 @@ async function mkdirAt(parent: FileHandle, parentPath: string, name: string): Pr
 }
 
 /** O_DIRECTORY|O_NOFOLLOW on a symlink gives ENOTDIR: tell a symlink apart (for the message only, never to decide). */
-async function folderRefusal(error: unknown, parent: FileHandle, parentPath: string, shown: string, name: string): Promise<ConfinedFailure> {
+async function folderRefusal(
+  error: unknown,
+  parent: FileHandle,
+  parentPath: string,
+  shown: string,
+  name: string,
+): Promise<ConfinedFailure> {
   if (errorCode(error) === "ENOTDIR" || errorCode(error) === "EEXIST") {
     const stats = await lstat(`${folderOf(parent, parentPath)}/${name}`).catch(() => undefined);
     if (stats?.isSymbolicLink()) return refusalOf(Object.assign(new Error("symlink"), { code: "ELOOP" }), shown, name);
@@ -266,7 +293,9 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
     let base: string[] = names.slice(0, at);
     if (target.startsWith("/")) {
       const roots = [path, await realpath(path).catch(() => path)];
-      const inside = roots.map((rootPath) => posix.relative(rootPath, posix.normalize(target))).find((rel) => rel === "" || !rel.startsWith(".."));
+      const inside = roots
+        .map((rootPath) => posix.relative(rootPath, posix.normalize(target)))
+        .find((rel) => rel === "" || !rel.startsWith(".."));
       if (inside === undefined) return undefined;
       base = [];
       target = inside;
@@ -308,7 +337,8 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
       if (failure.reason !== "symlink" || hops <= 0 || failure.at === undefined) return stripAt(failure);
       hops -= 1;
       const next = await linkInside(names, failure.at);
-      if (next === undefined) return fail("symlink", relative, `'${relative}' goes through a symbolic link leading outside the folder`);
+      if (next === undefined)
+        return fail("symlink", relative, `'${relative}' goes through a symbolic link leading outside the folder`);
       names = next;
     }
     const handle = opened as FileHandle; // the loop only ends with a handle or a return
@@ -319,7 +349,11 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
         return fail("not-a-file", relative, `'${relative}' is ${what}`);
       }
       if (stats.size > options.maxBytes) {
-        return fail("too-large", relative, `'${relative}' is ${stats.size} bytes, over the ${options.maxBytes}-byte limit`);
+        return fail(
+          "too-large",
+          relative,
+          `'${relative}' is ${stats.size} bytes, over the ${options.maxBytes}-byte limit`,
+        );
       }
       const limit = options.headBytes === undefined ? options.maxBytes : Math.min(options.headBytes, options.maxBytes);
       const chunks: Buffer[] = [];
@@ -334,10 +368,22 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
         total += bytesRead;
       }
       if (options.headBytes === undefined && total > options.maxBytes) {
-        return fail("too-large", relative, `'${relative}' grew over the ${options.maxBytes}-byte limit while being read`);
+        return fail(
+          "too-large",
+          relative,
+          `'${relative}' grew over the ${options.maxBytes}-byte limit while being read`,
+        );
       }
       const bytes = Buffer.concat(chunks, total).subarray(0, limit);
-      return { ok: true, path: names.join("/"), bytes, size: stats.size, mtimeMs: stats.mtimeMs, dev: stats.dev, ino: stats.ino };
+      return {
+        ok: true,
+        path: names.join("/"),
+        bytes,
+        size: stats.size,
+        mtimeMs: stats.mtimeMs,
+        dev: stats.dev,
+        ino: stats.ino,
+      };
     } finally {
       await handle.close();
     }
@@ -354,7 +400,13 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
     let handle: FileHandle;
     try {
       // no O_TRUNC before the type check: a FIFO or device must not be touched; O_NONBLOCK keeps a FIFO from blocking
-      handle = await openAt(folder.handle, folder.path, last, constants.O_WRONLY | constants.O_CREAT | O_NONBLOCK, options.mode ?? 0o644);
+      handle = await openAt(
+        folder.handle,
+        folder.path,
+        last,
+        constants.O_WRONLY | constants.O_CREAT | O_NONBLOCK,
+        options.mode ?? 0o644,
+      );
     } catch (error) {
       return refusalOf(error, relative, last);
     } finally {
@@ -409,10 +461,10 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
         if (dirent.isSymbolicLink()) entries.push({ path: childPath, kind: "symlink" });
         else if (dirent.isFile()) {
           const stats = await lstat(`${folderOf(handle, handlePath)}/${dirent.name}`).catch(() => undefined);
-          if (stats?.isFile()) entries.push({ path: childPath, kind: "file", size: stats.size, mtimeMs: stats.mtimeMs });
+          if (stats?.isFile())
+            entries.push({ path: childPath, kind: "file", size: stats.size, mtimeMs: stats.mtimeMs });
           else if (stats) entries.push({ path: childPath, kind: stats.isSymbolicLink() ? "symlink" : "other" });
-        }
-        else if (dirent.isDirectory()) {
+        } else if (dirent.isDirectory()) {
           entries.push({ path: childPath, kind: "folder" });
           if (depth >= maxDepth) continue;
           let child: FileHandle;
@@ -444,7 +496,10 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
  * Opens `folder`, runs `work` with it and closes it.
  * @example const read = await withConfinedFolder(dir, (folder) => folder.readFile("a.txt", { maxBytes: 1024 }));
  */
-export async function withConfinedFolder<T>(folder: string, work: (confined: ConfinedFolder) => Promise<T>): Promise<T> {
+export async function withConfinedFolder<T>(
+  folder: string,
+  work: (confined: ConfinedFolder) => Promise<T>,
+): Promise<T> {
   const confined = await openConfinedFolder(folder);
   try {
     return await work(confined);

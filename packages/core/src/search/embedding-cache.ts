@@ -28,11 +28,16 @@ export class EmbeddingCache {
     const wanted = new Set(inputs.map((input) => input.hash));
     for (const hash of this.vectors.keys()) if (!wanted.has(hash)) this.vectors.delete(hash);
     const seen = new Set<string>();
-    const missing = inputs.filter((input) => !this.vectors.has(input.hash) && !seen.has(input.hash) && seen.add(input.hash));
+    const missing = inputs.filter(
+      (input) => !this.vectors.has(input.hash) && !seen.has(input.hash) && seen.add(input.hash),
+    );
     for (let start = 0; start < missing.length; start += BATCH) {
       const batch = missing.slice(start, start + BATCH);
       const vectors = await this.model.embedDocuments(batch.map((input) => input.text));
-      if (!Array.isArray(vectors) || vectors.length !== batch.length) throw new Error(`embedDocuments returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${batch.length} texts`);
+      if (!Array.isArray(vectors) || vectors.length !== batch.length)
+        throw new Error(
+          `embedDocuments returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${batch.length} texts`,
+        );
       const checked = vectors.map((vector) => this.check(vector));
       batch.forEach((input, i) => this.vectors.set(input.hash, checked[i]!));
       this.embeddedTexts += batch.length;
@@ -50,10 +55,15 @@ export class EmbeddingCache {
   }
 
   private check(vector: unknown): Float32Array {
-    if (!Array.isArray(vector) || vector.length === 0 || !vector.every((value) => typeof value === "number" && Number.isFinite(value))) {
+    if (
+      !Array.isArray(vector) ||
+      vector.length === 0 ||
+      !vector.every((value) => typeof value === "number" && Number.isFinite(value))
+    ) {
       throw new Error("the embeddings model returned something that is not a vector of finite numbers");
     }
-    if (this.dimensions !== undefined && vector.length !== this.dimensions) throw new Error(`the embeddings model returned ${vector.length} dimensions, earlier ${this.dimensions}`);
+    if (this.dimensions !== undefined && vector.length !== this.dimensions)
+      throw new Error(`the embeddings model returned ${vector.length} dimensions, earlier ${this.dimensions}`);
     this.dimensions = vector.length;
     const norm = Math.hypot(...(vector as number[])) || 1;
     return Float32Array.from(vector as number[], (value) => value / norm);

@@ -16,14 +16,22 @@ export interface SemanticHit {
  * which needs no common score scale. The reported `score` and `confident` stay the lexical ones (the calibrated
  * scale `confident` is defined on); a skill found only semantically scores 0 and is not confident.
  */
-export function fuseRankings(lexical: readonly SearchResult[], semantic: readonly SemanticHit[], limit: number): SearchResult[] {
+export function fuseRankings(
+  lexical: readonly SearchResult[],
+  semantic: readonly SemanticHit[],
+  limit: number,
+): SearchResult[] {
   const fused = new Map<string, { result: SearchResult; rrf: number }>();
   lexical.forEach((result, rank) => fused.set(result.name, { result, rrf: 1 / (RRF_K + rank + 1) }));
   semantic.forEach((hit, rank) => {
     const entry = fused.get(hit.name);
     const share = 1 / (RRF_K + rank + 1);
     if (entry) entry.rrf += share;
-    else fused.set(hit.name, { result: { name: hit.name, score: 0, path: hit.path, description: hit.description, confident: false }, rrf: share });
+    else
+      fused.set(hit.name, {
+        result: { name: hit.name, score: 0, path: hit.path, description: hit.description, confident: false },
+        rrf: share,
+      });
   });
   return [...fused.values()]
     .sort((a, b) => b.rrf - a.rrf || (a.result.name < b.result.name ? -1 : a.result.name > b.result.name ? 1 : 0))

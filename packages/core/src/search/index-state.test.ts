@@ -2,7 +2,12 @@ import { describe, expect, it } from "vitest";
 import { applyChanges, EMPTY_STATE } from "./index-state.js";
 import { analyzeDocument, fieldFrequency } from "./indexed-document.js";
 
-const a = analyzeDocument({ name: "alpha", description: "Resize images", body: "# Images\nresize resize crop", path: "/a" });
+const a = analyzeDocument({
+  name: "alpha",
+  description: "Resize images",
+  body: "# Images\nresize resize crop",
+  path: "/a",
+});
 const b = analyzeDocument({ name: "beta", description: "Deploy sites", body: "deploy", path: "/b" });
 
 describe("applyChanges", () => {

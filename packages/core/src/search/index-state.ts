@@ -17,7 +17,12 @@ export interface IndexState {
 }
 
 /** A state with no documents. */
-export const EMPTY_STATE: IndexState = { docs: new Map(), postings: new Map(), lengthSums: [0, 0, 0, 0], headTerms: new Map() };
+export const EMPTY_STATE: IndexState = {
+  docs: new Map(),
+  postings: new Map(),
+  lengthSums: [0, 0, 0, 0],
+  headTerms: new Map(),
+};
 
 function inHead(packed: number): boolean {
   return fieldFrequency(packed, 0) > 0 || fieldFrequency(packed, 1) > 0;
@@ -27,7 +32,11 @@ function inHead(packed: number): boolean {
  * Applies removals and additions to a state, copying only the posting lists of touched terms.
  * `added` documents replace same-named ones; `removed` names that are absent are ignored.
  */
-export function applyChanges(base: IndexState, removedNames: Iterable<string>, added: readonly IndexedDocument[]): IndexState {
+export function applyChanges(
+  base: IndexState,
+  removedNames: Iterable<string>,
+  added: readonly IndexedDocument[],
+): IndexState {
   const docs = new Map(base.docs);
   const removed = new Set<IndexedDocument>();
   const drop = (name: string): void => {

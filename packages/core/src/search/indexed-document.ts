@@ -51,7 +51,12 @@ const HEADING = /^#{1,6}[ \t]+(.+)$/gm;
  */
 export function analyzeDocument(document: SearchDocument): IndexedDocument {
   const headings = [...document.body.matchAll(HEADING)].map((match) => match[1]).join("\n");
-  const fieldTokens = [tokenize(document.name), tokenize(document.description), tokenize(headings), tokenize(document.body)];
+  const fieldTokens = [
+    tokenize(document.name),
+    tokenize(document.description),
+    tokenize(headings),
+    tokenize(document.body),
+  ];
   const counts = new Map<string, number[]>();
   fieldTokens.forEach((tokens, field) => {
     for (const token of tokens) {

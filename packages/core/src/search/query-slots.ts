@@ -46,7 +46,12 @@ function fuzzyMatches(term: string, state: IndexState): TermAlternative[] {
  * Turns a query into slots: each distinct term with its synonyms and, when the term is unknown to the index,
  * near spellings from skill names and descriptions.
  */
-export function buildQuerySlots(query: string, state: IndexState, synonyms: SynonymMap, weights: ExpansionWeights): QuerySlot[] {
+export function buildQuerySlots(
+  query: string,
+  state: IndexState,
+  synonyms: SynonymMap,
+  weights: ExpansionWeights,
+): QuerySlot[] {
   const slots: QuerySlot[] = [];
   const seen = new Set<string>();
   for (const term of tokenize(query, { keepCompounds: true })) {
@@ -55,7 +60,8 @@ export function buildQuerySlots(query: string, state: IndexState, synonyms: Syno
     const alternatives: TermAlternative[] = [{ term, weight: 1 }];
     const known = state.postings.has(term);
     const spellings = known ? [] : fuzzyMatches(term, state);
-    for (const spelling of spellings) alternatives.push({ term: spelling.term, weight: weights.fuzzy * spelling.weight });
+    for (const spelling of spellings)
+      alternatives.push({ term: spelling.term, weight: weights.fuzzy * spelling.weight });
     for (const source of [term, ...spellings.map((spelling) => spelling.term)]) {
       for (const synonym of synonyms.get(source) ?? []) {
         const weight = synonym.equivalent ? weights.equivalent : weights.synonym;

@@ -40,7 +40,12 @@ export function rankDocuments(
   const { weights, lengthNormalization, k1 } = parameters;
   const [w0, w1, w2, w3] = weights as [number, number, number, number];
   const [keep0, keep1, keep2, keep3] = lengthNormalization.map((b) => 1 - b) as [number, number, number, number];
-  const [scale0, scale1, scale2, scale3] = lengthNormalization.map((b, f) => b / averages[f]!) as [number, number, number, number];
+  const [scale0, scale1, scale2, scale3] = lengthNormalization.map((b, f) => b / averages[f]!) as [
+    number,
+    number,
+    number,
+    number,
+  ];
   // Ranking is synchronous, so per-document scratch fields marked with a fresh pass number are safe to reuse
   // across snapshots that share documents; this avoids a Map lookup per posting.
   const pass = ++passCounter;
@@ -103,7 +108,9 @@ export function rankDocuments(
     if (document.scratch.total < cutoff) continue;
     ranked.push({ document, score: calibratedScore(document.scratch.total, totalImportance, evidenceScale) });
   }
-  return ranked.sort((a, b) => b.score - a.score || (a.document.name < b.document.name ? -1 : a.document.name > b.document.name ? 1 : 0));
+  return ranked.sort(
+    (a, b) => b.score - a.score || (a.document.name < b.document.name ? -1 : a.document.name > b.document.name ? 1 : 0),
+  );
 }
 
 let passCounter = 0;

@@ -29,17 +29,31 @@ export const DEFAULT_CONFIDENCE_THRESHOLD = 0.3;
 export function resolveSearchIndexOptions(options: SearchIndexOptions): ResolvedSearchIndexOptions {
   const threshold = options.confidenceThreshold ?? DEFAULT_CONFIDENCE_THRESHOLD;
   if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
-    throw new InvalidOptionsError({ option: "confidenceThreshold", value: threshold, message: "must be a number in 0..1" });
+    throw new InvalidOptionsError({
+      option: "confidenceThreshold",
+      value: threshold,
+      message: "must be a number in 0..1",
+    });
   }
   const extra = options.extraConceptGroups ?? [];
-  if (!Array.isArray(extra) || !extra.every((group) => Array.isArray(group) && group.every((word) => typeof word === "string"))) {
-    throw new InvalidOptionsError({ option: "extraConceptGroups", value: extra, message: "must be an array of string arrays" });
+  if (
+    !Array.isArray(extra) ||
+    !extra.every((group) => Array.isArray(group) && group.every((word) => typeof word === "string"))
+  ) {
+    throw new InvalidOptionsError({
+      option: "extraConceptGroups",
+      value: extra,
+      message: "must be an array of string arrays",
+    });
   }
   const builtIn = options.builtInConcepts ?? true;
   if (typeof builtIn !== "boolean") {
     throw new InvalidOptionsError({ option: "builtInConcepts", value: builtIn, message: "must be a boolean" });
   }
-  const synonyms = builtIn && extra.length === 0 ? defaultSynonyms() : buildSynonymMap([...(builtIn ? CONCEPT_GROUPS : []), ...extra], builtIn ? EQUIVALENT_GROUPS : []);
+  const synonyms =
+    builtIn && extra.length === 0
+      ? defaultSynonyms()
+      : buildSynonymMap([...(builtIn ? CONCEPT_GROUPS : []), ...extra], builtIn ? EQUIVALENT_GROUPS : []);
   return {
     confidenceThreshold: threshold,
     synonyms,

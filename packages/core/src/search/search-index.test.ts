@@ -4,10 +4,30 @@ import { createSearchIndex } from "./search-index.js";
 import type { SearchDocument } from "./search-types.js";
 
 const docs: SearchDocument[] = [
-  { name: "git-commit", description: "Write conventional commit messages for staged changes.", body: "# Commit\nRun git diff --staged, then git commit.", path: "/skills/git-commit/SKILL.md" },
-  { name: "deploy-to-vercel", description: "Deploy applications and websites to Vercel.", body: "# Deploy\nRun vercel deploy and return the preview URL.", path: "/skills/deploy-to-vercel/SKILL.md" },
-  { name: "pptx-builder", description: "Build editable PPTX decks.", body: "# Slides\nLay out each slide with a title and bullets.", path: "/skills/pptx-builder/SKILL.md" },
-  { name: "seaborn", description: "Statistical visualization with pandas.", body: "# Plots\nBox plots, violin plots and heatmaps. Also mentions commit once.", path: "/skills/seaborn/SKILL.md" },
+  {
+    name: "git-commit",
+    description: "Write conventional commit messages for staged changes.",
+    body: "# Commit\nRun git diff --staged, then git commit.",
+    path: "/skills/git-commit/SKILL.md",
+  },
+  {
+    name: "deploy-to-vercel",
+    description: "Deploy applications and websites to Vercel.",
+    body: "# Deploy\nRun vercel deploy and return the preview URL.",
+    path: "/skills/deploy-to-vercel/SKILL.md",
+  },
+  {
+    name: "pptx-builder",
+    description: "Build editable PPTX decks.",
+    body: "# Slides\nLay out each slide with a title and bullets.",
+    path: "/skills/pptx-builder/SKILL.md",
+  },
+  {
+    name: "seaborn",
+    description: "Statistical visualization with pandas.",
+    body: "# Plots\nBox plots, violin plots and heatmaps. Also mentions commit once.",
+    path: "/skills/seaborn/SKILL.md",
+  },
 ];
 
 describe("createSearchIndex", () => {
@@ -27,8 +47,11 @@ describe("createSearchIndex", () => {
   it("returns scores in 0..1, best first, and respects limit and minScore", () => {
     const index = createSearchIndex(docs);
     const results = index.search("deploy website commit slides");
-    for (const result of results) expect(result.score).toBeGreaterThan(0), expect(result.score).toBeLessThanOrEqual(1);
-    expect(results.map((result) => result.score)).toEqual([...results.map((result) => result.score)].sort((a, b) => b - a));
+    for (const result of results)
+      (expect(result.score).toBeGreaterThan(0), expect(result.score).toBeLessThanOrEqual(1));
+    expect(results.map((result) => result.score)).toEqual(
+      [...results.map((result) => result.score)].sort((a, b) => b - a),
+    );
     expect(index.search("deploy website commit slides", { limit: 1 })).toHaveLength(1);
     expect(index.search("deploy website commit slides", { minScore: 1 })).toEqual([]);
   });
@@ -58,7 +81,13 @@ describe("createSearchIndex", () => {
 
   it("returns copies of name, description and path, never the body", () => {
     const [result] = createSearchIndex(docs).search("vercel");
-    expect(result).toEqual({ name: "deploy-to-vercel", score: result!.score, path: "/skills/deploy-to-vercel/SKILL.md", description: "Deploy applications and websites to Vercel.", confident: true });
+    expect(result).toEqual({
+      name: "deploy-to-vercel",
+      score: result!.score,
+      path: "/skills/deploy-to-vercel/SKILL.md",
+      description: "Deploy applications and websites to Vercel.",
+      confident: true,
+    });
   });
 
   it("rejects invalid options with InvalidOptionsError naming the option", () => {
@@ -95,7 +124,14 @@ describe("SearchIndex.update", () => {
 
   it("replaces a document upserted under an existing name", () => {
     const index = createSearchIndex(docs).update({
-      upsert: [{ name: "seaborn", description: "Geographic maps with shapefiles.", body: "", path: "/skills/seaborn/SKILL.md" }],
+      upsert: [
+        {
+          name: "seaborn",
+          description: "Geographic maps with shapefiles.",
+          body: "",
+          path: "/skills/seaborn/SKILL.md",
+        },
+      ],
     });
     expect(index.size).toBe(4);
     expect(index.search("violin plots")).toEqual([]);
@@ -103,9 +139,13 @@ describe("SearchIndex.update", () => {
   });
 
   it("ranks exactly like an index built from scratch over the same documents", () => {
-    const updated = createSearchIndex(docs.slice(0, 2)).update({ upsert: docs.slice(2) }).update({ remove: ["git-commit"] }).update({ upsert: [docs[0]!] });
+    const updated = createSearchIndex(docs.slice(0, 2))
+      .update({ upsert: docs.slice(2) })
+      .update({ remove: ["git-commit"] })
+      .update({ upsert: [docs[0]!] });
     const fresh = createSearchIndex(docs);
-    for (const query of ["commit", "deploy website", "violin plot", "slides deck"]) expect(updated.search(query)).toEqual(fresh.search(query));
+    for (const query of ["commit", "deploy website", "violin plot", "slides deck"])
+      expect(updated.search(query)).toEqual(fresh.search(query));
   });
 
   it("ignores removal of names it does not hold", () => {

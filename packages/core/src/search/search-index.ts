@@ -3,7 +3,11 @@ import { applyChanges, EMPTY_STATE, type IndexState } from "./index-state.js";
 import { analyzeDocument } from "./indexed-document.js";
 import { buildQuerySlots } from "./query-slots.js";
 import { rankDocuments } from "./rank-documents.js";
-import { resolveSearchIndexOptions, type ResolvedSearchIndexOptions, type SearchIndexOptions } from "./search-index-options.js";
+import {
+  resolveSearchIndexOptions,
+  type ResolvedSearchIndexOptions,
+  type SearchIndexOptions,
+} from "./search-index-options.js";
 import type { SearchDocument, SearchOptions, SearchResult } from "./search-types.js";
 
 /** Documents to add or replace (matched by name) and names to drop. */

@@ -18,31 +18,38 @@ function topFiveAccuracy(items: NaturalQuery[]): number {
 
 // DEVELOPMENT SET: natural-queries.json (both its tune and holdout splits) has been looked at while tuning the ranking
 // and the score calibration; held-out figures come from test/search-frozen-queries.test.ts.
-describe.skipIf(!CORPUS_AVAILABLE)("search quality on the real corpus (natural-queries.json development set; skipped when ../shared/corpus is not found)", () => {
-  const real = queries.filter((item) => item.expected.length > 0);
-  const offTopic = queries.filter((item) => item.expected.length === 0);
+describe.skipIf(!CORPUS_AVAILABLE)(
+  "search quality on the real corpus (natural-queries.json development set; skipped when ../shared/corpus is not found)",
+  () => {
+    const real = queries.filter((item) => item.expected.length > 0);
+    const offTopic = queries.filter((item) => item.expected.length === 0);
 
-  it("has a labelled set large enough to mean something", () => {
-    expect(corpus.length).toBeGreaterThanOrEqual(180);
-    expect(real.length).toBeGreaterThanOrEqual(80);
-    expect(offTopic.length).toBeGreaterThanOrEqual(15);
-    const dirs = new Set(dirByPath.values());
-    const unknown = real.flatMap((item) => item.expected).filter((dir) => !dirs.has(dir));
-    expect(unknown).toEqual([]);
-  });
+    it("has a labelled set large enough to mean something", () => {
+      expect(corpus.length).toBeGreaterThanOrEqual(180);
+      expect(real.length).toBeGreaterThanOrEqual(80);
+      expect(offTopic.length).toBeGreaterThanOrEqual(15);
+      const dirs = new Set(dirByPath.values());
+      const unknown = real.flatMap((item) => item.expected).filter((dir) => !dirs.has(dir));
+      expect(unknown).toEqual([]);
+    });
 
-  it("puts the right skill in the top 5 for at least 90% of tune queries (holdout reported)", () => {
-    const tune = topFiveAccuracy(real.filter((item) => item.split === "tune"));
-    const holdout = topFiveAccuracy(real.filter((item) => item.split === "holdout"));
-    console.log(`search top-5 accuracy: tune ${tune.toFixed(3)}, holdout ${holdout.toFixed(3)}`);
-    expect(tune).toBeGreaterThanOrEqual(0.9);
-  });
+    it("puts the right skill in the top 5 for at least 90% of tune queries (holdout reported)", () => {
+      const tune = topFiveAccuracy(real.filter((item) => item.split === "tune"));
+      const holdout = topFiveAccuracy(real.filter((item) => item.split === "holdout"));
+      console.log(`search top-5 accuracy: tune ${tune.toFixed(3)}, holdout ${holdout.toFixed(3)}`);
+      expect(tune).toBeGreaterThanOrEqual(0.9);
+    });
 
-  it("marks off-topic queries not confident and at least 90% of real queries confident", () => {
-    const confidentOffTopic = offTopic.filter((item) => index.search(item.query)[0]?.confident === true).map((item) => item.query);
-    const confidentReal = real.filter((item) => index.search(item.query)[0]?.confident === true).length / real.length;
-    console.log(`search confidence: real ${confidentReal.toFixed(3)}, off-topic confident ${confidentOffTopic.length}/${offTopic.length}`);
-    expect(confidentOffTopic).toEqual([]);
-    expect(confidentReal).toBeGreaterThanOrEqual(0.9);
-  });
-});
+    it("marks off-topic queries not confident and at least 90% of real queries confident", () => {
+      const confidentOffTopic = offTopic
+        .filter((item) => index.search(item.query)[0]?.confident === true)
+        .map((item) => item.query);
+      const confidentReal = real.filter((item) => index.search(item.query)[0]?.confident === true).length / real.length;
+      console.log(
+        `search confidence: real ${confidentReal.toFixed(3)}, off-topic confident ${confidentOffTopic.length}/${offTopic.length}`,
+      );
+      expect(confidentOffTopic).toEqual([]);
+      expect(confidentReal).toBeGreaterThanOrEqual(0.9);
+    });
+  },
+);

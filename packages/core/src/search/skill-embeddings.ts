@@ -13,6 +13,7 @@ export interface SkillEmbeddings {
 export function embeddingsProblem(value: unknown): string | undefined {
   if (typeof value !== "object" || value === null) return "must be an object with embedDocuments() and embedQuery()";
   const candidate = value as Record<string, unknown>;
-  if (typeof candidate.embedDocuments !== "function" || typeof candidate.embedQuery !== "function") return "must have embedDocuments() and embedQuery() methods";
+  if (typeof candidate.embedDocuments !== "function" || typeof candidate.embedQuery !== "function")
+    return "must have embedDocuments() and embedQuery() methods";
   return undefined;
 }

@@ -15,7 +15,10 @@ export type SynonymMap = ReadonlyMap<string, readonly Synonym[]>;
  * @param related - groups of related words
  * @param equivalent - groups of words naming the same thing
  */
-export function buildSynonymMap(related: ReadonlyArray<readonly string[]>, equivalent: ReadonlyArray<readonly string[]> = []): SynonymMap {
+export function buildSynonymMap(
+  related: ReadonlyArray<readonly string[]>,
+  equivalent: ReadonlyArray<readonly string[]> = [],
+): SynonymMap {
   const maps = new Map<string, Map<string, boolean>>();
   const add = (groups: ReadonlyArray<readonly string[]>, isEquivalent: boolean): void => {
     for (const group of groups) {
@@ -31,7 +34,10 @@ export function buildSynonymMap(related: ReadonlyArray<readonly string[]>, equiv
   add(equivalent, true);
   const out = new Map<string, Synonym[]>();
   for (const [stem, map] of maps) {
-    out.set(stem, [...map].sort(([a], [b]) => (a < b ? -1 : 1)).map(([term, isEquivalent]) => ({ term, equivalent: isEquivalent })));
+    out.set(
+      stem,
+      [...map].sort(([a], [b]) => (a < b ? -1 : 1)).map(([term, isEquivalent]) => ({ term, equivalent: isEquivalent })),
+    );
   }
   return out;
 }

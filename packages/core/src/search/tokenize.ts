@@ -37,7 +37,7 @@ function splitCompound(run: string, kinds: readonly CharKind[], out: string[]): 
       boundary =
         (current === CharKind.Upper && previous !== CharKind.Upper && previous !== CharKind.Digit) ||
         (current === CharKind.Upper && previous === CharKind.Upper && next === CharKind.Lower) ||
-        ((current === CharKind.Digit) !== (previous === CharKind.Digit));
+        (current === CharKind.Digit) !== (previous === CharKind.Digit);
     }
     if (boundary) {
       out.push(run.slice(start, i).toLowerCase());
@@ -91,7 +91,11 @@ export function splitWords(text: string, options: { keepCompounds?: boolean } = 
       const current = kindOf(text, i);
       if (current === CharKind.Separator || current === CharKind.Cjk) break;
       if (current === CharKind.OtherLetter) other = true;
-      if (current === CharKind.Upper || (kinds.length > 0 && (current === CharKind.Digit) !== (kinds[kinds.length - 1] === CharKind.Digit))) simple = false;
+      if (
+        current === CharKind.Upper ||
+        (kinds.length > 0 && (current === CharKind.Digit) !== (kinds[kinds.length - 1] === CharKind.Digit))
+      )
+        simple = false;
       kinds.push(current);
       i++;
     }

@@ -36,7 +36,10 @@ export function sha256Hex(bytes: Uint8Array | string): string {
  * diagnostics. Throws SkillLoadError when the skill is unusable, or (with `strict`) when any error was found.
  */
 export function assembleSkill(input: AssembleSkillInput): Skill {
-  const parsed = parseSkillMd(input.text, input.dirName === undefined ? { file: input.label } : { file: input.label, dirName: input.dirName });
+  const parsed = parseSkillMd(
+    input.text,
+    input.dirName === undefined ? { file: input.label } : { file: input.label, dirName: input.dirName },
+  );
   const diagnostics = [...(input.diagnostics ?? []), ...parsed.diagnostics];
   const refusedPath = input.file === "" ? input.label : input.file;
   if (parsed.frontmatter === undefined) throw new SkillLoadError({ path: refusedPath, diagnostics });
@@ -49,12 +52,20 @@ export function assembleSkill(input: AssembleSkillInput): Skill {
   });
   if (metadata === undefined) {
     // Say why, even when a YAML strictness error stopped the field checks.
-    const missing = validateFrontmatter(parsed.frontmatter, { file: input.label }).filter((diagnostic) => REQUIRED_FIELD_CODES.has(diagnostic.code));
+    const missing = validateFrontmatter(parsed.frontmatter, { file: input.label }).filter((diagnostic) =>
+      REQUIRED_FIELD_CODES.has(diagnostic.code),
+    );
     const known = new Set(diagnostics.map((diagnostic) => diagnostic.code));
-    throw new SkillLoadError({ path: refusedPath, diagnostics: [...diagnostics, ...missing.filter((diagnostic) => !known.has(diagnostic.code))] });
+    throw new SkillLoadError({
+      path: refusedPath,
+      diagnostics: [...diagnostics, ...missing.filter((diagnostic) => !known.has(diagnostic.code))],
+    });
   }
   if (input.strict && diagnostics.some((diagnostic) => diagnostic.severity === "error")) {
-    throw new SkillLoadError({ path: refusedPath, diagnostics: diagnostics.filter((diagnostic) => diagnostic.severity === "error") });
+    throw new SkillLoadError({
+      path: refusedPath,
+      diagnostics: diagnostics.filter((diagnostic) => diagnostic.severity === "error"),
+    });
   }
   return { ...metadata, body: parsed.body };
 }

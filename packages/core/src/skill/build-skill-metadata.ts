@@ -19,13 +19,17 @@ const specFields = new Set<string>(ALLOWED_FRONTMATTER_FIELDS);
  * with a control character (a newline would inject a heading into the skills prompt) or longer than the spec's 64
  * characters is not usable either: lenient loading must not let one skill's name crowd out or rewrite the listing.
  */
-export function usableNameAndDescription(frontmatter: Record<string, unknown>): { name: string; description: string } | undefined {
+export function usableNameAndDescription(
+  frontmatter: Record<string, unknown>,
+): { name: string; description: string } | undefined {
   const { name, description } = frontmatter;
   if (typeof name !== "string" || typeof description !== "string") return undefined;
   const trimmedName = pyStrip(name);
   if (/\p{Cc}/u.test(trimmedName) || [...trimmedName].length > MAX_NAME_LENGTH) return undefined;
   const trimmedDescription = pyStrip(description);
-  return trimmedName === "" || trimmedDescription === "" ? undefined : { name: trimmedName, description: trimmedDescription };
+  return trimmedName === "" || trimmedDescription === ""
+    ? undefined
+    : { name: trimmedName, description: trimmedDescription };
 }
 
 /**
@@ -34,7 +38,10 @@ export function usableNameAndDescription(frontmatter: Record<string, unknown>): 
  * `allowed_tools` / `allowedTools` or tama's `tools`); tama's `depends` becomes `dependencies`; keys outside the spec
  * go to `extra`.
  */
-export function buildSkillMetadata(frontmatter: Record<string, unknown>, context: SkillMetadataContext): SkillMetadata | undefined {
+export function buildSkillMetadata(
+  frontmatter: Record<string, unknown>,
+  context: SkillMetadataContext,
+): SkillMetadata | undefined {
   const usable = usableNameAndDescription(frontmatter);
   if (usable === undefined) return undefined;
   const metadata: SkillMetadata = {
@@ -54,7 +61,8 @@ export function buildSkillMetadata(frontmatter: Record<string, unknown>, context
   const dependencies = dialectDependencies(frontmatter);
   if (dependencies) metadata.dependencies = dependencies;
   for (const [key, value] of Object.entries(frontmatter)) {
-    if (!specFields.has(key)) Object.defineProperty(metadata.extra, key, { value, enumerable: true, writable: true, configurable: true });
+    if (!specFields.has(key))
+      Object.defineProperty(metadata.extra, key, { value, enumerable: true, writable: true, configurable: true });
   }
   return metadata;
 }
@@ -65,7 +73,11 @@ export function buildSkillMetadata(frontmatter: Record<string, unknown>, context
  * a YAML list keeps its (string) entries.
  */
 export function parseAllowedTools(value: unknown): string[] {
-  if (Array.isArray(value)) return value.filter((tool): tool is string => typeof tool === "string").map((tool) => pyStrip(tool)).filter((tool) => tool !== "");
+  if (Array.isArray(value))
+    return value
+      .filter((tool): tool is string => typeof tool === "string")
+      .map((tool) => pyStrip(tool))
+      .filter((tool) => tool !== "");
   if (typeof value !== "string") return [];
   const tools: string[] = [];
   let current = "";

@@ -37,9 +37,15 @@ const fixtures: Record<SkillDiagnosticCode, () => { dir: string; options?: Valid
   "name-dir-mismatch": () => ({ dir: temp.skill("folder-name", skillText(valid("other-name"))) }),
   "description-missing": () => ({ dir: temp.skill("no-desc", skillText("name: no-desc")) }),
   "description-empty": () => ({ dir: temp.skill("empty-desc", skillText("name: empty-desc\ndescription:")) }),
-  "description-too-long": () => ({ dir: temp.skill("long-desc", skillText(`name: long-desc\ndescription: ${"x".repeat(1025)}`)) }),
-  "compatibility-type": () => ({ dir: temp.skill("compat-list", skillText(`${valid("compat-list")}\ncompatibility:\n  - node`)) }),
-  "compatibility-too-long": () => ({ dir: temp.skill("compat-long", skillText(`${valid("compat-long")}\ncompatibility: ${"y".repeat(501)}`)) }),
+  "description-too-long": () => ({
+    dir: temp.skill("long-desc", skillText(`name: long-desc\ndescription: ${"x".repeat(1025)}`)),
+  }),
+  "compatibility-type": () => ({
+    dir: temp.skill("compat-list", skillText(`${valid("compat-list")}\ncompatibility:\n  - node`)),
+  }),
+  "compatibility-too-long": () => ({
+    dir: temp.skill("compat-long", skillText(`${valid("compat-long")}\ncompatibility: ${"y".repeat(501)}`)),
+  }),
   "not-a-regular-file": () => {
     const dir = join(temp.root(), "dir-as-file");
     mkdirSync(join(dir, "SKILL.md"), { recursive: true });
@@ -55,16 +61,36 @@ const fixtures: Record<SkillDiagnosticCode, () => { dir: string; options?: Valid
   },
   "file-too-large": () => ({ dir: temp.skill("too-large", skillText(valid("too-large"))), options: { maxBytes: 16 } }),
   "file-unreadable": () => ({ dir: join(temp.root(), "n".repeat(300)) }),
-  "encoding-invalid": () => ({ dir: temp.skill("latin1", Buffer.concat([Buffer.from("---\nname: latin1\ndescription: caf"), Buffer.from([0xe9]), Buffer.from("\n---\n")])) }),
+  "encoding-invalid": () => ({
+    dir: temp.skill(
+      "latin1",
+      Buffer.concat([Buffer.from("---\nname: latin1\ndescription: caf"), Buffer.from([0xe9]), Buffer.from("\n---\n")]),
+    ),
+  }),
   "yaml-alias-limit": () => ({ dir: temp.skill("bomb", skillText(yamlBomb())) }),
-  "yaml-too-deep": () => ({ dir: temp.skill("deep", skillText(`${valid("deep")}\nx: ${"[".repeat(100)}${"]".repeat(100)}`)) }),
+  "yaml-too-deep": () => ({
+    dir: temp.skill("deep", skillText(`${valid("deep")}\nx: ${"[".repeat(100)}${"]".repeat(100)}`)),
+  }),
   "utf8-bom": () => ({ dir: temp.skill("bom", `\uFEFF${skillText(valid("bom"))}`) }),
   "skill-md-lowercase": () => ({ dir: temp.skill("lower-file", skillText(valid("lower-file")), "skill.md") }),
-  "compatibility-empty": () => ({ dir: temp.skill("compat-empty", skillText(`${valid("compat-empty")}\ncompatibility: ""`)) }),
-  "license-type": () => ({ dir: temp.skill("license-map", skillText(`${valid("license-map")}\nlicense:\n  spdx: MIT`)) }),
-  "metadata-type": () => ({ dir: temp.skill("metadata-string", skillText(`${valid("metadata-string")}\nmetadata: team-a`)) }),
-  "allowed-tools-type": () => ({ dir: temp.skill("tools-map", skillText(`${valid("tools-map")}\nallowed-tools:\n  bash: yes`)) }),
-  "body-too-long": () => ({ dir: temp.skill("long-body", skillText(valid("long-body"), Array.from({ length: 501 }, (_, index) => `line ${index}`).join("\n"))) }),
+  "compatibility-empty": () => ({
+    dir: temp.skill("compat-empty", skillText(`${valid("compat-empty")}\ncompatibility: ""`)),
+  }),
+  "license-type": () => ({
+    dir: temp.skill("license-map", skillText(`${valid("license-map")}\nlicense:\n  spdx: MIT`)),
+  }),
+  "metadata-type": () => ({
+    dir: temp.skill("metadata-string", skillText(`${valid("metadata-string")}\nmetadata: team-a`)),
+  }),
+  "allowed-tools-type": () => ({
+    dir: temp.skill("tools-map", skillText(`${valid("tools-map")}\nallowed-tools:\n  bash: yes`)),
+  }),
+  "body-too-long": () => ({
+    dir: temp.skill(
+      "long-body",
+      skillText(valid("long-body"), Array.from({ length: 501 }, (_, index) => `line ${index}`).join("\n")),
+    ),
+  }),
   "body-empty": () => ({ dir: temp.skill("no-body", skillText(valid("no-body"), "")) }),
 };
 
@@ -73,14 +99,17 @@ describe("every diagnostic code", () => {
     expect(Object.keys(fixtures).sort()).toEqual(Object.keys(SKILL_DIAGNOSTIC_CODES).sort());
   });
 
-  it.each(Object.keys(fixtures) as SkillDiagnosticCode[])("is reported by validateSkill for its fixture: %s", async (code) => {
-    const { dir, options } = fixtures[code]();
-    const result = await validateSkill(dir, options);
-    const issue = result.issues.find((candidate) => candidate.code === code);
-    expect(issue, JSON.stringify(result.issues)).toBeDefined();
-    expect(issue?.severity).toBe(SKILL_DIAGNOSTIC_CODES[code].severity);
-    expect(issue?.message.length).toBeGreaterThan(issue?.path.length ?? 0);
-    expect(issue?.message.startsWith(issue.path)).toBe(true);
-    expect(result.success).toBe(!result.issues.some((candidate) => candidate.severity === "error"));
-  });
+  it.each(Object.keys(fixtures) as SkillDiagnosticCode[])(
+    "is reported by validateSkill for its fixture: %s",
+    async (code) => {
+      const { dir, options } = fixtures[code]();
+      const result = await validateSkill(dir, options);
+      const issue = result.issues.find((candidate) => candidate.code === code);
+      expect(issue, JSON.stringify(result.issues)).toBeDefined();
+      expect(issue?.severity).toBe(SKILL_DIAGNOSTIC_CODES[code].severity);
+      expect(issue?.message.length).toBeGreaterThan(issue?.path.length ?? 0);
+      expect(issue?.message.startsWith(issue.path)).toBe(true);
+      expect(result.success).toBe(!result.issues.some((candidate) => candidate.severity === "error"));
+    },
+  );
 });

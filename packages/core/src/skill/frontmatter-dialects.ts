@@ -28,14 +28,20 @@ export const DIALECT_FIELDS: Readonly<Record<string, string>> = {
 /** The tools a skill unlocks when the spec's `allowed-tools` is absent: spring-ai-alibaba's or tama's spelling. */
 export function dialectAllowedTools(frontmatter: Record<string, unknown>): unknown {
   if (Object.hasOwn(frontmatter, "allowed-tools")) return undefined;
-  for (const key of ["allowed_tools", "allowedTools", "tools"]) if (Object.hasOwn(frontmatter, key)) return frontmatter[key];
+  for (const key of ["allowed_tools", "allowedTools", "tools"])
+    if (Object.hasOwn(frontmatter, key)) return frontmatter[key];
   return undefined;
 }
 
 /** tama's `depends` (top level, under `tama`, or under `metadata`), as checked lists; `undefined` when none is declared. */
 export function dialectDependencies(frontmatter: Record<string, unknown>): SkillDependencies | undefined {
   const metadata = isPlainRecord(frontmatter.metadata) ? frontmatter.metadata : {};
-  const candidates = [frontmatter.depends, isPlainRecord(frontmatter.tama) ? frontmatter.tama.depends : undefined, metadata.depends, isPlainRecord(metadata.tama) ? metadata.tama.depends : undefined];
+  const candidates = [
+    frontmatter.depends,
+    isPlainRecord(frontmatter.tama) ? frontmatter.tama.depends : undefined,
+    metadata.depends,
+    isPlainRecord(metadata.tama) ? metadata.tama.depends : undefined,
+  ];
   const declared = candidates.find(isPlainRecord);
   if (!declared) return undefined;
   return { bins: names(declared.bins), apt: names(declared.apt), uv: names(declared.uv) };
@@ -53,12 +59,24 @@ export function installHints(dependencies: SkillDependencies): string[] {
 export function dialectDiagnostics(frontmatter: Record<string, unknown>, file: string): SkillDiagnostic[] {
   return Object.keys(DIALECT_FIELDS)
     .filter((key) => Object.hasOwn(frontmatter, key))
-    .map((key) => createDiagnostic("dialect-field", { path: file, field: key }, `'${key}' is another runtime's SKILL.md dialect; skillgraph honours it, but the spec does not: ${DIALECT_FIELDS[key]}`));
+    .map((key) =>
+      createDiagnostic(
+        "dialect-field",
+        { path: file, field: key },
+        `'${key}' is another runtime's SKILL.md dialect; skillgraph honours it, but the spec does not: ${DIALECT_FIELDS[key]}`,
+      ),
+    );
 }
 
 function names(value: unknown): string[] {
   const list = typeof value === "string" ? value.split(/[\s,]+/) : Array.isArray(value) ? value : [];
-  return [...new Set(list.filter((item): item is string => typeof item === "string" && SAFE_NAME.test(item.trim())).map((item) => item.trim()))].slice(0, MAX_DEPENDENCIES);
+  return [
+    ...new Set(
+      list
+        .filter((item): item is string => typeof item === "string" && SAFE_NAME.test(item.trim()))
+        .map((item) => item.trim()),
+    ),
+  ].slice(0, MAX_DEPENDENCIES);
 }
 
 function isPlainRecord(value: unknown): value is Record<string, unknown> {

@@ -23,7 +23,13 @@ async function loadError(promise: Promise<unknown>): Promise<SkillLoadError> {
 
 describe("loadSkill", () => {
   it("loads every field: trimmed name and description, license, compatibility, metadata, allowed tools, extra, body", async () => {
-    const dir = temp.skill("full", skillText("name: full\ndescription: >\n  Does everything.\nlicense: MIT\ncompatibility: Node 20\nallowed-tools: Read Bash(git:*)\nmetadata:\n  team: infra\nversion: 2.1", "# Full\n\nSteps."));
+    const dir = temp.skill(
+      "full",
+      skillText(
+        "name: full\ndescription: >\n  Does everything.\nlicense: MIT\ncompatibility: Node 20\nallowed-tools: Read Bash(git:*)\nmetadata:\n  team: infra\nversion: 2.1",
+        "# Full\n\nSteps.",
+      ),
+    );
     const skill = await loadSkill(dir, { origin });
     expect(skill).toMatchObject({
       name: "full",
@@ -45,7 +51,11 @@ describe("loadSkill", () => {
     const lf = skillText("name: crlf\ndescription: Line ends.");
     const dir = temp.skill("crlf", lf.replace(/\n/g, "\r\n"));
     const skill = await loadSkill(dir, { origin });
-    expect(skill.hash).toBe(createHash("sha256").update(readFileSync(join(dir, "SKILL.md"))).digest("hex"));
+    expect(skill.hash).toBe(
+      createHash("sha256")
+        .update(readFileSync(join(dir, "SKILL.md")))
+        .digest("hex"),
+    );
     expect(skill.hash).not.toBe(createHash("sha256").update(lf).digest("hex"));
     expect(skill.description).toBe("Line ends.");
   });
@@ -54,11 +64,19 @@ describe("loadSkill", () => {
     const dir = temp.skill("folder", skillText("name: Other Name\ndescription: Breaks rules.\nversion: 1"));
     const skill = await loadSkill(dir, { origin });
     expect(skill.name).toBe("Other Name");
-    expect(skill.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["unknown-field", "name-lowercase", "name-chars", "name-dir-mismatch"]);
+    expect(skill.diagnostics.map((diagnostic) => diagnostic.code)).toEqual([
+      "unknown-field",
+      "name-lowercase",
+      "name-chars",
+      "name-dir-mismatch",
+    ]);
   });
 
   it("loads a skill whose YAML uses a flow list, with a yaml-invalid diagnostic and the list's entries", async () => {
-    const dir = temp.skill("flow", skillText("name: flow\ndescription: Flow list.\nallowed-tools: ['Azure MCP/docs', Read]"));
+    const dir = temp.skill(
+      "flow",
+      skillText("name: flow\ndescription: Flow list.\nallowed-tools: ['Azure MCP/docs', Read]"),
+    );
     const skill = await loadSkill(dir, { origin });
     expect(skill.allowedTools).toEqual(["Azure MCP/docs", "Read"]);
     expect(skill.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["yaml-invalid"]);
@@ -79,24 +97,36 @@ describe("loadSkill", () => {
   });
 
   it("refuses a skill without a usable description even when lenient, explaining why", async () => {
-    const error = await loadError(loadSkill(temp.skill("no-description", skillText("name: no-description")), { origin }));
+    const error = await loadError(
+      loadSkill(temp.skill("no-description", skillText("name: no-description")), { origin }),
+    );
     expect(error.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["description-missing"]);
   });
 
   it("explains a missing name even when a strict-YAML violation stopped the field checks", async () => {
-    const error = await loadError(loadSkill(temp.skill("flow-no-name", skillText("description: x\ntags: [a]")), { origin }));
+    const error = await loadError(
+      loadSkill(temp.skill("flow-no-name", skillText("description: x\ntags: [a]")), { origin }),
+    );
     expect(error.diagnostics.map((diagnostic) => diagnostic.code)).toEqual(["yaml-invalid", "name-missing"]);
   });
 
   it("refuses unreadable files with their diagnostic: missing folder, missing SKILL.md, too large", async () => {
     expect((await loadError(loadSkill(join(temp.root(), "absent"), { origin }))).code).toBe("skill-dir-missing");
     expect((await loadError(loadSkill(temp.root(), { origin }))).code).toBe("skill-md-missing");
-    expect((await loadError(loadSkill(temp.skill("big", skillText("name: big\ndescription: x")), { origin, maxBytes: 10 }))).code).toBe("file-too-large");
+    expect(
+      (await loadError(loadSkill(temp.skill("big", skillText("name: big\ndescription: x")), { origin, maxBytes: 10 })))
+        .code,
+    ).toBe("file-too-large");
   });
 
   it("refuses a YAML bomb and a SKILL.md that is a folder, whatever the strictness", async () => {
-    const bomb = temp.skill("bomb", skillText(`name: bomb\ndescription: x\n${yamlBomb().split("\n").slice(2).join("\n")}`));
-    expect((await loadError(loadSkill(bomb, { origin }))).diagnostics.map((diagnostic) => diagnostic.code)).toContain("yaml-alias-limit");
+    const bomb = temp.skill(
+      "bomb",
+      skillText(`name: bomb\ndescription: x\n${yamlBomb().split("\n").slice(2).join("\n")}`),
+    );
+    expect((await loadError(loadSkill(bomb, { origin }))).diagnostics.map((diagnostic) => diagnostic.code)).toContain(
+      "yaml-alias-limit",
+    );
     const folder = join(temp.root(), "folder-skill");
     mkdirSync(join(folder, "SKILL.md"), { recursive: true });
     expect((await loadError(loadSkill(folder, { origin }))).code).toBe("not-a-regular-file");
@@ -124,9 +154,13 @@ describe("loadSkillFile", () => {
 
 describe("loadSkillFromText", () => {
   it("loads a skill defined in code without a folder: empty dir and file, no name/folder check", () => {
-    const skill = loadSkillFromText(skillText("name: greeting\ndescription: Greets people.", "Say hello."), { origin: codeOrigin });
+    const skill = loadSkillFromText(skillText("name: greeting\ndescription: Greets people.", "Say hello."), {
+      origin: codeOrigin,
+    });
     expect(skill).toMatchObject({ name: "greeting", dir: "", file: "", body: "Say hello.", diagnostics: [] });
-    expect(skill.hash).toBe(createHash("sha256").update(skillText("name: greeting\ndescription: Greets people.", "Say hello.")).digest("hex"));
+    expect(skill.hash).toBe(
+      createHash("sha256").update(skillText("name: greeting\ndescription: Greets people.", "Say hello.")).digest("hex"),
+    );
   });
 
   it("names the code source in messages and refuses rule breakers when strict", () => {

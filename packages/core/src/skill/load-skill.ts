@@ -82,7 +82,8 @@ export async function loadSkillFile(dir: string, options: LoadSkillOptions): Pro
  */
 export function loadSkillFromText(text: string, options: LoadSkillFromTextOptions): Skill {
   checkLoadOptions(options);
-  if (typeof text !== "string") throw new InvalidOptionsError({ option: "text", value: text, message: "must be the SKILL.md text" });
+  if (typeof text !== "string")
+    throw new InvalidOptionsError({ option: "text", value: text, message: "must be the SKILL.md text" });
   const file = options.file ?? "";
   return assembleSkill({
     text,
@@ -96,10 +97,12 @@ export function loadSkillFromText(text: string, options: LoadSkillFromTextOption
 }
 
 function checkLoadOptions(options: { origin: SkillOrigin; strict?: boolean } | undefined): void {
-  if (typeof options !== "object" || options === null) throw new InvalidOptionsError({ option: "options", value: options, message: "must be an object with an origin" });
+  if (typeof options !== "object" || options === null)
+    throw new InvalidOptionsError({ option: "options", value: options, message: "must be an object with an origin" });
   const { origin } = options;
   if (typeof origin !== "object" || origin === null || typeof origin.sourceId !== "string") {
     throw new InvalidOptionsError({ option: "origin", value: origin, message: "must be { sourceId, layer, kind }" });
   }
-  if (options.strict !== undefined && typeof options.strict !== "boolean") throw new InvalidOptionsError({ option: "strict", value: options.strict, message: "must be a boolean" });
+  if (options.strict !== undefined && typeof options.strict !== "boolean")
+    throw new InvalidOptionsError({ option: "strict", value: options.strict, message: "must be a boolean" });
 }

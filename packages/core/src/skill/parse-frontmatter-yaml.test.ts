@@ -23,7 +23,11 @@ describe("parseFrontmatterYaml agrees with strictyaml", () => {
   });
 
   it.each([
-    ["tabs in quoted and block scalars and comments", 'a: "x\ty"\nb: |\n  x\ty\nc: x # note\tmore\n', { a: "x\ty", b: "x\ty\n", c: "x" }],
+    [
+      "tabs in quoted and block scalars and comments",
+      'a: "x\ty"\nb: |\n  x\ty\nc: x # note\tmore\n',
+      { a: "x\ty", b: "x\ty\n", c: "x" },
+    ],
     ["an explicit key without value, read as an empty string", "k:\n  - ? x\n", { k: [{ x: "" }] }],
     ["an empty folded block", "a: >\n", { a: "" }],
     ["sibling mappings indented alike", "a:\n  b: 1\nc:\n  d: 2\n", { a: { b: "1" }, c: { d: "2" } }],

@@ -36,18 +36,34 @@ export interface FrontmatterYaml {
 export function parseFrontmatterYaml(yaml: string): FrontmatterYaml {
   const depth = maxBracketDepth(yaml);
   if (depth > MAX_YAML_BRACKET_DEPTH) {
-    return { data: undefined, strictViolations: [], fatal: { code: "yaml-too-deep", message: `brackets nest ${depth} deep (limit ${MAX_YAML_BRACKET_DEPTH})` } };
+    return {
+      data: undefined,
+      strictViolations: [],
+      fatal: { code: "yaml-too-deep", message: `brackets nest ${depth} deep (limit ${MAX_YAML_BRACKET_DEPTH})` },
+    };
   }
   const lineCounter = new LineCounter();
   const document = parseDocument(yaml, { schema: "failsafe", uniqueKeys: false, lineCounter, prettyErrors: false });
   const firstError = document.errors[0];
   if (firstError !== undefined) {
     const position = lineCounter.linePos(firstError.pos[0]);
-    return { data: undefined, strictViolations: [], fatal: { code: "yaml-invalid", message: firstError.message.split("\n")[0] ?? "invalid YAML", line: position.line, column: position.col } };
+    return {
+      data: undefined,
+      strictViolations: [],
+      fatal: {
+        code: "yaml-invalid",
+        message: firstError.message.split("\n")[0] ?? "invalid YAML",
+        line: position.line,
+        column: position.col,
+      },
+    };
   }
   let strictViolations: YamlProblem[] = [];
   try {
-    const tabs = findStrictYamlTabs(yaml).map((offset) => ({ offset, message: "tab character outside quotes, block scalars and comments is not allowed (strict YAML: use spaces)" }));
+    const tabs = findStrictYamlTabs(yaml).map((offset) => ({
+      offset,
+      message: "tab character outside quotes, block scalars and comments is not allowed (strict YAML: use spaces)",
+    }));
     strictViolations = [...findStrictYamlViolations(document, (offset) => lineCounter.linePos(offset).col), ...tabs]
       .sort((a, b) => a.offset - b.offset)
       .map((violation): YamlProblem => {
@@ -57,10 +73,26 @@ export function parseFrontmatterYaml(yaml: string): FrontmatterYaml {
     return { data: nullsToEmptyStrings(document.toJS({ maxAliasCount: MAX_YAML_ALIASES })), strictViolations };
   } catch (error) {
     if (error instanceof ReferenceError) {
-      return { data: undefined, strictViolations, fatal: { code: "yaml-alias-limit", message: `aliases expand too much (limit ${MAX_YAML_ALIASES}): ${error.message}` } };
+      return {
+        data: undefined,
+        strictViolations,
+        fatal: {
+          code: "yaml-alias-limit",
+          message: `aliases expand too much (limit ${MAX_YAML_ALIASES}): ${error.message}`,
+        },
+      };
     }
-    if (error instanceof RangeError) return { data: undefined, strictViolations, fatal: { code: "yaml-invalid", message: "the YAML is nested too deeply to read" } };
-    return { data: undefined, strictViolations, fatal: { code: "yaml-invalid", message: error instanceof Error ? error.message : String(error) } };
+    if (error instanceof RangeError)
+      return {
+        data: undefined,
+        strictViolations,
+        fatal: { code: "yaml-invalid", message: "the YAML is nested too deeply to read" },
+      };
+    return {
+      data: undefined,
+      strictViolations,
+      fatal: { code: "yaml-invalid", message: error instanceof Error ? error.message : String(error) },
+    };
   }
 }
 
@@ -69,7 +101,8 @@ function nullsToEmptyStrings(value: unknown): unknown {
   if (value === null || value === undefined) return value === null ? "" : value;
   if (Array.isArray(value)) return value.map(nullsToEmptyStrings);
   if (typeof value === "object") {
-    for (const key of Object.keys(value)) (value as Record<string, unknown>)[key] = nullsToEmptyStrings((value as Record<string, unknown>)[key]);
+    for (const key of Object.keys(value))
+      (value as Record<string, unknown>)[key] = nullsToEmptyStrings((value as Record<string, unknown>)[key]);
   }
   return value;
 }

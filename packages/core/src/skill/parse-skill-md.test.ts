@@ -3,9 +3,13 @@ import { parseSkillMd } from "./parse-skill-md.js";
 import { skillText, yamlBomb } from "./__fixtures__/skill-folders.js";
 
 const file = "/skills/demo/SKILL.md";
-const parse = (text: string, dirName: string | undefined = "demo") => parseSkillMd(text, dirName === undefined ? { file } : { file, dirName });
+const parse = (text: string, dirName: string | undefined = "demo") =>
+  parseSkillMd(text, dirName === undefined ? { file } : { file, dirName });
 const codes = (text: string, dirName?: string) => parse(text, dirName).diagnostics.map((diagnostic) => diagnostic.code);
-const errorCodes = (text: string) => parse(text).diagnostics.filter((diagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.code);
+const errorCodes = (text: string) =>
+  parse(text)
+    .diagnostics.filter((diagnostic) => diagnostic.severity === "error")
+    .map((diagnostic) => diagnostic.code);
 const demo = "name: demo\ndescription: Demo skill.";
 
 describe("parseSkillMd: splitting and line ends", () => {
@@ -28,7 +32,9 @@ describe("parseSkillMd: splitting and line ends", () => {
   it("strips a UTF-8 BOM with a warning instead of failing like the reference", () => {
     const result = parse(`\uFEFF${skillText(demo)}`);
     expect(result.frontmatter?.name).toBe("demo");
-    expect(result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity])).toEqual([["utf8-bom", "warning"]]);
+    expect(result.diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity])).toEqual([
+      ["utf8-bom", "warning"],
+    ]);
   });
 
   it("reports frontmatter-missing for an empty file, a leading blank line and text before the opener", () => {
@@ -44,7 +50,9 @@ describe("parseSkillMd: splitting and line ends", () => {
   });
 
   it("does not close the frontmatter at a '---' inside a value or a table rule (unlike the reference's substring split)", () => {
-    expect(parse(skillText('name: demo\ndescription: "before---after"')).frontmatter?.description).toBe("before---after");
+    expect(parse(skillText('name: demo\ndescription: "before---after"')).frontmatter?.description).toBe(
+      "before---after",
+    );
     expect(errorCodes(`---\n${demo}\n\n| a | b |\n|---|---|\n`)).toEqual(["frontmatter-unclosed"]);
   });
 
@@ -67,12 +75,25 @@ describe("parseSkillMd: splitting and line ends", () => {
 
 describe("parseSkillMd: YAML read like strictyaml", () => {
   it("keeps every scalar a string: numbers, booleans, null, ~, dates and empty values", () => {
-    const result = parse(skillText(`${demo}\nmetadata:\n  n: 42\n  f: 1.0\n  b: true\n  y: yes\n  z: null\n  t: ~\n  d: 2024-01-01\n  e:`));
-    expect(result.frontmatter?.metadata).toEqual({ n: "42", f: "1.0", b: "true", y: "yes", z: "null", t: "~", d: "2024-01-01", e: "" });
+    const result = parse(
+      skillText(`${demo}\nmetadata:\n  n: 42\n  f: 1.0\n  b: true\n  y: yes\n  z: null\n  t: ~\n  d: 2024-01-01\n  e:`),
+    );
+    expect(result.frontmatter?.metadata).toEqual({
+      n: "42",
+      f: "1.0",
+      b: "true",
+      y: "yes",
+      z: "null",
+      t: "~",
+      d: "2024-01-01",
+      e: "",
+    });
   });
 
   it("drops comments and keeps block scalar chomping", () => {
-    const result = parse(skillText("name: demo # the name\ndescription: |\n  Line one.\n  Line two.\nlicense: >-\n  folded\n  text"));
+    const result = parse(
+      skillText("name: demo # the name\ndescription: |\n  Line one.\n  Line two.\nlicense: >-\n  folded\n  text"),
+    );
     expect(result.frontmatter).toEqual({ name: "demo", description: "Line one.\nLine two.\n", license: "folded text" });
   });
 

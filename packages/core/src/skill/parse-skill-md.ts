@@ -44,7 +44,13 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions): Parsed
   let normalised = text;
   if (normalised.startsWith("\uFEFF")) {
     normalised = normalised.slice(1);
-    warnings.push(createDiagnostic("utf8-bom", { path: file, line: 1 }, "file starts with a UTF-8 byte order mark; it was ignored, but the reference validator rejects it"));
+    warnings.push(
+      createDiagnostic(
+        "utf8-bom",
+        { path: file, line: 1 },
+        "file starts with a UTF-8 byte order mark; it was ignored, but the reference validator rejects it",
+      ),
+    );
   }
   normalised = normalised.replace(/\r\n?/g, "\n");
 
@@ -52,9 +58,21 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions): Parsed
   if (!split.ok) {
     const diagnostic =
       split.reason === "missing"
-        ? createDiagnostic("frontmatter-missing", { path: file, line: 1 }, "SKILL.md must start with YAML frontmatter: a first line '---'")
-        : createDiagnostic("frontmatter-unclosed", { path: file }, "SKILL.md frontmatter is not closed with a '---' line");
-    return { frontmatter: undefined, body: split.reason === "missing" ? pyStrip(normalised) : "", diagnostics: [diagnostic, ...warnings] };
+        ? createDiagnostic(
+            "frontmatter-missing",
+            { path: file, line: 1 },
+            "SKILL.md must start with YAML frontmatter: a first line '---'",
+          )
+        : createDiagnostic(
+            "frontmatter-unclosed",
+            { path: file },
+            "SKILL.md frontmatter is not closed with a '---' line",
+          );
+    return {
+      frontmatter: undefined,
+      body: split.reason === "missing" ? pyStrip(normalised) : "",
+      diagnostics: [diagnostic, ...warnings],
+    };
   }
 
   const body = pyStrip(split.body);
@@ -62,18 +80,32 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions): Parsed
   const toFileLine = (line: number | undefined) => (line === undefined ? undefined : line + split.yamlStartLine - 1);
   if (yaml.fatal !== undefined) {
     const { code, message, line, column } = yaml.fatal;
-    const diagnostic = createDiagnostic(code, { path: file, line: toFileLine(line), column }, `invalid YAML in frontmatter: ${message}`);
+    const diagnostic = createDiagnostic(
+      code,
+      { path: file, line: toFileLine(line), column },
+      `invalid YAML in frontmatter: ${message}`,
+    );
     return { frontmatter: undefined, body, diagnostics: [diagnostic, ...warnings] };
   }
   if (!isPlainRecord(yaml.data)) {
-    const diagnostic = createDiagnostic("frontmatter-not-mapping", { path: file, line: split.yamlStartLine }, "SKILL.md frontmatter must be a YAML mapping (key: value lines)");
+    const diagnostic = createDiagnostic(
+      "frontmatter-not-mapping",
+      { path: file, line: split.yamlStartLine },
+      "SKILL.md frontmatter must be a YAML mapping (key: value lines)",
+    );
     return { frontmatter: undefined, body, diagnostics: [diagnostic, ...warnings] };
   }
   const frontmatter = yaml.data;
   warnings.push(...bodyWarnings(body, file, split.bodyStartLine));
   if (yaml.strictViolations.length > 0) {
     // The reference stops at the first parse error; every violation is listed, but field checks do not run.
-    const errors = yaml.strictViolations.map(({ message, line, column }) => createDiagnostic("yaml-invalid", { path: file, line: toFileLine(line), column }, `invalid YAML in frontmatter: ${message}`));
+    const errors = yaml.strictViolations.map(({ message, line, column }) =>
+      createDiagnostic(
+        "yaml-invalid",
+        { path: file, line: toFileLine(line), column },
+        `invalid YAML in frontmatter: ${message}`,
+      ),
+    );
     return { frontmatter, body, diagnostics: [...errors, ...warnings] };
   }
   const checks = validateFrontmatter(frontmatter, options);
@@ -83,9 +115,23 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions): Parsed
 }
 
 function bodyWarnings(body: string, file: string, bodyStartLine: number): SkillDiagnostic[] {
-  if (body === "") return [createDiagnostic("body-empty", { path: file, line: bodyStartLine }, "the body (instructions after the frontmatter) is empty")];
+  if (body === "")
+    return [
+      createDiagnostic(
+        "body-empty",
+        { path: file, line: bodyStartLine },
+        "the body (instructions after the frontmatter) is empty",
+      ),
+    ];
   let lines = 1;
   for (let index = body.indexOf("\n"); index !== -1; index = body.indexOf("\n", index + 1)) lines += 1;
-  if (lines > MAX_BODY_LINES) return [createDiagnostic("body-too-long", { path: file }, `the body has ${lines} lines; the spec recommends under ${MAX_BODY_LINES} (move details to references/)`)];
+  if (lines > MAX_BODY_LINES)
+    return [
+      createDiagnostic(
+        "body-too-long",
+        { path: file },
+        `the body has ${lines} lines; the spec recommends under ${MAX_BODY_LINES} (move details to references/)`,
+      ),
+    ];
   return [];
 }

@@ -40,7 +40,9 @@ describe("readSkillMdFile", () => {
     const read = await readSkillMdFile(dir);
     expect(read.ok).toBe(false);
     expect(!read.ok && read.diagnostics[0]?.code).toBe("file-too-large");
-    expect(!read.ok && read.diagnostics[0]?.message).toContain(`${100 * 1024 * 1024} bytes, over the 1048576-byte limit`);
+    expect(!read.ok && read.diagnostics[0]?.message).toContain(
+      `${100 * 1024 * 1024} bytes, over the 1048576-byte limit`,
+    );
   });
 
   it("accepts a file of exactly maxBytes and refuses one byte more", async () => {
@@ -50,12 +52,15 @@ describe("readSkillMdFile", () => {
   });
 
   // /proc files stat as size 0 but hold data: the only portable-enough way to show the read loop's own cap.
-  it.skipIf(process.platform !== "linux")("enforces the cap while reading, for a file whose stat size understates it", async () => {
-    expect(statSync("/proc/self/maps").size).toBe(0);
-    const read = await readRegularFileCapped("/proc/self/maps", 100);
-    expect(!read.ok && read.reason).toBe("too-large");
-    expect(!read.ok && read.reason === "too-large" && read.bytesSeen).toBe(101);
-  });
+  it.skipIf(process.platform !== "linux")(
+    "enforces the cap while reading, for a file whose stat size understates it",
+    async () => {
+      expect(statSync("/proc/self/maps").size).toBe(0);
+      const read = await readRegularFileCapped("/proc/self/maps", 100);
+      expect(!read.ok && read.reason).toBe("too-large");
+      expect(!read.ok && read.reason === "too-large" && read.bytesSeen).toBe(101);
+    },
+  );
 
   it("refuses a FIFO named SKILL.md without blocking", async () => {
     const dir = join(temp.root(), "fifo");
@@ -108,7 +113,9 @@ describe("readSkillMdFile", () => {
   });
 
   it("reports invalid UTF-8 as encoding-invalid", async () => {
-    expect(await firstCode(temp.skill("binary", Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x00, 0xc3])))).toBe("encoding-invalid");
+    expect(await firstCode(temp.skill("binary", Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe, 0x00, 0xc3])))).toBe(
+      "encoding-invalid",
+    );
   });
 
   it("rejects a non-positive or fractional maxBytes with InvalidOptionsError", async () => {

@@ -49,7 +49,12 @@ export interface SkillMdUnreadable {
 /** Checks read options once; throws InvalidOptionsError. */
 export function checkReadSkillMdOptions(options: ReadSkillMdOptions): { maxBytes: number; root: string | undefined } {
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_SKILL_MD_BYTES;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0) throw new InvalidOptionsError({ option: "maxBytes", value: maxBytes, message: "must be a positive integer number of bytes" });
+  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0)
+    throw new InvalidOptionsError({
+      option: "maxBytes",
+      value: maxBytes,
+      message: "must be a positive integer number of bytes",
+    });
   if (options.root !== undefined && (typeof options.root !== "string" || options.root === "")) {
     throw new InvalidOptionsError({ option: "root", value: options.root, message: "must be a folder path" });
   }
@@ -62,20 +67,34 @@ export function checkReadSkillMdOptions(options: ReadSkillMdOptions): { maxBytes
  * invalid UTF-8. Never blocks on a FIFO and never reads more than `maxBytes + 1` bytes.
  * @param dir The skill folder.
  */
-export async function readSkillMdFile(dir: string, options: ReadSkillMdOptions = {}): Promise<SkillMdFile | SkillMdUnreadable> {
+export async function readSkillMdFile(
+  dir: string,
+  options: ReadSkillMdOptions = {},
+): Promise<SkillMdFile | SkillMdUnreadable> {
   const { maxBytes, root } = checkReadSkillMdOptions(options);
   const folder = resolve(dir);
-  const fail = (diagnostic: SkillDiagnostic, file?: string): SkillMdUnreadable => (file === undefined ? { ok: false, dir: folder, diagnostics: [diagnostic] } : { ok: false, dir: folder, file, diagnostics: [diagnostic] });
+  const fail = (diagnostic: SkillDiagnostic, file?: string): SkillMdUnreadable =>
+    file === undefined
+      ? { ok: false, dir: folder, diagnostics: [diagnostic] }
+      : { ok: false, dir: folder, file, diagnostics: [diagnostic] };
 
   let folderStats: Stats;
   try {
     folderStats = await stat(folder);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT" || code === "ENOTDIR") return fail(createDiagnostic("skill-dir-missing", { path: folder }, "path does not exist"));
-    return fail(createDiagnostic("file-unreadable", { path: folder }, `cannot access the skill folder (${code ?? String(error)})`));
+    if (code === "ENOENT" || code === "ENOTDIR")
+      return fail(createDiagnostic("skill-dir-missing", { path: folder }, "path does not exist"));
+    return fail(
+      createDiagnostic(
+        "file-unreadable",
+        { path: folder },
+        `cannot access the skill folder (${code ?? String(error)})`,
+      ),
+    );
   }
-  if (!folderStats.isDirectory()) return fail(createDiagnostic("skill-dir-not-directory", { path: folder }, "not a directory"));
+  if (!folderStats.isDirectory())
+    return fail(createDiagnostic("skill-dir-not-directory", { path: folder }, "not a directory"));
 
   const lookup = await findSkillMd(folder);
   if (!lookup.found) {
@@ -84,18 +103,44 @@ export async function readSkillMdFile(dir: string, options: ReadSkillMdOptions =
   }
   const { file } = lookup;
   const diagnostics: SkillDiagnostic[] = [];
-  if (lookup.fileName === "skill.md") diagnostics.push(createDiagnostic("skill-md-lowercase", { path: file }, "the file is named skill.md; the spec names it SKILL.md"));
+  if (lookup.fileName === "skill.md")
+    diagnostics.push(
+      createDiagnostic("skill-md-lowercase", { path: file }, "the file is named skill.md; the spec names it SKILL.md"),
+    );
 
   let fileStats: Stats;
   try {
     fileStats = await stat(file);
   } catch (error) {
-    return fail(createDiagnostic("file-unreadable", { path: file }, `cannot stat SKILL.md (${(error as NodeJS.ErrnoException).code ?? String(error)})`), file);
+    return fail(
+      createDiagnostic(
+        "file-unreadable",
+        { path: file },
+        `cannot stat SKILL.md (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+      ),
+      file,
+    );
   }
-  if (!fileStats.isFile()) return fail(createDiagnostic("not-a-regular-file", { path: file }, `SKILL.md is ${describeKind(fileStats)}, not a regular file`), file);
+  if (!fileStats.isFile())
+    return fail(
+      createDiagnostic(
+        "not-a-regular-file",
+        { path: file },
+        `SKILL.md is ${describeKind(fileStats)}, not a regular file`,
+      ),
+      file,
+    );
   if (root !== undefined) {
     const [real, realRoot] = await Promise.all([realpath(file).catch(() => file), realpath(root).catch(() => root)]);
-    if (!isInsideFolder(real, realRoot)) return fail(createDiagnostic("symlink-escape", { path: file }, `SKILL.md resolves to ${real}, outside the source root ${realRoot}`), file);
+    if (!isInsideFolder(real, realRoot))
+      return fail(
+        createDiagnostic(
+          "symlink-escape",
+          { path: file },
+          `SKILL.md resolves to ${real}, outside the source root ${realRoot}`,
+        ),
+        file,
+      );
   }
   if (fileStats.size > maxBytes) return fail(tooLarge(file, fileStats.size, maxBytes), file);
 
@@ -103,7 +148,15 @@ export async function readSkillMdFile(dir: string, options: ReadSkillMdOptions =
     const read = await readRegularFileCapped(file, maxBytes, { dev: fileStats.dev, ino: fileStats.ino });
     if (!read.ok) {
       if (read.reason === "too-large") return fail(tooLarge(file, read.bytesSeen, maxBytes), file);
-      if (read.reason === "not-regular") return fail(createDiagnostic("not-a-regular-file", { path: file }, `SKILL.md is ${describeKind(read.stats)}, not a regular file`), file);
+      if (read.reason === "not-regular")
+        return fail(
+          createDiagnostic(
+            "not-a-regular-file",
+            { path: file },
+            `SKILL.md is ${describeKind(read.stats)}, not a regular file`,
+          ),
+          file,
+        );
       return fail(createDiagnostic("file-unreadable", { path: file }, "SKILL.md was replaced while being read"), file);
     }
     let text: string;
@@ -112,16 +165,38 @@ export async function readSkillMdFile(dir: string, options: ReadSkillMdOptions =
     } catch {
       return fail(createDiagnostic("encoding-invalid", { path: file }, "SKILL.md is not valid UTF-8 text"), file);
     }
-    return { ok: true, dir: folder, file, bytes: read.bytes, text, identity: identityFromStats(read.stats), diagnostics };
+    return {
+      ok: true,
+      dir: folder,
+      file,
+      bytes: read.bytes,
+      text,
+      identity: identityFromStats(read.stats),
+      diagnostics,
+    };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT") return fail(createDiagnostic("skill-md-missing", { path: folder }, "missing required file: SKILL.md (removed while being read)"));
-    return fail(createDiagnostic("file-unreadable", { path: file }, `cannot read SKILL.md (${code ?? String(error)})`), file);
+    if (code === "ENOENT")
+      return fail(
+        createDiagnostic(
+          "skill-md-missing",
+          { path: folder },
+          "missing required file: SKILL.md (removed while being read)",
+        ),
+      );
+    return fail(
+      createDiagnostic("file-unreadable", { path: file }, `cannot read SKILL.md (${code ?? String(error)})`),
+      file,
+    );
   }
 }
 
 function tooLarge(file: string, size: number, maxBytes: number): SkillDiagnostic {
-  return createDiagnostic("file-too-large", { path: file }, `SKILL.md is ${size} bytes${size > maxBytes + 1 ? "" : " or more"}, over the ${maxBytes}-byte limit`);
+  return createDiagnostic(
+    "file-too-large",
+    { path: file },
+    `SKILL.md is ${size} bytes${size > maxBytes + 1 ? "" : " or more"}, over the ${maxBytes}-byte limit`,
+  );
 }
 
 function describeKind(stats: Stats): string {

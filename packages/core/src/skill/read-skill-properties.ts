@@ -29,21 +29,50 @@ export async function readSkillProperties(dir: string, options: ReadSkillMdOptio
   const read = await readSkillMdFile(dir, options);
   if (!read.ok) throw new SkillLoadError({ path: read.file ?? read.dir, diagnostics: read.diagnostics });
   const parsed = parseSkillMd(read.text, { file: read.file, dirName: skillDirName(read.dir) });
-  const structural = parsed.diagnostics.filter((diagnostic) => diagnostic.code.startsWith("yaml-") || diagnostic.code.startsWith("frontmatter-"));
-  if (parsed.frontmatter === undefined || structural.length > 0) throw new SkillLoadError({ path: read.file, diagnostics: structural });
+  const structural = parsed.diagnostics.filter(
+    (diagnostic) => diagnostic.code.startsWith("yaml-") || diagnostic.code.startsWith("frontmatter-"),
+  );
+  if (parsed.frontmatter === undefined || structural.length > 0)
+    throw new SkillLoadError({ path: read.file, diagnostics: structural });
   const frontmatter = parsed.frontmatter;
   for (const field of ["name", "description"] as const) {
     const value = frontmatter[field];
-    if (!Object.hasOwn(frontmatter, field)) throw new SkillLoadError({ path: read.file, diagnostics: [createDiagnostic(`${field}-missing`, { path: read.file, field }, `missing required field '${field}' in frontmatter`)] });
-    if (typeof value !== "string" || pyStrip(value) === "") throw new SkillLoadError({ path: read.file, diagnostics: [createDiagnostic(`${field}-empty`, { path: read.file, field }, `field '${field}' must be a non-empty string`)] });
+    if (!Object.hasOwn(frontmatter, field))
+      throw new SkillLoadError({
+        path: read.file,
+        diagnostics: [
+          createDiagnostic(
+            `${field}-missing`,
+            { path: read.file, field },
+            `missing required field '${field}' in frontmatter`,
+          ),
+        ],
+      });
+    if (typeof value !== "string" || pyStrip(value) === "")
+      throw new SkillLoadError({
+        path: read.file,
+        diagnostics: [
+          createDiagnostic(`${field}-empty`, { path: read.file, field }, `field '${field}' must be a non-empty string`),
+        ],
+      });
   }
-  const properties: SkillProperties = { name: pyStrip(frontmatter.name as string), description: pyStrip(frontmatter.description as string) };
+  const properties: SkillProperties = {
+    name: pyStrip(frontmatter.name as string),
+    description: pyStrip(frontmatter.description as string),
+  };
   if (typeof frontmatter.license === "string" && frontmatter.license !== "") properties.license = frontmatter.license;
-  if (typeof frontmatter.compatibility === "string" && frontmatter.compatibility !== "") properties.compatibility = frontmatter.compatibility;
+  if (typeof frontmatter.compatibility === "string" && frontmatter.compatibility !== "")
+    properties.compatibility = frontmatter.compatibility;
   const tools = frontmatter["allowed-tools"];
-  if ((typeof tools === "string" && tools !== "") || (Array.isArray(tools) && tools.length > 0)) properties.allowedTools = tools as string | string[];
+  if ((typeof tools === "string" && tools !== "") || (Array.isArray(tools) && tools.length > 0))
+    properties.allowedTools = tools as string | string[];
   if (isPlainRecord(frontmatter.metadata) && Object.keys(frontmatter.metadata).length > 0) {
-    properties.metadata = Object.fromEntries(Object.entries(frontmatter.metadata).map(([key, value]) => [key, typeof value === "string" ? value : pythonRepr(value)]));
+    properties.metadata = Object.fromEntries(
+      Object.entries(frontmatter.metadata).map(([key, value]) => [
+        key,
+        typeof value === "string" ? value : pythonRepr(value),
+      ]),
+    );
   }
   return properties;
 }
@@ -63,11 +92,15 @@ export function skillPropertiesToDict(properties: SkillProperties): Record<strin
 
 /** Python `str()` of a parsed YAML value (strings, lists, dicts), e.g. `{'team': 'infra'}`. */
 function pythonRepr(value: unknown): string {
-  const quote = (text: string) => (text.includes("'") && !text.includes('"') ? `"${text}"` : `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`);
+  const quote = (text: string) =>
+    text.includes("'") && !text.includes('"') ? `"${text}"` : `'${text.replace(/\\/g, "\\\\").replace(/'/g, "\\'")}'`;
   const inner = (item: unknown): string => {
     if (typeof item === "string") return quote(item);
     if (Array.isArray(item)) return `[${item.map(inner).join(", ")}]`;
-    if (isPlainRecord(item)) return `{${Object.entries(item).map(([key, entry]) => `${quote(key)}: ${inner(entry)}`).join(", ")}}`;
+    if (isPlainRecord(item))
+      return `{${Object.entries(item)
+        .map(([key, entry]) => `${quote(key)}: ${inner(entry)}`)
+        .join(", ")}}`;
     return String(item);
   };
   return typeof value === "string" ? value : inner(value);

@@ -3,7 +3,13 @@ import { splitFrontmatter } from "./split-frontmatter.js";
 
 describe("splitFrontmatter", () => {
   it("splits at the first '---' line after the opener and reports where YAML and body start", () => {
-    expect(splitFrontmatter("---\na: 1\nb: 2\n---\nbody\n---\nmore")).toEqual({ ok: true, yaml: "a: 1\nb: 2\n", body: "body\n---\nmore", yamlStartLine: 2, bodyStartLine: 5 });
+    expect(splitFrontmatter("---\na: 1\nb: 2\n---\nbody\n---\nmore")).toEqual({
+      ok: true,
+      yaml: "a: 1\nb: 2\n",
+      body: "body\n---\nmore",
+      yamlStartLine: 2,
+      bodyStartLine: 5,
+    });
   });
 
   it("accepts a closer on the last line without a newline, giving an empty body", () => {

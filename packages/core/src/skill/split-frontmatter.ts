@@ -33,7 +33,13 @@ export function splitFrontmatter(text: string): FrontmatterSplit {
     const end = text.indexOf("\n", start);
     const current = end === -1 ? text.slice(start) : text.slice(start, end);
     if (DELIMITER.test(current)) {
-      return { ok: true, yaml: text.slice(firstEnd + 1, start), body: end === -1 ? "" : text.slice(end + 1), yamlStartLine: 2, bodyStartLine: line + 1 };
+      return {
+        ok: true,
+        yaml: text.slice(firstEnd + 1, start),
+        body: end === -1 ? "" : text.slice(end + 1),
+        yamlStartLine: 2,
+        bodyStartLine: line + 1,
+      };
     }
     if (end === -1) break;
     start = end + 1;

@@ -2,7 +2,10 @@ import { describe, expect, it } from "vitest";
 import { validateFrontmatter } from "./validate-frontmatter.js";
 
 const check = (frontmatter: Record<string, unknown>, dirName?: string) =>
-  validateFrontmatter(frontmatter, dirName === undefined ? { file: "/s/SKILL.md" } : { file: "/s/SKILL.md", dirName }).map((diagnostic) => diagnostic.code);
+  validateFrontmatter(
+    frontmatter,
+    dirName === undefined ? { file: "/s/SKILL.md" } : { file: "/s/SKILL.md", dirName },
+  ).map((diagnostic) => diagnostic.code);
 const named = (name: unknown, dirName?: string) => check({ name, description: "Does things." }, dirName);
 
 describe("validateFrontmatter: name", () => {
@@ -27,7 +30,13 @@ describe("validateFrontmatter: name", () => {
   });
 
   it("reports the six independent name checks in the reference's order", () => {
-    expect(named("-Bad--Name_", "other")).toEqual(["name-lowercase", "name-hyphen-edge", "name-consecutive-hyphens", "name-chars", "name-dir-mismatch"]);
+    expect(named("-Bad--Name_", "other")).toEqual([
+      "name-lowercase",
+      "name-hyphen-edge",
+      "name-consecutive-hyphens",
+      "name-chars",
+      "name-dir-mismatch",
+    ]);
   });
 
   it("counts name length in code points after NFKC: 64 CJK characters pass, 65 fail", () => {
@@ -71,12 +80,20 @@ describe("validateFrontmatter: description, compatibility, unknown fields", () =
   });
 
   it("reports one unknown-field per key outside the spec, sorted, keys compared case-sensitively", () => {
-    const diagnostics = validateFrontmatter({ name: "a", description: "x", version: "1", Name: "A", author: "me" }, { file: "/s/SKILL.md" });
-    expect(diagnostics.filter((diagnostic) => diagnostic.code === "unknown-field").map((diagnostic) => diagnostic.field)).toEqual(["Name", "author", "version"]);
+    const diagnostics = validateFrontmatter(
+      { name: "a", description: "x", version: "1", Name: "A", author: "me" },
+      { file: "/s/SKILL.md" },
+    );
+    expect(
+      diagnostics.filter((diagnostic) => diagnostic.code === "unknown-field").map((diagnostic) => diagnostic.field),
+    ).toEqual(["Name", "author", "version"]);
   });
 
   it("does not fail on license, allowed-tools or metadata shapes, only warns", () => {
-    const diagnostics = validateFrontmatter({ name: "a", description: "x", license: ["MIT"], "allowed-tools": { a: "b" }, metadata: { team: { name: "x" } } }, { file: "/s/SKILL.md" });
+    const diagnostics = validateFrontmatter(
+      { name: "a", description: "x", license: ["MIT"], "allowed-tools": { a: "b" }, metadata: { team: { name: "x" } } },
+      { file: "/s/SKILL.md" },
+    );
     expect(diagnostics.map((diagnostic) => [diagnostic.code, diagnostic.severity])).toEqual([
       ["license-type", "warning"],
       ["metadata-type", "warning"],

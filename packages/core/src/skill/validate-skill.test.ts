@@ -14,7 +14,12 @@ describe("validateSkill", () => {
   });
 
   it("fails with every field error in the reference's order, errors before warnings", async () => {
-    const dir = temp.skill("order", skillText(`name: Wrong_Name\ndescription: ${"d".repeat(1100)}\ncompatibility:\n  - x\nlicense:\n  a: b\nzeta: 1\nalpha: 2`));
+    const dir = temp.skill(
+      "order",
+      skillText(
+        `name: Wrong_Name\ndescription: ${"d".repeat(1100)}\ncompatibility:\n  - x\nlicense:\n  a: b\nzeta: 1\nalpha: 2`,
+      ),
+    );
     const result = await validateSkill(dir);
     expect(result.success).toBe(false);
     expect(result.issues.map((issue) => issue.code)).toEqual([
@@ -31,14 +36,21 @@ describe("validateSkill", () => {
   });
 
   it("succeeds with warnings only", async () => {
-    const result = await validateSkill(temp.skill("warnings", skillText("name: warnings\ndescription: x\ncompatibility: ''", "")));
+    const result = await validateSkill(
+      temp.skill("warnings", skillText("name: warnings\ndescription: x\ncompatibility: ''", "")),
+    );
     expect(result.success).toBe(true);
     expect(result.issues.map((issue) => issue.severity)).toEqual(["warning", "warning"]);
   });
 
   it("reports a single early error for structural problems, as the reference returns early", async () => {
     const result = await validateSkill(temp.skill("structural", "---\nname: x\n"));
-    expect(result).toEqual({ success: false, issues: [expect.objectContaining({ code: "frontmatter-unclosed", path: join(temp.root(), "structural", "SKILL.md") })] });
+    expect(result).toEqual({
+      success: false,
+      issues: [
+        expect.objectContaining({ code: "frontmatter-unclosed", path: join(temp.root(), "structural", "SKILL.md") }),
+      ],
+    });
   });
 
   it("does not look into subfolders: a folder holding only nested skills has no SKILL.md", async () => {

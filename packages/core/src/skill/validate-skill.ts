@@ -39,14 +39,27 @@ export async function validateSkill(dir: string, options: ValidateSkillOptions =
   let issues: SkillDiagnostic[];
   let skill: Skill | undefined;
   try {
-    skill = assembleSkill({ text: read.text, bytes: read.bytes, dir: read.dir, file: read.file, label: read.file, dirName, origin, diagnostics: read.diagnostics, strict: false });
+    skill = assembleSkill({
+      text: read.text,
+      bytes: read.bytes,
+      dir: read.dir,
+      file: read.file,
+      label: read.file,
+      dirName,
+      origin,
+      diagnostics: read.diagnostics,
+      strict: false,
+    });
     issues = skill.diagnostics;
   } catch (error) {
     if (!(error instanceof SkillLoadError)) throw error;
     // Unusable skill: report exactly what the checks found (without the load-only explanations).
     issues = [...read.diagnostics, ...parseSkillMd(read.text, { file: read.file, dirName }).diagnostics];
   }
-  const ordered = [...issues.filter((issue) => issue.severity === "error"), ...issues.filter((issue) => issue.severity !== "error")];
+  const ordered = [
+    ...issues.filter((issue) => issue.severity === "error"),
+    ...issues.filter((issue) => issue.severity !== "error"),
+  ];
   const success = !ordered.some((issue) => issue.severity === "error");
   return skill === undefined ? { success, issues: ordered } : { success, issues: ordered, skill };
 }

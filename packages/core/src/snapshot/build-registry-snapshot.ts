@@ -31,7 +31,12 @@ export interface BuiltRegistrySnapshot {
  * @example await buildRegistrySnapshot({ sources: [skillsFromDirectory("./skills")], out: "dist/skills.snapshot.json" });
  */
 export async function buildRegistrySnapshot(options: BuildRegistrySnapshotOptions): Promise<BuiltRegistrySnapshot> {
-  const registry = await createLayeredRegistry({ sources: options.sources, strict: options.strict ?? false, maxSkillFileBytes: options.maxSkillFileBytes ?? 1024 * 1024, snapshot: false });
+  const registry = await createLayeredRegistry({
+    sources: options.sources,
+    strict: options.strict ?? false,
+    maxSkillFileBytes: options.maxSkillFileBytes ?? 1024 * 1024,
+    snapshot: false,
+  });
   const file = resolve(options.out);
   const bytes = await registry.writeSnapshot(file);
   return { file, bytes, skills: registry.list().length, diagnostics: registry.diagnostics() };

@@ -1,4 +1,14 @@
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  utimesSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -46,10 +56,12 @@ function ageSnapshot(path: string, edit: (snapshot: SnapshotFile) => void = () =
 }
 
 function markDescriptions(snapshot: SnapshotFile): void {
-  for (const entry of snapshot.entries) if (entry.metadata) entry.metadata.description = `SNAPSHOT ${entry.metadata.name}`;
+  for (const entry of snapshot.entries)
+    if (entry.metadata) entry.metadata.description = `SNAPSHOT ${entry.metadata.name}`;
 }
 
-const load = (root: string, snapshot: string | false) => createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot });
+const load = (root: string, snapshot: string | false) =>
+  createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot });
 
 describe("registry snapshot file", () => {
   it("serves unchanged skills from the snapshot without reading them", async () => {
@@ -125,7 +137,11 @@ describe("registry snapshot file", () => {
       ["three", "Three."],
     ]);
     // The snapshot was rewritten without the deleted skill.
-    expect(readSnapshot(file).entries.map((entry) => entry.metadata?.name).sort()).toEqual(["one", "three"]);
+    expect(
+      readSnapshot(file)
+        .entries.map((entry) => entry.metadata?.name)
+        .sort(),
+    ).toEqual(["one", "three"]);
   });
 
   it("ignores a snapshot from another version of skillgraph, with a diagnostic", async () => {
@@ -167,11 +183,25 @@ describe("registry snapshot file", () => {
       "null",
       "[]",
       (snapshot) => ({ ...snapshot, entries: "nope" }),
-      (snapshot) => ({ ...snapshot, entries: [{ ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, name: 5 } }] }),
-      (snapshot) => ({ ...snapshot, entries: [{ ...snapshot.entries[0], identity: { ...snapshot.entries[0]!.identity, mtimeNs: "1e9" } }] }),
-      (snapshot) => ({ ...snapshot, entries: [{ ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, file: "/etc/passwd" } }] }),
+      (snapshot) => ({
+        ...snapshot,
+        entries: [{ ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, name: 5 } }],
+      }),
+      (snapshot) => ({
+        ...snapshot,
+        entries: [{ ...snapshot.entries[0], identity: { ...snapshot.entries[0]!.identity, mtimeNs: "1e9" } }],
+      }),
+      (snapshot) => ({
+        ...snapshot,
+        entries: [{ ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, file: "/etc/passwd" } }],
+      }),
       (snapshot) => ({ ...snapshot, entries: [{ ...snapshot.entries[0], sourceId: "dir:/elsewhere" }] }),
-      (snapshot) => ({ ...snapshot, entries: [{ ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, diagnostics: [{ code: 1 }] } }] }),
+      (snapshot) => ({
+        ...snapshot,
+        entries: [
+          { ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, diagnostics: [{ code: 1 }] } },
+        ],
+      }),
     ];
     for (const variant of variants) {
       writeFileSync(file, typeof variant === "string" ? variant : JSON.stringify(variant(structuredClone(valid))));
@@ -188,8 +218,16 @@ describe("registry snapshot file", () => {
 
   it("checks the snapshot, watch and embeddings options once, in the factory", async () => {
     const sources = [skillsFromDirectory(tree({ "one/SKILL.md": skillMd("one", "One.") }))];
-    for (const options of [{ snapshot: 5 }, { snapshot: "" }, { watch: { debounceMs: -1 } }, { watch: "yes" }, { embeddings: { embedQuery: () => [] } }]) {
-      await expect(createSkillRegistry({ sources, ...(options as object) })).rejects.toSatisfy((error) => InvalidOptionsError.isInstance(error));
+    for (const options of [
+      { snapshot: 5 },
+      { snapshot: "" },
+      { watch: { debounceMs: -1 } },
+      { watch: "yes" },
+      { embeddings: { embedQuery: () => [] } },
+    ]) {
+      await expect(createSkillRegistry({ sources, ...(options as object) })).rejects.toSatisfy((error) =>
+        InvalidOptionsError.isInstance(error),
+      );
     }
   });
 

@@ -2,7 +2,15 @@ import { constants } from "node:fs";
 import { mkdir, open, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
-import { checkSnapshotFile, RACY_WINDOW_NS, SKILLGRAPH_CORE_VERSION, SNAPSHOT_FORMAT, SNAPSHOT_FORMAT_VERSION, type SnapshotEntry, type SnapshotFile } from "./snapshot-format.js";
+import {
+  checkSnapshotFile,
+  RACY_WINDOW_NS,
+  SKILLGRAPH_CORE_VERSION,
+  SNAPSHOT_FORMAT,
+  SNAPSHOT_FORMAT_VERSION,
+  type SnapshotEntry,
+  type SnapshotFile,
+} from "./snapshot-format.js";
 
 /** Largest snapshot file read (a 10 000-skill snapshot is about 10 MB). */
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
@@ -34,8 +42,21 @@ export function snapshotKey(sourceId: string, file: string): string {
  * Reads and checks a snapshot file. Missing → `undefined` and no diagnostic; unreadable, corrupt or stale → `undefined`
  * plus a warning saying why (the registry then loads from the files, and rewrites the snapshot). Never throws.
  */
-export async function readSnapshotFile(path: string, expected: { settings: { strict: boolean; maxBytes: number }; sources: string[] }): Promise<{ snapshot: ReadSnapshot | undefined; diagnostics: SkillDiagnostic[] }> {
-  const warn = (code: string, message: string) => ({ snapshot: undefined, diagnostics: [{ code, severity: "warning" as const, message: `registry snapshot ${path}: ${message}; loading from the skill files`, path }] });
+export async function readSnapshotFile(
+  path: string,
+  expected: { settings: { strict: boolean; maxBytes: number }; sources: string[] },
+): Promise<{ snapshot: ReadSnapshot | undefined; diagnostics: SkillDiagnostic[] }> {
+  const warn = (code: string, message: string) => ({
+    snapshot: undefined,
+    diagnostics: [
+      {
+        code,
+        severity: "warning" as const,
+        message: `registry snapshot ${path}: ${message}; loading from the skill files`,
+        path,
+      },
+    ],
+  });
   let text: string;
   let writtenNs: bigint;
   try {
@@ -43,7 +64,8 @@ export async function readSnapshotFile(path: string, expected: { settings: { str
     try {
       const stats = await handle.stat({ bigint: true });
       if (!stats.isFile()) return warn("registry-snapshot-invalid", "not a regular file");
-      if (stats.size > BigInt(MAX_SNAPSHOT_BYTES)) return warn("registry-snapshot-invalid", `over ${MAX_SNAPSHOT_BYTES} bytes`);
+      if (stats.size > BigInt(MAX_SNAPSHOT_BYTES))
+        return warn("registry-snapshot-invalid", `over ${MAX_SNAPSHOT_BYTES} bytes`);
       writtenNs = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs;
       text = await handle.readFile("utf8");
     } finally {
@@ -60,11 +82,17 @@ export async function readSnapshotFile(path: string, expected: { settings: { str
     return warn("registry-snapshot-invalid", "not valid JSON");
   }
   const checked = checkSnapshotFile(parsed, expected);
-  if (!checked.ok) return checked.rejection.kind === "stale" ? warn("registry-snapshot-stale", checked.rejection.message) : warn("registry-snapshot-invalid", checked.rejection.message);
+  if (!checked.ok)
+    return checked.rejection.kind === "stale"
+      ? warn("registry-snapshot-stale", checked.rejection.message)
+      : warn("registry-snapshot-invalid", checked.rejection.message);
   const entries = new Map<string, ReadSnapshotEntry>();
   for (const entry of checked.snapshot.entries) {
     const changedNs = maxNs(entry.identity.mtimeNs, entry.identity.ctimeNs);
-    entries.set(snapshotKey(entry.sourceId, entry.file), { ...entry, racy: entry.verify || writtenNs - changedNs < RACY_WINDOW_NS });
+    entries.set(snapshotKey(entry.sourceId, entry.file), {
+      ...entry,
+      racy: entry.verify || writtenNs - changedNs < RACY_WINDOW_NS,
+    });
   }
   return { snapshot: { entries, scanState: checked.snapshot.scanState ?? {}, writtenNs }, diagnostics: [] };
 }
@@ -80,8 +108,17 @@ export function maxNs(a: string, b: string): bigint {
  * Writes a snapshot atomically (temp file + rename, so a reader never sees half a file and two writers never mix),
  * then, in the shared cache folder, deletes the oldest snapshots beyond 64. Throws on I/O errors.
  */
-export async function writeSnapshotFile(path: string, content: Omit<SnapshotFile, "format" | "formatVersion" | "coreVersion">, options: { prune: boolean }): Promise<number> {
-  const file: SnapshotFile = { format: SNAPSHOT_FORMAT, formatVersion: SNAPSHOT_FORMAT_VERSION, coreVersion: SKILLGRAPH_CORE_VERSION, ...content };
+export async function writeSnapshotFile(
+  path: string,
+  content: Omit<SnapshotFile, "format" | "formatVersion" | "coreVersion">,
+  options: { prune: boolean },
+): Promise<number> {
+  const file: SnapshotFile = {
+    format: SNAPSHOT_FORMAT,
+    formatVersion: SNAPSHOT_FORMAT_VERSION,
+    coreVersion: SKILLGRAPH_CORE_VERSION,
+    ...content,
+  };
   const text = JSON.stringify(file);
   const folder = dirname(path);
   await mkdir(folder, { recursive: true });
@@ -100,7 +137,10 @@ export async function writeSnapshotFile(path: string, content: Omit<SnapshotFile
 async function pruneSnapshots(folder: string): Promise<void> {
   const names = (await readdir(folder)).filter((name) => name.startsWith("registry-") && name.endsWith(".json"));
   if (names.length <= MAX_CACHED_SNAPSHOTS) return;
-  const dated = await Promise.all(names.map(async (name) => ({ name, mtime: (await stat(join(folder, name)).catch(() => undefined))?.mtimeMs ?? 0 })));
+  const dated = await Promise.all(
+    names.map(async (name) => ({ name, mtime: (await stat(join(folder, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
+  );
   dated.sort((a, b) => a.mtime - b.mtime);
-  for (const { name } of dated.slice(0, dated.length - MAX_CACHED_SNAPSHOTS)) await unlink(join(folder, name)).catch(() => {});
+  for (const { name } of dated.slice(0, dated.length - MAX_CACHED_SNAPSHOTS))
+    await unlink(join(folder, name)).catch(() => {});
 }

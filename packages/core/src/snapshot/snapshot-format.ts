@@ -7,7 +7,9 @@ export const SNAPSHOT_FORMAT = "skillgraph-registry-snapshot";
 export const SNAPSHOT_FORMAT_VERSION = 1;
 
 /** The version of @skillgraph/core writing snapshots: a snapshot from another version is never served. */
-export const SKILLGRAPH_CORE_VERSION: string = (createRequire(import.meta.url)("../../package.json") as { version: string }).version;
+export const SKILLGRAPH_CORE_VERSION: string = (
+  createRequire(import.meta.url)("../../package.json") as { version: string }
+).version;
 
 /**
  * "Racy git" window: a SKILL.md whose mtime or ctime lies within this many nanoseconds before the moment it was read
@@ -54,17 +56,25 @@ export type SnapshotRejection = { kind: "corrupt"; message: string } | { kind: "
  * Checks a parsed snapshot file field by field (it is untrusted input: hand-edited, truncated, from another tool).
  * Returns the snapshot, or why it cannot be used; never throws.
  */
-export function checkSnapshotFile(value: unknown, expected: { settings: { strict: boolean; maxBytes: number }; sources: string[] }): { ok: true; snapshot: SnapshotFile } | { ok: false; rejection: SnapshotRejection } {
+export function checkSnapshotFile(
+  value: unknown,
+  expected: { settings: { strict: boolean; maxBytes: number }; sources: string[] },
+): { ok: true; snapshot: SnapshotFile } | { ok: false; rejection: SnapshotRejection } {
   const corrupt = (message: string) => ({ ok: false as const, rejection: { kind: "corrupt" as const, message } });
   const stale = (message: string) => ({ ok: false as const, rejection: { kind: "stale" as const, message } });
   if (!isRecord(value) || value.format !== SNAPSHOT_FORMAT) return corrupt("not a skillgraph registry snapshot");
-  if (value.formatVersion !== SNAPSHOT_FORMAT_VERSION) return stale(`snapshot format ${String(value.formatVersion)}, expected ${SNAPSHOT_FORMAT_VERSION}`);
-  if (value.coreVersion !== SKILLGRAPH_CORE_VERSION) return stale(`written by @skillgraph/core ${String(value.coreVersion)}, this is ${SKILLGRAPH_CORE_VERSION}`);
+  if (value.formatVersion !== SNAPSHOT_FORMAT_VERSION)
+    return stale(`snapshot format ${String(value.formatVersion)}, expected ${SNAPSHOT_FORMAT_VERSION}`);
+  if (value.coreVersion !== SKILLGRAPH_CORE_VERSION)
+    return stale(`written by @skillgraph/core ${String(value.coreVersion)}, this is ${SKILLGRAPH_CORE_VERSION}`);
   const settings = value.settings;
-  if (!isRecord(settings) || typeof settings.strict !== "boolean" || typeof settings.maxBytes !== "number") return corrupt("bad 'settings'");
-  if (settings.strict !== expected.settings.strict || settings.maxBytes !== expected.settings.maxBytes) return stale("written with other load settings (strict / maxSkillFileBytes)");
+  if (!isRecord(settings) || typeof settings.strict !== "boolean" || typeof settings.maxBytes !== "number")
+    return corrupt("bad 'settings'");
+  if (settings.strict !== expected.settings.strict || settings.maxBytes !== expected.settings.maxBytes)
+    return stale("written with other load settings (strict / maxSkillFileBytes)");
   if (!isStringArray(value.sources)) return corrupt("bad 'sources'");
-  if (value.sources.join("\0") !== expected.sources.join("\0")) return stale("written for other skill sources (another root)");
+  if (value.sources.join("\0") !== expected.sources.join("\0"))
+    return stale("written for other skill sources (another root)");
   if (!Array.isArray(value.entries)) return corrupt("bad 'entries'");
   if (value.scanState !== undefined && !isRecord(value.scanState)) return corrupt("bad 'scanState'");
   const known = new Set(expected.sources);
@@ -78,11 +88,14 @@ export function checkSnapshotFile(value: unknown, expected: { settings: { strict
 function entryProblem(entry: unknown, sources: ReadonlySet<string>): string | undefined {
   if (!isRecord(entry)) return "not an object";
   if (typeof entry.sourceId !== "string" || !sources.has(entry.sourceId)) return "unknown source";
-  for (const key of ["dir", "file", "root"] as const) if (typeof entry[key] !== "string" || entry[key] === "") return `bad '${key}'`;
+  for (const key of ["dir", "file", "root"] as const)
+    if (typeof entry[key] !== "string" || entry[key] === "") return `bad '${key}'`;
   const identity = entry.identity;
   if (!isRecord(identity)) return "bad 'identity'";
-  for (const key of ["mtimeMs", "size", "ino"] as const) if (typeof identity[key] !== "number" || !Number.isFinite(identity[key])) return `bad 'identity.${key}'`;
-  for (const key of ["mtimeNs", "ctimeNs"] as const) if (typeof identity[key] !== "string" || !/^\d{1,30}$/.test(identity[key])) return `bad 'identity.${key}'`;
+  for (const key of ["mtimeMs", "size", "ino"] as const)
+    if (typeof identity[key] !== "number" || !Number.isFinite(identity[key])) return `bad 'identity.${key}'`;
+  for (const key of ["mtimeNs", "ctimeNs"] as const)
+    if (typeof identity[key] !== "string" || !/^\d{1,30}$/.test(identity[key])) return `bad 'identity.${key}'`;
   if (entry.hash !== undefined && !isHash(entry.hash)) return "bad 'hash'";
   if (typeof entry.verify !== "boolean") return "bad 'verify'";
   if (!isDiagnostics(entry.refused)) return "bad 'refused'";
@@ -92,13 +105,15 @@ function entryProblem(entry: unknown, sources: ReadonlySet<string>): string | un
 
 function metadataProblem(metadata: unknown, dir: string, file: string): string | undefined {
   if (!isRecord(metadata)) return "bad 'metadata'";
-  if (typeof metadata.name !== "string" || metadata.name.trim() === "" || typeof metadata.description !== "string") return "bad metadata name/description";
+  if (typeof metadata.name !== "string" || metadata.name.trim() === "" || typeof metadata.description !== "string")
+    return "bad metadata name/description";
   if (metadata.dir !== dir || metadata.file !== file) return "metadata path does not match the entry";
   if (!isHash(metadata.hash)) return "bad metadata hash";
   if (!isStringArray(metadata.allowedTools)) return "bad metadata allowedTools";
   if (!isRecord(metadata.extra)) return "bad metadata extra";
   if (metadata.metadata !== undefined && !isRecord(metadata.metadata)) return "bad metadata metadata";
-  for (const key of ["license", "compatibility"] as const) if (metadata[key] !== undefined && typeof metadata[key] !== "string") return `bad metadata ${key}`;
+  for (const key of ["license", "compatibility"] as const)
+    if (metadata[key] !== undefined && typeof metadata[key] !== "string") return `bad metadata ${key}`;
   if (!isDiagnostics(metadata.diagnostics)) return "bad metadata diagnostics";
   return undefined;
 }

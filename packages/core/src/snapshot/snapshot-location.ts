@@ -21,6 +21,9 @@ export function defaultSnapshotFolder(cwd: string = process.cwd(), env: NodeJS.P
 
 /** The default snapshot file for a set of sources: one file per distinct set, named by a hash of the source ids. */
 export function defaultSnapshotFile(sourceIds: readonly string[], folder: string = defaultSnapshotFolder()): string {
-  const digest = createHash("sha256").update([...sourceIds].sort().join("\0")).digest("hex").slice(0, 16);
+  const digest = createHash("sha256")
+    .update([...sourceIds].sort().join("\0"))
+    .digest("hex")
+    .slice(0, 16);
   return join(folder, `registry-${digest}.json`);
 }

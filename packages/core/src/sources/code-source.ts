@@ -50,7 +50,10 @@ export interface CodeSourceOptions {
  * Skills defined in code as a source.
  * @example createSkillRegistry({ sources: [skillsFromCode([defineSkill({ ... })])] })
  */
-export function skillsFromCode(skills: ReadonlyArray<DefinedSkill | SkillDefinition>, options: CodeSourceOptions = {}): SkillSource {
+export function skillsFromCode(
+  skills: ReadonlyArray<DefinedSkill | SkillDefinition>,
+  options: CodeSourceOptions = {},
+): SkillSource {
   const defined = skills.map((skill) => ("text" in skill && "definition" in skill ? skill : defineSkill(skill)));
   const candidates: CodeSkillCandidate[] = defined.map((skill) => ({
     kind: "code",

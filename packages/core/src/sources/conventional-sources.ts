@@ -29,7 +29,8 @@ export function conventionalSources(options: ConventionalSourcesOptions = {}): S
   const home = options.home ?? homedir();
   const sources: SkillSource[] = [];
   if (options.project !== false) {
-    for (const folder of PROJECT_SKILL_FOLDERS) sources.push(skillsFromDirectory(join(cwd, folder), { layer: "project", optional: true }));
+    for (const folder of PROJECT_SKILL_FOLDERS)
+      sources.push(skillsFromDirectory(join(cwd, folder), { layer: "project", optional: true }));
   }
   if (options.user !== false) {
     const taken = new Set(sources.map((source) => source.id));

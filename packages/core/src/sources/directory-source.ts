@@ -34,7 +34,9 @@ export function skillsFromDirectory(dir: string, options: DirectorySourceOptions
       if (!existsSync(root)) {
         return {
           candidates: [],
-          diagnostics: options.optional ? [] : [folderDiagnostic("source-missing", root, `skills folder ${root} does not exist`)],
+          diagnostics: options.optional
+            ? []
+            : [folderDiagnostic("source-missing", root, `skills folder ${root} does not exist`)],
         };
       }
       return walker.walk();

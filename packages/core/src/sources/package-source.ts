@@ -30,7 +30,12 @@ export function findPackageDir(packageName: string, cwd: string): string | undef
 export function packageSkillFolders(packageDir: string): string[] {
   const manifest = JSON.parse(readFileSync(join(packageDir, "package.json"), "utf8")) as { agentskills?: unknown };
   const declared = manifest.agentskills;
-  const folders = typeof declared === "string" ? [declared] : Array.isArray(declared) ? declared.filter((x): x is string => typeof x === "string") : ["skills"];
+  const folders =
+    typeof declared === "string"
+      ? [declared]
+      : Array.isArray(declared)
+        ? declared.filter((x): x is string => typeof x === "string")
+        : ["skills"];
   return folders.map((folder) => resolve(packageDir, folder)).filter((folder) => isInsideFolder(folder, packageDir));
 }
 
@@ -50,12 +55,18 @@ export function skillsFromPackage(packageName: string, options: PackageSourceOpt
       if (!inner) {
         const packageDir = findPackageDir(packageName, cwd);
         if (!packageDir) {
-          throw new SkillgraphError({ code: "package-not-found", message: `npm package '${packageName}' is not installed (looked in node_modules from ${resolve(cwd)} upwards)` });
+          throw new SkillgraphError({
+            code: "package-not-found",
+            message: `npm package '${packageName}' is not installed (looked in node_modules from ${resolve(cwd)} upwards)`,
+          });
         }
         inner = packageSkillFolders(packageDir).map((folder) => skillsFromDirectory(folder, { layer, optional: true }));
       }
       const scans = await Promise.all(inner.map((source) => source.scan()));
-      return { candidates: scans.flatMap((scan) => scan.candidates), diagnostics: scans.flatMap((scan) => scan.diagnostics) };
+      return {
+        candidates: scans.flatMap((scan) => scan.candidates),
+        diagnostics: scans.flatMap((scan) => scan.diagnostics),
+      };
     },
     watchRoots: () => (inner ?? []).flatMap((source) => source.watchRoots?.() ?? []),
   };
@@ -73,7 +84,8 @@ export function skillsFromDependencies(options: PackageSourceOptions = {}): Skil
     const packageDir = findPackageDir(name, cwd);
     if (!packageDir) continue;
     const manifestText = readFileSync(join(packageDir, "package.json"), "utf8");
-    if (manifestText.includes('"agentskills"') || existsSync(join(packageDir, "skills"))) sources.push(skillsFromPackage(name, options));
+    if (manifestText.includes('"agentskills"') || existsSync(join(packageDir, "skills")))
+      sources.push(skillsFromPackage(name, options));
   }
   return sources;
 }

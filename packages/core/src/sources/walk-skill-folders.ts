@@ -72,17 +72,30 @@ export class SkillFolderWalker {
       try {
         folderStat = firstWalk ? statSync(folder, { bigint: true }) : await io(() => stat(folder, { bigint: true }));
       } catch (error) {
-        diagnostics.push(folderDiagnostic("source-unreadable", folder, `cannot read folder ${folder}: ${(error as Error).message}`));
+        diagnostics.push(
+          folderDiagnostic("source-unreadable", folder, `cannot read folder ${folder}: ${(error as Error).message}`),
+        );
         return;
       }
       if (!folderStat.isDirectory()) return;
       const key = `${folderStat.dev}:${folderStat.ino}`;
       if (ancestors.has(key)) {
-        diagnostics.push(folderDiagnostic("source-cycle", folder, `${folder} links back to a folder above it (symlink cycle); skipped`, "warning"));
+        diagnostics.push(
+          folderDiagnostic(
+            "source-cycle",
+            folder,
+            `${folder} links back to a folder above it (symlink cycle); skipped`,
+            "warning",
+          ),
+        );
         return;
       }
 
-      const stamp: FolderStamp = { ino: Number(folderStat.ino), mtimeNs: folderStat.mtimeNs.toString(), ctimeNs: folderStat.ctimeNs.toString() };
+      const stamp: FolderStamp = {
+        ino: Number(folderStat.ino),
+        mtimeNs: folderStat.mtimeNs.toString(),
+        ctimeNs: folderStat.ctimeNs.toString(),
+      };
       let entry = this.cache.get(folder);
       if (!entry || entry.racy || !sameStamp(entry.stamp, stamp)) {
         const listedAt = BigInt(Date.now()) * 1_000_000n;
@@ -99,12 +112,21 @@ export class SkillFolderWalker {
           found.push({ key, kind: "disk", dir: folder, file, root: folder, identity: identityFromBigStats(fileStat) });
         } catch {
           // A dangling SKILL.md symlink: the loader reports it as skill-md-missing when asked to validate this folder.
-          diagnostics.push(folderDiagnostic("skill-md-missing", file, `${file} is a dangling symlink; skill skipped`, "warning"));
+          diagnostics.push(
+            folderDiagnostic("skill-md-missing", file, `${file} is a dangling symlink; skill skipped`, "warning"),
+          );
         }
       }
       if (depth >= this.options.maxDepth) {
         if (entry.subfolders.length > 0) {
-          diagnostics.push(folderDiagnostic("source-depth-limit", folder, `${folder}: not descending further than ${this.options.maxDepth} levels`, "warning"));
+          diagnostics.push(
+            folderDiagnostic(
+              "source-depth-limit",
+              folder,
+              `${folder}: not descending further than ${this.options.maxDepth} levels`,
+              "warning",
+            ),
+          );
         }
         return;
       }
@@ -120,19 +142,30 @@ export class SkillFolderWalker {
     for (const { key, ...candidate } of found) {
       const first = firstPath.get(key);
       if (first !== undefined) {
-        diagnostics.push(folderDiagnostic("source-duplicate-link", candidate.dir, `${candidate.dir} is the same folder as ${first} (reached through a symlink); counted once`, "warning"));
+        diagnostics.push(
+          folderDiagnostic(
+            "source-duplicate-link",
+            candidate.dir,
+            `${candidate.dir} is the same folder as ${first} (reached through a symlink); counted once`,
+            "warning",
+          ),
+        );
         continue;
       }
       firstPath.set(key, candidate.dir);
       candidates.push(candidate);
     }
-    diagnostics.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+    diagnostics.sort((a, b) =>
+      a.path < b.path ? -1 : a.path > b.path ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0,
+    );
     return { candidates, diagnostics };
   }
 
   /** Every folder the last walk visited (the root first): what a watcher watches. */
   folders(): string[] {
-    return this.cache.size === 0 ? [this.root] : [this.root, ...[...this.cache.keys()].filter((folder) => folder !== this.root)];
+    return this.cache.size === 0
+      ? [this.root]
+      : [this.root, ...[...this.cache.keys()].filter((folder) => folder !== this.root)];
   }
 
   /** The folder listings of the last walk, for a registry snapshot. */
@@ -181,12 +214,19 @@ export class SkillFolderWalker {
     return true;
   }
 
-  private async list(folder: string, stamp: FolderStamp, isRoot: boolean, diagnostics: SkillDiagnostic[]): Promise<CachedFolder> {
+  private async list(
+    folder: string,
+    stamp: FolderStamp,
+    isRoot: boolean,
+    diagnostics: SkillDiagnostic[],
+  ): Promise<CachedFolder> {
     let dirents;
     try {
       dirents = await readdir(folder, { withFileTypes: true });
     } catch (error) {
-      diagnostics.push(folderDiagnostic("source-unreadable", folder, `cannot list folder ${folder}: ${(error as Error).message}`));
+      diagnostics.push(
+        folderDiagnostic("source-unreadable", folder, `cannot list folder ${folder}: ${(error as Error).message}`),
+      );
       return { stamp, skillFileName: undefined, subfolders: [], racy: true };
     }
     let upper = false;
@@ -225,7 +265,12 @@ export function identityFromBigStats(stats: BigIntStats): FileIdentity {
 }
 
 /** A diagnostic about a folder of a source rather than a skill. */
-export function folderDiagnostic(code: string, path: string, message: string, severity: "error" | "warning" = "error"): SkillDiagnostic {
+export function folderDiagnostic(
+  code: string,
+  path: string,
+  message: string,
+  severity: "error" | "warning" = "error",
+): SkillDiagnostic {
   return { code, severity, message, path };
 }
 
@@ -247,13 +292,37 @@ function parsePersistedFolder(item: unknown, root: string): PersistedFolder | un
   if (typeof folder !== "string" || !(folder === root || folder.startsWith(`${root}/`))) return undefined;
   const stamp = value.stamp as Record<string, unknown> | null;
   if (typeof stamp !== "object" || stamp === null || typeof stamp.ino !== "number") return undefined;
-  if (typeof stamp.mtimeNs !== "string" || !/^\d{1,30}$/.test(stamp.mtimeNs) || typeof stamp.ctimeNs !== "string" || !/^\d{1,30}$/.test(stamp.ctimeNs)) return undefined;
+  if (
+    typeof stamp.mtimeNs !== "string" ||
+    !/^\d{1,30}$/.test(stamp.mtimeNs) ||
+    typeof stamp.ctimeNs !== "string" ||
+    !/^\d{1,30}$/.test(stamp.ctimeNs)
+  )
+    return undefined;
   const skillFileName = value.skillFileName;
   if (skillFileName !== null && skillFileName !== "SKILL.md" && skillFileName !== "skill.md") return undefined;
   const subfolders = value.subfolders;
-  if (!Array.isArray(subfolders) || !subfolders.every((name) => typeof name === "string" && name !== "" && name !== "." && name !== ".." && !name.includes("/") && !name.includes("\0"))) return undefined;
+  if (
+    !Array.isArray(subfolders) ||
+    !subfolders.every(
+      (name) =>
+        typeof name === "string" &&
+        name !== "" &&
+        name !== "." &&
+        name !== ".." &&
+        !name.includes("/") &&
+        !name.includes("\0"),
+    )
+  )
+    return undefined;
   if (typeof value.verify !== "boolean") return undefined;
-  return { folder, stamp: { ino: stamp.ino, mtimeNs: stamp.mtimeNs, ctimeNs: stamp.ctimeNs }, skillFileName, subfolders: subfolders as string[], verify: value.verify };
+  return {
+    folder,
+    stamp: { ino: stamp.ino, mtimeNs: stamp.mtimeNs, ctimeNs: stamp.ctimeNs },
+    skillFileName,
+    subfolders: subfolders as string[],
+    verify: value.verify,
+  };
 }
 
 /** Runs at most `limit` of the given tasks at a time. */

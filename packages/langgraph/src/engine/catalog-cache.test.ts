@@ -27,7 +27,10 @@ describe("catalog-cache", () => {
   it("keeps at most its capacity of bodies and files, least recently used dropped first", async () => {
     const { registry } = await engineContext();
     let reads = 0;
-    const counting = new Proxy(registry, { get: (target, key) => (key === "readBody" ? (name: string) => (reads++, target.readBody(name)) : Reflect.get(target, key)) });
+    const counting = new Proxy(registry, {
+      get: (target, key) =>
+        key === "readBody" ? (name: string) => (reads++, target.readBody(name)) : Reflect.get(target, key),
+    });
     const bodies = new BodyCache(2);
     await bodies.current(counting, "notes", registry.get("notes")!.hash);
     await bodies.current(counting, "weather", registry.get("weather")!.hash);

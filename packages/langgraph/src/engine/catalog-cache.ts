@@ -113,7 +113,10 @@ export function allowedToolName(entry: string): string {
 }
 
 /** Resolves every visible skill's `allowed-tools` against the registered tools, plus the `skillTools` map. */
-export function buildSkillToolIndex(skills: readonly SkillMetadata[], options: ResolvedSkillsRuntimeOptions): SkillToolIndex {
+export function buildSkillToolIndex(
+  skills: readonly SkillMetadata[],
+  options: ResolvedSkillsRuntimeOptions,
+): SkillToolIndex {
   const pool = new Map(options.tools.map((tool) => [tool.name, tool]));
   const poolLower = new Map(options.tools.map((tool) => [tool.name.toLowerCase(), tool]));
   const owned = new Map<string, StructuredToolInterface[]>();
@@ -200,7 +203,12 @@ export class BodyCache {
 /** The model-facing skills tools for the visible skill `names` (disable_skill and call_skill_tool only when enabled). */
 export function buildSkillsTools(names: string[], options: ResolvedSkillsRuntimeOptions): StructuredToolInterface[] {
   const threshold = options.enumThreshold;
-  const skillsTools = [buildReadSkillTool(names, threshold), buildReadSkillFileTool(names, threshold), buildSearchSkillsTool(), buildListSkillFilesTool(names, threshold)];
+  const skillsTools = [
+    buildReadSkillTool(names, threshold),
+    buildReadSkillFileTool(names, threshold),
+    buildSearchSkillsTool(),
+    buildListSkillFilesTool(names, threshold),
+  ];
   if (options.allowDisableSkill) skillsTools.push(buildDisableSkillTool(names, threshold));
   if (options.toolExposure === "dispatcher") skillsTools.push(buildCallSkillTool());
   return skillsTools;
@@ -213,7 +221,10 @@ export interface HookTool {
 }
 
 /** Every tool the interceptor may have to run itself (pool, skillTools, hook tools), plus the hook tools by name. */
-export function collectServedTools(options: ResolvedSkillsRuntimeOptions): { servedTools: StructuredToolInterface[]; hookTools: Map<string, HookTool> } {
+export function collectServedTools(options: ResolvedSkillsRuntimeOptions): {
+  servedTools: StructuredToolInterface[];
+  hookTools: Map<string, HookTool>;
+} {
   const hookTools = new Map<string, HookTool>();
   const served = new Map<string, StructuredToolInterface>();
   for (const tool of options.tools) served.set(tool.name, tool);
@@ -228,7 +239,14 @@ export function collectServedTools(options: ResolvedSkillsRuntimeOptions): { ser
 }
 
 /** Names of every model-facing skills tool. */
-export const SKILLS_TOOL_NAMES = [READ_SKILL, READ_SKILL_FILE, SEARCH_SKILLS, LIST_SKILL_FILES, DISABLE_SKILL, CALL_SKILL_TOOL] as const;
+export const SKILLS_TOOL_NAMES = [
+  READ_SKILL,
+  READ_SKILL_FILE,
+  SEARCH_SKILLS,
+  LIST_SKILL_FILES,
+  DISABLE_SKILL,
+  CALL_SKILL_TOOL,
+] as const;
 
 /** Whether `name` is one of the model-facing skills tools. */
 export function isSkillsToolName(name: string): boolean {

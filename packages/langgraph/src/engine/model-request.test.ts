@@ -4,7 +4,11 @@ import { engineContext } from "../__fixtures__/engine-context.js";
 import { buildModelRequest } from "./model-request.js";
 
 const readResult = (skill: string, hash: string, id: string, docs?: string[]) =>
-  new ToolMessage({ content: `Skill '${skill}' loaded.`, tool_call_id: id, artifact: { skillgraph: { kind: "skill-body", agentId: "default", skill, hash, ...(docs ? { docs } : {}) } } });
+  new ToolMessage({
+    content: `Skill '${skill}' loaded.`,
+    tool_call_id: id,
+    artifact: { skillgraph: { kind: "skill-body", agentId: "default", skill, hash, ...(docs ? { docs } : {}) } },
+  });
 
 describe("model-request", () => {
   it("fills the latest read_skill result of a loaded skill, points earlier ones to it, and restores nothing", async () => {
@@ -22,8 +26,16 @@ describe("model-request", () => {
   it("restores a loaded skill whose result is gone at the end of the system text, and answers dangling calls", async () => {
     const { registry, context, load } = await engineContext();
     const state = load(["notes", "weather"]);
-    const dangling = new AIMessage({ content: "", tool_calls: [{ name: "noop", args: {}, id: "lost", type: "tool_call" }] });
-    const messages = [new HumanMessage("hi"), readResult("weather", registry.get("weather")!.hash, "w"), dangling, new HumanMessage("again")];
+    const dangling = new AIMessage({
+      content: "",
+      tool_calls: [{ name: "noop", args: {}, id: "lost", type: "tool_call" }],
+    });
+    const messages = [
+      new HumanMessage("hi"),
+      readResult("weather", registry.get("weather")!.hash, "w"),
+      dangling,
+      new HumanMessage("again"),
+    ];
     const built = await buildModelRequest(context, { state, catalog: registry, systemText: "S", messages, tools: [] });
     expect(built.restored).toEqual(["notes"]);
     expect(built.systemText.indexOf("<restored_skills>")).toBeGreaterThan(built.systemText.indexOf("pdf-tools"));
@@ -36,11 +48,29 @@ describe("model-request", () => {
   it("shows selected docs with the body while they are in the entry's docs", async () => {
     const { registry, context, load } = await engineContext();
     const loaded = load(["pdf-tools"]);
-    const withDoc = { ...loaded, load: { ...loaded.load, loaded: { "pdf-tools": { ...loaded.load.loaded["pdf-tools"]!, docs: ["references/api.md"] } } } };
+    const withDoc = {
+      ...loaded,
+      load: {
+        ...loaded.load,
+        loaded: { "pdf-tools": { ...loaded.load.loaded["pdf-tools"]!, docs: ["references/api.md"] } },
+      },
+    };
     const messages = [readResult("pdf-tools", registry.get("pdf-tools")!.hash, "p", ["references/api.md"])];
-    const shown = await buildModelRequest(context, { state: withDoc, catalog: registry, systemText: "", messages, tools: [] });
+    const shown = await buildModelRequest(context, {
+      state: withDoc,
+      catalog: registry,
+      systemText: "",
+      messages,
+      tools: [],
+    });
     expect(shown.messages[0]!.text).toContain('<skill_file skill="pdf-tools" path="references/api.md">');
-    const dropped = await buildModelRequest(context, { state: loaded, catalog: registry, systemText: "", messages, tools: [] });
+    const dropped = await buildModelRequest(context, {
+      state: loaded,
+      catalog: registry,
+      systemText: "",
+      messages,
+      tools: [],
+    });
     expect(dropped.messages[0]!.text).not.toContain("PDF API DOC");
   });
 });

@@ -9,7 +9,13 @@ import { repairDanglingToolCalls } from "../repair/repair-dangling-tool-calls.js
 import type { AgentSkillsState } from "../state/skills-state.js";
 import { CALL_SKILL_TOOL } from "../tools/call-skill-tool/index.js";
 import type { SkillBodyArtifact, SkillFileArtifact } from "../tools/skills-tool-context.js";
-import { SKILLS_TOOL_NAMES, type BodyCache, type EngineContext, type SkillToolIndex, type VersionCache } from "./catalog-cache.js";
+import {
+  SKILLS_TOOL_NAMES,
+  type BodyCache,
+  type EngineContext,
+  type SkillToolIndex,
+  type VersionCache,
+} from "./catalog-cache.js";
 import { toolRestriction } from "./tool-gate.js";
 
 /** The rewritten model request. */
@@ -46,9 +52,14 @@ export async function buildModelRequest(context: EngineContext, input: ModelRequ
   const repaired = repairDanglingToolCalls(input.messages);
   const materialised = await materialiseMessages(context, repaired.messages, state, catalog, cache.index);
   let systemText = joinText(input.systemText, cache.section);
-  if (context.options.bodyPlacement === "system-prompt" && loaded.length > 0) systemText = joinText(systemText, await loadedSkillsSection(context, state, catalog, loaded, cache.index, materialised.selectedDocs));
+  if (context.options.bodyPlacement === "system-prompt" && loaded.length > 0)
+    systemText = joinText(
+      systemText,
+      await loadedSkillsSection(context, state, catalog, loaded, cache.index, materialised.selectedDocs),
+    );
   const restored = context.options.bodyPlacement === "tool-result" ? materialised.missing : [];
-  if (restored.length > 0) systemText = joinText(systemText, await restoredSkillsSection(context, state, catalog, restored, cache.index));
+  if (restored.length > 0)
+    systemText = joinText(systemText, await restoredSkillsSection(context, state, catalog, restored, cache.index));
   return { systemText, messages: materialised.messages, tools, repairs: repaired.repairs, restored };
 }
 
@@ -72,7 +83,13 @@ export interface MaterialisedMessages {
  * it, file results are filled while their skill is loaded and the file still in its docs, and anything of an
  * unloaded skill becomes a short note. A request with no such results is returned as is.
  */
-export async function materialiseMessages(context: EngineContext, messages: readonly BaseMessage[], state: AgentSkillsState, catalog: SkillCatalog, index: SkillToolIndex): Promise<MaterialisedMessages> {
+export async function materialiseMessages(
+  context: EngineContext,
+  messages: readonly BaseMessage[],
+  state: AgentSkillsState,
+  catalog: SkillCatalog,
+  index: SkillToolIndex,
+): Promise<MaterialisedMessages> {
   const { options, agentId, bodies } = context;
   const latest = new Map<string, number>();
   let files = 0;
@@ -81,12 +98,18 @@ export async function materialiseMessages(context: EngineContext, messages: read
     if (artifact && artifact.agentId === agentId) latest.set(artifact.skill, position);
     else if (fileArtifact(message)?.agentId === agentId) files++;
   });
-  const missing = Object.keys(state.load.loaded).filter((name) => !latest.has(name)).sort();
+  const missing = Object.keys(state.load.loaded)
+    .filter((name) => !latest.has(name))
+    .sort();
   const selectedDocs = new Map<string, string[]>();
   for (const [skill, position] of latest) {
     const entry = state.load.loaded[skill];
     const chosen = bodyArtifact(messages[position]!)!.docs ?? [];
-    if (entry) selectedDocs.set(skill, chosen.filter((path) => entry.docs.includes(path)));
+    if (entry)
+      selectedDocs.set(
+        skill,
+        chosen.filter((path) => entry.docs.includes(path)),
+      );
   }
   if (latest.size === 0 && files === 0) return { messages: messages as BaseMessage[], missing, selectedDocs };
   const out: BaseMessage[] = [];
@@ -121,21 +144,45 @@ export async function materialiseMessages(context: EngineContext, messages: read
       const docs = await docBlocks(context, catalog, skill, selectedDocs.get(skill) ?? []);
       content = `${skillBlock(skill, text, changed)}${docs}\n\n${String(tool.content)}${dispatcherNote(options.toolExposure, skill, index)}`;
     }
-    out.push(new ToolMessage({ content, tool_call_id: tool.tool_call_id, name: tool.name, id: tool.id, artifact: tool.artifact, status: tool.status }));
+    out.push(
+      new ToolMessage({
+        content,
+        tool_call_id: tool.tool_call_id,
+        name: tool.name,
+        id: tool.id,
+        artifact: tool.artifact,
+        status: tool.status,
+      }),
+    );
   }
   return { messages: out, missing, selectedDocs };
 }
 
 /** The selected reference files of a skill as blocks to append to its body ("" when none). */
-export async function docBlocks(context: EngineContext, catalog: SkillCatalog, skill: string, paths: readonly string[]): Promise<string> {
+export async function docBlocks(
+  context: EngineContext,
+  catalog: SkillCatalog,
+  skill: string,
+  paths: readonly string[],
+): Promise<string> {
   let text = "";
-  for (const path of paths) text += `\n${fileBlock(skill, path, await context.bodies.file(catalog, skill, path, context.options.maxFileBytes))}`;
+  for (const path of paths)
+    text += `\n${fileBlock(skill, path, await context.bodies.file(catalog, skill, path, context.options.maxFileBytes))}`;
   return text;
 }
 
 /** The `<loaded_skills>` system-prompt section: loaded bodies in load order (bodyPlacement "system-prompt"). */
-export async function loadedSkillsSection(context: EngineContext, state: AgentSkillsState, catalog: SkillCatalog, loaded: readonly SkillMetadata[], index: SkillToolIndex, selectedDocs: ReadonlyMap<string, readonly string[]>): Promise<string> {
-  const entries = loaded.map((skill) => state.load.loaded[skill.name]!).sort((a, b) => a.loadedSeq - b.loadedSeq || (a.name < b.name ? -1 : 1));
+export async function loadedSkillsSection(
+  context: EngineContext,
+  state: AgentSkillsState,
+  catalog: SkillCatalog,
+  loaded: readonly SkillMetadata[],
+  index: SkillToolIndex,
+  selectedDocs: ReadonlyMap<string, readonly string[]>,
+): Promise<string> {
+  const entries = loaded
+    .map((skill) => state.load.loaded[skill.name]!)
+    .sort((a, b) => a.loadedSeq - b.loadedSeq || (a.name < b.name ? -1 : 1));
   const { options, bodies } = context;
   const parts: string[] = [];
   for (const entry of entries) {
@@ -151,7 +198,13 @@ export async function loadedSkillsSection(context: EngineContext, state: AgentSk
  * request (history trimmed, summarised or removed), with every file in their docs, by name, so the bytes are the
  * same on every request.
  */
-export async function restoredSkillsSection(context: EngineContext, state: AgentSkillsState, catalog: SkillCatalog, names: readonly string[], index: SkillToolIndex): Promise<string> {
+export async function restoredSkillsSection(
+  context: EngineContext,
+  state: AgentSkillsState,
+  catalog: SkillCatalog,
+  names: readonly string[],
+  index: SkillToolIndex,
+): Promise<string> {
   const { options, bodies } = context;
   const parts: string[] = [];
   for (const name of names) {
@@ -160,7 +213,8 @@ export async function restoredSkillsSection(context: EngineContext, state: Agent
     const docs = await docBlocks(context, catalog, name, entry.docs);
     parts.push(skillBlock(name, body, changed) + docs + dispatcherNote(options.toolExposure, name, index));
   }
-  const intro = "These skills are still loaded, but their read_skill results are no longer in the conversation (history trimmed or summarised). Their instructions:";
+  const intro =
+    "These skills are still loaded, but their read_skill results are no longer in the conversation (history trimmed or summarised). Their instructions:";
   return `<restored_skills>\n${intro}\n${parts.join("\n")}\n</restored_skills>`;
 }
 
@@ -175,7 +229,13 @@ export function loadedMetadata(state: AgentSkillsState, catalog: SkillCatalog): 
 }
 
 /** The body to show for a loaded skill under the drift policy (`keep`: the recorded version when cached), and whether it changed. */
-export async function loadedSkillBody(bodies: BodyCache, onDrift: DriftPolicy, name: string, recordedHash: string, catalog: SkillCatalog): Promise<{ body: string; changed: boolean }> {
+export async function loadedSkillBody(
+  bodies: BodyCache,
+  onDrift: DriftPolicy,
+  name: string,
+  recordedHash: string,
+  catalog: SkillCatalog,
+): Promise<{ body: string; changed: boolean }> {
   const current = catalog.get(name);
   if (onDrift === "keep") {
     const kept = bodies.peek(name, recordedHash);
@@ -186,16 +246,33 @@ export async function loadedSkillBody(bodies: BodyCache, onDrift: DriftPolicy, n
 }
 
 /** The tools of a rewritten request: the caller's tools minus engine-owned (and, in dynamic mode, restricted) ones, then skills tools, then exposed skill and hook tools. */
-export function requestTools(context: EngineContext, inputTools: readonly StructuredToolInterface[], state: AgentSkillsState, loaded: readonly SkillMetadata[], cache: VersionCache, threadId: string | undefined): StructuredToolInterface[] {
+export function requestTools(
+  context: EngineContext,
+  inputTools: readonly StructuredToolInterface[],
+  state: AgentSkillsState,
+  loaded: readonly SkillMetadata[],
+  cache: VersionCache,
+  threadId: string | undefined,
+): StructuredToolInterface[] {
   const { options } = context;
   const restricted = toolRestriction(options.restrictTools, loaded, cache.index);
   const own = new Set([...SKILLS_TOOL_NAMES, ...cache.index.owners.keys(), ...context.hookTools.keys()]);
-  const userTools = inputTools.filter((tool) => !own.has(tool.name) && (!restricted || restricted.has(tool.name.toLowerCase()) || options.toolExposure !== "dynamic"));
+  const userTools = inputTools.filter(
+    (tool) =>
+      !own.has(tool.name) &&
+      (!restricted || restricted.has(tool.name.toLowerCase()) || options.toolExposure !== "dynamic"),
+  );
   return [...userTools, ...cache.requestSkillsTools, ...exposedTools(options, state, loaded, cache.index, threadId)];
 }
 
 /** Skill-owned and hook tools shown to the model under the tool exposure mode (static: all, dispatcher: hooks only, dynamic: unlocked). */
-export function exposedTools(options: ResolvedSkillsRuntimeOptions, state: AgentSkillsState, loaded: readonly SkillMetadata[], index: SkillToolIndex, threadId: string | undefined): StructuredToolInterface[] {
+export function exposedTools(
+  options: ResolvedSkillsRuntimeOptions,
+  state: AgentSkillsState,
+  loaded: readonly SkillMetadata[],
+  index: SkillToolIndex,
+  threadId: string | undefined,
+): StructuredToolInterface[] {
   const hookTools = options.hooks.flatMap((hook) => {
     if (options.toolExposure !== "dynamic") return hook.tools;
     const visible = new Set(hook.visibleTools({ loadedSkills: loaded, threadId }));
@@ -204,7 +281,8 @@ export function exposedTools(options: ResolvedSkillsRuntimeOptions, state: Agent
   if (options.toolExposure === "static") return [...index.allOwned, ...hookTools];
   if (options.toolExposure === "dispatcher") return hookTools;
   const unlocked = new Map<string, StructuredToolInterface>();
-  for (const name of Object.keys(state.load.loaded)) for (const tool of index.owned.get(name) ?? []) unlocked.set(tool.name, tool);
+  for (const name of Object.keys(state.load.loaded))
+    for (const tool of index.owned.get(name) ?? []) unlocked.set(tool.name, tool);
   return [...[...unlocked.values()].sort((a, b) => (a.name < b.name ? -1 : 1)), ...hookTools];
 }
 
@@ -213,7 +291,9 @@ export function dispatcherNote(toolExposure: ToolExposure, skill: string, index:
   if (toolExposure !== "dispatcher") return "";
   const tools = index.owned.get(skill) ?? [];
   if (tools.length === 0) return "";
-  const lines = tools.map((tool) => `- ${tool.name}: ${tool.description}\n  arguments (JSON schema): ${JSON.stringify(schemaOf(tool))}`);
+  const lines = tools.map(
+    (tool) => `- ${tool.name}: ${tool.description}\n  arguments (JSON schema): ${JSON.stringify(schemaOf(tool))}`,
+  );
   return `\nCall these with ${CALL_SKILL_TOOL}({"tool": "<name>", "arguments": {...}}):\n${lines.join("\n")}`;
 }
 
@@ -234,7 +314,9 @@ export function bodyArtifact(message: BaseMessage): SkillBodyArtifact | undefine
 
 /** How a skill body is shown to the model, with a note when it changed since it was loaded. */
 export function skillBlock(name: string, body: string, changed: boolean): string {
-  const note = changed ? `Note: skill '${name}' changed since it was loaded; these are its current instructions.\n` : "";
+  const note = changed
+    ? `Note: skill '${name}' changed since it was loaded; these are its current instructions.\n`
+    : "";
   return `<skill_content name="${name}">\n${note}${body.trim()}\n</skill_content>`;
 }
 

@@ -15,7 +15,8 @@ async function setup(options: Partial<SkillsRuntimeOptions> = {}) {
   const registry = await createTestRegistry();
   const tools = createTestTools();
   const engine = new SkillsEngine(resolveOptions({ skills: registry, tools: [tools.makePdf], ...options }));
-  const load = (state: AgentSkillsState, name: string, hash = registry.get(name)!.hash) => engine.apply(state, { events: [{ type: "load", name, mode: "turn", hash, seq: state.load.seq + 1 }] });
+  const load = (state: AgentSkillsState, name: string, hash = registry.get(name)!.hash) =>
+    engine.apply(state, { events: [{ type: "load", name, mode: "turn", hash, seq: state.load.seq + 1 }] });
   return { registry, engine, load, tools };
 }
 
@@ -25,8 +26,15 @@ describe("SkillsEngine", () => {
     const state = load(emptyAgentSkillsState(), "notes");
     const prepared = engine.prepare(state, [new HumanMessage("next question")], registry);
     expect(Object.keys(prepared.state.load.loaded)).toEqual([]);
-    expect(prepared.events).toContainEqual({ type: "skill-unloaded", agentId: "default", skill: "notes", reason: "turn-ended" });
-    expect(Object.keys(engine.prepare(state, [new AIMessage("thinking")], registry).state.load.loaded)).toEqual(["notes"]);
+    expect(prepared.events).toContainEqual({
+      type: "skill-unloaded",
+      agentId: "default",
+      skill: "notes",
+      reason: "turn-ended",
+    });
+    expect(Object.keys(engine.prepare(state, [new AIMessage("thinking")], registry).state.load.loaded)).toEqual([
+      "notes",
+    ]);
   });
 
   it("throws SkillDriftError before the model call when onDrift is fail and a loaded skill changed", async () => {
@@ -45,41 +53,98 @@ describe("SkillsEngine", () => {
 
   it("lets always-on tools through and marks skills tools", async () => {
     const { engine, registry } = await setup();
-    expect(engine.gateToolCall({ name: "noop", args: {} }, emptyAgentSkillsState(), registry)).toEqual({ action: "run", call: { name: "noop", args: {} } });
-    expect(engine.gateToolCall({ name: "read_skill", args: {} }, emptyAgentSkillsState(), registry)).toEqual({ action: "skills-tool" });
-    expect(engine.gateToolCall({ name: "disable_skill", args: {} }, emptyAgentSkillsState(), registry).action).toBe("run");
+    expect(engine.gateToolCall({ name: "noop", args: {} }, emptyAgentSkillsState(), registry)).toEqual({
+      action: "run",
+      call: { name: "noop", args: {} },
+    });
+    expect(engine.gateToolCall({ name: "read_skill", args: {} }, emptyAgentSkillsState(), registry)).toEqual({
+      action: "skills-tool",
+    });
+    expect(engine.gateToolCall({ name: "disable_skill", args: {} }, emptyAgentSkillsState(), registry).action).toBe(
+      "run",
+    );
   });
 
   it("leaves another agent's read_skill results as stubs", async () => {
     const { engine, load, registry } = await setup();
     const state = load(emptyAgentSkillsState(), "notes");
-    const foreign = new ToolMessage({ content: "stub", tool_call_id: "1", artifact: { skillgraph: { kind: "skill-body", agentId: "other", skill: "notes", hash: registry.get("notes")!.hash } } });
-    const own = new ToolMessage({ content: "stub", tool_call_id: "2", artifact: { skillgraph: { kind: "skill-body", agentId: "default", skill: "notes", hash: registry.get("notes")!.hash } } });
-    const built = await engine.buildModelRequest({ state, catalog: registry, systemText: "", messages: [foreign, own], tools: [] });
+    const foreign = new ToolMessage({
+      content: "stub",
+      tool_call_id: "1",
+      artifact: {
+        skillgraph: { kind: "skill-body", agentId: "other", skill: "notes", hash: registry.get("notes")!.hash },
+      },
+    });
+    const own = new ToolMessage({
+      content: "stub",
+      tool_call_id: "2",
+      artifact: {
+        skillgraph: { kind: "skill-body", agentId: "default", skill: "notes", hash: registry.get("notes")!.hash },
+      },
+    });
+    const built = await engine.buildModelRequest({
+      state,
+      catalog: registry,
+      systemText: "",
+      messages: [foreign, own],
+      tools: [],
+    });
     expect(built.messages[0]!.text).toBe("stub");
     expect(built.messages[1]!.text).toContain("NOTES BODY");
   });
 
   it("lists skills added by a registry reload without a new engine", async () => {
     const definitions = [{ name: "first", description: "The first skill.", body: "ONE" }];
-    const registry = await createSkillRegistry({ sources: [{ ...skillsFromCode([]), id: "code:live", scan: async () => skillsFromCode(definitions).scan() }] });
+    const registry = await createSkillRegistry({
+      sources: [{ ...skillsFromCode([]), id: "code:live", scan: async () => skillsFromCode(definitions).scan() }],
+    });
     const engine = new SkillsEngine(resolveOptions({ skills: registry }));
-    const before = await engine.buildModelRequest({ state: emptyAgentSkillsState(), catalog: registry, systemText: "", messages: [], tools: [] });
+    const before = await engine.buildModelRequest({
+      state: emptyAgentSkillsState(),
+      catalog: registry,
+      systemText: "",
+      messages: [],
+      tools: [],
+    });
     definitions.push({ name: "second", description: "The second skill.", body: "TWO" });
     await registry.reload();
-    const after = await engine.buildModelRequest({ state: emptyAgentSkillsState(), catalog: registry, systemText: "", messages: [], tools: [] });
+    const after = await engine.buildModelRequest({
+      state: emptyAgentSkillsState(),
+      catalog: registry,
+      systemText: "",
+      messages: [],
+      tools: [],
+    });
     expect(before.systemText).not.toContain("second");
     expect(after.systemText).toContain("second");
   });
 
   it("builds byte-identical requests for the same state (deterministic prompt and tool order)", async () => {
-    const { engine, load, registry, tools } = await setup({ toolExposure: "static", skillTools: { weather: [createTestTools().getForecast] } });
+    const { engine, load, registry, tools } = await setup({
+      toolExposure: "static",
+      skillTools: { weather: [createTestTools().getForecast] },
+    });
     const state = load(emptyAgentSkillsState(), "pdf-tools");
-    const build = () => engine.buildModelRequest({ state, catalog: registry, systemText: "S", messages: [new HumanMessage("x")], tools: [tools.noop] });
+    const build = () =>
+      engine.buildModelRequest({
+        state,
+        catalog: registry,
+        systemText: "S",
+        messages: [new HumanMessage("x")],
+        tools: [tools.noop],
+      });
     const [one, two] = [await build(), await build()];
     expect(one.systemText).toBe(two.systemText);
     expect(one.tools.map((tool) => tool.name)).toEqual(two.tools.map((tool) => tool.name));
-    expect(one.tools.map((tool) => tool.name)).toEqual(["noop", "read_skill", "read_skill_file", "search_skills", "list_skill_files", "get_forecast", "make_pdf"]);
+    expect(one.tools.map((tool) => tool.name)).toEqual([
+      "noop",
+      "read_skill",
+      "read_skill_file",
+      "search_skills",
+      "list_skill_files",
+      "get_forecast",
+      "make_pdf",
+    ]);
   });
 
   it.each([
@@ -88,18 +153,33 @@ describe("SkillsEngine", () => {
   ] as const)("with onDrift %s serves %s after the skill changed on disk", async (onDrift, expected, noted) => {
     const dir = await mkdtemp(join(tmpdir(), "engine-drift-"));
     try {
-      const write = (body: string) => writeFile(join(dir, "alpha", "SKILL.md"), `---\nname: alpha\ndescription: Alpha skill.\n---\n\n${body}\n`);
+      const write = (body: string) =>
+        writeFile(join(dir, "alpha", "SKILL.md"), `---\nname: alpha\ndescription: Alpha skill.\n---\n\n${body}\n`);
       await mkdir(join(dir, "alpha"));
       await write("ALPHA V1");
       const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
       const engine = new SkillsEngine(resolveOptions({ skills: registry, onDrift, loadMode: "session" }));
-      const outcome = await engine.runSkillsTool({ name: "read_skill", args: { name: "alpha" }, id: "c1" }, emptyAgentSkillsState(), registry);
-      const stored = new ToolMessage({ content: outcome.content, tool_call_id: "c1", artifact: { skillgraph: outcome.artifact } });
+      const outcome = await engine.runSkillsTool(
+        { name: "read_skill", args: { name: "alpha" }, id: "c1" },
+        emptyAgentSkillsState(),
+        registry,
+      );
+      const stored = new ToolMessage({
+        content: outcome.content,
+        tool_call_id: "c1",
+        artifact: { skillgraph: outcome.artifact },
+      });
       let state = engine.apply(emptyAgentSkillsState(), outcome.update!);
       await write("ALPHA V2, longer than before");
       await registry.reload();
       state = engine.prepare(state, [stored], registry).state;
-      const built = await engine.buildModelRequest({ state, catalog: registry, systemText: "", messages: [stored], tools: [] });
+      const built = await engine.buildModelRequest({
+        state,
+        catalog: registry,
+        systemText: "",
+        messages: [stored],
+        tools: [],
+      });
       expect(built.messages[0]!.text).toContain(expected);
       expect(built.messages[0]!.text.includes("changed since it was loaded")).toBe(noted);
     } finally {

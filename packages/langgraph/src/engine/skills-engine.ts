@@ -4,7 +4,14 @@ import type { SkillCatalog } from "../internal/core.js";
 import type { ResolvedSkillsRuntimeOptions, SkillsInvocationOptions } from "../options/skills-runtime-options.js";
 import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
 import type { SkillsToolOutcome } from "../tools/skills-tool-context.js";
-import { BodyCache, CatalogViews, collectServedTools, isSkillsToolName, VersionCaches, type EngineContext } from "./catalog-cache.js";
+import {
+  BodyCache,
+  CatalogViews,
+  collectServedTools,
+  isSkillsToolName,
+  VersionCaches,
+  type EngineContext,
+} from "./catalog-cache.js";
 import { buildModelRequest, type BuiltModelRequest, type ModelRequestInput } from "./model-request.js";
 import { afterModelCall, applyAgentUpdate, endTurn, prepareModelCall, type PreparedState } from "./state-events.js";
 import { gateToolCall, type EngineToolCall, type GateDecision } from "./tool-gate.js";

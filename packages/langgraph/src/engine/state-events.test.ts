@@ -5,17 +5,32 @@ import { afterModelCall, endTurn, mergeAgentUpdates } from "./state-events.js";
 describe("state-events", () => {
   it("merges updates of one agent: events in order, disabled names united, the cap kept", () => {
     expect(mergeAgentUpdates(undefined, undefined)).toBeUndefined();
-    const merged = mergeAgentUpdates({ events: [{ type: "touch", name: "a", seq: 1 }], maxLoaded: 3 }, { events: [{ type: "touch", name: "b", seq: 1 }], disable: ["c"] });
-    expect(merged).toEqual({ events: [{ type: "touch", name: "a", seq: 1 }, { type: "touch", name: "b", seq: 1 }], disable: ["c"], maxLoaded: 3 });
+    const merged = mergeAgentUpdates(
+      { events: [{ type: "touch", name: "a", seq: 1 }], maxLoaded: 3 },
+      { events: [{ type: "touch", name: "b", seq: 1 }], disable: ["c"] },
+    );
+    expect(merged).toEqual({
+      events: [
+        { type: "touch", name: "a", seq: 1 },
+        { type: "touch", name: "b", seq: 1 },
+      ],
+      disable: ["c"],
+      maxLoaded: 3,
+    });
   });
 
   it("drops turn skills at the end of a turn (session ones stay) and traces it", async () => {
     const { load } = await engineContext();
     const state = load(["notes"]);
-    const turn = { ...state, load: { ...state.load, loaded: { notes: { ...state.load.loaded.notes!, mode: "turn" as const } } } };
+    const turn = {
+      ...state,
+      load: { ...state.load, loaded: { notes: { ...state.load.loaded.notes!, mode: "turn" as const } } },
+    };
     const ended = endTurn(turn, 8, "default");
     expect(ended.state.load.loaded).toEqual({});
-    expect(ended.events).toContainEqual(expect.objectContaining({ type: "skill-unloaded", skill: "notes", reason: "turn-ended" }));
+    expect(ended.events).toContainEqual(
+      expect.objectContaining({ type: "skill-unloaded", skill: "notes", reason: "turn-ended" }),
+    );
     expect(Object.keys(endTurn(state, 8, "default").state.load.loaded)).toEqual(["notes"]);
   });
 

@@ -2,19 +2,34 @@
 // events that trace them.
 import type { BaseMessage } from "@langchain/core/messages";
 import type { SkillsEvent } from "../events/skills-event.js";
-import { SkillDriftError, applyLoadEvents, detectLoadedSkillDrift, type SkillCatalog, type SkillLoadEvent } from "../internal/core.js";
+import {
+  SkillDriftError,
+  applyLoadEvents,
+  detectLoadedSkillDrift,
+  type SkillCatalog,
+  type SkillLoadEvent,
+} from "../internal/core.js";
 import type { DriftPolicy, ResolvedSkillsRuntimeOptions } from "../options/skills-runtime-options.js";
 import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
 
 /** Applies an update locally (what the channel reducer will do). */
-export function applyAgentUpdate(state: AgentSkillsState, update: AgentSkillsUpdate, maxLoaded: number): AgentSkillsState {
-  const load = update.events && update.events.length > 0 ? applyLoadEvents(state.load, update.events, { maxLoadedSkills: maxLoaded }).state : state.load;
+export function applyAgentUpdate(
+  state: AgentSkillsState,
+  update: AgentSkillsUpdate,
+  maxLoaded: number,
+): AgentSkillsState {
+  const load =
+    update.events && update.events.length > 0
+      ? applyLoadEvents(state.load, update.events, { maxLoadedSkills: maxLoaded }).state
+      : state.load;
   const disabled = update.disable ? [...new Set([...state.disabled, ...update.disable])].sort() : state.disabled;
   return { load, disabled };
 }
 
 /** Joins several updates of one agent into one (events in order, disabled names united). */
-export function mergeAgentUpdates(...updates: ReadonlyArray<AgentSkillsUpdate | undefined>): AgentSkillsUpdate | undefined {
+export function mergeAgentUpdates(
+  ...updates: ReadonlyArray<AgentSkillsUpdate | undefined>
+): AgentSkillsUpdate | undefined {
   const present = updates.filter((update): update is AgentSkillsUpdate => update !== undefined);
   if (present.length === 0) return undefined;
   const events = present.flatMap((update) => update.events ?? []);
@@ -24,12 +39,19 @@ export function mergeAgentUpdates(...updates: ReadonlyArray<AgentSkillsUpdate | 
 }
 
 /** Before a model call: end the turn when a new user message arrived, then settle drift of loaded skills. */
-export function prepareModelCall(state: AgentSkillsState, messages: readonly BaseMessage[], catalog: SkillCatalog, options: ResolvedSkillsRuntimeOptions, agentId: string): PreparedState {
+export function prepareModelCall(
+  state: AgentSkillsState,
+  messages: readonly BaseMessage[],
+  catalog: SkillCatalog,
+  options: ResolvedSkillsRuntimeOptions,
+  agentId: string,
+): PreparedState {
   const events: SkillLoadEvent[] = [];
   const seq = state.load.seq + 1;
   const last = messages[messages.length - 1];
   const loadedNames = Object.keys(state.load.loaded);
-  if (last && last.getType() === "human" && loadedNames.some((name) => state.load.loaded[name]!.mode !== "session")) events.push({ type: "end-turn", seq });
+  if (last && last.getType() === "human" && loadedNames.some((name) => state.load.loaded[name]!.mode !== "session"))
+    events.push({ type: "end-turn", seq });
   const drift = driftEvents(state, catalog, options.onDrift, agentId, seq);
   events.push(...drift.events);
   const trace = drift.trace;
@@ -48,7 +70,8 @@ export interface PreparedState {
 
 /** After a model call: count it when a `once` skill is loaded (consumes it); otherwise nothing to record, no channel write. */
 export function afterModelCall(state: AgentSkillsState, maxLoaded: number, agentId: string): PreparedState {
-  if (!Object.values(state.load.loaded).some((entry) => entry.mode === "once")) return { state, update: undefined, events: [] };
+  if (!Object.values(state.load.loaded).some((entry) => entry.mode === "once"))
+    return { state, update: undefined, events: [] };
   const events: SkillLoadEvent[] = [{ type: "model-call", seq: state.load.seq + 1 }];
   const next = applyAgentUpdate(state, { events }, maxLoaded);
   return { state: next, update: { events, maxLoaded }, events: unloadedEvents(state, next, agentId, "once-consumed") };
@@ -62,7 +85,12 @@ export function endTurn(state: AgentSkillsState, maxLoaded: number, agentId: str
 }
 
 /** Trace events for skills present before an update and gone after it. */
-export function unloadedEvents(before: AgentSkillsState, after: AgentSkillsState, agentId: string, reason: "removed" | "turn-ended" | "once-consumed"): SkillsEvent[] {
+export function unloadedEvents(
+  before: AgentSkillsState,
+  after: AgentSkillsState,
+  agentId: string,
+  reason: "removed" | "turn-ended" | "once-consumed",
+): SkillsEvent[] {
   return Object.keys(before.load.loaded)
     .filter((name) => !after.load.loaded[name])
     .map((skill) => ({ type: "skill-unloaded" as const, agentId, skill, reason }));
@@ -76,7 +104,13 @@ export function evictionEvents(before: AgentSkillsState, after: AgentSkillsState
 }
 
 /** Load events and trace events settling loaded skills that changed or vanished in the catalog; throws under `onDrift: "fail"`. */
-export function driftEvents(state: AgentSkillsState, catalog: SkillCatalog, onDrift: DriftPolicy, agentId: string, seq: number): { events: SkillLoadEvent[]; trace: SkillsEvent[] } {
+export function driftEvents(
+  state: AgentSkillsState,
+  catalog: SkillCatalog,
+  onDrift: DriftPolicy,
+  agentId: string,
+  seq: number,
+): { events: SkillLoadEvent[]; trace: SkillsEvent[] } {
   const events: SkillLoadEvent[] = [];
   const trace: SkillsEvent[] = [];
   const drifts = detectLoadedSkillDrift(state.load, (name) => catalog.get(name));

@@ -7,7 +7,9 @@ describe("tool-gate", () => {
   it("sends skills tools to the engine, blocks a locked skill tool, and runs it once its skill is loaded", async () => {
     const { registry, context, load } = await engineContext();
     const empty = emptyAgentSkillsState();
-    expect(gateToolCall(context, { name: "read_skill", args: { name: "notes" } }, empty, registry)).toEqual({ action: "skills-tool" });
+    expect(gateToolCall(context, { name: "read_skill", args: { name: "notes" } }, empty, registry)).toEqual({
+      action: "skills-tool",
+    });
     const locked = gateToolCall(context, { name: "make_pdf", args: {} }, empty, registry);
     expect(locked).toMatchObject({ action: "block" });
     expect(locked.action === "block" && locked.reason).toContain("read_skill");
@@ -17,13 +19,22 @@ describe("tool-gate", () => {
 
   it("tells a model that calls a skill's name to read it, and lets an unknown ordinary tool through to the tool node", async () => {
     const { registry, context } = await engineContext();
-    expect(gateToolCall(context, { name: "notes", args: {} }, emptyAgentSkillsState(), registry)).toMatchObject({ action: "block" });
-    expect(gateToolCall(context, { name: "search_web", args: {} }, emptyAgentSkillsState(), registry)).toMatchObject({ action: "run" });
+    expect(gateToolCall(context, { name: "notes", args: {} }, emptyAgentSkillsState(), registry)).toMatchObject({
+      action: "block",
+    });
+    expect(gateToolCall(context, { name: "search_web", args: {} }, emptyAgentSkillsState(), registry)).toMatchObject({
+      action: "run",
+    });
   });
 
   it("unwraps a dispatcher call into its inner call, same id", async () => {
     const { registry, context, load } = await engineContext({ toolExposure: "dispatcher" });
-    const decision = gateToolCall(context, { name: "call_skill_tool", args: { tool: "make_pdf", arguments: { title: "T" } }, id: "d1" }, load(["pdf-tools"]), registry);
+    const decision = gateToolCall(
+      context,
+      { name: "call_skill_tool", args: { tool: "make_pdf", arguments: { title: "T" } }, id: "d1" },
+      load(["pdf-tools"]),
+      registry,
+    );
     expect(decision).toMatchObject({ action: "run", call: { name: "make_pdf", args: { title: "T" }, id: "d1" } });
   });
 });

@@ -9,25 +9,44 @@ import { SKILLS_TOOL_NAMES, isSkillsToolName, type EngineContext, type SkillTool
 import { loadedMetadata } from "./model-request.js";
 
 /** Decides whether a tool call may run, is a skills tool, or is answered with an explanation instead. */
-export function gateToolCall(context: EngineContext, call: EngineToolCall, state: AgentSkillsState, catalog: SkillCatalog, threadId?: string): GateDecision {
+export function gateToolCall(
+  context: EngineContext,
+  call: EngineToolCall,
+  state: AgentSkillsState,
+  catalog: SkillCatalog,
+  threadId?: string,
+): GateDecision {
   const { options } = context;
   const name = call.name;
   if (name === CALL_SKILL_TOOL && options.toolExposure === "dispatcher") {
     const inner = parseDispatch(call.args);
     if ("error" in inner) return { action: "block", reason: inner.error };
-    if (isSkillsToolName(inner.tool)) return { action: "block", reason: `Call ${inner.tool} directly, not through ${CALL_SKILL_TOOL}.` };
-    const decision = gateToolCall(context, { name: inner.tool, args: inner.args, id: call.id }, state, catalog, threadId);
-    if (decision.action === "run" && !decision.tool) return { action: "block", reason: `'${inner.tool}' is not a skill tool; call it directly.` };
+    if (isSkillsToolName(inner.tool))
+      return { action: "block", reason: `Call ${inner.tool} directly, not through ${CALL_SKILL_TOOL}.` };
+    const decision = gateToolCall(
+      context,
+      { name: inner.tool, args: inner.args, id: call.id },
+      state,
+      catalog,
+      threadId,
+    );
+    if (decision.action === "run" && !decision.tool)
+      return { action: "block", reason: `'${inner.tool}' is not a skill tool; call it directly.` };
     return decision;
   }
-  if (isSkillsToolName(name) && (name !== DISABLE_SKILL || options.allowDisableSkill) && name !== CALL_SKILL_TOOL) return { action: "skills-tool" };
+  if (isSkillsToolName(name) && (name !== DISABLE_SKILL || options.allowDisableSkill) && name !== CALL_SKILL_TOOL)
+    return { action: "skills-tool" };
   const cache = context.versions.cacheFor(catalog);
   const loaded = loadedMetadata(state, catalog);
   const hooked = context.hookTools.get(name);
   if (hooked) {
     const hook = options.hooks[hooked.hook]!;
     const hookContext: SkillsToolHookContext = { loadedSkills: loaded, threadId };
-    if (!hook.visibleTools(hookContext).includes(name)) return { action: "block", reason: `Tool '${name}' is not available now: load a skill that uses it first (read_skill).` };
+    if (!hook.visibleTools(hookContext).includes(name))
+      return {
+        action: "block",
+        reason: `Tool '${name}' is not available now: load a skill that uses it first (read_skill).`,
+      };
     const verdict = hook.authorize?.({ toolName: name, args: call.args }, hookContext);
     if (verdict && !verdict.allowed) return { action: "block", reason: `Tool '${name}' refused: ${verdict.reason}` };
     return { action: "run", call, tool: hooked.tool };
@@ -43,12 +62,18 @@ export function gateToolCall(context: EngineContext, call: EngineToolCall, state
       return { action: "block", reason };
     }
     const restricted = toolRestriction(options.restrictTools, loaded, cache.index);
-    if (restricted && !restricted.has(name.toLowerCase()) && !ownedByLoaded(name, loaded, cache.index)) return { action: "block", reason: restrictionReason(name, loaded, cache.index) };
+    if (restricted && !restricted.has(name.toLowerCase()) && !ownedByLoaded(name, loaded, cache.index))
+      return { action: "block", reason: restrictionReason(name, loaded, cache.index) };
     return { action: "run", call, tool: context.servedTools.find((tool) => tool.name === name), owner: loadedOwner };
   }
-  if (catalog.has(name)) return { action: "block", reason: `'${name}' is a skill, not a tool. Call read_skill with {"name": "${name}"} to load its instructions, then follow them.` };
+  if (catalog.has(name))
+    return {
+      action: "block",
+      reason: `'${name}' is a skill, not a tool. Call read_skill with {"name": "${name}"} to load its instructions, then follow them.`,
+    };
   const restricted = toolRestriction(options.restrictTools, loaded, cache.index);
-  if (restricted && !restricted.has(name.toLowerCase())) return { action: "block", reason: restrictionReason(name, loaded, cache.index) };
+  if (restricted && !restricted.has(name.toLowerCase()))
+    return { action: "block", reason: restrictionReason(name, loaded, cache.index) };
   return { action: "run", call };
 }
 
@@ -60,13 +85,18 @@ export type GateDecision =
   | { action: "block"; reason: string };
 
 /** Lower-cased names allowed while a restricting skill is loaded (restrict mode), or undefined when unrestricted. */
-export function toolRestriction(restrictTools: boolean, loaded: readonly SkillMetadata[], index: SkillToolIndex): Set<string> | undefined {
+export function toolRestriction(
+  restrictTools: boolean,
+  loaded: readonly SkillMetadata[],
+  index: SkillToolIndex,
+): Set<string> | undefined {
   if (!restrictTools) return undefined;
   const restricting = loaded.filter((skill) => index.declared.has(skill.name));
   if (restricting.length === 0) return undefined;
   const allowed = new Set<string>(SKILLS_TOOL_NAMES);
   for (const skill of restricting) for (const name of index.declared.get(skill.name)!) allowed.add(name);
-  for (const skill of loaded) for (const tool of index.owned.get(skill.name) ?? []) allowed.add(tool.name.toLowerCase());
+  for (const skill of loaded)
+    for (const tool of index.owned.get(skill.name) ?? []) allowed.add(tool.name.toLowerCase());
   return allowed;
 }
 

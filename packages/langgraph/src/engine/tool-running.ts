@@ -13,9 +13,20 @@ import { applyAgentUpdate, evictionEvents } from "./state-events.js";
 import type { EngineToolCall } from "./tool-gate.js";
 
 /** Runs a skills tool call against this agent's state. */
-export async function runSkillsTool(context: EngineContext, call: EngineToolCall, state: AgentSkillsState, catalog: SkillCatalog): Promise<SkillsToolOutcome> {
+export async function runSkillsTool(
+  context: EngineContext,
+  call: EngineToolCall,
+  state: AgentSkillsState,
+  catalog: SkillCatalog,
+): Promise<SkillsToolOutcome> {
   const cache = context.versions.cacheFor(catalog);
-  const toolContext: SkillsToolContext = { catalog, agentId: context.agentId, state, options: context.options, ownedTools: (skill) => cache.index.owned.get(skill) ?? [] };
+  const toolContext: SkillsToolContext = {
+    catalog,
+    agentId: context.agentId,
+    state,
+    options: context.options,
+    ownedTools: (skill) => cache.index.owned.get(skill) ?? [],
+  };
   switch (call.name) {
     case READ_SKILL:
       return readSkill(context, call, state, catalog, toolContext);
@@ -37,7 +48,13 @@ export async function runSkillsTool(context: EngineContext, call: EngineToolCall
  * (a fresh result that the request builder fills; earlier results of the skill then point to it) and a touch, so
  * re-reading always gives the model the instructions, even after the first result left the history.
  */
-async function readSkill(context: EngineContext, call: EngineToolCall, state: AgentSkillsState, catalog: SkillCatalog, toolContext: SkillsToolContext): Promise<SkillsToolOutcome> {
+async function readSkill(
+  context: EngineContext,
+  call: EngineToolCall,
+  state: AgentSkillsState,
+  catalog: SkillCatalog,
+  toolContext: SkillsToolContext,
+): Promise<SkillsToolOutcome> {
   const outcome = await runReadSkill(call.args, toolContext);
   const artifact = outcome.artifact?.kind === "skill-body" ? outcome.artifact : undefined;
   const hash = artifact?.hash;
@@ -46,13 +63,36 @@ async function readSkill(context: EngineContext, call: EngineToolCall, state: Ag
     await context.bodies.current(catalog, name, hash);
     const entry = state.load.loaded[name];
     if (entry && entry.hash === hash && context.options.bodyPlacement === "tool-result") {
-      const content = outcome.content.replace(/^Skill '[^']*' loaded \(mode: [^)]*\)\./, `Skill '${name}' is already loaded (mode: ${entry.mode}); its instructions again:`);
-      const docEvents = (outcome.update?.events ?? []).filter((event) => event.type === "doc" || event.type === "undoc");
-      return { content, artifact: outcome.artifact, update: { events: [{ type: "touch", name, seq: state.load.seq + 1 }, ...docEvents] } };
+      const content = outcome.content.replace(
+        /^Skill '[^']*' loaded \(mode: [^)]*\)\./,
+        `Skill '${name}' is already loaded (mode: ${entry.mode}); its instructions again:`,
+      );
+      const docEvents = (outcome.update?.events ?? []).filter(
+        (event) => event.type === "doc" || event.type === "undoc",
+      );
+      return {
+        content,
+        artifact: outcome.artifact,
+        update: { events: [{ type: "touch", name, seq: state.load.seq + 1 }, ...docEvents] },
+      };
     }
     const chosen = policyEvictions(context, state, name);
-    if (chosen.length > 0) outcome.update = { ...outcome.update, events: [...chosen.map((evicted) => ({ type: "unload" as const, name: evicted, seq: state.load.seq + 1 })), ...(outcome.update?.events ?? [])] };
-    outcome.events = [...(outcome.events ?? []), ...evictionEvents(state, applyAgentUpdate(state, outcome.update ?? {}, context.options.maxLoadedSkills), context.agentId)];
+    if (chosen.length > 0)
+      outcome.update = {
+        ...outcome.update,
+        events: [
+          ...chosen.map((evicted) => ({ type: "unload" as const, name: evicted, seq: state.load.seq + 1 })),
+          ...(outcome.update?.events ?? []),
+        ],
+      };
+    outcome.events = [
+      ...(outcome.events ?? []),
+      ...evictionEvents(
+        state,
+        applyAgentUpdate(state, outcome.update ?? {}, context.options.maxLoadedSkills),
+        context.agentId,
+      ),
+    ];
   }
   return outcome;
 }
@@ -60,12 +100,18 @@ async function readSkill(context: EngineContext, call: EngineToolCall, state: Ag
 /** Skills the configured eviction policy unloads so that `incoming` fits under the cap (none without a policy). */
 function policyEvictions(context: EngineContext, state: AgentSkillsState, incoming: string): string[] {
   const { evictionPolicy, maxLoadedSkills } = context.options;
-  const loaded = Object.values(state.load.loaded).sort((a, b) => a.loadedSeq - b.loadedSeq || (a.name < b.name ? -1 : 1));
+  const loaded = Object.values(state.load.loaded).sort(
+    (a, b) => a.loadedSeq - b.loadedSeq || (a.name < b.name ? -1 : 1),
+  );
   if (!evictionPolicy || state.load.loaded[incoming] || loaded.length < maxLoadedSkills) return [];
   const picked = evictionPolicy({ loaded, incoming, maxLoadedSkills });
   if (!Array.isArray(picked)) return [];
   const names = new Set(loaded.map((entry) => entry.name));
-  return [...new Set(picked.filter((name): name is string => typeof name === "string" && name !== incoming && names.has(name)))];
+  return [
+    ...new Set(
+      picked.filter((name): name is string => typeof name === "string" && name !== incoming && names.has(name)),
+    ),
+  ];
 }
 
 /** Load events recording that a loaded skill's tool was used (keeps it recent for the LRU cap). */

@@ -10,12 +10,26 @@ import type { SkillsEvent } from "../events/skills-event.js";
 import type { BuiltModelRequest } from "../engine/model-request.js";
 import { SkillsEngine } from "../engine/skills-engine.js";
 import { mergeAgentUpdates } from "../engine/state-events.js";
-import { gateCalls, orderOutputs, pendingCalls, runForwarded, toolNodeTools, type GatedToolNodeOptions } from "./gated-tool-node.js";
+import {
+  gateCalls,
+  orderOutputs,
+  pendingCalls,
+  runForwarded,
+  toolNodeTools,
+  type GatedToolNodeOptions,
+} from "./gated-tool-node.js";
 import { invocationOptions } from "../options/invocation-options.js";
 import { resolveOptions } from "../options/resolve-options.js";
 import { InvalidOptionsError } from "../internal/core.js";
 import type { SkillsRuntimeOptions } from "../options/skills-runtime-options.js";
-import { emptyAgentSkillsState, readAgentSkillsState, SKILLS_STATE_KEY, skillsStateSpec, type AgentSkillsUpdate, type SkillsStateUpdate } from "../state/skills-state.js";
+import {
+  emptyAgentSkillsState,
+  readAgentSkillsState,
+  SKILLS_STATE_KEY,
+  skillsStateSpec,
+  type AgentSkillsUpdate,
+  type SkillsStateUpdate,
+} from "../state/skills-state.js";
 
 /** The graph state the interceptor's nodes read: messages plus the skills channel. */
 export interface SkillsGraphState {
@@ -54,15 +68,25 @@ export interface SkillsInterceptor {
   /** Every tool this interceptor serves: skills tools, `tools`, `skillTools` and hook tools. */
   readonly tools: StructuredToolInterface[];
   /** Rewrites a model request (system prompt + tools + materialised messages) without calling a model. */
-  prepareModelRequest(state: SkillsGraphState, config: LangGraphRunnableConfig | undefined, options?: CallModelOptions): Promise<PreparedModelRequest>;
+  prepareModelRequest(
+    state: SkillsGraphState,
+    config: LangGraphRunnableConfig | undefined,
+    options?: CallModelOptions,
+  ): Promise<PreparedModelRequest>;
   /** A graph node calling `model` with the rewritten request. */
-  callModel(model: BaseChatModel, options?: CallModelOptions): (state: SkillsGraphState, config: LangGraphRunnableConfig) => Promise<SkillsNodeUpdate>;
+  callModel(
+    model: BaseChatModel,
+    options?: CallModelOptions,
+  ): (state: SkillsGraphState, config: LangGraphRunnableConfig) => Promise<SkillsNodeUpdate>;
   /**
    * A graph node running the last AI message's tool calls: blocked calls get error ToolMessages, skills tools run
    * here, and every other call is handed to LangGraph's own `ToolNode` (interrupts, `Command` returns and tool-error
    * handling are the library's).
    */
-  toolNode(tools?: readonly StructuredToolInterface[], options?: GatedToolNodeOptions): (state: SkillsGraphState, config: LangGraphRunnableConfig) => Promise<SkillsNodeUpdate | Command[]>;
+  toolNode(
+    tools?: readonly StructuredToolInterface[],
+    options?: GatedToolNodeOptions,
+  ): (state: SkillsGraphState, config: LangGraphRunnableConfig) => Promise<SkillsNodeUpdate | Command[]>;
   /** A graph node ending the turn (drops `turn` and `once` skills); put it before END, or rely on the next user message doing it. */
   endTurn(): (state: SkillsGraphState, config: LangGraphRunnableConfig) => Promise<Partial<SkillsNodeUpdate>>;
   /** The skills this agent has loaded in a graph state (or `getState().values`), oldest load first: `getLoadedSkills` for this agent id. */
@@ -91,17 +115,32 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
   const wrap = (update: AgentSkillsUpdate | undefined): SkillsStateUpdate => (update ? { [agentId]: update } : {});
   const scope = (state: SkillsGraphState, config: LangGraphRunnableConfig | undefined) => {
     const agentState = readAgentSkillsState(state, agentId);
-    const catalog = engine.catalogFor(agentState, invocationOptions(config?.configurable, (config as { context?: unknown } | undefined)?.context));
+    const catalog = engine.catalogFor(
+      agentState,
+      invocationOptions(config?.configurable, (config as { context?: unknown } | undefined)?.context),
+    );
     return { agentState, catalog, threadId: config?.configurable?.thread_id as string | undefined };
   };
 
   const prepareModelRequest: SkillsInterceptor["prepareModelRequest"] = async (state, config, callOptions = {}) => {
     const { agentState, catalog, threadId } = scope(state, config);
     const prepared = engine.prepare(agentState, state.messages, catalog);
-    const built = await engine.buildModelRequest({ state: prepared.state, catalog, systemText: callOptions.systemPrompt ?? "", messages: state.messages, tools: callOptions.tools ?? [], threadId });
+    const built = await engine.buildModelRequest({
+      state: prepared.state,
+      catalog,
+      systemText: callOptions.systemPrompt ?? "",
+      messages: state.messages,
+      tools: callOptions.tools ?? [],
+      threadId,
+    });
     const after = engine.afterModel(prepared.state);
     const input = built.systemText ? [new SystemMessage(built.systemText), ...built.messages] : built.messages;
-    return { ...built, input, update: wrap(mergeAgentUpdates(prepared.update, after.update)), events: [...prepared.events, ...after.events] };
+    return {
+      ...built,
+      input,
+      update: wrap(mergeAgentUpdates(prepared.update, after.update)),
+      events: [...prepared.events, ...after.events],
+    };
   };
 
   return {
@@ -110,7 +149,12 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
     tools: [...skillsTools, ...engine.servedTools],
     prepareModelRequest,
     callModel(model, callOptions = {}) {
-      if (typeof model?.bindTools !== "function") throw new InvalidOptionsError({ option: "model", value: model, message: "callModel needs a model that supports bindTools (a LangChain chat model)" });
+      if (typeof model?.bindTools !== "function")
+        throw new InvalidOptionsError({
+          option: "model",
+          value: model,
+          message: "callModel needs a model that supports bindTools (a LangChain chat model)",
+        });
       return async (state, config) => {
         const request = await prepareModelRequest(state, config, callOptions);
         const bound = model.bindTools!(request.tools);
@@ -123,7 +167,9 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
       };
     },
     toolNode(tools = [], nodeOptions = {}) {
-      const libraryNode = new ToolNode(toolNodeTools(engine.servedTools, tools), { handleToolErrors: nodeOptions.handleToolErrors ?? true });
+      const libraryNode = new ToolNode(toolNodeTools(engine.servedTools, tools), {
+        handleToolErrors: nodeOptions.handleToolErrors ?? true,
+      });
       return async (state, config) => {
         const at = pendingCalls(state.messages);
         const { agentState, catalog, threadId } = scope(state, config);
@@ -133,7 +179,9 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
         await emitSkillsEvents(gated.events, { writer: config.writer, config });
         const { messages, rest } = orderOutputs(at.calls, gated.answered, outputs);
         const own: SkillsNodeUpdate = { messages, ...(gated.update ? { [SKILLS_STATE_KEY]: wrap(gated.update) } : {}) };
-        return rest.length > 0 ? [new Command({ update: own as unknown as Record<string, unknown> }), ...(rest as Command[])] : own;
+        return rest.length > 0
+          ? [new Command({ update: own as unknown as Record<string, unknown> }), ...(rest as Command[])]
+          : own;
       };
     },
     loadedSkills: (state) => getLoadedSkills(state, agentId),

@@ -18,7 +18,11 @@ describe("gated tool node helpers", () => {
   it("orders answers by call order, keeps a stray ToolMessage, and passes commands through", () => {
     const answered = new Map([["b", new ToolMessage({ content: "gate", tool_call_id: "b" })]]);
     const command = new Command({ update: {} });
-    const outputs = [new ToolMessage({ content: "stray", tool_call_id: "zzz" }), command, new ToolMessage({ content: "tool", tool_call_id: "a" })];
+    const outputs = [
+      new ToolMessage({ content: "stray", tool_call_id: "zzz" }),
+      command,
+      new ToolMessage({ content: "tool", tool_call_id: "a" }),
+    ];
     const { messages, rest } = orderOutputs([call("a"), call("b")], answered, outputs);
     expect(messages.map((message) => message.text)).toEqual(["tool", "gate", "stray"]);
     expect(rest).toEqual([command]);

@@ -68,17 +68,31 @@ export async function gateCalls(calls: readonly ToolCall[], scope: GateScope): P
 }
 
 /** The tools LangGraph's ToolNode runs: the interceptor's served tools (pool, skillTools, hooks), then the graph's own. */
-export function toolNodeTools(served: readonly StructuredToolInterface[], own: readonly StructuredToolInterface[]): StructuredToolInterface[] {
+export function toolNodeTools(
+  served: readonly StructuredToolInterface[],
+  own: readonly StructuredToolInterface[],
+): StructuredToolInterface[] {
   const names = new Set(served.map((tool) => tool.name));
   return [...served, ...own.filter((tool) => !names.has(tool.name))];
 }
 
 /** The pending calls of the last AI message (those without a ToolMessage yet), as LangGraph's ToolNode picks them. */
-export function pendingCalls(messages: readonly BaseMessage[]): { index: number; message?: AIMessage; calls: ToolCall[] } {
-  const answered = new Set(messages.filter((message) => message.getType() === "tool").map((message) => (message as ToolMessage).tool_call_id));
+export function pendingCalls(messages: readonly BaseMessage[]): {
+  index: number;
+  message?: AIMessage;
+  calls: ToolCall[];
+} {
+  const answered = new Set(
+    messages.filter((message) => message.getType() === "tool").map((message) => (message as ToolMessage).tool_call_id),
+  );
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index]!;
-    if (isAIMessage(message)) return { index, message, calls: (message.tool_calls ?? []).filter((call) => call.id == null || !answered.has(call.id)) };
+    if (isAIMessage(message))
+      return {
+        index,
+        message,
+        calls: (message.tool_calls ?? []).filter((call) => call.id == null || !answered.has(call.id)),
+      };
   }
   return { index: -1, calls: [] };
 }
@@ -100,12 +114,17 @@ export async function runForwarded(
 }
 
 /** Orders ToolMessages by the AI message's call order; commands and other updates follow unchanged. */
-export function orderOutputs(calls: readonly ToolCall[], answered: Map<string, ToolMessage>, outputs: ReadonlyArray<ToolMessage | Command | Record<string, unknown>>) {
+export function orderOutputs(
+  calls: readonly ToolCall[],
+  answered: Map<string, ToolMessage>,
+  outputs: ReadonlyArray<ToolMessage | Command | Record<string, unknown>>,
+) {
   const byId = new Map(answered);
   const rest: Array<Command | Record<string, unknown>> = [];
   for (const output of outputs) {
     if (isCommand(output)) rest.push(output);
-    else if ((output as BaseMessage).getType?.() === "tool") byId.set((output as ToolMessage).tool_call_id, output as ToolMessage);
+    else if ((output as BaseMessage).getType?.() === "tool")
+      byId.set((output as ToolMessage).tool_call_id, output as ToolMessage);
     else rest.push(output as Record<string, unknown>);
   }
   const messages = calls.flatMap((call) => {

@@ -1,3 +1,30 @@
 // The one place this package imports @skillgraph/core from, so a renamed core export is fixed here only.
-export type { AgentSkillsState, SkillsStateValue, SkillsToolAuthorization, SkillsToolHook, SkillsToolHookContext, SkillDriftPolicy, LoadMode, LoadedSkillEntry, RenderSkillsPromptOptions, SearchResult, SkillCatalog, SkillFileEntry, SkillLoadEvent, SkillLoadState, SkillMetadata } from "@skillgraph/core";
-export { SKILLS_STATE_KEY, SkillDriftError, installHints, applyLoadEvents, createSkillsPromptRenderer, detectLoadedSkillDrift, emptyLoadState, InvalidOptionsError, SkillgraphError, SkillNotFoundError } from "@skillgraph/core";
+export type {
+  AgentSkillsState,
+  SkillsStateValue,
+  SkillsToolAuthorization,
+  SkillsToolHook,
+  SkillsToolHookContext,
+  SkillDriftPolicy,
+  LoadMode,
+  LoadedSkillEntry,
+  RenderSkillsPromptOptions,
+  SearchResult,
+  SkillCatalog,
+  SkillFileEntry,
+  SkillLoadEvent,
+  SkillLoadState,
+  SkillMetadata,
+} from "@skillgraph/core";
+export {
+  SKILLS_STATE_KEY,
+  SkillDriftError,
+  installHints,
+  applyLoadEvents,
+  createSkillsPromptRenderer,
+  detectLoadedSkillDrift,
+  emptyLoadState,
+  InvalidOptionsError,
+  SkillgraphError,
+  SkillNotFoundError,
+} from "@skillgraph/core";

@@ -29,14 +29,16 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
   const resolved = resolveOptions(options);
   const engine = new SkillsEngine(resolved);
   const agentId = resolved.agentId;
-  const stateUpdate = (update: AgentSkillsUpdate | undefined) => (update ? { [SKILLS_STATE_KEY]: { [agentId]: update } } : {});
+  const stateUpdate = (update: AgentSkillsUpdate | undefined) =>
+    update ? { [SKILLS_STATE_KEY]: { [agentId]: update } } : {};
   const context = (state: unknown, runtime: RuntimeLike) => {
     const agentState = readAgentSkillsState(state, agentId);
     const catalog = engine.catalogFor(agentState, invocationOptions(runtime.configurable, runtime.context));
     const threadId = runtime.configurable?.thread_id as string | undefined;
     return { agentState, catalog, threadId };
   };
-  const emit = (events: SkillsEvent[], runtime: RuntimeLike) => (events.length > 0 ? emitSkillsEvents(events, { writer: runtime.writer }) : undefined);
+  const emit = (events: SkillsEvent[], runtime: RuntimeLike) =>
+    events.length > 0 ? emitSkillsEvents(events, { writer: runtime.writer }) : undefined;
 
   return createMiddleware({
     name: agentId === "default" ? "SkillsMiddleware" : `SkillsMiddleware_${agentId.replace(/[^A-Za-z0-9_-]/g, "_")}`,
@@ -50,10 +52,26 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       const { agentState, catalog, threadId } = context(request.state, runtime);
       const prepared = engine.prepare(agentState, request.messages, catalog);
       const base = request.systemMessage?.text ?? request.systemPrompt ?? "";
-      const built = await engine.buildModelRequest({ state: prepared.state, catalog, systemText: base, messages: request.messages, tools: request.tools as never, threadId });
+      const built = await engine.buildModelRequest({
+        state: prepared.state,
+        catalog,
+        systemText: base,
+        messages: request.messages,
+        tools: request.tools as never,
+        threadId,
+      });
       const suffix = built.systemText.slice(base.length).replace(/^\n\n/, "");
-      const systemMessage = !suffix ? request.systemMessage : base ? request.systemMessage.concat(`\n\n${suffix}`) : new SystemMessage(suffix);
-      const response = await handler({ ...request, systemMessage, messages: built.messages, tools: built.tools as never });
+      const systemMessage = !suffix
+        ? request.systemMessage
+        : base
+          ? request.systemMessage.concat(`\n\n${suffix}`)
+          : new SystemMessage(suffix);
+      const response = await handler({
+        ...request,
+        systemMessage,
+        messages: built.messages,
+        tools: built.tools as never,
+      });
       const after = engine.afterModel(prepared.state);
       await emit([...prepared.events, ...after.events], runtime);
       const update = mergeAgentUpdates(prepared.update, after.update);
@@ -80,7 +98,17 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
         await emit(outcome.events ?? [], runtime);
         return new Command({ update: { messages: [outcomeMessage(outcome, call)], ...stateUpdate(outcome.update) } });
       }
-      const forwarded = decision.tool ? { ...request, tool: decision.tool, toolCall: { ...request.toolCall, name: decision.call.name, args: decision.call.args as Record<string, unknown> } } : request;
+      const forwarded = decision.tool
+        ? {
+            ...request,
+            tool: decision.tool,
+            toolCall: {
+              ...request.toolCall,
+              name: decision.call.name,
+              args: decision.call.args as Record<string, unknown>,
+            },
+          }
+        : request;
       const result = await handler(forwarded);
       const touch = mergeAgentUpdates(engine.touch(decision.owner, agentState));
       if (!touch || !ToolMessage.isInstance(result)) return result;

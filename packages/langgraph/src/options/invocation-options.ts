@@ -6,7 +6,8 @@ export function invocationOptions(...sources: unknown[]): SkillsInvocationOption
     const skills = (source as { skills?: unknown } | undefined)?.skills;
     if (!skills || typeof skills !== "object") continue;
     const { only, exclude } = skills as Record<string, unknown>;
-    const list = (value: unknown) => (Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : undefined);
+    const list = (value: unknown) =>
+      Array.isArray(value) ? value.filter((item): item is string => typeof item === "string") : undefined;
     return { only: list(only), exclude: list(exclude) };
   }
   return undefined;

@@ -6,7 +6,17 @@ import { resolveOptions } from "./resolve-options.js";
 describe("resolveOptions", () => {
   it("fills in the documented defaults", async () => {
     const resolved = resolveOptions({ skills: await createTestRegistry() });
-    expect(resolved).toMatchObject({ agentId: "default", toolExposure: "dynamic", bodyPlacement: "tool-result", loadMode: "turn", maxLoadedSkills: 8, enumThreshold: 50, onDrift: "reload", restrictTools: false, allowDisableSkill: false });
+    expect(resolved).toMatchObject({
+      agentId: "default",
+      toolExposure: "dynamic",
+      bodyPlacement: "tool-result",
+      loadMode: "turn",
+      maxLoadedSkills: 8,
+      enumThreshold: 50,
+      onDrift: "reload",
+      restrictTools: false,
+      allowDisableSkill: false,
+    });
   });
 
   it.each([

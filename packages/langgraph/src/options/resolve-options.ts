@@ -15,7 +15,8 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
   const fail = (option: string, value: unknown, message: string) => new InvalidOptionsError({ option, value, message });
   if (!options || typeof options !== "object") throw fail("options", options, "must be an object");
   const catalog = options.skills;
-  if (!catalog || typeof catalog.list !== "function" || typeof catalog.readBody !== "function") throw fail("skills", catalog, "must be a SkillCatalog (a registry from createSkillRegistry or a view of one)");
+  if (!catalog || typeof catalog.list !== "function" || typeof catalog.readBody !== "function")
+    throw fail("skills", catalog, "must be a SkillCatalog (a registry from createSkillRegistry or a view of one)");
   const agentId = options.agentId ?? "default";
   if (typeof agentId !== "string" || agentId.length === 0) throw fail("agentId", agentId, "must be a non-empty string");
   oneOf("loadMode", options.loadMode, LOAD_MODES);
@@ -30,7 +31,8 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
   };
   const maxLoadedSkills = positive("maxLoadedSkills", options.maxLoadedSkills, 8);
   if (maxLoadedSkills === 0) throw fail("maxLoadedSkills", 0, "must be at least 1");
-  if (options.evictionPolicy !== undefined && typeof options.evictionPolicy !== "function") throw fail("evictionPolicy", options.evictionPolicy, "must be a function");
+  if (options.evictionPolicy !== undefined && typeof options.evictionPolicy !== "function")
+    throw fail("evictionPolicy", options.evictionPolicy, "must be a function");
   const tools = options.tools ?? [];
   const names = new Set<string>();
   for (const tool of tools) {
@@ -42,7 +44,8 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
     if (!Array.isArray(list)) throw fail(`skillTools.${skill}`, list, "must be an array of tools");
   }
   for (const hook of options.hooks ?? []) {
-    if (!hook || typeof hook.visibleTools !== "function" || !Array.isArray(hook.tools)) throw fail("hooks", hook, "each hook needs `name`, `tools` and `visibleTools(context)`");
+    if (!hook || typeof hook.visibleTools !== "function" || !Array.isArray(hook.tools))
+      throw fail("hooks", hook, "each hook needs `name`, `tools` and `visibleTools(context)`");
   }
   return {
     skills: catalog,
@@ -68,6 +71,7 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
   };
 
   function oneOf(option: string, value: unknown, allowed: readonly string[]) {
-    if (value !== undefined && !allowed.includes(value as string)) throw fail(option, value, `must be one of ${allowed.map((item) => `"${item}"`).join(", ")}`);
+    if (value !== undefined && !allowed.includes(value as string))
+      throw fail(option, value, `must be one of ${allowed.map((item) => `"${item}"`).join(", ")}`);
   }
 }

@@ -1,5 +1,11 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import type { LoadedSkillEntry, LoadMode, RenderSkillsPromptOptions, SkillCatalog, SkillDriftPolicy } from "../internal/core.js";
+import type {
+  LoadedSkillEntry,
+  LoadMode,
+  RenderSkillsPromptOptions,
+  SkillCatalog,
+  SkillDriftPolicy,
+} from "../internal/core.js";
 import type { SkillsToolHook } from "../hooks/skills-tool-hook.js";
 
 /** How skill-owned tools reach the model: `dynamic` (listed once unlocked), `static` (all listed, execution gated), `dispatcher` (one `call_skill_tool`, byte-stable list). */

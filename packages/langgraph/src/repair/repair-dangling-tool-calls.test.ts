@@ -2,7 +2,12 @@ import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { cancelledToolMessageId, repairDanglingToolCalls } from "./repair-dangling-tool-calls.js";
 
-const ai = (id: string, ...calls: string[]) => new AIMessage({ content: "", id, tool_calls: calls.map((call) => ({ name: "job", args: {}, id: call, type: "tool_call" as const })) });
+const ai = (id: string, ...calls: string[]) =>
+  new AIMessage({
+    content: "",
+    id,
+    tool_calls: calls.map((call) => ({ name: "job", args: {}, id: call, type: "tool_call" as const })),
+  });
 const answer = (call: string) => new ToolMessage({ content: `answer ${call}`, tool_call_id: call });
 
 describe("repairDanglingToolCalls", () => {

@@ -5,7 +5,9 @@ const load = (name: string, seq: number) => ({ type: "load" as const, name, mode
 
 describe("skills channel reducer", () => {
   it("merges updates of different agents without touching each other", () => {
-    const value = reduceSkillsState(reduceSkillsState({}, { a: { events: [load("x", 1)] } }), { b: { events: [load("y", 1)] } });
+    const value = reduceSkillsState(reduceSkillsState({}, { a: { events: [load("x", 1)] } }), {
+      b: { events: [load("y", 1)] },
+    });
     expect(Object.keys(value.a!.load.loaded)).toEqual(["x"]);
     expect(Object.keys(value.b!.load.loaded)).toEqual(["y"]);
   });

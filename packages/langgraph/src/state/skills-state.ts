@@ -27,7 +27,10 @@ export function emptyAgentSkillsState(): AgentSkillsState {
 }
 
 /** Reducer of the channel: merges per agent key, so parallel writers (Send, parallel tool calls) never collide. */
-export function reduceSkillsState(current: SkillsStateValue | undefined, update: SkillsStateUpdate | undefined): SkillsStateValue {
+export function reduceSkillsState(
+  current: SkillsStateValue | undefined,
+  update: SkillsStateUpdate | undefined,
+): SkillsStateValue {
   const base = current ?? {};
   if (!update) return base;
   const next: SkillsStateValue = { ...base };
@@ -39,8 +42,14 @@ export function reduceSkillsState(current: SkillsStateValue | undefined, update:
     }
     const change = entry as AgentSkillsUpdate;
     const previous = base[agentId] ?? emptyAgentSkillsState();
-    const load = change.events && change.events.length > 0 ? applyLoadEvents(previous.load, change.events, { maxLoadedSkills: change.maxLoaded }).state : previous.load;
-    const disabled = change.disable && change.disable.length > 0 ? [...new Set([...previous.disabled, ...change.disable])].sort() : previous.disabled;
+    const load =
+      change.events && change.events.length > 0
+        ? applyLoadEvents(previous.load, change.events, { maxLoadedSkills: change.maxLoaded }).state
+        : previous.load;
+    const disabled =
+      change.disable && change.disable.length > 0
+        ? [...new Set([...previous.disabled, ...change.disable])].sort()
+        : previous.disabled;
     next[agentId] = { load, disabled };
   }
   return next;
@@ -51,7 +60,10 @@ export function reduceSkillsState(current: SkillsStateValue | undefined, update:
  * @example const State = Annotation.Root({ ...MessagesAnnotation.spec, ...skillsStateSpec });
  */
 export const skillsStateSpec = {
-  [SKILLS_STATE_KEY]: Annotation<SkillsStateValue, SkillsStateUpdate>({ reducer: reduceSkillsState, default: () => ({}) }),
+  [SKILLS_STATE_KEY]: Annotation<SkillsStateValue, SkillsStateUpdate>({
+    reducer: reduceSkillsState,
+    default: () => ({}),
+  }),
 } as const;
 
 /** The same fragment as an AnnotationRoot (what `createSkillsMiddleware` uses as its `stateSchema`). */

@@ -2,7 +2,13 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
-import { createSkillRegistry, SkillgraphError, SkillPathError, skillsFromCode, skillsFromDirectory } from "@skillgraph/core";
+import {
+  createSkillRegistry,
+  SkillgraphError,
+  SkillPathError,
+  skillsFromCode,
+  skillsFromDirectory,
+} from "@skillgraph/core";
 import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { AIMessage } from "@langchain/core/messages";
 import { SkillDriftError } from "../internal/core.js";
@@ -44,9 +50,15 @@ describe("skills in a LangGraph BaseStore", () => {
     expect(await registry.readBody("pdf")).toContain("Instructions for pdf.");
     expect(await registry.listFiles("pdf")).toEqual([{ path: "references/forms.md", size: 26 }]);
     expect((await registry.readFile("pdf", "references/forms.md")).content).toContain("Use the form tool.");
-    await expect(registry.readFile("pdf", "references/forms.md", { maxBytes: 10 })).rejects.toSatisfy((error) => SkillPathError.isInstance(error) && (error as SkillPathError).reason === "too-large");
-    await expect(registry.readFile("pdf", "../sql-review/SKILL.md")).rejects.toSatisfy((error) => SkillPathError.isInstance(error) && (error as SkillPathError).reason === "traversal");
-    await expect(registry.readFile("pdf", "assets/logo.png")).rejects.toSatisfy((error) => SkillPathError.isInstance(error) && (error as SkillPathError).reason === "not-found");
+    await expect(registry.readFile("pdf", "references/forms.md", { maxBytes: 10 })).rejects.toSatisfy(
+      (error) => SkillPathError.isInstance(error) && (error as SkillPathError).reason === "too-large",
+    );
+    await expect(registry.readFile("pdf", "../sql-review/SKILL.md")).rejects.toSatisfy(
+      (error) => SkillPathError.isInstance(error) && (error as SkillPathError).reason === "traversal",
+    );
+    await expect(registry.readFile("pdf", "assets/logo.png")).rejects.toSatisfy(
+      (error) => SkillPathError.isInstance(error) && (error as SkillPathError).reason === "not-found",
+    );
     expect(registry.search("fill a pdf form")[0]?.name).toBe("pdf");
   });
 
@@ -70,22 +82,35 @@ describe("skills in a LangGraph BaseStore", () => {
   it("keeps the registry's precedence: an explicit source beats the store's project layer", async () => {
     const store = new InMemoryStore();
     await publishSkillsToStore(store, skillsFolder());
-    const registry = await createSkillRegistry({ sources: [skillsFromStore(store), skillsFromCode([{ name: "pdf", description: "Local pdf.", body: "x" }])] });
+    const registry = await createSkillRegistry({
+      sources: [skillsFromStore(store), skillsFromCode([{ name: "pdf", description: "Local pdf.", body: "x" }])],
+    });
     expect(registry.get("pdf")?.description).toBe("Local pdf.");
     expect(registry.shadowed().map((shadow) => shadow.name)).toEqual(["pdf"]);
   });
 
   it("refuses to publish an invalid skill and writes nothing", async () => {
     const store = new InMemoryStore();
-    const folder = writeTree({ "good/SKILL.md": skillMd("good", "Fine."), "bad/SKILL.md": skillMd("Not_Valid", "Bad name.") });
-    await expect(publishSkillsToStore(store, folder)).rejects.toSatisfy((error) => SkillgraphError.isInstance(error) && /nothing published/.test((error as Error).message));
+    const folder = writeTree({
+      "good/SKILL.md": skillMd("good", "Fine."),
+      "bad/SKILL.md": skillMd("Not_Valid", "Bad name."),
+    });
+    await expect(publishSkillsToStore(store, folder)).rejects.toSatisfy(
+      (error) => SkillgraphError.isInstance(error) && /nothing published/.test((error as Error).message),
+    );
     expect(await store.get(["skillgraph", "skills"], "manifest")).toBeNull();
   });
 
   it("reports a malformed manifest as a source problem, never a crash", async () => {
     const store = new InMemoryStore();
-    await store.put(["skillgraph", "skills"], "manifest", { format: "skillgraph-store-manifest", version: "x", skills: { "../etc": { version: "1", files: [] } } });
-    const registry = await createSkillRegistry({ sources: [skillsFromStore(store), skillsFromDirectory(writeTree({ "a/SKILL.md": skillMd("a", "A.") }))] });
+    await store.put(["skillgraph", "skills"], "manifest", {
+      format: "skillgraph-store-manifest",
+      version: "x",
+      skills: { "../etc": { version: "1", files: [] } },
+    });
+    const registry = await createSkillRegistry({
+      sources: [skillsFromStore(store), skillsFromDirectory(writeTree({ "a/SKILL.md": skillMd("a", "A.") }))],
+    });
     expect(registry.list().map((skill) => skill.name)).toEqual(["a"]);
     expect(registry.diagnostics().map((diagnostic) => diagnostic.code)).toEqual(["source-failed"]);
   });
@@ -104,7 +129,9 @@ describe("skills in a LangGraph BaseStore", () => {
     await publishSkillsToStore(store, folder);
     const registry = await createSkillRegistry({ sources: [skillsFromStore(store)] });
     const engine = new SkillsEngine(resolveOptions({ skills: registry, onDrift: "fail" }));
-    const state = engine.apply(emptyAgentSkillsState(), { events: [{ type: "load", name: "pdf", mode: "session", hash: registry.get("pdf")!.hash, seq: 1 }] });
+    const state = engine.apply(emptyAgentSkillsState(), {
+      events: [{ type: "load", name: "pdf", mode: "session", hash: registry.get("pdf")!.hash, seq: 1 }],
+    });
     expect(() => engine.prepare(state, [new AIMessage("x")], registry)).not.toThrow();
 
     writeFileSync(join(folder, "pdf/SKILL.md"), skillMd("pdf", "Fill in PDF forms, v2."));

@@ -1,8 +1,26 @@
 import { readFile } from "node:fs/promises";
 import { basename } from "node:path";
 import type { BaseStore } from "@langchain/langgraph";
-import { createSkillRegistry, DEFAULT_MAX_RESOURCE_BYTES, SkillgraphError, SkillPathError, skillsFromDirectory, type SkillDiagnostic } from "@skillgraph/core";
-import { buildManifest, checkManifest, DEFAULT_SKILLS_NAMESPACE, emptyManifest, fileItemKey, isPlainName, MANIFEST_KEY, sha256, storeNamespaces, type ManifestSkill } from "./store-layout.js";
+import {
+  createSkillRegistry,
+  DEFAULT_MAX_RESOURCE_BYTES,
+  SkillgraphError,
+  SkillPathError,
+  skillsFromDirectory,
+  type SkillDiagnostic,
+} from "@skillgraph/core";
+import {
+  buildManifest,
+  checkManifest,
+  DEFAULT_SKILLS_NAMESPACE,
+  emptyManifest,
+  fileItemKey,
+  isPlainName,
+  MANIFEST_KEY,
+  sha256,
+  storeNamespaces,
+  type ManifestSkill,
+} from "./store-layout.js";
 
 /** Options of `publishSkillsToStore`. */
 export interface PublishSkillsOptions {
@@ -31,12 +49,24 @@ export interface PublishReport {
  * @throws SkillgraphError (`publish-invalid`) listing the problems when a skill is invalid or a file too large.
  * @example await publishSkillsToStore(PostgresStore.fromConnString(url), "./skills");
  */
-export async function publishSkillsToStore(store: BaseStore, folder: string, options: PublishSkillsOptions = {}): Promise<PublishReport> {
+export async function publishSkillsToStore(
+  store: BaseStore,
+  folder: string,
+  options: PublishSkillsOptions = {},
+): Promise<PublishReport> {
   const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
   const spaces = storeNamespaces(options.namespace ?? DEFAULT_SKILLS_NAMESPACE);
-  const registry = await createSkillRegistry({ sources: [skillsFromDirectory(folder)], strict: options.strict ?? true, snapshot: false });
-  const problems: string[] = registry.diagnostics().filter((diagnostic: SkillDiagnostic) => diagnostic.severity === "error").map((diagnostic) => diagnostic.message);
-  for (const shadow of registry.shadowed()) problems.push(`two skills are named '${shadow.name}': ${shadow.winner.file} and ${shadow.shadowed.file}`);
+  const registry = await createSkillRegistry({
+    sources: [skillsFromDirectory(folder)],
+    strict: options.strict ?? true,
+    snapshot: false,
+  });
+  const problems: string[] = registry
+    .diagnostics()
+    .filter((diagnostic: SkillDiagnostic) => diagnostic.severity === "error")
+    .map((diagnostic) => diagnostic.message);
+  for (const shadow of registry.shadowed())
+    problems.push(`two skills are named '${shadow.name}': ${shadow.winner.file} and ${shadow.shadowed.file}`);
   const keys = new Map<string, string>();
   for (const skill of registry.list()) {
     const key = basename(skill.dir);
@@ -47,7 +77,8 @@ export async function publishSkillsToStore(store: BaseStore, folder: string, opt
   }
   if (registry.list().length === 0 && problems.length === 0) problems.push(`no skill found under ${folder}`);
 
-  const prepared: Array<{ key: string; text: string; files: Array<{ path: string; content: string; size: number }> }> = [];
+  const prepared: Array<{ key: string; text: string; files: Array<{ path: string; content: string; size: number }> }> =
+    [];
   const skipped: PublishReport["skipped"] = [];
   for (const skill of registry.list()) {
     const key = basename(skill.dir);
@@ -59,23 +90,35 @@ export async function publishSkillsToStore(store: BaseStore, folder: string, opt
         const read = await registry.readFile(skill.name, entry.path, { maxBytes: maxFileBytes });
         files.push({ path: read.path, content: read.content, size: read.size });
       } catch (error) {
-        if (SkillPathError.isInstance(error) && (error as SkillPathError).reason === "binary") skipped.push({ skill: key, path: entry.path, reason: "binary" });
+        if (SkillPathError.isInstance(error) && (error as SkillPathError).reason === "binary")
+          skipped.push({ skill: key, path: entry.path, reason: "binary" });
         else problems.push((error as Error).message);
       }
     }
     prepared.push({ key, text, files });
   }
-  if (problems.length > 0) throw new SkillgraphError({ code: "publish-invalid", message: `nothing published from ${folder}:\n- ${problems.join("\n- ")}` });
+  if (problems.length > 0)
+    throw new SkillgraphError({
+      code: "publish-invalid",
+      message: `nothing published from ${folder}:\n- ${problems.join("\n- ")}`,
+    });
 
   const current = await store.get(spaces.root, MANIFEST_KEY);
   const manifest = current ? checkManifest(current.value, `store:${spaces.root.join("/")}`) : emptyManifest();
   const skills: Record<string, ManifestSkill> = { ...manifest.skills };
   for (const { key, text, files } of prepared) {
     const version = sha256([text, ...files.map((file) => `${file.path}\0${sha256(file.content)}`)].join("\n"));
-    for (const file of files) await store.put(spaces.files, fileItemKey(key, file.path), { content: file.content, size: file.size, version }, false);
+    for (const file of files)
+      await store.put(
+        spaces.files,
+        fileItemKey(key, file.path),
+        { content: file.content, size: file.size, version },
+        false,
+      );
     await store.put(spaces.skillMd, key, { text, version }, false);
     const kept = new Set(files.map((file) => file.path));
-    for (const old of skills[key]?.files ?? []) if (!kept.has(old.path)) await store.delete(spaces.files, fileItemKey(key, old.path));
+    for (const old of skills[key]?.files ?? [])
+      if (!kept.has(old.path)) await store.delete(spaces.files, fileItemKey(key, old.path));
     skills[key] = { version, files: files.map((file) => ({ path: file.path, size: file.size })) };
   }
   const next = buildManifest(skills);

@@ -1,6 +1,13 @@
 import type { BaseStore } from "@langchain/langgraph";
 import type { RemoteSkillCandidate, SkillLayer, SkillSource, SourceScan } from "@skillgraph/core";
-import { checkManifest, DEFAULT_SKILLS_NAMESPACE, fileItemKey, MANIFEST_KEY, storeNamespaces, type StoreManifest } from "./store-layout.js";
+import {
+  checkManifest,
+  DEFAULT_SKILLS_NAMESPACE,
+  fileItemKey,
+  MANIFEST_KEY,
+  storeNamespaces,
+  type StoreManifest,
+} from "./store-layout.js";
 
 /** Options of `skillsFromStore`. */
 export interface StoreSourceOptions {
@@ -57,7 +64,10 @@ export function skillsFromStore(store: BaseStore, options: StoreSourceOptions = 
       if (!item) return { candidates: [], diagnostics: [] };
       const manifest = checkManifest(item.value, `store:${label}`);
       if (cached?.version !== manifest.version) {
-        cached = { version: manifest.version, candidates: Object.entries(manifest.skills).map(([key, entry]) => candidateFor(key, entry)) };
+        cached = {
+          version: manifest.version,
+          candidates: Object.entries(manifest.skills).map(([key, entry]) => candidateFor(key, entry)),
+        };
       }
       return { candidates: cached.candidates, diagnostics: [] };
     },

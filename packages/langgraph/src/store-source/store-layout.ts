@@ -41,7 +41,11 @@ export function buildManifest(skills: Record<string, ManifestSkill>): StoreManif
   const keys = Object.keys(skills).sort();
   const sorted: Record<string, ManifestSkill> = {};
   for (const key of keys) sorted[key] = skills[key]!;
-  return { format: MANIFEST_FORMAT, version: sha256(keys.map((key) => `${key}\0${skills[key]!.version}`).join("\n")), skills: sorted };
+  return {
+    format: MANIFEST_FORMAT,
+    version: sha256(keys.map((key) => `${key}\0${skills[key]!.version}`).join("\n")),
+    skills: sorted,
+  };
 }
 
 /** An empty manifest. */
@@ -67,10 +71,12 @@ export function checkManifest(value: unknown, where: string): StoreManifest {
   for (const [key, entry] of Object.entries(skills as Record<string, unknown>)) {
     if (!isPlainName(key)) fail(`skill key '${key}' is not a plain folder name`);
     const skill = entry as Record<string, unknown> | null;
-    if (typeof skill !== "object" || skill === null || typeof skill.version !== "string" || !Array.isArray(skill.files)) fail(`skill '${key}' has no version or files`);
+    if (typeof skill !== "object" || skill === null || typeof skill.version !== "string" || !Array.isArray(skill.files))
+      fail(`skill '${key}' has no version or files`);
     for (const file of skill!.files as unknown[]) {
       const item = file as Record<string, unknown> | null;
-      if (typeof item !== "object" || item === null || typeof item.path !== "string" || !isRelativePath(item.path)) fail(`skill '${key}' lists a bad file path`);
+      if (typeof item !== "object" || item === null || typeof item.path !== "string" || !isRelativePath(item.path))
+        fail(`skill '${key}' lists a bad file path`);
       if (!Number.isSafeInteger(item!.size) || (item!.size as number) < 0) fail(`skill '${key}' lists a bad file size`);
     }
   }
@@ -83,5 +89,11 @@ export function isPlainName(name: string): boolean {
 }
 
 function isRelativePath(path: string): boolean {
-  return path.length > 0 && !path.startsWith("/") && !path.includes("\0") && !path.includes("\\") && path.split("/").every((part) => part !== "" && part !== "." && part !== "..");
+  return (
+    path.length > 0 &&
+    !path.startsWith("/") &&
+    !path.includes("\0") &&
+    !path.includes("\\") &&
+    path.split("/").every((part) => part !== "" && part !== "." && part !== "..")
+  );
 }

@@ -60,16 +60,24 @@ export function stringArg(args: unknown, ...keys: string[]): string | undefined 
 
 /** Explains an unknown skill name, with close matches from search. */
 export function unknownSkill(context: SkillsToolContext, name: string | undefined): SkillsToolOutcome {
-  if (!name) return toolError("Missing the skill name: pass {\"name\": \"<skill name>\"} (see the skills list in the system prompt, or use search_skills).");
-  if (context.state.disabled.includes(name)) return toolError(`Skill '${name}' is disabled for this agent on this thread.`);
+  if (!name)
+    return toolError(
+      'Missing the skill name: pass {"name": "<skill name>"} (see the skills list in the system prompt, or use search_skills).',
+    );
+  if (context.state.disabled.includes(name))
+    return toolError(`Skill '${name}' is disabled for this agent on this thread.`);
   const hits = context.catalog.search(name, { limit: 3 }).map((hit) => hit.name);
   const hint = hits.length > 0 ? ` Did you mean: ${hits.join(", ")}?` : " Use search_skills to find one.";
   return toolError(`Skill '${name}' not found.${hint}`);
 }
 
 /** The visible, enabled skill a call names (`name`, or the aliases models use), or the error outcome to answer with. */
-export function visibleSkillArg(args: unknown, context: SkillsToolContext): { name: string } | { error: SkillsToolOutcome } {
+export function visibleSkillArg(
+  args: unknown,
+  context: SkillsToolContext,
+): { name: string } | { error: SkillsToolOutcome } {
   const name = stringArg(args, "name", "skill", "skill_name");
-  if (!name || context.state.disabled.includes(name) || !context.catalog.has(name)) return { error: unknownSkill(context, name) };
+  if (!name || context.state.disabled.includes(name) || !context.catalog.has(name))
+    return { error: unknownSkill(context, name) };
   return { name };
 }

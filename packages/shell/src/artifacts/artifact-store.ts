@@ -15,7 +15,10 @@ export interface Artifact {
 /** Where artifacts live. Any LangGraph `BaseStore` fits through {@link artifactStoreFromBaseStore}. */
 export interface ArtifactStore {
   /** Saves a new version of `name` for the thread and returns it. */
-  save(threadId: string, input: { name: string; bytes: Uint8Array; mimeType: string; savedFrom: string }): Promise<Artifact>;
+  save(
+    threadId: string,
+    input: { name: string; bytes: Uint8Array; mimeType: string; savedFrom: string },
+  ): Promise<Artifact>;
   /** One version (the newest when `version` is undefined), or undefined. */
   load(threadId: string, name: string, version?: number): Promise<{ artifact: Artifact; bytes: Buffer } | undefined>;
   /** The newest version of every artifact of the thread, by name. */
@@ -56,7 +59,12 @@ export function artifactStoreFromBaseStore(store: BaseStore): ArtifactStore {
         createdAt: new Date().toISOString(),
       };
       const stored: StoredArtifact = { ...artifact, data: Buffer.from(input.bytes).toString("base64") };
-      await store.put(namespace(threadId), `${input.name}@${version}`, stored as unknown as Record<string, unknown>, false);
+      await store.put(
+        namespace(threadId),
+        `${input.name}@${version}`,
+        stored as unknown as Record<string, unknown>,
+        false,
+      );
       await store.put(namespace(threadId), input.name, artifact as unknown as Record<string, unknown>, false);
       return artifact;
     },

@@ -3,7 +3,10 @@ import { parseShellWords } from "./parse-shell-words.js";
 
 describe("parseShellWords", () => {
   it("splits words and honours single quotes, double quotes and backslashes", () => {
-    expect(parseShellWords(`git commit -m "fix: a \\"b\\"" 'it''s' a\\ b`)).toEqual({ ok: true, argv: ["git", "commit", "-m", 'fix: a "b"', "its", "a b"] });
+    expect(parseShellWords(`git commit -m "fix: a \\"b\\"" 'it''s' a\\ b`)).toEqual({
+      ok: true,
+      argv: ["git", "commit", "-m", 'fix: a "b"', "its", "a b"],
+    });
   });
 
   it("keeps empty quoted arguments", () => {
@@ -12,7 +15,10 @@ describe("parseShellWords", () => {
 
   it("expands only the variables it is given, outside single quotes", () => {
     const variables = { SKILL_DIR: "/skill" };
-    expect(parseShellWords(`node "$SKILL_DIR/a.mjs" \${SKILL_DIR}/b '$SKILL_DIR'`, { variables })).toEqual({ ok: true, argv: ["node", "/skill/a.mjs", "/skill/b", "$SKILL_DIR"] });
+    expect(parseShellWords(`node "$SKILL_DIR/a.mjs" \${SKILL_DIR}/b '$SKILL_DIR'`, { variables })).toEqual({
+      ok: true,
+      argv: ["node", "/skill/a.mjs", "/skill/b", "$SKILL_DIR"],
+    });
     expect(parseShellWords("echo $HOME", { variables })).toMatchObject({ ok: false, reason: "unknown-variable" });
     expect(parseShellWords("echo $1", { variables })).toMatchObject({ ok: false, reason: "unknown-variable" });
   });
@@ -40,6 +46,9 @@ describe("parseShellWords", () => {
   });
 
   it("treats operators inside quotes as plain text", () => {
-    expect(parseShellWords(`echo "a; b | c > d" 'e && $(f)'`)).toEqual({ ok: true, argv: ["echo", "a; b | c > d", "e && $(f)"] });
+    expect(parseShellWords(`echo "a; b | c > d" 'e && $(f)'`)).toEqual({
+      ok: true,
+      argv: ["echo", "a; b | c > d", "e && $(f)"],
+    });
   });
 });

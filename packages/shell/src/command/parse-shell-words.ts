@@ -54,9 +54,17 @@ export function parseShellWords(command: string, options: ParseShellWordsOptions
     const braced = /^\{([A-Za-z_][A-Za-z0-9_]*)\}/.exec(rest);
     const bare = /^[A-Za-z_][A-Za-z0-9_]*/.exec(rest);
     const name = braced?.[1] ?? bare?.[0];
-    if (name === undefined) return refuse("unknown-variable", `'$${rest.slice(0, 2)}' is not allowed; only ${describeVariables(variables)} expand`);
+    if (name === undefined)
+      return refuse(
+        "unknown-variable",
+        `'$${rest.slice(0, 2)}' is not allowed; only ${describeVariables(variables)} expand`,
+      );
     const value = variables[name];
-    if (value === undefined) return refuse("unknown-variable", `variable '$${name}' is not available; only ${describeVariables(variables)} expand`);
+    if (value === undefined)
+      return refuse(
+        "unknown-variable",
+        `variable '$${name}' is not available; only ${describeVariables(variables)} expand`,
+      );
     word += value;
     inWord = true;
     index += 1 + (braced ? braced[0].length : name.length);
@@ -93,8 +101,10 @@ export function parseShellWords(command: string, options: ParseShellWordsOptions
       continue;
     }
     const operator = operators[char];
-    if (operator) return refuse(operator, `'${char}' is a shell operator; commands run without a shell, one program per call`);
-    if (char === "#" && !inWord) return refuse("shell-operator", "'#' starts a shell comment; quote it if it is an argument");
+    if (operator)
+      return refuse(operator, `'${char}' is a shell operator; commands run without a shell, one program per call`);
+    if (char === "#" && !inWord)
+      return refuse("shell-operator", "'#' starts a shell comment; quote it if it is an argument");
     if (char === "*") return refuse("glob", "unquoted '*' is not expanded (no shell); list the files or quote the '*'");
     if (char === "'" || char === '"') {
       quote = char;

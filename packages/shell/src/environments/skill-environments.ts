@@ -31,11 +31,15 @@ export interface SkillEnvironmentOptions {
 }
 
 /** Lines of a requirements file that may be passed to pip: package specifiers only, no options or URLs to run. */
-const SAFE_REQUIREMENT = /^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?\s*([<>=!~]=?\s*[A-Za-z0-9.*+!-]+\s*,?\s*)*(;.*)?$/;
+const SAFE_REQUIREMENT =
+  /^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?\s*([<>=!~]=?\s*[A-Za-z0-9.*+!-]+\s*,?\s*)*(;.*)?$/;
 
 /** The default root of the environments. */
 export function defaultEnvironmentRoot(): string {
-  const cache = process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME) ? process.env.XDG_CACHE_HOME : path.join(os.homedir(), ".cache");
+  const cache =
+    process.env.XDG_CACHE_HOME && path.isAbsolute(process.env.XDG_CACHE_HOME)
+      ? process.env.XDG_CACHE_HOME
+      : path.join(os.homedir(), ".cache");
   return path.join(cache, "skillgraph", "envs");
 }
 
@@ -45,7 +49,10 @@ export function defaultEnvironmentRoot(): string {
  * path is refused with a message naming it, since it would let a skill fetch or run code beyond what is shown.
  * @returns undefined when the skill declares no requirements
  */
-export async function readSkillRequirements(skill: { name: string; dir: string }, root: string): Promise<SkillRequirements | { error: string } | undefined> {
+export async function readSkillRequirements(
+  skill: { name: string; dir: string },
+  root: string,
+): Promise<SkillRequirements | { error: string } | undefined> {
   if (skill.dir === "") return undefined;
   return withConfinedFolder(skill.dir, async (folder) => {
     for (const file of REQUIREMENTS_FILES) {
@@ -60,7 +67,10 @@ export async function readSkillRequirements(skill: { name: string; dir: string }
         .map((line) => line.replace(/(^|\s)#.*$/, "").trim())
         .filter((line) => line !== "");
       const unsafe = packages.find((line) => !SAFE_REQUIREMENT.test(line));
-      if (unsafe !== undefined) return { error: `skill '${skill.name}': ${file} line '${unsafe}' is not a plain package specifier (options, URLs and paths are not installed)` };
+      if (unsafe !== undefined)
+        return {
+          error: `skill '${skill.name}': ${file} line '${unsafe}' is not a plain package specifier (options, URLs and paths are not installed)`,
+        };
       const digest = createHash("sha256").update(`${process.version}\n${text}`).digest("hex").slice(0, 16);
       const safeName = skill.name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
       return { file, packages, text, hostDir: path.join(root, `${safeName}-${digest}`) };
@@ -82,11 +92,15 @@ export function prepareEnvironmentFolder(requirements: SkillRequirements): void 
 
 /** Marks an environment as completely installed. */
 export function markEnvironmentReady(requirements: SkillRequirements): void {
-  writeFileSync(path.join(requirements.hostDir, ".skillgraph-ready"), `${new Date().toISOString()}\n${requirements.text}`);
+  writeFileSync(
+    path.join(requirements.hostDir, ".skillgraph-ready"),
+    `${new Date().toISOString()}\n${requirements.text}`,
+  );
 }
 
 /** The argv that installs the requirements into `envDir` (paths as the command sees them). */
 export function installCommand(envDir: string, requirementsPath: string, pipArgs: readonly string[]): string[] {
-  const script = 'python3 -m venv "$1" && env_dir="$1" && requirements="$2" && shift 2 && "$env_dir/bin/python" -m pip install --disable-pip-version-check --no-input -r "$requirements" "$@"';
+  const script =
+    'python3 -m venv "$1" && env_dir="$1" && requirements="$2" && shift 2 && "$env_dir/bin/python" -m pip install --disable-pip-version-check --no-input -r "$requirements" "$@"';
   return ["/bin/sh", "-c", script, "install-requirements", envDir, requirementsPath, ...pipArgs];
 }

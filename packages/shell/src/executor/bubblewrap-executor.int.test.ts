@@ -13,7 +13,18 @@ import { findMarkedProcesses } from "./process-tree.js";
 
 function request(argv: string[], overrides: Partial<ExecutionRequest> = {}): ExecutionRequest {
   const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-bwrap-"));
-  return { argv, cwd: workspaceDir, workspaceDir, env: {}, timeoutMs: 60_000, killGraceMs: 500, maxOutputBytes: 16_384, killAfterOutputBytes: 1 << 26, runId: randomUUID(), ...overrides };
+  return {
+    argv,
+    cwd: workspaceDir,
+    workspaceDir,
+    env: {},
+    timeoutMs: 60_000,
+    killGraceMs: 500,
+    maxOutputBytes: 16_384,
+    killAfterOutputBytes: 1 << 26,
+    runId: randomUUID(),
+    ...overrides,
+  };
 }
 
 describe("bubblewrap executor", () => {
@@ -31,7 +42,11 @@ describe("bubblewrap executor", () => {
   });
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
-  const connect = () => [process.execPath, "-e", `require("net").connect(${port}, "127.0.0.1").on("connect", () => { console.log("connected"); process.exit(0) }).on("error", (e) => { console.log("error", e.code); process.exit(3) })`];
+  const connect = () => [
+    process.execPath,
+    "-e",
+    `require("net").connect(${port}, "127.0.0.1").on("connect", () => { console.log("connected"); process.exit(0) }).on("error", (e) => { console.log("error", e.code); process.exit(3) })`,
+  ];
 
   it("cannot reach a TCP server on the host's 127.0.0.1 (network off)", async () => {
     const reachable = await createLocalExecutor().run(request(connect()));
@@ -52,7 +67,7 @@ describe("bubblewrap executor", () => {
     writeFileSync(path.join(skillDir, "SKILL.md"), "---\nname: x\ndescription: y\n---\n");
     const script = [
       "for target in /skill/evil /skill/scripts/evil /usr/evil /etc/evil /evil; do",
-      "  if touch \"$target\" 2>/dev/null; then echo \"WROTE $target\"; else echo \"refused $target\"; fi",
+      '  if touch "$target" 2>/dev/null; then echo "WROTE $target"; else echo "refused $target"; fi',
       "done",
       "echo ok > /workspace/out.txt && echo 'wrote workspace'",
       "echo tmp > /tmp/t && echo 'wrote tmp'",
@@ -104,8 +119,12 @@ describe("bubblewrap probe", () => {
   it("fails at creation when bwrap exists but cannot build a sandbox", () => {
     const dir = mkdtempSync(path.join(os.tmpdir(), "shell-fake-bwrap-"));
     const fake = path.join(dir, "bwrap");
-    writeFileSync(fake, "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n", { mode: 0o755 });
-    expect(() => createBubblewrapExecutor({ bwrapPath: fake })).toThrow(/cannot create a sandbox here \(bwrap: No permissions to create new namespace\)/);
+    writeFileSync(fake, "#!/bin/sh\necho 'bwrap: No permissions to create new namespace' >&2\nexit 1\n", {
+      mode: 0o755,
+    });
+    expect(() => createBubblewrapExecutor({ bwrapPath: fake })).toThrow(
+      /cannot create a sandbox here \(bwrap: No permissions to create new namespace\)/,
+    );
     expect(() => createBubblewrapExecutor({ bwrapPath: fake, probe: false })).not.toThrow();
   });
 });

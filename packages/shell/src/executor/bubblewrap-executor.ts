@@ -33,7 +33,19 @@ export const SANDBOX_WORKSPACE = "/workspace";
 /** Where the skill folder appears inside the sandbox (read-only). */
 export const SANDBOX_SKILL_DIR = "/skill";
 
-const etcFiles = ["/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/etc/ld.so.conf.d", "/etc/ssl", "/etc/ca-certificates", "/etc/passwd", "/etc/group", "/etc/nsswitch.conf", "/etc/localtime", "/etc/mime.types"];
+const etcFiles = [
+  "/etc/alternatives",
+  "/etc/ld.so.cache",
+  "/etc/ld.so.conf",
+  "/etc/ld.so.conf.d",
+  "/etc/ssl",
+  "/etc/ca-certificates",
+  "/etc/passwd",
+  "/etc/group",
+  "/etc/nsswitch.conf",
+  "/etc/localtime",
+  "/etc/mime.types",
+];
 
 /**
  * Runs each command in a bubblewrap sandbox (Linux): all namespaces unshared (network off unless `network: true`),
@@ -46,7 +58,10 @@ const etcFiles = ["/etc/alternatives", "/etc/ld.so.cache", "/etc/ld.so.conf", "/
 export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}): CommandExecutor {
   const bwrapPath = options.bwrapPath ?? resolveExecutable("bwrap") ?? "bwrap";
   if (process.platform !== "linux") {
-    throw new BubblewrapUnavailableError({ bwrapPath, message: `bubblewrap executor: bubblewrap runs on Linux only (this is ${process.platform}); use executor 'local'` });
+    throw new BubblewrapUnavailableError({
+      bwrapPath,
+      message: `bubblewrap executor: bubblewrap runs on Linux only (this is ${process.platform}); use executor 'local'`,
+    });
   }
   if (!path.isAbsolute(bwrapPath) || !isExecutableFile(bwrapPath)) {
     throw new BubblewrapUnavailableError({
@@ -63,20 +78,35 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     if (request.skillDir) mappings.unshift([request.skillDir, SANDBOX_SKILL_DIR]);
     if (request.skillEnvironment) mappings.unshift([request.skillEnvironment.hostDir, SANDBOX_ENVIRONMENT]);
     const map = (value: string) => mapHostPrefix(value, mappings);
-    const folders = { tmpDir: "/tmp", homeDir: SANDBOX_HOME, ...(request.skillEnvironment ? { environmentDir: SANDBOX_ENVIRONMENT } : {}) };
+    const folders = {
+      tmpDir: "/tmp",
+      homeDir: SANDBOX_HOME,
+      ...(request.skillEnvironment ? { environmentDir: SANDBOX_ENVIRONMENT } : {}),
+    };
     const env = commandEnvironment(request, view, folders, map);
     const args = [...(request.network ? networkedArgs : baseArgs), "--bind", request.workspaceDir, SANDBOX_WORKSPACE];
     if (request.skillDir) args.push("--ro-bind", request.skillDir, SANDBOX_SKILL_DIR);
-    if (request.skillEnvironment) args.push(request.skillEnvironment.writable ? "--bind" : "--ro-bind", request.skillEnvironment.hostDir, SANDBOX_ENVIRONMENT);
+    if (request.skillEnvironment)
+      args.push(
+        request.skillEnvironment.writable ? "--bind" : "--ro-bind",
+        request.skillEnvironment.hostDir,
+        SANDBOX_ENVIRONMENT,
+      );
     for (const extra of request.readOnlyPaths ?? []) args.push("--ro-bind", extra, extra);
     // the sandbox root (and /etc, /opt, ... on it) becomes read-only too; only the workspace and /tmp stay writable
     args.push("--remount-ro", "/", "--chdir", map(request.cwd));
     for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
-    const command = request.shellCommand !== undefined ? ["/bin/sh", "-c", request.shellCommand] : request.argv.map(map);
+    const command =
+      request.shellCommand !== undefined ? ["/bin/sh", "-c", request.shellCommand] : request.argv.map(map);
     args.push("--", ...(request.pty ? ptyCommand(command) : command));
     // bwrap itself carries the run marker too, so a /proc sweep finds it; prlimit execs bwrap (same pid, same limits)
     const [file, ...rest] = [...limitsPrefix(options.limits), bwrapPath, ...args];
-    return { file: file as string, args: rest, cwd: request.workspaceDir, env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId } };
+    return {
+      file: file as string,
+      args: rest,
+      cwd: request.workspaceDir,
+      env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId },
+    };
   };
   return {
     name: "bubblewrap",
@@ -88,7 +118,11 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
 
 function probeSandbox(bwrapPath: string, baseArgs: readonly string[]): void {
   const trueProgram = resolveExecutable("true") ?? "/usr/bin/true";
-  const probe = spawnSync(bwrapPath, [...baseArgs, "--", trueProgram], { encoding: "utf8", timeout: 10_000, env: { PATH: "/usr/bin:/bin" } });
+  const probe = spawnSync(bwrapPath, [...baseArgs, "--", trueProgram], {
+    encoding: "utf8",
+    timeout: 10_000,
+    env: { PATH: "/usr/bin:/bin" },
+  });
   if (probe.status !== 0) {
     const detail = (probe.stderr || probe.error?.message || `exit ${probe.status ?? probe.signal}`).trim();
     throw new BubblewrapUnavailableError({
@@ -117,7 +151,8 @@ export function sandboxBaseArgs(options: BubblewrapExecutorOptions): string[] {
     }
   }
   for (const file of etcFiles) args.push("--ro-bind-try", file, file);
-  if (options.network) args.push("--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--ro-bind-try", "/etc/hosts", "/etc/hosts");
+  if (options.network)
+    args.push("--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--ro-bind-try", "/etc/hosts", "/etc/hosts");
   for (const extra of options.readOnlyPaths ?? []) args.push("--ro-bind", extra, extra);
   args.push("--proc", "/proc", "--dev", "/dev");
   if (options.limits) args.push("--size", String(options.limits.tmpBytes));

@@ -45,7 +45,12 @@ export interface CommandFolders {
  * HOME, TMPDIR, `SHELL=/bin/sh`, the WORKSPACE / OUT_DIR / SKILL_DIR / SKILL_NAME locations as the command sees them,
  * the request's extras (names already checked against the allow-list), the run marker, then the hardening settings.
  */
-export function commandEnvironment(request: ExecutionRequest, view: CommandView, folders: CommandFolders, mapPath: (value: string) => string): Record<string, string> {
+export function commandEnvironment(
+  request: ExecutionRequest,
+  view: CommandView,
+  folders: CommandFolders,
+  mapPath: (value: string) => string,
+): Record<string, string> {
   const env: Record<string, string> = {
     PATH: DEFAULT_FIXED_PATH,
     HOME: folders.homeDir,

@@ -19,8 +19,20 @@ export interface CommandLimits {
 }
 
 const GIB = 1024 ** 3;
-const DEFAULTS = { memoryBytes: 4 * GIB, processes: 512, fileSizeBytes: GIB, openFiles: 1024, tmpBytes: 512 * 1024 ** 2 };
-const MAXIMUMS = { memoryBytes: 1024 * GIB, processes: 1_000_000, fileSizeBytes: 1024 * GIB, openFiles: 1_048_576, tmpBytes: 1024 * GIB };
+const DEFAULTS = {
+  memoryBytes: 4 * GIB,
+  processes: 512,
+  fileSizeBytes: GIB,
+  openFiles: 1024,
+  tmpBytes: 512 * 1024 ** 2,
+};
+const MAXIMUMS = {
+  memoryBytes: 1024 * GIB,
+  processes: 1_000_000,
+  fileSizeBytes: 1024 * GIB,
+  openFiles: 1_048_576,
+  tmpBytes: 1024 * GIB,
+};
 
 let warned = false;
 
@@ -38,18 +50,29 @@ export function resolveLimits(option: ShellHookOptions["limits"]): CommandLimits
     const value = option?.[key];
     if (value === undefined) continue;
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0 || value > MAXIMUMS[key]) {
-      throw new InvalidOptionsError({ option: `limits.${key}`, value, message: `must be a positive integer no larger than ${MAXIMUMS[key]}` });
+      throw new InvalidOptionsError({
+        option: `limits.${key}`,
+        value,
+        message: `must be a positive integer no larger than ${MAXIMUMS[key]}`,
+      });
     }
     values[key] = value;
   }
   const prlimitPath = resolveExecutable("prlimit");
   if (!prlimitPath) {
     if (option !== undefined) {
-      throw new InvalidOptionsError({ option: "limits", value: option, message: "util-linux 'prlimit' is not installed, so limits cannot be applied (pass limits: false to run without)" });
+      throw new InvalidOptionsError({
+        option: "limits",
+        value: option,
+        message:
+          "util-linux 'prlimit' is not installed, so limits cannot be applied (pass limits: false to run without)",
+      });
     }
     if (!warned) {
       warned = true;
-      process.emitWarning("@skillgraph/shell: util-linux 'prlimit' not found; commands run without memory, process and file-size limits");
+      process.emitWarning(
+        "@skillgraph/shell: util-linux 'prlimit' not found; commands run without memory, process and file-size limits",
+      );
     }
     return undefined;
   }

@@ -46,7 +46,10 @@ describe("local executor", () => {
   });
 
   it("escalates to SIGKILL when the program ignores SIGTERM", async () => {
-    const job = request("trap '' TERM; sleep 300 & trap '' TERM; while :; do sleep 1; done", { timeoutMs: 300, killGraceMs: 300 });
+    const job = request("trap '' TERM; sleep 300 & trap '' TERM; while :; do sleep 1; done", {
+      timeoutMs: 300,
+      killGraceMs: 300,
+    });
     const result = await executor.run(job);
     expect(result.timedOut).toBe(true);
     expect(result.signal).toBe("SIGKILL");

@@ -32,11 +32,28 @@ function processIsolationPrefix(): string[] {
   const uid = process.getuid?.() ?? 0;
   const gid = process.getgid?.() ?? 0;
   const user = uid === 0 ? [] : ["--user", `--map-user=${uid}`, `--map-group=${gid}`];
-  const prefix = [setpriv, "--pdeathsig", "KILL", "--", unshare, ...user, "--pid", "--fork", "--kill-child", "--mount-proc", "--"];
+  const prefix = [
+    setpriv,
+    "--pdeathsig",
+    "KILL",
+    "--",
+    unshare,
+    ...user,
+    "--pid",
+    "--fork",
+    "--kill-child",
+    "--mount-proc",
+    "--",
+  ];
   const trueProgram = resolveExecutable("true") ?? "/bin/true";
-  const probe = spawnSync(prefix[0] as string, [...prefix.slice(1), trueProgram], { timeout: 10_000, env: { PATH: "/usr/bin:/bin" } });
+  const probe = spawnSync(prefix[0] as string, [...prefix.slice(1), trueProgram], {
+    timeout: 10_000,
+    env: { PATH: "/usr/bin:/bin" },
+  });
   if (probe.status === 0) return prefix;
-  process.emitWarning(`@skillgraph/shell: local executor cannot use PID namespaces here (${String(probe.stderr ?? "").trim() || `exit ${probe.status}`}); commands run as plain child processes`);
+  process.emitWarning(
+    `@skillgraph/shell: local executor cannot use PID namespaces here (${String(probe.stderr ?? "").trim() || `exit ${probe.status}`}); commands run as plain child processes`,
+  );
   return [];
 }
 
@@ -50,17 +67,27 @@ function processIsolationPrefix(): string[] {
 export function createLocalExecutor(options: LocalExecutorOptions = {}): CommandExecutor {
   if (!unsafeWarned) {
     unsafeWarned = true;
-    process.emitWarning("@skillgraph/shell: the 'local' executor is not a sandbox: commands the model runs can read and write whatever this process can (see docs/security.md)");
+    process.emitWarning(
+      "@skillgraph/shell: the 'local' executor is not a sandbox: commands the model runs can read and write whatever this process can (see docs/security.md)",
+    );
   }
   const isolation = options.isolateProcesses === false ? [] : processIsolationPrefix();
   const spec = (request: ExecutionRequest, homeDir: string): SpawnSpec => {
     const tmpDir = path.join(request.workspaceDir, ".tmp");
     mkdirSync(tmpDir, { recursive: true });
     const view = { workspaceDir: request.workspaceDir, skillDir: request.skillDir };
-    const folders = { tmpDir, homeDir, ...(request.skillEnvironment ? { environmentDir: request.skillEnvironment.hostDir } : {}) };
+    const folders = {
+      tmpDir,
+      homeDir,
+      ...(request.skillEnvironment ? { environmentDir: request.skillEnvironment.hostDir } : {}),
+    };
     const env = commandEnvironment(request, view, folders, (value) => value);
     const command = request.shellCommand !== undefined ? ["/bin/sh", "-c", request.shellCommand] : request.argv;
-    const [file, ...args] = [...limitsPrefix(options.limits), ...isolation, ...(request.pty ? ptyCommand(command) : command)];
+    const [file, ...args] = [
+      ...limitsPrefix(options.limits),
+      ...isolation,
+      ...(request.pty ? ptyCommand(command) : command),
+    ];
     return { file: file as string, args, cwd: request.cwd, env };
   };
   const start = (request: ExecutionRequest): RunningCommand => {

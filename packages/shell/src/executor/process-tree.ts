@@ -43,7 +43,9 @@ export async function findMarkedProcesses(runId: string, firstPid = 0): Promise<
   }
   const needle = Buffer.from(`${RUN_MARKER_ENV}=${runId}\0`);
   const minPid = firstPid > 0 && firstPid < kernelPidMax() - 65_536 ? firstPid : 0;
-  const pids = entries.filter((entry) => /^\d+$/.test(entry) && Number(entry) >= minPid && Number(entry) !== process.pid);
+  const pids = entries.filter(
+    (entry) => /^\d+$/.test(entry) && Number(entry) >= minPid && Number(entry) !== process.pid,
+  );
   const found = await Promise.all(
     pids.map(async (pid) => {
       try {

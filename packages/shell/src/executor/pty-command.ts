@@ -8,6 +8,10 @@ import { wrapInPty } from "./wrap-in-pty.js";
  */
 export function ptyCommand(command: readonly string[]): string[] {
   const script = resolveExecutable("script");
-  if (!script) throw new SkillgraphError({ code: "pty-unavailable", message: "pty: util-linux 'script' is not installed on /usr/local/bin:/usr/bin:/bin" });
+  if (!script)
+    throw new SkillgraphError({
+      code: "pty-unavailable",
+      message: "pty: util-linux 'script' is not installed on /usr/local/bin:/usr/bin:/bin",
+    });
   return wrapInPty(script, command);
 }

@@ -19,7 +19,12 @@ export interface SpawnSpec {
  */
 export function spawnCommand(spec: SpawnSpec, request: ExecutionRequest): RunningCommand {
   const started = performance.now();
-  const child = spawn(spec.file, spec.args, { cwd: spec.cwd, env: spec.env, detached: true, stdio: ["pipe", "pipe", "pipe"] });
+  const child = spawn(spec.file, spec.args, {
+    cwd: spec.cwd,
+    env: spec.env,
+    detached: true,
+    stdio: ["pipe", "pipe", "pipe"],
+  });
   const pid = child.pid ?? -1;
   const untrack = pid > 0 ? trackGroup(pid) : () => false;
   const stdout = new CappedOutput(request.maxOutputBytes);
@@ -31,7 +36,8 @@ export function spawnCommand(spec: SpawnSpec, request: ExecutionRequest): Runnin
   let exited = false;
   let terminating: Promise<void> | undefined;
   const terminate = () => {
-    if (!terminating) terminating = pid > 0 ? terminateTree(pid, request.runId, request.killGraceMs) : Promise.resolve();
+    if (!terminating)
+      terminating = pid > 0 ? terminateTree(pid, request.runId, request.killGraceMs) : Promise.resolve();
     return terminating;
   };
   const onData = (stream: "stdout" | "stderr", capped: CappedOutput) => (chunk: Buffer) => {

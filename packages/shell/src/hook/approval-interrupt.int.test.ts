@@ -30,7 +30,14 @@ describe("approval through LangGraph interrupt()", () => {
     const snapshot = await graph.getState(config);
     const interrupts = snapshot.tasks.flatMap((task) => task.interrupts);
     expect(interrupts).toHaveLength(1);
-    expect(interrupts[0]?.value).toMatchObject({ type: "skillgraph/shell-approval", tool: "shell", command: "touch out/approved.txt", argv: ["touch", "out/approved.txt"], cwd: ".", executor: "local" });
+    expect(interrupts[0]?.value).toMatchObject({
+      type: "skillgraph/shell-approval",
+      tool: "shell",
+      command: "touch out/approved.txt",
+      argv: ["touch", "out/approved.txt"],
+      cwd: ".",
+      executor: "local",
+    });
     const target = path.join(hook.workspacePath("approve"), "out", "approved.txt");
     expect(existsSync(target)).toBe(false);
     const final = await graph.invoke(new Command({ resume: { approved: true } }), config);
@@ -44,7 +51,11 @@ describe("approval through LangGraph interrupt()", () => {
     const config = { configurable: { thread_id: "deny" } };
     await graph.invoke({ messages: [new HumanMessage("make the file")] }, config);
     const final = await graph.invoke(new Command({ resume: { approved: false, reason: "not today" } }), config);
-    expect(toolResult(final.messages)).toMatchObject({ status: "refused", reason: "approval-denied", message: expect.stringContaining("not today") });
+    expect(toolResult(final.messages)).toMatchObject({
+      status: "refused",
+      reason: "approval-denied",
+      message: expect.stringContaining("not today"),
+    });
     expect(existsSync(path.join(hook.workspacePath("deny"), "out", "approved.txt"))).toBe(false);
   });
 });

@@ -48,8 +48,17 @@ describe("createShellHook options", () => {
 
   it("contributes a stable list of tools", () => {
     const hook = createShellHook({ catalog, executor: "local" });
-    expect(hook.tools.map((tool) => tool.name)).toEqual(["run_skill_script", "shell", "shell_session_write", "shell_session_poll", "shell_session_kill"]);
-    expect(createShellHook({ catalog, executor: "local", sessions: false }).tools.map((tool) => tool.name)).toEqual(["run_skill_script", "shell"]);
+    expect(hook.tools.map((tool) => tool.name)).toEqual([
+      "run_skill_script",
+      "shell",
+      "shell_session_write",
+      "shell_session_poll",
+      "shell_session_kill",
+    ]);
+    expect(createShellHook({ catalog, executor: "local", sessions: false }).tools.map((tool) => tool.name)).toEqual([
+      "run_skill_script",
+      "shell",
+    ]);
   });
 });
 
@@ -62,12 +71,21 @@ describe("visibleTools", () => {
   });
 
   it("shows run_skill_script for a skill with a scripts/ folder and shell for a Bash(...) grant", () => {
-    expect(hook.visibleTools({ loadedSkills: [prompter] }).sort()).toEqual(["run_skill_script", "shell_session_kill", "shell_session_poll", "shell_session_write"]);
+    expect(hook.visibleTools({ loadedSkills: [prompter] }).sort()).toEqual([
+      "run_skill_script",
+      "shell_session_kill",
+      "shell_session_poll",
+      "shell_session_write",
+    ]);
     expect(hook.visibleTools({ loadedSkills: [reportBuilder] })).toContain("shell");
   });
 
   it("shows configured tools always", () => {
-    expect(createShellHook({ catalog, executor: "local", alwaysVisible: ["shell"], sessions: false }).visibleTools({ loadedSkills: [] })).toEqual(["shell"]);
+    expect(
+      createShellHook({ catalog, executor: "local", alwaysVisible: ["shell"], sessions: false }).visibleTools({
+        loadedSkills: [],
+      }),
+    ).toEqual(["shell"]);
   });
 });
 
@@ -75,19 +93,34 @@ describe("authorize", () => {
   const hook = createShellHook({ catalog, executor: "local", allow: ["ls"] });
 
   it("refuses a skill's script before the skill was read, and allows it after", () => {
-    const call = { toolName: "run_skill_script", args: { skill: "report-builder", command: "scripts/build-report.mjs in/a.csv" } };
-    expect(hook.authorize!(call, { loadedSkills: [], threadId: "t" })).toMatchObject({ allowed: false, reason: expect.stringMatching(/^skill-not-read/) });
+    const call = {
+      toolName: "run_skill_script",
+      args: { skill: "report-builder", command: "scripts/build-report.mjs in/a.csv" },
+    };
+    expect(hook.authorize!(call, { loadedSkills: [], threadId: "t" })).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/^skill-not-read/),
+    });
     expect(hook.authorize!(call, { loadedSkills: [reportBuilder], threadId: "t" })).toEqual({ allowed: true });
   });
 
   it("allows a command granted by a loaded skill's allowed-tools only while that skill is loaded", () => {
     const call = { toolName: "shell", args: { command: "node --version" } };
-    expect(hook.authorize!(call, { loadedSkills: [], threadId: "t" })).toMatchObject({ allowed: false, reason: expect.stringMatching(/^not-allowed/) });
+    expect(hook.authorize!(call, { loadedSkills: [], threadId: "t" })).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/^not-allowed/),
+    });
     expect(hook.authorize!(call, { loadedSkills: [reportBuilder], threadId: "t" })).toEqual({ allowed: true });
   });
 
   it("refuses shell syntax and denied programs before anything runs", () => {
-    expect(hook.authorize!({ toolName: "shell", args: { command: "ls | sh" } }, { loadedSkills: [] })).toMatchObject({ allowed: false, reason: expect.stringMatching(/^shell-operator/) });
-    expect(hook.authorize!({ toolName: "shell", args: { command: "sudo ls" } }, { loadedSkills: [] })).toMatchObject({ allowed: false, reason: expect.stringMatching(/^denied/) });
+    expect(hook.authorize!({ toolName: "shell", args: { command: "ls | sh" } }, { loadedSkills: [] })).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/^shell-operator/),
+    });
+    expect(hook.authorize!({ toolName: "shell", args: { command: "sudo ls" } }, { loadedSkills: [] })).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/^denied/),
+    });
   });
 });

@@ -55,7 +55,11 @@ function visibleTools(runtime: ShellRuntime, context: SkillsToolHookContext): st
   return [...visible];
 }
 
-function authorize(runtime: ShellRuntime, call: { toolName: string; args: unknown }, context: SkillsToolHookContext): SkillsToolAuthorization {
+function authorize(
+  runtime: ShellRuntime,
+  call: { toolName: string; args: unknown },
+  context: SkillsToolHookContext,
+): SkillsToolAuthorization {
   const names = context.loadedSkills.map((skill) => skill.name);
   runtime.seenLoaded.set(context.threadId ?? NO_THREAD, names);
   if (call.toolName !== "run_skill_script" && call.toolName !== "shell") return { allowed: true };
@@ -64,9 +68,13 @@ function authorize(runtime: ShellRuntime, call: { toolName: string; args: unknow
   let skill: CommandSkill | undefined;
   if (call.toolName === "run_skill_script") {
     const metadata = typeof args.skill === "string" ? runtime.catalog.get(args.skill) : undefined;
-    if (!metadata) return { allowed: false, reason: `skill-not-found: skill '${String(args.skill)}' not found in the catalog` };
+    if (!metadata)
+      return { allowed: false, reason: `skill-not-found: skill '${String(args.skill)}' not found in the catalog` };
     if (runtime.requireSkillRead && !names.includes(metadata.name)) {
-      return { allowed: false, reason: `skill-not-read: read skill '${metadata.name}' (read_skill) before running its scripts` };
+      return {
+        allowed: false,
+        reason: `skill-not-read: read skill '${metadata.name}' (read_skill) before running its scripts`,
+      };
     }
     skill = asCommandSkill(metadata);
   }

@@ -7,7 +7,12 @@ import type { BubblewrapExecutorOptions } from "../executor/bubblewrap-executor.
 import type { ShellSkillCatalog } from "./skills-tool-hook.js";
 
 /** Names of the tools the shell hook contributes. */
-export type ShellToolName = "run_skill_script" | "shell" | "shell_session_write" | "shell_session_poll" | "shell_session_kill";
+export type ShellToolName =
+  | "run_skill_script"
+  | "shell"
+  | "shell_session_write"
+  | "shell_session_poll"
+  | "shell_session_kill";
 
 /** What an approval rule is matched against. */
 export interface ApprovalCandidate {
@@ -105,7 +110,9 @@ export interface ShellHookOptions {
    * per-user limit the kernel does not enforce for root.
    * @default { memoryBytes: 4 GiB, processes: 512, fileSizeBytes: 1 GiB, openFiles: 1024, tmpBytes: 512 MiB }
    */
-  limits?: false | { memoryBytes?: number; processes?: number; fileSizeBytes?: number; openFiles?: number; tmpBytes?: number };
+  limits?:
+    | false
+    | { memoryBytes?: number; processes?: number; fileSizeBytes?: number; openFiles?: number; tmpBytes?: number };
   /**
    * Artifacts: outputs saved beyond the workspace (`outputs.save_as_artifacts`) and staged later (`artifact://name`).
    * `store` is a LangGraph `BaseStore` or an {@link ArtifactStore}. @default the graph's store (`compile({ store })`,

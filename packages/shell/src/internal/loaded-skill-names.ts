@@ -17,7 +17,10 @@ function fromState(state: unknown, agentId: string): string[] | undefined {
   const loaded = skillgraph?.[agentId]?.load?.loaded;
   if (loaded && typeof loaded === "object") return Object.keys(loaded);
   const list = record.loadedSkills;
-  if (Array.isArray(list)) return list.map((item) => (typeof item === "string" ? item : (item as { name?: string })?.name)).filter((name): name is string => typeof name === "string");
+  if (Array.isArray(list))
+    return list
+      .map((item) => (typeof item === "string" ? item : (item as { name?: string })?.name))
+      .filter((name): name is string => typeof name === "string");
   return undefined;
 }
 

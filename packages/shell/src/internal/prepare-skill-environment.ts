@@ -24,7 +24,12 @@ const installing = new Map<string, Promise<{ ok: true } | Refusal>>();
  * else its host folder, installed first when needed — after approval (LangGraph `interrupt()`, unless configured
  * otherwise), with the network on for the install only, the environment writable only while installing.
  */
-export async function prepareSkillEnvironment(runtime: ShellRuntime, skill: CommandSkill, workspaceDir: string, config: RunnableConfig): Promise<{ ok: true; hostDir?: string } | Refusal> {
+export async function prepareSkillEnvironment(
+  runtime: ShellRuntime,
+  skill: CommandSkill,
+  workspaceDir: string,
+  config: RunnableConfig,
+): Promise<{ ok: true; hostDir?: string } | Refusal> {
   const options = runtime.skillEnvironments;
   if (!options) return { ok: true };
   const requirements = await readSkillRequirements(skill, options.root);
@@ -33,7 +38,10 @@ export async function prepareSkillEnvironment(runtime: ShellRuntime, skill: Comm
   if (environmentIsReady(requirements)) return { ok: true, hostDir: requirements.hostDir };
   const shown = `pip install ${requirements.packages.join(" ")}`;
   if (options.approve === "never") {
-    return refusal("missing-requirements", `skill '${skill.name}' needs Python packages (${requirements.packages.join(", ")}) and installing them is turned off`);
+    return refusal(
+      "missing-requirements",
+      `skill '${skill.name}' needs Python packages (${requirements.packages.join(", ")}) and installing them is turned off`,
+    );
   }
   if (options.approve === "interrupt") {
     const request: ShellApprovalRequest = {
@@ -47,25 +55,37 @@ export async function prepareSkillEnvironment(runtime: ShellRuntime, skill: Comm
     };
     const answer = interrupt<ShellApprovalRequest, unknown>(request);
     if (!(answer && typeof answer === "object" && (answer as { approved?: unknown }).approved === true)) {
-      return refusal("approval-denied", `installing the requirements of skill '${skill.name}' (${shown}) was not approved`);
+      return refusal(
+        "approval-denied",
+        `installing the requirements of skill '${skill.name}' (${shown}) was not approved`,
+      );
     }
   }
   let pending = installing.get(requirements.hostDir);
   if (!pending) {
-    pending = install(runtime, requirements, skill, workspaceDir).finally(() => installing.delete(requirements.hostDir));
+    pending = install(runtime, requirements, skill, workspaceDir).finally(() =>
+      installing.delete(requirements.hostDir),
+    );
     installing.set(requirements.hostDir, pending);
   }
   const installed = await pending;
   return installed.ok ? { ok: true, hostDir: requirements.hostDir } : installed;
 }
 
-async function install(runtime: ShellRuntime, requirements: SkillRequirements, skill: CommandSkill, workspaceDir: string): Promise<{ ok: true } | Refusal> {
+async function install(
+  runtime: ShellRuntime,
+  requirements: SkillRequirements,
+  skill: CommandSkill,
+  workspaceDir: string,
+): Promise<{ ok: true } | Refusal> {
   const options = runtime.skillEnvironments;
   if (!options) return { ok: true };
   prepareEnvironmentFolder(requirements);
   const sandboxed = runtime.executor.name === "bubblewrap";
   const envDir = sandboxed ? SANDBOX_ENVIRONMENT : requirements.hostDir;
-  const requirementsPath = sandboxed ? `${SANDBOX_SKILL_DIR}/${requirements.file}` : path.join(skill.dir, requirements.file);
+  const requirementsPath = sandboxed
+    ? `${SANDBOX_SKILL_DIR}/${requirements.file}`
+    : path.join(skill.dir, requirements.file);
   const result = await runtime.executor.run({
     argv: installCommand(envDir, requirementsPath, options.pipArgs),
     cwd: workspaceDir,
@@ -84,7 +104,10 @@ async function install(runtime: ShellRuntime, requirements: SkillRequirements, s
   });
   if (result.exitCode !== 0) {
     const tail = `${result.stdout}${result.stderr}`.trim().split("\n").slice(-6).join("\n");
-    return refusal("missing-requirements", `installing the requirements of skill '${skill.name}' failed (${result.timedOut ? "timed out" : `exit ${result.exitCode}`}):\n${tail}`);
+    return refusal(
+      "missing-requirements",
+      `installing the requirements of skill '${skill.name}' failed (${result.timedOut ? "timed out" : `exit ${result.exitCode}`}):\n${tail}`,
+    );
   }
   markEnvironmentReady(requirements);
   return { ok: true };

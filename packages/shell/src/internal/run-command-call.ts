@@ -50,19 +50,30 @@ function toCommandSkill(runtime: ShellRuntime, name: string): CommandSkill | und
 }
 
 /** Resolves the skill of a run_skill_script call and checks it was read; also returns the loaded skills visible. */
-function skillContext(runtime: ShellRuntime, input: CommandCallInput, config: RunnableConfig): { skill?: CommandSkill; loaded: CommandSkill[] } | Refusal {
+function skillContext(
+  runtime: ShellRuntime,
+  input: CommandCallInput,
+  config: RunnableConfig,
+): { skill?: CommandSkill; loaded: CommandSkill[] } | Refusal {
   const names = loadedSkillNames(runtime, config);
-  const loaded = (names ?? []).map((name) => toCommandSkill(runtime, name)).filter((skill): skill is CommandSkill => skill !== undefined);
+  const loaded = (names ?? [])
+    .map((name) => toCommandSkill(runtime, name))
+    .filter((skill): skill is CommandSkill => skill !== undefined);
   if (input.tool === "shell") return { loaded };
   const name = input.skill ?? "";
   const skill = toCommandSkill(runtime, name);
   if (!skill) return refusal("skill-not-found", `skill '${name}' not found in the catalog`);
-  if (skill.dir === "") return refusal("skill-has-no-folder", `skill '${name}' is defined in code and has no folder with scripts`);
+  if (skill.dir === "")
+    return refusal("skill-has-no-folder", `skill '${name}' is defined in code and has no folder with scripts`);
   if (runtime.requireSkillRead) {
     if (names === undefined) {
-      return refusal("skill-not-read", `cannot tell whether skill '${name}' was read: no loaded-skill context is visible to the tool (see docs/shell.md, 'Which skills are loaded')`);
+      return refusal(
+        "skill-not-read",
+        `cannot tell whether skill '${name}' was read: no loaded-skill context is visible to the tool (see docs/shell.md, 'Which skills are loaded')`,
+      );
     }
-    if (!names.includes(name)) return refusal("skill-not-read", `read skill '${name}' (read_skill) before running its scripts`);
+    if (!names.includes(name))
+      return refusal("skill-not-read", `read skill '${name}' (read_skill) before running its scripts`);
   }
   return { skill, loaded };
 }
@@ -71,7 +82,11 @@ function skillContext(runtime: ShellRuntime, input: CommandCallInput, config: Ru
  * The whole life of one run_skill_script / shell call: skill and policy checks, requirements, approval interrupt,
  * staging, running (or starting a session), output collection. Returns the JSON the model sees.
  */
-export async function runCommandCall(runtime: ShellRuntime, input: CommandCallInput, config: RunnableConfig): Promise<string> {
+export async function runCommandCall(
+  runtime: ShellRuntime,
+  input: CommandCallInput,
+  config: RunnableConfig,
+): Promise<string> {
   const threadId = threadIdOf(config);
   const context = skillContext(runtime, input, config);
   if ("ok" in context) return refusalPayload(context);
@@ -79,22 +94,40 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
   const outputs = input.outputs ?? {};
   const globs = compileOutputGlobs(outputs.globs ?? input.output_globs);
   if (!globs.ok) return refusalPayload(refusal("invalid-glob", globs.message));
-  const primary = outputs.primary === undefined ? undefined : compileOutputGlobs([outputs.primary.replace(/^out\//, "")]);
+  const primary =
+    outputs.primary === undefined ? undefined : compileOutputGlobs([outputs.primary.replace(/^out\//, "")]);
   if (primary && !primary.ok) return refusalPayload(refusal("invalid-glob", primary.message));
   const artifacts = artifactStoreFor(runtime, config);
   if (outputs.save_as_artifacts && !artifacts) {
-    return refusalPayload(refusal("invalid-input", "save_as_artifacts needs an artifact store: compile the graph with a store, or give the shell hook artifacts.store"));
+    return refusalPayload(
+      refusal(
+        "invalid-input",
+        "save_as_artifacts needs an artifact store: compile the graph with a store, or give the shell hook artifacts.store",
+      ),
+    );
   }
   if (input.timeout_seconds !== undefined && !(Number.isFinite(input.timeout_seconds) && input.timeout_seconds > 0)) {
     return refusalPayload(refusal("invalid-input", "timeout_seconds must be a positive number"));
   }
   const workspaceDir = await runtime.workspaces.ensure(threadId);
   // a skill's own environment (installed after approval when needed) comes first on PATH, for policy and command alike
-  const environment = context.skill ? await prepareSkillEnvironment(runtime, context.skill, workspaceDir, config) : { ok: true as const };
+  const environment = context.skill
+    ? await prepareSkillEnvironment(runtime, context.skill, workspaceDir, config)
+    : { ok: true as const };
   if (!environment.ok) return refusalPayload(environment);
-  const policy = environment.hostDir ? { ...runtime.policy, fixedPath: `${environment.hostDir}/bin:${runtime.policy.fixedPath}` } : runtime.policy;
+  const policy = environment.hostDir
+    ? { ...runtime.policy, fixedPath: `${environment.hostDir}/bin:${runtime.policy.fixedPath}` }
+    : runtime.policy;
   const checked = planCommand(
-    { command: input.command, mode: input.tool === "run_skill_script" ? "skill" : "shell", skill: context.skill, loadedSkills: context.loaded, workspaceDir, cwd: input.cwd, env: input.env },
+    {
+      command: input.command,
+      mode: input.tool === "run_skill_script" ? "skill" : "shell",
+      skill: context.skill,
+      loadedSkills: context.loaded,
+      workspaceDir,
+      cwd: input.cwd,
+      env: input.env,
+    },
     policy,
   );
   if (!checked.ok) return refusalPayload(checked);
@@ -106,12 +139,27 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
   display = display.replaceAll(workspaceDir, view.workspaceDir);
   if (context.skill && runtime.checkRequirements) {
     const metadata = runtime.catalog.get(context.skill.name);
-    const requirements = metadata ? missingRequirements(metadata, runtime.policy.fixedPath) : { required: [], missing: [] };
+    const requirements = metadata
+      ? missingRequirements(metadata, runtime.policy.fixedPath)
+      : { required: [], missing: [] };
     if (requirements.missing.length > 0) {
-      return refusalPayload(refusal("missing-requirements", `skill '${context.skill.name}' needs ${requirements.missing.join(", ")}, not found on ${runtime.policy.fixedPath}`));
+      return refusalPayload(
+        refusal(
+          "missing-requirements",
+          `skill '${context.skill.name}' needs ${requirements.missing.join(", ")}, not found on ${runtime.policy.fixedPath}`,
+        ),
+      );
     }
   }
-  if (needsApproval(runtime.approvalRules, { tool: input.tool, skill: context.skill?.name, argv: plan.programArgv, command: display, layers: plan.layers })) {
+  if (
+    needsApproval(runtime.approvalRules, {
+      tool: input.tool,
+      skill: context.skill?.name,
+      argv: plan.programArgv,
+      command: display,
+      layers: plan.layers,
+    })
+  ) {
     const request: ShellApprovalRequest = {
       type: "skillgraph/shell-approval",
       tool: input.tool,
@@ -123,21 +171,32 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
     };
     const answer = interrupt<ShellApprovalRequest, unknown>(request);
     if (!(answer && typeof answer === "object" && (answer as { approved?: unknown }).approved === true)) {
-      const reason = answer && typeof answer === "object" && typeof (answer as { reason?: unknown }).reason === "string" ? `: ${(answer as { reason: string }).reason}` : "";
+      const reason =
+        answer && typeof answer === "object" && typeof (answer as { reason?: unknown }).reason === "string"
+          ? `: ${(answer as { reason: string }).reason}`
+          : "";
       return refusalPayload(refusal("approval-denied", `running '${display}' was not approved${reason}`));
     }
   }
-  const attachments = runtime.stageAttachments || input.inputs?.some((spec) => spec.from.startsWith("attachment://")) ? attachmentsOf(config) : [];
+  const attachments =
+    runtime.stageAttachments || input.inputs?.some((spec) => spec.from.startsWith("attachment://"))
+      ? attachmentsOf(config)
+      : [];
   const resolved = await resolveInputs(input.inputs ?? [], {
     threadId: threadId ?? NO_THREAD,
     workspaceDir,
-    skillDir: (name) => [context.skill, ...context.loaded].find((candidate) => candidate?.name === name)?.dir || undefined,
+    skillDir: (name) =>
+      [context.skill, ...context.loaded].find((candidate) => candidate?.name === name)?.dir || undefined,
     artifacts,
     attachments,
     maxBytes: runtime.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.artifacts.maxBytes, 1),
   });
   if (!resolved.ok) return refusalPayload(refusal("staging-refused", resolved.message));
-  const toStage = [...(input.files ?? []), ...resolved.files, ...newAttachments(runtime, threadId, workspaceDir, attachments)];
+  const toStage = [
+    ...(input.files ?? []),
+    ...resolved.files,
+    ...newAttachments(runtime, threadId, workspaceDir, attachments),
+  ];
   if (toStage.length > 0) {
     try {
       await runtime.workspaces.stage(threadId, toStage);
@@ -146,8 +205,16 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
       throw error;
     }
   }
-  if (input.pty && !resolveExecutable("script")) return refusalPayload(refusal("not-found", "pty: util-linux 'script' is not installed, so no pseudo-terminal can be given"));
-  const timeoutMs = Math.round(Math.min(input.timeout_seconds !== undefined ? input.timeout_seconds * 1000 : runtime.timeoutMs, runtime.maxTimeoutMs));
+  if (input.pty && !resolveExecutable("script"))
+    return refusalPayload(
+      refusal("not-found", "pty: util-linux 'script' is not installed, so no pseudo-terminal can be given"),
+    );
+  const timeoutMs = Math.round(
+    Math.min(
+      input.timeout_seconds !== undefined ? input.timeout_seconds * 1000 : runtime.timeoutMs,
+      runtime.maxTimeoutMs,
+    ),
+  );
   const request: ExecutionRequest = {
     argv: plan.shell ? [] : plan.argv,
     ...(plan.shell ? { shellCommand: plan.command } : {}),
@@ -165,9 +232,15 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
     runId: randomUUID(),
   };
   if (input.interactive) {
-    if (!runtime.sessionsEnabled) return refusalPayload(refusal("invalid-input", "interactive sessions are turned off"));
+    if (!runtime.sessionsEnabled)
+      return refusalPayload(refusal("invalid-input", "interactive sessions are turned off"));
     if (runtime.sessions.count(threadId) >= runtime.maxSessionsPerThread) {
-      return refusalPayload(refusal("too-many-sessions", `this thread already has ${runtime.maxSessionsPerThread} sessions; kill one first`));
+      return refusalPayload(
+        refusal(
+          "too-many-sessions",
+          `this thread already has ${runtime.maxSessionsPerThread} sessions; kill one first`,
+        ),
+      );
     }
     const running = runtime.executor.start(request);
     if (input.stdin !== undefined) running.write(input.stdin);
@@ -183,13 +256,29 @@ export async function runCommandCall(runtime: ShellRuntime, input: CommandCallIn
     match: globs.match,
     modifiedSince: startedAt - 5,
     maxFiles: Math.min(outputs.max_files ?? runtime.outputFiles.maxFiles, runtime.outputFiles.maxFiles),
-    maxFileBytes: Math.min(outputs.max_file_bytes ?? runtime.outputFiles.maxFileBytes, runtime.outputFiles.maxFileBytes),
+    maxFileBytes: Math.min(
+      outputs.max_file_bytes ?? runtime.outputFiles.maxFileBytes,
+      runtime.outputFiles.maxFileBytes,
+    ),
     inlineTextBytes: outputs.inline === false ? 0 : runtime.outputFiles.inlineTextBytes,
-    ...(outputs.max_total_bytes !== undefined ? { maxInlineTotalBytes: Math.min(outputs.max_total_bytes, 65_536) } : {}),
+    ...(outputs.max_total_bytes !== undefined
+      ? { maxInlineTotalBytes: Math.min(outputs.max_total_bytes, 65_536) }
+      : {}),
   });
-  const primaryOutput = primary?.ok ? collected.files.find((file) => primary.match(file.path.replace(/^out\//, ""))) : undefined;
-  const saved = outputs.save_as_artifacts && artifacts ? await saveArtifacts(runtime, artifacts, threadId ?? NO_THREAD, workspaceDir, collected.files) : undefined;
-  return resultPayload(result, { command: display, executor: runtime.executor.name, collected, primaryOutput, artifacts: saved });
+  const primaryOutput = primary?.ok
+    ? collected.files.find((file) => primary.match(file.path.replace(/^out\//, "")))
+    : undefined;
+  const saved =
+    outputs.save_as_artifacts && artifacts
+      ? await saveArtifacts(runtime, artifacts, threadId ?? NO_THREAD, workspaceDir, collected.files)
+      : undefined;
+  return resultPayload(result, {
+    command: display,
+    executor: runtime.executor.name,
+    collected,
+    primaryOutput,
+    artifacts: saved,
+  });
 }
 
 /** Per-call outputs manifest (see the tool schema). */
@@ -220,20 +309,33 @@ function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
 }
 
 /** Attachments not yet staged in this thread's workspace, as files under `in/attachments/`. */
-function newAttachments(runtime: ShellRuntime, threadId: string | undefined, workspaceDir: string, attachments: readonly ConversationAttachment[]) {
+function newAttachments(
+  runtime: ShellRuntime,
+  threadId: string | undefined,
+  workspaceDir: string,
+  attachments: readonly ConversationAttachment[],
+) {
   if (!runtime.stageAttachments || attachments.length === 0) return [];
   const key = threadId ?? NO_THREAD;
   const staged = runtime.stagedAttachments.get(key) ?? new Set<string>();
   runtime.stagedAttachments.set(key, staged);
   // staged before and still there (a deleted workspace gets them again)
-  const present = (attachment: ConversationAttachment) => staged.has(`${attachment.sha256}:${attachment.name}`) && existsSync(path.join(workspaceDir, "in", "attachments", attachment.name));
+  const present = (attachment: ConversationAttachment) =>
+    staged.has(`${attachment.sha256}:${attachment.name}`) &&
+    existsSync(path.join(workspaceDir, "in", "attachments", attachment.name));
   const fresh = attachments.filter((attachment) => !present(attachment));
   for (const attachment of fresh) staged.add(`${attachment.sha256}:${attachment.name}`);
   return fresh.map((attachment) => ({ path: `in/attachments/${attachment.name}`, content: attachment.bytes }));
 }
 
 /** Saves collected files as artifacts (each read again race-free, whole, within the artifact size cap). */
-async function saveArtifacts(runtime: ShellRuntime, store: ArtifactStore, threadId: string, workspaceDir: string, files: readonly CollectedFile[]) {
+async function saveArtifacts(
+  runtime: ShellRuntime,
+  store: ArtifactStore,
+  threadId: string,
+  workspaceDir: string,
+  files: readonly CollectedFile[],
+) {
   const maxBytes = runtime.artifacts === false ? 0 : runtime.artifacts.maxBytes;
   const saved: Array<Artifact | { name: string; skipped: string }> = [];
   await withConfinedFolder(workspaceDir, async (workspace) => {
@@ -244,7 +346,9 @@ async function saveArtifacts(runtime: ShellRuntime, store: ArtifactStore, thread
         saved.push({ name, skipped: read.message });
         continue;
       }
-      saved.push(await store.save(threadId, { name, bytes: read.bytes, mimeType: file.mimeType, savedFrom: file.path }));
+      saved.push(
+        await store.save(threadId, { name, bytes: read.bytes, mimeType: file.mimeType, savedFrom: file.path }),
+      );
     }
   });
   return saved;

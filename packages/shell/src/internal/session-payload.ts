@@ -9,7 +9,12 @@ export function sessionPayload(snapshot: SessionSnapshot, command?: string): str
     ...(snapshot.droppedBytes > 0 ? { dropped_bytes: snapshot.droppedBytes } : {}),
     ...(snapshot.interaction ? { interaction: { waiting_for_input: true, prompt: snapshot.interaction.prompt } } : {}),
     ...(snapshot.result
-      ? { exit_code: snapshot.result.exitCode, signal: snapshot.result.signal, timed_out: snapshot.result.timedOut, duration_ms: Math.round(snapshot.result.durationMs) }
+      ? {
+          exit_code: snapshot.result.exitCode,
+          signal: snapshot.result.signal,
+          timed_out: snapshot.result.timedOut,
+          duration_ms: Math.round(snapshot.result.durationMs),
+        }
       : {}),
     ...(command ? { command } : {}),
   });

@@ -7,7 +7,12 @@ import { createLocalExecutor } from "../executor/local-executor.js";
 import type { ShellHookOptions, ShellToolName } from "../hook/shell-hook-options.js";
 import { compileApprovalRules, type CompiledApprovalRule } from "../policy/approval-rules.js";
 import type { ShellSkillCatalog } from "../hook/skills-tool-hook.js";
-import { DEFAULT_ALLOWED_ENV_NAMES, DEFAULT_DENIED_PROGRAMS, RESERVED_ENV_NAMES, type CommandPolicy } from "../policy/command-policy.js";
+import {
+  DEFAULT_ALLOWED_ENV_NAMES,
+  DEFAULT_DENIED_PROGRAMS,
+  RESERVED_ENV_NAMES,
+  type CommandPolicy,
+} from "../policy/command-policy.js";
 import { resolveLimits, type CommandLimits } from "../executor/command-limits.js";
 import { parseCommandRule, type CommandRule } from "../policy/command-rules.js";
 import { DEFAULT_FIXED_PATH, resolveExecutable } from "../policy/program-resolution.js";
@@ -49,14 +54,22 @@ export interface ShellRuntime {
   artifacts: false | { store?: ArtifactStore; maxBytes: number };
   stageAttachments: boolean;
   /** Per-skill environments, or undefined when off. */
-  skillEnvironments: { root: string; approve: "interrupt" | "always" | "never"; pipArgs: readonly string[]; installTimeoutMs: number } | undefined;
+  skillEnvironments:
+    | { root: string; approve: "interrupt" | "always" | "never"; pipArgs: readonly string[]; installTimeoutMs: number }
+    | undefined;
   /** sha256 of attachments already staged, per thread. */
   stagedAttachments: Map<string, Set<string>>;
   /** Loaded skill names `authorize` last saw, per thread. */
   seenLoaded: Map<string, readonly string[]>;
 }
 
-const allToolNames: ShellToolName[] = ["run_skill_script", "shell", "shell_session_write", "shell_session_poll", "shell_session_kill"];
+const allToolNames: ShellToolName[] = [
+  "run_skill_script",
+  "shell",
+  "shell_session_write",
+  "shell_session_poll",
+  "shell_session_kill",
+];
 
 /** setTimeout's largest delay: a longer timeout would fire at once. */
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -84,16 +97,34 @@ function environmentsOptions(options: ShellHookOptions): ShellRuntime["skillEnvi
   const environments = options.skillEnvironments;
   if (environments === false) return undefined;
   if (environments !== undefined && (typeof environments !== "object" || environments === null)) {
-    throw new InvalidOptionsError({ option: "skillEnvironments", value: environments, message: "must be false or an object" });
+    throw new InvalidOptionsError({
+      option: "skillEnvironments",
+      value: environments,
+      message: "must be false or an object",
+    });
   }
   const root = environments?.root ?? defaultEnvironmentRoot();
-  if (!path.isAbsolute(root)) throw new InvalidOptionsError({ option: "skillEnvironments.root", value: root, message: "must be an absolute path" });
+  if (!path.isAbsolute(root))
+    throw new InvalidOptionsError({
+      option: "skillEnvironments.root",
+      value: root,
+      message: "must be an absolute path",
+    });
   const approve = environments?.approve ?? "interrupt";
   if (!["interrupt", "always", "never"].includes(approve)) {
-    throw new InvalidOptionsError({ option: "skillEnvironments.approve", value: approve, message: "must be 'interrupt', 'always' or 'never'" });
+    throw new InvalidOptionsError({
+      option: "skillEnvironments.approve",
+      value: approve,
+      message: "must be 'interrupt', 'always' or 'never'",
+    });
   }
   const pipArgs = stringList("skillEnvironments.pipArgs", environments?.pipArgs) ?? [];
-  const installTimeoutMs = bounded("skillEnvironments.installTimeoutMs", environments?.installTimeoutMs, 600_000, MAX_TIMER_MS);
+  const installTimeoutMs = bounded(
+    "skillEnvironments.installTimeoutMs",
+    environments?.installTimeoutMs,
+    600_000,
+    MAX_TIMER_MS,
+  );
   return { root, approve, pipArgs, installTimeoutMs };
 }
 
@@ -101,29 +132,57 @@ function artifactOptions(options: ShellHookOptions): ShellRuntime["artifacts"] {
   const artifacts = options.artifacts;
   if (artifacts === false) return false;
   if (artifacts !== undefined && (typeof artifacts !== "object" || artifacts === null)) {
-    throw new InvalidOptionsError({ option: "artifacts", value: artifacts, message: "must be false or { store?, maxBytes? }" });
+    throw new InvalidOptionsError({
+      option: "artifacts",
+      value: artifacts,
+      message: "must be false or { store?, maxBytes? }",
+    });
   }
   const maxBytes = bounded("artifacts.maxBytes", artifacts?.maxBytes, 8 * 1024 * 1024, 256 * 1024 * 1024);
   const store = artifacts?.store;
   if (store === undefined) return { maxBytes };
-  if (typeof (store as ArtifactStore).save === "function" && typeof (store as ArtifactStore).load === "function") return { store: store as ArtifactStore, maxBytes };
-  if (typeof (store as BaseStore).get === "function" && typeof (store as BaseStore).put === "function") return { store: artifactStoreFromBaseStore(store as BaseStore), maxBytes };
-  throw new InvalidOptionsError({ option: "artifacts.store", value: store, message: "must be a LangGraph BaseStore or an ArtifactStore" });
+  if (typeof (store as ArtifactStore).save === "function" && typeof (store as ArtifactStore).load === "function")
+    return { store: store as ArtifactStore, maxBytes };
+  if (typeof (store as BaseStore).get === "function" && typeof (store as BaseStore).put === "function")
+    return { store: artifactStoreFromBaseStore(store as BaseStore), maxBytes };
+  throw new InvalidOptionsError({
+    option: "artifacts.store",
+    value: store,
+    message: "must be a LangGraph BaseStore or an ArtifactStore",
+  });
 }
 
-function environmentOptions(options: ShellHookOptions): { allow: ReadonlySet<string>; set: Readonly<Record<string, string>> } {
+function environmentOptions(options: ShellHookOptions): {
+  allow: ReadonlySet<string>;
+  set: Readonly<Record<string, string>>;
+} {
   const environment = options.environment ?? {};
   const allow = stringList("environment.allow", environment.allow) ?? DEFAULT_ALLOWED_ENV_NAMES;
   for (const name of allow) {
     if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || RESERVED_ENV_NAMES.has(name) || name.startsWith("SKILLGRAPH_")) {
-      throw new InvalidOptionsError({ option: "environment.allow", value: name, message: `'${name}' is not a valid name or is set by the runtime itself` });
+      throw new InvalidOptionsError({
+        option: "environment.allow",
+        value: name,
+        message: `'${name}' is not a valid name or is set by the runtime itself`,
+      });
     }
   }
   const fixed = environment.set ?? {};
-  if (typeof fixed !== "object" || fixed === null) throw new InvalidOptionsError({ option: "environment.set", value: fixed, message: "must be an object of strings" });
+  if (typeof fixed !== "object" || fixed === null)
+    throw new InvalidOptionsError({ option: "environment.set", value: fixed, message: "must be an object of strings" });
   for (const [name, value] of Object.entries(fixed)) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || RESERVED_ENV_NAMES.has(name) || name.startsWith("SKILLGRAPH_") || typeof value !== "string" || value.includes("\0")) {
-      throw new InvalidOptionsError({ option: `environment.set.${name}`, value, message: "must be a valid, non-reserved name with a string value" });
+    if (
+      !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) ||
+      RESERVED_ENV_NAMES.has(name) ||
+      name.startsWith("SKILLGRAPH_") ||
+      typeof value !== "string" ||
+      value.includes("\0")
+    ) {
+      throw new InvalidOptionsError({
+        option: `environment.set.${name}`,
+        value,
+        message: "must be a valid, non-reserved name with a string value",
+      });
     }
   }
   return { allow: new Set(allow), set: { ...fixed } };
@@ -131,10 +190,15 @@ function environmentOptions(options: ShellHookOptions): { allow: ReadonlySet<str
 
 function rules(option: string, texts: readonly string[]): CommandRule[] {
   return texts.map((text, index) => {
-    if (typeof text !== "string") throw new InvalidOptionsError({ option: `${option}[${index}]`, value: text, message: "must be a string" });
+    if (typeof text !== "string")
+      throw new InvalidOptionsError({ option: `${option}[${index}]`, value: text, message: "must be a string" });
     const rule = parseCommandRule(text, option, { prefix: option === "deny" });
     if (!rule || (rule.prefix.length === 0 && option === "deny")) {
-      throw new InvalidOptionsError({ option: `${option}[${index}]`, value: text, message: `'${text}' is not a plain command prefix such as 'git status' or 'python3'` });
+      throw new InvalidOptionsError({
+        option: `${option}[${index}]`,
+        value: text,
+        message: `'${text}' is not a plain command prefix such as 'git status' or 'python3'`,
+      });
     }
     return rule;
   });
@@ -144,7 +208,11 @@ function chooseExecutor(options: ShellHookOptions, limits: CommandLimits | undef
   const choice = options.executor ?? "auto";
   if (typeof choice === "object") {
     if (typeof choice.run !== "function" || typeof choice.start !== "function" || typeof choice.view !== "function") {
-      throw new InvalidOptionsError({ option: "executor", value: choice, message: "must be 'auto', 'local', 'bubblewrap' or an object with run, start and view" });
+      throw new InvalidOptionsError({
+        option: "executor",
+        value: choice,
+        message: "must be 'auto', 'local', 'bubblewrap' or an object with run, start and view",
+      });
     }
     return choice;
   }
@@ -152,49 +220,93 @@ function chooseExecutor(options: ShellHookOptions, limits: CommandLimits | undef
   if (choice === "bubblewrap") return createBubblewrapExecutor({ ...options.bubblewrap, limits });
   if (choice === "auto") {
     if (process.platform !== "linux" || (options.bubblewrap?.bwrapPath ?? resolveExecutable("bwrap")) === undefined) {
-      process.emitWarning("@skillgraph/shell: executor 'auto' found no bubblewrap here and runs commands with the 'local' executor, which is NOT a sandbox (see docs/security.md)");
+      process.emitWarning(
+        "@skillgraph/shell: executor 'auto' found no bubblewrap here and runs commands with the 'local' executor, which is NOT a sandbox (see docs/security.md)",
+      );
       return createLocalExecutor({ limits });
     }
     try {
       return createBubblewrapExecutor({ ...options.bubblewrap, limits });
     } catch (error) {
       // bwrap is installed but cannot sandbox here (e.g. user namespaces disabled): say so, run locally
-      process.emitWarning(`@skillgraph/shell: executor 'auto' falls back to 'local', which is NOT a sandbox: ${(error as Error).message}`);
+      process.emitWarning(
+        `@skillgraph/shell: executor 'auto' falls back to 'local', which is NOT a sandbox: ${(error as Error).message}`,
+      );
       return createLocalExecutor({ limits });
     }
   }
-  throw new InvalidOptionsError({ option: "executor", value: choice, message: "must be 'auto', 'local', 'bubblewrap' or a CommandExecutor" });
+  throw new InvalidOptionsError({
+    option: "executor",
+    value: choice,
+    message: "must be 'auto', 'local', 'bubblewrap' or a CommandExecutor",
+  });
 }
 
 /** Checks the options once and fills in defaults (throws InvalidOptionsError naming the option). */
 export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
   if (!options || typeof options.catalog?.get !== "function") {
-    throw new InvalidOptionsError({ option: "catalog", value: options?.catalog, message: "must have a get(name) method (a SkillCatalog or SkillRegistry)" });
+    throw new InvalidOptionsError({
+      option: "catalog",
+      value: options?.catalog,
+      message: "must have a get(name) method (a SkillCatalog or SkillRegistry)",
+    });
   }
   if (options.allowShellSyntax && (options.allow !== undefined || options.deny !== undefined)) {
-    throw new InvalidOptionsError({ option: "allowShellSyntax", value: true, message: "cannot be combined with 'allow' or 'deny': lists are only enforceable on commands run without a shell" });
+    throw new InvalidOptionsError({
+      option: "allowShellSyntax",
+      value: true,
+      message: "cannot be combined with 'allow' or 'deny': lists are only enforceable on commands run without a shell",
+    });
   }
   const fixedPath = options.fixedPath ?? DEFAULT_FIXED_PATH;
   if (fixedPath.split(":").some((dir) => !path.isAbsolute(dir))) {
-    throw new InvalidOptionsError({ option: "fixedPath", value: fixedPath, message: "every entry must be an absolute folder" });
+    throw new InvalidOptionsError({
+      option: "fixedPath",
+      value: fixedPath,
+      message: "every entry must be an absolute folder",
+    });
   }
   if (options.workspaceRoot !== undefined && !path.isAbsolute(options.workspaceRoot)) {
-    throw new InvalidOptionsError({ option: "workspaceRoot", value: options.workspaceRoot, message: "must be an absolute path" });
+    throw new InvalidOptionsError({
+      option: "workspaceRoot",
+      value: options.workspaceRoot,
+      message: "must be an absolute path",
+    });
   }
   const timeoutMs = bounded("timeoutMs", options.timeoutMs, 300_000, MAX_TIMER_MS);
   const maxTimeoutMs = bounded("maxTimeoutMs", options.maxTimeoutMs, Math.max(600_000, timeoutMs), MAX_TIMER_MS);
-  if (maxTimeoutMs < timeoutMs) throw new InvalidOptionsError({ option: "maxTimeoutMs", value: maxTimeoutMs, message: `must be at least timeoutMs (${timeoutMs})` });
+  if (maxTimeoutMs < timeoutMs)
+    throw new InvalidOptionsError({
+      option: "maxTimeoutMs",
+      value: maxTimeoutMs,
+      message: `must be at least timeoutMs (${timeoutMs})`,
+    });
   const approvalRules = compileApprovalRules(options.requireApproval);
   const allow = stringList("allow", options.allow);
   const deny = stringList("deny", options.deny);
   const readablePaths = stringList("readablePaths", options.readablePaths);
   for (const readable of readablePaths ?? []) {
-    if (!path.isAbsolute(readable)) throw new InvalidOptionsError({ option: "readablePaths", value: readable, message: "every entry must be an absolute path" });
+    if (!path.isAbsolute(readable))
+      throw new InvalidOptionsError({
+        option: "readablePaths",
+        value: readable,
+        message: "every entry must be an absolute path",
+      });
   }
   const environment = environmentOptions(options);
-  const always = options.alwaysVisible === true ? allToolNames : options.alwaysVisible === false || options.alwaysVisible === undefined ? [] : options.alwaysVisible;
+  const always =
+    options.alwaysVisible === true
+      ? allToolNames
+      : options.alwaysVisible === false || options.alwaysVisible === undefined
+        ? []
+        : options.alwaysVisible;
   for (const name of always) {
-    if (!allToolNames.includes(name)) throw new InvalidOptionsError({ option: "alwaysVisible", value: name, message: `unknown tool '${name}' (one of ${allToolNames.join(", ")})` });
+    if (!allToolNames.includes(name))
+      throw new InvalidOptionsError({
+        option: "alwaysVisible",
+        value: name,
+        message: `unknown tool '${name}' (one of ${allToolNames.join(", ")})`,
+      });
   }
   const sessions = options.sessions === false ? undefined : (options.sessions ?? {});
   const limits = resolveLimits(options.limits);
@@ -207,7 +319,15 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
       deny: rules("deny", deny ?? DEFAULT_DENIED_PROGRAMS),
       fixedPath,
       confinePaths: options.confinePaths ?? true,
-      readablePaths: readablePaths ?? ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/stdin", "/dev/stdout", "/dev/stderr"],
+      readablePaths: readablePaths ?? [
+        "/dev/null",
+        "/dev/zero",
+        "/dev/urandom",
+        "/dev/random",
+        "/dev/stdin",
+        "/dev/stdout",
+        "/dev/stderr",
+      ],
       allowShellSyntax: options.allowShellSyntax ?? false,
       envAllow: environment.allow,
     },
@@ -223,11 +343,21 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
     maxTimeoutMs,
     killGraceMs: bounded("killGraceMs", options.killGraceMs, 2_000, 60_000),
     maxOutputBytes: bounded("maxOutputBytes", options.maxOutputBytes, 16_384, 16 * 1024 ** 2),
-    killAfterOutputBytes: bounded("killAfterOutputBytes", options.killAfterOutputBytes, 64 * 1024 * 1024, MAX_BUFFER_BYTES),
+    killAfterOutputBytes: bounded(
+      "killAfterOutputBytes",
+      options.killAfterOutputBytes,
+      64 * 1024 * 1024,
+      MAX_BUFFER_BYTES,
+    ),
     outputFiles: {
       maxFiles: bounded("outputFiles.maxFiles", options.outputFiles?.maxFiles, 20, 1_000),
       maxFileBytes: bounded("outputFiles.maxFileBytes", options.outputFiles?.maxFileBytes, 1_048_576, MAX_BUFFER_BYTES),
-      inlineTextBytes: bounded("outputFiles.inlineTextBytes", options.outputFiles?.inlineTextBytes, 16_384, 16 * 1024 ** 2),
+      inlineTextBytes: bounded(
+        "outputFiles.inlineTextBytes",
+        options.outputFiles?.inlineTextBytes,
+        16_384,
+        16 * 1024 ** 2,
+      ),
     },
     alwaysVisible: new Set(always),
     removeWorkspacesOnDispose: options.removeWorkspacesOnDispose ?? false,

@@ -20,9 +20,23 @@ export function refusalPayload(refused: Refusal): string {
 /** A finished command as the model sees it (snake_case keys, capped output, collected files). */
 export function resultPayload(
   result: ExecutionResult,
-  extra: { command: string; executor: string; collected?: CollectedOutput; primaryOutput?: CollectedFile; artifacts?: Array<Artifact | { name: string; skipped: string }> },
+  extra: {
+    command: string;
+    executor: string;
+    collected?: CollectedOutput;
+    primaryOutput?: CollectedFile;
+    artifacts?: Array<Artifact | { name: string; skipped: string }>;
+  },
 ): string {
-  const status = result.timedOut ? "timed_out" : result.outputLimitExceeded ? "output_limit_exceeded" : result.killed ? "killed" : result.exitCode === 0 ? "ok" : "failed";
+  const status = result.timedOut
+    ? "timed_out"
+    : result.outputLimitExceeded
+      ? "output_limit_exceeded"
+      : result.killed
+        ? "killed"
+        : result.exitCode === 0
+          ? "ok"
+          : "failed";
   return JSON.stringify({
     status,
     exit_code: result.exitCode,
@@ -44,7 +58,15 @@ export function resultPayload(
     ...(extra.artifacts
       ? {
           artifacts: extra.artifacts.map((artifact) =>
-            "skipped" in artifact ? artifact : { name: artifact.name, version: artifact.version, ref: `artifact://${artifact.name}@${artifact.version}`, size: artifact.size, mime_type: artifact.mimeType },
+            "skipped" in artifact
+              ? artifact
+              : {
+                  name: artifact.name,
+                  version: artifact.version,
+                  ref: `artifact://${artifact.name}@${artifact.version}`,
+                  size: artifact.size,
+                  mime_type: artifact.mimeType,
+                },
           ),
         }
       : {}),

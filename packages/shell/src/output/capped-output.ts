@@ -61,7 +61,10 @@ export class CappedOutput {
 
   /** The kept output as UTF-8: head, a `[... N bytes truncated ...]` marker when output was dropped, tail. */
   text(): string {
-    const tail = Buffer.concat([this.tail.subarray(this.tailStart, Math.min(this.tailStart + this.tailLength, this.tail.length)), this.tail.subarray(0, Math.max(0, this.tailStart + this.tailLength - this.tail.length))]);
+    const tail = Buffer.concat([
+      this.tail.subarray(this.tailStart, Math.min(this.tailStart + this.tailLength, this.tail.length)),
+      this.tail.subarray(0, Math.max(0, this.tailStart + this.tailLength - this.tail.length)),
+    ]);
     const head = this.head.subarray(0, this.headLength);
     if (!this.truncated) return Buffer.concat([head, tail]).toString("utf8");
     return `${trimIncompleteEnd(head).toString("utf8")}\n[... ${this.omittedBytes} bytes truncated ...]\n${trimIncompleteStart(tail).toString("utf8")}`;

@@ -15,19 +15,29 @@ export type CompiledApprovalRule =
  */
 export function compileApprovalRules(rules: readonly ApprovalRule[] | undefined): CompiledApprovalRule[] {
   if (rules === undefined) return [];
-  if (!Array.isArray(rules)) throw new InvalidOptionsError({ option: "requireApproval", value: rules, message: "must be an array of rules" });
+  if (!Array.isArray(rules))
+    throw new InvalidOptionsError({ option: "requireApproval", value: rules, message: "must be an array of rules" });
   return rules.map((rule, index): CompiledApprovalRule => {
     const option = `requireApproval[${index}]`;
     if (typeof rule === "string") {
       const parsed = parseCommandRule(rule, option, { prefix: true });
       if (!parsed || parsed.prefix.length === 0) {
-        throw new InvalidOptionsError({ option, value: rule, message: `'${rule}' is not a command prefix such as 'git push' or 'rm'` });
+        throw new InvalidOptionsError({
+          option,
+          value: rule,
+          message: `'${rule}' is not a command prefix such as 'git push' or 'rm'`,
+        });
       }
       return { kind: "prefix", rule: parsed };
     }
-    if (rule instanceof RegExp) return { kind: "pattern", pattern: new RegExp(rule.source, rule.flags.replace(/[gy]/g, "")) };
+    if (rule instanceof RegExp)
+      return { kind: "pattern", pattern: new RegExp(rule.source, rule.flags.replace(/[gy]/g, "")) };
     if (typeof rule === "function") return { kind: "predicate", test: rule };
-    throw new InvalidOptionsError({ option, value: rule, message: "must be a command prefix string, a RegExp or a function" });
+    throw new InvalidOptionsError({
+      option,
+      value: rule,
+      message: "must be a command prefix string, a RegExp or a function",
+    });
   });
 }
 

@@ -18,10 +18,17 @@ export type CommandLayers =
     }
   | { ok: false; program: string; message: string; layers: string[][] };
 
-type Unwrap = (args: readonly string[]) => { inner: readonly string[]; assignments?: Array<{ name: string; value: string }> } | string;
+type Unwrap = (
+  args: readonly string[],
+) => { inner: readonly string[]; assignments?: Array<{ name: string; value: string }> } | string;
 
 /** Splits leading options off `args`: `withValue` options take the next word (or `=value`), `flags` take none. */
-function skipOptions(args: readonly string[], withValue: ReadonlySet<string>, flags: ReadonlySet<string>, program: string): number | string {
+function skipOptions(
+  args: readonly string[],
+  withValue: ReadonlySet<string>,
+  flags: ReadonlySet<string>,
+  program: string,
+): number | string {
   let index = 0;
   while (index < args.length) {
     const arg = args[index] as string;
@@ -39,7 +46,12 @@ function skipOptions(args: readonly string[], withValue: ReadonlySet<string>, fl
 const set = (...names: string[]) => new Set(names);
 
 const envUnwrap: Unwrap = (args) => {
-  const start = skipOptions(args, set("-u", "--unset", "-C", "--chdir"), set("-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"), "env");
+  const start = skipOptions(
+    args,
+    set("-u", "--unset", "-C", "--chdir"),
+    set("-i", "--ignore-environment", "-0", "--null", "-v", "--debug", "-"),
+    "env",
+  );
   if (typeof start === "string") return start;
   const assignments: Array<{ name: string; value: string }> = [];
   let index = start;
@@ -61,8 +73,38 @@ const simple =
   };
 
 const xargsUnwrap: Unwrap = (args) => {
-  const withValue = set("-a", "--arg-file", "-d", "--delimiter", "-E", "-I", "-L", "--max-lines", "-n", "--max-args", "-P", "--max-procs", "-s", "--max-chars", "--process-slot-var");
-  const flags = set("-0", "--null", "-r", "--no-run-if-empty", "-t", "--verbose", "-p", "--interactive", "-x", "--exit", "-o", "--open-tty", "--show-limits");
+  const withValue = set(
+    "-a",
+    "--arg-file",
+    "-d",
+    "--delimiter",
+    "-E",
+    "-I",
+    "-L",
+    "--max-lines",
+    "-n",
+    "--max-args",
+    "-P",
+    "--max-procs",
+    "-s",
+    "--max-chars",
+    "--process-slot-var",
+  );
+  const flags = set(
+    "-0",
+    "--null",
+    "-r",
+    "--no-run-if-empty",
+    "-t",
+    "--verbose",
+    "-p",
+    "--interactive",
+    "-x",
+    "--exit",
+    "-o",
+    "--open-tty",
+    "--show-limits",
+  );
   let index = 0;
   while (index < args.length) {
     const arg = args[index] as string;
@@ -83,14 +125,23 @@ const xargsUnwrap: Unwrap = (args) => {
   return { inner: inner.length > 0 ? inner : ["echo"] };
 };
 
-const timeUnwrap = simple("time", set("-f", "--format", "-o", "--output"), set("-a", "--append", "-p", "--portability", "-v", "--verbose", "-q", "--quiet"));
+const timeUnwrap = simple(
+  "time",
+  set("-f", "--format", "-o", "--output"),
+  set("-a", "--append", "-p", "--portability", "-v", "--verbose", "-q", "--quiet"),
+);
 
 const wrappers: Record<string, Unwrap> = {
   env: envUnwrap,
   nice: simple("nice", set("-n", "--adjustment"), set()),
   nohup: simple("nohup", set(), set()),
   setsid: simple("setsid", set(), set("-c", "--ctty", "-f", "--fork", "-w", "--wait")),
-  timeout: simple("timeout", set("-s", "--signal", "-k", "--kill-after"), set("--preserve-status", "--foreground", "-v", "--verbose"), 1),
+  timeout: simple(
+    "timeout",
+    set("-s", "--signal", "-k", "--kill-after"),
+    set("--preserve-status", "--foreground", "-v", "--verbose"),
+    1,
+  ),
   stdbuf: simple("stdbuf", set("-i", "--input", "-o", "--output", "-e", "--error"), set()),
   ionice: simple("ionice", set("-c", "--class", "-n", "--classdata"), set("-t", "--ignore")),
   time: timeUnwrap,
@@ -136,7 +187,17 @@ const OPAQUE_RUNNERS = new Set([
 /** Shells: `sh script.sh` runs a file (an interpreter), `sh -c '...'` runs a string (opaque). */
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash"]);
 
-const GIT_GLOBAL_WITH_VALUE = set("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--list-cmds", "--attr-source");
+const GIT_GLOBAL_WITH_VALUE = set(
+  "-C",
+  "-c",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--config-env",
+  "--super-prefix",
+  "--list-cmds",
+  "--attr-source",
+);
 const GIT_GLOBAL_FLAGS = set(
   "-p",
   "--paginate",
@@ -161,7 +222,8 @@ function canonicalGit(args: readonly string[]): string[] {
     if (!arg.startsWith("-")) break;
     const name = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
     if (name === "--exec-path") index += 1;
-    else if (GIT_GLOBAL_WITH_VALUE.has(name)) index += arg.includes("=") || (name === arg && arg.length > 2 && !arg.startsWith("--")) ? 1 : 2;
+    else if (GIT_GLOBAL_WITH_VALUE.has(name))
+      index += arg.includes("=") || (name === arg && arg.length > 2 && !arg.startsWith("--")) ? 1 : 2;
     else if (/^-[Cc]./.test(arg)) index += 1;
     else if (GIT_GLOBAL_FLAGS.has(arg)) index += 1;
     else break; // --version, --help and unknown options: kept as the "subcommand"
@@ -195,7 +257,8 @@ export function commandLayers(argv: readonly string[]): CommandLayers {
   while (pending.length > 0) {
     const current = pending.shift() as string[];
     if (current.length === 0) continue;
-    if (layers.length >= 16) return { ok: false, program: current[0] as string, message: "too many nested wrapper programs", layers };
+    if (layers.length >= 16)
+      return { ok: false, program: current[0] as string, message: "too many nested wrapper programs", layers };
     const name = programName(current[0] as string);
     const args = current.slice(1);
     literal.push([name, ...args]);
@@ -205,11 +268,21 @@ export function commandLayers(argv: readonly string[]): CommandLayers {
     }
     layers.push([name, ...args]);
     if (OPAQUE_RUNNERS.has(name)) {
-      return { ok: false, program: name, message: `'${name}' runs other programs in a way the policy cannot check; it is refused`, layers };
+      return {
+        ok: false,
+        program: name,
+        message: `'${name}' runs other programs in a way the policy cannot check; it is refused`,
+        layers,
+      };
     }
     if (SHELLS.has(name)) {
       if (args.some((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg) || arg === "--command")) {
-        return { ok: false, program: name, message: `'${name} -c' runs a command string the policy cannot check; call the program directly`, layers };
+        return {
+          ok: false,
+          program: name,
+          message: `'${name} -c' runs a command string the policy cannot check; call the program directly`,
+          layers,
+        };
       }
       continue;
     }

@@ -4,7 +4,13 @@ import { matchesCommandRule } from "./command-rules.js";
 
 describe("skillCommandGrant", () => {
   it("turns Bash(prefix:*) entries into prefix rules and ignores other tools", () => {
-    const grant = skillCommandGrant("demo", ["Read", "Edit", "Bash(git status:*)", "Bash(npm run test:*)", "Bash(python3:*)"]);
+    const grant = skillCommandGrant("demo", [
+      "Read",
+      "Edit",
+      "Bash(git status:*)",
+      "Bash(npm run test:*)",
+      "Bash(python3:*)",
+    ]);
     expect(grant.rules.map((rule) => rule.prefix)).toEqual([["git", "status"], ["npm", "run", "test"], ["python3"]]);
     expect(grant.anyCommand).toBe(false);
     expect(grant.mentionsShell).toBe(true);
@@ -27,6 +33,10 @@ describe("skillCommandGrant", () => {
 
   it("reads a bare Bash entry as any command", () => {
     expect(skillCommandGrant("demo", ["Bash", "Write"]).anyCommand).toBe(true);
-    expect(skillCommandGrant("demo", ["Read", "Write"])).toEqual({ rules: [], anyCommand: false, mentionsShell: false });
+    expect(skillCommandGrant("demo", ["Read", "Write"])).toEqual({
+      rules: [],
+      anyCommand: false,
+      mentionsShell: false,
+    });
   });
 });

@@ -22,7 +22,11 @@ export interface CommandRule {
  * reading: `git push` also covers `git push origin main`.
  * @example parseCommandRule("git status:*", "allow") // { prefix: ["git", "status"], exact: false, source: "allow" }
  */
-export function parseCommandRule(text: string, source: string, options: { prefix?: boolean } = {}): CommandRule | undefined {
+export function parseCommandRule(
+  text: string,
+  source: string,
+  options: { prefix?: boolean } = {},
+): CommandRule | undefined {
   let body = text.trim();
   let exact = true;
   if (body === "*" || body === "") return { prefix: [], exact: false, source };
@@ -109,7 +113,11 @@ export function grantAllows(grant: SkillCommandGrant, programArgv: readonly stri
 }
 
 /** Whether the allow list (or, failing it, the running or a loaded skill's grant) lets this program argv run. */
-export function isCommandAllowed(programArgv: readonly string[], input: CommandCheckInput, policy: CommandPolicy): boolean {
+export function isCommandAllowed(
+  programArgv: readonly string[],
+  input: CommandCheckInput,
+  policy: CommandPolicy,
+): boolean {
   if (!policy.allow) return true;
   if (policy.allow.some((rule) => matchesCommandRule(rule, programArgv))) return true;
   const skills = input.skill ? [input.skill, ...input.loadedSkills] : input.loadedSkills;

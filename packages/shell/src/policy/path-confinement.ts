@@ -42,19 +42,28 @@ export function realpathOfNearest(candidate: string): string {
 /** Host path of a path-qualified executable: relative ones resolve in the skill folder (skill mode) or the cwd. */
 export function scriptHostPath(typed: string, input: CommandCheckInput): string {
   if (path.isAbsolute(typed)) return path.normalize(typed);
-  const base = input.mode === "skill" && input.skill?.dir ? input.skill.dir : path.resolve(input.workspaceDir, input.cwd ?? ".");
+  const base =
+    input.mode === "skill" && input.skill?.dir ? input.skill.dir : path.resolve(input.workspaceDir, input.cwd ?? ".");
   return path.resolve(base, typed);
 }
 
 /** Refuses an argument naming a path outside the roots (absolute, climbing with `..`, or through a symlink). */
-export function checkArgumentPath(candidate: string, cwd: string, roots: readonly string[], policy: CommandPolicy): Refusal | undefined {
-  if (candidate === "" || candidate.startsWith("-") && !candidate.includes("/")) return undefined;
+export function checkArgumentPath(
+  candidate: string,
+  cwd: string,
+  roots: readonly string[],
+  policy: CommandPolicy,
+): Refusal | undefined {
+  if (candidate === "" || (candidate.startsWith("-") && !candidate.includes("/"))) return undefined;
   const absolute = path.isAbsolute(candidate);
   if (absolute) {
     const normalized = path.normalize(candidate);
     if (policy.readablePaths.some((allowed) => isInside(allowed, normalized))) return undefined;
     if (!roots.some((root) => isInside(root, realpathOfNearest(normalized)))) {
-      return refusal("path-outside-workspace", `argument '${candidate}' names a path outside the workspace and the skill folder`);
+      return refusal(
+        "path-outside-workspace",
+        `argument '${candidate}' names a path outside the workspace and the skill folder`,
+      );
     }
     return undefined;
   }
@@ -71,7 +80,11 @@ export function checkArgumentPath(candidate: string, cwd: string, roots: readonl
 }
 
 /** The arguments to run (`scripts/…` mapped into the skill folder), each checked against the workspace/skill roots when confinePaths. */
-export function confineArguments(parsed: ParsedCommand, input: CommandCheckInput, policy: CommandPolicy): { ok: true; args: string[] } | Refusal {
+export function confineArguments(
+  parsed: ParsedCommand,
+  input: CommandCheckInput,
+  policy: CommandPolicy,
+): { ok: true; args: string[] } | Refusal {
   const args = parsed.argv.slice(1);
   const skillDir = input.mode === "skill" ? input.skill?.dir : undefined;
   const roots = [realpathOrUndefined(input.workspaceDir) ?? input.workspaceDir];
@@ -79,7 +92,14 @@ export function confineArguments(parsed: ParsedCommand, input: CommandCheckInput
   const out: string[] = [];
   for (const arg of args) {
     let value = arg;
-    if (skillDir && !path.isAbsolute(arg) && /^(\.\/)?scripts\//.test(arg) && !hasParentSegment(arg) && !existsSync(path.resolve(parsed.cwd, arg)) && existsSync(path.join(skillDir, arg))) {
+    if (
+      skillDir &&
+      !path.isAbsolute(arg) &&
+      /^(\.\/)?scripts\//.test(arg) &&
+      !hasParentSegment(arg) &&
+      !existsSync(path.resolve(parsed.cwd, arg)) &&
+      existsSync(path.join(skillDir, arg))
+    ) {
       value = path.join(skillDir, arg);
     }
     out.push(value);
@@ -99,10 +119,17 @@ export function confineArguments(parsed: ParsedCommand, input: CommandCheckInput
 export function checkScriptLocation(typed: string, input: CommandCheckInput): { ok: true } | Refusal {
   if (hasParentSegment(typed)) return refusal("path-traversal", `executable '${typed}' may not contain '..'`);
   const skillDir = input.mode === "skill" ? input.skill?.dir : undefined;
-  if (!skillDir) return refusal("executable-outside-scripts", `'${typed}' is a path; only program names (resolved on a fixed PATH) run here, skill scripts run with run_skill_script`);
+  if (!skillDir)
+    return refusal(
+      "executable-outside-scripts",
+      `'${typed}' is a path; only program names (resolved on a fixed PATH) run here, skill scripts run with run_skill_script`,
+    );
   const scripts = path.join(skillDir, "scripts");
   if (!isInside(scripts, scriptHostPath(typed, input)) || scriptHostPath(typed, input) === scripts) {
-    return refusal("executable-outside-scripts", `'${typed}' is outside the skill's scripts/ folder; only its scripts and programs on the fixed PATH run`);
+    return refusal(
+      "executable-outside-scripts",
+      `'${typed}' is outside the skill's scripts/ folder; only its scripts and programs on the fixed PATH run`,
+    );
   }
   return { ok: true };
 }

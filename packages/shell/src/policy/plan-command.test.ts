@@ -34,22 +34,49 @@ function setup() {
 describe("planCommand", () => {
   it("runs an executable script directly, resolved in the skill folder", () => {
     const { skill, skillDir, workspaceDir } = setup();
-    const checked = planCommand({ command: "scripts/run.sh --x", mode: "skill", skill, loadedSkills: [], workspaceDir }, policy);
-    expect(checked).toMatchObject({ ok: true, plan: { shell: false, argv: [path.join(skillDir, "scripts/run.sh"), "--x"], cwd: workspaceDir } });
+    const checked = planCommand(
+      { command: "scripts/run.sh --x", mode: "skill", skill, loadedSkills: [], workspaceDir },
+      policy,
+    );
+    expect(checked).toMatchObject({
+      ok: true,
+      plan: { shell: false, argv: [path.join(skillDir, "scripts/run.sh"), "--x"], cwd: workspaceDir },
+    });
   });
 
   it("runs a script without the executable bit through its #! line or its extension", () => {
     const { skill, skillDir, workspaceDir } = setup();
-    const viaShebang = planCommand({ command: "scripts/tool.mjs", mode: "skill", skill, loadedSkills: [], workspaceDir }, policy);
-    expect(viaShebang).toMatchObject({ ok: true, plan: { argv: [resolveExecutable("node"), path.join(skillDir, "scripts/tool.mjs")] } });
-    const viaExtension = planCommand({ command: "scripts/no-exec.sh", mode: "skill", skill, loadedSkills: [], workspaceDir }, policy);
-    expect(viaExtension).toMatchObject({ ok: true, plan: { argv: [resolveExecutable("sh"), path.join(skillDir, "scripts/no-exec.sh")] } });
+    const viaShebang = planCommand(
+      { command: "scripts/tool.mjs", mode: "skill", skill, loadedSkills: [], workspaceDir },
+      policy,
+    );
+    expect(viaShebang).toMatchObject({
+      ok: true,
+      plan: { argv: [resolveExecutable("node"), path.join(skillDir, "scripts/tool.mjs")] },
+    });
+    const viaExtension = planCommand(
+      { command: "scripts/no-exec.sh", mode: "skill", skill, loadedSkills: [], workspaceDir },
+      policy,
+    );
+    expect(viaExtension).toMatchObject({
+      ok: true,
+      plan: { argv: [resolveExecutable("sh"), path.join(skillDir, "scripts/no-exec.sh")] },
+    });
   });
 
   it("points a scripts/ argument at the skill folder when the workspace has no such file", () => {
     const { skill, skillDir, workspaceDir } = setup();
-    const checked = planCommand({ command: "cat scripts/data.csv", mode: "skill", skill, loadedSkills: [], workspaceDir }, policy);
-    expect(checked).toMatchObject({ ok: true, plan: { argv: [resolveExecutable("cat"), path.join(skillDir, "scripts/data.csv")], programArgv: ["cat", "scripts/data.csv"] } });
+    const checked = planCommand(
+      { command: "cat scripts/data.csv", mode: "skill", skill, loadedSkills: [], workspaceDir },
+      policy,
+    );
+    expect(checked).toMatchObject({
+      ok: true,
+      plan: {
+        argv: [resolveExecutable("cat"), path.join(skillDir, "scripts/data.csv")],
+        programArgv: ["cat", "scripts/data.csv"],
+      },
+    });
   });
 
   it("refuses a program whose resolved file is denied under another name", () => {
@@ -57,7 +84,11 @@ describe("planCommand", () => {
     const bin = mkdtempSync(path.join(os.tmpdir(), "shell-plan-bin-"));
     symlinkSync(resolveExecutable("env")!, path.join(bin, "innocent"));
     const denyEnv = { ...policy, fixedPath: bin, deny: [parseCommandRule("env", "deny")!] };
-    expect(planCommand({ command: "innocent id", mode: "shell", loadedSkills: [], workspaceDir }, denyEnv)).toMatchObject({ ok: false, reason: "denied" });
-    expect(planCommand({ command: "innocent id", mode: "shell", loadedSkills: [], workspaceDir }, { ...denyEnv, deny: [] })).toMatchObject({ ok: true });
+    expect(
+      planCommand({ command: "innocent id", mode: "shell", loadedSkills: [], workspaceDir }, denyEnv),
+    ).toMatchObject({ ok: false, reason: "denied" });
+    expect(
+      planCommand({ command: "innocent id", mode: "shell", loadedSkills: [], workspaceDir }, { ...denyEnv, deny: [] }),
+    ).toMatchObject({ ok: true });
   });
 });

@@ -5,7 +5,14 @@ import { parseShellWords } from "../command/parse-shell-words.js";
 import { commandLayers } from "./command-layers.js";
 import type { CommandPolicy } from "./command-policy.js";
 import { isCommandAllowed, matchesCommandRule, programName } from "./command-rules.js";
-import { checkScriptLocation, confineArguments, hasParentSegment, isInside, realpathOfNearest, realpathOrUndefined } from "./path-confinement.js";
+import {
+  checkScriptLocation,
+  confineArguments,
+  hasParentSegment,
+  isInside,
+  realpathOfNearest,
+  realpathOrUndefined,
+} from "./path-confinement.js";
 import { resolveProgram } from "./program-resolution.js";
 import { type Refusal, refusal } from "./refusal.js";
 
@@ -49,14 +56,19 @@ export type CommandCheck = { ok: true; plan: CommandPlan } | Refusal;
 
 /** Renders argv as a shell-quoted line for messages and approval prompts. */
 export function describeArgv(argv: readonly string[]): string {
-  return argv.map((part) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(part) ? part : `'${part.replaceAll("'", "'\\''")}'`)).join(" ");
+  return argv
+    .map((part) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(part) ? part : `'${part.replaceAll("'", "'\\''")}'`))
+    .join(" ");
 }
 
 /**
  * The checks that need no file system (cheap enough for `authorize` on every call): env names, parsing, `..` and
  * absolute cwd, deny and allow lists on the typed program name, path-qualified executables outside `scripts/`.
  */
-export function preflightCommand(input: CommandCheckInput, policy: CommandPolicy): { ok: true; argv: string[]; cwd: string; layers: string[][] } | Refusal {
+export function preflightCommand(
+  input: CommandCheckInput,
+  policy: CommandPolicy,
+): { ok: true; argv: string[]; cwd: string; layers: string[][] } | Refusal {
   for (const name of Object.keys(input.env ?? {})) {
     const problem = checkEnvName(name, policy);
     if (problem) return problem;
@@ -67,14 +79,20 @@ export function preflightCommand(input: CommandCheckInput, policy: CommandPolicy
   if (hasParentSegment(cwdText)) return refusal("path-traversal", `cwd '${cwdText}' may not contain '..'`);
   const cwd = path.resolve(input.workspaceDir, cwdText);
   if (policy.allowShellSyntax) return { ok: true, argv: [], cwd, layers: [] };
-  const variables: Record<string, string> = { WORKSPACE: input.workspaceDir, OUT_DIR: path.join(input.workspaceDir, "out") };
+  const variables: Record<string, string> = {
+    WORKSPACE: input.workspaceDir,
+    OUT_DIR: path.join(input.workspaceDir, "out"),
+  };
   if (input.skill?.dir) variables.SKILL_DIR = input.skill.dir;
   const parsed = parseShellWords(input.command, { variables });
   if (!parsed.ok) return parsed;
   const argv = parsed.argv;
   const first = argv[0] as string;
   if (/^[A-Za-z_][A-Za-z0-9_]*=/.test(first)) {
-    return refusal("env-assignment", `'${first}' is an environment assignment; commands run without a shell and may not set variables this way`);
+    return refusal(
+      "env-assignment",
+      `'${first}' is an environment assignment; commands run without a shell and may not set variables this way`,
+    );
   }
   if (first.includes("/")) {
     const scriptCheck = checkScriptLocation(first, input);
@@ -84,7 +102,11 @@ export function preflightCommand(input: CommandCheckInput, policy: CommandPolicy
   const { layers } = unwrapped;
   for (const layer of layers) {
     const denied = policy.deny.find((rule) => matchesCommandRule(rule, layer));
-    if (denied) return refusal("denied", `'${describeArgv(layer)}' is denied (${denied.source})${layer === layers[0] ? "" : ` and runs inside '${programName(first)}'`}`);
+    if (denied)
+      return refusal(
+        "denied",
+        `'${describeArgv(layer)}' is denied (${denied.source})${layer === layers[0] ? "" : ` and runs inside '${programName(first)}'`}`,
+      );
   }
   if (!unwrapped.ok) return refusal("opaque-command", unwrapped.message);
   for (const { name } of unwrapped.assignments) {
@@ -95,17 +117,24 @@ export function preflightCommand(input: CommandCheckInput, policy: CommandPolicy
   const mustBeAllowed = first.includes("/") ? unwrapped.literal.slice(1) : unwrapped.literal;
   for (const layer of mustBeAllowed) {
     if (!isCommandAllowed(layer, input, policy)) {
-      return refusal("not-allowed", `'${describeArgv(layer)}' is not in the allow list nor granted by a loaded skill's allowed-tools`);
+      return refusal(
+        "not-allowed",
+        `'${describeArgv(layer)}' is not in the allow list nor granted by a loaded skill's allowed-tools`,
+      );
     }
   }
   return { ok: true, argv, cwd, layers };
 }
 
 function checkEnvName(name: string, policy: CommandPolicy): Refusal | undefined {
-  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) return refusal("env-not-allowed", `environment variable name '${name}' is not valid`);
+  if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name))
+    return refusal("env-not-allowed", `environment variable name '${name}' is not valid`);
   if (!policy.envAllow.has(name)) {
     const allowed = [...policy.envAllow].join(", ") || "none";
-    return refusal("env-not-allowed", `environment variable '${name}' may not be set by a tool call (allowed: ${allowed})`);
+    return refusal(
+      "env-not-allowed",
+      `environment variable '${name}' may not be set by a tool call (allowed: ${allowed})`,
+    );
   }
   return undefined;
 }
@@ -123,10 +152,21 @@ export function planCommand(input: CommandCheckInput, policy: CommandPolicy): Co
   const { cwd } = preflight;
   const workspaceReal = realpathOrUndefined(input.workspaceDir) ?? input.workspaceDir;
   const cwdReal = realpathOfNearest(cwd);
-  if (!isInside(workspaceReal, cwdReal)) return refusal("symlink-escape", `cwd '${input.cwd}' leads outside the workspace through a symlink`);
+  if (!isInside(workspaceReal, cwdReal))
+    return refusal("symlink-escape", `cwd '${input.cwd}' leads outside the workspace through a symlink`);
   if (!existsSync(cwd)) return refusal("not-found", `cwd '${input.cwd}' does not exist in the workspace`);
   if (policy.allowShellSyntax) {
-    return { ok: true, plan: { shell: true, command: input.command, programArgv: ["sh", "-c", input.command], layers: [], cwd, display: input.command } };
+    return {
+      ok: true,
+      plan: {
+        shell: true,
+        command: input.command,
+        programArgv: ["sh", "-c", input.command],
+        layers: [],
+        cwd,
+        display: input.command,
+      },
+    };
   }
   const parsed: ParsedCommand = { argv: preflight.argv, cwd, layers: preflight.layers };
   const executable = resolveProgram(parsed, input, policy);

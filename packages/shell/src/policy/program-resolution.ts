@@ -60,7 +60,16 @@ export function readShebang(file: string): string | undefined {
   }
 }
 
-const interpreterByExtension: Record<string, string> = { ".sh": "sh", ".bash": "bash", ".py": "python3", ".mjs": "node", ".js": "node", ".cjs": "node", ".rb": "ruby", ".pl": "perl" };
+const interpreterByExtension: Record<string, string> = {
+  ".sh": "sh",
+  ".bash": "bash",
+  ".py": "python3",
+  ".mjs": "node",
+  ".js": "node",
+  ".cjs": "node",
+  ".rb": "ruby",
+  ".pl": "perl",
+};
 
 /** Interpreter argv for a non-executable script (from its `#!` line, else its extension), resolved on the fixed PATH. */
 export function interpreterFor(file: string, fixedPath: string): string[] | undefined {
@@ -96,13 +105,21 @@ function innerProgramsDenied(parsed: ParsedCommand, policy: CommandPolicy): Refu
     if (!resolved) continue;
     const realName = programName(realpathOrUndefined(resolved) ?? resolved);
     const denied = deniedByRealName(realName, policy);
-    if (denied) return refusal("denied", `'${name}' (run by '${programName(parsed.argv[0] as string)}') resolves to '${realName}', which is denied (${denied.source})`);
+    if (denied)
+      return refusal(
+        "denied",
+        `'${name}' (run by '${programName(parsed.argv[0] as string)}') resolves to '${realName}', which is denied (${denied.source})`,
+      );
   }
   return undefined;
 }
 
 /** The argv prefix that runs the typed program: its path on the fixed PATH, or a skill script (plus interpreter). */
-export function resolveProgram(parsed: ParsedCommand, input: CommandCheckInput, policy: CommandPolicy): { ok: true; prefix: string[] } | Refusal {
+export function resolveProgram(
+  parsed: ParsedCommand,
+  input: CommandCheckInput,
+  policy: CommandPolicy,
+): { ok: true; prefix: string[] } | Refusal {
   const typed = parsed.argv[0] as string;
   if (!typed.includes("/")) {
     const resolved = resolveExecutable(typed, policy.fixedPath);
@@ -120,10 +137,15 @@ export function resolveProgram(parsed: ParsedCommand, input: CommandCheckInput, 
   const scripts = realpathOrUndefined(path.join(input.skill?.dir ?? "", "scripts"));
   const real = realpathOrUndefined(hostPath);
   if (!scripts || !real) return refusal("not-found", `script '${typed}' not found in skill '${input.skill?.name}'`);
-  if (!isInside(scripts, real)) return refusal("symlink-escape", `script '${typed}' leads outside the skill's scripts/ folder through a symlink`);
+  if (!isInside(scripts, real))
+    return refusal("symlink-escape", `script '${typed}' leads outside the skill's scripts/ folder through a symlink`);
   if (!lstatSync(real).isFile()) return refusal("not-found", `script '${typed}' is not a file`);
   if (isExecutableFile(real)) return { ok: true, prefix: [hostPath] };
   const interpreter = interpreterFor(real, policy.fixedPath);
-  if (!interpreter) return refusal("not-found", `script '${typed}' is not executable and has no known interpreter (add a #! line or chmod +x)`);
+  if (!interpreter)
+    return refusal(
+      "not-found",
+      `script '${typed}' is not executable and has no known interpreter (add a #! line or chmod +x)`,
+    );
   return { ok: true, prefix: [...interpreter, hostPath] };
 }

@@ -12,7 +12,9 @@ describe("requiredBinaries", () => {
 
   it("finds well-known programs named in compatibility text", () => {
     expect(requiredBinaries({ compatibility: "Requires python3 and git" })).toEqual(["git", "python3"]);
-    expect(requiredBinaries({ compatibility: "Cross-platform. Requires Python 3.8+ and git. Run scripts/scan.py" })).toEqual(["git", "python3"]);
+    expect(
+      requiredBinaries({ compatibility: "Cross-platform. Requires Python 3.8+ and git. Run scripts/scan.py" }),
+    ).toEqual(["git", "python3"]);
     expect(requiredBinaries({ compatibility: "Works with any session. Optional: git, gh CLI." })).toEqual([]);
     expect(requiredBinaries({ compatibility: "Requires an OpenRouter API key" })).toEqual([]);
   });
@@ -20,7 +22,10 @@ describe("requiredBinaries", () => {
 
 describe("missingRequirements", () => {
   it("names the programs not found on the fixed PATH", () => {
-    expect(missingRequirements({ extra: { requires: ["sh", "no-such-program-xyz"] } }, "/usr/bin:/bin")).toEqual({ required: ["no-such-program-xyz", "sh"], missing: ["no-such-program-xyz"] });
+    expect(missingRequirements({ extra: { requires: ["sh", "no-such-program-xyz"] } }, "/usr/bin:/bin")).toEqual({
+      required: ["no-such-program-xyz", "sh"],
+      missing: ["no-such-program-xyz"],
+    });
   });
 
   it("checks tama's depends.bins like requires", () => {

@@ -9,13 +9,72 @@ export interface RequirementSource {
 
 // Programs recognised by name in free-text `compatibility` ("Requires python3 and git").
 const knownPrograms = [
-  "python3", "python", "node", "npm", "npx", "pnpm", "yarn", "deno", "bun", "git", "gh", "jq", "yq", "curl", "wget", "bash",
-  "zsh", "ffmpeg", "ffprobe", "pandoc", "docker", "podman", "kubectl", "helm", "terraform", "uv", "uvx", "pip", "pip3",
-  "java", "go", "cargo", "rustc", "ruby", "perl", "php", "make", "cmake", "gcc", "clang", "zip", "unzip", "tar", "sqlite3",
-  "psql", "pdftotext", "pdftoppm", "qpdf", "libreoffice", "soffice", "convert", "magick", "rg", "fd", "az", "aws", "gcloud",
+  "python3",
+  "python",
+  "node",
+  "npm",
+  "npx",
+  "pnpm",
+  "yarn",
+  "deno",
+  "bun",
+  "git",
+  "gh",
+  "jq",
+  "yq",
+  "curl",
+  "wget",
+  "bash",
+  "zsh",
+  "ffmpeg",
+  "ffprobe",
+  "pandoc",
+  "docker",
+  "podman",
+  "kubectl",
+  "helm",
+  "terraform",
+  "uv",
+  "uvx",
+  "pip",
+  "pip3",
+  "java",
+  "go",
+  "cargo",
+  "rustc",
+  "ruby",
+  "perl",
+  "php",
+  "make",
+  "cmake",
+  "gcc",
+  "clang",
+  "zip",
+  "unzip",
+  "tar",
+  "sqlite3",
+  "psql",
+  "pdftotext",
+  "pdftoppm",
+  "qpdf",
+  "libreoffice",
+  "soffice",
+  "convert",
+  "magick",
+  "rg",
+  "fd",
+  "az",
+  "aws",
+  "gcloud",
 ];
 
-const aliases: Record<string, string> = { "python 3": "python3", "node.js": "node", nodejs: "node", imagemagick: "convert", ripgrep: "rg" };
+const aliases: Record<string, string> = {
+  "python 3": "python3",
+  "node.js": "node",
+  nodejs: "node",
+  imagemagick: "convert",
+  ripgrep: "rg",
+};
 
 /**
  * Programs a skill says it needs: `requires: [..]` / `requires.bins`, tama's `depends.bins`, `metadata.requires` (same shapes, also one level
@@ -31,7 +90,8 @@ export function requiredBinaries(skill: RequirementSource): string[] {
   const metadata = skill.metadata ?? {};
   collect(metadata.requires, found);
   for (const value of Object.values(metadata)) {
-    if (value && typeof value === "object" && !Array.isArray(value)) collect((value as Record<string, unknown>).requires, found);
+    if (value && typeof value === "object" && !Array.isArray(value))
+      collect((value as Record<string, unknown>).requires, found);
   }
   if (skill.compatibility) for (const name of fromCompatibility(skill.compatibility)) found.add(name);
   return [...found].sort();

@@ -38,7 +38,11 @@ export class InteractiveSession {
    * @param running the started command
    * @param maxUnreadBytes unread output kept at most
    */
-  constructor(readonly id: string, readonly running: RunningCommand, private readonly maxUnreadBytes = 65_536) {
+  constructor(
+    readonly id: string,
+    readonly running: RunningCommand,
+    private readonly maxUnreadBytes = 65_536,
+  ) {
     running.onOutput((_stream, chunk) => {
       this.chunks.push(Buffer.from(chunk));
       this.tail = (this.tail + chunk.toString("utf8")).slice(-400);
@@ -91,15 +95,24 @@ export class InteractiveSession {
     while (!this.finished && Date.now() < deadline) {
       if (this.unreadBytes > 0 && Date.now() - this.lastOutputAt >= quietMs) break;
       const remaining = deadline - Date.now();
-      await Promise.race([new Promise<void>((resolve) => this.waiters.push(resolve)), sleep(Math.min(remaining, this.unreadBytes > 0 ? quietMs : remaining))]);
+      await Promise.race([
+        new Promise<void>((resolve) => this.waiters.push(resolve)),
+        sleep(Math.min(remaining, this.unreadBytes > 0 ? quietMs : remaining)),
+      ]);
     }
     if (this.finished) await this.running.result;
     const output = Buffer.concat(this.chunks).toString("utf8");
-    const snapshot: SessionSnapshot = { sessionId: this.id, status: this.finished ? "exited" : "running", output, droppedBytes: this.dropped };
+    const snapshot: SessionSnapshot = {
+      sessionId: this.id,
+      status: this.finished ? "exited" : "running",
+      output,
+      droppedBytes: this.dropped,
+    };
     if (this.finished) snapshot.result = this.finished;
     else {
       const lastLine = this.tail.slice(this.tail.lastIndexOf("\n") + 1).replace(/\r/g, "");
-      if (lastLine.trim() !== "" && Date.now() - this.lastOutputAt >= quietMs) snapshot.interaction = { waitingForInput: true, prompt: lastLine.slice(-200) };
+      if (lastLine.trim() !== "" && Date.now() - this.lastOutputAt >= quietMs)
+        snapshot.interaction = { waitingForInput: true, prompt: lastLine.slice(-200) };
     }
     this.chunks = [];
     this.unreadBytes = 0;

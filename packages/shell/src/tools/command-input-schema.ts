@@ -2,29 +2,61 @@ import { z } from "zod";
 
 /** Fields shared by `run_skill_script` and `shell`. */
 export const commandFields = {
-  command: z.string().describe("One command line: a program and its arguments. Quotes work; pipes, ';', '&', redirections and $(...) are refused. $WORKSPACE, $OUT_DIR and (for skills) $SKILL_DIR expand."),
+  command: z
+    .string()
+    .describe(
+      "One command line: a program and its arguments. Quotes work; pipes, ';', '&', redirections and $(...) are refused. $WORKSPACE, $OUT_DIR and (for skills) $SKILL_DIR expand.",
+    ),
   cwd: z.string().optional().describe("Working directory relative to the workspace (default: the workspace root)."),
   stdin: z.string().optional().describe("Text written to the program's standard input."),
   timeout_seconds: z.number().positive().optional().describe("Stop the program after this many seconds (default 300)."),
-  env: z.record(z.string(), z.string()).optional().describe("Extra environment variables (PATH, LD_* and similar are refused)."),
-  files: z.array(z.object({ path: z.string(), content: z.string() })).optional().describe("Files to write into the workspace first (paths relative to it, e.g. in/data.csv)."),
-  output_globs: z.array(z.string()).optional().describe("Globs (relative to out/) of files to report after the run (default: every new or changed file in out/)."),
+  env: z
+    .record(z.string(), z.string())
+    .optional()
+    .describe("Extra environment variables (PATH, LD_* and similar are refused)."),
+  files: z
+    .array(z.object({ path: z.string(), content: z.string() }))
+    .optional()
+    .describe("Files to write into the workspace first (paths relative to it, e.g. in/data.csv)."),
+  output_globs: z
+    .array(z.string())
+    .optional()
+    .describe(
+      "Globs (relative to out/) of files to report after the run (default: every new or changed file in out/).",
+    ),
   inputs: z
     .array(z.object({ from: z.string(), to: z.string().optional() }))
     .optional()
-    .describe("Files to stage first from elsewhere: skill://<skill>/<path>, workspace://<path>, artifact://<name>[@<version>] (saved by an earlier call), attachment://<name> (a file the user attached). 'to' defaults to in/<name>."),
+    .describe(
+      "Files to stage first from elsewhere: skill://<skill>/<path>, workspace://<path>, artifact://<name>[@<version>] (saved by an earlier call), attachment://<name> (a file the user attached). 'to' defaults to in/<name>.",
+    ),
   outputs: z
     .object({
       globs: z.array(z.string()).optional().describe("Globs relative to out/ (default: every new or changed file)."),
       max_files: z.number().int().positive().optional(),
       max_file_bytes: z.number().int().positive().optional(),
       max_total_bytes: z.number().int().positive().optional().describe("Inline text in all, at most."),
-      inline: z.boolean().optional().describe("Return text content inline (default true); false = names, sizes and types only."),
-      save_as_artifacts: z.boolean().optional().describe("Save the reported files as artifacts, referable later as artifact://<name>."),
-      primary: z.string().optional().describe("The main result (a path like out/report.md or a glob): returned as primary_output."),
+      inline: z
+        .boolean()
+        .optional()
+        .describe("Return text content inline (default true); false = names, sizes and types only."),
+      save_as_artifacts: z
+        .boolean()
+        .optional()
+        .describe("Save the reported files as artifacts, referable later as artifact://<name>."),
+      primary: z
+        .string()
+        .optional()
+        .describe("The main result (a path like out/report.md or a glob): returned as primary_output."),
     })
     .optional()
     .describe("What to report after the run (overrides output_globs)."),
-  interactive: z.boolean().optional().describe("Keep the program running for shell_session_write / shell_session_poll (for programs that prompt)."),
-  pty: z.boolean().optional().describe("Run on a pseudo-terminal (for programs that need a terminal; output uses \\r\\n and echoes input)."),
+  interactive: z
+    .boolean()
+    .optional()
+    .describe("Keep the program running for shell_session_write / shell_session_poll (for programs that prompt)."),
+  pty: z
+    .boolean()
+    .optional()
+    .describe("Run on a pseudo-terminal (for programs that need a terminal; output uses \\r\\n and echoes input)."),
 };

@@ -10,7 +10,10 @@ function workspaceWithOutputs(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "shell-collect-"));
   mkdirSync(path.join(dir, "out", "charts"), { recursive: true });
   writeFileSync(path.join(dir, "out", "report.md"), "# Report\n");
-  writeFileSync(path.join(dir, "out", "charts", "q3.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]));
+  writeFileSync(
+    path.join(dir, "out", "charts", "q3.png"),
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]),
+  );
   writeFileSync(path.join(dir, "out", "big.txt"), "x".repeat(5_000));
   symlinkSync("/etc/passwd", path.join(dir, "out", "passwd"));
   return dir;
@@ -26,7 +29,12 @@ describe("collectOutputFiles", () => {
     ]);
     expect(collected.files.find((file) => file.path === "out/report.md")?.content).toBe("# Report\n");
     expect(collected.files.find((file) => file.path === "out/charts/q3.png")?.content).toBeUndefined();
-    expect(collected.skipped).toEqual(expect.arrayContaining([{ path: "out/passwd", reason: "symlink" }, { path: "out/big.txt", reason: "too-large" }]));
+    expect(collected.skipped).toEqual(
+      expect.arrayContaining([
+        { path: "out/passwd", reason: "symlink" },
+        { path: "out/big.txt", reason: "too-large" },
+      ]),
+    );
   });
 
   it("applies globs, the file cap and the modified-since filter", async () => {
@@ -35,8 +43,12 @@ describe("collectOutputFiles", () => {
     utimesSync(path.join(dir, "out", "big.txt"), old, old);
     const png = compileOutputGlobs(["**/*.png"]);
     if (!png.ok) throw new Error(png.message);
-    expect((await collectOutputFiles(dir, { match: png.match })).files.map((file) => file.path)).toEqual(["out/charts/q3.png"]);
-    expect((await collectOutputFiles(dir, { modifiedSince: Date.now() - 30_000 })).files.map((file) => file.path)).not.toContain("out/big.txt");
+    expect((await collectOutputFiles(dir, { match: png.match })).files.map((file) => file.path)).toEqual([
+      "out/charts/q3.png",
+    ]);
+    expect(
+      (await collectOutputFiles(dir, { modifiedSince: Date.now() - 30_000 })).files.map((file) => file.path),
+    ).not.toContain("out/big.txt");
     const capped = await collectOutputFiles(dir, { maxFiles: 1 });
     expect(capped.files).toHaveLength(1);
     expect(capped.skipped.filter((entry) => entry.reason === "too-many-files")).toHaveLength(2);

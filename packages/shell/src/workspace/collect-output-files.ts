@@ -53,7 +53,10 @@ export interface CollectedOutput {
  * @param workspaceDir the thread's workspace
  * @param options globs and caps
  */
-export async function collectOutputFiles(workspaceDir: string, options: CollectOutputOptions = {}): Promise<CollectedOutput> {
+export async function collectOutputFiles(
+  workspaceDir: string,
+  options: CollectOutputOptions = {},
+): Promise<CollectedOutput> {
   const maxFiles = options.maxFiles ?? 20;
   const maxFileBytes = options.maxFileBytes ?? 1_048_576;
   const inlineTextBytes = options.inlineTextBytes ?? 16_384;
@@ -84,11 +87,18 @@ export async function collectOutputFiles(workspaceDir: string, options: CollectO
       const headBytes = Math.max(512, Math.min(inlineTextBytes, Math.max(inlineBudget, 0)));
       const read = await workspace.readFile(`out/${entry.path}`, { maxBytes: Number.MAX_SAFE_INTEGER, headBytes });
       if (!read.ok) {
-        skip(shown, read.reason === "symlink" ? "symlink" : read.reason === "not-a-file" ? "not-a-file" : "changed-while-reading");
+        skip(
+          shown,
+          read.reason === "symlink" ? "symlink" : read.reason === "not-a-file" ? "not-a-file" : "changed-while-reading",
+        );
         continue;
       }
       const head = read.bytes;
-      const file: CollectedFile = { path: shown, size: read.size, mimeType: detectMimeType(entry.path, head.subarray(0, 512)) };
+      const file: CollectedFile = {
+        path: shown,
+        size: read.size,
+        mimeType: detectMimeType(entry.path, head.subarray(0, 512)),
+      };
       if (read.size > maxFileBytes) skip(shown, "too-large");
       else if (inlineTextBytes > 0 && isProbablyText(head) && inlineBudget > 0) {
         const take = Math.min(head.length, inlineTextBytes, inlineBudget);

@@ -29,14 +29,22 @@ const extensionOf: Record<string, string> = {
 function isHumanMessage(message: unknown): boolean {
   if (!message || typeof message !== "object") return false;
   const record = message as { type?: unknown; role?: unknown; _getType?: () => string; getType?: () => string };
-  const type = typeof record.getType === "function" ? record.getType() : typeof record._getType === "function" ? record._getType() : (record.type ?? record.role);
+  const type =
+    typeof record.getType === "function"
+      ? record.getType()
+      : typeof record._getType === "function"
+        ? record._getType()
+        : (record.type ?? record.role);
   return type === "human" || type === "user";
 }
 
 /** A safe single path segment for a file name coming from a message. */
 function safeName(raw: unknown, index: number, mimeType: string): string {
   const base = typeof raw === "string" ? (raw.split(/[\\/]/).pop() ?? "") : "";
-  const cleaned = base.replace(/[^A-Za-z0-9._-]/g, "_").replace(/^\.+/, "").slice(0, 100);
+  const cleaned = base
+    .replace(/[^A-Za-z0-9._-]/g, "_")
+    .replace(/^\.+/, "")
+    .slice(0, 100);
   return cleaned !== "" ? cleaned : `attachment-${index}.${extensionOf[mimeType] ?? "bin"}`;
 }
 
@@ -59,13 +67,18 @@ export function conversationAttachments(messages: unknown): ConversationAttachme
       if (found.length >= MAX_ATTACHMENTS || !block || typeof block !== "object") continue;
       const record = block as Record<string, unknown>;
       if (record.type !== "file" && record.type !== "image") continue;
-      const data = typeof record.data === "string" ? record.data : typeof record.base64 === "string" ? record.base64 : undefined;
+      const data =
+        typeof record.data === "string" ? record.data : typeof record.base64 === "string" ? record.base64 : undefined;
       if (data === undefined || (record.source_type !== undefined && record.source_type !== "base64")) continue;
       if ((data.length * 3) / 4 > MAX_ATTACHMENT_BYTES) continue;
       const bytes = Buffer.from(data, "base64");
       const mimeType = String(record.mimeType ?? record.mime_type ?? "application/octet-stream");
       const metadata = (record.metadata ?? {}) as Record<string, unknown>;
-      let name = safeName(metadata.filename ?? metadata.name ?? record.filename ?? record.name, found.length + 1, mimeType);
+      let name = safeName(
+        metadata.filename ?? metadata.name ?? record.filename ?? record.name,
+        found.length + 1,
+        mimeType,
+      );
       for (let copy = 2; names.has(name); copy += 1) name = name.replace(/(\.[^.]*)?$/, `-${copy}$1`);
       names.add(name);
       found.push({ name, mimeType, bytes, sha256: createHash("sha256").update(bytes).digest("hex") });

@@ -55,7 +55,8 @@ export function detectMimeType(fileName: string, head: Uint8Array): string {
     const offset = signature.offset ?? 0;
     if (signature.bytes.every((byte, index) => head[offset + index] === byte)) return signature.mime;
   }
-  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04) return zipByExtension[extension] ?? "application/zip";
+  if (head[0] === 0x50 && head[1] === 0x4b && head[2] === 0x03 && head[3] === 0x04)
+    return zipByExtension[extension] ?? "application/zip";
   if (head[0] === 0x52 && head[1] === 0x49 && head[2] === 0x46 && head[3] === 0x46) {
     const kind = Buffer.from(head.subarray(8, 12)).toString("latin1");
     if (kind === "WEBP") return "image/webp";

@@ -32,12 +32,16 @@ const fail = (message: string) => ({ ok: false as const, message });
  * Resolves declared inputs to files to stage, reading each source race-free (skill and workspace files through the
  * confined folder, never following a symlink out). Nothing is staged here; the first bad input fails the call.
  */
-export async function resolveInputs(inputs: readonly InputSpec[], context: InputContext): Promise<{ ok: true; files: StagedFile[] } | { ok: false; message: string }> {
+export async function resolveInputs(
+  inputs: readonly InputSpec[],
+  context: InputContext,
+): Promise<{ ok: true; files: StagedFile[] } | { ok: false; message: string }> {
   if (inputs.length > MAX_INPUTS) return fail(`at most ${MAX_INPUTS} inputs per call, not ${inputs.length}`);
   const files: StagedFile[] = [];
   for (const input of inputs) {
     const match = /^(skill|workspace|artifact|attachment):\/\/(.+)$/.exec(String(input.from));
-    if (!match) return fail(`input '${String(input.from)}' must start with skill://, workspace://, artifact:// or attachment://`);
+    if (!match)
+      return fail(`input '${String(input.from)}' must start with skill://, workspace://, artifact:// or attachment://`);
     const [, scheme, rest] = match as unknown as [string, string, string];
     const lastSegment = rest.split("/").pop()?.replace(/@\d+$/, "") ?? "input";
     const to = input.to ?? `in/${lastSegment}`;
@@ -54,14 +58,26 @@ export async function resolveInputs(inputs: readonly InputSpec[], context: Input
         relative = slash === -1 ? "" : rest.slice(slash + 1);
       }
       const parts = splitRelativePath(relative);
-      if (!parts.ok || parts.names.length === 0) return fail(`input '${input.from}': ${parts.ok ? "names no file" : parts.message}`);
-      const read = await withConfinedFolder(folder, (confined) => confined.readFile(relative, { maxBytes: context.maxBytes, followInsideLinks: scheme === "skill" ? 8 : 0 }));
+      if (!parts.ok || parts.names.length === 0)
+        return fail(`input '${input.from}': ${parts.ok ? "names no file" : parts.message}`);
+      const read = await withConfinedFolder(folder, (confined) =>
+        confined.readFile(relative, { maxBytes: context.maxBytes, followInsideLinks: scheme === "skill" ? 8 : 0 }),
+      );
       if (!read.ok) return fail(`input '${input.from}': ${read.message}`);
       bytes = read.bytes;
     } else if (scheme === "artifact") {
-      if (!context.artifacts) return fail(`input '${input.from}': no artifact store is configured (give the graph a store, or the hook an artifacts.store)`);
+      if (!context.artifacts)
+        return fail(
+          `input '${input.from}': no artifact store is configured (give the graph a store, or the hook an artifacts.store)`,
+        );
       const versioned = /^([^@]+)(?:@(\d+))?$/.exec(rest);
-      const loaded = versioned ? await context.artifacts.load(context.threadId, versioned[1] as string, versioned[2] === undefined ? undefined : Number(versioned[2])) : undefined;
+      const loaded = versioned
+        ? await context.artifacts.load(
+            context.threadId,
+            versioned[1] as string,
+            versioned[2] === undefined ? undefined : Number(versioned[2]),
+          )
+        : undefined;
       if (!loaded) return fail(`input '${input.from}': no such artifact in this thread`);
       bytes = loaded.bytes;
     } else {
@@ -72,7 +88,8 @@ export async function resolveInputs(inputs: readonly InputSpec[], context: Input
       }
       bytes = attachment.bytes;
     }
-    if (bytes.byteLength > context.maxBytes) return fail(`input '${input.from}' is ${bytes.byteLength} bytes, over the ${context.maxBytes}-byte limit`);
+    if (bytes.byteLength > context.maxBytes)
+      return fail(`input '${input.from}' is ${bytes.byteLength} bytes, over the ${context.maxBytes}-byte limit`);
     files.push({ path: to, content: bytes });
   }
   return { ok: true, files };

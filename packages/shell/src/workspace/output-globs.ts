@@ -14,15 +14,22 @@ export type OutputMatcher = (relativePath: string) => boolean;
  * @returns the matcher, or a message naming the bad glob
  * @example compileOutputGlobs(["**\/*.{md,csv}"]) // { ok: true, match }
  */
-export function compileOutputGlobs(globs: readonly string[] | undefined): { ok: true; match: OutputMatcher } | { ok: false; message: string } {
+export function compileOutputGlobs(
+  globs: readonly string[] | undefined,
+): { ok: true; match: OutputMatcher } | { ok: false; message: string } {
   if (globs === undefined || globs.length === 0) return { ok: true, match: () => true };
-  if (globs.length > MAX_OUTPUT_GLOBS) return { ok: false, message: `at most ${MAX_OUTPUT_GLOBS} output_globs, not ${globs.length}` };
+  if (globs.length > MAX_OUTPUT_GLOBS)
+    return { ok: false, message: `at most ${MAX_OUTPUT_GLOBS} output_globs, not ${globs.length}` };
   const matchers: OutputMatcher[] = [];
   for (const glob of globs) {
     if (typeof glob !== "string" || glob === "" || glob.length > MAX_GLOB_LENGTH || glob.includes("\0")) {
-      return { ok: false, message: `output glob '${String(glob).slice(0, 40)}' must be a non-empty string of at most ${MAX_GLOB_LENGTH} characters` };
+      return {
+        ok: false,
+        message: `output glob '${String(glob).slice(0, 40)}' must be a non-empty string of at most ${MAX_GLOB_LENGTH} characters`,
+      };
     }
-    if (glob.startsWith("/") || glob.split("/").includes("..")) return { ok: false, message: `output glob '${glob}' must be relative to out/ without '..'` };
+    if (glob.startsWith("/") || glob.split("/").includes(".."))
+      return { ok: false, message: `output glob '${glob}' must be relative to out/ without '..'` };
     try {
       matchers.push(picomatch(glob, { dot: true, strictBrackets: true }));
     } catch (error) {

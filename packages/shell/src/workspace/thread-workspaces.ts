@@ -55,7 +55,10 @@ export class ThreadWorkspaces {
 
   /** Host path of a thread's workspace (whether or not it exists yet). */
   pathFor(threadId: string | undefined): string {
-    const digest = createHash("sha256").update(threadId ?? NO_THREAD).digest("hex").slice(0, 24);
+    const digest = createHash("sha256")
+      .update(threadId ?? NO_THREAD)
+      .digest("hex")
+      .slice(0, 24);
     return path.join(this.root, `thread-${digest}`);
   }
 
@@ -78,20 +81,26 @@ export class ThreadWorkspaces {
    * @throws StagingRefusedError naming the file and the reason
    */
   async stage(threadId: string | undefined, files: readonly StagedFile[]): Promise<string[]> {
-    if (files.length > MAX_STAGED_FILES) throw new StagingRefusedError(`cannot stage ${files.length} files: at most ${MAX_STAGED_FILES} per call`);
+    if (files.length > MAX_STAGED_FILES)
+      throw new StagingRefusedError(`cannot stage ${files.length} files: at most ${MAX_STAGED_FILES} per call`);
     let total = 0;
     for (const file of files) {
       const parts = splitRelativePath(file.path);
       if (!parts.ok || parts.names.length === 0) {
-        throw new StagingRefusedError(`cannot stage '${String(file.path)}': ${parts.ok ? "path is empty" : parts.message}; paths must be relative to the workspace and stay inside it`);
+        throw new StagingRefusedError(
+          `cannot stage '${String(file.path)}': ${parts.ok ? "path is empty" : parts.message}; paths must be relative to the workspace and stay inside it`,
+        );
       }
       const configuring = parts.names.find(configuresAProgram);
       if (configuring) {
-        throw new StagingRefusedError(`cannot stage '${file.path}': '${configuring}' is a dot-file or a program's configuration, which could make a granted command run other code`);
+        throw new StagingRefusedError(
+          `cannot stage '${file.path}': '${configuring}' is a dot-file or a program's configuration, which could make a granted command run other code`,
+        );
       }
       total += typeof file.content === "string" ? Buffer.byteLength(file.content) : file.content.byteLength;
     }
-    if (total > MAX_STAGED_BYTES) throw new StagingRefusedError(`cannot stage ${total} bytes: at most ${MAX_STAGED_BYTES} per call`);
+    if (total > MAX_STAGED_BYTES)
+      throw new StagingRefusedError(`cannot stage ${total} bytes: at most ${MAX_STAGED_BYTES} per call`);
     const dir = await this.ensure(threadId);
     return withConfinedFolder(dir, async (workspace) => {
       const written: string[] = [];

@@ -23,8 +23,15 @@ describe("skillgraph init", () => {
 
   it("takes --dir and --description; refuses names the spec refuses", async () => {
     const root = writeTree({});
-    expect(await runCli(["init", "notes", "--dir", "skills", "--description", "Write notes: with a colon."], captureIO(root))).toBe(0);
-    expect(readFileSync(join(root, "skills/notes/SKILL.md"), "utf8")).toContain('description: "Write notes: with a colon."');
+    expect(
+      await runCli(
+        ["init", "notes", "--dir", "skills", "--description", "Write notes: with a colon."],
+        captureIO(root),
+      ),
+    ).toBe(0);
+    expect(readFileSync(join(root, "skills/notes/SKILL.md"), "utf8")).toContain(
+      'description: "Write notes: with a colon."',
+    );
     expect(await runCli(["validate", join(root, "skills/notes")], captureIO(root))).toBe(0);
     for (const bad of ["Bad", "a--b", "a-", "x".repeat(65), "a/b", "../up"]) {
       const io = captureIO(root);
@@ -36,7 +43,10 @@ describe("skillgraph init", () => {
 
 describe("skillgraph add", () => {
   it("copies a valid skill into .agents/skills, refuses to overwrite without --force, never follows symlinks", async () => {
-    const source = writeTree({ "pdf/SKILL.md": skillMd("pdf", "Read PDFs."), "pdf/scripts/run.sh": "#!/bin/sh\necho hi\n" });
+    const source = writeTree({
+      "pdf/SKILL.md": skillMd("pdf", "Read PDFs."),
+      "pdf/scripts/run.sh": "#!/bin/sh\necho hi\n",
+    });
     writeFileSync(join(source, "secret.txt"), "outside the skill\n");
     symlinkSync(join(source, "secret.txt"), join(source, "pdf/leak.txt"));
     symlinkSync("/etc", join(source, "pdf/etc"));

@@ -41,7 +41,11 @@ export async function copySkillFolder(source: string, target: string): Promise<C
           bytes += opened.size;
           if (bytes > MAX_BYTES) throw new Error(`the skill is larger than ${MAX_BYTES} bytes`);
           const data = await input.readFile();
-          const output = await open(join(to, entry.name), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, opened.mode & 0o755);
+          const output = await open(
+            join(to, entry.name),
+            constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW,
+            opened.mode & 0o755,
+          );
           try {
             await output.writeFile(data);
           } finally {

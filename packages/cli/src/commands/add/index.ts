@@ -19,7 +19,11 @@ export const help: CommandHelp = {
     "Each skill is validated first; symlinks are never followed.",
   options: [
     { flags: "--dir DIR", description: "where the skills go", default: ".agents/skills" },
-    { flags: "--force", description: "replace a skill of the same name that is already there", default: "off (refuse)" },
+    {
+      flags: "--force",
+      description: "replace a skill of the same name that is already there",
+      default: "off (refuse)",
+    },
   ],
   notes: ["An npm package is read from node_modules (install it first); nothing is downloaded."],
   examples: ["skillgraph add ../shared-skills/pdf", "skillgraph add @acme/agent-skills --dir skills --force"],
@@ -27,7 +31,11 @@ export const help: CommandHelp = {
 
 /** `skillgraph add`: validated copies of skills into `.agents/skills` (or --dir). */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { dir: { type: "string", default: ".agents/skills" }, force: { type: "boolean" } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { dir: { type: "string", default: ".agents/skills" }, force: { type: "boolean" } },
+  });
   const [source] = positionals;
   if (!source || positionals.length > 1) throw new UsageError("give exactly one PATH or npm package name");
   const folders = await skillFolders(source, io.cwd);
@@ -38,7 +46,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const outcome = await validateSkill(from);
     if (!outcome.success || !outcome.skill) {
       const errors = outcome.issues.filter((issue) => issue.severity === "error").map((issue) => issue.message);
-      throw new CliError(`${from} is not a valid skill: ${errors.join("; ")} (see 'skillgraph validate ${terminalSafeLine(from)}')`);
+      throw new CliError(
+        `${from} is not a valid skill: ${errors.join("; ")} (see 'skillgraph validate ${terminalSafeLine(from)}')`,
+      );
     }
     const to = join(targetRoot, outcome.skill.name);
     if (existsSync(to) && !values.force) throw new CliError(`${to} already exists (pass --force to replace it)`);
@@ -52,8 +62,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const report = await copySkillFolder(plan.from, staging);
       if (existsSync(plan.to)) await rm(plan.to, { recursive: true, force: true });
       await rename(staging, plan.to);
-      io.stdout.write(`added ${terminalSafeLine(plan.name)} -> ${terminalSafeLine(plan.to)} (${report.files} file${report.files === 1 ? "" : "s"})\n`);
-      for (const skipped of report.skipped) io.stderr.write(`warning: ${terminalSafeLine(plan.name)}: skipped ${terminalSafeLine(skipped)}\n`);
+      io.stdout.write(
+        `added ${terminalSafeLine(plan.name)} -> ${terminalSafeLine(plan.to)} (${report.files} file${report.files === 1 ? "" : "s"})\n`,
+      );
+      for (const skipped of report.skipped)
+        io.stderr.write(`warning: ${terminalSafeLine(plan.name)}: skipped ${terminalSafeLine(skipped)}\n`);
     } catch (error) {
       await rm(staging, { recursive: true, force: true });
       throw new CliError(`could not copy ${plan.from}: ${(error as Error).message}`);

@@ -4,7 +4,10 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
-import { startOpenAICompatibleServer, type OpenAICompatibleServer } from "../../../../../test/support/openai-compatible-server.js";
+import {
+  startOpenAICompatibleServer,
+  type OpenAICompatibleServer,
+} from "../../../../../test/support/openai-compatible-server.js";
 import { writeTree } from "../../../../../test/support/skill-tree.js";
 import { captureIO } from "../../__fixtures__/capture-io.js";
 import { runCli } from "../../run-cli.js";
@@ -37,9 +40,17 @@ describe("skillgraph chat --agent FILE", () => {
 
   it("flags win over the file, and a bad file is one error line with file and line", async () => {
     server = await startOpenAICompatibleServer({ script: ["ok"] });
-    const dir = writeTree({ "skillgraph.agent.yaml": `model: file-model\nskills: [${examples}]\n`, "bad.yaml": "skills: []\nloadMode: forever\n" });
+    const dir = writeTree({
+      "skillgraph.agent.yaml": `model: file-model\nskills: [${examples}]\n`,
+      "bad.yaml": "skills: []\nloadMode: forever\n",
+    });
     const io = captureIO(dir, { OPENAI_BASE_URL: server.url });
-    expect(await runCli(["chat", "--agent", "skillgraph.agent.yaml", "--model", "flag-model", "-p", "hi", "--ephemeral"], io)).toBe(0);
+    expect(
+      await runCli(
+        ["chat", "--agent", "skillgraph.agent.yaml", "--model", "flag-model", "-p", "hi", "--ephemeral"],
+        io,
+      ),
+    ).toBe(0);
     expect(server.requests[0]!.model).toBe("flag-model");
     const bad = captureIO(dir, { OPENAI_BASE_URL: server.url });
     expect(await runCli(["chat", "--agent", "bad.yaml", "-p", "hi"], bad)).toBe(1);

@@ -8,15 +8,26 @@ describe("resolveChatEndpoint", () => {
   });
 
   it("uses OPENAI_BASE_URL with a placeholder key and the default model", () => {
-    expect(resolveChatEndpoint({}, { OPENAI_BASE_URL: "http://localhost:11434/v1" })).toEqual({ baseURL: "http://localhost:11434/v1", apiKey: PLACEHOLDER_API_KEY, model: DEFAULT_CHAT_MODEL });
+    expect(resolveChatEndpoint({}, { OPENAI_BASE_URL: "http://localhost:11434/v1" })).toEqual({
+      baseURL: "http://localhost:11434/v1",
+      apiKey: PLACEHOLDER_API_KEY,
+      model: DEFAULT_CHAT_MODEL,
+    });
   });
 
   it("uses api.openai.com (no base URL) when only OPENAI_API_KEY is set, with SKILLGRAPH_MODEL", () => {
-    expect(resolveChatEndpoint({}, { OPENAI_API_KEY: "sk-1", SKILLGRAPH_MODEL: "gpt-4.1" })).toEqual({ baseURL: undefined, apiKey: "sk-1", model: "gpt-4.1" });
+    expect(resolveChatEndpoint({}, { OPENAI_API_KEY: "sk-1", SKILLGRAPH_MODEL: "gpt-4.1" })).toEqual({
+      baseURL: undefined,
+      apiKey: "sk-1",
+      model: "gpt-4.1",
+    });
   });
 
   it("lets --base-url and --model win over the environment", () => {
-    const endpoint = resolveChatEndpoint({ baseURL: "http://flag/v1", model: "flag-model" }, { OPENAI_BASE_URL: "http://env/v1", SKILLGRAPH_MODEL: "env-model", OPENAI_API_KEY: "k" });
+    const endpoint = resolveChatEndpoint(
+      { baseURL: "http://flag/v1", model: "flag-model" },
+      { OPENAI_BASE_URL: "http://env/v1", SKILLGRAPH_MODEL: "env-model", OPENAI_API_KEY: "k" },
+    );
     expect(endpoint).toEqual({ baseURL: "http://flag/v1", apiKey: "k", model: "flag-model" });
   });
 

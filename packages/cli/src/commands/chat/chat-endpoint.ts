@@ -26,11 +26,18 @@ export const NO_ENDPOINT_MESSAGE = [
  * The endpoint from flags and environment, or undefined when neither a base URL nor an API key is set.
  * Flags win over OPENAI_BASE_URL / OPENAI_API_KEY / SKILLGRAPH_MODEL.
  */
-export function resolveChatEndpoint(flags: { baseURL?: string | undefined; model?: string | undefined }, env: NodeJS.ProcessEnv): ChatEndpoint | undefined {
+export function resolveChatEndpoint(
+  flags: { baseURL?: string | undefined; model?: string | undefined },
+  env: NodeJS.ProcessEnv,
+): ChatEndpoint | undefined {
   const baseURL = nonEmpty(flags.baseURL) ?? nonEmpty(env.OPENAI_BASE_URL);
   const apiKey = nonEmpty(env.OPENAI_API_KEY);
   if (baseURL === undefined && apiKey === undefined) return undefined;
-  return { baseURL, apiKey: apiKey ?? PLACEHOLDER_API_KEY, model: nonEmpty(flags.model) ?? nonEmpty(env.SKILLGRAPH_MODEL) ?? DEFAULT_CHAT_MODEL };
+  return {
+    baseURL,
+    apiKey: apiKey ?? PLACEHOLDER_API_KEY,
+    model: nonEmpty(flags.model) ?? nonEmpty(env.SKILLGRAPH_MODEL) ?? DEFAULT_CHAT_MODEL,
+  };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

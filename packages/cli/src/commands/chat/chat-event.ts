@@ -7,4 +7,15 @@ export type ChatEvent =
   /** A tool answered. */
   | { type: "tool-result"; id: string | undefined; name: string; content: string; isError: boolean }
   /** A skill event from the skills runtime's custom stream (`{ skillgraph: event }`). */
-  | { type: "skill"; event: { type: string; skill?: string; tool?: string; tools?: string[]; path?: string; reason?: string; agentId?: string } };
+  | {
+      type: "skill";
+      event: {
+        type: string;
+        skill?: string;
+        tool?: string;
+        tools?: string[];
+        path?: string;
+        reason?: string;
+        agentId?: string;
+      };
+    };

@@ -20,8 +20,12 @@ describe("chatEventsFromStream", () => {
     const agent = createAgent({ model, tools: [weather] });
     const events: ChatEvent[] = [];
     const context = createChatStreamContext();
-    const stream = await agent.stream({ messages: [{ role: "user", content: "weather in Oslo?" }] }, { streamMode: ["messages", "custom", "updates"] });
-    for await (const [mode, chunk] of stream as AsyncIterable<["messages" | "custom" | "updates", unknown]>) events.push(...chatEventsFromStream(mode, chunk, context));
+    const stream = await agent.stream(
+      { messages: [{ role: "user", content: "weather in Oslo?" }] },
+      { streamMode: ["messages", "custom", "updates"] },
+    );
+    for await (const [mode, chunk] of stream as AsyncIterable<["messages" | "custom" | "updates", unknown]>)
+      events.push(...chatEventsFromStream(mode, chunk, context));
     // fakeModel puts the prompt text in the content of its tool-calling message, so that message streams tokens too.
     expect(events).toEqual([
       { type: "token", text: "weather in Oslo?" },
@@ -33,26 +37,47 @@ describe("chatEventsFromStream", () => {
 
   it("passes skill events from the custom stream and ignores other custom chunks", () => {
     const context = createChatStreamContext();
-    expect(chatEventsFromStream("custom", { skillgraph: { type: "skill-loaded", skill: "sql-review", agentId: "default" } }, context)).toEqual([
-      { type: "skill", event: { type: "skill-loaded", skill: "sql-review", agentId: "default" } },
-    ]);
+    expect(
+      chatEventsFromStream(
+        "custom",
+        { skillgraph: { type: "skill-loaded", skill: "sql-review", agentId: "default" } },
+        context,
+      ),
+    ).toEqual([{ type: "skill", event: { type: "skill-loaded", skill: "sql-review", agentId: "default" } }]);
     expect(chatEventsFromStream("custom", { progress: 0.5 }, context)).toEqual([]);
   });
 
   it("names a tool result from the earlier call when the message has no name", () => {
     const context = createChatStreamContext();
     context.toolNames.set("call_9", "read_skill");
-    const events = chatEventsFromStream("updates", { tools: { messages: [{ type: "tool", tool_call_id: "call_9", content: [{ type: "text", text: "body" }] }] } }, context);
-    expect(events).toEqual([{ type: "tool-result", id: "call_9", name: "read_skill", content: "body", isError: false }]);
+    const events = chatEventsFromStream(
+      "updates",
+      { tools: { messages: [{ type: "tool", tool_call_id: "call_9", content: [{ type: "text", text: "body" }] }] } },
+      context,
+    );
+    expect(events).toEqual([
+      { type: "tool-result", id: "call_9", name: "read_skill", content: "body", isError: false },
+    ]);
   });
 
   it("reports each tool call and result once although middleware nodes echo the whole message list, and never the seeded history", () => {
     const context = createChatStreamContext();
-    const old = [{ type: "ai", content: "", tool_calls: [{ id: "old", name: "read_skill", args: { name: "a" } }] }, { type: "tool", tool_call_id: "old", content: "x" }];
+    const old = [
+      { type: "ai", content: "", tool_calls: [{ id: "old", name: "read_skill", args: { name: "a" } }] },
+      { type: "tool", tool_call_id: "old", content: "x" },
+    ];
     seedChatStreamContext(context, old);
-    const call = { type: "ai", content: "", tool_calls: [{ id: "new", name: "search_skills", args: { query: "sql" } }] };
+    const call = {
+      type: "ai",
+      content: "",
+      tool_calls: [{ id: "new", name: "search_skills", args: { query: "sql" } }],
+    };
     const first = chatEventsFromStream("updates", { model_request: { messages: [call] } }, context);
-    const echo = chatEventsFromStream("updates", { "SkillsMiddleware.after_model": { messages: [...old, call] } }, context);
+    const echo = chatEventsFromStream(
+      "updates",
+      { "SkillsMiddleware.after_model": { messages: [...old, call] } },
+      context,
+    );
     expect(first).toEqual([{ type: "tool-call", id: "new", name: "search_skills", args: { query: "sql" } }]);
     expect(echo).toEqual([]);
   });

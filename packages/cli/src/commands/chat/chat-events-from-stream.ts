@@ -44,9 +44,13 @@ export function chatEventsFromStream(mode: StreamMode, chunk: unknown, context: 
   }
   if (mode === "custom") {
     const event = (chunk as { skillgraph?: ChatEvent & { type: string } } | undefined)?.skillgraph;
-    return event && typeof event.type === "string" ? [{ type: "skill", event: event as Extract<ChatEvent, { type: "skill" }>["event"] }] : [];
+    return event && typeof event.type === "string"
+      ? [{ type: "skill", event: event as Extract<ChatEvent, { type: "skill" }>["event"] }]
+      : [];
   }
-  return Object.values((chunk ?? {}) as Record<string, unknown>).flatMap((update) => eventsFromMessages(messagesOf(update), context));
+  return Object.values((chunk ?? {}) as Record<string, unknown>).flatMap((update) =>
+    eventsFromMessages(messagesOf(update), context),
+  );
 }
 
 function eventsFromMessages(messages: readonly MessageLike[], context: ChatStreamContext): ChatEvent[] {
@@ -62,12 +66,19 @@ function eventsFromMessages(messages: readonly MessageLike[], context: ChatStrea
     if (type === "ai") {
       for (const call of message.tool_calls ?? []) {
         if (call.id) context.toolNames.set(call.id, call.name);
-        if (firstTime(call.id ? `call:${call.id}` : undefined)) events.push({ type: "tool-call", id: call.id, name: call.name, args: call.args ?? {} });
+        if (firstTime(call.id ? `call:${call.id}` : undefined))
+          events.push({ type: "tool-call", id: call.id, name: call.name, args: call.args ?? {} });
       }
     } else if (type === "tool") {
       const id = message.tool_call_id;
       if (!firstTime(id ? `result:${id}` : undefined)) continue;
-      events.push({ type: "tool-result", id, name: message.name ?? (id ? context.toolNames.get(id) : undefined) ?? "tool", content: textOf(message.content), isError: message.status === "error" });
+      events.push({
+        type: "tool-result",
+        id,
+        name: message.name ?? (id ? context.toolNames.get(id) : undefined) ?? "tool",
+        content: textOf(message.content),
+        isError: message.status === "error",
+      });
     }
   }
   return events;
@@ -92,5 +103,13 @@ function messageType(message: MessageLike | undefined): string | undefined {
 export function textOf(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  return content.map((part) => (typeof part === "string" ? part : (part as { type?: string; text?: string }).type === "text" ? ((part as { text?: string }).text ?? "") : "")).join("");
+  return content
+    .map((part) =>
+      typeof part === "string"
+        ? part
+        : (part as { type?: string; text?: string }).type === "text"
+          ? ((part as { text?: string }).text ?? "")
+          : "",
+    )
+    .join("");
 }

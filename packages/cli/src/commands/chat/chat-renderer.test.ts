@@ -18,12 +18,20 @@ describe("createChatRenderer", () => {
     const renderer = createChatRenderer({ ...io, color: false });
     renderer.render({ type: "tool-call", id: "c1", name: "read_skill", args: { name: "sql-review" } });
     renderer.render({ type: "skill", event: { type: "skill-loaded", skill: "sql-review" } });
-    renderer.render({ type: "tool-result", id: "c1", name: "read_skill", content: "line one\nline two", isError: false });
+    renderer.render({
+      type: "tool-result",
+      id: "c1",
+      name: "read_skill",
+      content: "line one\nline two",
+      isError: false,
+    });
     renderer.render({ type: "token", text: "Looks " });
     renderer.render({ type: "token", text: "fine." });
     renderer.endTurn();
     expect(io.out()).toBe("Looks fine.\n");
-    expect(io.err()).toBe('[tool] read_skill {"name":"sql-review"}\n[skill] loaded sql-review\n[tool] read_skill -> 2 lines, 17 chars\n');
+    expect(io.err()).toBe(
+      '[tool] read_skill {"name":"sql-review"}\n[skill] loaded sql-review\n[tool] read_skill -> 2 lines, 17 chars\n',
+    );
   });
 
   it("ends a half-written answer line before an activity line", () => {
@@ -38,7 +46,13 @@ describe("createChatRenderer", () => {
 
   it("shows a failed tool's first line, and hides activity when quiet", () => {
     const loud = capture();
-    createChatRenderer({ ...loud, color: false }).render({ type: "tool-result", id: "c", name: "read_skill_file", content: "Error: no such file\nstack", isError: true });
+    createChatRenderer({ ...loud, color: false }).render({
+      type: "tool-result",
+      id: "c",
+      name: "read_skill_file",
+      content: "Error: no such file\nstack",
+      isError: true,
+    });
     expect(loud.err()).toBe("[tool] read_skill_file failed: Error: no such file\n");
     const quiet = capture();
     const renderer = createChatRenderer({ ...quiet, color: false }, { quiet: true });

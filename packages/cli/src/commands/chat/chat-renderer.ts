@@ -24,7 +24,10 @@ const MAX_ARGS_CHARS = 160;
  * @param options.quiet hide activity lines @default false
  * @param options.spinner show a spinner while waiting @default stderr is a TTY
  */
-export function createChatRenderer(io: Pick<CliIO, "stdout" | "stderr" | "color">, options: { quiet?: boolean; spinner?: boolean } = {}): ChatRenderer {
+export function createChatRenderer(
+  io: Pick<CliIO, "stdout" | "stderr" | "color">,
+  options: { quiet?: boolean; spinner?: boolean } = {},
+): ChatRenderer {
   const style = createStyle(io.color);
   const spinner = createSpinner(io.stderr, options.spinner === undefined ? {} : { enabled: options.spinner });
   let midLine = false;
@@ -51,7 +54,12 @@ export function createChatRenderer(io: Pick<CliIO, "stdout" | "stderr" | "color"
       const raw = activityLine(event);
       if (raw === undefined) return;
       const line = terminalSafeLine(raw);
-      const painted = event.type === "skill" ? style.cyan(line) : event.type === "tool-result" && event.isError ? style.red(line) : style.dim(line);
+      const painted =
+        event.type === "skill"
+          ? style.cyan(line)
+          : event.type === "tool-result" && event.isError
+            ? style.red(line)
+            : style.dim(line);
       activity(painted);
       // After a tool result the model is called again.
       if (event.type === "tool-result") spinner.start("waiting for the model");
@@ -76,7 +84,8 @@ export function activityLine(event: Exclude<ChatEvent, { type: "token" }>): stri
     case "tool-call":
       return `[tool] ${event.name} ${clip(JSON.stringify(event.args), MAX_ARGS_CHARS)}`;
     case "tool-result": {
-      if (event.isError) return `[tool] ${event.name} failed: ${clip(event.content.split("\n")[0] ?? "", MAX_ARGS_CHARS)}`;
+      if (event.isError)
+        return `[tool] ${event.name} failed: ${clip(event.content.split("\n")[0] ?? "", MAX_ARGS_CHARS)}`;
       const lines = event.content === "" ? 0 : event.content.split("\n").length;
       return `[tool] ${event.name} -> ${lines} line${lines === 1 ? "" : "s"}, ${event.content.length} chars`;
     }

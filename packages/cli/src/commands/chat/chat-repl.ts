@@ -25,7 +25,13 @@ export interface ChatReplOptions {
  * Commands needing approval are asked here: y / n / a (always, this exact command, for this session).
  * @returns the exit code: 0, or 1 when the last turn failed
  */
-export async function runChatRepl(agent: ChatAgent, skills: SkillCatalog, renderer: ChatRenderer, io: CliIO, options: ChatReplOptions = {}): Promise<number> {
+export async function runChatRepl(
+  agent: ChatAgent,
+  skills: SkillCatalog,
+  renderer: ChatRenderer,
+  io: CliIO,
+  options: ChatReplOptions = {},
+): Promise<number> {
   const style = createStyle(io.color);
   const rl = createInterface({
     input: io.stdin,
@@ -51,7 +57,10 @@ export async function runChatRepl(agent: ChatAgent, skills: SkillCatalog, render
     // A pending approval question is answered "no" by Ctrl-C.
     for (const waiter of waiters.splice(0)) waiter("");
   });
-  const nextLine = () => new Promise<string | undefined>((resolve) => (lines.length > 0 ? resolve(lines.shift()) : closed ? resolve(undefined) : waiters.push(resolve)));
+  const nextLine = () =>
+    new Promise<string | undefined>((resolve) =>
+      lines.length > 0 ? resolve(lines.shift()) : closed ? resolve(undefined) : waiters.push(resolve),
+    );
   const ask = async (request: ShellApprovalRequest): Promise<ApprovalAnswer> => {
     io.stderr.write(`${style.yellow(approvalQuestion(request))} [y]es / [n]o / [a]lways this session: `);
     const word = ((await nextLine()) ?? "").trim().toLowerCase();
@@ -64,13 +73,22 @@ export async function runChatRepl(agent: ChatAgent, skills: SkillCatalog, render
     if (line === "/exit" || line === "/quit") break;
     if (line === "/help") io.stderr.write(`${HELP}\n`);
     else if (line === "/skills") {
-      const list = skills.list().map((skill) => `${style.bold(terminalSafeLine(skill.name))}  ${style.dim(terminalSafeLine(skill.description))}`);
+      const list = skills
+        .list()
+        .map(
+          (skill) => `${style.bold(terminalSafeLine(skill.name))}  ${style.dim(terminalSafeLine(skill.description))}`,
+        );
       io.stderr.write(`${list.join("\n") || "no skills"}\n`);
     } else if (line !== "") {
       const parsed = parseChatLine(line, skills);
       if (parsed.kind === "unknown-skill") {
-        const hint = parsed.suggestions.length > 0 ? ` Did you mean ${parsed.suggestions.map((name) => `$${name}`).join(", ")}?` : "";
-        io.stderr.write(`error: no skill or command named '${terminalSafeLine(parsed.name)}' (${REPL_COMMANDS.join(", ")}; /skills lists skills).${terminalSafeLine(hint)}\n`);
+        const hint =
+          parsed.suggestions.length > 0
+            ? ` Did you mean ${parsed.suggestions.map((name) => `$${name}`).join(", ")}?`
+            : "";
+        io.stderr.write(
+          `error: no skill or command named '${terminalSafeLine(parsed.name)}' (${REPL_COMMANDS.join(", ")}; /skills lists skills).${terminalSafeLine(hint)}\n`,
+        );
       } else {
         current = new AbortController();
         await agent.repairCancelledToolCalls();
@@ -87,7 +105,11 @@ export async function runChatRepl(agent: ChatAgent, skills: SkillCatalog, render
         lastFailed = error !== undefined && error !== "interrupted";
         if (cancelled || error === "interrupted") {
           const repaired = await agent.repairCancelledToolCalls();
-          renderer.notice(style.yellow(`cancelled${repaired > 0 ? ` (${repaired} unfinished tool call${repaired === 1 ? "" : "s"} marked cancelled)` : ""}; the session keeps everything before it.`));
+          renderer.notice(
+            style.yellow(
+              `cancelled${repaired > 0 ? ` (${repaired} unfinished tool call${repaired === 1 ? "" : "s"} marked cancelled)` : ""}; the session keeps everything before it.`,
+            ),
+          );
         } else if (error !== undefined) io.stderr.write(`${style.red(`error: ${terminalSafeLine(error)}`)}\n`);
       }
     }

@@ -1,4 +1,10 @@
-import { createBubblewrapExecutor, createShellHook, skillCommandGrant, type ApprovalCandidate, type ShellHook } from "@skillgraph/shell";
+import {
+  createBubblewrapExecutor,
+  createShellHook,
+  skillCommandGrant,
+  type ApprovalCandidate,
+  type ShellHook,
+} from "@skillgraph/shell";
 import { SkillgraphError, type SkillCatalog } from "@skillgraph/core";
 
 /** The shell of a chat session: the hook (when scripts can run), why not otherwise, and the session's "always" answers. */
@@ -26,27 +32,52 @@ export function preApprovedBySkill(candidate: ApprovalCandidate, catalog: SkillC
   if (grant.anyCommand) return true;
   const first = candidate.command.trimStart().split(/\s/, 1)[0] ?? "";
   if (/^(\.\/)?scripts\/[^\s]+$/.test(first) && !first.split("/").includes("..")) return true;
-  return candidate.layers.length > 0 && candidate.layers.every((layer) => grant.rules.some((rule) => matchesRule(rule, layer)));
+  return (
+    candidate.layers.length > 0 &&
+    candidate.layers.every((layer) => grant.rules.some((rule) => matchesRule(rule, layer)))
+  );
 }
 
 function matchesRule(rule: { prefix: string[]; exact: boolean }, argv: readonly string[]): boolean {
   if (rule.prefix.length > argv.length) return false;
   if (rule.exact && rule.prefix.length !== argv.length) return false;
-  return rule.prefix.every((part, index) => (index === 0 ? part.slice(part.lastIndexOf("/") + 1) === argv[0] : part === argv[index]));
+  return rule.prefix.every((part, index) =>
+    index === 0 ? part.slice(part.lastIndexOf("/") + 1) === argv[0] : part === argv[index],
+  );
 }
 
 /**
  * The shell hook for `skillgraph chat`: bubblewrap when it works here; otherwise no scripts, unless `unsafeLocal`
  * (then the local executor, which is NOT a sandbox). Commands not pre-approved by their skill ask through `interrupt()`.
  */
-export function createChatShell(catalog: SkillCatalog, options: { unsafeLocal?: boolean; off?: boolean; workspaceRoot?: string } = {}): ChatShell {
+export function createChatShell(
+  catalog: SkillCatalog,
+  options: { unsafeLocal?: boolean; off?: boolean; workspaceRoot?: string } = {},
+): ChatShell {
   const alwaysApproved = new Set<string>();
-  if (options.off) return { hook: undefined, executor: "off", notice: "note: skill scripts are off (the agent file's shell.executor is off)", alwaysApproved };
-  const requireApproval = [(candidate: ApprovalCandidate) => !alwaysApproved.has(candidate.command) && !preApprovedBySkill(candidate, catalog)];
-  const common = { catalog, requireApproval, ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}) };
+  if (options.off)
+    return {
+      hook: undefined,
+      executor: "off",
+      notice: "note: skill scripts are off (the agent file's shell.executor is off)",
+      alwaysApproved,
+    };
+  const requireApproval = [
+    (candidate: ApprovalCandidate) => !alwaysApproved.has(candidate.command) && !preApprovedBySkill(candidate, catalog),
+  ];
+  const common = {
+    catalog,
+    requireApproval,
+    ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
+  };
   try {
     const executor = createBubblewrapExecutor();
-    return { hook: createShellHook({ ...common, executor }), executor: "bubblewrap", notice: "scripts run in a bubblewrap sandbox", alwaysApproved };
+    return {
+      hook: createShellHook({ ...common, executor }),
+      executor: "bubblewrap",
+      notice: "scripts run in a bubblewrap sandbox",
+      alwaysApproved,
+    };
   } catch (error) {
     if (!SkillgraphError.isInstance(error) || error.code !== "bubblewrap-unavailable") throw error;
     const why = (error as Error).message.split("\n")[0];
@@ -58,6 +89,11 @@ export function createChatShell(catalog: SkillCatalog, options: { unsafeLocal?: 
         alwaysApproved,
       };
     }
-    return { hook: undefined, executor: "off", notice: `note: skill scripts are off: ${why}. Install bubblewrap (bwrap), or pass --unsafe-local to run them unsandboxed.`, alwaysApproved };
+    return {
+      hook: undefined,
+      executor: "off",
+      notice: `note: skill scripts are off: ${why}. Install bubblewrap (bwrap), or pass --unsafe-local to run them unsandboxed.`,
+      alwaysApproved,
+    };
   }
 }

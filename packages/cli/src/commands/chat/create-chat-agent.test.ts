@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import type { ChatEvent } from "./chat-event.js";
 import { createChatAgent } from "./create-chat-agent.js";
 
-const skills = await createSkillRegistry({ sources: [skillsFromDirectory(fileURLToPath(new URL("../../../../../examples/skills", import.meta.url)))] });
+const skills = await createSkillRegistry({
+  sources: [skillsFromDirectory(fileURLToPath(new URL("../../../../../examples/skills", import.meta.url)))],
+});
 
 async function collect(events: AsyncIterable<ChatEvent>): Promise<ChatEvent[]> {
   const out: ChatEvent[] = [];
@@ -18,10 +20,14 @@ async function collect(events: AsyncIterable<ChatEvent>): Promise<ChatEvent[]> {
 describe("createChatAgent", () => {
   it("resumes a thread from the given checkpointer without replaying its old tool calls as news", async () => {
     const checkpointer = new MemorySaver();
-    const firstModel = fakeModel().respondWithTools([{ name: "read_skill", args: { name: "sql-review" }, id: "call_old" }]).respond(new AIMessage("Reviewed."));
+    const firstModel = fakeModel()
+      .respondWithTools([{ name: "read_skill", args: { name: "sql-review" }, id: "call_old" }])
+      .respond(new AIMessage("Reviewed."));
     const first = createChatAgent({ model: firstModel, skills, checkpointer, threadId: "session-a" });
     const firstEvents = await collect(first.turn("review this"));
-    expect(firstEvents.filter((event) => event.type === "tool-call").map((event) => event.type === "tool-call" && event.id)).toEqual(["call_old"]);
+    expect(
+      firstEvents.filter((event) => event.type === "tool-call").map((event) => event.type === "tool-call" && event.id),
+    ).toEqual(["call_old"]);
 
     const secondModel = fakeModel().respond(new AIMessage("You asked for a review."));
     const second = createChatAgent({ model: secondModel, skills, checkpointer, threadId: "session-a" });
@@ -42,7 +48,9 @@ describe("createChatAgent", () => {
 
   it("repairs a tool call cut off by Ctrl-C with a cancelled ToolMessage, so the next turn is valid for the model", async () => {
     const checkpointer = new MemorySaver();
-    const model = fakeModel().respondWithTools([{ name: "read_skill", args: { name: "sql-review" }, id: "call_cut" }]).respond(new AIMessage("Picked up again."));
+    const model = fakeModel()
+      .respondWithTools([{ name: "read_skill", args: { name: "sql-review" }, id: "call_cut" }])
+      .respond(new AIMessage("Picked up again."));
     const chat = createChatAgent({ model, skills, checkpointer, threadId: "cut" });
     // Stop the run before the tool node (as an abort between the model and the tools leaves it).
     const controller = new AbortController();
@@ -64,7 +72,11 @@ describe("createChatAgent", () => {
     const model = fakeModel().respond(new AIMessage("Done with the skill."));
     const chat = createChatAgent({ model, skills, checkpointer: new MemorySaver() });
     const events = await collect(chat.turn({ text: "$sql-review check this", invokeSkill: "sql-review" }));
-    expect(events.some((event) => event.type === "skill" && event.event.type === "skill-loaded" && event.event.skill === "sql-review")).toBe(true);
+    expect(
+      events.some(
+        (event) => event.type === "skill" && event.event.type === "skill-loaded" && event.event.skill === "sql-review",
+      ),
+    ).toBe(true);
     expect(model.calls).toHaveLength(1);
     expect(model.calls[0]!.messages.map((message) => message.getType())).toEqual(["system", "human", "ai", "tool"]);
   });

@@ -2,14 +2,21 @@ import { randomUUID } from "node:crypto";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
-import { Annotation, Command, END, MemorySaver, START, StateGraph, type BaseCheckpointSaver } from "@langchain/langgraph";
+import {
+  Annotation,
+  Command,
+  END,
+  MemorySaver,
+  START,
+  StateGraph,
+  type BaseCheckpointSaver,
+} from "@langchain/langgraph";
 import { toolsCondition } from "@langchain/langgraph/prebuilt";
 import { messagesDeltaChannel } from "@skillgraph/checkpoint";
 import type { SkillCatalog } from "@skillgraph/core";
 import { createSkillsInterceptor, repairDanglingToolCalls, type SkillsRuntimeOptions } from "@skillgraph/langgraph";
 import type { ChatEvent } from "./chat-event.js";
 import { chatEventsFromStream, createChatStreamContext, seedChatStreamContext } from "./chat-events-from-stream.js";
-
 
 /** What one turn starts from: a user message, a user message that loads a skill first, or the answers to interrupts. */
 export type ChatTurnInput =
@@ -70,7 +77,10 @@ function buildChatGraph(options: ChatAgentOptions) {
   const skills = createSkillsInterceptor({ ...options.skillsOptions, skills: options.skills });
   const State = Annotation.Root({ messages: messagesDeltaChannel(), ...skills.stateSpec });
   return new StateGraph(State)
-    .addNode("agent", skills.callModel(options.model, { systemPrompt: options.systemPrompt ?? DEFAULT_CHAT_SYSTEM_PROMPT, tools }))
+    .addNode(
+      "agent",
+      skills.callModel(options.model, { systemPrompt: options.systemPrompt ?? DEFAULT_CHAT_SYSTEM_PROMPT, tools }),
+    )
     .addNode("tools", skills.toolNode(tools))
     .addNode("end_turn", skills.endTurn())
     .addEdge(START, "agent")
@@ -84,12 +94,18 @@ function buildChatGraph(options: ChatAgentOptions) {
  * The exact system message `skillgraph chat` sends on a new thread (its system prompt, the skills preamble and the
  * budgeted skills list), computed by the same interceptor without calling a model. `skillgraph prompt --chat` prints it.
  */
-export async function previewChatSystemText(options: Pick<ChatAgentOptions, "skills" | "systemPrompt" | "skillsOptions" | "tools">): Promise<string> {
+export async function previewChatSystemText(
+  options: Pick<ChatAgentOptions, "skills" | "systemPrompt" | "skillsOptions" | "tools">,
+): Promise<string> {
   const skills = createSkillsInterceptor({ ...options.skillsOptions, skills: options.skills });
-  const request = await skills.prepareModelRequest({ messages: [] }, { configurable: { thread_id: "skillgraph-prompt-preview" } }, {
-    systemPrompt: options.systemPrompt ?? DEFAULT_CHAT_SYSTEM_PROMPT,
-    tools: [...(options.tools ?? [])],
-  });
+  const request = await skills.prepareModelRequest(
+    { messages: [] },
+    { configurable: { thread_id: "skillgraph-prompt-preview" } },
+    {
+      systemPrompt: options.systemPrompt ?? DEFAULT_CHAT_SYSTEM_PROMPT,
+      tools: [...(options.tools ?? [])],
+    },
+  );
   return request.systemText;
 }
 
@@ -122,8 +138,17 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
           graphInput = { messages: [new HumanMessage(text)] };
         } else {
           // Explicit invocation: the user's message, then a read_skill call run by the real tool node before the model.
-          const call = { id: `explicit-${randomUUID()}`, name: "read_skill", args: { name: skill }, type: "tool_call" as const };
-          await agent.updateState(config, { messages: [new HumanMessage(text), new AIMessage({ content: "", tool_calls: [call] })] }, "agent");
+          const call = {
+            id: `explicit-${randomUUID()}`,
+            name: "read_skill",
+            args: { name: skill },
+            type: "tool_call" as const,
+          };
+          await agent.updateState(
+            config,
+            { messages: [new HumanMessage(text), new AIMessage({ content: "", tool_calls: [call] })] },
+            "agent",
+          );
           graphInput = null;
         }
       }
@@ -139,14 +164,18 @@ export function createChatAgent(options: ChatAgentOptions): ChatAgent {
     },
     async pendingInterrupts() {
       const state = await agent.getState({ configurable: { thread_id: threadId } });
-      return (state.tasks ?? []).flatMap((task) => (task.interrupts ?? []).map((entry) => ({ id: (entry as { id?: string }).id, value: entry.value })));
+      return (state.tasks ?? []).flatMap((task) =>
+        (task.interrupts ?? []).map((entry) => ({ id: (entry as { id?: string }).id, value: entry.value })),
+      );
     },
     async repairCancelledToolCalls() {
       const config = { configurable: { thread_id: threadId } };
       const state = await agent.getState(config);
       if ((state.tasks ?? []).some((task) => (task.interrupts ?? []).length > 0)) return 0;
       // @skillgraph/langgraph's repair: one "cancelled" ToolMessage per unanswered call, with stable ids.
-      const { repairs } = repairDanglingToolCalls(((state.values as { messages?: BaseMessage[] } | undefined)?.messages ?? []));
+      const { repairs } = repairDanglingToolCalls(
+        (state.values as { messages?: BaseMessage[] } | undefined)?.messages ?? [],
+      );
       if (repairs.length === 0) return 0;
       await agent.updateState(config, { messages: repairs }, "tools");
       return repairs.length;

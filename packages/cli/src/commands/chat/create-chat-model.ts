@@ -8,7 +8,10 @@ import type { ChatEndpoint } from "./chat-endpoint.js";
  * @param options.maxRetries retries of failed HTTP calls @default 2
  * @param options.timeoutMs how long one model request may take @default the client's (10 minutes)
  */
-export function createChatModel(endpoint: ChatEndpoint, options: { maxRetries?: number; temperature?: number; timeoutMs?: number } = {}): ChatOpenAI {
+export function createChatModel(
+  endpoint: ChatEndpoint,
+  options: { maxRetries?: number; temperature?: number; timeoutMs?: number } = {},
+): ChatOpenAI {
   return new ChatOpenAI({
     model: endpoint.model,
     apiKey: endpoint.apiKey,

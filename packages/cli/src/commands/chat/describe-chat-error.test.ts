@@ -5,7 +5,10 @@ import { describeChatError } from "./describe-chat-error.js";
 
 /** A real model call's error against `baseURL`. */
 async function failure(baseURL: string, timeoutMs?: number): Promise<unknown> {
-  const model = createChatModel({ baseURL, apiKey: "k", model: "m" }, { maxRetries: 0, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+  const model = createChatModel(
+    { baseURL, apiKey: "k", model: "m" },
+    { maxRetries: 0, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
+  );
   try {
     for await (const _chunk of await model.stream("hi")) void _chunk;
   } catch (error) {
@@ -21,7 +24,9 @@ describe("describeChatError names the URL and the cause", () => {
     const port = (server.address() as { port: number }).port;
     await new Promise<void>((resolve) => server.close(() => resolve()));
     const url = `http://127.0.0.1:${port}/v1`;
-    expect(describeChatError(await failure(url), { baseURL: url })).toBe(`cannot reach the model at ${url}: connection refused (is the server running?) (ECONNREFUSED)`);
+    expect(describeChatError(await failure(url), { baseURL: url })).toBe(
+      `cannot reach the model at ${url}: connection refused (is the server running?) (ECONNREFUSED)`,
+    );
   });
 
   it("timeout (a real server that accepts and never answers)", async () => {
@@ -46,12 +51,18 @@ describe("describeChatError names the URL and the cause", () => {
     ["ERR_SSL_WRONG_VERSION_NUMBER", "TLS error (certificate or protocol; is it http, not https?)"],
     ["ECONNRESET", "connection reset by the server"],
   ])("%s deep in the cause chain", (code, cause) => {
-    const error = new Error("Connection error.", { cause: new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code }) }) });
-    expect(describeChatError(error, { baseURL: "https://models.example/v1" })).toBe(`cannot reach the model at https://models.example/v1: ${cause} (${code})`);
+    const error = new Error("Connection error.", {
+      cause: new TypeError("fetch failed", { cause: Object.assign(new Error("x"), { code }) }),
+    });
+    expect(describeChatError(error, { baseURL: "https://models.example/v1" })).toBe(
+      `cannot reach the model at https://models.example/v1: ${cause} (${code})`,
+    );
   });
 
   it("an HTTP error keeps the endpoint's message and status and names the URL", () => {
     const error = Object.assign(new Error("The model `nope` does not exist"), { status: 404 });
-    expect(describeChatError(error, { baseURL: "http://h/v1" })).toBe("404 The model `nope` does not exist (from http://h/v1)");
+    expect(describeChatError(error, { baseURL: "http://h/v1" })).toBe(
+      "404 The model `nope` does not exist (from http://h/v1)",
+    );
   });
 });

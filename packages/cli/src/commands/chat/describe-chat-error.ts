@@ -1,5 +1,8 @@
 /** Why a model call failed, in words: the URL it went to and the cause (refused, DNS, TLS, timeout, HTTP status). */
-export function describeChatError(error: unknown, endpoint?: { baseURL: string | undefined; timeoutMs?: number }): string {
+export function describeChatError(
+  error: unknown,
+  endpoint?: { baseURL: string | undefined; timeoutMs?: number },
+): string {
   const err = error as { message?: string; status?: number; name?: string };
   const message = (err.message ?? String(error)).split("\n")[0]!;
   const url = endpoint ? (endpoint.baseURL ?? "https://api.openai.com/v1") : undefined;
@@ -8,7 +11,10 @@ export function describeChatError(error: unknown, endpoint?: { baseURL: string |
   if (cause && url) return `cannot reach the model at ${url}: ${cause} (${code})`;
   if (isTimeout(error, message) && url) {
     const ms = endpoint?.timeoutMs;
-    const seconds = ms === undefined ? "" : ` within ${ms < 10_000 ? String(Number((ms / 1000).toFixed(1))) : Math.round(ms / 1000)} s`;
+    const seconds =
+      ms === undefined
+        ? ""
+        : ` within ${ms < 10_000 ? String(Number((ms / 1000).toFixed(1))) : Math.round(ms / 1000)} s`;
     return `the model at ${url} did not answer${seconds} (timeout; raise it with --timeout SECONDS)`;
   }
   if (/^Connection error\.?$/i.test(message) && url) return `cannot reach the model at ${url}: connection failed`;
@@ -28,14 +34,23 @@ function networkCause(code: string): string | undefined {
   if (code === "ECONNRESET" || code === "EPIPE") return "connection reset by the server";
   if (code === "ETIMEDOUT" || code === "UND_ERR_CONNECT_TIMEOUT") return "connection timed out";
   if (code === "EHOSTUNREACH" || code === "ENETUNREACH") return "host unreachable";
-  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code)) return "TLS error (certificate or protocol; is it http, not https?)";
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY/.test(code))
+    return "TLS error (certificate or protocol; is it http, not https?)";
   return undefined;
 }
 
 /** The first `code` such as ECONNREFUSED along the error's cause chain. */
 function networkCode(error: unknown): string | undefined {
-  for (let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0; current && depth < 6; current = current.cause as typeof current, depth++) {
-    if (typeof current.code === "string" && /^(E[A-Z_]+|UND_ERR_[A-Z_]+|ERR_[A-Z_]+|[A-Z_]*CERT[A-Z_]*|DEPTH_ZERO_SELF_SIGNED_CERT)$/.test(current.code)) return current.code;
+  for (
+    let current = error as { code?: unknown; cause?: unknown } | undefined, depth = 0;
+    current && depth < 6;
+    current = current.cause as typeof current, depth++
+  ) {
+    if (
+      typeof current.code === "string" &&
+      /^(E[A-Z_]+|UND_ERR_[A-Z_]+|ERR_[A-Z_]+|[A-Z_]*CERT[A-Z_]*|DEPTH_ZERO_SELF_SIGNED_CERT)$/.test(current.code)
+    )
+      return current.code;
   }
   return undefined;
 }

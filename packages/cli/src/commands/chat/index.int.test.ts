@@ -4,7 +4,11 @@ import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { startOpenAICompatibleServer, textOf, type OpenAICompatibleServer } from "../../../../../test/support/openai-compatible-server.js";
+import {
+  startOpenAICompatibleServer,
+  textOf,
+  type OpenAICompatibleServer,
+} from "../../../../../test/support/openai-compatible-server.js";
 import type { CliIO } from "../../cli-io.js";
 import { NO_ENDPOINT_MESSAGE } from "./chat-endpoint.js";
 import { run } from "./index.js";
@@ -31,7 +35,15 @@ async function runChat(args: string[], env: NodeJS.ProcessEnv, stdin = "", cwd =
   let err = "";
   stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
   stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  const io: CliIO = { stdout, stderr, stdin: Readable.from([stdin]), env: { HOME: home, SKILLGRAPH_CHECKPOINT: `sqlite:${join(home, "sessions.db")}`, ...env }, cwd, color: false, isTTY: false };
+  const io: CliIO = {
+    stdout,
+    stderr,
+    stdin: Readable.from([stdin]),
+    env: { HOME: home, SKILLGRAPH_CHECKPOINT: `sqlite:${join(home, "sessions.db")}`, ...env },
+    cwd,
+    color: false,
+    isTTY: false,
+  };
   const code = await run(args, io);
   // Every chat is a session; its announcement line is checked by the session tests, not here.
   return { code, stdout: out, stderr: err.replace(/^session \S+ \((new|resumed)[^\n]*\n/m, "") };
@@ -39,23 +51,35 @@ async function runChat(args: string[], env: NodeJS.ProcessEnv, stdin = "", cwd =
 
 async function writeSkill(dir: string, description: string): Promise<void> {
   await mkdir(dir, { recursive: true });
-  await writeFile(join(dir, "SKILL.md"), `---\nname: ${dir.split("/").at(-1)}\ndescription: ${description}\n---\n\nBody.\n`);
+  await writeFile(
+    join(dir, "SKILL.md"),
+    `---\nname: ${dir.split("/").at(-1)}\ndescription: ${description}\n---\n\nBody.\n`,
+  );
 }
 
 describe("skillgraph chat (in-process)", () => {
   it("-p answers one prompt: tokens on stdout, skill load and tool lines on stderr, exit 0", async () => {
-    server = await startOpenAICompatibleServer({ script: [{ toolCalls: [{ name: "read_skill", arguments: { name: "sql-review" } }] }, "Add a WHERE clause."] });
-    const result = await runChat(["-p", "Review DELETE FROM orders", "--skills", "examples/skills"], { OPENAI_BASE_URL: server.url });
+    server = await startOpenAICompatibleServer({
+      script: [{ toolCalls: [{ name: "read_skill", arguments: { name: "sql-review" } }] }, "Add a WHERE clause."],
+    });
+    const result = await runChat(["-p", "Review DELETE FROM orders", "--skills", "examples/skills"], {
+      OPENAI_BASE_URL: server.url,
+    });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("Add a WHERE clause.\n");
-    expect(result.stderr.split("\n").slice(0, 2)).toEqual(['[tool] read_skill {"name":"sql-review"}', "[skill] loaded sql-review"]);
+    expect(result.stderr.split("\n").slice(0, 2)).toEqual([
+      '[tool] read_skill {"name":"sql-review"}',
+      "[skill] loaded sql-review",
+    ]);
     expect(server.requests[0]!.systemPrompt).toContain("sql-review");
     expect(server.requests.every((request) => request.stream)).toBe(true);
   });
 
   it("uses --system as the agent's own prompt, before the skills section", async () => {
     server = await startOpenAICompatibleServer({ script: ["ok"] });
-    await runChat(["-p", "hi", "--skills", "examples/skills", "--system", "You are a pirate."], { OPENAI_BASE_URL: server.url });
+    await runChat(["-p", "hi", "--skills", "examples/skills", "--system", "You are a pirate."], {
+      OPENAI_BASE_URL: server.url,
+    });
     expect(server.requests[0]!.systemPrompt).toMatch(/^You are a pirate\.\n\n/);
   });
 
@@ -78,7 +102,11 @@ describe("skillgraph chat (in-process)", () => {
 
   it("without -p runs one turn per input line, lists skills on /skills and stops at /exit", async () => {
     server = await startOpenAICompatibleServer({ script: ["One.", "Two."] });
-    const result = await runChat(["--skills", "examples/skills"], { OPENAI_BASE_URL: server.url }, "first\n/skills\nsecond\n/exit\nnever sent\n");
+    const result = await runChat(
+      ["--skills", "examples/skills"],
+      { OPENAI_BASE_URL: server.url },
+      "first\n/skills\nsecond\n/exit\nnever sent\n",
+    );
     expect(result.code).toBe(0);
     expect(result.stdout).toBe("One.\nTwo.\n");
     const names = (await readdir(join(root, "examples/skills"))).sort();
@@ -97,12 +125,19 @@ describe("skillgraph chat (in-process)", () => {
     await closed.close();
     const result = await runChat(["-p", "hi", "--skills", "examples/skills"], { OPENAI_BASE_URL: closed.url });
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: cannot reach the model at http:\/\/127\.0\.0\.1:\d+\/v1: connection refused .*\(ECONNREFUSED\)$/m);
+    expect(result.stderr).toMatch(
+      /^error: cannot reach the model at http:\/\/127\.0\.0\.1:\d+\/v1: connection refused .*\(ECONNREFUSED\)$/m,
+    );
   });
 
   it("exits 1 and prints the endpoint's error when the model call fails", async () => {
-    server = await startOpenAICompatibleServer({ script: [{ errorStatus: 401, errorMessage: "Incorrect API key provided" }] });
-    const result = await runChat(["-p", "hi", "--skills", "examples/skills"], { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "wrong" });
+    server = await startOpenAICompatibleServer({
+      script: [{ errorStatus: 401, errorMessage: "Incorrect API key provided" }],
+    });
+    const result = await runChat(["-p", "hi", "--skills", "examples/skills"], {
+      OPENAI_BASE_URL: server.url,
+      OPENAI_API_KEY: "wrong",
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toBe(`error: 401 Incorrect API key provided (from ${server.url})\n`);
   });

@@ -35,19 +35,59 @@ export const help: CommandHelp = {
     "with a base URL and no key a placeholder key is sent, as Ollama, vLLM and llama.cpp expect). Answers go to stdout, " +
     "activity (skills, tools, spinner) to stderr.",
   options: [
-    { flags: "-p, --prompt TEXT", description: "answer one prompt and exit (otherwise an interactive session)", default: "interactive" },
-    { flags: "--skills DIR", description: "read skills from DIR (repeatable; --source is the same)", default: "the conventional skill folders" },
-    { flags: "--session NAME", description: "resume (or start) the named session", default: "a new time-stamped session" },
-    { flags: "--checkpoint URL", description: "where sessions live: sqlite:FILE, postgres://..., memory:", default: "$SKILLGRAPH_CHECKPOINT or sqlite:.skillgraph/sessions.db" },
+    {
+      flags: "-p, --prompt TEXT",
+      description: "answer one prompt and exit (otherwise an interactive session)",
+      default: "interactive",
+    },
+    {
+      flags: "--skills DIR",
+      description: "read skills from DIR (repeatable; --source is the same)",
+      default: "the conventional skill folders",
+    },
+    {
+      flags: "--session NAME",
+      description: "resume (or start) the named session",
+      default: "a new time-stamped session",
+    },
+    {
+      flags: "--checkpoint URL",
+      description: "where sessions live: sqlite:FILE, postgres://..., memory:",
+      default: "$SKILLGRAPH_CHECKPOINT or sqlite:.skillgraph/sessions.db",
+    },
     { flags: "--ephemeral", description: "keep nothing (no session)", default: "off" },
     { flags: "--model NAME", description: "model name", default: "$SKILLGRAPH_MODEL or gpt-4o-mini" },
-    { flags: "--base-url URL", description: "OpenAI-compatible endpoint", default: "$OPENAI_BASE_URL or api.openai.com" },
-    { flags: "--system TEXT", description: "the agent's system prompt (the skills list is appended)", default: "a short terminal-assistant prompt" },
-    { flags: "--agent FILE", description: "a declarative agent (skillgraph.agent.yaml or a package.json 'skillgraph' key); flags win over it", default: "none" },
-    { flags: "--timeout SECONDS", description: "give up on a model request after this long", default: String(DEFAULT_TIMEOUT_SECONDS) },
+    {
+      flags: "--base-url URL",
+      description: "OpenAI-compatible endpoint",
+      default: "$OPENAI_BASE_URL or api.openai.com",
+    },
+    {
+      flags: "--system TEXT",
+      description: "the agent's system prompt (the skills list is appended)",
+      default: "a short terminal-assistant prompt",
+    },
+    {
+      flags: "--agent FILE",
+      description: "a declarative agent (skillgraph.agent.yaml or a package.json 'skillgraph' key); flags win over it",
+      default: "none",
+    },
+    {
+      flags: "--timeout SECONDS",
+      description: "give up on a model request after this long",
+      default: String(DEFAULT_TIMEOUT_SECONDS),
+    },
     { flags: "--approve-all", description: "one-shot: run every command that needs approval", default: "off" },
-    { flags: "--deny-all", description: "one-shot: refuse every command that needs approval", default: "refuse, with a notice naming --approve-all" },
-    { flags: "--unsafe-local", description: "without bubblewrap, run skill scripts on this machine unsandboxed", default: "off: no bubblewrap, no scripts" },
+    {
+      flags: "--deny-all",
+      description: "one-shot: refuse every command that needs approval",
+      default: "refuse, with a notice naming --approve-all",
+    },
+    {
+      flags: "--unsafe-local",
+      description: "without bubblewrap, run skill scripts on this machine unsandboxed",
+      default: "off: no bubblewrap, no scripts",
+    },
     { flags: "-q, --quiet", description: "hide activity lines (skills, tools, session banner)", default: "off" },
     { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
   ],
@@ -89,27 +129,44 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       agent: { type: "string" },
     },
   });
-  const agentFile: AgentFile | undefined = values.agent === undefined ? undefined : await loadAgentFile(resolve(io.cwd, values.agent));
-  if (values.ephemeral && (values.session !== undefined || values.checkpoint !== undefined)) throw new UsageError("--ephemeral cannot be combined with --session or --checkpoint");
-  if (values["approve-all"] && values["deny-all"]) throw new UsageError("--approve-all and --deny-all exclude each other");
+  const agentFile: AgentFile | undefined =
+    values.agent === undefined ? undefined : await loadAgentFile(resolve(io.cwd, values.agent));
+  if (values.ephemeral && (values.session !== undefined || values.checkpoint !== undefined))
+    throw new UsageError("--ephemeral cannot be combined with --session or --checkpoint");
+  if (values["approve-all"] && values["deny-all"])
+    throw new UsageError("--approve-all and --deny-all exclude each other");
   const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(values.timeout);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0) throw new UsageError(`--timeout must be a positive number of seconds, not '${values.timeout}'`);
-  const endpoint = resolveChatEndpoint({ baseURL: values["base-url"] ?? agentFile?.model?.baseUrl, model: values.model ?? agentFile?.model?.name }, io.env);
+  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
+    throw new UsageError(`--timeout must be a positive number of seconds, not '${values.timeout}'`);
+  const endpoint = resolveChatEndpoint(
+    { baseURL: values["base-url"] ?? agentFile?.model?.baseUrl, model: values.model ?? agentFile?.model?.name },
+    io.env,
+  );
   if (!endpoint) {
     io.stderr.write(NO_ENDPOINT_MESSAGE);
     return 2;
   }
-  const skills = await loadSkillsFromArgs([...(values.skills ?? []), ...(values.source ?? []), ...(agentFile?.skills ?? [])], io, { verbose: values.verbose === true });
+  const skills = await loadSkillsFromArgs(
+    [...(values.skills ?? []), ...(values.source ?? []), ...(agentFile?.skills ?? [])],
+    io,
+    { verbose: values.verbose === true },
+  );
   const style = createStyle(io.color);
   const oneShot = values.prompt !== undefined;
   const parsed = oneShot ? parseChatLine(values.prompt!, skills) : undefined;
   if (parsed?.kind === "unknown-skill") {
-    throw new CliError(`no skill named '${parsed.name}'${parsed.suggestions.length > 0 ? ` (did you mean ${parsed.suggestions.join(", ")}?)` : ""}`);
+    throw new CliError(
+      `no skill named '${parsed.name}'${parsed.suggestions.length > 0 ? ` (did you mean ${parsed.suggestions.join(", ")}?)` : ""}`,
+    );
   }
   const executorChoice = agentFile?.shell?.executor;
-  const shell = createChatShell(skills, { unsafeLocal: values["unsafe-local"] === true || executorChoice === "unsafe-local", off: executorChoice === "off" && !values["unsafe-local"] });
+  const shell = createChatShell(skills, {
+    unsafeLocal: values["unsafe-local"] === true || executorChoice === "unsafe-local",
+    off: executorChoice === "off" && !values["unsafe-local"],
+  });
   // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
-  const checkpointUrl = values.checkpoint ?? agentFile?.checkpointer ?? io.env.SKILLGRAPH_CHECKPOINT ?? DEFAULT_SESSIONS_URL;
+  const checkpointUrl =
+    values.checkpoint ?? agentFile?.checkpointer ?? io.env.SKILLGRAPH_CHECKPOINT ?? DEFAULT_SESSIONS_URL;
   const session = values.ephemeral ? undefined : await openChatSession(values.session, checkpointUrl, io.cwd);
   let lease: SessionLease | undefined;
   const timeoutMs = Math.round(timeoutSeconds * 1000);
@@ -127,16 +184,24 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         ...(agentFile?.loadMode ? { loadMode: agentFile.loadMode } : {}),
         ...(agentFile?.loadModes ? { loadModes: agentFile.loadModes } : {}),
       },
-      ...((values.system ?? agentFile?.systemPrompt) === undefined ? {} : { systemPrompt: (values.system ?? agentFile?.systemPrompt)! }),
+      ...((values.system ?? agentFile?.systemPrompt) === undefined
+        ? {}
+        : { systemPrompt: (values.system ?? agentFile?.systemPrompt)! }),
       ...(session && lease ? { checkpointer: lease.protect(session.checkpointer), threadId: session.name } : {}),
     });
     const renderer = createChatRenderer(io, { quiet: values.quiet === true });
     if (!values.quiet) {
-      if (session) io.stderr.write(`${style.dim(`session ${terminalSafeLine(session.name)} (${session.resumed ? "resumed" : "new"}; resume with --session ${terminalSafeLine(session.name)})`)}\n`);
+      if (session)
+        io.stderr.write(
+          `${style.dim(`session ${terminalSafeLine(session.name)} (${session.resumed ? "resumed" : "new"}; resume with --session ${terminalSafeLine(session.name)})`)}\n`,
+        );
       if (shell.executor !== "bubblewrap") io.stderr.write(`${style.yellow(shell.notice)}\n`);
     }
     const repaired = await agent.repairCancelledToolCalls();
-    if (repaired > 0 && !values.quiet) io.stderr.write(`${style.dim(`${repaired} tool call${repaired === 1 ? "" : "s"} cancelled in the last run marked as cancelled`)}\n`);
+    if (repaired > 0 && !values.quiet)
+      io.stderr.write(
+        `${style.dim(`${repaired} tool call${repaired === 1 ? "" : "s"} cancelled in the last run marked as cancelled`)}\n`,
+      );
     if (oneShot && parsed) {
       const controller = new AbortController();
       const onSigint = () => controller.abort();
@@ -144,12 +209,25 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       try {
         const input = parsed.kind === "invoke" ? { text: parsed.text, invokeSkill: parsed.skill } : parsed.text;
         const fromFile = agentFile?.shell?.approval;
-        const mode = values["approve-all"] ? "approve-all" : values["deny-all"] ? "deny-all" : fromFile === "approve-all" || fromFile === "deny-all" ? fromFile : "deny-default";
-        const error = await runChatExchange(agent, input, renderer, { mode, signal: controller.signal, endpoint: where, alwaysApproved: shell.alwaysApproved });
+        const mode = values["approve-all"]
+          ? "approve-all"
+          : values["deny-all"]
+            ? "deny-all"
+            : fromFile === "approve-all" || fromFile === "deny-all"
+              ? fromFile
+              : "deny-default";
+        const error = await runChatExchange(agent, input, renderer, {
+          mode,
+          signal: controller.signal,
+          endpoint: where,
+          alwaysApproved: shell.alwaysApproved,
+        });
         if (error === undefined) return 0;
         if (error === "interrupted") {
           await agent.repairCancelledToolCalls();
-          io.stderr.write(`${style.yellow("cancelled")}${session ? `; resume with --session ${terminalSafeLine(session.name)}` : ""}\n`);
+          io.stderr.write(
+            `${style.yellow("cancelled")}${session ? `; resume with --session ${terminalSafeLine(session.name)}` : ""}\n`,
+          );
           return 130;
         }
         io.stderr.write(`${style.red(`error: ${terminalSafeLine(error)}`)}\n`);
@@ -160,7 +238,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     }
     if (!values.quiet) {
       const names = skills.list().map((skill) => terminalSafeLine(skill.name));
-      io.stderr.write(`${style.dim(`skillgraph chat: ${endpoint.model} at ${endpoint.baseURL ?? "api.openai.com"}; ${names.length} skill${names.length === 1 ? "" : "s"}${names.length > 0 ? ` (${names.join(", ")})` : ""}. /help for commands.`)}\n`);
+      io.stderr.write(
+        `${style.dim(`skillgraph chat: ${endpoint.model} at ${endpoint.baseURL ?? "api.openai.com"}; ${names.length} skill${names.length === 1 ? "" : "s"}${names.length > 0 ? ` (${names.join(", ")})` : ""}. /help for commands.`)}\n`,
+      );
     }
     return await runChatRepl(agent, skills, renderer, io, { alwaysApproved: shell.alwaysApproved, endpoint: where });
   } finally {

@@ -17,7 +17,9 @@ export interface ChatSession {
 export async function openChatSession(name: string | undefined, url: string, cwd: string): Promise<ChatSession> {
   const saver = await createCheckpointer(url, { cwd });
   const checkpointer = withPruning(saver, { keepLast: 20, onWrite: { every: 25 } });
-  const sessionName = name ?? `chat-${new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-")}-${randomBytes(2).toString("hex")}`;
+  const sessionName =
+    name ??
+    `chat-${new Date().toISOString().replace(/[-:]/g, "").replace(/\..*/, "").replace("T", "-")}-${randomBytes(2).toString("hex")}`;
   const resumed = (await saver.getTuple({ configurable: { thread_id: sessionName } })) !== undefined;
   return { name: sessionName, checkpointer, resumed };
 }

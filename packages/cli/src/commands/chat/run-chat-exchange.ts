@@ -25,7 +25,9 @@ export interface ChatExchangeOptions {
 
 /** Whether an interrupt value is a shell approval request. */
 export function isShellApproval(value: unknown): value is ShellApprovalRequest {
-  return typeof value === "object" && value !== null && (value as { type?: unknown }).type === "skillgraph/shell-approval";
+  return (
+    typeof value === "object" && value !== null && (value as { type?: unknown }).type === "skillgraph/shell-approval"
+  );
 }
 
 /** The approval question as one line. */
@@ -38,7 +40,12 @@ export function approvalQuestion(request: ShellApprovalRequest): string {
  * One user turn and every approval round it raises: runs the turn, then while the thread waits on shell approvals,
  * answers them (asking, or by the mode) and resumes. Returns like runChatTurn.
  */
-export async function runChatExchange(agent: ChatAgent, input: ChatTurnInput, renderer: ChatRenderer, options: ChatExchangeOptions): Promise<string | undefined> {
+export async function runChatExchange(
+  agent: ChatAgent,
+  input: ChatTurnInput,
+  renderer: ChatRenderer,
+  options: ChatExchangeOptions,
+): Promise<string | undefined> {
   let next: ChatTurnInput = input;
   for (let round = 0; round <= (options.maxRounds ?? 20); round++) {
     const error = await runChatTurn(agent, next, renderer, options.signal, options.endpoint);
@@ -52,7 +59,11 @@ export async function runChatExchange(agent: ChatAgent, input: ChatTurnInput, re
   return "too many approval rounds in one turn";
 }
 
-async function answerInterrupts(pending: PendingInterrupt[], renderer: ChatRenderer, options: ChatExchangeOptions): Promise<unknown> {
+async function answerInterrupts(
+  pending: PendingInterrupt[],
+  renderer: ChatRenderer,
+  options: ChatExchangeOptions,
+): Promise<unknown> {
   const values: unknown[] = [];
   for (const entry of pending) {
     if (!isShellApproval(entry.value)) {
@@ -69,12 +80,16 @@ async function answerInterrupts(pending: PendingInterrupt[], renderer: ChatRende
       answer = await options.ask(request);
     } else {
       answer = "no";
-      const hint = options.mode === "deny-all" ? "(--deny-all)" : "(one-shot runs deny commands that need approval; pass --approve-all to run them)";
+      const hint =
+        options.mode === "deny-all"
+          ? "(--deny-all)"
+          : "(one-shot runs deny commands that need approval; pass --approve-all to run them)";
       renderer.notice(`denied ${hint}: ${approvalQuestion(request).replace(/^Run /, "").replace(/\?$/, "")}`);
     }
     if (answer === "always") options.alwaysApproved?.add(request.command);
     values.push(answer === "no" ? { approved: false, reason: "the user declined" } : { approved: true });
   }
-  if (pending.every((entry) => entry.id !== undefined)) return Object.fromEntries(pending.map((entry, index) => [entry.id!, values[index]]));
+  if (pending.every((entry) => entry.id !== undefined))
+    return Object.fromEntries(pending.map((entry, index) => [entry.id!, values[index]]));
   return values[0];
 }

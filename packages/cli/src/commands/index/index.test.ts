@@ -8,7 +8,10 @@ import { runCli } from "../../run-cli.js";
 
 describe("skillgraph index", () => {
   it("writes a snapshot with --out that a registry over the same folder then uses", async () => {
-    const root = writeTree({ "skills/one/SKILL.md": skillMd("one", "One."), "skills/two/SKILL.md": skillMd("two", "Two.") });
+    const root = writeTree({
+      "skills/one/SKILL.md": skillMd("one", "One."),
+      "skills/two/SKILL.md": skillMd("two", "Two."),
+    });
     const io = captureIO(root);
     expect(await runCli(["index", "--json", "--out", "build/skills.snapshot.json", "--source", "skills"], io)).toBe(0);
     const report = JSON.parse(io.out()) as { file: string; skills: number; bytes: number };
@@ -16,7 +19,10 @@ describe("skillgraph index", () => {
     const snapshot = JSON.parse(readFileSync(report.file, "utf8")) as { format: string; entries: unknown[] };
     expect(snapshot.format).toBe("skillgraph-registry-snapshot");
     expect(snapshot.entries).toHaveLength(2);
-    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(join(root, "skills"))], snapshot: report.file });
+    const registry = await createSkillRegistry({
+      sources: [skillsFromDirectory(join(root, "skills"))],
+      snapshot: report.file,
+    });
     expect(registry.diagnostics()).toEqual([]);
     expect(registry.list().map((skill) => skill.name)).toEqual(["one", "two"]);
   });

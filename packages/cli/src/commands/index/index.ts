@@ -11,12 +11,23 @@ export const usage = "skillgraph index [--out FILE] [--strict] [--json] [--sourc
 export const help: CommandHelp = {
   summary: "Write a registry snapshot of the sources, for fast cold starts (createSkillRegistry({ snapshot: FILE })).",
   options: [
-    { flags: "--out FILE", description: "write the snapshot to FILE (to ship with a deployment)", default: "the cache a registry over the same sources reads" },
+    {
+      flags: "--out FILE",
+      description: "write the snapshot to FILE (to ship with a deployment)",
+      default: "the cache a registry over the same sources reads",
+    },
     { flags: "--strict", description: "fail when a skill has errors", default: "off" },
     { flags: "--json", description: "print { file, bytes, skills, diagnostics }", default: "off" },
-    { flags: "--source DIR", description: "read skills from DIR (repeatable)", default: "the conventional skill folders" },
+    {
+      flags: "--source DIR",
+      description: "read skills from DIR (repeatable)",
+      default: "the conventional skill folders",
+    },
   ],
-  examples: ["skillgraph index --source examples/skills", "skillgraph index --source skills --out dist/skills.snapshot.json --strict"],
+  examples: [
+    "skillgraph index --source examples/skills",
+    "skillgraph index --source skills --out dist/skills.snapshot.json --strict",
+  ],
 };
 
 /**
@@ -25,17 +36,33 @@ export const help: CommandHelp = {
  * ship with a deployment (`createSkillRegistry({ snapshot: FILE })`).
  */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({ args, options: { out: { type: "string" }, strict: { type: "boolean" }, json: { type: "boolean" }, source: { type: "string", multiple: true } } });
+  const { values } = parseArgs({
+    args,
+    options: {
+      out: { type: "string" },
+      strict: { type: "boolean" },
+      json: { type: "boolean" },
+      source: { type: "string", multiple: true },
+    },
+  });
   for (const dir of values.source ?? []) checkSkillsFolder(dir, io.cwd);
   const sources = skillSourcesFromArgs(values.source, io.cwd, io.env);
   const diskIds = sources.filter((source) => source.kind !== "code").map((source) => source.id);
-  const out = values.out === undefined ? defaultSnapshotFile(diskIds, defaultSnapshotFolder(io.cwd, io.env)) : resolve(io.cwd, values.out);
+  const out =
+    values.out === undefined
+      ? defaultSnapshotFile(diskIds, defaultSnapshotFolder(io.cwd, io.env))
+      : resolve(io.cwd, values.out);
   const built = await buildRegistrySnapshot({ sources, out, strict: values.strict ?? false });
   if (values.json) {
-    io.stdout.write(`${JSON.stringify({ file: built.file, bytes: built.bytes, skills: built.skills, diagnostics: built.diagnostics.map(({ code, severity, message }) => ({ code, severity, message })) })}\n`);
+    io.stdout.write(
+      `${JSON.stringify({ file: built.file, bytes: built.bytes, skills: built.skills, diagnostics: built.diagnostics.map(({ code, severity, message }) => ({ code, severity, message })) })}\n`,
+    );
     return 0;
   }
-  for (const diagnostic of built.diagnostics) io.stdout.write(`${terminalSafeLine(`${diagnostic.severity}: ${diagnostic.code}: ${diagnostic.message}`)}\n`);
-  io.stdout.write(`${built.skills} skill${built.skills === 1 ? "" : "s"} indexed: ${built.file} (${built.bytes} bytes)\n`);
+  for (const diagnostic of built.diagnostics)
+    io.stdout.write(`${terminalSafeLine(`${diagnostic.severity}: ${diagnostic.code}: ${diagnostic.message}`)}\n`);
+  io.stdout.write(
+    `${built.skills} skill${built.skills === 1 ? "" : "s"} indexed: ${built.file} (${built.bytes} bytes)\n`,
+  );
   return 0;
 }

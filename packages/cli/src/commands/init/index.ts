@@ -11,13 +11,23 @@ import { UsageError } from "../../usage-error.js";
 export const usage = "skillgraph init NAME [--dir DIR] [--description TEXT]";
 
 export const help: CommandHelp = {
-  summary: "Create a new skill folder that passes `skillgraph validate`: SKILL.md with frontmatter, scripts/, references/.",
+  summary:
+    "Create a new skill folder that passes `skillgraph validate`: SKILL.md with frontmatter, scripts/, references/.",
   options: [
     { flags: "--dir DIR", description: "folder to create the skill in", default: ".agents/skills" },
-    { flags: "--description TEXT", description: "what the skill does and when to use it (frontmatter description)", default: "a placeholder to edit" },
+    {
+      flags: "--description TEXT",
+      description: "what the skill does and when to use it (frontmatter description)",
+      default: "a placeholder to edit",
+    },
   ],
-  notes: ["NAME: lowercase letters, digits and single hyphens, at most 64 characters (the Agent Skills spec). Never overwrites."],
-  examples: ["skillgraph init csv-cleaner", "skillgraph init release-notes --dir skills --description 'Write release notes from merged PRs.'"],
+  notes: [
+    "NAME: lowercase letters, digits and single hyphens, at most 64 characters (the Agent Skills spec). Never overwrites.",
+  ],
+  examples: [
+    "skillgraph init csv-cleaner",
+    "skillgraph init release-notes --dir skills --description 'Write release notes from merged PRs.'",
+  ],
 };
 
 /** The spec's rule for skill names. */
@@ -25,20 +35,31 @@ const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** `skillgraph init`: scaffolds a valid skill and checks it with the validator. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { dir: { type: "string", default: ".agents/skills" }, description: { type: "string" } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { dir: { type: "string", default: ".agents/skills" }, description: { type: "string" } },
+  });
   const [name] = positionals;
   if (!name || positionals.length > 1) throw new UsageError("give exactly one skill NAME");
   if (!NAME.test(name) || name.length > 64) {
-    throw new UsageError(`'${terminalSafeLine(name)}' is not a valid skill name: use lowercase letters, digits and single hyphens, at most 64 characters`);
+    throw new UsageError(
+      `'${terminalSafeLine(name)}' is not a valid skill name: use lowercase letters, digits and single hyphens, at most 64 characters`,
+    );
   }
-  const description = (values.description ?? `Describe what ${name} does and when to use it (this text decides when an agent loads the skill).`).trim();
-  if (description === "" || description.length > 1024 || /[\n\r]/.test(description)) throw new UsageError("--description must be one line of 1 to 1024 characters");
+  const description = (
+    values.description ??
+    `Describe what ${name} does and when to use it (this text decides when an agent loads the skill).`
+  ).trim();
+  if (description === "" || description.length > 1024 || /[\n\r]/.test(description))
+    throw new UsageError("--description must be one line of 1 to 1024 characters");
   const dir = resolve(io.cwd, values.dir!, name);
   await mkdir(resolve(io.cwd, values.dir!), { recursive: true });
   try {
     await mkdir(dir);
   } catch (error) {
-    if ((error as { code?: string }).code === "EEXIST") throw new CliError(`${dir} already exists; choose another NAME or --dir`);
+    if ((error as { code?: string }).code === "EEXIST")
+      throw new CliError(`${dir} already exists; choose another NAME or --dir`);
     throw error;
   }
   const skillMd = [
@@ -63,12 +84,16 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   await writeFile(join(dir, "SKILL.md"), skillMd, { flag: "wx" });
   await mkdir(join(dir, "scripts"));
   await mkdir(join(dir, "references"));
-  await writeFile(join(dir, "references", "README.md"), `Reference material for ${name}, read on demand.\n`, { flag: "wx" });
+  await writeFile(join(dir, "references", "README.md"), `Reference material for ${name}, read on demand.\n`, {
+    flag: "wx",
+  });
   const outcome = await validateSkill(dir);
   if (!outcome.success) {
     await rm(dir, { recursive: true, force: true });
     throw new CliError(`the new skill did not validate: ${outcome.issues.map((issue) => issue.message).join("; ")}`);
   }
-  io.stdout.write(`created ${dir}\n  SKILL.md, scripts/, references/README.md\nnext: edit the description and steps, then 'skillgraph validate ${terminalSafeLine(dir)}'\n`);
+  io.stdout.write(
+    `created ${dir}\n  SKILL.md, scripts/, references/README.md\nnext: edit the description and steps, then 'skillgraph validate ${terminalSafeLine(dir)}'\n`,
+  );
   return 0;
 }

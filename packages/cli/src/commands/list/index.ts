@@ -12,19 +12,44 @@ export const usage = "skillgraph list [--json] [--verbose] [--source DIR]... [--
 export const help: CommandHelp = {
   summary: "List every skill the sources hold: name, description, layer, problems; then shadowed skills.",
   options: [
-    { flags: "--source DIR", description: "read skills from DIR (repeatable); a missing folder or one without skills is an error", default: ".agents/skills, .claude/skills, skills/ and the user folders" },
-    { flags: "--store URL", description: "list the skills published to a shared store (postgres://...[?schema=S]); alone unless --source is given too", default: "none" },
-    { flags: "--json", description: "print one JSON object: skills (path = folder, skillFile = SKILL.md), shadowed, diagnostics", default: "off" },
-    { flags: "--verbose", description: "list every skill that could not be loaded, not only the first 3", default: "off" },
+    {
+      flags: "--source DIR",
+      description: "read skills from DIR (repeatable); a missing folder or one without skills is an error",
+      default: ".agents/skills, .claude/skills, skills/ and the user folders",
+    },
+    {
+      flags: "--store URL",
+      description:
+        "list the skills published to a shared store (postgres://...[?schema=S]); alone unless --source is given too",
+      default: "none",
+    },
+    {
+      flags: "--json",
+      description: "print one JSON object: skills (path = folder, skillFile = SKILL.md), shadowed, diagnostics",
+      default: "off",
+    },
+    {
+      flags: "--verbose",
+      description: "list every skill that could not be loaded, not only the first 3",
+      default: "off",
+    },
   ],
-  examples: ["skillgraph list --source examples/skills", "skillgraph list --json --source ./skills --source ~/shared-skills"],
+  examples: [
+    "skillgraph list --source examples/skills",
+    "skillgraph list --json --source ./skills --source ~/shared-skills",
+  ],
 };
 
 /** `skillgraph list`: every skill the sources hold (name, description, origin, diagnostics), and what was shadowed. */
 export async function run(args: string[], io: CliIO): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { json: { type: "boolean" }, verbose: { type: "boolean" }, source: { type: "string", multiple: true }, store: { type: "string" } },
+    options: {
+      json: { type: "boolean" },
+      verbose: { type: "boolean" },
+      source: { type: "string", multiple: true },
+      store: { type: "string" },
+    },
   });
   // --store URL: the skills published to a shared store (alone, unless --source folders are given too).
   const opened = values.store ? await openSkillStore(values.store) : undefined;
@@ -55,7 +80,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
   const style = createStyle(io.color);
   if (skills.length === 0) {
-    io.stdout.write("No skills found. Looked in .agents/skills, .claude/skills, skills/ and ~/.agents/skills, ~/.claude/skills, ~/.codex/skills (use --source DIR).\n");
+    io.stdout.write(
+      "No skills found. Looked in .agents/skills, .claude/skills, skills/ and ~/.agents/skills, ~/.claude/skills, ~/.codex/skills (use --source DIR).\n",
+    );
     return 0;
   }
   const names = skills.map((skill) => terminalSafeLine(skill.name));
@@ -64,13 +91,27 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const width = Math.max(20, terminalColumns(io.stdout, io.env) - nameWidth - layerWidth - 8 - 10);
   const rows = skills.map((skill, index) => {
     const problems = skill.diagnostics.filter((d) => d.severity === "error").length;
-    return [style.bold(names[index]!), style.dim(skill.origin.layer), problems > 0 ? style.yellow(`${problems} issue${problems > 1 ? "s" : ""}`) : "", truncate(terminalSafeLine(skill.description), width)];
+    return [
+      style.bold(names[index]!),
+      style.dim(skill.origin.layer),
+      problems > 0 ? style.yellow(`${problems} issue${problems > 1 ? "s" : ""}`) : "",
+      truncate(terminalSafeLine(skill.description), width),
+    ];
   });
   io.stdout.write(`${formatTable(rows)}\n`);
   for (const shadow of registry.shadowed()) {
-    io.stdout.write(style.dim(terminalSafeLine(`shadowed: ${shadow.name} at ${shadow.shadowed.file} (${shadow.shadowed.origin.layer}) by ${shadow.winner.file} (${shadow.winner.origin.layer})`)) + "\n");
+    io.stdout.write(
+      style.dim(
+        terminalSafeLine(
+          `shadowed: ${shadow.name} at ${shadow.shadowed.file} (${shadow.shadowed.origin.layer}) by ${shadow.winner.file} (${shadow.winner.origin.layer})`,
+        ),
+      ) + "\n",
+    );
   }
-  for (const diagnostic of registry.diagnostics()) io.stdout.write(style.yellow(terminalSafeLine(`${diagnostic.severity}: ${diagnostic.code}: ${diagnostic.message}`)) + "\n");
+  for (const diagnostic of registry.diagnostics())
+    io.stdout.write(
+      style.yellow(terminalSafeLine(`${diagnostic.severity}: ${diagnostic.code}: ${diagnostic.message}`)) + "\n",
+    );
   io.stdout.write(style.dim(`${skills.length} skill${skills.length === 1 ? "" : "s"}\n`));
   return 0;
 }

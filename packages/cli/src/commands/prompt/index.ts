@@ -8,22 +8,42 @@ import { terminalSafe } from "../../output/terminal-safe.js";
 import { checkSkillsFolder, loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { UsageError } from "../../usage-error.js";
 
-export const usage = "skillgraph prompt [--chat [--system TEXT]] [--format xml|markdown] [--budget N] [--verbose] [PATH... | --source DIR...]";
+export const usage =
+  "skillgraph prompt [--chat [--system TEXT]] [--format xml|markdown] [--budget N] [--verbose] [PATH... | --source DIR...]";
 
 export const help: CommandHelp = {
   summary:
     "Print the skills section of the system prompt. With --chat, print exactly the system message `skillgraph chat` sends " +
     "on a new session (same system prompt, same preamble, same budget).",
   options: [
-    { flags: "--chat", description: "print the whole system message chat sends (system prompt + preamble + budgeted list)", default: "off" },
-    { flags: "--system TEXT", description: "with --chat: the system prompt chat would get from --system", default: "chat's default system prompt" },
+    {
+      flags: "--chat",
+      description: "print the whole system message chat sends (system prompt + preamble + budgeted list)",
+      default: "off",
+    },
+    {
+      flags: "--system TEXT",
+      description: "with --chat: the system prompt chat would get from --system",
+      default: "chat's default system prompt",
+    },
     { flags: "--format FORMAT", description: "xml or markdown", default: "xml" },
-    { flags: "--budget N", description: "fit the list into N characters (dropping detail, then skills)", default: "no budget" },
-    { flags: "--source DIR", description: "read skills from DIR (repeatable)", default: "the conventional skill folders" },
+    {
+      flags: "--budget N",
+      description: "fit the list into N characters (dropping detail, then skills)",
+      default: "no budget",
+    },
+    {
+      flags: "--source DIR",
+      description: "read skills from DIR (repeatable)",
+      default: "the conventional skill folders",
+    },
     { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
   ],
   notes: ["With PATH arguments (skill folders) and no --budget, prints exactly what the reference `to-prompt` prints."],
-  examples: ["skillgraph prompt --chat --source examples/skills", "skillgraph prompt examples/skills/release-notes examples/skills/report-builder"],
+  examples: [
+    "skillgraph prompt --chat --source examples/skills",
+    "skillgraph prompt examples/skills/release-notes examples/skills/report-builder",
+  ],
 };
 
 /**
@@ -46,16 +66,23 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     },
   });
   const format = values.format;
-  if (format !== "xml" && format !== "markdown") throw new UsageError(`--format must be xml or markdown, not '${format}'`);
+  if (format !== "xml" && format !== "markdown")
+    throw new UsageError(`--format must be xml or markdown, not '${format}'`);
   const budget = values.budget === undefined ? undefined : Number(values.budget);
-  if (budget !== undefined && (!Number.isInteger(budget) || budget <= 0)) throw new UsageError(`--budget must be a positive number of characters, not '${values.budget}'`);
+  if (budget !== undefined && (!Number.isInteger(budget) || budget <= 0))
+    throw new UsageError(`--budget must be a positive number of characters, not '${values.budget}'`);
   if (values.system !== undefined && !values.chat) throw new UsageError("--system needs --chat");
 
   if (values.chat) {
     if (positionals.length > 0) throw new UsageError("--chat reads --source folders, not skill PATHs");
     const registry = await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true });
     const { previewChatSystemText } = await import("../chat/create-chat-agent.js");
-    print(await previewChatSystemText({ skills: registry, ...(values.system === undefined ? {} : { systemPrompt: values.system }) }));
+    print(
+      await previewChatSystemText({
+        skills: registry,
+        ...(values.system === undefined ? {} : { systemPrompt: values.system }),
+      }),
+    );
     return 0;
   }
 
@@ -74,12 +101,17 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   let skills: SkillMetadata[];
   if (folders.length > 0) {
     skills = [];
-    for (const dir of folders) skills.push(await loadSkill(dir, { origin: { sourceId: "cli", layer: "explicit", kind: "directory" } }));
+    for (const dir of folders)
+      skills.push(await loadSkill(dir, { origin: { sourceId: "cli", layer: "explicit", kind: "directory" } }));
   } else {
     skills = (await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true })).list();
   }
-  const { text, report } = renderSkillsPrompt(skills, { format, ...(budget === undefined ? {} : { budget: { maxChars: budget } }) });
+  const { text, report } = renderSkillsPrompt(skills, {
+    format,
+    ...(budget === undefined ? {} : { budget: { maxChars: budget } }),
+  });
   print(text);
-  if (report.level !== "full") io.stderr.write(`note: budget: rendered at level '${report.level}' (${report.chars} chars)\n`);
+  if (report.level !== "full")
+    io.stderr.write(`note: budget: rendered at level '${report.level}' (${report.chars} chars)\n`);
   return 0;
 }

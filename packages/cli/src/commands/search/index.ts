@@ -12,11 +12,20 @@ import { UsageError } from "../../usage-error.js";
 export const usage = "skillgraph search QUERY [--json] [--limit K] [--verbose] [--source DIR]...";
 
 export const help: CommandHelp = {
-  summary: "Rank skills for a task description, best first; says so when nothing fits well (score under the threshold).",
+  summary:
+    "Rank skills for a task description, best first; says so when nothing fits well (score under the threshold).",
   options: [
     { flags: "--limit K", description: "show at most K results", default: "5" },
-    { flags: "--json", description: "print { threshold, confident, results: [{ name, score, confident, path, skillFile }] }", default: "off" },
-    { flags: "--source DIR", description: "read skills from DIR (repeatable)", default: "the conventional skill folders" },
+    {
+      flags: "--json",
+      description: "print { threshold, confident, results: [{ name, score, confident, path, skillFile }] }",
+      default: "off",
+    },
+    {
+      flags: "--source DIR",
+      description: "read skills from DIR (repeatable)",
+      default: "the conventional skill folders",
+    },
     { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
   ],
   examples: [
@@ -30,13 +39,22 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { json: { type: "boolean" }, limit: { type: "string", default: "5" }, verbose: { type: "boolean" }, source: { type: "string", multiple: true } },
+    options: {
+      json: { type: "boolean" },
+      limit: { type: "string", default: "5" },
+      verbose: { type: "boolean" },
+      source: { type: "string", multiple: true },
+    },
   });
   const query = positionals.join(" ").trim();
   if (!query) throw new UsageError("give a query");
   const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit <= 0) throw new UsageError(`--limit must be a positive integer, not '${values.limit}'`);
-  const registry = await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true, report: !values.json });
+  if (!Number.isInteger(limit) || limit <= 0)
+    throw new UsageError(`--limit must be a positive integer, not '${values.limit}'`);
+  const registry = await loadSkillsFromArgs(values.source, io, {
+    verbose: values.verbose === true,
+    report: !values.json,
+  });
   const results = registry.search(query, { limit });
   const confident = results.length > 0 && results[0]!.confident;
   if (values.json) {
@@ -45,16 +63,30 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const payload = {
       threshold,
       confident,
-      results: results.map(({ name, score, path, confident: fits }) => ({ name, score, confident: fits, path: path ? dirname(path) : "", skillFile: path })),
+      results: results.map(({ name, score, path, confident: fits }) => ({
+        name,
+        score,
+        confident: fits,
+        path: path ? dirname(path) : "",
+        skillFile: path,
+      })),
     };
     io.stdout.write(`${JSON.stringify(payload)}\n`);
     return 0;
   }
   const style = createStyle(io.color);
-  if (!confident) io.stdout.write(style.yellow("Nothing fits this query well.") + (results.length > 0 ? style.dim(" Closest:") : "") + "\n");
+  if (!confident)
+    io.stdout.write(
+      style.yellow("Nothing fits this query well.") + (results.length > 0 ? style.dim(" Closest:") : "") + "\n",
+    );
   if (results.length === 0) return 0;
   const names = results.map((hit) => terminalSafeLine(hit.name));
-  const width = Math.max(20, terminalColumns(io.stdout, io.env) - Math.max(...names.map((name) => visibleWidth(name))) - 5 - 4);
-  io.stdout.write(`${formatTable(results.map((hit, index) => [style.cyan(hit.score.toFixed(3)), style.bold(names[index]!), truncate(terminalSafeLine(hit.description), width)]))}\n`);
+  const width = Math.max(
+    20,
+    terminalColumns(io.stdout, io.env) - Math.max(...names.map((name) => visibleWidth(name))) - 5 - 4,
+  );
+  io.stdout.write(
+    `${formatTable(results.map((hit, index) => [style.cyan(hit.score.toFixed(3)), style.bold(names[index]!), truncate(terminalSafeLine(hit.description), width)]))}\n`,
+  );
   return 0;
 }

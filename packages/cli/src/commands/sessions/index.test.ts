@@ -11,8 +11,17 @@ import { run } from "./index.js";
 
 function captureIO(cwd: string) {
   const chunks = { stdout: "", stderr: "" };
-  const sink = (key: "stdout" | "stderr") => new Writable({ write: (chunk, _enc, done) => ((chunks[key] += String(chunk)), done()) });
-  const io: CliIO = { stdout: sink("stdout"), stderr: sink("stderr"), stdin: new PassThrough(), env: { HOME: cwd }, cwd, color: false, isTTY: false };
+  const sink = (key: "stdout" | "stderr") =>
+    new Writable({ write: (chunk, _enc, done) => ((chunks[key] += String(chunk)), done()) });
+  const io: CliIO = {
+    stdout: sink("stdout"),
+    stderr: sink("stderr"),
+    stdin: new PassThrough(),
+    env: { HOME: cwd },
+    cwd,
+    color: false,
+    isTTY: false,
+  };
   return { io, chunks };
 }
 
@@ -22,11 +31,21 @@ const url = () => `sqlite:${join(dir, "sessions.db")}`;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sg-cli-sessions-"));
   mkdirSync(join(dir, "skills/pdf"), { recursive: true });
-  writeFileSync(join(dir, "skills/pdf/SKILL.md"), "---\nname: pdf\ndescription: Read and fill PDF forms.\n---\nUse pdftotext.\n");
+  writeFileSync(
+    join(dir, "skills/pdf/SKILL.md"),
+    "---\nname: pdf\ndescription: Read and fill PDF forms.\n---\nUse pdftotext.\n",
+  );
   const saver = await createCheckpointer(url());
   for (const thread of ["alpha", "beta"]) {
-    const graph = buildSessionGraph({ checkpointer: saver, messages: "delta", snapshotFrequency: 3, script: [{ calls: [{ name: "load_skill", args: { name: "pdf" } }] }], lookup: () => ({ hash: "recorded-hash" }) });
-    for (let turn = 0; turn < 6; turn += 1) await graph.invoke(userTurn(`turn ${turn}`, `${thread}-u${turn}`), { configurable: { thread_id: thread } });
+    const graph = buildSessionGraph({
+      checkpointer: saver,
+      messages: "delta",
+      snapshotFrequency: 3,
+      script: [{ calls: [{ name: "load_skill", args: { name: "pdf" } }] }],
+      lookup: () => ({ hash: "recorded-hash" }),
+    });
+    for (let turn = 0; turn < 6; turn += 1)
+      await graph.invoke(userTurn(`turn ${turn}`, `${thread}-u${turn}`), { configurable: { thread_id: thread } });
   }
   await closeCheckpointer(saver);
 });
@@ -49,13 +68,19 @@ describe("skillgraph sessions", () => {
     expect(chunks.stdout).toContain("Messages (14):");
     const json = captureIO(dir);
     await run(["show", "alpha", "--checkpoint", url(), "--source", "skills", "--json"], json.io);
-    expect(JSON.parse(json.chunks.stdout).drift).toMatchObject([{ name: "pdf", kind: "changed", recordedHash: "recorded-hash" }]);
+    expect(JSON.parse(json.chunks.stdout).drift).toMatchObject([
+      { name: "pdf", kind: "changed", recordedHash: "recorded-hash" },
+    ]);
   });
 
   it("prunes one session and reports what it removed, leaving it readable", async () => {
     const { io, chunks } = captureIO(dir);
     expect(await run(["prune", "beta", "--keep-last", "2", "--checkpoint", url(), "--json"], io)).toBe(0);
-    const report = JSON.parse(chunks.stdout) as { removed: number; before: { checkpoints: number }; after: { checkpoints: number } };
+    const report = JSON.parse(chunks.stdout) as {
+      removed: number;
+      before: { checkpoints: number };
+      after: { checkpoints: number };
+    };
     expect(report.removed).toBeGreaterThan(0);
     expect(report.after.checkpoints).toBe(report.before.checkpoints - report.removed);
     const shown = captureIO(dir);

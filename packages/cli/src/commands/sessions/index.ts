@@ -1,7 +1,15 @@
 import { existsSync } from "node:fs";
 import { parseArgs } from "node:util";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { checkpointStats, closeCheckpointer, createCheckpointer, inspectSession, listSessions, pruneCheckpoints, redactUrl } from "@skillgraph/checkpoint";
+import {
+  checkpointStats,
+  closeCheckpointer,
+  createCheckpointer,
+  inspectSession,
+  listSessions,
+  pruneCheckpoints,
+  redactUrl,
+} from "@skillgraph/checkpoint";
 import type { CliIO } from "../../cli-io.js";
 import { formatTable, truncate } from "../../output/format-table.js";
 import { createStyle } from "../../output/style.js";
@@ -18,11 +26,23 @@ export const usage =
 export const help: CommandHelp = {
   summary: "List, inspect, prune and delete the checkpointed sessions `skillgraph chat` writes.",
   options: [
-    { flags: "--checkpoint URL", description: "where sessions live: sqlite:FILE, postgres://..., or memory:", default: "sqlite:.skillgraph/sessions.db" },
+    {
+      flags: "--checkpoint URL",
+      description: "where sessions live: sqlite:FILE, postgres://..., or memory:",
+      default: "sqlite:.skillgraph/sessions.db",
+    },
     { flags: "--json", description: "print JSON instead of text", default: "off" },
-    { flags: "--keep-last N", description: "prune: keep the last N checkpoints of each session (and what a resume needs)", default: "none" },
+    {
+      flags: "--keep-last N",
+      description: "prune: keep the last N checkpoints of each session (and what a resume needs)",
+      default: "none",
+    },
     { flags: "--max-age D", description: "prune: drop checkpoints older than D (e.g. 30m, 12h, 7d)", default: "none" },
-    { flags: "--source DIR", description: "show: skill folders to check loaded skills against for drift (repeatable)", default: "the conventional skill folders" },
+    {
+      flags: "--source DIR",
+      description: "show: skill folders to check loaded skills against for drift (repeatable)",
+      default: "the conventional skill folders",
+    },
     { flags: "--skills DIR", description: "same as --source", default: "none" },
   ],
   notes: ["Exit codes: 0 ok, 1 session not found (show, prune NAME, delete), 2 usage error."],
@@ -56,11 +76,14 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (!action) throw new UsageError("missing action: list, show, prune or delete");
   if (!["list", "show", "prune", "delete"].includes(action)) throw new UsageError(`unknown action '${action}'`);
   if ((action === "show" || action === "delete") && !name) throw new UsageError(`${action} needs a session NAME`);
-  if (extra.length > 0 || (action === "list" && name)) throw new UsageError(`unexpected argument '${extra[0] ?? name}'`);
+  if (extra.length > 0 || (action === "list" && name))
+    throw new UsageError(`unexpected argument '${extra[0] ?? name}'`);
   const keepLast = values["keep-last"] === undefined ? undefined : Number(values["keep-last"]);
-  if (keepLast !== undefined && !(Number.isInteger(keepLast) && keepLast > 0)) throw new UsageError(`--keep-last '${values["keep-last"]}' must be a positive integer`);
+  if (keepLast !== undefined && !(Number.isInteger(keepLast) && keepLast > 0))
+    throw new UsageError(`--keep-last '${values["keep-last"]}' must be a positive integer`);
   const maxAgeMs = values["max-age"] === undefined ? undefined : parseDuration(values["max-age"], "--max-age");
-  if (action === "prune" && keepLast === undefined && maxAgeMs === undefined) throw new UsageError("prune needs --keep-last N and/or --max-age D");
+  if (action === "prune" && keepLast === undefined && maxAgeMs === undefined)
+    throw new UsageError("prune needs --keep-last N and/or --max-age D");
 
   const url = values.checkpoint ?? defaultCheckpointUrl;
   const style = createStyle(io.color);
@@ -79,7 +102,15 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const saver = await createCheckpointer(url, { cwd: io.cwd });
   try {
     if (action === "list") return await list(saver, values.json === true, out, style);
-    if (action === "show") return await show(saver, name!, { json: values.json, source: [...(values.source ?? []), ...(values.skills ?? [])] }, io, out, style);
+    if (action === "show")
+      return await show(
+        saver,
+        name!,
+        { json: values.json, source: [...(values.source ?? []), ...(values.skills ?? [])] },
+        io,
+        out,
+        style,
+      );
     if (action === "prune") {
       if (name !== undefined && !(await listSessions(saver)).some((session) => session.threadId === name)) {
         io.stderr.write(`error: session '${terminalSafeLine(name)}' not found in ${redactUrl(url)}\n`);
@@ -90,9 +121,16 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const after = await checkpointStats(saver, name);
       if (values.json) out(JSON.stringify({ ...report, before, after }));
       else {
-        out(`Pruned ${report.removed} checkpoint${report.removed === 1 ? "" : "s"} from ${report.threads} session${report.threads === 1 ? "" : "s"}: ${formatBytes(before.bytes)} -> ${formatBytes(after.bytes)}.`);
+        out(
+          `Pruned ${report.removed} checkpoint${report.removed === 1 ? "" : "s"} from ${report.threads} session${report.threads === 1 ? "" : "s"}: ${formatBytes(before.bytes)} -> ${formatBytes(after.bytes)}.`,
+        );
         const kept = Object.entries(report.kept).filter(([reason, count]) => reason !== "policy" && count > 0);
-        if (kept.length > 0) out(style.dim(`kept beyond the policy because a resume needs them: ${kept.map(([reason, count]) => `${count} ${reason}`).join(", ")}`));
+        if (kept.length > 0)
+          out(
+            style.dim(
+              `kept beyond the policy because a resume needs them: ${kept.map(([reason, count]) => `${count} ${reason}`).join(", ")}`,
+            ),
+          );
       }
       return 0;
     }
@@ -110,10 +148,22 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
 }
 
-async function list(saver: BaseCheckpointSaver, json: boolean, out: (text: string) => void, style: ReturnType<typeof createStyle>): Promise<number> {
+async function list(
+  saver: BaseCheckpointSaver,
+  json: boolean,
+  out: (text: string) => void,
+  style: ReturnType<typeof createStyle>,
+): Promise<number> {
   const sessions = await listSessions(saver);
   if (json) {
-    out(JSON.stringify({ sessions: sessions.map((s) => ({ ...s, updatedAt: s.updatedAt === undefined ? null : new Date(s.updatedAt).toISOString() })) }));
+    out(
+      JSON.stringify({
+        sessions: sessions.map((s) => ({
+          ...s,
+          updatedAt: s.updatedAt === undefined ? null : new Date(s.updatedAt).toISOString(),
+        })),
+      }),
+    );
     return 0;
   }
   if (sessions.length === 0) {
@@ -121,7 +171,14 @@ async function list(saver: BaseCheckpointSaver, json: boolean, out: (text: strin
     return 0;
   }
   const rows = [["NAME", "UPDATED", "CHECKPOINTS", "WRITES", "SIZE"].map((h) => style.dim(h))];
-  for (const s of sessions) rows.push([style.bold(terminalSafeLine(s.threadId)), s.updatedAt ? new Date(s.updatedAt).toISOString().replace("T", " ").slice(0, 19) : "-", String(s.checkpoints), String(s.writes), formatBytes(s.bytes)]);
+  for (const s of sessions)
+    rows.push([
+      style.bold(terminalSafeLine(s.threadId)),
+      s.updatedAt ? new Date(s.updatedAt).toISOString().replace("T", " ").slice(0, 19) : "-",
+      String(s.checkpoints),
+      String(s.writes),
+      formatBytes(s.bytes),
+    ]);
   out(formatTable(rows));
   return 0;
 }
@@ -134,7 +191,9 @@ async function show(
   out: (text: string) => void,
   style: ReturnType<typeof createStyle>,
 ): Promise<number> {
-  const registry = await loadSkillsFromArgs(values.source && values.source.length > 0 ? values.source : undefined, io, { report: !values.json });
+  const registry = await loadSkillsFromArgs(values.source && values.source.length > 0 ? values.source : undefined, io, {
+    report: !values.json,
+  });
   const session = await inspectSession(saver, name, registry);
   if (!session.exists) {
     io.stderr.write(`error: session '${terminalSafeLine(name)}' not found\n`);
@@ -142,10 +201,18 @@ async function show(
   }
   const stats = await checkpointStats(saver, name);
   if (values.json) {
-    out(JSON.stringify({ ...session, updatedAt: session.updatedAt === undefined ? null : new Date(session.updatedAt).toISOString(), storage: stats }));
+    out(
+      JSON.stringify({
+        ...session,
+        updatedAt: session.updatedAt === undefined ? null : new Date(session.updatedAt).toISOString(),
+        storage: stats,
+      }),
+    );
     return 0;
   }
-  out(`${style.bold(terminalSafeLine(name))}  step ${session.lastStep ?? "-"}  ${session.updatedAt ? new Date(session.updatedAt).toISOString() : ""}`);
+  out(
+    `${style.bold(terminalSafeLine(name))}  step ${session.lastStep ?? "-"}  ${session.updatedAt ? new Date(session.updatedAt).toISOString() : ""}`,
+  );
   out(style.dim(`${stats.checkpoints} checkpoints, ${stats.writes} writes, ${formatBytes(stats.bytes)}`));
   out(`\nLoaded skills (${session.loadedSkills.length}):`);
   for (const skill of session.loadedSkills) {
@@ -153,8 +220,18 @@ async function show(
     const mark = drift ? style.yellow(` [${drift.kind} on disk]`) : "";
     out(`  ${terminalSafeLine(`${skill.agentId ? `${skill.agentId}/` : ""}${skill.name} (${skill.mode})`)}${mark}`);
   }
-  if (session.pendingWrites > 0) out(style.dim(`${session.pendingWrites} write${session.pendingWrites === 1 ? "" : "s"} of an unfinished step stored (applied when the session resumes)`));
-  if (session.pendingInterrupts.length > 0) out(style.yellow(`\nWaiting for approval: ${terminalSafeLine(session.pendingInterrupts.map((value) => JSON.stringify(value)).join(", "))}`));
+  if (session.pendingWrites > 0)
+    out(
+      style.dim(
+        `${session.pendingWrites} write${session.pendingWrites === 1 ? "" : "s"} of an unfinished step stored (applied when the session resumes)`,
+      ),
+    );
+  if (session.pendingInterrupts.length > 0)
+    out(
+      style.yellow(
+        `\nWaiting for approval: ${terminalSafeLine(session.pendingInterrupts.map((value) => JSON.stringify(value)).join(", "))}`,
+      ),
+    );
   out(`\nMessages (${session.messages.length}):`);
   const width = Math.max(30, ((io.stdout as { columns?: number }).columns ?? 100) - 12);
   for (const message of session.messages) {

@@ -13,11 +13,22 @@ export const usage = "skillgraph show NAME [--json] [--verbose] [--source DIR]..
 export const help: CommandHelp = {
   summary: "Show one skill: metadata, diagnostics, files and the SKILL.md body.",
   options: [
-    { flags: "--source DIR", description: "read skills from DIR (repeatable)", default: "the conventional skill folders" },
-    { flags: "--json", description: "print the skill as JSON (path = folder, skillFile = SKILL.md, body, files)", default: "off" },
+    {
+      flags: "--source DIR",
+      description: "read skills from DIR (repeatable)",
+      default: "the conventional skill folders",
+    },
+    {
+      flags: "--json",
+      description: "print the skill as JSON (path = folder, skillFile = SKILL.md, body, files)",
+      default: "off",
+    },
     { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
   ],
-  examples: ["skillgraph show release-notes --source examples/skills", "skillgraph show report-builder --json --source examples/skills"],
+  examples: [
+    "skillgraph show release-notes --source examples/skills",
+    "skillgraph show report-builder --json --source examples/skills",
+  ],
 };
 
 /** `skillgraph show`: one skill's metadata, diagnostics, files and body. */
@@ -29,10 +40,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   });
   const [name] = positionals;
   if (!name || positionals.length > 1) throw new UsageError("give exactly one skill name");
-  const registry = await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true, report: !values.json });
+  const registry = await loadSkillsFromArgs(values.source, io, {
+    verbose: values.verbose === true,
+    report: !values.json,
+  });
   const skill = registry.get(name);
   if (!skill) {
-    throw new CliError(new SkillNotFoundError({ skillName: name, suggestions: registry.search(name, { limit: 3 }).map((hit) => hit.name) }).message);
+    throw new CliError(
+      new SkillNotFoundError({
+        skillName: name,
+        suggestions: registry.search(name, { limit: 3 }).map((hit) => hit.name),
+      }).message,
+    );
   }
   const [body, files] = await Promise.all([registry.readBody(name), registry.listFiles(name)]);
   if (values.json) {
@@ -44,9 +63,14 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   io.stdout.write(`${style.bold(line(skill.name))}  ${style.dim(line(skill.file))}\n${line(skill.description)}\n`);
   if (skill.license) io.stdout.write(`${style.dim("license:")} ${line(skill.license)}\n`);
   if (skill.compatibility) io.stdout.write(`${style.dim("compatibility:")} ${line(skill.compatibility)}\n`);
-  if (skill.allowedTools.length > 0) io.stdout.write(`${style.dim("allowed-tools:")} ${line(skill.allowedTools.join(" "))}\n`);
-  for (const diagnostic of skill.diagnostics) io.stdout.write(style.yellow(line(`${diagnostic.severity}: ${diagnostic.code}: ${diagnostic.message}`)) + "\n");
-  if (files.length > 0) io.stdout.write(`${style.dim("files:")}\n${files.map((file) => `  ${line(file.path)} ${style.dim(`(${file.size} B)`)}`).join("\n")}\n`);
+  if (skill.allowedTools.length > 0)
+    io.stdout.write(`${style.dim("allowed-tools:")} ${line(skill.allowedTools.join(" "))}\n`);
+  for (const diagnostic of skill.diagnostics)
+    io.stdout.write(style.yellow(line(`${diagnostic.severity}: ${diagnostic.code}: ${diagnostic.message}`)) + "\n");
+  if (files.length > 0)
+    io.stdout.write(
+      `${style.dim("files:")}\n${files.map((file) => `  ${line(file.path)} ${style.dim(`(${file.size} B)`)}`).join("\n")}\n`,
+    );
   io.stdout.write(`\n${terminalSafe(body)}\n`);
   return 0;
 }

@@ -26,9 +26,17 @@ export const usage = "skillgraph validate [--json] [--strict] PATH... | --all DI
 export const help: CommandHelp = {
   summary: "Check skill folders against the Agent Skills spec, as the reference validator does.",
   options: [
-    { flags: "--all", description: "treat each DIR as a folder of skills and validate every skill in it", default: "off" },
+    {
+      flags: "--all",
+      description: "treat each DIR as a folder of skills and validate every skill in it",
+      default: "off",
+    },
     { flags: "--strict", description: "warnings make a skill invalid too", default: "off" },
-    { flags: "--json", description: "print { results: [{ path (folder), skillFile, name, valid, diagnostics }] }", default: "off" },
+    {
+      flags: "--json",
+      description: "print { results: [{ path (folder), skillFile, name, valid, diagnostics }] }",
+      default: "off",
+    },
   ],
   notes: ["Exit codes: 0 all valid, 1 some invalid or a path is wrong, 2 usage error. Flags may come in any order."],
   examples: ["skillgraph validate examples/skills/report-builder", "skillgraph validate --all --json examples/skills"],
@@ -41,17 +49,24 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     allowPositionals: true,
     options: { json: { type: "boolean" }, strict: { type: "boolean" }, all: { type: "boolean" } },
   });
-  if (positionals.length === 0) throw new UsageError(values.all ? "--all needs a folder of skills" : "give at least one skill folder, or --all DIR");
+  if (positionals.length === 0)
+    throw new UsageError(
+      values.all ? "--all needs a folder of skills" : "give at least one skill folder, or --all DIR",
+    );
   const folders: string[] = [];
   for (const path of positionals) {
     let absolute = resolve(io.cwd, path);
     // Like the reference CLI: a path to SKILL.md itself means its folder.
-    if (!values.all && basename(absolute).toLowerCase() === "skill.md" && existsSync(absolute)) absolute = dirname(absolute);
+    if (!values.all && basename(absolute).toLowerCase() === "skill.md" && existsSync(absolute))
+      absolute = dirname(absolute);
     const dir = checkSkillsFolder(absolute, io.cwd, values.all ? "skills folder" : "skill folder");
     if (!values.all) {
       if (!hasSkillFile(dir)) {
         const inside = (await skillsFromDirectory(dir).scan()).candidates.length;
-        if (inside > 0) throw new CliError(`${dir} has no SKILL.md but holds ${inside} skill${inside === 1 ? "" : "s"}: did you mean 'skillgraph validate --all ${path}'?`);
+        if (inside > 0)
+          throw new CliError(
+            `${dir} has no SKILL.md but holds ${inside} skill${inside === 1 ? "" : "s"}: did you mean 'skillgraph validate --all ${path}'?`,
+          );
       }
       folders.push(dir);
       continue;
@@ -66,7 +81,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   for (const folder of folders) {
     const outcome = await validateSkill(folder);
     const valid = outcome.success && !(values.strict && outcome.issues.some((issue) => issue.severity === "warning"));
-    const skillFile = ["SKILL.md", "skill.md"].map((file) => join(folder, file)).find((file) => existsSync(file)) ?? null;
+    const skillFile =
+      ["SKILL.md", "skill.md"].map((file) => join(folder, file)).find((file) => existsSync(file)) ?? null;
     results.push({
       path: folder,
       skillFile,
@@ -82,9 +98,14 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const style = createStyle(io.color);
     for (const result of results) {
       const mark = result.valid ? style.green("✓ ok") : style.red("✗ invalid");
-      io.stdout.write(`${mark} ${style.bold(terminalSafeLine(result.name ?? basename(result.path)))} ${style.dim(terminalSafeLine(result.path))}\n`);
+      io.stdout.write(
+        `${mark} ${style.bold(terminalSafeLine(result.name ?? basename(result.path)))} ${style.dim(terminalSafeLine(result.path))}\n`,
+      );
       for (const diagnostic of result.diagnostics) {
-        const tag = diagnostic.severity === "error" ? style.red(`error: ${diagnostic.code}`) : style.yellow(`warning: ${diagnostic.code}`);
+        const tag =
+          diagnostic.severity === "error"
+            ? style.red(`error: ${diagnostic.code}`)
+            : style.yellow(`warning: ${diagnostic.code}`);
         io.stdout.write(`    ${tag}  ${terminalSafeLine(diagnostic.message)}\n`);
       }
     }

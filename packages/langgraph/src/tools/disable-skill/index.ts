@@ -7,7 +7,12 @@ export const DISABLE_SKILL = "disable_skill";
 
 /** The model-facing `disable_skill` tool (schema only; the interceptor runs it). */
 export function buildDisableSkillTool(names: readonly string[], enumThreshold: number): StructuredToolInterface {
-  return buildSkillNameTool(DISABLE_SKILL, "Stop using a skill for the rest of this conversation (it is unloaded and hidden for you only).", names, enumThreshold);
+  return buildSkillNameTool(
+    DISABLE_SKILL,
+    "Stop using a skill for the rest of this conversation (it is unloaded and hidden for you only).",
+    names,
+    enumThreshold,
+  );
 }
 
 /** Unloads and hides a skill in this agent's thread state only; the registry and other agents are untouched. */

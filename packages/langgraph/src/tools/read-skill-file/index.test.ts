@@ -6,10 +6,26 @@ import { runReadSkillFile } from "./index.js";
 describe("read_skill_file", () => {
   it("stores a stub with a file marker and records the doc for a loaded skill (the request fills the content)", async () => {
     const registry = await createTestRegistry();
-    const state = { load: { seq: 2, loaded: { "pdf-tools": { name: "pdf-tools", mode: "turn" as const, loadedSeq: 1, lastUsedSeq: 1, hash: "h", docs: [] } } }, disabled: [] };
-    const outcome = await runReadSkillFile({ name: "pdf-tools", path: "references/api.md" }, toolContext(registry, {}, state));
+    const state = {
+      load: {
+        seq: 2,
+        loaded: {
+          "pdf-tools": { name: "pdf-tools", mode: "turn" as const, loadedSeq: 1, lastUsedSeq: 1, hash: "h", docs: [] },
+        },
+      },
+      disabled: [],
+    };
+    const outcome = await runReadSkillFile(
+      { name: "pdf-tools", path: "references/api.md" },
+      toolContext(registry, {}, state),
+    );
     expect(outcome.content).not.toContain("PDF API DOC");
-    expect(outcome.artifact).toEqual({ kind: "skill-file", agentId: "test", skill: "pdf-tools", path: "references/api.md" });
+    expect(outcome.artifact).toEqual({
+      kind: "skill-file",
+      agentId: "test",
+      skill: "pdf-tools",
+      path: "references/api.md",
+    });
     expect(outcome.update?.events).toEqual([{ type: "doc", name: "pdf-tools", path: "references/api.md", seq: 3 }]);
   });
 
@@ -21,13 +37,19 @@ describe("read_skill_file", () => {
   });
 
   it("refuses a path that leaves the skill folder", async () => {
-    const outcome = await runReadSkillFile({ name: "pdf-tools", path: "../notes/SKILL.md" }, toolContext(await createTestRegistry()));
+    const outcome = await runReadSkillFile(
+      { name: "pdf-tools", path: "../notes/SKILL.md" },
+      toolContext(await createTestRegistry()),
+    );
     expect(outcome.status).toBe("error");
     expect(outcome.content).toContain("Cannot read '../notes/SKILL.md' of skill 'pdf-tools'");
   });
 
   it("refuses a file above maxFileBytes", async () => {
-    const outcome = await runReadSkillFile({ name: "pdf-tools", path: "references/api.md" }, toolContext(await createTestRegistry(), { maxFileBytes: 3 }));
+    const outcome = await runReadSkillFile(
+      { name: "pdf-tools", path: "references/api.md" },
+      toolContext(await createTestRegistry(), { maxFileBytes: 3 }),
+    );
     expect(outcome.status).toBe("error");
   });
 

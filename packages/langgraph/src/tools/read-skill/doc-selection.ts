@@ -33,12 +33,19 @@ export function asksForDocs(args: unknown): boolean {
  * Reads `docs` / `include_all_docs` / `docs_mode` of a read_skill call, checks every path by reading it through the
  * registry's confined reader (size-capped, binary refused), and caps the count and the total size of the selection.
  */
-export async function selectDocs(args: unknown, skill: string, catalog: SkillCatalog, current: readonly string[], limits: { maxFileBytes: number; seq: number }): Promise<DocSelection> {
+export async function selectDocs(
+  args: unknown,
+  skill: string,
+  catalog: SkillCatalog,
+  current: readonly string[],
+  limits: { maxFileBytes: number; seq: number },
+): Promise<DocSelection> {
   const record = (args && typeof args === "object" ? args : {}) as Record<string, unknown>;
   const refused: DocSelection["refused"] = [];
   const modeArg = record.docs_mode;
   const mode: DocsMode = modeArg === "replace" || modeArg === "clear" ? modeArg : "add";
-  if (modeArg !== undefined && modeArg !== "add" && modeArg !== "replace" && modeArg !== "clear") refused.push({ path: String(modeArg).slice(0, 40), reason: "docs_mode must be add, replace or clear; used add" });
+  if (modeArg !== undefined && modeArg !== "add" && modeArg !== "replace" && modeArg !== "clear")
+    refused.push({ path: String(modeArg).slice(0, 40), reason: "docs_mode must be add, replace or clear; used add" });
   let wanted: string[] = [];
   if (record.include_all_docs === true) {
     const files = await catalog.listFiles(skill).catch(() => []);
@@ -46,11 +53,14 @@ export async function selectDocs(args: unknown, skill: string, catalog: SkillCat
   }
   if (Array.isArray(record.docs)) {
     for (const item of record.docs.slice(0, MAX_SELECTED_DOCS * 4)) {
-      if (typeof item !== "string" || item.trim() === "") refused.push({ path: JSON.stringify(item).slice(0, 40), reason: "not a path string" });
-      else if (item.length > MAX_DOC_PATH_CHARS) refused.push({ path: `${item.slice(0, 40)}...`, reason: `longer than ${MAX_DOC_PATH_CHARS} characters` });
+      if (typeof item !== "string" || item.trim() === "")
+        refused.push({ path: JSON.stringify(item).slice(0, 40), reason: "not a path string" });
+      else if (item.length > MAX_DOC_PATH_CHARS)
+        refused.push({ path: `${item.slice(0, 40)}...`, reason: `longer than ${MAX_DOC_PATH_CHARS} characters` });
       else wanted.push(item.trim());
     }
-  } else if (record.docs !== undefined) refused.push({ path: "docs", reason: "docs must be a list of paths relative to the skill folder" });
+  } else if (record.docs !== undefined)
+    refused.push({ path: "docs", reason: "docs must be a list of paths relative to the skill folder" });
   if (mode === "clear") wanted = [];
   const base = mode === "add" ? [...current] : [];
   const selected: string[] = [];
@@ -63,7 +73,8 @@ export async function selectDocs(args: unknown, skill: string, catalog: SkillCat
     }
     try {
       const file = await catalog.readFile(skill, path, { maxBytes: limits.maxFileBytes });
-      if (file.size > limits.maxFileBytes) throw new Error(`${file.size} bytes is over the ${limits.maxFileBytes}-byte limit`);
+      if (file.size > limits.maxFileBytes)
+        throw new Error(`${file.size} bytes is over the ${limits.maxFileBytes}-byte limit`);
       if (total + file.size > budget) {
         refused.push({ path, reason: `the selection's files may total at most ${budget} bytes` });
         continue;

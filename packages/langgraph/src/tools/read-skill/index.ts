@@ -21,9 +21,19 @@ export function buildReadSkillTool(names: readonly string[], enumThreshold: numb
     schema: z.object({
       name: skillNameSchema(names, enumThreshold).optional(),
       path: z.string().optional().describe("Instead of name: the skill's folder or SKILL.md path, as listed"),
-      docs: z.array(z.string()).max(MAX_SELECTED_DOCS).optional().describe("Reference files to show with the instructions, paths relative to the skill folder"),
-      include_all_docs: z.boolean().optional().describe("Select every reference file of the skill (not scripts/), within the size caps"),
-      docs_mode: z.enum(["add", "replace", "clear"]).optional().describe("How docs change the current selection (default add)"),
+      docs: z
+        .array(z.string())
+        .max(MAX_SELECTED_DOCS)
+        .optional()
+        .describe("Reference files to show with the instructions, paths relative to the skill folder"),
+      include_all_docs: z
+        .boolean()
+        .optional()
+        .describe("Select every reference file of the skill (not scripts/), within the size caps"),
+      docs_mode: z
+        .enum(["add", "replace", "clear"])
+        .optional()
+        .describe("How docs change the current selection (default add)"),
     }),
   });
 }
@@ -41,25 +51,42 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
   if (files.length > 0) {
     lines.push(`Files in this skill (read them with read_skill_file):`);
     for (const file of files.slice(0, MAX_LISTED_FILES)) lines.push(`- ${file.path} (${file.size} bytes)`);
-    if (files.length > MAX_LISTED_FILES) lines.push(`- ... ${files.length - MAX_LISTED_FILES} more (list_skill_files shows all)`);
+    if (files.length > MAX_LISTED_FILES)
+      lines.push(`- ... ${files.length - MAX_LISTED_FILES} more (list_skill_files shows all)`);
   }
   if (tools.length > 0) lines.push(`Tools unlocked by this skill: ${tools.join(", ")}`);
   const needs = skill.dependencies;
   if (needs && needs.bins.length + needs.apt.length + needs.uv.length > 0) {
-    const declared = [needs.bins.length > 0 ? `programs ${needs.bins.join(", ")}` : "", needs.apt.length > 0 ? `Debian packages ${needs.apt.join(", ")}` : "", needs.uv.length > 0 ? `Python packages ${needs.uv.join(", ")}` : ""];
+    const declared = [
+      needs.bins.length > 0 ? `programs ${needs.bins.join(", ")}` : "",
+      needs.apt.length > 0 ? `Debian packages ${needs.apt.join(", ")}` : "",
+      needs.uv.length > 0 ? `Python packages ${needs.uv.join(", ")}` : "",
+    ];
     lines.push(`Declared dependencies (skillgraph installs none): ${declared.filter(Boolean).join("; ")}.`);
     for (const hint of installHints(needs)) lines.push(`If missing, the user can install them with: ${hint}`);
   }
   const seq = context.state.load.seq + 1;
   const current = context.state.load.loaded[name]?.docs ?? [];
-  const selection = asksForDocs(args) ? await selectDocs(args, name, context.catalog, current, { maxFileBytes: context.options.maxFileBytes, seq }) : undefined;
+  const selection = asksForDocs(args)
+    ? await selectDocs(args, name, context.catalog, current, { maxFileBytes: context.options.maxFileBytes, seq })
+    : undefined;
   const docs = selection ? selection.after : [...current];
-  if (docs.length > 0) lines.push(`Reference files shown with these instructions while the skill is loaded: ${docs.join(", ")}`);
+  if (docs.length > 0)
+    lines.push(`Reference files shown with these instructions while the skill is loaded: ${docs.join(", ")}`);
   for (const refused of selection?.refused ?? []) lines.push(`Not selected: ${refused.path} (${refused.reason})`);
   return {
     content: lines.join("\n"),
-    artifact: { kind: "skill-body", agentId: context.agentId, skill: name, hash: skill.hash, ...(docs.length > 0 ? { docs } : {}) },
-    update: { events: [{ type: "load", name, mode, hash: skill.hash, seq }, ...(selection?.events ?? [])], maxLoaded: context.options.maxLoadedSkills },
+    artifact: {
+      kind: "skill-body",
+      agentId: context.agentId,
+      skill: name,
+      hash: skill.hash,
+      ...(docs.length > 0 ? { docs } : {}),
+    },
+    update: {
+      events: [{ type: "load", name, mode, hash: skill.hash, seq }, ...(selection?.events ?? [])],
+      maxLoaded: context.options.maxLoadedSkills,
+    },
     events: [
       { type: "skill-loaded", agentId: context.agentId, skill: name, mode, hash: skill.hash },
       ...(tools.length > 0 ? [{ type: "tools-unlocked" as const, agentId: context.agentId, skill: name, tools }] : []),
@@ -76,7 +103,10 @@ export function skillByNameOrPath(args: unknown, context: SkillsToolContext): st
   if (name !== undefined && context.catalog.has(name)) return name;
   const path = stringArg(args, "path", "location") ?? (name !== undefined && /[\\/]/.test(name) ? name : undefined);
   if (path === undefined || path.length > 4096) return name;
-  const folder = path.replace(/[\\/]+$/, "").replace(/[\\/]SKILL\.md$/i, "").replace(/\\/g, "/");
+  const folder = path
+    .replace(/[\\/]+$/, "")
+    .replace(/[\\/]SKILL\.md$/i, "")
+    .replace(/\\/g, "/");
   for (const skill of context.catalog.list()) {
     const dir = skill.dir?.replace(/\\/g, "/").replace(/\/+$/, "");
     if (dir !== undefined && dir === folder) return skill.name;

@@ -10,12 +10,18 @@ describe("search_skills", () => {
   });
 
   it("leaves out skills the agent disabled", async () => {
-    const outcome = await runSearchSkills({ query: "pdf files" }, toolContext(await createTestRegistry(), {}, { load: { seq: 0, loaded: {} }, disabled: ["pdf-tools"] }));
+    const outcome = await runSearchSkills(
+      { query: "pdf files" },
+      toolContext(await createTestRegistry(), {}, { load: { seq: 0, loaded: {} }, disabled: ["pdf-tools"] }),
+    );
     expect(outcome.content).not.toContain("pdf-tools");
   });
 
   it("honours searchLimit", async () => {
-    const outcome = await runSearchSkills({ query: "skill notes weather pdf git" }, toolContext(await createTestRegistry(), { searchLimit: 1 }));
+    const outcome = await runSearchSkills(
+      { query: "skill notes weather pdf git" },
+      toolContext(await createTestRegistry(), { searchLimit: 1 }),
+    );
     expect(outcome.content.split("\n").filter((line) => line.startsWith("- "))).toHaveLength(1);
   });
 

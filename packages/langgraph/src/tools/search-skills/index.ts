@@ -10,7 +10,8 @@ export const SEARCH_SKILLS = "search_skills";
 export function buildSearchSkillsTool(): StructuredToolInterface {
   return tool(runsInInterceptor(SEARCH_SKILLS), {
     name: SEARCH_SKILLS,
-    description: "Search the available skills by what you need to do; returns the best matches, best first. Load one with read_skill.",
+    description:
+      "Search the available skills by what you need to do; returns the best matches, best first. Load one with read_skill.",
     schema: z.object({ query: z.string().describe("What you need to do, in a few words") }),
   });
 }
@@ -21,9 +22,14 @@ export async function runSearchSkills(args: unknown, context: SkillsToolContext)
   if (!query) return toolError('Missing the query: pass {"query": "<what you need to do>"}.');
   const disabled = new Set(context.state.disabled);
   const limit = context.options.searchLimit;
-  const hits = context.catalog.search(query, { limit: limit + disabled.size }).filter((hit) => !disabled.has(hit.name)).slice(0, limit);
+  const hits = context.catalog
+    .search(query, { limit: limit + disabled.size })
+    .filter((hit) => !disabled.has(hit.name))
+    .slice(0, limit);
   if (hits.length === 0) return { content: `No skill matches '${query}'.` };
   const lines = hits.map((hit) => `- ${hit.name} (score ${hit.score.toFixed(2)}): ${hit.description}`);
-  const note = hits.some((hit) => hit.confident) ? "" : "\nNo match is a confident fit; proceed without a skill if none applies.";
+  const note = hits.some((hit) => hit.confident)
+    ? ""
+    : "\nNo match is a confident fit; proceed without a skill if none applies.";
   return { content: `Skills matching '${query}', best first:\n${lines.join("\n")}${note}` };
 }

@@ -9,12 +9,19 @@ import { createSkillRegistry, skillsFromDirectory } from "@skillgraph/core";
 import { createShellHook } from "@skillgraph/shell";
 
 const skillsDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../../../examples/skills");
-const csv = "region,amount\nnorth,10\n\"south, east\",5.5\nwest,4.5\n";
+const csv = 'region,amount\nnorth,10\n"south, east",5.5\nwest,4.5\n';
 
 // A plain StateGraph: the graph state says which skills were read; the shell tools read it from inside the ToolNode.
-const State = Annotation.Root({ ...MessagesAnnotation.spec, loadedSkills: Annotation<string[]>({ reducer: (_left, right) => right, default: () => [] }) });
+const State = Annotation.Root({
+  ...MessagesAnnotation.spec,
+  loadedSkills: Annotation<string[]>({ reducer: (_left, right) => right, default: () => [] }),
+});
 
-async function runReportBuilder(executor: "local" | "bubblewrap", loadedSkills: string[], command = 'scripts/build-report.mjs in/sales.csv --title "Q3 sales"') {
+async function runReportBuilder(
+  executor: "local" | "bubblewrap",
+  loadedSkills: string[],
+  command = 'scripts/build-report.mjs in/sales.csv --title "Q3 sales"',
+) {
   const registry = await createSkillRegistry({ sources: [skillsFromDirectory(skillsDir)] });
   const hook = createShellHook({ catalog: registry, executor });
   const model = fakeModel()
@@ -37,13 +44,22 @@ async function runReportBuilder(executor: "local" | "bubblewrap", loadedSkills: 
   const final = await graph.invoke({ messages: [new HumanMessage("Summarize my sales CSV")], loadedSkills }, config);
   await hook.dispose();
   const toolMessage = final.messages.find((message) => ToolMessage.isInstance(message)) as ToolMessage;
-  return { final, result: JSON.parse(String(toolMessage.content)), workspace: hook.workspacePath(`report-${executor}`) };
+  return {
+    final,
+    result: JSON.parse(String(toolMessage.content)),
+    workspace: hook.workspacePath(`report-${executor}`),
+  };
 }
 
 describe.each(["local", "bubblewrap"] as const)("report-builder example end to end (%s)", (executor) => {
   it("runs the skill's script from a scripted model and reports out/report.md", async () => {
     const { final, result } = await runReportBuilder(executor, ["report-builder"]);
-    expect(result).toMatchObject({ status: "ok", exit_code: 0, executor, stdout: "wrote out/report.md: 3 rows, 2 columns\n" });
+    expect(result).toMatchObject({
+      status: "ok",
+      exit_code: 0,
+      executor,
+      stdout: "wrote out/report.md: 3 rows, 2 columns\n",
+    });
     const [report] = result.output_files;
     expect(report).toMatchObject({ path: "out/report.md", mime_type: "text/markdown" });
     expect(report.content).toContain("# Q3 sales");
@@ -53,9 +69,14 @@ describe.each(["local", "bubblewrap"] as const)("report-builder example end to e
   });
 
   it("expands $SKILL_DIR to where the skill folder is for the command", async () => {
-    const { result } = await runReportBuilder(executor, ["report-builder"], 'node "$SKILL_DIR/scripts/build-report.mjs" in/sales.csv --title=Sales');
+    const { result } = await runReportBuilder(
+      executor,
+      ["report-builder"],
+      'node "$SKILL_DIR/scripts/build-report.mjs" in/sales.csv --title=Sales',
+    );
     expect(result).toMatchObject({ status: "ok" });
-    if (executor === "bubblewrap") expect(result.command).toBe("node /skill/scripts/build-report.mjs in/sales.csv --title=Sales");
+    if (executor === "bubblewrap")
+      expect(result.command).toBe("node /skill/scripts/build-report.mjs in/sales.csv --title=Sales");
     else expect(result.command).toContain("/examples/skills/report-builder/scripts/build-report.mjs");
     expect(result.output_files[0].content).toContain("# Sales");
   });

@@ -7,10 +7,15 @@ const catalog = fixtureCatalog([fixtureSkill({ name: "prompter", dir: prompterDi
 describe.each(["local", "bubblewrap"] as const)("interactive sessions (%s)", (executor) => {
   const hook = createShellHook({ catalog, executor, loadedSkills: () => ["prompter"] });
   const tool = (name: string) => hook.tools.find((candidate) => candidate.name === name)!;
-  const call = async (name: string, input: Record<string, unknown>, threadId = "chat-1") => JSON.parse(String(await tool(name).invoke(input, { configurable: { thread_id: threadId } })));
+  const call = async (name: string, input: Record<string, unknown>, threadId = "chat-1") =>
+    JSON.parse(String(await tool(name).invoke(input, { configurable: { thread_id: threadId } })));
 
   // Reads until `expected` has arrived (a loaded machine may deliver a prompt after the first poll returns).
-  async function readUntil(first: { output: string; status: string; session_id?: string }, sessionId: string, expected: string) {
+  async function readUntil(
+    first: { output: string; status: string; session_id?: string },
+    sessionId: string,
+    expected: string,
+  ) {
     let output = first.output;
     let last = first;
     for (let attempt = 0; attempt < 20 && !output.includes(expected) && last.status === "running"; attempt += 1) {
@@ -21,26 +26,61 @@ describe.each(["local", "bubblewrap"] as const)("interactive sessions (%s)", (ex
   }
 
   it("answers a program that prompts twice through write and poll", async () => {
-    const started = await call("run_skill_script", { skill: "prompter", command: "scripts/ask-twice.sh", interactive: true });
+    const started = await call("run_skill_script", {
+      skill: "prompter",
+      command: "scripts/ask-twice.sh",
+      interactive: true,
+    });
     expect(started).toMatchObject({ status: "running", session_id: expect.stringMatching(/^session-/) });
     expect((await readUntil(started, started.session_id, "Name? ")).output).toBe("Name? ");
-    const second = await readUntil(await call("shell_session_write", { session_id: started.session_id, input: "Ada\n" }), started.session_id, "Color? ");
+    const second = await readUntil(
+      await call("shell_session_write", { session_id: started.session_id, input: "Ada\n" }),
+      started.session_id,
+      "Color? ",
+    );
     expect(second).toMatchObject({ status: "running", output: "Color? " });
     // once the output has gone quiet on the unfinished line, the poll says the program waits for input
     const waiting = await call("shell_session_poll", { session_id: started.session_id, wait_ms: 400 });
-    expect(waiting).toMatchObject({ status: "running", output: "", interaction: { waiting_for_input: true, prompt: "Color? " } });
-    const done = await readUntil(await call("shell_session_write", { session_id: started.session_id, input: "blue\n", wait_ms: 5_000 }), started.session_id, "blue\n");
+    expect(waiting).toMatchObject({
+      status: "running",
+      output: "",
+      interaction: { waiting_for_input: true, prompt: "Color? " },
+    });
+    const done = await readUntil(
+      await call("shell_session_write", { session_id: started.session_id, input: "blue\n", wait_ms: 5_000 }),
+      started.session_id,
+      "blue\n",
+    );
     expect(done).toMatchObject({ status: "exited", exit_code: 0, output: "Hello Ada, you like blue\n" });
-    expect(await call("shell_session_poll", { session_id: started.session_id })).toMatchObject({ status: "refused", reason: "session-not-found" });
+    expect(await call("shell_session_poll", { session_id: started.session_id })).toMatchObject({
+      status: "refused",
+      reason: "session-not-found",
+    });
   });
 
   it("keeps sessions per thread and kills them on kill and on dispose", async () => {
-    const first = await call("run_skill_script", { skill: "prompter", command: "scripts/ask-twice.sh", interactive: true }, "chat-a");
-    const second = await call("run_skill_script", { skill: "prompter", command: "scripts/ask-twice.sh", interactive: true }, "chat-b");
-    expect(await call("shell_session_poll", { session_id: first.session_id, wait_ms: 0 }, "chat-b")).toMatchObject({ status: "refused", reason: "session-not-found" });
-    expect(await call("shell_session_kill", { session_id: first.session_id }, "chat-a")).toMatchObject({ status: "exited" });
+    const first = await call(
+      "run_skill_script",
+      { skill: "prompter", command: "scripts/ask-twice.sh", interactive: true },
+      "chat-a",
+    );
+    const second = await call(
+      "run_skill_script",
+      { skill: "prompter", command: "scripts/ask-twice.sh", interactive: true },
+      "chat-b",
+    );
+    expect(await call("shell_session_poll", { session_id: first.session_id, wait_ms: 0 }, "chat-b")).toMatchObject({
+      status: "refused",
+      reason: "session-not-found",
+    });
+    expect(await call("shell_session_kill", { session_id: first.session_id }, "chat-a")).toMatchObject({
+      status: "exited",
+    });
     await hook.dispose("chat-b");
-    expect(await call("shell_session_poll", { session_id: second.session_id, wait_ms: 0 }, "chat-b")).toMatchObject({ status: "refused", reason: "session-not-found" });
+    expect(await call("shell_session_poll", { session_id: second.session_id, wait_ms: 0 }, "chat-b")).toMatchObject({
+      status: "refused",
+      reason: "session-not-found",
+    });
   });
 
   it("leaves no process behind after dispose()", async () => {

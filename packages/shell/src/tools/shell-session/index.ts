@@ -8,14 +8,33 @@ import { refusalPayload } from "../../internal/tool-payload.js";
 import { refusal } from "../../policy/refusal.js";
 import type { InteractiveSession } from "../../sessions/interactive-session.js";
 
-const waitField = z.number().int().min(0).max(30_000).optional().describe("Wait up to this many milliseconds for output (default 1000).");
+const waitField = z
+  .number()
+  .int()
+  .min(0)
+  .max(30_000)
+  .optional()
+  .describe("Wait up to this many milliseconds for output (default 1000).");
 
 function findSession(runtime: ShellRuntime, sessionId: string, config: RunnableConfig): InteractiveSession | string {
   const session = runtime.sessions.get(threadIdOf(config), sessionId);
-  return session ?? refusalPayload(refusal("session-not-found", `no session '${sessionId}' on this thread (it exited, was killed, or belongs to another thread)`));
+  return (
+    session ??
+    refusalPayload(
+      refusal(
+        "session-not-found",
+        `no session '${sessionId}' on this thread (it exited, was killed, or belongs to another thread)`,
+      ),
+    )
+  );
 }
 
-async function pollAndReport(runtime: ShellRuntime, session: InteractiveSession, waitMs: number, config: RunnableConfig): Promise<string> {
+async function pollAndReport(
+  runtime: ShellRuntime,
+  session: InteractiveSession,
+  waitMs: number,
+  config: RunnableConfig,
+): Promise<string> {
   const snapshot = await session.poll(waitMs);
   if (snapshot.status === "exited") runtime.sessions.remove(threadIdOf(config), session.id);
   return sessionPayload(snapshot);
@@ -31,13 +50,15 @@ export function createShellSessionTools(runtime: ShellRuntime) {
     async ({ session_id, input, close_stdin, wait_ms }, config) => {
       const session = findSession(runtime, session_id, config);
       if (typeof session === "string") return session;
-      if (!session.write(input)) return refusalPayload(refusal("invalid-input", `session '${session_id}' no longer accepts input`));
+      if (!session.write(input))
+        return refusalPayload(refusal("invalid-input", `session '${session_id}' no longer accepts input`));
       if (close_stdin) session.closeStdin();
       return pollAndReport(runtime, session, wait_ms ?? 1_000, config);
     },
     {
       name: "shell_session_write",
-      description: "Send text to the standard input of an interactive session (include '\\n' to press Enter), then return the new output.",
+      description:
+        "Send text to the standard input of an interactive session (include '\\n' to press Enter), then return the new output.",
       schema: z.object({
         session_id: z.string(),
         input: z.string().describe("Text to send; end with \\n to submit a line."),
@@ -54,7 +75,8 @@ export function createShellSessionTools(runtime: ShellRuntime) {
     },
     {
       name: "shell_session_poll",
-      description: "Return the output an interactive session produced since the last call, and whether it is still running.",
+      description:
+        "Return the output an interactive session produced since the last call, and whether it is still running.",
       schema: z.object({ session_id: z.string(), wait_ms: waitField }),
     },
   );
@@ -67,7 +89,11 @@ export function createShellSessionTools(runtime: ShellRuntime) {
       runtime.sessions.remove(threadIdOf(config), session_id);
       return sessionPayload(snapshot);
     },
-    { name: "shell_session_kill", description: "Kill an interactive session and everything it started.", schema: z.object({ session_id: z.string() }) },
+    {
+      name: "shell_session_kill",
+      description: "Kill an interactive session and everything it started.",
+      schema: z.object({ session_id: z.string() }),
+    },
   );
   return [write, poll, kill];
 }
