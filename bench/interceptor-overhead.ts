@@ -3,8 +3,8 @@
 // the same agent without skills. Both shapes (createAgent + middleware, hand-built graph + interceptor), with a
 // MemorySaver and without a checkpointer. Also the engine's request rewrite alone (no graph).
 // Run: node --expose-gc --conditions=@skillgraph/source --import tsx bench/interceptor-overhead.ts [--quick]
-import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { createSkillRegistry, skillsFromDirectory } from "../packages/core/src/index.js";
 import { HumanMessage, MemorySaver, AIMessage } from "../packages/langgraph/src/__fixtures__/langchain.js";
 import { RecordingChatModel } from "../packages/langgraph/src/__fixtures__/recording-chat-model.js";
@@ -120,6 +120,7 @@ console.log(
 );
 
 const out = join(import.meta.dirname, "results", "interceptor-overhead.json");
+mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
   out,
   JSON.stringify(

@@ -88,7 +88,7 @@ export async function loadCandidate(
     return { ...base, metadata, refused: [], body, hash, racy };
   } catch (error) {
     const racy = candidate.kind === "disk" && isRacy(candidate.identity, currentTimeNs());
-    if (SkillLoadError.isInstance(error) && error instanceof SkillLoadError) {
+    if (SkillLoadError.isInstance(error)) {
       return { ...base, metadata: undefined, refused: error.diagnostics, body: undefined, hash, racy };
     }
     const path =

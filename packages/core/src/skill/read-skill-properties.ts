@@ -79,7 +79,7 @@ export async function readSkillProperties(dir: string, options: ReadSkillMdOptio
 
 /**
  * The reference's `to_dict()`: `name`, `description`, then `license`, `compatibility`, `allowed-tools`, `metadata`
- * when set (the JSON `skillgraph read-properties` prints).
+ * when set (the reference CLI's `read-properties` JSON).
  */
 export function skillPropertiesToDict(properties: SkillProperties): Record<string, unknown> {
   const dict: Record<string, unknown> = { name: properties.name, description: properties.description };
