@@ -46,9 +46,9 @@ describe("error and source diagnostic codes", () => {
     ]);
     const patterns = [
       /new SkillgraphError\(\{\s*code:\s*"([a-z-]+)"/g, // base-class throws
-      /folderDiagnostic\("([a-z-]+)"/g, // source diagnostics
+      /folderDiagnostic\(\s*"([a-z-]+)"/g, // source diagnostics
       /code:\s*"((?:source|skill)-[a-z-]+)"/g, // diagnostics built as object literals
-      /createDiagnostic\("([a-z-]+)"/g, // SKILL.md diagnostics
+      /createDiagnostic\(\s*"([a-z-]+)"/g, // SKILL.md diagnostics
     ];
     const seen: string[] = [];
     const unknown: string[] = [];
