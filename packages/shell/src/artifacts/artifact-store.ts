@@ -1,4 +1,5 @@
 import type { BaseStore } from "@langchain/langgraph";
+import { InvalidOptionsError } from "../internal/core.js";
 
 /** An output saved beyond the workspace, referable later in the thread as `artifact://<name>` (or `@<version>`). */
 export interface Artifact {
@@ -48,6 +49,13 @@ export function artifactStoreFromBaseStore(store: BaseStore): ArtifactStore {
   const namespace = (threadId: string) => [...NAMESPACE, threadId];
   return {
     async save(threadId, input) {
+      if (!isArtifactName(input.name)) {
+        throw new InvalidOptionsError({
+          option: "name",
+          value: input.name,
+          message: `'${input.name}' is not a valid artifact name`,
+        });
+      }
       const latest = await store.get(namespace(threadId), input.name);
       const version = ((latest?.value as { version?: number } | undefined)?.version ?? 0) + 1;
       const artifact: Artifact = {

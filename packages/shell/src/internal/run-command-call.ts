@@ -19,7 +19,12 @@ import { prepareSkillEnvironment } from "./prepare-skill-environment.js";
 import { compileOutputGlobs } from "../workspace/output-globs.js";
 import { StagingRefusedError } from "../workspace/thread-workspaces.js";
 import { getCurrentTaskInput, getStore } from "@langchain/langgraph";
-import { artifactStoreFromBaseStore, type Artifact, type ArtifactStore } from "../artifacts/artifact-store.js";
+import {
+  artifactStoreFromBaseStore,
+  isArtifactName,
+  type Artifact,
+  type ArtifactStore,
+} from "../artifacts/artifact-store.js";
 import { conversationAttachments, type ConversationAttachment } from "../workspace/conversation-attachments.js";
 import { resolveInputs, type InputSpec } from "../workspace/input-sources.js";
 import { withConfinedFolder } from "./core.js";
@@ -341,6 +346,11 @@ async function saveArtifacts(
   await withConfinedFolder(workspaceDir, async (workspace) => {
     for (const file of files) {
       const name = file.path.split("/").pop() as string;
+      // the command chose the file name: one with '@' or odd characters would collide with version keys
+      if (!isArtifactName(name)) {
+        saved.push({ name, skipped: "not a valid artifact name (letters, digits, '.', '_', '-'; at most 128)" });
+        continue;
+      }
       const read = await workspace.readFile(file.path, { maxBytes });
       if (!read.ok) {
         saved.push({ name, skipped: read.message });
