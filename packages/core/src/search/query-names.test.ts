@@ -12,6 +12,10 @@ describe("nameTerms", () => {
     ]);
   });
 
+  it("takes a sentence-initial word when it has a capital inside (camelCase or all capitals)", () => {
+    expect([...nameTerms("HubSpot: create a deal. IBM quantum hardware")]).toEqual(["hubspot", "ibm"]);
+  });
+
   it("ignores sentence starts, lowercase text, single letters and words with digits", () => {
     expect(nameTerms("Deploy my app").size).toBe(0);
     expect(nameTerms("deploy my next.js app to vercel").size).toBe(0);

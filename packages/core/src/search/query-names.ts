@@ -5,6 +5,8 @@ import { tokenize } from "./tokenize.js";
  * possessive `'s` and surrounding punctuation ("HubSpot", "Oracle's", "(IBM)"). Not "I", "C#", "S3" or "Q3".
  */
 const NAME_WORD = /^[^A-Za-z0-9]*[A-Z][A-Za-z]*[A-Za-z](?:['’]s)?[^A-Za-z0-9]*$/;
+/** A capital after the first letter ("HubSpot", "IBM"): a name even where a sentence starts. */
+const INNER_CAPITAL = /[A-Za-z][A-Z]/;
 /** A word that ends a sentence or a lead-in ("Note:"), so the next word's capital says nothing. */
 const SENTENCE_END = /[.!?:;]["'’)\]]*$/;
 
@@ -19,7 +21,7 @@ export function nameTerms(query: string): Set<string> {
   const words = query.split(/\s+/).filter(Boolean);
   words.forEach((word, i) => {
     const startsSentence = i === 0 || SENTENCE_END.test(words[i - 1]!);
-    if (startsSentence || !NAME_WORD.test(word)) return;
+    if (!NAME_WORD.test(word) || (startsSentence && !INNER_CAPITAL.test(word))) return;
     for (const term of tokenize(word, { keepCompounds: true })) names.add(term);
   });
   return names;
