@@ -71,6 +71,15 @@ export function applyChanges(
   const headTerms = new Map(base.headTerms);
   for (const term of touched) {
     const old = base.postings.get(term);
+    const extra = additions.get(term);
+    if (!old && extra) {
+      // A term new to the index (every term of a first build): its additions are the whole list.
+      postings.set(term, { docs: extra.docs, packed: Uint32Array.from(extra.packed) });
+      let head = 0;
+      for (const packed of extra.packed) if (inHead(packed)) head++;
+      if (head > 0) headTerms.set(term, head);
+      continue;
+    }
     const next = { docs: [] as IndexedDocument[], packed: [] as number[] };
     if (old) {
       for (let i = 0; i < old.docs.length; i++) {
@@ -79,7 +88,6 @@ export function applyChanges(
         next.packed.push(old.packed[i]!);
       }
     }
-    const extra = additions.get(term);
     if (extra) {
       for (let i = 0; i < extra.docs.length; i++) {
         next.docs.push(extra.docs[i]!);

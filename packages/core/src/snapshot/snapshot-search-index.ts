@@ -54,9 +54,10 @@ export function restoreSearchAnalysis(
   )
     return undefined;
   if (typeof terms !== "string" || typeof packed !== "string") return undefined;
+  // One check over the whole string: no whitespace but single spaces between terms, none at either end.
+  if (/[^\S ]| {2}|^ | $/.test(terms)) return undefined;
   const termList = terms === "" ? [] : terms.split(" ");
-  if (termList.some((term) => term === "" || /\s/.test(term)) || new Set(termList).size !== termList.length)
-    return undefined;
+  if (new Set(termList).size !== termList.length) return undefined;
   const bytes = Buffer.from(packed, "base64");
   if (bytes.length !== termList.length * 4 || bytes.toString("base64") !== packed) return undefined;
   const frequencies = new Uint32Array(termList.length);
