@@ -44,7 +44,7 @@ export async function loadCandidate(
     }
     if (candidate.kind === "remote") {
       const text = await candidate.readText();
-      if (typeof text !== "string") throw new Error("the store returned no SKILL.md text");
+      if (typeof text !== "string") throw missingRemoteSkillMd(candidate.location);
       const size = Buffer.byteLength(text);
       if (size > settings.maxBytes) {
         const message = `${candidate.location}: SKILL.md is ${size} bytes, over the ${settings.maxBytes}-byte limit`;
@@ -109,6 +109,15 @@ export async function loadCandidate(
   }
 }
 
+/** A remote source gave no SKILL.md text: refused like a folder without SKILL.md (`skill-md-missing`). */
+function missingRemoteSkillMd(location: string): SkillLoadError {
+  const message = `${location}: no SKILL.md text in the store`;
+  return new SkillLoadError({
+    path: location,
+    diagnostics: [{ code: "skill-md-missing", severity: "error", message, path: location }],
+  });
+}
+
 /** SKILL.md texts of remote candidates, kept for the lazily built search index (which reads bodies synchronously). */
 const remoteTexts = new WeakMap<RemoteSkillCandidate, string>();
 
@@ -131,7 +140,11 @@ export async function readCandidateBody(entry: LoadedCandidate, settings: LoadSe
     kind: candidate.kind === "disk" ? ("directory" as const) : ("code" as const),
   };
   if (candidate.kind === "code") return loadSkillFromText(candidate.text, { origin, strict: false }).body;
-  if (candidate.kind === "remote") return loadSkillFromText(await candidate.readText(), { origin, strict: false }).body;
+  if (candidate.kind === "remote") {
+    const text = await candidate.readText();
+    if (typeof text !== "string") throw missingRemoteSkillMd(candidate.location);
+    return loadSkillFromText(text, { origin, strict: false }).body;
+  }
   const skill = await loadSkill(candidate.dir, {
     origin,
     strict: false,

@@ -198,8 +198,8 @@ async function folderRefusal(
 ): Promise<ConfinedFailure> {
   if (errorCode(error) === "ENOTDIR" || errorCode(error) === "EEXIST") {
     const stats = await lstat(`${folderOf(parent, parentPath)}/${name}`).catch(() => undefined);
-    if (stats?.isSymbolicLink()) return refusalOf(Object.assign(new Error("symlink"), { code: "ELOOP" }), shown, name);
-    return refusalOf(Object.assign(new Error("not a folder"), { code: "ENOTDIR" }), shown, name);
+    if (stats?.isSymbolicLink()) return refusalOf({ code: "ELOOP" }, shown, name);
+    return refusalOf({ code: "ENOTDIR" }, shown, name);
   }
   return refusalOf(error, shown, name);
 }

@@ -27,4 +27,5 @@ export {
   InvalidOptionsError,
   SkillgraphError,
   SkillNotFoundError,
+  SkillLoadError,
 } from "@skillgraph/core";
