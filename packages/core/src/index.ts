@@ -143,6 +143,7 @@ export {
   type ConfinedReadOptions,
   type ConfinedListOptions,
 } from "./safe-fs/confined-folder.js";
+export { isInsideFolder } from "./safe-fs/is-inside-folder.js";
 
 // Declarative agent files (skillgraph.agent.yaml / package.json "skillgraph").
 export {

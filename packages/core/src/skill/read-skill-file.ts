@@ -3,7 +3,7 @@ import type { Stats } from "node:fs";
 import { basename, resolve } from "node:path";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { readRegularFileCapped } from "../internal/fs-read-capped.js";
-import { isInsideFolder } from "../internal/fs-is-inside.js";
+import { isInsideFolder } from "../safe-fs/is-inside-folder.js";
 import { createDiagnostic } from "./create-diagnostic.js";
 import { findSkillMd } from "./find-skill-md.js";
 import { identityFromStats, type SkillFileIdentity } from "./skill-file-identity.js";

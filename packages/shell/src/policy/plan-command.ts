@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseShellWords } from "../command/parse-shell-words.js";
+import { isInsideFolder } from "../internal/core.js";
 import { commandLayers } from "./command-layers.js";
 import type { CommandPolicy } from "./command-policy.js";
 import { isCommandAllowed, matchesCommandRule, programName } from "./command-rules.js";
@@ -9,7 +10,6 @@ import {
   checkScriptLocation,
   confineArguments,
   hasParentSegment,
-  isInside,
   realpathOfNearest,
   realpathOrUndefined,
 } from "./path-confinement.js";
@@ -152,7 +152,7 @@ export function planCommand(input: CommandCheckInput, policy: CommandPolicy): Co
   const { cwd } = preflight;
   const workspaceReal = realpathOrUndefined(input.workspaceDir) ?? input.workspaceDir;
   const cwdReal = realpathOfNearest(cwd);
-  if (!isInside(workspaceReal, cwdReal))
+  if (!isInsideFolder(cwdReal, workspaceReal))
     return refusal("symlink-escape", `cwd '${input.cwd}' leads outside the workspace through a symlink`);
   if (!existsSync(cwd)) return refusal("not-found", `cwd '${input.cwd}' does not exist in the workspace`);
   if (policy.allowShellSyntax) {
