@@ -144,6 +144,7 @@ export {
   type ConfinedListOptions,
 } from "./safe-fs/confined-folder.js";
 export { isInsideFolder } from "./safe-fs/is-inside-folder.js";
+export { isBinaryContent, TEXT_SNIFF_BYTES } from "./safe-fs/binary-content.js";
 
 // Declarative agent files (skillgraph.agent.yaml / package.json "skillgraph").
 export {

@@ -2,6 +2,7 @@
 export type { SkillMetadata, SkillsToolAuthorization, SkillsToolHook, SkillsToolHookContext } from "@skillgraph/core";
 export {
   InvalidOptionsError,
+  isBinaryContent,
   isInsideFolder,
   SkillgraphError,
   SKILLS_STATE_KEY,
