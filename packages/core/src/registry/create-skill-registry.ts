@@ -33,6 +33,7 @@ import type {
   SkillRegistry,
   SkillViewOptions,
 } from "./registry-types.js";
+import { mapLimit } from "../internal/concurrency-limit.js";
 
 /** Options of `createSkillRegistry`. */
 export interface SkillRegistryOptions {
@@ -612,12 +613,4 @@ function snapshotContent(
     entries,
     scanState,
   };
-}
-
-async function mapLimit<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await run(items[next++]!);
-  });
-  await Promise.all(workers);
 }

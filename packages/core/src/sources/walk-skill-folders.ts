@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
 import type { BigIntStats } from "node:fs";
 import type { DiskSkillCandidate, FileIdentity } from "./skill-source.js";
+import { createLimiter } from "../internal/concurrency-limit.js";
 
 /** Options for walking a folder tree for skills. */
 export interface WalkOptions {
@@ -322,21 +323,5 @@ function parsePersistedFolder(item: unknown, root: string): PersistedFolder | un
     skillFileName,
     subfolders: subfolders as string[],
     verify: value.verify,
-  };
-}
-
-/** Runs at most `limit` of the given tasks at a time. */
-function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async (task) => {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await task();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
   };
 }
