@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseShellWords } from "../command/parse-shell-words.js";
+import { describeArgv } from "../command/shell-quote.js";
 import { isInsideFolder } from "../internal/core.js";
 import { commandLayers } from "./command-layers.js";
 import type { CommandPolicy } from "./command-policy.js";
@@ -53,13 +54,6 @@ export type CommandPlan =
 
 /** Result of a check. */
 export type CommandCheck = { ok: true; plan: CommandPlan } | Refusal;
-
-/** Renders argv as a shell-quoted line for messages and approval prompts. */
-export function describeArgv(argv: readonly string[]): string {
-  return argv
-    .map((part) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(part) ? part : `'${part.replaceAll("'", "'\\''")}'`))
-    .join(" ");
-}
 
 /**
  * The checks that need no file system (cheap enough for `authorize` on every call): env names, parsing, `..` and
