@@ -22,6 +22,7 @@ export {
   installHints,
   applyLoadEvents,
   createSkillsPromptRenderer,
+  defaultPreamble,
   detectLoadedSkillDrift,
   emptyLoadState,
   InvalidOptionsError,

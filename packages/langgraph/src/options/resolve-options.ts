@@ -1,4 +1,6 @@
-import { InvalidOptionsError } from "../internal/core.js";
+import { defaultPreamble, InvalidOptionsError } from "../internal/core.js";
+import { READ_SKILL } from "../tools/read-skill/index.js";
+import { SEARCH_SKILLS } from "../tools/search-skills/index.js";
 import type { ResolvedSkillsRuntimeOptions, SkillsRuntimeOptions } from "./skills-runtime-options.js";
 
 const LOAD_MODES = ["turn", "once", "session"] as const;
@@ -6,9 +8,11 @@ const EXPOSURES = ["dynamic", "static", "dispatcher"] as const;
 const PLACEMENTS = ["tool-result", "system-prompt"] as const;
 const DRIFT = ["reload", "keep", "fail"] as const;
 
-/** Text put before the skills list in the system prompt (passed to core as `prompt.preamble` unless you set one). */
-export const DEFAULT_SKILLS_PREAMBLE =
-  "You have Agent Skills: folders of instructions for specific tasks. When a task matches a skill's description, call read_skill with its name before doing the task, then follow its instructions. Use search_skills when no listed skill fits.";
+/**
+ * Text put before the skills list in the system prompt (passed to core as `prompt.preamble` unless you set one): core's
+ * default preamble naming `read_skill`, plus a sentence on `search_skills`.
+ */
+export const DEFAULT_SKILLS_PREAMBLE = defaultPreamble(READ_SKILL, SEARCH_SKILLS);
 
 /** Checks options once and fills in defaults; throws InvalidOptionsError naming the option at fault. */
 export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRuntimeOptions {
