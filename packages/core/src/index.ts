@@ -14,6 +14,7 @@ export { SkillNotFoundError } from "./errors/skill-not-found-error.js";
 export { SkillPathError } from "./errors/skill-path-error.js";
 export { SkillLoadError } from "./errors/skill-load-error.js";
 export { InvalidOptionsError } from "./errors/invalid-options-error.js";
+export { integerOption, type IntegerOptionBounds } from "./errors/integer-option.js";
 export { SkillDriftError, type SkillDriftPolicy } from "./errors/skill-drift-error.js";
 
 // skills: types, parsing, validation, loading

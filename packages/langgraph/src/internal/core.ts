@@ -26,6 +26,7 @@ export {
   detectLoadedSkillDrift,
   emptyLoadState,
   InvalidOptionsError,
+  integerOption,
   SkillgraphError,
   SkillNotFoundError,
   SkillLoadError,

@@ -23,6 +23,11 @@ describe("resolveOptions", () => {
     [{ toolExposure: "lazy" }, "toolExposure"],
     [{ loadMode: "forever" }, "loadMode"],
     [{ maxLoadedSkills: 0 }, "maxLoadedSkills"],
+    // A count or size of 0 made every search empty or every file too large; 0 stays valid for enumThreshold (no enum).
+    [{ searchLimit: 0 }, "searchLimit"],
+    [{ maxFileBytes: 0 }, "maxFileBytes"],
+    [{ maxFileBytes: 2 ** 60 }, "maxFileBytes"],
+    [{ enumThreshold: -1 }, "enumThreshold"],
     [{ loadModes: { x: "sometimes" } }, "loadModes.x"],
     [{ onDrift: "ignore" }, "onDrift"],
   ])("rejects %o naming the option", async (bad, option) => {
