@@ -17,7 +17,7 @@ async function peakWithLateSubmission(offset: number): Promise<number> {
   const all = [limited(track(first)), limited(track(new Promise((resolve) => setTimeout(resolve, 1))))];
   await new Promise((resolve) => setTimeout(resolve, 0));
   releaseFirst();
-  for (let i = 0; i < offset; i++) await null;
+  for (let i = 0; i < offset; i++) await Promise.resolve();
   all.push(limited(track(new Promise((resolve) => setTimeout(resolve, 1)))));
   await Promise.all(all);
   return peak;

@@ -3,7 +3,7 @@ import { SkillPathError } from "../errors/skill-path-error.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import type { SearchOptions, SearchResult } from "../search/search-types.js";
 import type { SkillDiagnostic, SkillLayer, SkillMetadata } from "../skill/skill-types.js";
-import type { DiskSkillCandidate, FileIdentity, RemoteSkillCandidate, SkillSource } from "../sources/skill-source.js";
+import type { DiskSkillCandidate, RemoteSkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { resolve } from "node:path";
 import type { SnapshotEntry } from "../snapshot/snapshot-format.js";
 import {
@@ -34,6 +34,7 @@ import type {
   SkillViewOptions,
 } from "./registry-types.js";
 import { mapLimit } from "../internal/concurrency-limit.js";
+import { sameFileIdentity } from "../skill/skill-file-identity.js";
 
 /** Options of `createSkillRegistry`. */
 export interface SkillRegistryOptions {
@@ -280,7 +281,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
             candidate.kind === "disk" &&
             stored.dir === candidate.dir &&
             stored.root === candidate.root &&
-            sameIdentity(stored.identity, candidate.identity)
+            sameFileIdentity(stored.identity, candidate.identity)
           ) {
             entry = fromStored(stored, candidate, source);
             reused++;
@@ -295,7 +296,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
               entry.hash === before.hash &&
               candidate.kind === "disk" &&
               beforeIdentity &&
-              sameIdentity(beforeIdentity, candidate.identity)
+              sameFileIdentity(beforeIdentity, candidate.identity)
             ) {
               // Racily clean: same stat, re-read to be sure, same bytes.
               verified++;
@@ -495,7 +496,7 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
       before.file === candidate.file &&
       before.dir === candidate.dir &&
       before.root === candidate.root &&
-      sameIdentity(before.identity, candidate.identity)
+      sameFileIdentity(before.identity, candidate.identity)
     );
   }
   if (before.kind === "remote" && candidate.kind === "remote")
@@ -552,11 +553,6 @@ function embeddingText(metadata: { name: string; description: string }): string 
 
 function cosineOf(document: Float32Array | undefined, query: Float32Array): number {
   return document && document.length === query.length ? cosine(document, query) : -1;
-}
-
-/** Same file, unchanged: inode, size, and mtime and ctime to the nanosecond. */
-function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
-  return a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 }
 
 /** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */

@@ -2,8 +2,8 @@ import { statSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
-import type { BigIntStats } from "node:fs";
-import type { DiskSkillCandidate, FileIdentity } from "./skill-source.js";
+import { identityFromBigStats } from "../skill/skill-file-identity.js";
+import type { DiskSkillCandidate } from "./skill-source.js";
 import { createLimiter } from "../internal/concurrency-limit.js";
 
 /** Options for walking a folder tree for skills. */
@@ -252,17 +252,6 @@ export class SkillFolderWalker {
     subfolders.sort();
     return { stamp, skillFileName: upper ? "SKILL.md" : lower ? "skill.md" : undefined, subfolders, racy: false };
   }
-}
-
-/** The identity of a SKILL.md from a bigint stat (nanosecond times). */
-export function identityFromBigStats(stats: BigIntStats): FileIdentity {
-  return {
-    mtimeMs: Number(stats.mtimeMs),
-    size: Number(stats.size),
-    ino: Number(stats.ino),
-    mtimeNs: stats.mtimeNs.toString(),
-    ctimeNs: stats.ctimeNs.toString(),
-  };
 }
 
 /** A diagnostic about a folder of a source rather than a skill. */
