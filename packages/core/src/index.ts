@@ -95,6 +95,7 @@ export type { SkillEmbeddings } from "./search/skill-embeddings.js";
 
 // prompt rendering
 export { toPrompt } from "./prompt/to-prompt.js";
+export { escapeHtml } from "./prompt/escape-html.js";
 export { renderSkillsPrompt } from "./prompt/render-skills-prompt.js";
 export { defaultPreamble } from "./prompt/resolve-render-options.js";
 export { createSkillsPromptRenderer, type SkillsPromptRenderer } from "./prompt/create-skills-prompt-renderer.js";

@@ -23,6 +23,7 @@ export {
   applyLoadEvents,
   createSkillsPromptRenderer,
   defaultPreamble,
+  escapeHtml,
   detectLoadedSkillDrift,
   emptyLoadState,
   InvalidOptionsError,
