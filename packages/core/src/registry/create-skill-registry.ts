@@ -292,7 +292,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
             fromSnapshot++;
           } else {
             const before = previous ?? stored;
-            entry = await loadCandidate(candidate, source, this.settings, before);
+            entry = await loadCandidate(candidate, source, this.settings, before, firstLoad);
             const beforeIdentity = previous?.candidate.kind === "disk" ? previous.candidate.identity : stored?.identity;
             if (
               before &&
