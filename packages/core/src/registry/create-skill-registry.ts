@@ -14,6 +14,8 @@ import {
   type ReadSnapshotEntry,
 } from "../snapshot/snapshot-file.js";
 import { defaultSnapshotFile } from "../snapshot/snapshot-location.js";
+import { analysisKey, readStoredAnalyses, writeStoredAnalyses } from "../snapshot/snapshot-search-index.js";
+import type { IndexedDocument } from "../search/indexed-document.js";
 import { SourceWatcher, type WatchSettings } from "./source-watcher.js";
 import { embeddingsProblem, type SkillEmbeddings } from "../search/skill-embeddings.js";
 import { cosine, EmbeddingCache } from "../search/embedding-cache.js";
@@ -186,6 +188,9 @@ export class LayeredSkillRegistry implements SkillRegistry {
   private watcher: SourceWatcher | undefined;
   private embeddingCache: EmbeddingCache | undefined;
   private embedding: Promise<void> = Promise.resolve();
+  private analysesWrite: Promise<void> = Promise.resolve();
+  /** Analyses read from the snapshot's search-index file, until the index has restored them. */
+  private storedAnalyses: ReadonlyMap<string, unknown> | undefined;
   private readonly ordered: Array<{ source: SkillSource; rank: number }>;
 
   constructor(
@@ -288,7 +293,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
             fromSnapshot++;
           } else {
             const before = previous ?? stored;
-            entry = await loadCandidate(candidate, source, this.settings, before);
+            entry = await loadCandidate(candidate, source, this.settings, before, firstLoad);
             const beforeIdentity = previous?.candidate.kind === "disk" ? previous.candidate.identity : stored?.identity;
             if (
               before &&
@@ -335,7 +340,12 @@ export class LayeredSkillRegistry implements SkillRegistry {
       readBody: (entry) => readCandidateBody(entry, this.settings),
       readBodySync: (entry) => readCandidateBodySync(entry, this.settings.maxBytes),
       eagerIndex: this.settings.eagerIndex,
+      storedAnalyses: () => (this.storedAnalyses ??= snapshotFile ? readStoredAnalyses(snapshotFile.path) : new Map()),
+      onIndexBuilt: () => this.persistSearchAnalyses(),
     });
+    // The search index lives beside the snapshot: rewritten when this load analyzed skills (eager index, reload).
+    if (next.snapshot.index.built) this.storedAnalyses = new Map();
+    if (snapshotFile && hasUnsavedAnalyses(nextCache)) await this.writeSearchAnalyses(nextCache).catch(() => {});
     this.cache = nextCache;
     this.snapshot = next.snapshot;
     return { ...next.changes, reread, reused, fromSnapshot, verified, version: next.snapshot.version };
@@ -355,11 +365,45 @@ export class LayeredSkillRegistry implements SkillRegistry {
     this.watcher?.close();
     this.watcher = undefined;
     await this.reloading?.catch(() => {});
+    await this.analysesWrite;
   }
 
-  /** Writes the current state as a snapshot file (for `buildRegistrySnapshot`). */
+  /** Writes the current state as a snapshot file with its search index beside it (for `buildRegistrySnapshot`). */
   async writeSnapshot(path: string): Promise<number> {
-    return writeSnapshotFile(path, snapshotContent(this.cache, this.settings, this.ordered), { prune: false });
+    this.current().index.get();
+    const bytes = await writeSnapshotFile(path, snapshotContent(this.cache, this.settings, this.ordered), {
+      prune: false,
+    });
+    return bytes + (await this.writeSearchAnalyses(this.cache, path));
+  }
+
+  /** Writes the analyses of every indexed skill to the search-index file beside the snapshot. */
+  private async writeSearchAnalyses(
+    cache: ReadonlyMap<string, LoadedCandidate>,
+    path = this.settings.snapshotFile?.path,
+  ): Promise<number> {
+    if (path === undefined) return 0;
+    const analyses = new Map<string, IndexedDocument>();
+    const entries = [...cache.values()].filter((entry) => entry.analyzed && entry.metadata);
+    for (const entry of entries) analyses.set(analysisKey(entry.metadata!), entry.analyzed!);
+    const bytes = await writeStoredAnalyses(path, analyses);
+    for (const entry of entries) entry.searchSaved = true;
+    return bytes;
+  }
+
+  /**
+   * After a lazily built index: writes its analyses beside the snapshot in the background (best effort, off the
+   * searching call) so the next cold start restores them instead of tokenizing every body again.
+   */
+  private persistSearchAnalyses(): void {
+    this.storedAnalyses = new Map();
+    if (!this.settings.snapshotFile) return;
+    this.analysesWrite = this.analysesWrite
+      .then(() => new Promise((done) => setImmediate(done)))
+      .then(async () => {
+        if (hasUnsavedAnalyses(this.cache)) await this.writeSearchAnalyses(this.cache);
+      })
+      .catch(() => {});
   }
 
   private current(): RegistrySnapshot {
@@ -568,6 +612,12 @@ function fromStored(stored: ReadSnapshotEntry, candidate: DiskSkillCandidate, so
     hash: stored.hash,
     racy: false,
   };
+}
+
+/** Whether some skill was analyzed for search since the search-index file was last written. */
+function hasUnsavedAnalyses(cache: ReadonlyMap<string, LoadedCandidate>): boolean {
+  for (const entry of cache.values()) if (entry.analyzed && !entry.searchSaved) return true;
+  return false;
 }
 
 /** What a snapshot file records: every SKILL.md loaded from disk, with its stat identity and load result. */

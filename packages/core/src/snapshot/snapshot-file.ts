@@ -2,12 +2,13 @@ import { constants } from "node:fs";
 import { mkdir, open, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
+import { SEARCH_INDEX_SUFFIX } from "./snapshot-search-index.js";
 import {
   checkSnapshotFile,
   RACY_WINDOW_NS,
   SKILLGRAPH_CORE_VERSION,
   SNAPSHOT_FORMAT,
-  SNAPSHOT_FORMAT_VERSION,
+  SNAPSHOT_VERSION,
   type SnapshotEntry,
   type SnapshotFile,
 } from "./snapshot-format.js";
@@ -115,7 +116,7 @@ export async function writeSnapshotFile(
 ): Promise<number> {
   const file: SnapshotFile = {
     format: SNAPSHOT_FORMAT,
-    formatVersion: SNAPSHOT_FORMAT_VERSION,
+    formatVersion: SNAPSHOT_VERSION,
     coreVersion: SKILLGRAPH_CORE_VERSION,
     ...content,
   };
@@ -141,6 +142,8 @@ async function pruneSnapshots(folder: string): Promise<void> {
     names.map(async (name) => ({ name, mtime: (await stat(join(folder, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
   );
   dated.sort((a, b) => a.mtime - b.mtime);
-  for (const { name } of dated.slice(0, dated.length - MAX_CACHED_SNAPSHOTS))
+  for (const { name } of dated.slice(0, dated.length - MAX_CACHED_SNAPSHOTS)) {
     await unlink(join(folder, name)).catch(() => {});
+    await unlink(join(folder, name + SEARCH_INDEX_SUFFIX)).catch(() => {});
+  }
 }

@@ -1,10 +1,16 @@
 import { createRequire } from "node:module";
 import type { SkillDiagnostic, SkillMetadata } from "../skill/skill-types.js";
 import type { FileIdentity } from "../sources/skill-source.js";
+import { SEARCH_INDEX_FORMAT_VERSION } from "../search/indexed-document.js";
 
 /** Marker and layout version of a registry snapshot file; a change of layout bumps `SNAPSHOT_FORMAT_VERSION`. */
 export const SNAPSHOT_FORMAT = "skillgraph-registry-snapshot";
 export const SNAPSHOT_FORMAT_VERSION = 1;
+/**
+ * What a snapshot's `formatVersion` must be: the layout version and the search-index format together, so a change of
+ * either invalidates snapshots (and their search-index files, see snapshot-search-index.ts).
+ */
+export const SNAPSHOT_VERSION = `${SNAPSHOT_FORMAT_VERSION}+search-index.${SEARCH_INDEX_FORMAT_VERSION}`;
 
 /** The version of @skillgraph/core writing snapshots: a snapshot from another version is never served. */
 export const SKILLGRAPH_CORE_VERSION: string = (
@@ -38,7 +44,7 @@ export interface SnapshotEntry {
 /** A whole snapshot file. */
 export interface SnapshotFile {
   format: typeof SNAPSHOT_FORMAT;
-  formatVersion: number;
+  formatVersion: string;
   coreVersion: string;
   /** Load settings the entries were produced with; a registry with other settings ignores the snapshot. */
   settings: { strict: boolean; maxBytes: number };
@@ -63,8 +69,8 @@ export function checkSnapshotFile(
   const corrupt = (message: string) => ({ ok: false as const, rejection: { kind: "corrupt" as const, message } });
   const stale = (message: string) => ({ ok: false as const, rejection: { kind: "stale" as const, message } });
   if (!isRecord(value) || value.format !== SNAPSHOT_FORMAT) return corrupt("not a skillgraph registry snapshot");
-  if (value.formatVersion !== SNAPSHOT_FORMAT_VERSION)
-    return stale(`snapshot format ${String(value.formatVersion)}, expected ${SNAPSHOT_FORMAT_VERSION}`);
+  if (value.formatVersion !== SNAPSHOT_VERSION)
+    return stale(`snapshot format ${String(value.formatVersion)}, expected ${SNAPSHOT_VERSION}`);
   if (value.coreVersion !== SKILLGRAPH_CORE_VERSION)
     return stale(`written by @skillgraph/core ${String(value.coreVersion)}, this is ${SKILLGRAPH_CORE_VERSION}`);
   const settings = value.settings;
