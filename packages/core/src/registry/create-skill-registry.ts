@@ -343,11 +343,12 @@ export class LayeredSkillRegistry implements SkillRegistry {
       storedAnalyses: () => (this.storedAnalyses ??= snapshotFile ? readStoredAnalyses(snapshotFile.path) : new Map()),
       onIndexBuilt: () => this.persistSearchAnalyses(),
     });
-    // The search index lives beside the snapshot: rewritten when this load analyzed skills (eager index, reload).
+    // The search index lives beside the snapshot: rewritten when this load analyzed skills (eager index, reload with
+    // changes), in the background once this load is in place, so a reload does not wait for it.
     if (next.snapshot.index.built) this.storedAnalyses = new Map();
-    if (snapshotFile && hasUnsavedAnalyses(nextCache)) await this.writeSearchAnalyses(nextCache).catch(() => {});
     this.cache = nextCache;
     this.snapshot = next.snapshot;
+    if (hasUnsavedAnalyses(nextCache)) this.persistSearchAnalyses();
     return { ...next.changes, reread, reused, fromSnapshot, verified, version: next.snapshot.version };
   }
 
@@ -392,8 +393,9 @@ export class LayeredSkillRegistry implements SkillRegistry {
   }
 
   /**
-   * After a lazily built index: writes its analyses beside the snapshot in the background (best effort, off the
-   * searching call) so the next cold start restores them instead of tokenizing every body again.
+   * Once skills were analyzed (an index built lazily or at load, a reload re-indexing changes): writes the analyses
+   * beside the snapshot in the background (best effort, off the searching or loading call) so the next cold start
+   * restores them instead of tokenizing every body again. The stored ones are no longer needed.
    */
   private persistSearchAnalyses(): void {
     this.storedAnalyses = new Map();

@@ -35,6 +35,8 @@ export interface RankingScratch {
   total: number;
   slot: number;
   best: number;
+  /** Importance of the query's name slots this document matches. */
+  names: number;
 }
 
 /** Packs four per-field counts (capped) into one small integer. */
@@ -79,6 +81,6 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
     lengths: fieldTokens.map((tokens) => tokens.length),
     terms,
     packed: Uint32Array.from(terms, (term) => packFrequencies(counts.get(term)!)),
-    scratch: { pass: 0, total: 0, slot: 0, best: 0 },
+    scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
 }

@@ -73,7 +73,7 @@ export function restoreSearchAnalysis(
     lengths: lengths as number[],
     terms: termList,
     packed: frequencies,
-    scratch: { pass: 0, total: 0, slot: 0, best: 0 },
+    scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
 }
 
