@@ -561,7 +561,8 @@ function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
 /** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */
 function fromStored(stored: ReadSnapshotEntry, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
   const origin = { sourceId: source.id, layer: source.layer, kind: source.kind };
-  const metadata = stored.metadata && { ...stored.metadata, origin };
+  // Completed in place: a snapshot entry read from the file serves one candidate of one load.
+  const metadata = stored.metadata && Object.assign(stored.metadata, { origin });
   return {
     candidate,
     sourceId: source.id,
