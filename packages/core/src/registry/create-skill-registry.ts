@@ -286,7 +286,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
             fromSnapshot++;
           } else {
             const before = previous ?? stored;
-            entry = await loadCandidate(candidate, source, this.settings, before, firstLoad);
+            entry = await loadCandidate(candidate, source, this.settings, before);
             const beforeIdentity = previous?.candidate.kind === "disk" ? previous.candidate.identity : stored?.identity;
             if (
               before &&
