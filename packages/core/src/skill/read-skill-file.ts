@@ -1,5 +1,5 @@
 import { realpath, stat } from "node:fs/promises";
-import { close, constants, fstat, open, read, type Stats } from "node:fs";
+import { close as closeFd, constants, fstat as fstatFd, open as openFd, read as readFd, type Stats } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { basename, join, resolve } from "node:path";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
@@ -236,21 +236,21 @@ export async function readListedSkillMd(listed: ListedSkillMd, maxBytes: number)
   let fd: number;
   try {
     fd = await new Promise<number>((done, fail) =>
-      open(listed.file, OPEN_FAST, (error, opened) => (error ? fail(error) : done(opened))),
+      openFd(listed.file, OPEN_FAST, (error, opened) => (error ? fail(error) : done(opened))),
     );
   } catch {
     return undefined;
   }
   try {
     const stats = await new Promise<Stats>((done, fail) =>
-      fstat(fd, (error, result) => (error ? fail(error) : done(result))),
+      fstatFd(fd, (error, result) => (error ? fail(error) : done(result))),
     );
     if (!stats.isFile() || stats.size > maxBytes) return undefined;
     const buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1);
     let total = 0;
     for (;;) {
       const bytesRead = await new Promise<number>((done, fail) =>
-        read(fd, buffer, total, buffer.length - total, null, (error, count) => (error ? fail(error) : done(count))),
+        readFd(fd, buffer, total, buffer.length - total, null, (error, count) => (error ? fail(error) : done(count))),
       );
       if (bytesRead === 0) break;
       total += bytesRead;
@@ -262,7 +262,7 @@ export async function readListedSkillMd(listed: ListedSkillMd, maxBytes: number)
   } catch {
     return undefined;
   } finally {
-    close(fd, () => {});
+    closeFd(fd, () => {});
   }
 }
 
