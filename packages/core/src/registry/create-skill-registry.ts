@@ -293,7 +293,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
             fromSnapshot++;
           } else {
             const before = previous ?? stored;
-            entry = await loadCandidate(candidate, source, this.settings, before, firstLoad);
+            entry = await loadCandidate(candidate, source, this.settings, before);
             const beforeIdentity = previous?.candidate.kind === "disk" ? previous.candidate.identity : stored?.identity;
             if (
               before &&
@@ -604,7 +604,8 @@ function cosineOf(document: Float32Array | undefined, query: Float32Array): numb
 /** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */
 function fromStored(stored: ReadSnapshotEntry, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
   const origin = { sourceId: source.id, layer: source.layer, kind: source.kind };
-  const metadata = stored.metadata && { ...stored.metadata, origin };
+  // Completed in place: a snapshot entry read from the file serves one candidate of one load.
+  const metadata = stored.metadata && Object.assign(stored.metadata, { origin });
   return {
     candidate,
     sourceId: source.id,

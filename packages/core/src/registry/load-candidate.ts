@@ -4,7 +4,7 @@ import { splitFrontmatter } from "../skill/split-frontmatter.js";
 import { SkillLoadError } from "../errors/skill-load-error.js";
 import { loadSkill, loadSkillFromText } from "../skill/load-skill.js";
 import { assembleSkill, sha256Hex } from "../skill/assemble-skill.js";
-import { readListedSkillMdSync, readSkillMdFile, skillDirName } from "../skill/read-skill-file.js";
+import { readListedSkillMd, readSkillMdFile, skillDirName } from "../skill/read-skill-file.js";
 import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
 import type { FileIdentity, RemoteSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { RACY_WINDOW_NS } from "../snapshot/snapshot-format.js";
@@ -33,8 +33,6 @@ export async function loadCandidate(
   source: SkillSource,
   settings: LoadSettings,
   previous?: PreviousLoad,
-  /** Read a plain SKILL.md with synchronous calls (a cold start: nothing else to serve yet). */
-  syncRead = false,
 ): Promise<LoadedCandidate> {
   const origin: SkillOrigin = { sourceId: source.id, layer: source.layer, kind: source.kind };
   const base = { candidate, sourceId: source.id };
@@ -69,7 +67,7 @@ export async function loadCandidate(
     }
     const racy = isRacy(candidate.identity, currentTimeNs());
     const read =
-      (syncRead ? readListedSkillMdSync(candidate, settings.maxBytes) : undefined) ??
+      (await readListedSkillMd(candidate, settings.maxBytes)) ??
       (await readSkillMdFile(candidate.dir, { maxBytes: settings.maxBytes, root: candidate.root }));
     if (!read.ok)
       return { ...base, metadata: undefined, refused: read.diagnostics, body: undefined, hash: undefined, racy };

@@ -1,5 +1,5 @@
 import { realpath, stat } from "node:fs/promises";
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from "node:fs";
+import { close as closeFd, constants, fstat as fstatFd, open as openFd, read as readFd, type Stats } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { basename, join, resolve } from "node:path";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
@@ -223,61 +223,81 @@ export interface ListedSkillMd {
 const OPEN_FAST = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
 
 /**
- * `readSkillMdFile` for a SKILL.md a folder listing just found, in four synchronous system calls (open, fstat, read,
- * close) instead of about ten: meant for a cold start, where there is nothing else to serve and a thread-pool round
- * trip costs more than the call. It reads only in the plain case — the file is the last path component and not a
- * symlink (O_NOFOLLOW), the skill folder is its own root, a regular file under the cap, valid UTF-8 — and otherwise
- * returns `undefined` so the caller falls back to `readSkillMdFile`, which gives the same result with the exact
- * diagnostic. Same guarantees: never follows a symlink out of the root, never blocks on a FIFO, never reads more
- * than `maxBytes + 1` bytes.
+ * `readSkillMdFile` for a SKILL.md a folder listing just found, in four system calls (open, fstat, read, close) instead
+ * of about ten. It reads only in the plain case — the file is the last path component and not a symlink (O_NOFOLLOW),
+ * the skill folder is its own root, a regular file under the cap, valid UTF-8 — and otherwise resolves `undefined` so
+ * the caller falls back to `readSkillMdFile`, which gives the same result with the exact diagnostic. Same guarantees:
+ * never follows a symlink out of the root, never blocks on a FIFO, never reads more than `maxBytes + 1` bytes.
+ * Uses the callback API (no FileHandle), so the thread pool reads while the caller parses other files.
  */
-export function readListedSkillMdSync(listed: ListedSkillMd, maxBytes: number): SkillMdFile | undefined {
-  const { dir, file, root } = listed;
-  const fileName = basename(file);
-  if (dir !== root || (fileName !== "SKILL.md" && fileName !== "skill.md") || join(dir, fileName) !== file)
-    return undefined;
+export async function readListedSkillMd(listed: ListedSkillMd, maxBytes: number): Promise<SkillMdFile | undefined> {
+  const fileName = listedFileName(listed);
+  if (fileName === undefined) return undefined;
   let fd: number;
   try {
-    fd = openSync(file, OPEN_FAST);
+    fd = await new Promise<number>((done, fail) =>
+      openFd(listed.file, OPEN_FAST, (error, opened) => (error ? fail(error) : done(opened))),
+    );
   } catch {
     return undefined;
   }
   try {
-    const stats = fstatSync(fd);
+    const stats = await new Promise<Stats>((done, fail) =>
+      fstatFd(fd, (error, result) => (error ? fail(error) : done(result))),
+    );
     if (!stats.isFile() || stats.size > maxBytes) return undefined;
-    // One byte more than the cap tells a file that grew since the fstat from one exactly at the cap.
     const buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1);
     let total = 0;
     for (;;) {
-      const bytesRead = readSync(fd, buffer, total, buffer.length - total, null);
+      const bytesRead = await new Promise<number>((done, fail) =>
+        readFd(fd, buffer, total, buffer.length - total, null, (error, count) => (error ? fail(error) : done(count))),
+      );
       if (bytesRead === 0) break;
       total += bytesRead;
       if (total === buffer.length) return undefined;
+      // A regular file read short of what fstat gave is at its end: no extra round trip to be told so.
+      if (total === stats.size) break;
     }
-    const bytes = buffer.subarray(0, total);
-    if (!isUtf8(bytes)) return undefined;
-    const diagnostics: SkillDiagnostic[] =
-      fileName === "skill.md"
-        ? [
-            createDiagnostic(
-              "skill-md-lowercase",
-              { path: file },
-              "the file is named skill.md; the spec names it SKILL.md",
-            ),
-          ]
-        : [];
-    return {
-      ok: true,
-      dir,
-      file,
-      bytes,
-      text: bytes.toString("utf8"),
-      identity: identityFromStats(stats),
-      diagnostics,
-    };
+    return listedRead(listed, fileName, buffer.subarray(0, total), stats);
   } catch {
     return undefined;
   } finally {
-    closeSync(fd);
+    closeFd(fd, () => {});
   }
+}
+
+/** The SKILL.md name when the listed file is directly in its folder, which is its own root; else undefined. */
+function listedFileName({ dir, file, root }: ListedSkillMd): "SKILL.md" | "skill.md" | undefined {
+  const fileName = basename(file);
+  if (dir !== root || (fileName !== "SKILL.md" && fileName !== "skill.md") || join(dir, fileName) !== file)
+    return undefined;
+  return fileName;
+}
+
+function listedRead(
+  listed: ListedSkillMd,
+  fileName: "SKILL.md" | "skill.md",
+  bytes: Buffer,
+  stats: Stats,
+): SkillMdFile | undefined {
+  if (!isUtf8(bytes)) return undefined;
+  const diagnostics: SkillDiagnostic[] =
+    fileName === "skill.md"
+      ? [
+          createDiagnostic(
+            "skill-md-lowercase",
+            { path: listed.file },
+            "the file is named skill.md; the spec names it SKILL.md",
+          ),
+        ]
+      : [];
+  return {
+    ok: true,
+    dir: listed.dir,
+    file: listed.file,
+    bytes,
+    text: bytes.toString("utf8"),
+    identity: identityFromStats(stats),
+    diagnostics,
+  };
 }
