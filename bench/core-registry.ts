@@ -5,7 +5,7 @@
 // Run: pnpm bench core (or node --expose-gc --import tsx bench/core-registry.ts [--quick] [--no-peers]).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSkillRegistry, renderSkillsPrompt, skillsFromDirectory } from "../packages/core/src/index.js";
 import { skillTree } from "./support/skill-trees.js";
@@ -41,6 +41,7 @@ function child(mode: "registry" | "naive" | "snapshot", dir: string, snapshotFil
   return JSON.parse(out.trim().split("\n").pop()!) as {
     count: number;
     ms: number;
+    cpuMs: number;
     firstSearchMs?: number;
     heapMiB: number;
     rssMiB: number;
@@ -48,6 +49,7 @@ function child(mode: "registry" | "naive" | "snapshot", dir: string, snapshotFil
 }
 
 const results: Record<string, unknown>[] = [];
+const range = (values: number[]) => `${round(Math.min(...values))}-${round(Math.max(...values))}`;
 for (const n of sizes) {
   const { dir } = await skillTree(n);
   // The snapshot a previous process left (written the way any registry writes it), outside the racy window.
@@ -66,6 +68,8 @@ for (const n of sizes) {
   const firstSearch: number[] = [];
   const firstSearchRestored: number[] = [];
   const naive: number[] = [];
+  const cpu: Record<"registry" | "naive" | "snapshot", number[]> = { registry: [], naive: [], snapshot: [] };
+  const loadAverage: number[] = [];
   const heap: number[] = [];
   const naiveHeap: number[] = [];
   for (let rep = 0; rep < coldReps; rep++) {
@@ -79,6 +83,8 @@ for (const n of sizes) {
       }
       const sampleResult = child(arm, dir, snapshotFile);
       ({ registry: cold, naive, snapshot: coldSnapshot })[arm].push(sampleResult.ms);
+      cpu[arm].push(sampleResult.cpuMs);
+      loadAverage.push(loadavg()[0]!);
       if (arm === "registry" && sampleResult.firstSearchMs !== undefined) firstSearch.push(sampleResult.firstSearchMs);
       if (arm === "snapshot" && sampleResult.firstSearchMs !== undefined)
         firstSearchRestored.push(sampleResult.firstSearchMs);
@@ -142,6 +148,16 @@ for (const n of sizes) {
     coldSnapshotVsNaive: round(median(coldSnapshot) / median(naive), 3),
     coldVsDeepagents: deepagentsMs === undefined ? null : round(median(cold) / deepagentsMs, 3),
     coldSnapshotVsDeepagents: deepagentsMs === undefined ? null : round(median(coldSnapshot) / deepagentsMs, 3),
+    coldRangeMs: range(cold),
+    coldSnapshotRangeMs: range(coldSnapshot),
+    naiveRangeMs: range(naive),
+    deepagentsRangeMs: deepagents.length > 0 ? range(deepagents) : null,
+    // CPU time of the same loads (user + system, all threads): less sensitive to other work on the machine.
+    coldLoadCpuMs: round(median(cpu.registry)),
+    coldLoadSnapshotCpuMs: round(median(cpu.snapshot)),
+    naiveCpuMs: round(median(cpu.naive)),
+    coldVsNaiveCpu: round(median(cpu.registry) / median(cpu.naive)),
+    loadAverage1m: `${round(Math.min(...loadAverage))}-${round(Math.max(...loadAverage))}`,
     snapshotBytes,
     firstSearchBuildsIndexMs: round(median(firstSearch)),
     // The first search after a cold start with a snapshot restores the index from `<snapshot>.search` instead.
@@ -230,6 +246,20 @@ if (!process.argv.includes("--no-store")) {
 }
 
 console.table(results);
+// The cold-start goals at a glance: with a snapshot against deepagents, without one against the naive loader.
+console.table(
+  results.map((row) => ({
+    n: row.n,
+    snapshotMs: row.coldLoadSnapshotMs,
+    noSnapshotMs: row.coldLoadMs,
+    naiveMs: row.naiveFullReadMs,
+    deepagentsMs: row.deepagentsColdMs,
+    snapshotVsDeepagents: row.coldSnapshotVsDeepagents,
+    noSnapshotVsNaive: row.coldVsNaive,
+    noSnapshotVsNaiveCpu: row.coldVsNaiveCpu,
+    loadAverage1m: row.loadAverage1m,
+  })),
+);
 if (storeRows.length > 0) console.table(storeRows);
 mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
 writeFileSync(

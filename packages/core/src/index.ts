@@ -14,6 +14,7 @@ export { SkillNotFoundError } from "./errors/skill-not-found-error.js";
 export { SkillPathError } from "./errors/skill-path-error.js";
 export { SkillLoadError } from "./errors/skill-load-error.js";
 export { InvalidOptionsError } from "./errors/invalid-options-error.js";
+export { integerOption, type IntegerOptionBounds } from "./errors/integer-option.js";
 export { SkillDriftError, type SkillDriftPolicy } from "./errors/skill-drift-error.js";
 
 // skills: types, parsing, validation, loading
@@ -94,7 +95,9 @@ export type { SkillEmbeddings } from "./search/skill-embeddings.js";
 
 // prompt rendering
 export { toPrompt } from "./prompt/to-prompt.js";
+export { escapeHtml } from "./prompt/escape-html.js";
 export { renderSkillsPrompt } from "./prompt/render-skills-prompt.js";
+export { defaultPreamble } from "./prompt/resolve-render-options.js";
 export { createSkillsPromptRenderer, type SkillsPromptRenderer } from "./prompt/create-skills-prompt-renderer.js";
 export { estimateTokens } from "./prompt/estimate-tokens.js";
 export type {
@@ -143,6 +146,8 @@ export {
   type ConfinedReadOptions,
   type ConfinedListOptions,
 } from "./safe-fs/confined-folder.js";
+export { isInsideFolder } from "./safe-fs/is-inside-folder.js";
+export { isBinaryContent, TEXT_SNIFF_BYTES } from "./safe-fs/binary-content.js";
 
 // Declarative agent files (skillgraph.agent.yaml / package.json "skillgraph").
 export {

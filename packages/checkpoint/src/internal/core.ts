@@ -1,5 +1,6 @@
 // The one place this package imports @skillgraph/core from, so a renamed core export is fixed here only.
 export {
+  integerOption,
   InvalidOptionsError,
   SkillgraphError,
   SKILLS_STATE_KEY,

@@ -3,7 +3,7 @@ import { SkillPathError } from "../errors/skill-path-error.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import type { SearchOptions, SearchResult } from "../search/search-types.js";
 import type { SkillDiagnostic, SkillLayer, SkillMetadata } from "../skill/skill-types.js";
-import type { DiskSkillCandidate, FileIdentity, RemoteSkillCandidate, SkillSource } from "../sources/skill-source.js";
+import type { DiskSkillCandidate, RemoteSkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { resolve } from "node:path";
 import type { SnapshotEntry } from "../snapshot/snapshot-format.js";
 import {
@@ -35,6 +35,8 @@ import type {
   SkillRegistry,
   SkillViewOptions,
 } from "./registry-types.js";
+import { mapLimit } from "../internal/concurrency-limit.js";
+import { sameFileIdentity } from "../skill/skill-file-identity.js";
 
 /** Options of `createSkillRegistry`. */
 export interface SkillRegistryOptions {
@@ -284,7 +286,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
             candidate.kind === "disk" &&
             stored.dir === candidate.dir &&
             stored.root === candidate.root &&
-            sameIdentity(stored.identity, candidate.identity)
+            sameFileIdentity(stored.identity, candidate.identity)
           ) {
             entry = fromStored(stored, candidate, source);
             reused++;
@@ -299,7 +301,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
               entry.hash === before.hash &&
               candidate.kind === "disk" &&
               beforeIdentity &&
-              sameIdentity(beforeIdentity, candidate.identity)
+              sameFileIdentity(beforeIdentity, candidate.identity)
             ) {
               // Racily clean: same stat, re-read to be sure, same bytes.
               verified++;
@@ -540,7 +542,7 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
       before.file === candidate.file &&
       before.dir === candidate.dir &&
       before.root === candidate.root &&
-      sameIdentity(before.identity, candidate.identity)
+      sameFileIdentity(before.identity, candidate.identity)
     );
   }
   if (before.kind === "remote" && candidate.kind === "remote")
@@ -599,15 +601,11 @@ function cosineOf(document: Float32Array | undefined, query: Float32Array): numb
   return document && document.length === query.length ? cosine(document, query) : -1;
 }
 
-/** Same file, unchanged: inode, size, and mtime and ctime to the nanosecond. */
-function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
-  return a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
-}
-
 /** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */
 function fromStored(stored: ReadSnapshotEntry, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
   const origin = { sourceId: source.id, layer: source.layer, kind: source.kind };
-  const metadata = stored.metadata && { ...stored.metadata, origin };
+  // Completed in place: a snapshot entry read from the file serves one candidate of one load.
+  const metadata = stored.metadata && Object.assign(stored.metadata, { origin });
   return {
     candidate,
     sourceId: source.id,
@@ -664,12 +662,4 @@ function snapshotContent(
     entries,
     scanState,
   };
-}
-
-async function mapLimit<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await run(items[next++]!);
-  });
-  await Promise.all(workers);
 }

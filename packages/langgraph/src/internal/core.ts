@@ -22,9 +22,13 @@ export {
   installHints,
   applyLoadEvents,
   createSkillsPromptRenderer,
+  defaultPreamble,
+  escapeHtml,
   detectLoadedSkillDrift,
   emptyLoadState,
   InvalidOptionsError,
+  integerOption,
   SkillgraphError,
   SkillNotFoundError,
+  SkillLoadError,
 } from "@skillgraph/core";
