@@ -52,7 +52,8 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions): Parsed
       ),
     );
   }
-  normalised = normalised.replace(/\r\n?/g, "\n");
+  // Most files have no CR at all: a scan for one is much cheaper than a replace over the whole text.
+  if (normalised.includes("\r")) normalised = normalised.replace(/\r\n?/g, "\n");
 
   const split = splitFrontmatter(normalised);
   if (!split.ok) {

@@ -15,7 +15,7 @@ import {
 } from "./snapshot-format.js";
 import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
 
-/** Largest snapshot file read (a 10 000-skill snapshot is about 10 MB). */
+/** Largest snapshot file read (a 10 000-skill snapshot is about 7 MB). */
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 /** Snapshot files kept in the shared cache folder; the least recently written beyond this are deleted. */
 const MAX_CACHED_SNAPSHOTS = 64;

@@ -18,6 +18,7 @@ describe("skillgraph index", () => {
     expect(report).toMatchObject({ file: join(root, "build/skills.snapshot.json"), skills: 2 });
     const snapshot = JSON.parse(readFileSync(report.file, "utf8")) as { format: string; entries: { count: number } };
     expect(snapshot.format).toBe("skillgraph-registry-snapshot");
+    // Format 2 stores the entries in columns: `count` of them.
     expect(snapshot.entries.count).toBe(2);
     const registry = await createSkillRegistry({
       sources: [skillsFromDirectory(join(root, "skills"))],
