@@ -4,7 +4,7 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SKILLS_STATE_KEY as CORE_KEY } from "../packages/core/src/index.js";
+import { SKILLS_STATE_KEY as CORE_KEY } from "../packages/core/src/load-state.js";
 import { closeCheckpointer, createCheckpointer, inspectSession } from "../packages/checkpoint/src/index.js";
 import { HumanMessage, createAgent } from "../packages/langgraph/src/__fixtures__/langchain.js";
 import { answer, callTool, RecordingChatModel } from "../packages/langgraph/src/__fixtures__/recording-chat-model.js";

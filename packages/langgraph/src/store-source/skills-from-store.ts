@@ -1,5 +1,6 @@
 import type { BaseStore } from "@langchain/langgraph";
-import type { RemoteSkillCandidate, SkillLayer, SkillSource, SourceScan } from "@skillgraph/core";
+import type { SkillLayer, SkillSource } from "@skillgraph/core";
+import type { RemoteSkillCandidate, SourceScan } from "@skillgraph/core/sources";
 import {
   checkManifest,
   DEFAULT_SKILLS_NAMESPACE,

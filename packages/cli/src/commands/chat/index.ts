@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { loadAgentFile, type AgentFile } from "@skillgraph/core";
+import { loadAgentFile, type AgentFile } from "@skillgraph/core/agent-file";
 import { acquireSessionLease, closeCheckpointer, type SessionLease } from "@skillgraph/checkpoint";
 import type { CliIO } from "../../cli-io.js";
 import { CliError } from "../../cli-error.js";

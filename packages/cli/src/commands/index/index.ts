@@ -1,6 +1,6 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { buildRegistrySnapshot, defaultSnapshotFile, defaultSnapshotFolder } from "@skillgraph/core";
+import { buildRegistrySnapshot, defaultSnapshotFile, defaultSnapshotFolder } from "@skillgraph/core/snapshot";
 import type { CliIO } from "../../cli-io.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import type { CommandHelp } from "../../output/command-help.js";

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadSkill, readSkillProperties, renderSkillsPrompt, toPrompt, type SkillMetadata } from "@skillgraph/core";
+import { loadSkill, readSkillProperties, type SkillMetadata } from "@skillgraph/core";
+import { renderSkillsPrompt, toPrompt } from "@skillgraph/core/prompt";
 import type { CliIO } from "../../cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafe } from "../../output/terminal-safe.js";

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import { createSearchIndex } from "@skillgraph/core";
+import { createSearchIndex } from "@skillgraph/core/search";
 import type { CliIO } from "../../cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { formatTable, terminalColumns, truncate, visibleWidth } from "../../output/format-table.js";
