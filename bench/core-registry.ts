@@ -165,7 +165,7 @@ const storeRows: Record<string, unknown>[] = [];
 if (!process.argv.includes("--no-store")) {
   const { startTestPostgres } = await import("../test/setup/postgres-server.js");
   const { PostgresStore } = await import("@langchain/langgraph-checkpoint-postgres/store");
-  const { publishSkillsToStore, skillsFromStore } = await import("../packages/langgraph/src/index.js");
+  const { publishSkillsToStore, skillsFromStore } = await import("../packages/langgraph/src/store.js");
   let server: Awaited<ReturnType<typeof startTestPostgres>> | undefined;
   try {
     server = await startTestPostgres();

@@ -9,7 +9,8 @@ import { closeCheckpointer, createCheckpointer, inspectSession } from "../packag
 import { HumanMessage, createAgent } from "../packages/langgraph/src/__fixtures__/langchain.js";
 import { answer, callTool, RecordingChatModel } from "../packages/langgraph/src/__fixtures__/recording-chat-model.js";
 import { createSkillRegistry, skillsFromDirectory } from "../packages/langgraph/src/__fixtures__/test-skills.js";
-import { createSkillsMiddleware, SKILLS_STATE_KEY, type DriftPolicy } from "../packages/langgraph/src/index.js";
+import { createSkillsMiddleware, type DriftPolicy } from "../packages/langgraph/src/index.js";
+import { SKILLS_STATE_KEY } from "../packages/langgraph/src/state.js";
 
 const dirs: string[] = [];
 afterEach(() => {

@@ -53,7 +53,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   });
   // --store URL: the skills published to a shared store (alone, unless --source folders are given too).
   const opened = values.store ? await openSkillStore(values.store) : undefined;
-  const storeSources = opened ? [(await import("@skillgraph/langgraph")).skillsFromStore(opened.store)] : [];
+  const storeSources = opened ? [(await import("@skillgraph/langgraph/store")).skillsFromStore(opened.store)] : [];
   const registry = await loadSkillsFromArgs(values.source, io, {
     verbose: values.verbose === true,
     report: !values.json,
