@@ -6,13 +6,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createBubblewrapExecutor,
-  createLocalExecutor,
-  createShellHook,
-  type CommandExecutor,
-  type ExecutionRequest,
-} from "../packages/shell/src/index.js";
+import { createBubblewrapExecutor, createLocalExecutor, createShellHook } from "../packages/shell/src/index.js";
+import type { CommandExecutor, ExecutionRequest } from "../packages/shell/src/executor.js";
 
 const runs = Number(process.env.BENCH_RUNS ?? 60);
 const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-bench-"));
