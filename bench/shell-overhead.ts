@@ -7,7 +7,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createBubblewrapExecutor, createLocalExecutor, createShellHook } from "../packages/shell/src/index.js";
-import type { CommandExecutor, ExecutionRequest } from "../packages/shell/src/executor.js";
+import type { CommandExecutor, ExecutionRequest } from "../packages/shell/src/index.js";
 
 const runs = Number(process.env.BENCH_RUNS ?? 60);
 const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-bench-"));

@@ -6,7 +6,7 @@ export { redactUrl } from "./create-checkpointer/redact-url.js";
 export { CheckpointerError } from "./errors/checkpointer-error.js";
 export type { CheckpointerErrorReason } from "./errors/checkpointer-error.js";
 export { withPruning, PruningCheckpointSaver } from "./pruning/with-pruning.js";
-export type { PruningOptions } from "./pruning/pruning-options.js";
+export type { PruningOptions, ResolvedPruningOptions } from "./pruning/pruning-options.js";
 export { pruneCheckpoints } from "./pruning/prune-checkpoints.js";
 export type { PruneReport } from "./pruning/prune-checkpoints.js";
 export type { KeepReason, PruningPolicy } from "./pruning/plan-pruning.js";

@@ -1,6 +1,5 @@
-// @skillgraph/core/errors: the error and source-diagnostic code tables, their docs links, and the options of the
-// SkillgraphError base (for packages that subclass it). The error classes themselves are exported from the root entry.
-export { type SkillgraphErrorOptions } from "./errors/skillgraph-error.js";
+// @skillgraph/core/errors: the error and source-diagnostic code tables and their docs links. The error classes are
+// exported from the root entry.
 export {
   SKILLGRAPH_ERROR_CODES,
   SOURCE_DIAGNOSTIC_CODES,

@@ -1,16 +1,17 @@
 // @skillgraph/core: what an app uses — skills from sources into a registry, reading and validating SKILL.md, and the
 // errors it throws. Every other concept has its own subpath (see "Package entry points" in the README):
-// /search, /prompt, /snapshot, /sources, /skill, /errors, /agent-file, and for integrations /load-state, /hooks,
-// /safe-fs. Each name is exported from exactly one entry.
+// /search, /prompt, /snapshot, /skill, /errors, /agent-file, and for integrations /load-state, /hooks, /safe-fs.
+// Each name is exported from exactly one entry; every type the functions below take or return is exported here.
 
-// errors an app catches (code tables and the base options for subclasses: @skillgraph/core/errors)
-export { SkillgraphError } from "./errors/skillgraph-error.js";
+// errors an app catches (the code tables: @skillgraph/core/errors)
+export { SkillgraphError, type SkillgraphErrorOptions } from "./errors/skillgraph-error.js";
 export type { SkillgraphErrorCode, SkillPathReason } from "./errors/error-codes.js";
 export { SkillNotFoundError } from "./errors/skill-not-found-error.js";
 export { SkillPathError } from "./errors/skill-path-error.js";
 export { SkillLoadError } from "./errors/skill-load-error.js";
 export { InvalidOptionsError } from "./errors/invalid-options-error.js";
 export { SkillDriftError, type SkillDriftPolicy } from "./errors/skill-drift-error.js";
+export type { LoadedSkillDrift } from "./load-state/load-state-types.js";
 
 // skills: types, loading, validation (lower-level SKILL.md reading: @skillgraph/core/skill)
 export type {
@@ -24,11 +25,26 @@ export type {
 export { loadSkill, type LoadSkillOptions } from "./skill/load-skill.js";
 export { validateSkill, type ValidateSkillOptions, type SkillValidationResult } from "./skill/validate-skill.js";
 export { readSkillProperties, type SkillProperties } from "./skill/read-skill-properties.js";
+export type { ReadSkillMdOptions } from "./skill/read-skill-file.js";
+export type { SkillDependencies } from "./skill/frontmatter-dialects.js";
 
-// sources (writing your own source: @skillgraph/core/sources)
-export type { SkillSource } from "./sources/skill-source.js";
+// sources, and the contract for writing your own
+export type {
+  SkillSource,
+  SkillCandidate,
+  DiskSkillCandidate,
+  CodeSkillCandidate,
+  RemoteSkillCandidate,
+  SourceScan,
+  FileIdentity,
+} from "./sources/skill-source.js";
 export { skillsFromDirectory, type DirectorySourceOptions } from "./sources/directory-source.js";
-export { conventionalSources, type ConventionalSourcesOptions } from "./sources/conventional-sources.js";
+export {
+  conventionalSources,
+  PROJECT_SKILL_FOLDERS,
+  USER_SKILL_FOLDERS,
+  type ConventionalSourcesOptions,
+} from "./sources/conventional-sources.js";
 export { skillsFromPackage, skillsFromDependencies, type PackageSourceOptions } from "./sources/package-source.js";
 export {
   defineSkill,
@@ -51,3 +67,5 @@ export type {
   ReloadReport,
 } from "./registry/registry-types.js";
 export { DEFAULT_MAX_RESOURCE_BYTES } from "./registry/skill-resources.js";
+export type { SearchOptions, SearchResult } from "./search/search-types.js";
+export type { SkillEmbeddings } from "./search/skill-embeddings.js";

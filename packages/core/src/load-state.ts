@@ -7,7 +7,6 @@ export type {
   SkillLoadEvent,
   SkillLoadJournal,
   LoadStateOptions,
-  LoadedSkillDrift,
 } from "./load-state/load-state-types.js";
 export { emptyLoadState } from "./load-state/empty-load-state.js";
 export { applyLoadEvents } from "./load-state/apply-load-events.js";

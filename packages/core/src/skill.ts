@@ -6,5 +6,6 @@ export {
   type LoadSkillFromTextOptions,
   type LoadedSkillFile,
 } from "./skill/load-skill.js";
-export { DEFAULT_MAX_SKILL_MD_BYTES, type ReadSkillMdOptions } from "./skill/read-skill-file.js";
-export { installHints, type SkillDependencies } from "./skill/frontmatter-dialects.js";
+export { DEFAULT_MAX_SKILL_MD_BYTES } from "./skill/read-skill-file.js";
+export { installHints } from "./skill/frontmatter-dialects.js";
+export type { SkillFileIdentity } from "./skill/skill-file-identity.js";

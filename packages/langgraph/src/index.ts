@@ -1,6 +1,7 @@
 // @skillgraph/langgraph: what an app uses — the SkillsInterceptor (hand-built StateGraph) and the createAgent
 // middleware, their options, events and tool names. The state channel is on /state, skills shared through a LangGraph
-// store on /store, the dangling-tool-call repair on /repair (see "Package entry points" in the README).
+// store on /store, the dangling-tool-call repair on /repair (see "Package entry points" in the README). Every type the
+// functions below take or return is exported here (or, for core's types, by @skillgraph/core).
 export { createSkillsInterceptor } from "./interceptor/create-skills-interceptor.js";
 export type {
   CallModelOptions,
@@ -17,13 +18,13 @@ export type { SkillsEvent, TaggedSkillsEvent } from "./events/skills-event.js";
 export { DEFAULT_SKILLS_PREAMBLE } from "./options/resolve-options.js";
 export type {
   BodyPlacement,
-  DriftPolicy,
   SkillEvictionPolicy,
   SkillEvictionRequest,
   SkillsInvocationOptions,
   SkillsRuntimeOptions,
   ToolExposure,
 } from "./options/skills-runtime-options.js";
+export type { AgentSkillsState, AgentSkillsUpdate, SkillsStateUpdate, SkillsStateValue } from "./state/skills-state.js";
 export type { SkillsToolAuthorization, SkillsToolHook, SkillsToolHookContext } from "./hooks/skills-tool-hook.js";
 export { CALL_SKILL_TOOL } from "./tools/call-skill-tool/index.js";
 export { DISABLE_SKILL } from "./tools/disable-skill/index.js";

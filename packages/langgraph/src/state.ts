@@ -8,4 +8,4 @@ export {
   skillsStateSpec,
 } from "./state/skills-state.js";
 export { SkillsStateSchema } from "./state/skills-state-schema.js";
-export type { AgentSkillsState, AgentSkillsUpdate, SkillsStateUpdate, SkillsStateValue } from "./state/skills-state.js";
+// The state types (AgentSkillsState, AgentSkillsUpdate, SkillsStateUpdate, SkillsStateValue) are on the root entry.

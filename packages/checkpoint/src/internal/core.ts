@@ -7,10 +7,5 @@ export {
   emptyLoadState,
 } from "@skillgraph/core/load-state";
 export type { SkillCatalog } from "@skillgraph/core";
-export type {
-  AgentSkillsState,
-  LoadedSkillDrift,
-  LoadedSkillEntry,
-  SkillLoadEvent,
-  SkillLoadState,
-} from "@skillgraph/core/load-state";
+export type { LoadedSkillDrift } from "@skillgraph/core";
+export type { AgentSkillsState, LoadedSkillEntry, SkillLoadEvent, SkillLoadState } from "@skillgraph/core/load-state";

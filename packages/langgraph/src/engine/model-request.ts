@@ -4,7 +4,8 @@ import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import type { SkillCatalog, SkillMetadata } from "../internal/core.js";
-import type { DriftPolicy, ResolvedSkillsRuntimeOptions, ToolExposure } from "../options/skills-runtime-options.js";
+import type { ResolvedSkillsRuntimeOptions, ToolExposure } from "../options/skills-runtime-options.js";
+import type { SkillDriftPolicy } from "../internal/core.js";
 import { repairDanglingToolCalls } from "../repair/repair-dangling-tool-calls.js";
 import type { AgentSkillsState } from "../state/skills-state.js";
 import { CALL_SKILL_TOOL } from "../tools/call-skill-tool/index.js";
@@ -231,7 +232,7 @@ export function loadedMetadata(state: AgentSkillsState, catalog: SkillCatalog): 
 /** The body to show for a loaded skill under the drift policy (`keep`: the recorded version when cached), and whether it changed. */
 export async function loadedSkillBody(
   bodies: BodyCache,
-  onDrift: DriftPolicy,
+  onDrift: SkillDriftPolicy,
   name: string,
   recordedHash: string,
   catalog: SkillCatalog,

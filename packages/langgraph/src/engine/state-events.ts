@@ -9,7 +9,8 @@ import {
   type SkillCatalog,
   type SkillLoadEvent,
 } from "../internal/core.js";
-import type { DriftPolicy, ResolvedSkillsRuntimeOptions } from "../options/skills-runtime-options.js";
+import type { ResolvedSkillsRuntimeOptions } from "../options/skills-runtime-options.js";
+import type { SkillDriftPolicy } from "../internal/core.js";
 import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
 
 /** Applies an update locally (what the channel reducer will do). */
@@ -107,7 +108,7 @@ export function evictionEvents(before: AgentSkillsState, after: AgentSkillsState
 export function driftEvents(
   state: AgentSkillsState,
   catalog: SkillCatalog,
-  onDrift: DriftPolicy,
+  onDrift: SkillDriftPolicy,
   agentId: string,
   seq: number,
 ): { events: SkillLoadEvent[]; trace: SkillsEvent[] } {

@@ -10,7 +10,7 @@ export type {
   SkillLoadState,
 } from "@skillgraph/core/load-state";
 export type { RenderSkillsPromptOptions } from "@skillgraph/core/prompt";
-export type { SearchResult } from "@skillgraph/core/search";
+export type { SearchResult } from "@skillgraph/core";
 export { SkillDriftError, InvalidOptionsError, SkillgraphError, SkillNotFoundError } from "@skillgraph/core";
 export { SKILLS_STATE_KEY, applyLoadEvents, detectLoadedSkillDrift, emptyLoadState } from "@skillgraph/core/load-state";
 export { createSkillsPromptRenderer } from "@skillgraph/core/prompt";

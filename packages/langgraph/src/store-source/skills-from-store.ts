@@ -1,6 +1,6 @@
 import type { BaseStore } from "@langchain/langgraph";
 import type { SkillLayer, SkillSource } from "@skillgraph/core";
-import type { RemoteSkillCandidate, SourceScan } from "@skillgraph/core/sources";
+import type { RemoteSkillCandidate, SourceScan } from "@skillgraph/core";
 import {
   checkManifest,
   DEFAULT_SKILLS_NAMESPACE,
