@@ -195,7 +195,7 @@ describe("the packed packages, installed with npm into a project outside the wor
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/validate/);
     expect(help.stdout).toMatch(/sessions/);
-    const list = await run("npx", ["--no-install", "skillgraph", "list", "--source", "examples/skills"], project, env);
+    const list = await run("npx", ["--no-install", "skillgraph", "list", "--skills", "examples/skills"], project, env);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain("release-notes");
     // A one-shot chat is a session saved in SQLite (better-sqlite3 loaded from the installed project), then listed.

@@ -42,7 +42,7 @@ export const help: CommandHelp = {
     },
     {
       flags: "--skills DIR",
-      description: "read skills from DIR (repeatable; --source is the same)",
+      description: "read skills from DIR (repeatable)",
       default: "the conventional skill folders",
     },
     {
@@ -113,7 +113,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     options: {
       prompt: { type: "string", short: "p" },
       skills: { type: "string", multiple: true },
-      source: { type: "string", multiple: true },
       model: { type: "string" },
       "base-url": { type: "string" },
       system: { type: "string" },
@@ -146,11 +145,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.stderr.write(NO_ENDPOINT_MESSAGE);
     return 2;
   }
-  const skills = await loadSkillsFromArgs(
-    [...(values.skills ?? []), ...(values.source ?? []), ...(agentFile?.skills ?? [])],
-    io,
-    { verbose: values.verbose === true },
-  );
+  const skills = await loadSkillsFromArgs([...(values.skills ?? []), ...(agentFile?.skills ?? [])], io, {
+    verbose: values.verbose === true,
+  });
   const style = createStyle(io.color);
   const oneShot = values.prompt !== undefined;
   const parsed = oneShot ? parseChatLine(values.prompt!, skills) : undefined;
