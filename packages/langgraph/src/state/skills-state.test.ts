@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { emptyAgentSkillsState, reduceSkillsState } from "./skills-state.js";
+import { emptyAgentSkillsState, reduceSkillsState, type SkillsStateUpdate } from "./skills-state.js";
 
 const load = (name: string, seq: number) => ({ type: "load" as const, name, mode: "turn" as const, hash: "h", seq });
 
@@ -12,9 +12,14 @@ describe("skills channel reducer", () => {
     expect(Object.keys(value.b!.load.loaded)).toEqual(["y"]);
   });
 
+  it("still applies the cap of an update written before 0.2 (field maxLoaded, from an old checkpoint's pending writes)", () => {
+    const old = { a: { events: [load("x", 1), load("y", 1)], maxLoaded: 1 } } as unknown as SkillsStateUpdate;
+    expect(Object.keys(reduceSkillsState({}, old).a!.load.loaded)).toHaveLength(1);
+  });
+
   it("gives the same state whatever order parallel updates of one step arrive in", () => {
-    const one = { a: { events: [load("x", 1)], maxLoaded: 1 } };
-    const two = { a: { events: [load("y", 1)], maxLoaded: 1 } };
+    const one = { a: { events: [load("x", 1)], maxLoadedSkills: 1 } };
+    const two = { a: { events: [load("y", 1)], maxLoadedSkills: 1 } };
     const forward = reduceSkillsState(reduceSkillsState({}, one), two);
     const backward = reduceSkillsState(reduceSkillsState({}, two), one);
     expect(Object.keys(forward.a!.load.loaded)).toEqual(Object.keys(backward.a!.load.loaded));

@@ -10,8 +10,8 @@ export type { AgentSkillsState, SkillsStateValue };
 /** One agent's update: load events applied in order, with the cap to enforce and names to disable. */
 export interface AgentSkillsUpdate {
   events?: SkillLoadEvent[];
-  /** The agent's `maxLoadedSkills`, carried with the events (field name kept: it is stored in checkpoints). */
-  maxLoaded?: number;
+  /** The agent's `maxLoadedSkills`, carried with the events. */
+  maxLoadedSkills?: number;
   disable?: string[];
 }
 
@@ -24,6 +24,11 @@ export type SkillsStateUpdate = Record<string, AgentSkillsUpdate | AgentSkillsSt
 /** A fresh agent state. */
 export function emptyAgentSkillsState(): AgentSkillsState {
   return { load: emptyLoadState(), disabled: [] };
+}
+
+/** The cap an update carries; updates written before 0.2 (pending writes of an old checkpoint) call it `maxLoaded`. */
+function capOf(change: AgentSkillsUpdate): number | undefined {
+  return change.maxLoadedSkills ?? (change as { maxLoaded?: number }).maxLoaded;
 }
 
 /** Reducer of the channel: merges per agent key, so parallel writers (Send, parallel tool calls) never collide. */
@@ -44,7 +49,7 @@ export function reduceSkillsState(
     const previous = base[agentId] ?? emptyAgentSkillsState();
     const load =
       change.events && change.events.length > 0
-        ? applyLoadEvents(previous.load, change.events, { maxLoadedSkills: change.maxLoaded }).state
+        ? applyLoadEvents(previous.load, change.events, { maxLoadedSkills: capOf(change) }).state
         : previous.load;
     const disabled =
       change.disable && change.disable.length > 0

@@ -85,7 +85,7 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
     },
     update: {
       events: [{ type: "load", name, mode, hash: skill.hash, seq }, ...(selection?.events ?? [])],
-      maxLoaded: context.options.maxLoadedSkills,
+      maxLoadedSkills: context.options.maxLoadedSkills,
     },
     events: [
       { type: "skill-loaded", agentId: context.agentId, skill: name, mode, hash: skill.hash },
