@@ -131,7 +131,7 @@ export async function materialiseMessages(
       } else if (options.bodyPlacement === "tool-result" && selectedDocs.get(skill)?.includes(file.path)) {
         content = `[File '${file.path}' of skill '${skill}': shown with the skill's instructions in its latest read_skill result.]`;
       } else {
-        content = await bodies.file(catalog, skill, file.path, options.maxFileBytes);
+        content = await bodies.file(catalog, skill, file.path, options.maxResourceBytes);
       }
     } else if (entry && latest.get(skill) !== position && options.bodyPlacement !== "system-prompt") {
       content = `[Skill '${skill}' instructions: see the later read_skill result of this skill.]`;
@@ -168,7 +168,7 @@ export async function docBlocks(
 ): Promise<string> {
   let text = "";
   for (const path of paths)
-    text += `\n${fileBlock(skill, path, await context.bodies.file(catalog, skill, path, context.options.maxFileBytes))}`;
+    text += `\n${fileBlock(skill, path, await context.bodies.file(catalog, skill, path, context.options.maxResourceBytes))}`;
   return text;
 }
 

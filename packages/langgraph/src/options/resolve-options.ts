@@ -66,7 +66,7 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
     allowDisableSkill: options.allowDisableSkill ?? false,
     onDrift: options.onDrift ?? "reload",
     prompt: { ...options.prompt, preamble: options.prompt?.preamble ?? DEFAULT_SKILLS_PREAMBLE },
-    maxFileBytes: positive("maxFileBytes", options.maxFileBytes, 65_536),
+    maxResourceBytes: positive("maxResourceBytes", options.maxResourceBytes, 65_536),
     searchLimit: positive("searchLimit", options.searchLimit, 5),
   };
 

@@ -73,7 +73,7 @@ export interface SkillsRuntimeOptions {
   /** Skills list rendering (core `renderSkillsPrompt` options: format, budget, preamble, ...). @default core's: xml, 8000 chars */
   prompt?: RenderSkillsPromptOptions;
   /** Largest file `read_skill_file` returns, in bytes. @default 65536 */
-  maxFileBytes?: number;
+  maxResourceBytes?: number;
   /** Results of `search_skills`. @default 5 */
   searchLimit?: number;
 }
@@ -98,6 +98,6 @@ export interface ResolvedSkillsRuntimeOptions {
   allowDisableSkill: boolean;
   onDrift: SkillDriftPolicy;
   prompt: RenderSkillsPromptOptions;
-  maxFileBytes: number;
+  maxResourceBytes: number;
   searchLimit: number;
 }

@@ -68,7 +68,10 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
   const seq = context.state.load.seq + 1;
   const current = context.state.load.loaded[name]?.docs ?? [];
   const selection = asksForDocs(args)
-    ? await selectDocs(args, name, context.catalog, current, { maxFileBytes: context.options.maxFileBytes, seq })
+    ? await selectDocs(args, name, context.catalog, current, {
+        maxResourceBytes: context.options.maxResourceBytes,
+        seq,
+      })
     : undefined;
   const docs = selection ? selection.after : [...current];
   if (docs.length > 0)
