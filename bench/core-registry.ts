@@ -5,7 +5,7 @@
 // Run: pnpm bench core (or node --expose-gc --import tsx bench/core-registry.ts [--quick] [--no-peers]).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { createSkillRegistry, skillsFromDirectory } from "../packages/core/src/index.js";
 import { renderSkillsPrompt } from "../packages/core/src/prompt.js";
@@ -42,6 +42,7 @@ function child(mode: "registry" | "naive" | "snapshot", dir: string, snapshotFil
   return JSON.parse(out.trim().split("\n").pop()!) as {
     count: number;
     ms: number;
+    cpuMs: number;
     firstSearchMs?: number;
     heapMiB: number;
     rssMiB: number;
@@ -49,19 +50,27 @@ function child(mode: "registry" | "naive" | "snapshot", dir: string, snapshotFil
 }
 
 const results: Record<string, unknown>[] = [];
+const range = (values: number[]) => `${round(Math.min(...values))}-${round(Math.max(...values))}`;
 for (const n of sizes) {
   const { dir } = await skillTree(n);
   // The snapshot a previous process left (written the way any registry writes it), outside the racy window.
   const newest = statSync(dir).mtimeMs;
   if (Date.now() - newest < 2500) await new Promise((resolve) => setTimeout(resolve, 2500));
   const snapshotFile = join(mkdtempSync(join(tmpdir(), "skillgraph-bench-snapshot-")), "registry.json");
-  await createSkillRegistry({ sources: [skillsFromDirectory(dir)], snapshot: snapshotFile });
+  // With its search index beside it (what a registry leaves once it has searched), restored by the first search.
+  await (
+    await createSkillRegistry({ sources: [skillsFromDirectory(dir)], snapshot: snapshotFile, searchIndex: "eager" })
+  ).close();
   const snapshotBytes = statSync(snapshotFile).size;
+  const searchIndexBytes = statSync(`${snapshotFile}.search`).size;
   const cold: number[] = [];
   const coldSnapshot: number[] = [];
   const deepagents: number[] = [];
   const firstSearch: number[] = [];
+  const firstSearchRestored: number[] = [];
   const naive: number[] = [];
+  const cpu: Record<"registry" | "naive" | "snapshot", number[]> = { registry: [], naive: [], snapshot: [] };
+  const loadAverage: number[] = [];
   const heap: number[] = [];
   const naiveHeap: number[] = [];
   for (let rep = 0; rep < coldReps; rep++) {
@@ -75,7 +84,11 @@ for (const n of sizes) {
       }
       const sampleResult = child(arm, dir, snapshotFile);
       ({ registry: cold, naive, snapshot: coldSnapshot })[arm].push(sampleResult.ms);
+      cpu[arm].push(sampleResult.cpuMs);
+      loadAverage.push(loadavg()[0]!);
       if (arm === "registry" && sampleResult.firstSearchMs !== undefined) firstSearch.push(sampleResult.firstSearchMs);
+      if (arm === "snapshot" && sampleResult.firstSearchMs !== undefined)
+        firstSearchRestored.push(sampleResult.firstSearchMs);
       if (arm !== "snapshot") (arm === "registry" ? heap : naiveHeap).push(sampleResult.heapMiB);
     }
   }
@@ -136,8 +149,22 @@ for (const n of sizes) {
     coldSnapshotVsNaive: round(median(coldSnapshot) / median(naive), 3),
     coldVsDeepagents: deepagentsMs === undefined ? null : round(median(cold) / deepagentsMs, 3),
     coldSnapshotVsDeepagents: deepagentsMs === undefined ? null : round(median(coldSnapshot) / deepagentsMs, 3),
+    coldRangeMs: range(cold),
+    coldSnapshotRangeMs: range(coldSnapshot),
+    naiveRangeMs: range(naive),
+    deepagentsRangeMs: deepagents.length > 0 ? range(deepagents) : null,
+    // CPU time of the same loads (user + system, all threads): less sensitive to other work on the machine.
+    coldLoadCpuMs: round(median(cpu.registry)),
+    coldLoadSnapshotCpuMs: round(median(cpu.snapshot)),
+    naiveCpuMs: round(median(cpu.naive)),
+    coldVsNaiveCpu: round(median(cpu.registry) / median(cpu.naive)),
+    loadAverage1m: `${round(Math.min(...loadAverage))}-${round(Math.max(...loadAverage))}`,
     snapshotBytes,
     firstSearchBuildsIndexMs: round(median(firstSearch)),
+    // The first search after a cold start with a snapshot restores the index from `<snapshot>.search` instead.
+    firstSearchRestoresIndexMs: round(median(firstSearchRestored)),
+    restoreVsBuildIndex: round(median(firstSearchRestored) / median(firstSearch), 3),
+    searchIndexBytes,
     reloadUnchangedMs: round(median(reloadUnchanged)),
     reloadUnchangedVsCold: round(median(reloadUnchanged) / median(cold), 3),
     reloadOneChangedMs: round(median(reloadOneChanged)),
@@ -220,6 +247,20 @@ if (!process.argv.includes("--no-store")) {
 }
 
 console.table(results);
+// The cold-start goals at a glance: with a snapshot against deepagents, without one against the naive loader.
+console.table(
+  results.map((row) => ({
+    n: row.n,
+    snapshotMs: row.coldLoadSnapshotMs,
+    noSnapshotMs: row.coldLoadMs,
+    naiveMs: row.naiveFullReadMs,
+    deepagentsMs: row.deepagentsColdMs,
+    snapshotVsDeepagents: row.coldSnapshotVsDeepagents,
+    noSnapshotVsNaive: row.coldVsNaive,
+    noSnapshotVsNaiveCpu: row.coldVsNaiveCpu,
+    loadAverage1m: row.loadAverage1m,
+  })),
+);
 if (storeRows.length > 0) console.table(storeRows);
 mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
 writeFileSync(

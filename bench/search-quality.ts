@@ -1,7 +1,7 @@
 // Measures search quality and speed on the real corpus: `node --expose-gc --import tsx bench/search-quality.ts [--holdout] [--verbose]`. Prints top-1/top-5 accuracy per split,
-// confidence figures, abstention AUC on the two DEVELOPMENT sets (natural-queries.json, blind-search-queries.json:
-// both were looked at while tuning), and build/query timings; `--verbose` lists tune-split misses only. The held-out
-// figures come from the frozen set, scored by test/search-frozen-queries.test.ts, never here.
+// confidence figures, abstention AUC on the three DEVELOPMENT sets (natural-queries.json and
+// test/fixtures/search-development-queries-{a,b}.json: all were looked at while tuning), and build/query timings;
+// `--verbose` lists tune-split misses only. Held-out figures come only from a sealed set, never scored here.
 import { loadCorpus, loadNaturalQueries } from "../packages/core/src/search/__fixtures__/load-corpus.js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -53,12 +53,17 @@ console.log(
   `off-topic: n=${offTopic.length} confident=${offTopic.filter((item) => item.confident).length} max=${Math.max(...offTopic.map((item) => item.top)).toFixed(3)}`,
 );
 if (verbose) for (const item of offTopic) console.log(`  off ${item.top.toFixed(3)} ${item.query}`);
-const blind = JSON.parse(
-  readFileSync(join(import.meta.dirname, "../test/fixtures/blind-search-queries.json"), "utf8"),
-) as Array<{ query: string; expected: string[] }>;
+const developmentSet = (name: string) =>
+  JSON.parse(readFileSync(join(import.meta.dirname, "../test/fixtures", name), "utf8")) as unknown;
+const setA = developmentSet("search-development-queries-a.json") as Array<{ query: string; expected: string[] }>;
+const setB = (
+  developmentSet("search-development-queries-b.json") as { queries: Array<{ query: string; expectedFolder?: string }> }
+).queries.map((item) => ({ query: item.query, expected: item.expectedFolder ? [item.expectedFolder] : [] }));
+const corpusFolder = (path: string) => (dirByPath.has(path) ? `skills/${dirByPath.get(path)}` : undefined);
 for (const [label, set, folderOf] of [
   ["natural-queries (dev)", queries, (path: string) => dirByPath.get(path)],
-  ["blind (dev)", blind, (path: string) => (dirByPath.has(path) ? `skills/${dirByPath.get(path)}` : undefined)],
+  ["development set A", setA, corpusFolder],
+  ["development set B", setB, corpusFolder],
 ] as const) {
   const figures = evaluateSearch(index, set, folderOf);
   console.log(

@@ -13,3 +13,5 @@ export {
   type ConfinedReadOptions,
   type ConfinedListOptions,
 } from "./safe-fs/confined-folder.js";
+export { isInsideFolder } from "./safe-fs/is-inside-folder.js";
+export { isBinaryContent, TEXT_SNIFF_BYTES } from "./safe-fs/binary-content.js";

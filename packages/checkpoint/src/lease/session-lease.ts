@@ -3,7 +3,7 @@ import { hostname } from "node:os";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { SessionBusyError, type SessionHolder } from "../errors/session-busy-error.js";
 import { SessionLeaseLostError } from "../errors/session-lease-lost-error.js";
-import { InvalidOptionsError } from "../internal/core.js";
+import { integerOption, InvalidOptionsError } from "../internal/core.js";
 import { saverBackend } from "../store/saver-backend.js";
 import { LeasedCheckpointSaver } from "./leased-checkpoint-saver.js";
 import { leaseStoreFor } from "./lease-store.js";
@@ -33,9 +33,6 @@ export interface SessionLease {
   release(): Promise<void>;
 }
 
-const isPositiveInteger = (value: unknown): value is number =>
-  typeof value === "number" && Number.isInteger(value) && value > 0;
-
 /**
  * Takes the single-writer lease on a session (thread) in the saver's own database: a row in `skillgraph_session_leases`
  * (SQLite file or PostgreSQL schema; in process for MemorySaver) with owner, pid, host and expiry, renewed in the
@@ -54,19 +51,12 @@ export async function acquireSessionLease(
   threadId: string,
   options: SessionLeaseOptions = {},
 ): Promise<SessionLease> {
-  const ttlMs = options.ttlMs ?? 30_000;
-  if (!isPositiveInteger(ttlMs) || ttlMs > 2 ** 31 - 1) {
-    throw new InvalidOptionsError({
-      option: "ttlMs",
-      value: ttlMs,
-      message: "must be a positive integer of milliseconds below 2^31",
-    });
-  }
-  const renewEveryMs = options.renewEveryMs ?? Math.max(1, Math.floor(ttlMs / 3));
-  if (!isPositiveInteger(renewEveryMs) || renewEveryMs >= ttlMs) {
-    const message = `must be a positive integer below ttlMs (${ttlMs})`;
-    throw new InvalidOptionsError({ option: "renewEveryMs", value: renewEveryMs, message });
-  }
+  // setTimeout fires at once for delays of 2^31 ms or more.
+  const ttlMs = integerOption("ttlMs", options.ttlMs ?? 30_000, { max: 2 ** 31 - 1, detail: "milliseconds" });
+  const renewEveryMs = integerOption("renewEveryMs", options.renewEveryMs ?? Math.max(1, Math.floor(ttlMs / 3)), {
+    max: ttlMs - 1,
+    detail: `milliseconds, below ttlMs (${ttlMs})`,
+  });
   if (typeof threadId !== "string" || threadId === "") {
     throw new InvalidOptionsError({ option: "threadId", value: threadId, message: "must be a non-empty string" });
   }

@@ -1,4 +1,4 @@
-import { InvalidOptionsError } from "../internal/core.js";
+import { integerOption, InvalidOptionsError } from "../internal/core.js";
 import type { PruningPolicy } from "./plan-pruning.js";
 
 /** Options of `withPruning`. */
@@ -14,19 +14,11 @@ export interface ResolvedPruningOptions {
   pruneEvery: number;
 }
 
-const isPositiveInteger = (value: unknown): value is number =>
-  typeof value === "number" && Number.isInteger(value) && value > 0;
-
 /** Checks `withPruning` options once, throwing InvalidOptionsError naming the field. */
 export function resolvePruningOptions(options: PruningOptions): ResolvedPruningOptions {
   const { keepLast, maxAgeMs, onWrite = false } = options ?? {};
-  if (keepLast !== undefined && !isPositiveInteger(keepLast)) {
-    throw new InvalidOptionsError({
-      option: "keepLast",
-      value: keepLast,
-      message: "must be a positive integer (the newest checkpoint of each namespace is always kept)",
-    });
-  }
+  if (keepLast !== undefined)
+    integerOption("keepLast", keepLast, { detail: "the newest checkpoint of each namespace is always kept" });
   if (maxAgeMs !== undefined && !(typeof maxAgeMs === "number" && Number.isFinite(maxAgeMs) && maxAgeMs > 0)) {
     throw new InvalidOptionsError({
       option: "maxAgeMs",
@@ -44,13 +36,7 @@ export function resolvePruningOptions(options: PruningOptions): ResolvedPruningO
   let pruneEvery = 0;
   if (onWrite === true) pruneEvery = 1;
   else if (typeof onWrite === "object" && onWrite !== null) {
-    if (!isPositiveInteger(onWrite.every))
-      throw new InvalidOptionsError({
-        option: "onWrite.every",
-        value: onWrite.every,
-        message: "must be a positive integer",
-      });
-    pruneEvery = onWrite.every;
+    pruneEvery = integerOption("onWrite.every", onWrite.every);
   } else if (onWrite !== false) {
     throw new InvalidOptionsError({ option: "onWrite", value: onWrite, message: "must be a boolean or { every: n }" });
   }

@@ -63,6 +63,14 @@ export const SKILLGRAPH_ERROR_CODES = {
     error: "SkillgraphError",
     summary: "publishSkillsToStore refused the whole publish: some skill or file in the folder is invalid.",
   },
+  "store-manifest-invalid": {
+    error: "SkillgraphError",
+    summary: "The skills manifest read from a LangGraph store is malformed (not written by publishSkillsToStore).",
+  },
+  "embeddings-invalid": {
+    error: "SkillgraphError",
+    summary: "The embeddings model returned a wrong number of vectors, non-finite numbers or changing dimensions.",
+  },
   "agent-file-invalid": {
     error: "AgentFileError",
     summary:

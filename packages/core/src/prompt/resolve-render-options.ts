@@ -82,9 +82,15 @@ export function resolveRenderOptions(options: RenderSkillsPromptOptions = {}): R
   };
 }
 
-/** The default preamble: what skills are and how to load one. */
-export function defaultPreamble(readToolName: string): string {
-  return `Skills are packaged instructions for specialised tasks. When a task matches a skill's description, call ${readToolName} with the skill's name and follow the instructions it returns.`;
+/**
+ * The default preamble: what skills are and how to load one, and (given a search tool's name) how to find one that is
+ * not listed. `renderSkillsPrompt` uses it without the search sentence; @skillgraph/langgraph, which always offers
+ * `search_skills`, with it.
+ * @example defaultPreamble("read_skill", "search_skills")
+ */
+export function defaultPreamble(readToolName: string, searchToolName?: string): string {
+  const search = searchToolName === undefined ? "" : ` Use ${searchToolName} when no listed skill fits.`;
+  return `Skills are packaged instructions for specialised tasks. When a task matches a skill's description, call ${readToolName} with the skill's name and follow the instructions it returns.${search}`;
 }
 
 function layoutFor(format: RenderSkillsPromptOptions["format"]): PromptLayout {

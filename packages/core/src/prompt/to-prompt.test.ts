@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { escapeHtml } from "./escape-html.js";
 import { toPrompt } from "./to-prompt.js";
+import { xmlSkillEntry } from "./xml-layout.js";
 
 describe("toPrompt", () => {
   it("prints the reference layout: every tag on its own line, joined by \\n, no trailing newline", () => {
@@ -40,6 +41,22 @@ describe("toPrompt", () => {
     ]);
     expect(text.indexOf("zeta")).toBeLessThan(text.indexOf("alpha"));
     expect(text).toContain("<description>\nLine one.\nLine two: ünïcödé 日本語 😀\n</description>");
+  });
+});
+
+describe("xmlSkillEntry (the one <skill> entry renderer, for toPrompt and the xml layout)", () => {
+  const entry = { name: "pdf", description: "Read PDFs", location: `/s/a"b<c>/SKILL.md` };
+
+  it("in reference mode is exactly toPrompt's entry: location raw, and present even when empty", () => {
+    expect(toPrompt([entry])).toBe(
+      `<available_skills>\n${xmlSkillEntry(entry, { reference: true })}\n</available_skills>`,
+    );
+    expect(xmlSkillEntry({ ...entry, location: "" }, { reference: true })).toContain("<location>\n\n</location>");
+  });
+
+  it("in the layout escapes the location (it could close the tag) and leaves out an empty one", () => {
+    expect(xmlSkillEntry(entry)).toContain("<location>\n/s/a&quot;b&lt;c&gt;/SKILL.md\n</location>");
+    expect(xmlSkillEntry({ ...entry, location: "" })).not.toContain("<location>");
   });
 });
 

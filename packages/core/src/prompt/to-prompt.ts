@@ -1,4 +1,4 @@
-import { escapeHtml } from "./escape-html.js";
+import { xmlSkillEntry } from "./xml-layout.js";
 
 /**
  * The `<available_skills>` block exactly as skills-ref `to-prompt` prints it, without the trailing newline (the CLI
@@ -11,20 +11,6 @@ import { escapeHtml } from "./escape-html.js";
  * // "<available_skills>\n<skill>\n<name>\npdf\n</name>\n<description>\nRead PDFs\n</description>\n<location>\n/skills/pdf/SKILL.md\n</location>\n</skill>\n</available_skills>"
  */
 export function toPrompt(skills: ReadonlyArray<{ name: string; description: string; location: string }>): string {
-  if (skills.length === 0) return "<available_skills>\n</available_skills>";
-  const lines = ["<available_skills>"];
-  for (const skill of skills) {
-    lines.push(
-      "<skill>",
-      "<name>",
-      escapeHtml(skill.name),
-      "</name>",
-      "<description>",
-      escapeHtml(skill.description),
-      "</description>",
-    );
-    lines.push("<location>", skill.location, "</location>", "</skill>");
-  }
-  lines.push("</available_skills>");
-  return lines.join("\n");
+  const entries = skills.map((skill) => xmlSkillEntry(skill, { reference: true }));
+  return ["<available_skills>", ...entries, "</available_skills>"].join("\n");
 }

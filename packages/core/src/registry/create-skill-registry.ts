@@ -3,7 +3,7 @@ import { SkillPathError } from "../errors/skill-path-error.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import type { SearchOptions, SearchResult } from "../search/search-types.js";
 import type { SkillDiagnostic, SkillLayer, SkillMetadata } from "../skill/skill-types.js";
-import type { DiskSkillCandidate, FileIdentity, RemoteSkillCandidate, SkillSource } from "../sources/skill-source.js";
+import type { DiskSkillCandidate, RemoteSkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { resolve } from "node:path";
 import type { SnapshotEntry } from "../snapshot/snapshot-format.js";
 import {
@@ -14,6 +14,8 @@ import {
   type ReadSnapshotEntry,
 } from "../snapshot/snapshot-file.js";
 import { defaultSnapshotFile } from "../snapshot/snapshot-location.js";
+import { analysisKey, readStoredAnalyses, writeStoredAnalyses } from "../snapshot/snapshot-search-index.js";
+import type { IndexedDocument } from "../search/indexed-document.js";
 import { SourceWatcher, type WatchSettings } from "./source-watcher.js";
 import { embeddingsProblem, type SkillEmbeddings } from "../search/skill-embeddings.js";
 import { cosine, EmbeddingCache } from "../search/embedding-cache.js";
@@ -33,6 +35,8 @@ import type {
   SkillRegistry,
   SkillViewOptions,
 } from "./registry-types.js";
+import { mapLimit } from "../internal/concurrency-limit.js";
+import { sameFileIdentity } from "../skill/skill-file-identity.js";
 
 /** Options of `createSkillRegistry`. */
 export interface SkillRegistryOptions {
@@ -184,6 +188,9 @@ export class LayeredSkillRegistry implements SkillRegistry {
   private watcher: SourceWatcher | undefined;
   private embeddingCache: EmbeddingCache | undefined;
   private embedding: Promise<void> = Promise.resolve();
+  private analysesWrite: Promise<void> = Promise.resolve();
+  /** Analyses read from the snapshot's search-index file, until the index has restored them. */
+  private storedAnalyses: ReadonlyMap<string, unknown> | undefined;
   private readonly ordered: Array<{ source: SkillSource; rank: number }>;
 
   constructor(
@@ -279,7 +286,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
             candidate.kind === "disk" &&
             stored.dir === candidate.dir &&
             stored.root === candidate.root &&
-            sameIdentity(stored.identity, candidate.identity)
+            sameFileIdentity(stored.identity, candidate.identity)
           ) {
             entry = fromStored(stored, candidate, source);
             reused++;
@@ -294,7 +301,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
               entry.hash === before.hash &&
               candidate.kind === "disk" &&
               beforeIdentity &&
-              sameIdentity(beforeIdentity, candidate.identity)
+              sameFileIdentity(beforeIdentity, candidate.identity)
             ) {
               // Racily clean: same stat, re-read to be sure, same bytes.
               verified++;
@@ -333,9 +340,15 @@ export class LayeredSkillRegistry implements SkillRegistry {
       readBody: (entry) => readCandidateBody(entry, this.settings),
       readBodySync: (entry) => readCandidateBodySync(entry, this.settings.maxBytes),
       eagerIndex: this.settings.eagerIndex,
+      storedAnalyses: () => (this.storedAnalyses ??= snapshotFile ? readStoredAnalyses(snapshotFile.path) : new Map()),
+      onIndexBuilt: () => this.persistSearchAnalyses(),
     });
+    // The search index lives beside the snapshot: rewritten when this load analyzed skills (eager index, reload with
+    // changes), in the background once this load is in place, so a reload does not wait for it.
+    if (next.snapshot.index.built) this.storedAnalyses = new Map();
     this.cache = nextCache;
     this.snapshot = next.snapshot;
+    if (hasUnsavedAnalyses(nextCache)) this.persistSearchAnalyses();
     return { ...next.changes, reread, reused, fromSnapshot, verified, version: next.snapshot.version };
   }
 
@@ -353,11 +366,46 @@ export class LayeredSkillRegistry implements SkillRegistry {
     this.watcher?.close();
     this.watcher = undefined;
     await this.reloading?.catch(() => {});
+    await this.analysesWrite;
   }
 
-  /** Writes the current state as a snapshot file (for `buildRegistrySnapshot`). */
+  /** Writes the current state as a snapshot file with its search index beside it (for `buildRegistrySnapshot`). */
   async writeSnapshot(path: string): Promise<number> {
-    return writeSnapshotFile(path, snapshotContent(this.cache, this.settings, this.ordered), { prune: false });
+    this.current().index.get();
+    const bytes = await writeSnapshotFile(path, snapshotContent(this.cache, this.settings, this.ordered), {
+      prune: false,
+    });
+    return bytes + (await this.writeSearchAnalyses(this.cache, path));
+  }
+
+  /** Writes the analyses of every indexed skill to the search-index file beside the snapshot. */
+  private async writeSearchAnalyses(
+    cache: ReadonlyMap<string, LoadedCandidate>,
+    path = this.settings.snapshotFile?.path,
+  ): Promise<number> {
+    if (path === undefined) return 0;
+    const analyses = new Map<string, IndexedDocument>();
+    const entries = [...cache.values()].filter((entry) => entry.analyzed && entry.metadata);
+    for (const entry of entries) analyses.set(analysisKey(entry.metadata!), entry.analyzed!);
+    const bytes = await writeStoredAnalyses(path, analyses);
+    for (const entry of entries) entry.searchSaved = true;
+    return bytes;
+  }
+
+  /**
+   * Once skills were analyzed (an index built lazily or at load, a reload re-indexing changes): writes the analyses
+   * beside the snapshot in the background (best effort, off the searching or loading call) so the next cold start
+   * restores them instead of tokenizing every body again. The stored ones are no longer needed.
+   */
+  private persistSearchAnalyses(): void {
+    this.storedAnalyses = new Map();
+    if (!this.settings.snapshotFile) return;
+    this.analysesWrite = this.analysesWrite
+      .then(() => new Promise((done) => setImmediate(done)))
+      .then(async () => {
+        if (hasUnsavedAnalyses(this.cache)) await this.writeSearchAnalyses(this.cache);
+      })
+      .catch(() => {});
   }
 
   private current(): RegistrySnapshot {
@@ -494,7 +542,7 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
       before.file === candidate.file &&
       before.dir === candidate.dir &&
       before.root === candidate.root &&
-      sameIdentity(before.identity, candidate.identity)
+      sameFileIdentity(before.identity, candidate.identity)
     );
   }
   if (before.kind === "remote" && candidate.kind === "remote")
@@ -553,15 +601,11 @@ function cosineOf(document: Float32Array | undefined, query: Float32Array): numb
   return document && document.length === query.length ? cosine(document, query) : -1;
 }
 
-/** Same file, unchanged: inode, size, and mtime and ctime to the nanosecond. */
-function sameIdentity(a: FileIdentity, b: FileIdentity): boolean {
-  return a.ino === b.ino && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
-}
-
 /** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */
 function fromStored(stored: ReadSnapshotEntry, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
   const origin = { sourceId: source.id, layer: source.layer, kind: source.kind };
-  const metadata = stored.metadata && { ...stored.metadata, origin };
+  // Completed in place: a snapshot entry read from the file serves one candidate of one load.
+  const metadata = stored.metadata && Object.assign(stored.metadata, { origin });
   return {
     candidate,
     sourceId: source.id,
@@ -571,6 +615,12 @@ function fromStored(stored: ReadSnapshotEntry, candidate: DiskSkillCandidate, so
     hash: stored.hash,
     racy: false,
   };
+}
+
+/** Whether some skill was analyzed for search since the search-index file was last written. */
+function hasUnsavedAnalyses(cache: ReadonlyMap<string, LoadedCandidate>): boolean {
+  for (const entry of cache.values()) if (entry.analyzed && !entry.searchSaved) return true;
+  return false;
 }
 
 /** What a snapshot file records: every SKILL.md loaded from disk, with its stat identity and load result. */
@@ -612,12 +662,4 @@ function snapshotContent(
     entries,
     scanState,
   };
-}
-
-async function mapLimit<T>(items: readonly T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await run(items[next++]!);
-  });
-  await Promise.all(workers);
 }

@@ -1,16 +1,17 @@
-import { createSearchIndex, type SearchIndex } from "../search/search-index.js";
-import type { SearchDocument } from "../search/search-types.js";
+import type { IndexedDocument } from "../search/indexed-document.js";
+import { indexAnalyzedDocuments, type SearchIndex } from "../search/search-index.js";
 
 /**
  * A search index built the first time it is needed: loading thousands of skills does not pay for tokenising every
- * body unless something searches. Once built it is kept and updated incrementally by later snapshots.
+ * body unless something searches (skills analyzed in the registry snapshot file are restored, not tokenised). Once built it is kept and updated incrementally by later snapshots.
  */
 export class LazySearchIndex {
   private index: SearchIndex | undefined;
 
   constructor(
-    private readonly documents: () => SearchDocument[],
+    private readonly documents: () => IndexedDocument[],
     prebuilt?: SearchIndex,
+    private readonly onBuilt?: () => void,
   ) {
     this.index = prebuilt;
   }
@@ -22,6 +23,9 @@ export class LazySearchIndex {
 
   /** The index, built now from every document if it was not yet. */
   get(): SearchIndex {
-    return (this.index ??= createSearchIndex(this.documents()));
+    if (this.index) return this.index;
+    this.index = indexAnalyzedDocuments(undefined, { upsert: this.documents() });
+    this.onBuilt?.();
+    return this.index;
   }
 }

@@ -4,7 +4,7 @@ import { splitFrontmatter } from "../skill/split-frontmatter.js";
 import { SkillLoadError } from "../errors/skill-load-error.js";
 import { loadSkill, loadSkillFromText } from "../skill/load-skill.js";
 import { assembleSkill, sha256Hex } from "../skill/assemble-skill.js";
-import { readSkillMdFile, skillDirName } from "../skill/read-skill-file.js";
+import { readListedSkillMd, readSkillMdFile, skillDirName } from "../skill/read-skill-file.js";
 import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
 import type { FileIdentity, RemoteSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { RACY_WINDOW_NS } from "../snapshot/snapshot-format.js";
@@ -44,7 +44,7 @@ export async function loadCandidate(
     }
     if (candidate.kind === "remote") {
       const text = await candidate.readText();
-      if (typeof text !== "string") throw new Error("the store returned no SKILL.md text");
+      if (typeof text !== "string") throw missingRemoteSkillMd(candidate.location);
       const size = Buffer.byteLength(text);
       if (size > settings.maxBytes) {
         const message = `${candidate.location}: SKILL.md is ${size} bytes, over the ${settings.maxBytes}-byte limit`;
@@ -66,7 +66,9 @@ export async function loadCandidate(
       return { ...base, metadata, refused: [], body, hash: metadata.hash, racy: false };
     }
     const racy = isRacy(candidate.identity, currentTimeNs());
-    const read = await readSkillMdFile(candidate.dir, { maxBytes: settings.maxBytes, root: candidate.root });
+    const read =
+      (await readListedSkillMd(candidate, settings.maxBytes)) ??
+      (await readSkillMdFile(candidate.dir, { maxBytes: settings.maxBytes, root: candidate.root }));
     if (!read.ok)
       return { ...base, metadata: undefined, refused: read.diagnostics, body: undefined, hash: undefined, racy };
     hash = sha256Hex(read.bytes);
@@ -77,6 +79,7 @@ export async function loadCandidate(
     const { body, ...metadata } = assembleSkill({
       text: read.text,
       bytes: read.bytes,
+      hash,
       dir: read.dir,
       file: read.file,
       label: read.file,
@@ -109,6 +112,15 @@ export async function loadCandidate(
   }
 }
 
+/** A remote source gave no SKILL.md text: refused like a folder without SKILL.md (`skill-md-missing`). */
+function missingRemoteSkillMd(location: string): SkillLoadError {
+  const message = `${location}: no SKILL.md text in the store`;
+  return new SkillLoadError({
+    path: location,
+    diagnostics: [{ code: "skill-md-missing", severity: "error", message, path: location }],
+  });
+}
+
 /** SKILL.md texts of remote candidates, kept for the lazily built search index (which reads bodies synchronously). */
 const remoteTexts = new WeakMap<RemoteSkillCandidate, string>();
 
@@ -131,7 +143,11 @@ export async function readCandidateBody(entry: LoadedCandidate, settings: LoadSe
     kind: candidate.kind === "disk" ? ("directory" as const) : ("code" as const),
   };
   if (candidate.kind === "code") return loadSkillFromText(candidate.text, { origin, strict: false }).body;
-  if (candidate.kind === "remote") return loadSkillFromText(await candidate.readText(), { origin, strict: false }).body;
+  if (candidate.kind === "remote") {
+    const text = await candidate.readText();
+    if (typeof text !== "string") throw missingRemoteSkillMd(candidate.location);
+    return loadSkillFromText(text, { origin, strict: false }).body;
+  }
   const skill = await loadSkill(candidate.dir, {
     origin,
     strict: false,

@@ -1,6 +1,7 @@
-import { createSearchIndex, type SearchIndex } from "../search/search-index.js";
+import { analyzeDocument, type IndexedDocument } from "../search/indexed-document.js";
+import { indexAnalyzedDocuments } from "../search/search-index.js";
+import { analysisKey, restoreSearchAnalysis } from "../snapshot/snapshot-search-index.js";
 import { LazySearchIndex } from "./lazy-search-index.js";
-import type { SearchDocument } from "../search/search-types.js";
 import type { SkillDiagnostic, SkillMetadata } from "../skill/skill-types.js";
 import type { SkillCandidate } from "../sources/skill-source.js";
 import type { ShadowedSkill } from "./registry-types.js";
@@ -19,6 +20,10 @@ export interface LoadedCandidate {
   hash: string | undefined;
   /** Read within the racy window of its last change: a later equal stat is not proof enough, the hash is compared. */
   racy: boolean;
+  /** The search analysis the index holds for this skill, once indexed. */
+  analyzed?: IndexedDocument;
+  /** `analyzed` is what the snapshot's search-index file holds (restored from it, or written to it since). */
+  searchSaved?: boolean;
 }
 
 /** An immutable, consistent view of the registry; reloads swap in a new one. */
@@ -44,6 +49,10 @@ export async function buildSnapshot(input: {
   readBodySync: (entry: LoadedCandidate) => string;
   /** Build the search index now rather than on the first search. */
   eagerIndex: boolean;
+  /** Stored analyses by `analysisKey` (the snapshot's search-index file), read on first use; empty without one. */
+  storedAnalyses: () => ReadonlyMap<string, unknown>;
+  /** Called when a lazily built index has just been built (e.g. to persist its analyses). */
+  onIndexBuilt?: () => void;
 }): Promise<{ snapshot: RegistrySnapshot; changes: { added: string[]; removed: string[]; changed: string[] } }> {
   const { previous, loaded, sourceOrder } = input;
   const rank = new Map(sourceOrder.map((id, index) => [id, index]));
@@ -78,7 +87,7 @@ export async function buildSnapshot(input: {
   const added: string[] = [];
   const changed: string[] = [];
   const removed: string[] = [];
-  const upsert: SearchDocument[] = [];
+  const upsert: IndexedDocument[] = [];
   const builtIndex = previous?.index.built;
   const needBodies = builtIndex !== undefined || (previous === undefined && input.eagerIndex);
   for (const [name, entry] of byName) {
@@ -87,28 +96,28 @@ export async function buildSnapshot(input: {
       continue;
     (before ? changed : added).push(name);
     if (!needBodies) continue;
-    const body = entry.body ?? (await input.readBody(entry));
-    upsert.push({ name, description: entry.metadata.description, body, path: entry.metadata.file });
+    const stored = restoredAnalysis(entry, input.storedAnalyses);
+    upsert.push(stored ?? analyzeEntry(entry, entry.body ?? (await input.readBody(entry))));
   }
   if (previous) for (const name of previous.byName.keys()) if (!byName.has(name)) removed.push(name);
   for (const entry of loaded) entry.body = undefined;
 
   const nothingChanged = previous !== undefined && added.length === 0 && changed.length === 0 && removed.length === 0;
   const winners = [...byName.values()];
+  // Skills whose analysis the snapshot file holds are not read nor tokenized again; the others are.
   const documents = () =>
-    winners.map((entry) => ({
-      name: entry.metadata.name,
-      description: entry.metadata.description,
-      body: input.readBodySync(entry),
-      path: entry.metadata.file,
-    }));
+    winners.map(
+      (entry) => restoredAnalysis(entry, input.storedAnalyses) ?? analyzeEntry(entry, input.readBodySync(entry)),
+    );
   let index: LazySearchIndex;
   if (previous && nothingChanged) index = previous.index;
-  else if (builtIndex) index = new LazySearchIndex(documents, builtIndex.update({ upsert, remove: removed }));
+  else if (builtIndex)
+    index = new LazySearchIndex(documents, indexAnalyzedDocuments(builtIndex, { upsert, remove: removed }));
   else
     index = new LazySearchIndex(
       documents,
-      previous === undefined && input.eagerIndex ? createSearchIndex(upsert) : undefined,
+      previous === undefined && input.eagerIndex ? indexAnalyzedDocuments(undefined, { upsert }) : undefined,
+      input.onIndexBuilt,
     );
   const list =
     nothingChanged && previous
@@ -123,6 +132,27 @@ export async function buildSnapshot(input: {
     snapshot: { version, byName, list, shadowed, diagnostics, index },
     changes: { added: added.sort(), removed: removed.sort(), changed: changed.sort() },
   };
+}
+
+/** The entry's analysis if it has one, else the stored one for its content when valid (then kept on the entry). */
+function restoredAnalysis(
+  entry: LoadedCandidate & { metadata: SkillMetadata },
+  stored: () => ReadonlyMap<string, unknown>,
+): IndexedDocument | undefined {
+  if (entry.analyzed) return entry.analyzed;
+  const value = stored().get(analysisKey(entry.metadata));
+  if (value === undefined) return undefined;
+  const { name, description, file } = entry.metadata;
+  entry.analyzed = restoreSearchAnalysis(value, { name, description, path: file });
+  entry.searchSaved = entry.analyzed !== undefined;
+  return entry.analyzed;
+}
+
+/** Tokenizes the skill now and keeps the analysis on the entry (the snapshot writer stores it). */
+function analyzeEntry(entry: LoadedCandidate & { metadata: SkillMetadata }, body: string): IndexedDocument {
+  const { name, description, file } = entry.metadata;
+  entry.searchSaved = false;
+  return (entry.analyzed = analyzeDocument({ name, description, body, path: file }));
 }
 
 function candidateKey(candidate: SkillCandidate): string {

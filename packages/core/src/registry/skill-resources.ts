@@ -1,6 +1,7 @@
 import { isAbsolute, normalize, sep } from "node:path";
 import type { SkillPathReason } from "../errors/error-codes.js";
 import { SkillPathError } from "../errors/skill-path-error.js";
+import { isBinaryContent, TEXT_SNIFF_BYTES } from "../safe-fs/binary-content.js";
 import { type ConfinedRefusal, withConfinedFolder } from "../safe-fs/confined-folder.js";
 import type { SkillFileContent, SkillFileEntry } from "./registry-types.js";
 
@@ -112,7 +113,8 @@ export async function readSkillResource(
       message: `${message} (skill '${skillName}', path '${shown}')`,
     });
   }
-  if (isBinary(read.bytes)) {
+  const head = read.bytes.subarray(0, TEXT_SNIFF_BYTES);
+  if (isBinaryContent(head, { complete: head.length === read.bytes.length })) {
     throw new SkillPathError({
       skillName,
       requestedPath: requested,
@@ -121,26 +123,4 @@ export async function readSkillResource(
     });
   }
   return { path: rel, size: read.bytes.length, content: read.bytes.toString("utf8") };
-}
-
-/** Heuristic: NUL bytes or invalid UTF-8 in the first 8 KiB mean binary. */
-export function isBinary(bytes: Uint8Array): boolean {
-  const head = bytes.subarray(0, 8192);
-  if (head.includes(0)) return true;
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(head.length < bytes.length ? trimPartialUtf8(head) : head);
-    return false;
-  } catch {
-    return true;
-  }
-}
-
-function trimPartialUtf8(bytes: Uint8Array): Uint8Array {
-  let end = bytes.length;
-  for (let i = 1; i <= 3 && end - i >= 0; i++) {
-    const byte = bytes[end - i]!;
-    if ((byte & 0xc0) === 0xc0) return bytes.subarray(0, end - i);
-    if ((byte & 0x80) === 0) break;
-  }
-  return bytes;
 }

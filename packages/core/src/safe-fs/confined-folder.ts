@@ -1,6 +1,7 @@
 import { constants, existsSync } from "node:fs";
 import { lstat, mkdir, open, readdir, readlink, realpath, type FileHandle } from "node:fs/promises";
 import { posix } from "node:path";
+import { isInsideFolder } from "./is-inside-folder.js";
 
 /**
  * Race-free file work inside a folder that someone else may be changing at the same time (a workspace a sandboxed
@@ -198,8 +199,8 @@ async function folderRefusal(
 ): Promise<ConfinedFailure> {
   if (errorCode(error) === "ENOTDIR" || errorCode(error) === "EEXIST") {
     const stats = await lstat(`${folderOf(parent, parentPath)}/${name}`).catch(() => undefined);
-    if (stats?.isSymbolicLink()) return refusalOf(Object.assign(new Error("symlink"), { code: "ELOOP" }), shown, name);
-    return refusalOf(Object.assign(new Error("not a folder"), { code: "ENOTDIR" }), shown, name);
+    if (stats?.isSymbolicLink()) return refusalOf({ code: "ELOOP" }, shown, name);
+    return refusalOf({ code: "ENOTDIR" }, shown, name);
   }
   return refusalOf(error, shown, name);
 }
@@ -293,9 +294,10 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
     let base: string[] = names.slice(0, at);
     if (target.startsWith("/")) {
       const roots = [path, await realpath(path).catch(() => path)];
+      const normalTarget = posix.normalize(target);
       const inside = roots
-        .map((rootPath) => posix.relative(rootPath, posix.normalize(target)))
-        .find((rel) => rel === "" || !rel.startsWith(".."));
+        .filter((rootPath) => isInsideFolder(normalTarget, rootPath))
+        .map((rootPath) => posix.relative(rootPath, normalTarget))[0];
       if (inside === undefined) return undefined;
       base = [];
       target = inside;

@@ -121,7 +121,7 @@ export const CONCEPT_GROUPS: ReadonlyArray<readonly string[]> = [
   ["theme", "styling", "style", "look"],
   ["poster", "flyer", "banner"],
   ["design", "layout", "mockup"],
-  ["accessibility", "a11y", "wcag", "aria", "blind", "screenreader", "contrast", "impaired"],
+  ["accessibility", "a11y", "wcag", "aria", "contrast"],
   // communication and business
   ["email", "mail", "inbox", "gmail", "outlook"],
   ["chat", "message", "messages", "messaging", "slack", "teams"],
@@ -131,7 +131,7 @@ export const CONCEPT_GROUPS: ReadonlyArray<readonly string[]> = [
   ["social", "linkedin", "instagram", "facebook", "tiktok", "posts"],
   ["crm", "contact", "contacts", "lead", "leads", "prospect", "prospects", "customer", "customers"],
   ["sales", "revenue", "income", "orders"],
-  ["finance", "financial", "budget", "forecast", "projection", "runway", "burn", "cash"],
+  ["finance", "financial", "budget", "forecast", "projection"],
   ["recruiting", "recruitment", "hiring", "candidate", "candidates", "applicant", "applicants", "ats"],
   ["timesheet", "hours", "timesheets"],
   ["inventory", "stock", "warehouse", "warehouses"],

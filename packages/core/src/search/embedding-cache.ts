@@ -1,3 +1,4 @@
+import { SkillgraphError } from "../errors/skillgraph-error.js";
 import type { SkillEmbeddings } from "./skill-embeddings.js";
 
 /** Texts embedded per `embedDocuments` call. */
@@ -35,7 +36,7 @@ export class EmbeddingCache {
       const batch = missing.slice(start, start + BATCH);
       const vectors = await this.model.embedDocuments(batch.map((input) => input.text));
       if (!Array.isArray(vectors) || vectors.length !== batch.length)
-        throw new Error(
+        throw invalidEmbeddings(
           `embedDocuments returned ${Array.isArray(vectors) ? vectors.length : typeof vectors} vectors for ${batch.length} texts`,
         );
       const checked = vectors.map((vector) => this.check(vector));
@@ -60,14 +61,18 @@ export class EmbeddingCache {
       vector.length === 0 ||
       !vector.every((value) => typeof value === "number" && Number.isFinite(value))
     ) {
-      throw new Error("the embeddings model returned something that is not a vector of finite numbers");
+      throw invalidEmbeddings("the embeddings model returned something that is not a vector of finite numbers");
     }
     if (this.dimensions !== undefined && vector.length !== this.dimensions)
-      throw new Error(`the embeddings model returned ${vector.length} dimensions, earlier ${this.dimensions}`);
+      throw invalidEmbeddings(`the embeddings model returned ${vector.length} dimensions, earlier ${this.dimensions}`);
     this.dimensions = vector.length;
     const norm = Math.hypot(...(vector as number[])) || 1;
     return Float32Array.from(vector as number[], (value) => value / norm);
   }
+}
+
+function invalidEmbeddings(message: string): SkillgraphError {
+  return new SkillgraphError({ code: "embeddings-invalid", message });
 }
 
 /** Cosine of two normalised vectors. */

@@ -4,6 +4,12 @@ import { tokenize } from "./tokenize.js";
 /** Fields in scoring order: name, description, markdown headings, body. */
 export const FIELDS = ["name", "description", "headings", "body"] as const;
 
+/**
+ * Version of what `analyzeDocument` produces (tokenizer, stemmer, fields, packing). Persisted analyses (registry
+ * snapshots) carry it; bump it with any change that would make a stored analysis differ from a fresh one.
+ */
+export const SEARCH_INDEX_FORMAT_VERSION = 1;
+
 /** Per-field term-frequency caps; they fit the four counts into one 31-bit integer. */
 const BITS = [4, 7, 7, 13] as const;
 const SHIFTS = [0, 4, 11, 18] as const;
@@ -29,6 +35,8 @@ export interface RankingScratch {
   total: number;
   slot: number;
   best: number;
+  /** Importance of the query's name slots this document matches. */
+  names: number;
 }
 
 /** Packs four per-field counts (capped) into one small integer. */
@@ -73,6 +81,6 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
     lengths: fieldTokens.map((tokens) => tokens.length),
     terms,
     packed: Uint32Array.from(terms, (term) => packFrequencies(counts.get(term)!)),
-    scratch: { pass: 0, total: 0, slot: 0, best: 0 },
+    scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
 }

@@ -1,6 +1,7 @@
 import { editDistance } from "./edit-distance.js";
 import type { IndexState } from "./index-state.js";
 import type { SynonymMap } from "./synonym-map.js";
+import { nameTerms } from "./query-names.js";
 import { tokenize } from "./tokenize.js";
 
 /** One way a query term can match: an index term and how much a match counts (1 for the term itself). */
@@ -13,6 +14,8 @@ export interface TermAlternative {
 export interface QuerySlot {
   term: string;
   alternatives: TermAlternative[];
+  /** The term comes from a name in the query (see `nameTerms`): a document not matching it is penalised. */
+  name: boolean;
 }
 
 /** Weights of the ways a query term can be matched. */
@@ -54,6 +57,7 @@ export function buildQuerySlots(
 ): QuerySlot[] {
   const slots: QuerySlot[] = [];
   const seen = new Set<string>();
+  const names = nameTerms(query);
   for (const term of tokenize(query, { keepCompounds: true })) {
     if (seen.has(term)) continue;
     seen.add(term);
@@ -70,7 +74,7 @@ export function buildQuerySlots(
         else if (existing.weight < weight) existing.weight = weight;
       }
     }
-    slots.push({ term, alternatives });
+    slots.push({ term, alternatives, name: names.has(term) });
   }
   return slots;
 }

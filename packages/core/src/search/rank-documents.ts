@@ -10,6 +10,11 @@ export interface RankingParameters {
   lengthNormalization: readonly number[];
   /** Term-frequency saturation (BM25's k1). */
   k1: number;
+  /**
+   * How many times its importance a name in the query (see `nameTerms`) weighs in the coverage of a document that does
+   * not mention it at all (1 = like any other word).
+   */
+  unmatchedNameWeight: number;
 }
 
 /** Inverse document frequency (BM25 form, never negative). */
@@ -51,9 +56,11 @@ export function rankDocuments(
   const pass = ++passCounter;
   const touched: IndexedDocument[] = [];
   let totalImportance = 0;
+  let nameImportance = 0;
   for (const slot of slots) {
     const importance = slotImportance(state, slot, count);
     totalImportance += importance;
+    if (slot.name) nameImportance += importance;
     const mark = ++passCounter;
     const slotTouched: IndexedDocument[] = [];
     for (const alternative of slot.alternatives) {
@@ -89,24 +96,32 @@ export function rankDocuments(
       if (scratch.pass !== pass) {
         scratch.pass = pass;
         scratch.total = 0;
+        scratch.names = 0;
         touched.push(document);
       }
       scratch.total += importance * scratch.best;
+      if (slot.name && scratch.best > 0) scratch.names += importance;
     }
+  }
+  // A name the document never mentions weighs more in its coverage: the request is about something else.
+  const evidenceScale = inverseDocumentFrequency(0, count);
+  const missedNameExtra = parameters.unmatchedNameWeight - 1;
+  const scores = new Float64Array(touched.length);
+  for (let i = 0; i < touched.length; i++) {
+    const scratch = touched[i]!.scratch;
+    const total = totalImportance + missedNameExtra * (nameImportance - scratch.names);
+    scores[i] = calibratedScore(scratch.total, total, evidenceScale);
   }
   // Only the best `limit` matter: find the limit-th best score with a numeric sort, then fully order those at or above it.
   let cutoff = Number.NEGATIVE_INFINITY;
   if (touched.length > limit) {
-    const scores = new Float64Array(touched.length);
-    for (let i = 0; i < touched.length; i++) scores[i] = touched[i]!.scratch.total;
-    scores.sort();
-    cutoff = limit > 0 ? scores[scores.length - limit]! : Number.POSITIVE_INFINITY;
+    const sorted = Float64Array.from(scores).sort();
+    cutoff = limit > 0 ? sorted[sorted.length - limit]! : Number.POSITIVE_INFINITY;
   }
   const ranked: RankedDocument[] = [];
-  const evidenceScale = inverseDocumentFrequency(0, count);
-  for (const document of touched) {
-    if (document.scratch.total < cutoff) continue;
-    ranked.push({ document, score: calibratedScore(document.scratch.total, totalImportance, evidenceScale) });
+  for (let i = 0; i < touched.length; i++) {
+    if (scores[i]! < cutoff) continue;
+    ranked.push({ document: touched[i]!, score: scores[i]! });
   }
   return ranked.sort(
     (a, b) => b.score - a.score || (a.document.name < b.document.name ? -1 : a.document.name > b.document.name ? 1 : 0),

@@ -1,6 +1,6 @@
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { applyChanges, EMPTY_STATE, type IndexState } from "./index-state.js";
-import { analyzeDocument } from "./indexed-document.js";
+import { analyzeDocument, type IndexedDocument } from "./indexed-document.js";
 import { buildQuerySlots } from "./query-slots.js";
 import { rankDocuments } from "./rank-documents.js";
 import {
@@ -43,7 +43,32 @@ export function createSearchIndex(documents: readonly SearchDocument[], options:
   return new ImmutableSearchIndex(applyChanges(EMPTY_STATE, [], documents.map(analyzeDocument)), resolved);
 }
 
+/**
+ * Internal (registry snapshots): an index from documents already analyzed (restored from a snapshot or analyzed
+ * earlier), so nothing is tokenized again; `base` is updated (upsert by name, remove) when given.
+ */
+export function indexAnalyzedDocuments(
+  base: SearchIndex | undefined,
+  changes: { upsert: readonly IndexedDocument[]; remove?: readonly string[] },
+  options: SearchIndexOptions = {},
+): SearchIndex {
+  return ImmutableSearchIndex.withAnalyzed(base, changes.upsert, changes.remove ?? [], options);
+}
+
 class ImmutableSearchIndex implements SearchIndex {
+  static withAnalyzed(
+    base: SearchIndex | undefined,
+    upsert: readonly IndexedDocument[],
+    remove: readonly string[],
+    options: SearchIndexOptions,
+  ): SearchIndex {
+    if (base !== undefined && !(base instanceof ImmutableSearchIndex))
+      throw new TypeError("indexAnalyzedDocuments: base is not an index built by createSearchIndex");
+    const state = base ? base.#state : EMPTY_STATE;
+    const resolved = base ? base.#options : resolveSearchIndexOptions(options);
+    return new ImmutableSearchIndex(applyChanges(state, remove, upsert), resolved);
+  }
+
   readonly #state: IndexState;
   readonly #options: ResolvedSearchIndexOptions;
 

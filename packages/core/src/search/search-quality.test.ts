@@ -17,7 +17,7 @@ function topFiveAccuracy(items: NaturalQuery[]): number {
 }
 
 // DEVELOPMENT SET: natural-queries.json (both its tune and holdout splits) has been looked at while tuning the ranking
-// and the score calibration; held-out figures come from test/search-frozen-queries.test.ts.
+// and the score calibration; the other development sets are in test/search-development-queries.test.ts.
 describe.skipIf(!CORPUS_AVAILABLE)(
   "search quality on the real corpus (natural-queries.json development set; skipped when ../shared/corpus is not found)",
   () => {

@@ -10,6 +10,8 @@ export interface AssembleSkillInput {
   text: string;
   /** Bytes the hash is computed from (defaults to the UTF-8 encoding of `text`). */
   bytes?: Uint8Array;
+  /** sha256 (hex) of `bytes` when the caller already computed it. */
+  hash?: string;
   /** Skill folder ("" for a skill defined in code). */
   dir: string;
   /** SKILL.md path ("" for a skill defined in code). */
@@ -47,7 +49,7 @@ export function assembleSkill(input: AssembleSkillInput): Skill {
     dir: input.dir,
     file: input.file,
     origin: input.origin,
-    hash: sha256Hex(input.bytes ?? input.text),
+    hash: input.hash ?? sha256Hex(input.bytes ?? input.text),
     diagnostics,
   });
   if (metadata === undefined) {

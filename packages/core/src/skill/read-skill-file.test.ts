@@ -5,7 +5,7 @@ import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { readRegularFileCapped } from "../internal/fs-read-capped.js";
 import { makeFifo } from "./__fixtures__/mkfifo.js";
 import { skillText, useTempFolder } from "./__fixtures__/skill-folders.js";
-import { readSkillMdFile } from "./read-skill-file.js";
+import { readListedSkillMd, readSkillMdFile } from "./read-skill-file.js";
 
 const temp = useTempFolder("skillgraph-read-");
 const content = skillText("name: x\ndescription: y");
@@ -121,5 +121,47 @@ describe("readSkillMdFile", () => {
   it("rejects a non-positive or fractional maxBytes with InvalidOptionsError", async () => {
     await expect(readSkillMdFile(temp.root(), { maxBytes: 0 })).rejects.toBeInstanceOf(InvalidOptionsError);
     await expect(readSkillMdFile(temp.root(), { maxBytes: 1.5 })).rejects.toBeInstanceOf(InvalidOptionsError);
+  });
+});
+
+describe("readListedSkillMd", () => {
+  const listed = (dir: string, fileName = "SKILL.md") => ({ dir, file: join(dir, fileName), root: dir });
+
+  it("reads a plain SKILL.md exactly as readSkillMdFile does (bytes, text with its BOM, identity, warnings)", async () => {
+    for (const [name, text, fileName] of [
+      ["fast-plain", content, "SKILL.md"],
+      ["fast-bom", `\uFEFF${content}`, "SKILL.md"],
+      ["fast-lower", content, "skill.md"],
+      ["fast-empty", "", "SKILL.md"],
+    ] as const) {
+      const dir = temp.skill(name, text, fileName);
+      const fast = await readListedSkillMd(listed(dir, fileName), 1024);
+      const careful = await readSkillMdFile(dir, { maxBytes: 1024, root: dir });
+      expect(fast).toBeDefined();
+      expect({ ...fast, bytes: fast!.bytes.toString("hex") }).toEqual(
+        careful.ok ? { ...careful, bytes: careful.bytes.toString("hex") } : careful,
+      );
+    }
+  });
+
+  it("leaves every case that needs a diagnostic or a symlink check to readSkillMdFile (returns undefined)", async () => {
+    const overCap = temp.skill("fast-big", "x".repeat(2048));
+    const atCap = temp.skill("fast-cap", "x".repeat(1024));
+    const badUtf8 = temp.skill("fast-utf8", Buffer.from([0x2d, 0x2d, 0x2d, 0x0a, 0xff, 0xfe]));
+    const target = temp.skill("fast-target", content);
+    const linked = join(temp.root(), "fast-link");
+    mkdirSync(linked);
+    symlinkSync(join(target, "SKILL.md"), join(linked, "SKILL.md"));
+    const fifo = join(temp.root(), "fast-fifo");
+    mkdirSync(fifo);
+    makeFifo(join(fifo, "SKILL.md"));
+    const folderNamed = join(temp.root(), "fast-folder");
+    mkdirSync(join(folderNamed, "SKILL.md"), { recursive: true });
+    expect((await readListedSkillMd(listed(atCap), 1024))?.bytes.length).toBe(1024);
+    for (const dir of [overCap, badUtf8, linked, fifo, folderNamed, join(temp.root(), "fast-missing")])
+      expect(await readListedSkillMd(listed(dir), 1024), dir).toBeUndefined();
+    // A root other than the skill folder needs the realpath check; a file not directly in the folder is not "listed".
+    expect(await readListedSkillMd({ ...listed(target), root: temp.root() }, 1024)).toBeUndefined();
+    expect(await readListedSkillMd({ ...listed(target), file: join(target, "other.md") }, 1024)).toBeUndefined();
   });
 });

@@ -1,9 +1,10 @@
 import { realpath, stat } from "node:fs/promises";
-import type { Stats } from "node:fs";
-import { basename, resolve } from "node:path";
+import { close as closeFd, constants, fstat as fstatFd, open as openFd, read as readFd, type Stats } from "node:fs";
+import { isUtf8 } from "node:buffer";
+import { basename, join, resolve } from "node:path";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { readRegularFileCapped } from "../internal/fs-read-capped.js";
-import { isInsideFolder } from "../internal/fs-is-inside.js";
+import { isInsideFolder } from "../safe-fs/is-inside-folder.js";
 import { createDiagnostic } from "./create-diagnostic.js";
 import { findSkillMd } from "./find-skill-md.js";
 import { identityFromStats, type SkillFileIdentity } from "./skill-file-identity.js";
@@ -210,4 +211,93 @@ function describeKind(stats: Stats): string {
 /** The folder name the reference compares the skill name with. */
 export function skillDirName(dir: string): string {
   return basename(resolve(dir));
+}
+
+/** A SKILL.md a folder listing already found: its folder, its path and the folder it must stay inside. */
+export interface ListedSkillMd {
+  dir: string;
+  file: string;
+  root: string;
+}
+
+const OPEN_FAST = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0) | (constants.O_NOFOLLOW ?? 0);
+
+/**
+ * `readSkillMdFile` for a SKILL.md a folder listing just found, in four system calls (open, fstat, read, close) instead
+ * of about ten. It reads only in the plain case — the file is the last path component and not a symlink (O_NOFOLLOW),
+ * the skill folder is its own root, a regular file under the cap, valid UTF-8 — and otherwise resolves `undefined` so
+ * the caller falls back to `readSkillMdFile`, which gives the same result with the exact diagnostic. Same guarantees:
+ * never follows a symlink out of the root, never blocks on a FIFO, never reads more than `maxBytes + 1` bytes.
+ * Uses the callback API (no FileHandle), so the thread pool reads while the caller parses other files.
+ */
+export async function readListedSkillMd(listed: ListedSkillMd, maxBytes: number): Promise<SkillMdFile | undefined> {
+  const fileName = listedFileName(listed);
+  if (fileName === undefined) return undefined;
+  let fd: number;
+  try {
+    fd = await new Promise<number>((done, fail) =>
+      openFd(listed.file, OPEN_FAST, (error, opened) => (error ? fail(error) : done(opened))),
+    );
+  } catch {
+    return undefined;
+  }
+  try {
+    const stats = await new Promise<Stats>((done, fail) =>
+      fstatFd(fd, (error, result) => (error ? fail(error) : done(result))),
+    );
+    if (!stats.isFile() || stats.size > maxBytes) return undefined;
+    const buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1);
+    let total = 0;
+    for (;;) {
+      const bytesRead = await new Promise<number>((done, fail) =>
+        readFd(fd, buffer, total, buffer.length - total, null, (error, count) => (error ? fail(error) : done(count))),
+      );
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total === buffer.length) return undefined;
+      // A regular file read short of what fstat gave is at its end: no extra round trip to be told so.
+      if (total === stats.size) break;
+    }
+    return listedRead(listed, fileName, buffer.subarray(0, total), stats);
+  } catch {
+    return undefined;
+  } finally {
+    closeFd(fd, () => {});
+  }
+}
+
+/** The SKILL.md name when the listed file is directly in its folder, which is its own root; else undefined. */
+function listedFileName({ dir, file, root }: ListedSkillMd): "SKILL.md" | "skill.md" | undefined {
+  const fileName = basename(file);
+  if (dir !== root || (fileName !== "SKILL.md" && fileName !== "skill.md") || join(dir, fileName) !== file)
+    return undefined;
+  return fileName;
+}
+
+function listedRead(
+  listed: ListedSkillMd,
+  fileName: "SKILL.md" | "skill.md",
+  bytes: Buffer,
+  stats: Stats,
+): SkillMdFile | undefined {
+  if (!isUtf8(bytes)) return undefined;
+  const diagnostics: SkillDiagnostic[] =
+    fileName === "skill.md"
+      ? [
+          createDiagnostic(
+            "skill-md-lowercase",
+            { path: listed.file },
+            "the file is named skill.md; the spec names it SKILL.md",
+          ),
+        ]
+      : [];
+  return {
+    ok: true,
+    dir: listed.dir,
+    file: listed.file,
+    bytes,
+    text: bytes.toString("utf8"),
+    identity: identityFromStats(stats),
+    diagnostics,
+  };
 }

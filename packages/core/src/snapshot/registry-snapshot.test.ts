@@ -18,7 +18,8 @@ import { skillsFromDirectory } from "../sources/directory-source.js";
 import { buildRegistrySnapshot } from "./build-registry-snapshot.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { defaultSnapshotFile, defaultSnapshotFolder } from "./snapshot-location.js";
-import type { SnapshotFile } from "./snapshot-format.js";
+import { checkSnapshotFile, type SnapshotFile } from "./snapshot-format.js";
+import { encodeSnapshotEntries, type StoredSnapshotEntries } from "./snapshot-entries-codec.js";
 
 /** A fixed mtime (seconds) given to every SKILL.md, so a test can restore it exactly after an edit. */
 const FIXED_MTIME = 1_600_000_000;
@@ -33,12 +34,26 @@ function snapshotPath(): string {
   return join(mkdtempSync(join(tmpdir(), "skillgraph-snapfile-")), "registry.json");
 }
 
+/** The snapshot file as stored (entries in columns). */
+type StoredSnapshot = Omit<SnapshotFile, "entries"> & { entries: StoredSnapshotEntries };
+
+function readStored(path: string): StoredSnapshot {
+  return JSON.parse(readFileSync(path, "utf8")) as StoredSnapshot;
+}
+
+/** The snapshot file decoded (one object per entry), as the registry reads it. */
 function readSnapshot(path: string): SnapshotFile {
-  return JSON.parse(readFileSync(path, "utf8")) as SnapshotFile;
+  const stored = readStored(path);
+  const checked = checkSnapshotFile(stored, { settings: stored.settings, sources: stored.sources });
+  if (!checked.ok) throw new Error(checked.rejection.message);
+  return checked.snapshot;
 }
 
 function writeSnapshot(path: string, snapshot: SnapshotFile): void {
-  writeFileSync(path, JSON.stringify(snapshot));
+  writeFileSync(
+    path,
+    JSON.stringify({ ...snapshot, entries: encodeSnapshotEntries(snapshot.entries, snapshot.sources) }),
+  );
 }
 
 /**
@@ -102,6 +117,7 @@ describe("registry snapshot file", () => {
     expect(snapshot.entries[0]!.verify).toBe(true);
     snapshot.entries[0]!.metadata!.description = "Stale.";
     snapshot.entries[0]!.hash = "0".repeat(64);
+    snapshot.entries[0]!.metadata!.hash = "0".repeat(64);
     writeSnapshot(file, snapshot);
 
     const registry = await load(root, file);
@@ -144,6 +160,32 @@ describe("registry snapshot file", () => {
     ).toEqual(["one", "three"]);
   });
 
+  it("picks up a skill folder created inside a skill folder the snapshot listed (the folder's stat changed)", async () => {
+    const root = tree({ "one/SKILL.md": skillMd("one", "One.") });
+    const file = snapshotPath();
+    await load(root, file);
+    ageSnapshot(file, markDescriptions);
+    mkdirSync(join(root, "one/inner"));
+    writeFileSync(join(root, "one/inner/SKILL.md"), skillMd("inner", "Inner."));
+
+    const registry = await load(root, file);
+    expect(registry.list().map((skill) => [skill.name, skill.description])).toEqual([
+      ["inner", "Inner."],
+      ["one", "SNAPSHOT one"],
+    ]);
+  });
+
+  it("stores non-ASCII text escaped (the file is pure ASCII) and serves it back unchanged", async () => {
+    const description = "Füllt Formulare aus — 表单, émojis 😀 and a lone \\ backslash.";
+    const root = tree({ "one/SKILL.md": skillMd("one", description) });
+    const file = snapshotPath();
+    const fresh = await load(root, file);
+    expect(readFileSync(file).every((byte) => byte < 0x80)).toBe(true);
+    ageSnapshot(file, (snapshot) => (snapshot.entries[0]!.metadata!.description = `SNAPSHOT ${description}`));
+    const served = await load(root, file);
+    expect(served.get("one")).toEqual({ ...fresh.get("one"), description: `SNAPSHOT ${description}` });
+  });
+
   it("ignores a snapshot from another version of skillgraph, with a diagnostic", async () => {
     const root = tree({ "one/SKILL.md": skillMd("one", "One.") });
     const file = snapshotPath();
@@ -177,31 +219,32 @@ describe("registry snapshot file", () => {
     const root = tree({ "one/SKILL.md": skillMd("one", "One.") });
     const file = snapshotPath();
     await load(root, file);
-    const valid = readSnapshot(file);
-    const variants: Array<string | ((snapshot: SnapshotFile) => unknown)> = [
+    const valid = readStored(file);
+    const withEntries = (edit: (entries: Record<string, unknown>) => void) => (snapshot: StoredSnapshot) => {
+      const entries = snapshot.entries as unknown as Record<string, unknown>;
+      edit(entries);
+      return snapshot;
+    };
+    const variants: Array<string | ((snapshot: StoredSnapshot) => unknown)> = [
       "{ truncated",
       "null",
       "[]",
       (snapshot) => ({ ...snapshot, entries: "nope" }),
-      (snapshot) => ({
-        ...snapshot,
-        entries: [{ ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, name: 5 } }],
-      }),
-      (snapshot) => ({
-        ...snapshot,
-        entries: [{ ...snapshot.entries[0], identity: { ...snapshot.entries[0]!.identity, mtimeNs: "1e9" } }],
-      }),
-      (snapshot) => ({
-        ...snapshot,
-        entries: [{ ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, file: "/etc/passwd" } }],
-      }),
-      (snapshot) => ({ ...snapshot, entries: [{ ...snapshot.entries[0], sourceId: "dir:/elsewhere" }] }),
-      (snapshot) => ({
-        ...snapshot,
-        entries: [
-          { ...snapshot.entries[0], metadata: { ...snapshot.entries[0]!.metadata, diagnostics: [{ code: 1 }] } },
-        ],
-      }),
+      // An entry of format 1 (one object per entry) in a file that claims format 2.
+      (snapshot) => ({ ...snapshot, entries: [{ sourceId: snapshot.sources[0], dir: root }] }),
+      withEntries((entries) => ((entries.metadata as Array<Record<string, unknown>>)[0]!.name = 5)),
+      withEntries((entries) => ((entries.mtimeNs as string[])[0] = "1e9")),
+      withEntries((entries) => ((entries.ctimeNs as string[])[0] = "-1")),
+      // Paths that could point elsewhere: a file name with a separator, a shared prefix longer than the previous path.
+      withEntries((entries) => (entries.fileNames = ["../../etc/passwd"])),
+      withEntries((entries) => ((entries.dirShared as number[])[0] = 3)),
+      withEntries((entries) => ((entries.metadata as Array<Record<string, unknown>>)[0]!.file = "/etc/passwd")),
+      withEntries((entries) => ((entries.source as number[])[0] = 1)),
+      withEntries((entries) => ((entries.hash as string[])[0] = "")),
+      withEntries((entries) => ((entries.diagnostics as unknown[][])[0] = [[1, "error", 0, 1, ": x"]])),
+      withEntries((entries) => ((entries.refused as unknown[][])[0] = [["code", "fatal", 0, 1, ": x"]])),
+      withEntries((entries) => (entries.count = 2)),
+      withEntries((entries) => ((entries.metadata as Array<Record<string, unknown>>)[0]!.dependencies = { bins: "x" })),
     ];
     for (const variant of variants) {
       writeFileSync(file, typeof variant === "string" ? variant : JSON.stringify(variant(structuredClone(valid))));

@@ -1,16 +1,19 @@
-import { constants } from "node:fs";
-import { mkdir, open, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { isAscii } from "node:buffer";
+import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
+import { mkdir, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
+import { SEARCH_INDEX_SUFFIX } from "./snapshot-search-index.js";
 import {
   checkSnapshotFile,
   RACY_WINDOW_NS,
   SKILLGRAPH_CORE_VERSION,
   SNAPSHOT_FORMAT,
-  SNAPSHOT_FORMAT_VERSION,
+  SNAPSHOT_VERSION,
   type SnapshotEntry,
   type SnapshotFile,
 } from "./snapshot-format.js";
+import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
 
 /** Largest snapshot file read (a 10 000-skill snapshot is about 10 MB). */
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
@@ -59,21 +62,30 @@ export async function readSnapshotFile(
   });
   let text: string;
   let writtenNs: bigint;
+  let fd: number | undefined;
   try {
-    const handle = await open(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    try {
-      const stats = await handle.stat({ bigint: true });
-      if (!stats.isFile()) return warn("registry-snapshot-invalid", "not a regular file");
-      if (stats.size > BigInt(MAX_SNAPSHOT_BYTES))
-        return warn("registry-snapshot-invalid", `over ${MAX_SNAPSHOT_BYTES} bytes`);
-      writtenNs = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs;
-      text = await handle.readFile("utf8");
-    } finally {
-      await handle.close();
+    // Synchronous: read once, on a cold start, where a thread-pool round trip per chunk only adds latency.
+    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    const stats = fstatSync(fd, { bigint: true });
+    if (!stats.isFile()) return warn("registry-snapshot-invalid", "not a regular file");
+    if (stats.size > BigInt(MAX_SNAPSHOT_BYTES))
+      return warn("registry-snapshot-invalid", `over ${MAX_SNAPSHOT_BYTES} bytes`);
+    writtenNs = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs;
+    const buffer = Buffer.allocUnsafe(Number(stats.size) + 1);
+    let total = 0;
+    for (;;) {
+      const bytesRead = readSync(fd, buffer, total, buffer.length - total, null);
+      if (bytesRead === 0) break;
+      total += bytesRead;
+      if (total === buffer.length) return warn("registry-snapshot-invalid", "grew while being read");
     }
+    const bytes = buffer.subarray(0, total);
+    text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { snapshot: undefined, diagnostics: [] };
     return warn("registry-snapshot-invalid", `cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
   let parsed: unknown;
   try {
@@ -87,14 +99,25 @@ export async function readSnapshotFile(
       ? warn("registry-snapshot-stale", checked.rejection.message)
       : warn("registry-snapshot-invalid", checked.rejection.message);
   const entries = new Map<string, ReadSnapshotEntry>();
+  // Racy: changed (mtime or ctime) less than RACY_WINDOW_NS before the snapshot was written. Compared as decimal
+  // strings (no leading zeros, so longer is larger) rather than parsing two BigInts per entry.
+  const racyAfter = (writtenNs - RACY_WINDOW_NS).toString();
   for (const entry of checked.snapshot.entries) {
-    const changedNs = maxNs(entry.identity.mtimeNs, entry.identity.ctimeNs);
-    entries.set(snapshotKey(entry.sourceId, entry.file), {
-      ...entry,
-      racy: entry.verify || writtenNs - changedNs < RACY_WINDOW_NS,
-    });
+    const racy =
+      entry.verify ||
+      decimalAfter(entry.identity.mtimeNs, racyAfter) ||
+      decimalAfter(entry.identity.ctimeNs, racyAfter);
+    const read = entry as ReadSnapshotEntry;
+    read.racy = racy;
+    entries.set(snapshotKey(entry.sourceId, entry.file), read);
   }
   return { snapshot: { entries, scanState: checked.snapshot.scanState ?? {}, writtenNs }, diagnostics: [] };
+}
+
+/** `a > b` for non-negative decimal integers without leading zeros (`b` may be negative: then always true). */
+function decimalAfter(a: string, b: string): boolean {
+  if (b.startsWith("-")) return true;
+  return a.length !== b.length ? a.length > b.length : a > b;
 }
 
 /** The later of two nanosecond timestamps written as decimal strings. */
@@ -115,11 +138,16 @@ export async function writeSnapshotFile(
 ): Promise<number> {
   const file: SnapshotFile = {
     format: SNAPSHOT_FORMAT,
-    formatVersion: SNAPSHOT_FORMAT_VERSION,
+    formatVersion: SNAPSHOT_VERSION,
     coreVersion: SKILLGRAPH_CORE_VERSION,
     ...content,
   };
-  const text = JSON.stringify(file);
+  // Pure ASCII (every other character escaped): the reader decodes it as Latin-1, a copy, into a one-byte string,
+  // which also parses faster than the two-byte string a single non-ASCII description would otherwise give.
+  const text = JSON.stringify({ ...file, entries: encodeSnapshotEntries(file.entries, file.sources) }).replace(
+    /[\u0080-\uffff]/g,
+    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
   const folder = dirname(path);
   await mkdir(folder, { recursive: true });
   const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
@@ -141,6 +169,8 @@ async function pruneSnapshots(folder: string): Promise<void> {
     names.map(async (name) => ({ name, mtime: (await stat(join(folder, name)).catch(() => undefined))?.mtimeMs ?? 0 })),
   );
   dated.sort((a, b) => a.mtime - b.mtime);
-  for (const { name } of dated.slice(0, dated.length - MAX_CACHED_SNAPSHOTS))
+  for (const { name } of dated.slice(0, dated.length - MAX_CACHED_SNAPSHOTS)) {
     await unlink(join(folder, name)).catch(() => {});
+    await unlink(join(folder, name + SEARCH_INDEX_SUFFIX)).catch(() => {});
+  }
 }

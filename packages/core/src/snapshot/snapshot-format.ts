@@ -1,10 +1,17 @@
 import { createRequire } from "node:module";
 import type { SkillDiagnostic, SkillMetadata } from "../skill/skill-types.js";
 import type { FileIdentity } from "../sources/skill-source.js";
+import { SEARCH_INDEX_FORMAT_VERSION } from "../search/indexed-document.js";
+import { decodeSnapshotEntries } from "./snapshot-entries-codec.js";
 
 /** Marker and layout version of a registry snapshot file; a change of layout bumps `SNAPSHOT_FORMAT_VERSION`. */
 export const SNAPSHOT_FORMAT = "skillgraph-registry-snapshot";
-export const SNAPSHOT_FORMAT_VERSION = 1;
+export const SNAPSHOT_FORMAT_VERSION = 2;
+/**
+ * What a snapshot's `formatVersion` must be: the layout version and the search-index format together, so a change of
+ * either invalidates snapshots (and their search-index files, see snapshot-search-index.ts).
+ */
+export const SNAPSHOT_VERSION = `${SNAPSHOT_FORMAT_VERSION}+search-index.${SEARCH_INDEX_FORMAT_VERSION}`;
 
 /** The version of @skillgraph/core writing snapshots: a snapshot from another version is never served. */
 export const SKILLGRAPH_CORE_VERSION: string = (
@@ -38,7 +45,7 @@ export interface SnapshotEntry {
 /** A whole snapshot file. */
 export interface SnapshotFile {
   format: typeof SNAPSHOT_FORMAT;
-  formatVersion: number;
+  formatVersion: string;
   coreVersion: string;
   /** Load settings the entries were produced with; a registry with other settings ignores the snapshot. */
   settings: { strict: boolean; maxBytes: number };
@@ -63,8 +70,8 @@ export function checkSnapshotFile(
   const corrupt = (message: string) => ({ ok: false as const, rejection: { kind: "corrupt" as const, message } });
   const stale = (message: string) => ({ ok: false as const, rejection: { kind: "stale" as const, message } });
   if (!isRecord(value) || value.format !== SNAPSHOT_FORMAT) return corrupt("not a skillgraph registry snapshot");
-  if (value.formatVersion !== SNAPSHOT_FORMAT_VERSION)
-    return stale(`snapshot format ${String(value.formatVersion)}, expected ${SNAPSHOT_FORMAT_VERSION}`);
+  if (value.formatVersion !== SNAPSHOT_VERSION)
+    return stale(`snapshot format ${String(value.formatVersion)}, expected ${SNAPSHOT_VERSION}`);
   if (value.coreVersion !== SKILLGRAPH_CORE_VERSION)
     return stale(`written by @skillgraph/core ${String(value.coreVersion)}, this is ${SKILLGRAPH_CORE_VERSION}`);
   const settings = value.settings;
@@ -75,68 +82,10 @@ export function checkSnapshotFile(
   if (!isStringArray(value.sources)) return corrupt("bad 'sources'");
   if (value.sources.join("\0") !== expected.sources.join("\0"))
     return stale("written for other skill sources (another root)");
-  if (!Array.isArray(value.entries)) return corrupt("bad 'entries'");
   if (value.scanState !== undefined && !isRecord(value.scanState)) return corrupt("bad 'scanState'");
-  const known = new Set(expected.sources);
-  for (let i = 0; i < value.entries.length; i++) {
-    const problem = entryProblem(value.entries[i], known);
-    if (problem) return corrupt(`entry ${i}: ${problem}`);
-  }
-  return { ok: true, snapshot: value as unknown as SnapshotFile };
-}
-
-function entryProblem(entry: unknown, sources: ReadonlySet<string>): string | undefined {
-  if (!isRecord(entry)) return "not an object";
-  if (typeof entry.sourceId !== "string" || !sources.has(entry.sourceId)) return "unknown source";
-  for (const key of ["dir", "file", "root"] as const)
-    if (typeof entry[key] !== "string" || entry[key] === "") return `bad '${key}'`;
-  const identity = entry.identity;
-  if (!isRecord(identity)) return "bad 'identity'";
-  for (const key of ["mtimeMs", "size", "ino"] as const)
-    if (typeof identity[key] !== "number" || !Number.isFinite(identity[key])) return `bad 'identity.${key}'`;
-  for (const key of ["mtimeNs", "ctimeNs"] as const)
-    if (typeof identity[key] !== "string" || !/^\d{1,30}$/.test(identity[key])) return `bad 'identity.${key}'`;
-  if (entry.hash !== undefined && !isHash(entry.hash)) return "bad 'hash'";
-  if (typeof entry.verify !== "boolean") return "bad 'verify'";
-  if (!isDiagnostics(entry.refused)) return "bad 'refused'";
-  if (entry.metadata === undefined) return entry.refused.length > 0 ? undefined : "neither metadata nor refusal";
-  return metadataProblem(entry.metadata, entry.dir as string, entry.file as string);
-}
-
-function metadataProblem(metadata: unknown, dir: string, file: string): string | undefined {
-  if (!isRecord(metadata)) return "bad 'metadata'";
-  if (typeof metadata.name !== "string" || metadata.name.trim() === "" || typeof metadata.description !== "string")
-    return "bad metadata name/description";
-  if (metadata.dir !== dir || metadata.file !== file) return "metadata path does not match the entry";
-  if (!isHash(metadata.hash)) return "bad metadata hash";
-  if (!isStringArray(metadata.allowedTools)) return "bad metadata allowedTools";
-  if (!isRecord(metadata.extra)) return "bad metadata extra";
-  if (metadata.metadata !== undefined && !isRecord(metadata.metadata)) return "bad metadata metadata";
-  for (const key of ["license", "compatibility"] as const)
-    if (metadata[key] !== undefined && typeof metadata[key] !== "string") return `bad metadata ${key}`;
-  if (!isDiagnostics(metadata.diagnostics)) return "bad metadata diagnostics";
-  return undefined;
-}
-
-function isDiagnostics(value: unknown): value is SkillDiagnostic[] {
-  return (
-    Array.isArray(value) &&
-    value.every(
-      (item) =>
-        isRecord(item) &&
-        typeof item.code === "string" &&
-        (item.severity === "error" || item.severity === "warning") &&
-        typeof item.message === "string" &&
-        typeof item.path === "string" &&
-        (item.field === undefined || typeof item.field === "string") &&
-        (item.line === undefined || typeof item.line === "number") &&
-        (item.column === undefined || typeof item.column === "number"),
-    )
-  );
-}
-
-function isHash(value: unknown): value is string {
-  return typeof value === "string" && /^[0-9a-f]{64}$/.test(value);
+  const decoded = decodeSnapshotEntries(value.entries, value.sources);
+  if (!decoded.ok) return corrupt(decoded.problem);
+  return { ok: true, snapshot: { ...(value as unknown as SnapshotFile), entries: decoded.entries } };
 }
 
 function isStringArray(value: unknown): value is string[] {

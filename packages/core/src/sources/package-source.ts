@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { SkillgraphError } from "../errors/skillgraph-error.js";
-import { isInsideFolder } from "../internal/fs-is-inside.js";
+import { isInsideFolder } from "../safe-fs/is-inside-folder.js";
 import type { SkillLayer } from "../skill/skill-types.js";
 import type { SkillSource, SourceScan } from "./skill-source.js";
 import { skillsFromDirectory } from "./directory-source.js";

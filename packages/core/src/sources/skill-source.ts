@@ -1,15 +1,7 @@
+import type { FileIdentity } from "../skill/skill-file-identity.js";
 import type { SkillDiagnostic, SkillLayer, SkillOrigin } from "../skill/skill-types.js";
 
-/** Identity of a SKILL.md on disk; a reload re-reads a file only when this changes. */
-export interface FileIdentity {
-  mtimeMs: number;
-  size: number;
-  ino: number;
-  /** Modification time in nanoseconds (decimal string: exact, JSON-safe). */
-  mtimeNs: string;
-  /** Status-change time in nanoseconds (decimal string): catches a same-tick edit that restored the mtime. */
-  ctimeNs: string;
-}
+export type { FileIdentity };
 
 /** A skill folder found on disk by a source. */
 export interface DiskSkillCandidate {

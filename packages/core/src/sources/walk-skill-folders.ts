@@ -2,8 +2,15 @@ import { statSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
-import type { BigIntStats } from "node:fs";
-import type { DiskSkillCandidate, FileIdentity } from "./skill-source.js";
+import { identityFromBigStats } from "../skill/skill-file-identity.js";
+import { createLimiter } from "../internal/concurrency-limit.js";
+import type { DiskSkillCandidate } from "./skill-source.js";
+import {
+  decodeFolderListings,
+  encodeFolderListings,
+  type FolderStamp,
+  type StoredFolderListings,
+} from "./folder-listings-codec.js";
 
 /** Options for walking a folder tree for skills. */
 export interface WalkOptions {
@@ -20,22 +27,6 @@ interface CachedFolder {
   subfolders: string[];
   /** Listed within the racy window of the folder's last change: list again rather than trust the stat. */
   racy: boolean;
-}
-
-/** The stat fields a folder listing is keyed by. */
-interface FolderStamp {
-  ino: number;
-  mtimeNs: string;
-  ctimeNs: string;
-}
-
-/** A folder listing as persisted in a registry snapshot (sub-folder names only, never paths). */
-export interface PersistedFolder {
-  folder: string;
-  stamp: FolderStamp;
-  skillFileName: "SKILL.md" | "skill.md" | null;
-  subfolders: string[];
-  verify: boolean;
 }
 
 const RACY_FOLDER_WINDOW_NS = 2_000_000_000n;
@@ -130,6 +121,7 @@ export class SkillFolderWalker {
         }
         return;
       }
+      if (entry.subfolders.length === 0) return;
       const chain = new Set(ancestors).add(key);
       await Promise.all(entry.subfolders.map((sub) => visit(sub, depth + 1, chain)));
     };
@@ -169,22 +161,13 @@ export class SkillFolderWalker {
   }
 
   /** The folder listings of the last walk, for a registry snapshot. */
-  exportFolders(): { options: string; folders: PersistedFolder[] } {
-    return { options: this.optionsKey(), folders: this.exportListings() };
+  exportFolders(): { options: string; folders: StoredFolderListings } {
+    const listings = [...this.cache].map(([folder, entry]) => ({ folder, ...entry, verify: entry.racy }));
+    return { options: this.optionsKey(), folders: encodeFolderListings(listings, this.root) };
   }
 
   private optionsKey(): string {
     return JSON.stringify({ maxDepth: this.options.maxDepth, skip: [...this.options.skip].sort() });
-  }
-
-  private exportListings(): PersistedFolder[] {
-    return [...this.cache].map(([folder, entry]) => ({
-      folder,
-      stamp: entry.stamp,
-      skillFileName: entry.skillFileName ?? null,
-      subfolders: entry.subfolders.map((sub) => sub.slice(folder.length + 1)),
-      verify: entry.racy,
-    }));
   }
 
   /**
@@ -197,17 +180,20 @@ export class SkillFolderWalker {
     const { options, folders } = state as { options?: unknown; folders?: unknown };
     // Listed with other options (skip list, depth): not reusable, but not malformed either.
     if (options !== this.optionsKey()) return typeof options === "string";
-    if (!Array.isArray(folders)) return false;
+    const listings = decodeFolderListings(folders, this.root);
+    if (!listings) return false;
+    // Racy: changed less than the window before the snapshot was written (decimal strings compared, no BigInts).
+    const racyAfter = (writtenNs - RACY_FOLDER_WINDOW_NS).toString();
     const seeded = new Map<string, CachedFolder>();
-    for (const item of folders as unknown[]) {
-      const parsed = parsePersistedFolder(item, this.root);
-      if (!parsed) return false;
-      const changed = maxBig(parsed.stamp.mtimeNs, parsed.stamp.ctimeNs);
-      seeded.set(parsed.folder, {
-        stamp: parsed.stamp,
-        skillFileName: parsed.skillFileName ?? undefined,
-        subfolders: parsed.subfolders.map((name) => join(parsed.folder, name)),
-        racy: parsed.verify || writtenNs - changed < RACY_FOLDER_WINDOW_NS,
+    for (const listing of listings) {
+      seeded.set(listing.folder, {
+        stamp: listing.stamp,
+        skillFileName: listing.skillFileName,
+        subfolders: listing.subfolders,
+        racy:
+          listing.verify ||
+          decimalAfter(listing.stamp.mtimeNs, racyAfter) ||
+          decimalAfter(listing.stamp.ctimeNs, racyAfter),
       });
     }
     if (this.cache.size === 0) this.cache = seeded;
@@ -253,17 +239,6 @@ export class SkillFolderWalker {
   }
 }
 
-/** The identity of a SKILL.md from a bigint stat (nanosecond times). */
-export function identityFromBigStats(stats: BigIntStats): FileIdentity {
-  return {
-    mtimeMs: Number(stats.mtimeMs),
-    size: Number(stats.size),
-    ino: Number(stats.ino),
-    mtimeNs: stats.mtimeNs.toString(),
-    ctimeNs: stats.ctimeNs.toString(),
-  };
-}
-
 /** A diagnostic about a folder of a source rather than a skill. */
 export function folderDiagnostic(
   code: string,
@@ -278,65 +253,8 @@ function sameStamp(a: FolderStamp, b: FolderStamp): boolean {
   return a.ino === b.ino && a.mtimeNs === b.mtimeNs && a.ctimeNs === b.ctimeNs;
 }
 
-function maxBig(a: string, b: string): bigint {
-  const x = BigInt(a);
-  const y = BigInt(b);
-  return x > y ? x : y;
-}
-
-/** Checks one persisted folder listing (untrusted: it comes from a snapshot file). */
-function parsePersistedFolder(item: unknown, root: string): PersistedFolder | undefined {
-  if (typeof item !== "object" || item === null) return undefined;
-  const value = item as Record<string, unknown>;
-  const folder = value.folder;
-  if (typeof folder !== "string" || !(folder === root || folder.startsWith(`${root}/`))) return undefined;
-  const stamp = value.stamp as Record<string, unknown> | null;
-  if (typeof stamp !== "object" || stamp === null || typeof stamp.ino !== "number") return undefined;
-  if (
-    typeof stamp.mtimeNs !== "string" ||
-    !/^\d{1,30}$/.test(stamp.mtimeNs) ||
-    typeof stamp.ctimeNs !== "string" ||
-    !/^\d{1,30}$/.test(stamp.ctimeNs)
-  )
-    return undefined;
-  const skillFileName = value.skillFileName;
-  if (skillFileName !== null && skillFileName !== "SKILL.md" && skillFileName !== "skill.md") return undefined;
-  const subfolders = value.subfolders;
-  if (
-    !Array.isArray(subfolders) ||
-    !subfolders.every(
-      (name) =>
-        typeof name === "string" &&
-        name !== "" &&
-        name !== "." &&
-        name !== ".." &&
-        !name.includes("/") &&
-        !name.includes("\0"),
-    )
-  )
-    return undefined;
-  if (typeof value.verify !== "boolean") return undefined;
-  return {
-    folder,
-    stamp: { ino: stamp.ino, mtimeNs: stamp.mtimeNs, ctimeNs: stamp.ctimeNs },
-    skillFileName,
-    subfolders: subfolders as string[],
-    verify: value.verify,
-  };
-}
-
-/** Runs at most `limit` of the given tasks at a time. */
-function createLimiter(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
-  let active = 0;
-  const waiting: Array<() => void> = [];
-  return async (task) => {
-    if (active >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
-    active++;
-    try {
-      return await task();
-    } finally {
-      active--;
-      waiting.shift()?.();
-    }
-  };
+/** `a > b` for non-negative decimal integers without leading zeros (`b` may be negative: then always true). */
+function decimalAfter(a: string, b: string): boolean {
+  if (b.startsWith("-")) return true;
+  return a.length !== b.length ? a.length > b.length : a > b;
 }

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { engineContext } from "../__fixtures__/engine-context.js";
-import { buildModelRequest } from "./model-request.js";
+import { buildModelRequest, fileBlock } from "./model-request.js";
 
 const readResult = (skill: string, hash: string, id: string, docs?: string[]) =>
   new ToolMessage({
@@ -72,5 +72,10 @@ describe("model-request", () => {
       tools: [],
     });
     expect(dropped.messages[0]!.text).not.toContain("PDF API DOC");
+  });
+  it("escapes attribute values of a skill file block (a hostile file name cannot add attributes or close the tag)", () => {
+    expect(fileBlock("pdf", `a" onload="x><b>.md`, "text\n")).toBe(
+      '<skill_file skill="pdf" path="a&quot; onload=&quot;x&gt;&lt;b&gt;.md">\ntext\n</skill_file>',
+    );
   });
 });

@@ -3,7 +3,7 @@
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
-import type { SkillCatalog, SkillMetadata } from "../internal/core.js";
+import { escapeHtml, type SkillCatalog, type SkillMetadata } from "../internal/core.js";
 import type { ResolvedSkillsRuntimeOptions, ToolExposure } from "../options/skills-runtime-options.js";
 import type { SkillDriftPolicy } from "../internal/core.js";
 import { repairDanglingToolCalls } from "../repair/repair-dangling-tool-calls.js";
@@ -318,7 +318,7 @@ export function skillBlock(name: string, body: string, changed: boolean): string
   const note = changed
     ? `Note: skill '${name}' changed since it was loaded; these are its current instructions.\n`
     : "";
-  return `<skill_content name="${name}">\n${note}${body.trim()}\n</skill_content>`;
+  return `<skill_content name="${escapeHtml(name)}">\n${note}${body.trim()}\n</skill_content>`;
 }
 
 /** The skill-file marker of a stored read_skill_file result, if `message` is one. */
@@ -330,5 +330,6 @@ export function fileArtifact(message: BaseMessage): SkillFileArtifact | undefine
 
 /** How a selected reference file is shown with its skill's instructions. */
 export function fileBlock(skill: string, path: string, content: string): string {
-  return `<skill_file skill="${skill}" path="${path}">\n${content.trimEnd()}\n</skill_file>`;
+  // Attribute values escaped with core's one escaping: a file named `a" x="y` cannot add attributes or close the tag.
+  return `<skill_file skill="${escapeHtml(skill)}" path="${escapeHtml(path)}">\n${content.trimEnd()}\n</skill_file>`;
 }

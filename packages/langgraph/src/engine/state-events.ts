@@ -2,29 +2,18 @@
 // events that trace them.
 import type { BaseMessage } from "@langchain/core/messages";
 import type { SkillsEvent } from "../events/skills-event.js";
-import {
-  SkillDriftError,
-  applyLoadEvents,
-  detectLoadedSkillDrift,
-  type SkillCatalog,
-  type SkillLoadEvent,
-} from "../internal/core.js";
+import { SkillDriftError, detectLoadedSkillDrift, type SkillCatalog, type SkillLoadEvent } from "../internal/core.js";
 import type { ResolvedSkillsRuntimeOptions } from "../options/skills-runtime-options.js";
 import type { SkillDriftPolicy } from "../internal/core.js";
-import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
+import { applyAgentSkillsUpdate, type AgentSkillsState, type AgentSkillsUpdate } from "../state/skills-state.js";
 
-/** Applies an update locally (what the channel reducer will do). */
+/** Applies an update locally under the agent's cap: what the channel reducer does with it (same function). */
 export function applyAgentUpdate(
   state: AgentSkillsState,
   update: AgentSkillsUpdate,
-  maxLoaded: number,
+  maxLoadedSkills: number,
 ): AgentSkillsState {
-  const load =
-    update.events && update.events.length > 0
-      ? applyLoadEvents(state.load, update.events, { maxLoadedSkills: maxLoaded }).state
-      : state.load;
-  const disabled = update.disable ? [...new Set([...state.disabled, ...update.disable])].sort() : state.disabled;
-  return { load, disabled };
+  return applyAgentSkillsUpdate(state, { ...update, maxLoadedSkills });
 }
 
 /** Joins several updates of one agent into one (events in order, disabled names united). */

@@ -1,5 +1,5 @@
 // The one place this package imports @skillgraph/core from, so a renamed core export is fixed here only.
-export type { SkillDriftPolicy, SkillCatalog, SkillFileEntry, SkillMetadata } from "@skillgraph/core";
+export type { SkillDriftPolicy, SearchResult, SkillCatalog, SkillFileEntry, SkillMetadata } from "@skillgraph/core";
 export type { SkillsToolAuthorization, SkillsToolHook, SkillsToolHookContext } from "@skillgraph/core/hooks";
 export type {
   AgentSkillsState,
@@ -10,8 +10,14 @@ export type {
   SkillLoadState,
 } from "@skillgraph/core/load-state";
 export type { RenderSkillsPromptOptions } from "@skillgraph/core/prompt";
-export type { SearchResult } from "@skillgraph/core";
-export { SkillDriftError, InvalidOptionsError, SkillgraphError, SkillNotFoundError } from "@skillgraph/core";
+export {
+  SkillDriftError,
+  InvalidOptionsError,
+  SkillgraphError,
+  SkillNotFoundError,
+  SkillLoadError,
+} from "@skillgraph/core";
+export { integerOption } from "@skillgraph/core/errors";
 export { SKILLS_STATE_KEY, applyLoadEvents, detectLoadedSkillDrift, emptyLoadState } from "@skillgraph/core/load-state";
-export { createSkillsPromptRenderer } from "@skillgraph/core/prompt";
+export { createSkillsPromptRenderer, defaultPreamble, escapeHtml } from "@skillgraph/core/prompt";
 export { installHints } from "@skillgraph/core/skill";

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { SkillgraphError } from "@skillgraph/core";
+import { renderSkillsPrompt } from "@skillgraph/core/prompt";
 import { createTestRegistry } from "../__fixtures__/test-skills.js";
-import { resolveOptions } from "./resolve-options.js";
+import { DEFAULT_SKILLS_PREAMBLE, resolveOptions } from "./resolve-options.js";
 
 describe("resolveOptions", () => {
   it("fills in the documented defaults", async () => {
@@ -23,6 +24,11 @@ describe("resolveOptions", () => {
     [{ toolExposure: "lazy" }, "toolExposure"],
     [{ loadMode: "forever" }, "loadMode"],
     [{ maxLoadedSkills: 0 }, "maxLoadedSkills"],
+    // A count or size of 0 made every search empty or every file too large; 0 stays valid for enumThreshold (no enum).
+    [{ searchLimit: 0 }, "searchLimit"],
+    [{ maxResourceBytes: 0 }, "maxResourceBytes"],
+    [{ maxResourceBytes: 2 ** 60 }, "maxResourceBytes"],
+    [{ enumThreshold: -1 }, "enumThreshold"],
     [{ loadModes: { x: "sometimes" } }, "loadModes.x"],
     [{ onDrift: "ignore" }, "onDrift"],
   ])("rejects %o naming the option", async (bad, option) => {
@@ -38,5 +44,13 @@ describe("resolveOptions", () => {
 
   it("rejects a missing catalog", () => {
     expect(() => resolveOptions({} as never)).toThrow(/skills/);
+  });
+  it("the default preamble is core's one (naming read_skill) plus a sentence on search_skills", async () => {
+    const skills = await createTestRegistry();
+    const core = renderSkillsPrompt(skills.list()).text;
+    const coreDefault = core.slice(0, core.indexOf("\n\n"));
+    expect(DEFAULT_SKILLS_PREAMBLE).toBe(`${coreDefault} Use search_skills when no listed skill fits.`);
+    expect(resolveOptions({ skills }).prompt.preamble).toBe(DEFAULT_SKILLS_PREAMBLE);
+    expect(resolveOptions({ skills, prompt: { preamble: false } }).prompt.preamble).toBe(false);
   });
 });

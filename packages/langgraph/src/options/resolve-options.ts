@@ -1,4 +1,6 @@
-import { InvalidOptionsError } from "../internal/core.js";
+import { defaultPreamble, integerOption, InvalidOptionsError } from "../internal/core.js";
+import { READ_SKILL } from "../tools/read-skill/index.js";
+import { SEARCH_SKILLS } from "../tools/search-skills/index.js";
 import type { ResolvedSkillsRuntimeOptions, SkillsRuntimeOptions } from "./skills-runtime-options.js";
 
 const LOAD_MODES = ["turn", "once", "session"] as const;
@@ -6,9 +8,11 @@ const EXPOSURES = ["dynamic", "static", "dispatcher"] as const;
 const PLACEMENTS = ["tool-result", "system-prompt"] as const;
 const DRIFT = ["reload", "keep", "fail"] as const;
 
-/** Text put before the skills list in the system prompt (passed to core as `prompt.preamble` unless you set one). */
-export const DEFAULT_SKILLS_PREAMBLE =
-  "You have Agent Skills: folders of instructions for specific tasks. When a task matches a skill's description, call read_skill with its name before doing the task, then follow its instructions. Use search_skills when no listed skill fits.";
+/**
+ * Text put before the skills list in the system prompt (passed to core as `prompt.preamble` unless you set one): core's
+ * default preamble naming `read_skill`, plus a sentence on `search_skills`.
+ */
+export const DEFAULT_SKILLS_PREAMBLE = defaultPreamble(READ_SKILL, SEARCH_SKILLS);
 
 /** Checks options once and fills in defaults; throws InvalidOptionsError naming the option at fault. */
 export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRuntimeOptions {
@@ -24,13 +28,7 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
   oneOf("bodyPlacement", options.bodyPlacement, PLACEMENTS);
   oneOf("onDrift", options.onDrift, DRIFT);
   for (const [name, mode] of Object.entries(options.loadModes ?? {})) oneOf(`loadModes.${name}`, mode, LOAD_MODES);
-  const positive = (option: string, value: number | undefined, fallback: number) => {
-    const result = value ?? fallback;
-    if (!Number.isInteger(result) || result < 0) throw fail(option, value, "must be a non-negative integer");
-    return result;
-  };
-  const maxLoadedSkills = positive("maxLoadedSkills", options.maxLoadedSkills, 8);
-  if (maxLoadedSkills === 0) throw fail("maxLoadedSkills", 0, "must be at least 1");
+  const maxLoadedSkills = integerOption("maxLoadedSkills", options.maxLoadedSkills ?? 8);
   if (options.evictionPolicy !== undefined && typeof options.evictionPolicy !== "function")
     throw fail("evictionPolicy", options.evictionPolicy, "must be a function");
   const tools = options.tools ?? [];
@@ -62,12 +60,13 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
     maxLoadedSkills,
     evictionPolicy: options.evictionPolicy,
     restrictTools: options.restrictTools ?? false,
-    enumThreshold: positive("enumThreshold", options.enumThreshold, 50),
+    // 0 turns the enum of skill names off; the other counts and sizes must be at least 1.
+    enumThreshold: integerOption("enumThreshold", options.enumThreshold ?? 50, { min: 0 }),
     allowDisableSkill: options.allowDisableSkill ?? false,
     onDrift: options.onDrift ?? "reload",
     prompt: { ...options.prompt, preamble: options.prompt?.preamble ?? DEFAULT_SKILLS_PREAMBLE },
-    maxResourceBytes: positive("maxResourceBytes", options.maxResourceBytes, 65_536),
-    searchLimit: positive("searchLimit", options.searchLimit, 5),
+    maxResourceBytes: integerOption("maxResourceBytes", options.maxResourceBytes ?? 65_536),
+    searchLimit: integerOption("searchLimit", options.searchLimit ?? 5),
   };
 
   function oneOf(option: string, value: unknown, allowed: readonly string[]) {

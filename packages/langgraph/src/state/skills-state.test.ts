@@ -1,5 +1,11 @@
 import { describe, expect, it } from "vitest";
-import { emptyAgentSkillsState, reduceSkillsState, type SkillsStateUpdate } from "./skills-state.js";
+import { applyAgentUpdate } from "../engine/state-events.js";
+import {
+  emptyAgentSkillsState,
+  reduceSkillsState,
+  type AgentSkillsUpdate,
+  type SkillsStateUpdate,
+} from "./skills-state.js";
 
 const load = (name: string, seq: number) => ({ type: "load" as const, name, mode: "turn" as const, hash: "h", seq });
 
@@ -36,5 +42,22 @@ describe("skills channel reducer", () => {
   it("unites disabled names", () => {
     const value = reduceSkillsState(reduceSkillsState({}, { a: { disable: ["x"] } }), { a: { disable: ["w", "x"] } });
     expect(value.a!.disabled).toEqual(["w", "x"]);
+  });
+  it("the engine's local view of an update is what the channel stores (one function applies both)", () => {
+    const updates: AgentSkillsUpdate[] = [
+      { events: [load("x", 1), load("y", 1), load("z", 1)] },
+      { disable: ["w"], events: [{ type: "end-turn", seq: 2 }] },
+      { disable: [] },
+      { events: [load("v", 3), { type: "unload", name: "y", seq: 3 }] },
+    ];
+    let local = emptyAgentSkillsState();
+    let channel = reduceSkillsState({}, undefined);
+    for (const update of updates) {
+      local = applyAgentUpdate(local, update, 2);
+      channel = reduceSkillsState(channel, { a: { ...update, maxLoadedSkills: 2 } });
+      expect(local).toEqual(channel.a);
+    }
+    expect(Object.keys(local.load.loaded)).toEqual(["v"]);
+    expect(local.disabled).toEqual(["w"]);
   });
 });

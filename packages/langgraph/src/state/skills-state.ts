@@ -45,19 +45,25 @@ export function reduceSkillsState(
       next[agentId] = { load: entry.load, disabled: [...(entry.disabled ?? [])] };
       continue;
     }
-    const change = entry as AgentSkillsUpdate;
-    const previous = base[agentId] ?? emptyAgentSkillsState();
-    const load =
-      change.events && change.events.length > 0
-        ? applyLoadEvents(previous.load, change.events, { maxLoadedSkills: capOf(change) }).state
-        : previous.load;
-    const disabled =
-      change.disable && change.disable.length > 0
-        ? [...new Set([...previous.disabled, ...change.disable])].sort()
-        : previous.disabled;
-    next[agentId] = { load, disabled };
+    next[agentId] = applyAgentSkillsUpdate(base[agentId] ?? emptyAgentSkillsState(), entry as AgentSkillsUpdate);
   }
   return next;
+}
+
+/**
+ * One agent's update applied to its state: the events in order (under the update's `maxLoadedSkills` cap), disabled names
+ * united. The channel reducer and the engine's local view both use this, so they cannot disagree.
+ */
+export function applyAgentSkillsUpdate(previous: AgentSkillsState, change: AgentSkillsUpdate): AgentSkillsState {
+  const load =
+    change.events && change.events.length > 0
+      ? applyLoadEvents(previous.load, change.events, { maxLoadedSkills: capOf(change) }).state
+      : previous.load;
+  const disabled =
+    change.disable && change.disable.length > 0
+      ? [...new Set([...previous.disabled, ...change.disable])].sort()
+      : previous.disabled;
+  return { load, disabled };
 }
 
 /**

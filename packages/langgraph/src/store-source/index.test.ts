@@ -5,6 +5,7 @@ import { describe, expect, it } from "vitest";
 import {
   createSkillRegistry,
   SkillgraphError,
+  SkillLoadError,
   SkillPathError,
   skillsFromCode,
   skillsFromDirectory,
@@ -113,6 +114,34 @@ describe("skills in a LangGraph BaseStore", () => {
     });
     expect(registry.list().map((skill) => skill.name)).toEqual(["a"]);
     expect(registry.diagnostics().map((diagnostic) => diagnostic.code)).toEqual(["source-failed"]);
+  });
+
+  it("a malformed manifest met by publishSkillsToStore is a typed store-manifest-invalid error naming the problem", async () => {
+    const store = new InMemoryStore();
+    await store.put(["skillgraph", "skills"], "manifest", { format: "something-else", version: "x", skills: {} });
+    const folder = writeTree({ "a/SKILL.md": skillMd("a", "A.") });
+    await expect(publishSkillsToStore(store, folder)).rejects.toSatisfy(
+      (error) =>
+        SkillgraphError.isInstance(error) &&
+        error.code === "store-manifest-invalid" &&
+        /store:skillgraph\/skills is malformed: format is not/.test(error.message),
+    );
+  });
+
+  it("a SKILL.md item gone from the store is refused as skill-md-missing (scan) and a typed error (body read)", async () => {
+    const store = new InMemoryStore();
+    await publishSkillsToStore(store, skillsFolder());
+    const registry = await createSkillRegistry({ sources: [skillsFromStore(store)] });
+    expect(registry.list().map((skill) => skill.name)).toEqual(["pdf", "sql-review"]);
+    await store.delete(["skillgraph", "skills", "skill-md"], "pdf");
+    await expect(registry.readBody("pdf")).rejects.toSatisfy(
+      (error) => SkillLoadError.isInstance(error) && error.code === "skill-md-missing" && /pdf/.test(error.message),
+    );
+    const fresh = await createSkillRegistry({ sources: [skillsFromStore(store)] });
+    expect(fresh.list().map((skill) => skill.name)).toEqual(["sql-review"]);
+    expect(fresh.diagnostics().map((diagnostic) => [diagnostic.code, diagnostic.path])).toEqual([
+      ["skill-md-missing", "store:skillgraph/skills/pdf"],
+    ]);
   });
 
   it("refuses a SKILL.md over the registry's size cap", async () => {

@@ -1,6 +1,6 @@
 import type { BaseStore } from "@langchain/langgraph";
-import type { SkillLayer, SkillSource } from "@skillgraph/core";
-import type { RemoteSkillCandidate, SourceScan } from "@skillgraph/core";
+import type { RemoteSkillCandidate, SkillLayer, SkillSource, SourceScan } from "@skillgraph/core";
+import { SkillLoadError } from "../internal/core.js";
 import {
   checkManifest,
   DEFAULT_SKILLS_NAMESPACE,
@@ -42,7 +42,17 @@ export function skillsFromStore(store: BaseStore, options: StoreSourceOptions = 
     async readText() {
       const item = await store.get(spaces.skillMd, key);
       const text = item?.value.text;
-      if (typeof text !== "string") throw new Error(`store:${label}/${key}: no SKILL.md item`);
+      if (typeof text !== "string") {
+        // Gone since the manifest was read (a publish in between): refused like a folder without SKILL.md.
+        const message = `store:${label}/${key}: no SKILL.md item in the store`;
+        const diagnostic = {
+          code: "skill-md-missing",
+          severity: "error" as const,
+          message,
+          path: `store:${label}/${key}`,
+        };
+        throw new SkillLoadError({ path: diagnostic.path, diagnostics: [diagnostic] });
+      }
       return text;
     },
     async listFiles() {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { SkillgraphError } from "../internal/core.js";
 
 /** Where skills live in a store unless told otherwise (namespace labels may not contain "."). */
 export const DEFAULT_SKILLS_NAMESPACE: readonly string[] = ["skillgraph", "skills"];
@@ -56,11 +57,14 @@ export function emptyManifest(): StoreManifest {
 /**
  * Checks a manifest read from a store (untrusted: any writer of the store could have put it there). Skill keys are
  * plain folder names; file paths are relative, without `..`, NUL or a leading `/`; sizes are byte counts.
- * @throws Error saying what is wrong.
+ * @throws SkillgraphError (`store-manifest-invalid`) saying what is wrong.
  */
 export function checkManifest(value: unknown, where: string): StoreManifest {
   const fail = (message: string): never => {
-    throw new Error(`skills manifest at ${where} is malformed: ${message}`);
+    throw new SkillgraphError({
+      code: "store-manifest-invalid",
+      message: `skills manifest at ${where} is malformed: ${message}`,
+    });
   };
   if (typeof value !== "object" || value === null) return fail("not an object");
   const manifest = value as Record<string, unknown>;

@@ -1,5 +1,5 @@
 import type { ShellHookOptions } from "../hook/shell-hook-options.js";
-import { InvalidOptionsError } from "../internal/core.js";
+import { integerOption, InvalidOptionsError } from "../internal/core.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 
 /** Resource limits of one command, applied by util-linux `prlimit` (and the sandbox's /tmp size under bubblewrap). */
@@ -49,14 +49,7 @@ export function resolveLimits(option: ShellHookOptions["limits"]): CommandLimits
   for (const key of Object.keys(DEFAULTS) as Array<keyof typeof DEFAULTS>) {
     const value = option?.[key];
     if (value === undefined) continue;
-    if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0 || value > MAXIMUMS[key]) {
-      throw new InvalidOptionsError({
-        option: `limits.${key}`,
-        value,
-        message: `must be a positive integer no larger than ${MAXIMUMS[key]}`,
-      });
-    }
-    values[key] = value;
+    values[key] = integerOption(`limits.${key}`, value, { max: MAXIMUMS[key] });
   }
   const prlimitPath = resolveExecutable("prlimit");
   if (!prlimitPath) {

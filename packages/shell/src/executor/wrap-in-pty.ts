@@ -1,7 +1,4 @@
-/** Quotes one argument for `/bin/sh` (single quotes; embedded quotes escaped). */
-export function shellQuote(argument: string): string {
-  return /^[A-Za-z0-9_./:=@%+,-]+$/.test(argument) ? argument : `'${argument.replaceAll("'", "'\\''")}'`;
-}
+import { describeArgv } from "../command/shell-quote.js";
 
 /**
  * Wraps a command so it runs on a pseudo-terminal, using util-linux `script` (no native module needed): programs that
@@ -10,5 +7,5 @@ export function shellQuote(argument: string): string {
  * @param command argv, as the command sees paths
  */
 export function wrapInPty(scriptPath: string, command: readonly string[]): string[] {
-  return [scriptPath, "--quiet", "--flush", "--return", "--command", command.map(shellQuote).join(" "), "/dev/null"];
+  return [scriptPath, "--quiet", "--flush", "--return", "--command", describeArgv(command), "/dev/null"];
 }

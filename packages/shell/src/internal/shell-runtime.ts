@@ -18,7 +18,7 @@ import { parseCommandRule, type CommandRule } from "../policy/command-rules.js";
 import { DEFAULT_FIXED_PATH, resolveExecutable } from "../policy/program-resolution.js";
 import { SessionStore } from "../sessions/session-store.js";
 import { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
-import { InvalidOptionsError } from "./core.js";
+import { integerOption, InvalidOptionsError } from "./core.js";
 import type { BaseStore } from "@langchain/langgraph";
 import { artifactStoreFromBaseStore, type ArtifactStore } from "../artifacts/artifact-store.js";
 import { defaultEnvironmentRoot } from "../environments/skill-environments.js";
@@ -76,13 +76,9 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Buffers past this size cannot be allocated in one piece (and would not fit in a tool result anyway). */
 const MAX_BUFFER_BYTES = 1024 ** 3;
 
-/** A positive integer no larger than `max`, or the fallback when undefined; otherwise InvalidOptionsError. */
+/** A positive integer no larger than `max` (core's one integer-option check), or the fallback when undefined. */
 function bounded(option: string, value: number | undefined, fallback: number, max: number): number {
-  if (value === undefined) return fallback;
-  if (typeof value !== "number" || !Number.isSafeInteger(value) || value <= 0 || value > max) {
-    throw new InvalidOptionsError({ option, value, message: `must be a positive integer no larger than ${max}` });
-  }
-  return value;
+  return value === undefined ? fallback : integerOption(option, value, { max });
 }
 
 function stringList(option: string, value: unknown): readonly string[] | undefined {

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { describeArgv } from "./plan-command.js";
+import { describeArgv } from "../command/shell-quote.js";
 import { commandLayers } from "./command-layers.js";
 import type { CommandPolicy } from "./command-policy.js";
 import { parseCommandRule } from "./command-rules.js";

@@ -1,15 +1,10 @@
 // Path confinement of a command: cwd, script location and arguments kept inside the workspace and the skill folder.
 import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
+import { isInsideFolder } from "../internal/core.js";
 import type { CommandPolicy } from "./command-policy.js";
 import type { CommandCheckInput, ParsedCommand } from "./plan-command.js";
 import { type Refusal, refusal } from "./refusal.js";
-
-/** True when `target` is `root` or inside it (both absolute, normalized). */
-export function isInside(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
-}
 
 /** True when a relative path has a `..` segment. */
 export function hasParentSegment(candidate: string): boolean {
@@ -58,8 +53,8 @@ export function checkArgumentPath(
   const absolute = path.isAbsolute(candidate);
   if (absolute) {
     const normalized = path.normalize(candidate);
-    if (policy.readablePaths.some((allowed) => isInside(allowed, normalized))) return undefined;
-    if (!roots.some((root) => isInside(root, realpathOfNearest(normalized)))) {
+    if (policy.readablePaths.some((allowed) => isInsideFolder(normalized, allowed))) return undefined;
+    if (!roots.some((root) => isInsideFolder(realpathOfNearest(normalized), root))) {
       return refusal(
         "path-outside-workspace",
         `argument '${candidate}' names a path outside the workspace and the skill folder`,
@@ -68,12 +63,12 @@ export function checkArgumentPath(
     return undefined;
   }
   const resolved = path.resolve(cwd, candidate);
-  if (hasParentSegment(candidate) && !roots.some((root) => isInside(root, resolved))) {
+  if (hasParentSegment(candidate) && !roots.some((root) => isInsideFolder(resolved, root))) {
     return refusal("path-traversal", `argument '${candidate}' climbs out of the workspace with '..'`);
   }
   if (!candidate.includes("/") && !existsSync(resolved)) return undefined;
   const real = realpathOfNearest(resolved);
-  if (!roots.some((root) => isInside(root, real))) {
+  if (!roots.some((root) => isInsideFolder(real, root))) {
     return refusal("symlink-escape", `argument '${candidate}' leads outside the workspace through a symlink`);
   }
   return undefined;
@@ -125,7 +120,7 @@ export function checkScriptLocation(typed: string, input: CommandCheckInput): { 
       `'${typed}' is a path; only program names (resolved on a fixed PATH) run here, skill scripts run with run_skill_script`,
     );
   const scripts = path.join(skillDir, "scripts");
-  if (!isInside(scripts, scriptHostPath(typed, input)) || scriptHostPath(typed, input) === scripts) {
+  if (!isInsideFolder(scriptHostPath(typed, input), scripts) || scriptHostPath(typed, input) === scripts) {
     return refusal(
       "executable-outside-scripts",
       `'${typed}' is outside the skill's scripts/ folder; only its scripts and programs on the fixed PATH run`,

@@ -91,4 +91,13 @@ describe("planCommand", () => {
       planCommand({ command: "innocent id", mode: "shell", loadedSkills: [], workspaceDir }, { ...denyEnv, deny: [] }),
     ).toMatchObject({ ok: true });
   });
+  it("an argument naming a workspace file whose name starts with dots stays inside (one containment check)", () => {
+    const { workspaceDir } = setup();
+    writeFileSync(path.join(workspaceDir, "..notes.txt"), "x\n");
+    const inside = planCommand({ command: "cat ..notes.txt", mode: "shell", loadedSkills: [], workspaceDir }, policy);
+    expect(inside).toMatchObject({ ok: true });
+    const sibling = `${workspaceDir}-other/secret.txt`;
+    const outside = planCommand({ command: `cat ${sibling}`, mode: "shell", loadedSkills: [], workspaceDir }, policy);
+    expect(outside).toMatchObject({ ok: false, reason: "path-outside-workspace" });
+  });
 });

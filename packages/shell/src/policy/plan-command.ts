@@ -2,6 +2,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { parseShellWords } from "../command/parse-shell-words.js";
+import { describeArgv } from "../command/shell-quote.js";
+import { isInsideFolder } from "../internal/core.js";
 import { commandLayers } from "./command-layers.js";
 import type { CommandPolicy } from "./command-policy.js";
 import { isCommandAllowed, matchesCommandRule, programName } from "./command-rules.js";
@@ -9,7 +11,6 @@ import {
   checkScriptLocation,
   confineArguments,
   hasParentSegment,
-  isInside,
   realpathOfNearest,
   realpathOrUndefined,
 } from "./path-confinement.js";
@@ -53,13 +54,6 @@ export type CommandPlan =
 
 /** Result of a check. */
 export type CommandCheck = { ok: true; plan: CommandPlan } | Refusal;
-
-/** Renders argv as a shell-quoted line for messages and approval prompts. */
-export function describeArgv(argv: readonly string[]): string {
-  return argv
-    .map((part) => (/^[A-Za-z0-9_./:=@%+,-]+$/.test(part) ? part : `'${part.replaceAll("'", "'\\''")}'`))
-    .join(" ");
-}
 
 /**
  * The checks that need no file system (cheap enough for `authorize` on every call): env names, parsing, `..` and
@@ -152,7 +146,7 @@ export function planCommand(input: CommandCheckInput, policy: CommandPolicy): Co
   const { cwd } = preflight;
   const workspaceReal = realpathOrUndefined(input.workspaceDir) ?? input.workspaceDir;
   const cwdReal = realpathOfNearest(cwd);
-  if (!isInside(workspaceReal, cwdReal))
+  if (!isInsideFolder(cwdReal, workspaceReal))
     return refusal("symlink-escape", `cwd '${input.cwd}' leads outside the workspace through a symlink`);
   if (!existsSync(cwd)) return refusal("not-found", `cwd '${input.cwd}' does not exist in the workspace`);
   if (policy.allowShellSyntax) {

@@ -3,7 +3,8 @@ import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readS
 import path from "node:path";
 import type { CommandPolicy } from "./command-policy.js";
 import { programName } from "./command-rules.js";
-import { isInside, realpathOrUndefined, scriptHostPath } from "./path-confinement.js";
+import { isInsideFolder } from "../internal/core.js";
+import { realpathOrUndefined, scriptHostPath } from "./path-confinement.js";
 import type { CommandCheckInput, ParsedCommand } from "./plan-command.js";
 import { type Refusal, refusal } from "./refusal.js";
 
@@ -137,7 +138,7 @@ export function resolveProgram(
   const scripts = realpathOrUndefined(path.join(input.skill?.dir ?? "", "scripts"));
   const real = realpathOrUndefined(hostPath);
   if (!scripts || !real) return refusal("not-found", `script '${typed}' not found in skill '${input.skill?.name}'`);
-  if (!isInside(scripts, real))
+  if (!isInsideFolder(real, scripts))
     return refusal("symlink-escape", `script '${typed}' leads outside the skill's scripts/ folder through a symlink`);
   if (!lstatSync(real).isFile()) return refusal("not-found", `script '${typed}' is not a file`);
   if (isExecutableFile(real)) return { ok: true, prefix: [hostPath] };

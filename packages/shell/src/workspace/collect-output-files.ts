@@ -1,5 +1,5 @@
-import { withConfinedFolder } from "../internal/core.js";
-import { detectMimeType, isProbablyText } from "./detect-mime-type.js";
+import { isBinaryContent, withConfinedFolder } from "../internal/core.js";
+import { detectMimeType } from "./detect-mime-type.js";
 import type { OutputMatcher } from "./output-globs.js";
 
 /** Limits of {@link collectOutputFiles}. */
@@ -100,7 +100,11 @@ export async function collectOutputFiles(
         mimeType: detectMimeType(entry.path, head.subarray(0, 512)),
       };
       if (read.size > maxFileBytes) skip(shown, "too-large");
-      else if (inlineTextBytes > 0 && isProbablyText(head) && inlineBudget > 0) {
+      else if (
+        inlineTextBytes > 0 &&
+        inlineBudget > 0 &&
+        !isBinaryContent(head, { complete: head.length >= read.size })
+      ) {
         const take = Math.min(head.length, inlineTextBytes, inlineBudget);
         file.content = head.subarray(0, take).toString("utf8");
         file.contentTruncated = take < read.size;

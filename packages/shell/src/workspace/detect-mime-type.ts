@@ -1,4 +1,5 @@
 import path from "node:path";
+import { isBinaryContent } from "../internal/core.js";
 
 const signatures: Array<{ bytes: number[]; offset?: number; mime: string }> = [
   { bytes: [0x89, 0x50, 0x4e, 0x47], mime: "image/png" },
@@ -46,7 +47,7 @@ const textByExtension: Record<string, string> = {
 /**
  * MIME type of a file from its first bytes (magic numbers), refined by the extension for ZIP-based and text formats.
  * @param fileName the file's name (extension used as a hint)
- * @param head the file's first bytes (512 are plenty)
+ * @param head the file's first bytes (512 are plenty; a character cut at the end is fine)
  * @example detectMimeType("a.png", pngBytes) // "image/png"
  */
 export function detectMimeType(fileName: string, head: Uint8Array): string {
@@ -62,17 +63,6 @@ export function detectMimeType(fileName: string, head: Uint8Array): string {
     if (kind === "WEBP") return "image/webp";
     if (kind === "WAVE") return "audio/wav";
   }
-  if (isProbablyText(head)) return textByExtension[extension] ?? "text/plain";
+  if (!isBinaryContent(head, { complete: false })) return textByExtension[extension] ?? "text/plain";
   return "application/octet-stream";
-}
-
-/** True when the bytes hold no NUL and decode as UTF-8 (a cut multi-byte sequence at the end is tolerated). */
-export function isProbablyText(head: Uint8Array): boolean {
-  if (head.includes(0)) return false;
-  try {
-    new TextDecoder("utf-8", { fatal: true }).decode(head, { stream: true });
-    return true;
-  } catch {
-    return false;
-  }
 }

@@ -1,6 +1,7 @@
 import { constants } from "node:fs";
 import { lstat, mkdir, open, readdir } from "node:fs/promises";
 import { join } from "node:path";
+import { CliError } from "../../cli-error.js";
 
 /** What a copy skipped: symlinks (never followed) and anything that is not a file or folder. */
 export interface CopyReport {
@@ -30,7 +31,7 @@ export async function copySkillFolder(source: string, target: string): Promise<C
       } else if (stats.isDirectory()) {
         await walk(src, join(to, entry.name), path);
       } else if (stats.isFile()) {
-        if (++report.files > MAX_FILES) throw new Error(`more than ${MAX_FILES} files in the skill`);
+        if (++report.files > MAX_FILES) throw new CliError(`more than ${MAX_FILES} files in the skill`);
         const input = await open(src, constants.O_RDONLY | constants.O_NOFOLLOW);
         try {
           const opened = await input.stat();
@@ -39,7 +40,7 @@ export async function copySkillFolder(source: string, target: string): Promise<C
             continue;
           }
           bytes += opened.size;
-          if (bytes > MAX_BYTES) throw new Error(`the skill is larger than ${MAX_BYTES} bytes`);
+          if (bytes > MAX_BYTES) throw new CliError(`the skill is larger than ${MAX_BYTES} bytes`);
           const data = await input.readFile();
           const output = await open(
             join(to, entry.name),

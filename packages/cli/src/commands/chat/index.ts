@@ -7,6 +7,7 @@ import { CliError } from "../../cli-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
+import { SESSIONS_URL_HELP, sessionsUrl } from "../../sessions-url.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { UsageError } from "../../usage-error.js";
 import { NO_ENDPOINT_MESSAGE, resolveChatEndpoint } from "./chat-endpoint.js";
@@ -22,9 +23,6 @@ import { runChatExchange } from "./run-chat-exchange.js";
 export const usage =
   "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] " +
   "[--system TEXT] [--agent FILE] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--quiet] [--verbose]";
-
-/** Where chat sessions live unless --checkpoint or SKILLGRAPH_CHECKPOINT says otherwise. */
-export const DEFAULT_SESSIONS_URL = "sqlite:.skillgraph/sessions.db";
 
 /** Seconds one model request may take before chat gives up on it. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -50,11 +48,7 @@ export const help: CommandHelp = {
       description: "resume (or start) the named session",
       default: "a new time-stamped session",
     },
-    {
-      flags: "--checkpoint URL",
-      description: "where sessions live: sqlite:FILE, postgres://..., memory:",
-      default: "$SKILLGRAPH_CHECKPOINT or sqlite:.skillgraph/sessions.db",
-    },
+    SESSIONS_URL_HELP,
     { flags: "--ephemeral", description: "keep nothing (no session)", default: "off" },
     { flags: "--model NAME", description: "model name", default: "$SKILLGRAPH_MODEL or gpt-4o-mini" },
     {
@@ -162,8 +156,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     off: executorChoice === "off" && !values["unsafe-local"],
   });
   // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
-  const checkpointUrl =
-    values.checkpoint ?? agentFile?.checkpointer ?? io.env.SKILLGRAPH_CHECKPOINT ?? DEFAULT_SESSIONS_URL;
+  const checkpointUrl = sessionsUrl(values.checkpoint, io.env, agentFile?.checkpointer);
   const session = values.ephemeral ? undefined : await openChatSession(values.session, checkpointUrl, io.cwd);
   let lease: SessionLease | undefined;
   const timeoutMs = Math.round(timeoutSeconds * 1000);

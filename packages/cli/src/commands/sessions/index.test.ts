@@ -61,6 +61,18 @@ describe("skillgraph sessions", () => {
     expect(payload.sessions.every((s) => s.checkpoints > 6)).toBe(true);
   });
 
+  it("reads the sessions where chat writes them: $SKILLGRAPH_CHECKPOINT when --checkpoint is not given", async () => {
+    const { io, chunks } = captureIO(mkdtempSync(join(tmpdir(), "sg-cli-sessions-cwd-")));
+    io.env.SKILLGRAPH_CHECKPOINT = url();
+    expect(await run(["list", "--json"], io)).toBe(0);
+    const payload = JSON.parse(chunks.stdout) as { sessions: Array<{ threadId: string }> };
+    expect(payload.sessions.map((s) => s.threadId).sort()).toEqual(["alpha", "beta"]);
+    const flag = captureIO(dir);
+    flag.io.env.SKILLGRAPH_CHECKPOINT = "sqlite:/nonexistent/never.db";
+    expect(await run(["list", "--checkpoint", url(), "--json"], flag.io)).toBe(0);
+    expect(JSON.parse(flag.chunks.stdout).sessions).toHaveLength(2);
+  });
+
   it("shows a session's messages and loaded skills, flagging a skill changed on disk", async () => {
     const { io, chunks } = captureIO(dir);
     expect(await run(["show", "alpha", "--checkpoint", url(), "--skills", "skills"], io)).toBe(0);

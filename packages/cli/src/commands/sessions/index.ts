@@ -13,6 +13,7 @@ import {
 import type { CliIO } from "../../cli-io.js";
 import { formatTable, truncate } from "../../output/format-table.js";
 import { createStyle } from "../../output/style.js";
+import { SESSIONS_URL_HELP, sessionsUrl } from "../../sessions-url.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import type { CommandHelp } from "../../output/command-help.js";
@@ -26,11 +27,7 @@ export const usage =
 export const help: CommandHelp = {
   summary: "List, inspect, prune and delete the checkpointed sessions `skillgraph chat` writes.",
   options: [
-    {
-      flags: "--checkpoint URL",
-      description: "where sessions live: sqlite:FILE, postgres://..., or memory:",
-      default: "sqlite:.skillgraph/sessions.db",
-    },
+    SESSIONS_URL_HELP,
     { flags: "--json", description: "print JSON instead of text", default: "off" },
     {
       flags: "--keep-last N",
@@ -47,9 +44,6 @@ export const help: CommandHelp = {
   notes: ["Exit codes: 0 ok, 1 session not found (show, prune NAME, delete), 2 usage error."],
   examples: ["skillgraph sessions list", "skillgraph sessions prune --keep-last 5 --max-age 7d"],
 };
-
-/** Where sessions live when `--checkpoint` is not given. */
-export const defaultCheckpointUrl = "sqlite:.skillgraph/sessions.db";
 
 const options = {
   checkpoint: { type: "string" },
@@ -83,7 +77,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (action === "prune" && keepLast === undefined && maxAgeMs === undefined)
     throw new UsageError("prune needs --keep-last N and/or --max-age D");
 
-  const url = values.checkpoint ?? defaultCheckpointUrl;
+  const url = sessionsUrl(values.checkpoint, io.env);
   const style = createStyle(io.color);
   const out = (text: string) => io.stdout.write(`${text}\n`);
   const missing = missingSqliteFile(url, io.cwd);

@@ -73,8 +73,10 @@ export async function selectDocs(
     }
     try {
       const file = await catalog.readFile(skill, path, { maxBytes: limits.maxResourceBytes });
-      if (file.size > limits.maxResourceBytes)
-        throw new Error(`${file.size} bytes is over the ${limits.maxResourceBytes}-byte limit`);
+      if (file.size > limits.maxResourceBytes) {
+        refused.push({ path, reason: `${file.size} bytes is over the ${limits.maxResourceBytes}-byte limit` });
+        continue;
+      }
       if (total + file.size > budget) {
         refused.push({ path, reason: `the selection's files may total at most ${budget} bytes` });
         continue;

@@ -16,14 +16,16 @@ export function buildSearchSkillsTool(): StructuredToolInterface {
   });
 }
 
-/** Ranked search over this agent's visible skills (core search), disabled skills left out. */
+/**
+ * Ranked search over this agent's visible skills, disabled skills left out. Uses the registry's `searchAsync`, which
+ * fuses the lexical ranking with the registry's `embeddings` model when one is configured (lexical alone otherwise).
+ */
 export async function runSearchSkills(args: unknown, context: SkillsToolContext): Promise<SkillsToolOutcome> {
   const query = stringArg(args, "query", "q", "text");
   if (!query) return toolError('Missing the query: pass {"query": "<what you need to do>"}.');
   const disabled = new Set(context.state.disabled);
   const limit = context.options.searchLimit;
-  const hits = context.catalog
-    .search(query, { limit: limit + disabled.size })
+  const hits = (await context.catalog.searchAsync(query, { limit: limit + disabled.size }))
     .filter((hit) => !disabled.has(hit.name))
     .slice(0, limit);
   if (hits.length === 0) return { content: `No skill matches '${query}'.` };

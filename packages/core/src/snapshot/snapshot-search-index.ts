@@ -1,0 +1,156 @@
+import { createHash } from "node:crypto";
+import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
+import { dirname } from "node:path";
+import { FIELDS, type IndexedDocument } from "../search/indexed-document.js";
+import { SKILLGRAPH_CORE_VERSION, SNAPSHOT_VERSION } from "./snapshot-format.js";
+
+// The search index of a registry snapshot lives in a file beside it (`<snapshot>.search`), read only when the index is
+// first needed: a cold start that never searches does not parse it. Entries are keyed by the SKILL.md content hash
+// with the name and description the registry derived from it (the analysis depends on nothing else), so an entry can
+// never describe another version of a skill: an edited skill has a new key and is analyzed from its file again.
+
+/** Suffix of the search-index file beside a snapshot file. */
+export const SEARCH_INDEX_SUFFIX = ".search";
+const SEARCH_INDEX_FORMAT = "skillgraph-search-index";
+/** Largest search-index file read (10 000 skills of ~5 KB give about 35 MB). */
+const MAX_SEARCH_INDEX_BYTES = 512 * 1024 * 1024;
+
+/**
+ * One skill's search analysis as stored: field lengths, its distinct terms (joined by spaces: terms never contain
+ * whitespace) and their packed field frequencies (little-endian uint32, base64). Name, description and path are not
+ * stored: they come from the skill's metadata, which the same content hash covers.
+ */
+export interface StoredSearchAnalysis {
+  lengths: number[];
+  terms: string;
+  packed: string;
+}
+
+/** The stored form of an analyzed document. */
+export function storeSearchAnalysis(document: IndexedDocument): StoredSearchAnalysis {
+  const packed = Buffer.alloc(document.packed.length * 4);
+  document.packed.forEach((value, i) => packed.writeUInt32LE(value, i * 4));
+  return { lengths: [...document.lengths], terms: document.terms.join(" "), packed: packed.toString("base64") };
+}
+
+const MAX_FIELD_LENGTH = 2 ** 31;
+
+/**
+ * Rebuilds an analyzed document from its stored form and the skill's current metadata. The snapshot is untrusted
+ * input: anything malformed (wrong types, counts that disagree, terms repeated or blank) gives `undefined`, and the
+ * registry then analyzes the skill from its file instead. Never throws.
+ */
+export function restoreSearchAnalysis(
+  stored: unknown,
+  metadata: { name: string; description: string; path: string },
+): IndexedDocument | undefined {
+  if (typeof stored !== "object" || stored === null) return undefined;
+  const { lengths, terms, packed } = stored as Record<string, unknown>;
+  if (
+    !Array.isArray(lengths) ||
+    lengths.length !== FIELDS.length ||
+    !lengths.every((length) => Number.isInteger(length) && length >= 0 && length < MAX_FIELD_LENGTH)
+  )
+    return undefined;
+  if (typeof terms !== "string" || typeof packed !== "string") return undefined;
+  const termList = terms === "" ? [] : terms.split(" ");
+  if (termList.some((term) => term === "" || /\s/.test(term)) || new Set(termList).size !== termList.length)
+    return undefined;
+  const bytes = Buffer.from(packed, "base64");
+  if (bytes.length !== termList.length * 4 || bytes.toString("base64") !== packed) return undefined;
+  const frequencies = new Uint32Array(termList.length);
+  for (let i = 0; i < termList.length; i++) {
+    const value = bytes.readUInt32LE(i * 4);
+    // packFrequencies fills 31 bits; a term with no occurrence in any field is never stored.
+    if (value === 0 || value >= 2 ** 31) return undefined;
+    frequencies[i] = value;
+  }
+  return {
+    name: metadata.name,
+    description: metadata.description,
+    path: metadata.path,
+    lengths: lengths as number[],
+    terms: termList,
+    packed: frequencies,
+    scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
+  };
+}
+
+/** The key of a skill's stored analysis: its SKILL.md content hash, name and description. */
+export function analysisKey(metadata: { hash: string; name: string; description: string }): string {
+  return createHash("sha256").update(`${metadata.hash}\0${metadata.name}\0${metadata.description}`).digest("hex");
+}
+
+/** The search-index file of a snapshot file. */
+export function searchIndexFile(snapshotPath: string): string {
+  return snapshotPath + SEARCH_INDEX_SUFFIX;
+}
+
+/**
+ * Reads the stored analyses beside a snapshot (synchronous: the index is built inside a synchronous search), keyed by
+ * `analysisKey`. A missing, unreadable, oversized, corrupt or stale file (another snapshot or core version) gives an
+ * empty map: the skills are then analyzed from their files. Entries are checked one by one when restored. Never throws.
+ */
+export function readStoredAnalyses(snapshotPath: string): Map<string, unknown> {
+  let text: string;
+  try {
+    const fd = openSync(searchIndexFile(snapshotPath), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    try {
+      const stats = fstatSync(fd);
+      if (!stats.isFile() || stats.size > MAX_SEARCH_INDEX_BYTES) return new Map();
+      text = readFileSync(fd, "utf8");
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    return new Map();
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return new Map();
+  }
+  if (typeof parsed !== "object" || parsed === null) return new Map();
+  const file = parsed as Record<string, unknown>;
+  if (
+    file.format !== SEARCH_INDEX_FORMAT ||
+    file.formatVersion !== SNAPSHOT_VERSION ||
+    file.coreVersion !== SKILLGRAPH_CORE_VERSION ||
+    typeof file.entries !== "object" ||
+    file.entries === null ||
+    Array.isArray(file.entries)
+  )
+    return new Map();
+  const entries = new Map<string, unknown>();
+  for (const [hash, value] of Object.entries(file.entries as Record<string, unknown>))
+    if (/^[0-9a-f]{64}$/.test(hash)) entries.set(hash, value);
+  return entries;
+}
+
+/** Writes the analyses (by `analysisKey`) beside a snapshot, atomically (temp file + rename). Throws on I/O errors. */
+export async function writeStoredAnalyses(
+  snapshotPath: string,
+  analyses: ReadonlyMap<string, IndexedDocument>,
+): Promise<number> {
+  const entries: Record<string, StoredSearchAnalysis> = {};
+  for (const hash of [...analyses.keys()].sort()) entries[hash] = storeSearchAnalysis(analyses.get(hash)!);
+  const text = JSON.stringify({
+    format: SEARCH_INDEX_FORMAT,
+    formatVersion: SNAPSHOT_VERSION,
+    coreVersion: SKILLGRAPH_CORE_VERSION,
+    entries,
+  });
+  const path = searchIndexFile(snapshotPath);
+  await mkdir(dirname(path), { recursive: true });
+  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
+  try {
+    await writeFile(temp, text, { flag: "wx", mode: 0o644 });
+    await rename(temp, path);
+  } catch (error) {
+    await unlink(temp).catch(() => {});
+    throw error;
+  }
+  return Buffer.byteLength(text);
+}

@@ -1,0 +1,64 @@
+// The model-facing `search_skills` tool through a real agent graph (createAgent + the skills middleware, ChatOpenAI over
+// HTTP) uses the registry's async search, so a registry configured with `embeddings` (OpenAIEmbeddings against the
+// local test server's /v1/embeddings) answers with skills only the embedding ranking finds.
+import { ChatOpenAI, OpenAIEmbeddings } from "@langchain/openai";
+import { afterEach, describe, expect, it } from "vitest";
+import { createSkillRegistry, skillsFromDirectory } from "../packages/core/src/index.js";
+import { createAgent, HumanMessage, type BaseMessage } from "../packages/langgraph/src/__fixtures__/langchain.js";
+import { createSkillsMiddleware } from "../packages/langgraph/src/index.js";
+import { startOpenAICompatibleServer, type OpenAICompatibleServer } from "./support/openai-compatible-server.js";
+import { skillMd, writeTree } from "./support/skill-tree.js";
+
+let server: OpenAICompatibleServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const toolText = (messages: BaseMessage[]) =>
+  messages
+    .filter((message) => message.getType() === "tool")
+    .map((message) => message.text)
+    .join("\n");
+
+async function runSearch(withEmbeddings: boolean): Promise<{ text: string; embedded: string[][] }> {
+  const local = await startOpenAICompatibleServer({
+    script: [{ toolCalls: [{ id: "call_search", name: "search_skills", arguments: { query: "zyxwvut" } }] }, "Done."],
+  });
+  server = local;
+  const root = writeTree({
+    "quarterly/SKILL.md": skillMd("quarterly", "Compile the zyxwvutsr ledger into a summary."),
+    "weather/SKILL.md": skillMd("weather", "Report the weather for a city."),
+  });
+  const embeddings = new OpenAIEmbeddings({
+    model: "test-embeddings",
+    apiKey: "test",
+    configuration: { baseURL: local.url },
+  });
+  const registry = await createSkillRegistry({
+    sources: [skillsFromDirectory(root)],
+    snapshot: false,
+    ...(withEmbeddings ? { embeddings } : {}),
+  });
+  const model = new ChatOpenAI({ model: "test-model", apiKey: "test", configuration: { baseURL: local.url } });
+  const agent = createAgent({ model, tools: [], middleware: [createSkillsMiddleware({ skills: registry })] });
+  const result = await agent.invoke({ messages: [new HumanMessage("find the skill for the zyxwvut thing")] });
+  expect(local.errors).toEqual([]);
+  return { text: toolText(result.messages), embedded: local.embeddingRequests };
+}
+
+describe("search_skills through createAgent uses the registry's async (embedding-fused) search", () => {
+  it("returns a skill only the embeddings find, after embedding the query over HTTP", async () => {
+    // "zyxwvut" is two edits from "zyxwvutsr": too far for typo matching, close in character trigrams.
+    const { text, embedded } = await runSearch(true);
+    expect(text).toContain("- quarterly (score 0.00)");
+    expect(text).toContain("No match is a confident fit");
+    expect(embedded.flat()).toContain("zyxwvut");
+  });
+
+  it("without embeddings the same call finds nothing (the lexical ranking alone)", async () => {
+    const { text, embedded } = await runSearch(false);
+    expect(text).toBe("No skill matches 'zyxwvut'.");
+    expect(embedded).toEqual([]);
+  });
+});
