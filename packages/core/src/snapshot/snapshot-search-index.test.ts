@@ -6,7 +6,8 @@ import { writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "../registry/create-skill-registry.js";
 import { analyzeDocument, SEARCH_INDEX_FORMAT_VERSION } from "../search/indexed-document.js";
 import { skillsFromDirectory } from "../sources/directory-source.js";
-import { SNAPSHOT_VERSION, type SnapshotFile } from "./snapshot-format.js";
+import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
+import { checkSnapshotFile, SNAPSHOT_VERSION, type SnapshotFile } from "./snapshot-format.js";
 import {
   analysisKey,
   restoreSearchAnalysis,
@@ -46,14 +47,26 @@ function tree(): string {
 }
 
 const snapshotPath = () => join(mkdtempSync(join(tmpdir(), "skillgraph-snapindex-file-")), "registry.json");
-const readSnapshot = (path: string) => JSON.parse(readFileSync(path, "utf8")) as SnapshotFile;
+/** The snapshot file decoded (one object per entry), as the registry reads it, whatever its format version. */
+function readSnapshot(path: string): SnapshotFile {
+  const stored = JSON.parse(readFileSync(path, "utf8")) as SnapshotFile;
+  const checked = checkSnapshotFile(
+    { ...stored, formatVersion: SNAPSHOT_VERSION },
+    { settings: stored.settings, sources: stored.sources },
+  );
+  if (!checked.ok) throw new Error(checked.rejection.message);
+  return { ...checked.snapshot, formatVersion: stored.formatVersion };
+}
 
 /** Rewrites the snapshot as if written an hour after its files changed (no racy entries), editing it on the way. */
 function ageSnapshot(path: string, edit: (snapshot: SnapshotFile) => void = () => {}): void {
   const snapshot = readSnapshot(path);
   for (const entry of snapshot.entries) entry.verify = false;
   edit(snapshot);
-  writeFileSync(path, JSON.stringify(snapshot));
+  writeFileSync(
+    path,
+    JSON.stringify({ ...snapshot, entries: encodeSnapshotEntries(snapshot.entries, snapshot.sources) }),
+  );
   const later = Date.now() / 1000 + 3600;
   utimesSync(path, later, later);
 }
