@@ -117,6 +117,21 @@ function documentedImports(file: string): Array<{ name: string; specifier: strin
   return found;
 }
 
+/** Names in the first column of a markdown table headed `| export | ...` (`createSearchIndex(documents)` -> createSearchIndex). */
+function documentedExportTables(file: string): Array<{ name: string; line: number }> {
+  const lines = readFileSync(file, "utf8").split("\n");
+  const found: Array<{ name: string; line: number }> = [];
+  let inTable = false;
+  lines.forEach((text, index) => {
+    if (/^\| *export *\|/.test(text)) inTable = true;
+    else if (!text.startsWith("|")) inTable = false;
+    else if (inTable && !/^\|[- |]+\|$/.test(text))
+      for (const match of (text.split("|")[1] ?? "").matchAll(/`([A-Za-z_$][\w$]*)/g))
+        found.push({ name: match[1]!, line: index + 1 });
+  });
+  return found;
+}
+
 const markdownFiles = [
   join(REPO_ROOT, "README.md"),
   ...readdirSync(join(REPO_ROOT, "docs"))
@@ -182,5 +197,16 @@ describe("public surface", () => {
           wrong.push(`${file.slice(REPO_ROOT.length + 1)}:${line}: ${specifier} does not export ${name}`);
       }
     expect(wrong).toEqual([]);
+  });
+
+  it("every name in a doc's `| export |` table is exported by some entry", () => {
+    const everyName = new Set([...exportsOf.values()].flatMap((names) => [...names.keys()]));
+    const tables = markdownFiles.flatMap((file) =>
+      documentedExportTables(file).map((entry) => ({ ...entry, file: file.slice(REPO_ROOT.length + 1) })),
+    );
+    expect(tables.length).toBeGreaterThan(0);
+    expect(
+      tables.filter(({ name }) => !everyName.has(name)).map(({ file, line, name }) => `${file}:${line}: ${name}`),
+    ).toEqual([]);
   });
 });
