@@ -7,7 +7,8 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
-import { createSkillRegistry, renderSkillsPrompt, skillsFromDirectory } from "../packages/core/src/index.js";
+import { createSkillRegistry, skillsFromDirectory } from "../packages/core/src/index.js";
+import { renderSkillsPrompt } from "../packages/core/src/prompt.js";
 import { skillTree } from "./support/skill-trees.js";
 import { writeTree } from "../test/support/skill-tree.js";
 import { deepagentsColdMs, preparePeerHarness } from "./support/peer-deepagents.js";
@@ -191,7 +192,7 @@ const storeRows: Record<string, unknown>[] = [];
 if (!process.argv.includes("--no-store")) {
   const { startTestPostgres } = await import("../test/setup/postgres-server.js");
   const { PostgresStore } = await import("@langchain/langgraph-checkpoint-postgres/store");
-  const { publishSkillsToStore, skillsFromStore } = await import("../packages/langgraph/src/index.js");
+  const { publishSkillsToStore, skillsFromStore } = await import("../packages/langgraph/src/store.js");
   let server: Awaited<ReturnType<typeof startTestPostgres>> | undefined;
   try {
     server = await startTestPostgres();

@@ -6,13 +6,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  createBubblewrapExecutor,
-  createLocalExecutor,
-  createShellHook,
-  type CommandExecutor,
-  type ExecutionRequest,
-} from "../packages/shell/src/index.js";
+import { createBubblewrapExecutor, createLocalExecutor, createShellHook } from "../packages/shell/src/index.js";
+import type { CommandExecutor, ExecutionRequest } from "../packages/shell/src/index.js";
 
 const runs = Number(process.env.BENCH_RUNS ?? 60);
 const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-bench-"));
@@ -107,7 +102,7 @@ const catalog = { get: () => undefined };
 mkdirSync(path.join(workspaceDir, "out"), { recursive: true });
 writeFileSync(path.join(workspaceDir, "out", "keep.txt"), "x");
 for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
-  const hook = createShellHook({ catalog, executor: executor as "local" | "bubblewrap", alwaysVisible: true });
+  const hook = createShellHook({ skills: catalog, executor: executor as "local" | "bubblewrap", alwaysVisible: true });
   const shell = hook.tools.find((tool) => tool.name === "shell")!;
   results[`toolCall_${executor}`] = await time(`shell tool call (${executor}): \`true\``, () =>
     shell.invoke({ command: "true" }, { configurable: { thread_id: "bench" } }),
@@ -121,8 +116,12 @@ const hardening: Record<string, unknown> = {};
 for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
   const baselineExecutor =
     executor === "local" ? createLocalExecutor({ isolateProcesses: false }) : createBubblewrapExecutor({});
-  const baseline = createShellHook({ catalog, executor: baselineExecutor, limits: false, alwaysVisible: true });
-  const hardened = createShellHook({ catalog, executor: executor as "local" | "bubblewrap", alwaysVisible: true });
+  const baseline = createShellHook({ skills: catalog, executor: baselineExecutor, limits: false, alwaysVisible: true });
+  const hardened = createShellHook({
+    skills: catalog,
+    executor: executor as "local" | "bubblewrap",
+    alwaysVisible: true,
+  });
   const call = (hook: typeof baseline) => () =>
     hook.tools
       .find((tool) => tool.name === "shell")!

@@ -9,14 +9,14 @@ say() { echo "$@" >&2; }
 if [ -n "${OPENAI_BASE_URL:-}" ] || [ -n "${OPENAI_API_KEY:-}" ]; then
   exec node packages/cli/dist/bin.js chat --skills examples/skills "$@"
 fi
-say "== skillgraph list --source examples/skills"
-sg list --source examples/skills
+say "== skillgraph list --skills examples/skills"
+sg list --skills examples/skills
 say
 say "== skillgraph validate --all examples/skills"
 sg validate --all examples/skills
 say
-say "== skillgraph search 'check my database migration before I merge it' --source examples/skills"
-sg search "check my database migration before I merge it" --source examples/skills
+say "== skillgraph search 'check my database migration before I merge it' --skills examples/skills"
+sg search "check my database migration before I merge it" --skills examples/skills
 say
 say "== skillgraph chat --skills examples/skills"
 sg chat --skills examples/skills "$@"

@@ -4,12 +4,14 @@ import { mkdtempSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { SKILLS_STATE_KEY as CORE_KEY } from "../packages/core/src/index.js";
+import { SKILLS_STATE_KEY as CORE_KEY } from "../packages/core/src/load-state.js";
+import type { SkillDriftPolicy } from "../packages/core/src/index.js";
 import { closeCheckpointer, createCheckpointer, inspectSession } from "../packages/checkpoint/src/index.js";
 import { HumanMessage, createAgent } from "../packages/langgraph/src/__fixtures__/langchain.js";
 import { answer, callTool, RecordingChatModel } from "../packages/langgraph/src/__fixtures__/recording-chat-model.js";
 import { createSkillRegistry, skillsFromDirectory } from "../packages/langgraph/src/__fixtures__/test-skills.js";
-import { createSkillsMiddleware, SKILLS_STATE_KEY, type DriftPolicy } from "../packages/langgraph/src/index.js";
+import { createSkillsMiddleware } from "../packages/langgraph/src/index.js";
+import { SKILLS_STATE_KEY } from "../packages/langgraph/src/state.js";
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -34,7 +36,7 @@ describe("skills state contract between the runtime and @skillgraph/checkpoint",
     expect(SKILLS_STATE_KEY).toBe(CORE_KEY);
   });
 
-  it.each<DriftPolicy>(["reload", "keep"])(
+  it.each<SkillDriftPolicy>(["reload", "keep"])(
     "reads what createAgent + middleware stored; a removed skill is unloaded by the runtime under %s",
     async (onDrift) => {
       const folder = skillsFolder(["alpha", "beta"]);

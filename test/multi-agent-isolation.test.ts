@@ -23,13 +23,8 @@ import {
   createTestTools,
   type SkillRegistry,
 } from "../packages/langgraph/src/__fixtures__/test-skills.js";
-import {
-  createSkillsInterceptor,
-  createSkillsMiddleware,
-  getLoadedSkills,
-  pickAgentSkillsState,
-  SKILLS_STATE_KEY,
-} from "../packages/langgraph/src/index.js";
+import { createSkillsInterceptor, createSkillsMiddleware, getLoadedSkills } from "../packages/langgraph/src/index.js";
+import { pickAgentSkillsState, SKILLS_STATE_KEY } from "../packages/langgraph/src/state.js";
 
 const toolText = (messages: BaseMessage[]) =>
   messages

@@ -179,7 +179,7 @@ describe.each(["interceptor", "middleware"] as const)("files in and out, artifac
     const shared = {
       checkpointer: new MemorySaver(),
       store: new InMemoryStore(),
-      hook: createShellHook({ catalog: registry }),
+      hook: createShellHook({ skills: registry }),
     };
     const config = { configurable: { thread_id: `artifacts-${shape}` } };
     try {
@@ -216,7 +216,7 @@ describe.each(["interceptor", "middleware"] as const)("files in and out, artifac
     const shared = {
       checkpointer: new MemorySaver(),
       store: new InMemoryStore(),
-      hook: createShellHook({ catalog: registry, stageAttachments: false }),
+      hook: createShellHook({ skills: registry, stageAttachments: false }),
     };
     try {
       const final = await (

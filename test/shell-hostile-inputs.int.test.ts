@@ -44,9 +44,9 @@ beforeAll(() => {
   ];
   const catalog = { get: (name: string) => skills.find((entry) => entry.name === name) };
   const loadedSkills = () => ["hostile", "needs-missing", "git-reader"];
-  hook = createShellHook({ catalog, executor: "local", workspaceRoot: path.join(root, "ws"), loadedSkills });
+  hook = createShellHook({ skills: catalog, executor: "local", workspaceRoot: path.join(root, "ws"), loadedSkills });
   strictHook = createShellHook({
-    catalog,
+    skills: catalog,
     executor: "local",
     workspaceRoot: path.join(root, "ws-strict"),
     loadedSkills,

@@ -36,7 +36,7 @@ const script: ScriptedReply[] = [
 
 async function setup() {
   const registry = await createSkillRegistry({ sources: [skillsFromDirectory(join(REPO_ROOT, "examples/skills"))] });
-  const hook = createShellHook({ catalog: registry });
+  const hook = createShellHook({ skills: registry });
   return { registry, hook, model: new RecordingChatModel(script) };
 }
 

@@ -142,7 +142,7 @@ describe("skill scripts in skillgraph chat", () => {
     expect(textOf(request!.messages[3]!.content)).toContain("release-notes");
 
     const preview = captureIO(root);
-    expect(await runCliInProcess(["prompt", "--chat", "--source", "examples/skills"], preview)).toBe(0);
+    expect(await runCliInProcess(["prompt", "--chat", "--skills", "examples/skills"], preview)).toBe(0);
     expect(preview.out()).toBe(`${request!.systemPrompt}\n`);
   });
 

@@ -168,6 +168,30 @@ describe("the packed packages, installed with npm into a project outside the wor
     expect(installed).not.toContain("@skillgraph/source");
   });
 
+  it("imports every entry point of every package in plain Node, each with its .d.ts", async () => {
+    const specifiers: string[] = [];
+    for (const name of readdirSync(join(project, "node_modules", "@skillgraph"))) {
+      const dir = join(project, "node_modules", "@skillgraph", name);
+      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as {
+        exports: Record<string, string | { types: string; import: string }>;
+      };
+      for (const [subpath, target] of Object.entries(manifest.exports)) {
+        if (typeof target === "string") continue;
+        expect(existsSync(join(dir, target.types)), `${name} ${subpath}: ${target.types}`).toBe(true);
+        specifiers.push(subpath === "." ? `@skillgraph/${name}` : `@skillgraph/${name}/${subpath.slice(2)}`);
+      }
+    }
+    expect(specifiers).toEqual(expect.arrayContaining(["@skillgraph/core/search", "@skillgraph/langgraph/store"]));
+    const script = `for (const s of ${JSON.stringify(specifiers)}) console.log(s, Object.keys(await import(s)).length);`;
+    const result = await run(process.execPath, ["--input-type=module", "-e", script], project, npmEnv);
+    expect({ code: result.code, stderr: result.stderr }).toEqual({ code: 0, stderr: "" });
+    const counts = result.stdout.trim().split("\n");
+    expect(counts).toHaveLength(specifiers.length);
+    // Every entry but the CLI's (a command, no library exports) and core's type-only /hooks exports values.
+    for (const line of counts)
+      if (!/^@skillgraph\/cli |^@skillgraph\/core\/hooks /.test(line)) expect(line).not.toMatch(/ 0$/);
+  });
+
   it("runs the README quick start against an OpenAI-compatible endpoint", async () => {
     server = await startOpenAICompatibleServer({
       script: [
@@ -195,7 +219,7 @@ describe("the packed packages, installed with npm into a project outside the wor
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/validate/);
     expect(help.stdout).toMatch(/sessions/);
-    const list = await run("npx", ["--no-install", "skillgraph", "list", "--source", "examples/skills"], project, env);
+    const list = await run("npx", ["--no-install", "skillgraph", "list", "--skills", "examples/skills"], project, env);
     expect(list.code, list.stderr).toBe(0);
     expect(list.stdout).toContain("release-notes");
     // A one-shot chat is a session saved in SQLite (better-sqlite3 loaded from the installed project), then listed.

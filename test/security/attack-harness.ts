@@ -111,7 +111,7 @@ export function attackHarness(executor: ExecutorName, options: Partial<ShellHook
   ];
   const catalog = { get: (name: string) => skills.find((entry) => entry.name === name) };
   const hook = createShellHook({
-    catalog,
+    skills: catalog,
     executor,
     workspaceRoot: path.join(root, "ws"),
     loadedSkills: () => skills.map((entry) => entry.name),

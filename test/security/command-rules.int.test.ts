@@ -15,7 +15,7 @@ const catalog = { get: () => undefined };
 
 async function interrupts(requireApproval: ApprovalRule[], command: string): Promise<boolean> {
   const hook = createShellHook({
-    catalog,
+    skills: catalog,
     executor: "local",
     requireApproval,
     workspaceRoot: mkdtempSync(path.join(os.tmpdir(), "rules-")),
@@ -91,7 +91,7 @@ describe("approval rules match what they name", () => {
 });
 
 const workspaceRoot = mkdtempSync(path.join(os.tmpdir(), "rules-deny-"));
-const defaults = createShellHook({ catalog, executor: "local", workspaceRoot });
+const defaults = createShellHook({ skills: catalog, executor: "local", workspaceRoot });
 const authorize = (command: string, hook = defaults) =>
   hook.authorize!({ toolName: "shell", args: { command } }, { loadedSkills: [], threadId: "t" });
 
@@ -148,7 +148,7 @@ describe("deny rules see through wrappers", () => {
   });
 
   it("a deny rule of several words covers longer commands", () => {
-    const hook = createShellHook({ catalog, executor: "local", workspaceRoot, deny: ["git push"] });
+    const hook = createShellHook({ skills: catalog, executor: "local", workspaceRoot, deny: ["git push"] });
     expect(authorize("git push origin main", hook)).toMatchObject({ allowed: false });
     expect(authorize("git -C . push", hook)).toMatchObject({ allowed: false });
     expect(authorize("git status", hook)).toEqual({ allowed: true });
@@ -157,7 +157,7 @@ describe("deny rules see through wrappers", () => {
 
 describe("allow lists need every program a line runs", () => {
   const strict = createShellHook({
-    catalog,
+    skills: catalog,
     executor: "local",
     workspaceRoot,
     allow: ["git status", "echo", "timeout"],

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { createSkillRegistry, renderSkillsPrompt, skillsFromDirectory } from "@skillgraph/core";
+import { createSkillRegistry, skillsFromDirectory } from "@skillgraph/core";
+import { renderSkillsPrompt } from "@skillgraph/core/prompt";
 
 // A poisoned skill must not hide the others from the budgeted listing, nor add lines or tags to it.
 

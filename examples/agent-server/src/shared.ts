@@ -28,7 +28,7 @@ export function createModel() {
  * Workspaces (one per thread) live under SKILLGRAPH_WORKSPACES, else a temp folder.
  */
 export const shellHook = createShellHook({
-  catalog: registry,
+  skills: registry,
   alwaysVisible: ["shell"],
   requireApproval: ["touch", "rm"],
   ...(process.env.SKILLGRAPH_WORKSPACES ? { workspaceRoot: process.env.SKILLGRAPH_WORKSPACES } : {}),

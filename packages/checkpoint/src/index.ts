@@ -1,15 +1,16 @@
+// @skillgraph/checkpoint: checkpointed sessions on LangGraph's official savers — create and close a checkpointer,
+// pruning, listing and inspecting sessions, one writer per session (lease), the messages delta channel.
 export { createCheckpointer, closeCheckpointer } from "./create-checkpointer/create-checkpointer.js";
 export type { CreateCheckpointerOptions } from "./create-checkpointer/create-checkpointer.js";
 export { redactUrl } from "./create-checkpointer/redact-url.js";
 export { CheckpointerError } from "./errors/checkpointer-error.js";
 export type { CheckpointerErrorReason } from "./errors/checkpointer-error.js";
 export { withPruning, PruningCheckpointSaver } from "./pruning/with-pruning.js";
-export type { PruningOptions } from "./pruning/pruning-options.js";
+export type { PruningOptions, ResolvedPruningOptions } from "./pruning/pruning-options.js";
 export { pruneCheckpoints } from "./pruning/prune-checkpoints.js";
 export type { PruneReport } from "./pruning/prune-checkpoints.js";
-export { planPruning } from "./pruning/plan-pruning.js";
-export type { KeepReason, PruningPlan, PruningPolicy } from "./pruning/plan-pruning.js";
-export type { CheckpointKey, CheckpointRow, StorageStats, ThreadSummary } from "./store/checkpoint-store.js";
+export type { KeepReason, PruningPolicy } from "./pruning/plan-pruning.js";
+export type { StorageStats, ThreadSummary } from "./store/checkpoint-store.js";
 export { listSessions, checkpointStats } from "./session/list-sessions.js";
 export { inspectSession } from "./session/inspect-session.js";
 export type {

@@ -25,15 +25,15 @@ const broken = join(root, "broken");
 
 /** Each command with the way it takes a skills folder. */
 const commands: Record<string, (dir: string) => string[]> = {
-  list: (dir) => ["list", "--source", dir],
-  search: (dir) => ["search", "release notes", "--source", dir],
-  "prompt --source": (dir) => ["prompt", "--source", dir],
+  list: (dir) => ["list", "--skills", dir],
+  search: (dir) => ["search", "release notes", "--skills", dir],
+  "prompt --skills": (dir) => ["prompt", "--skills", dir],
   "prompt PATH": (dir) => ["prompt", dir],
-  "prompt --chat": (dir) => ["prompt", "--chat", "--source", dir],
-  show: (dir) => ["show", "release-notes", "--source", dir],
+  "prompt --chat": (dir) => ["prompt", "--chat", "--skills", dir],
+  show: (dir) => ["show", "release-notes", "--skills", dir],
   "validate --all": (dir) => ["validate", "--all", dir],
   chat: (dir) => ["chat", "-p", "hi", "--ephemeral", "--skills", dir],
-  "sessions show": (dir) => ["sessions", "show", "x", "--checkpoint", "memory:", "--source", dir],
+  "sessions show": (dir) => ["sessions", "show", "x", "--checkpoint", "memory:", "--skills", dir],
 };
 
 const env = { OPENAI_BASE_URL: "http://127.0.0.1:9/v1" };
@@ -94,8 +94,8 @@ describe.each(Object.entries(commands))("skillgraph %s with a bad skills folder"
 
 describe("unloadable skills next to good ones", () => {
   it.each([
-    ["list", ["list", "--source", join(root, "mixed")]],
-    ["search", ["search", "release notes", "--source", join(root, "mixed")]],
+    ["list", ["list", "--skills", join(root, "mixed")]],
+    ["search", ["search", "release notes", "--skills", join(root, "mixed")]],
   ])("%s works, and reports the count and first reason on stderr", async (_name, args) => {
     const result = await run(args);
     expect(result.code).toBe(0);
@@ -111,11 +111,11 @@ describe("unloadable skills next to good ones", () => {
       ]),
     );
     const short = captureIO(many);
-    expect(await runCli(["list", "--source", many], short)).toBe(0);
+    expect(await runCli(["list", "--skills", many], short)).toBe(0);
     expect(short.err()).toContain("warning: 5 skills could not be loaded");
     expect(short.err()).toContain("... and 2 more (--verbose shows all)");
     const all = captureIO(many);
-    expect(await runCli(["list", "--verbose", "--source", many], all)).toBe(0);
+    expect(await runCli(["list", "--verbose", "--skills", many], all)).toBe(0);
     expect(
       all
         .err()
@@ -134,14 +134,14 @@ describe("flag order is free", () => {
       ["validate", good, "--json", "--all"],
     ],
     [
-      ["list", "--json", "--source", good],
-      ["list", "--source", good, "--json"],
-      ["list", "--source", good, "--json"],
+      ["list", "--json", "--skills", good],
+      ["list", "--skills", good, "--json"],
+      ["list", "--skills", good, "--json"],
     ],
     [
-      ["search", "release", "--json", "--source", good],
-      ["search", "--source", good, "--json", "release"],
-      ["search", "--json", "release", "--source", good],
+      ["search", "release", "--json", "--skills", good],
+      ["search", "--skills", good, "--json", "release"],
+      ["search", "--json", "release", "--skills", good],
     ],
   ])("%j gives the same output in every order", async (...orders) => {
     const results = await Promise.all(orders.map(run));

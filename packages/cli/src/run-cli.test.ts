@@ -66,6 +66,16 @@ describe("skillgraph validate", () => {
     expect(await runCli(["validate", "--bogus", "x"], captureIO("/"))).toBe(2);
     expect(await runCli(["no-such-command"], captureIO("/"))).toBe(2);
   });
+
+  it.each(["list", "search", "show", "prompt", "index", "chat"])(
+    "%s: the old --source option is a usage error that names its new name, --skills",
+    async (command) => {
+      const io = captureIO("/");
+      expect(await runCli([command, "--source", "skills"], io)).toBe(2);
+      expect(io.err()).toContain("'--source'");
+      expect(io.err()).toContain("renamed to --skills");
+    },
+  );
 });
 
 describe("skillgraph prompt", () => {
@@ -118,7 +128,7 @@ describe("skillgraph prompt", () => {
       );
     const root = writeTree(files);
     const io = captureIO(root);
-    expect(await runCli(["prompt", "--budget", "1500", "--source", "."], io)).toBe(0);
+    expect(await runCli(["prompt", "--budget", "1500", "--skills", "."], io)).toBe(0);
     expect(io.out().length).toBeLessThanOrEqual(1501);
     expect(io.err()).toMatch(/budget: rendered at level '(short-descriptions|names-only|count-only)'/);
   });

@@ -42,7 +42,7 @@ export function checkSkillsFolder(dir: string, cwd: string, what = "skills folde
   return absolute;
 }
 
-/** The sources a command reads: each `--source DIR` (explicit), or by default the conventional locations plus ./skills. */
+/** The sources a command reads: each `--skills DIR` (explicit), or by default the conventional locations plus ./skills. */
 export function skillSourcesFromArgs(
   sourceDirs: readonly string[] | undefined,
   cwd: string,
@@ -67,7 +67,7 @@ export interface LoadSkillsOptions {
 }
 
 /**
- * The registry over `--source`/`--skills` folders (or the conventional ones) and SKILLGRAPH_SKILLS. An explicit folder
+ * The registry over `--skills` folders (or the conventional ones) and SKILLGRAPH_SKILLS. An explicit folder
  * that does not exist, is not a folder, or yields no skill is a CliError naming it; skills that could not be loaded
  * are reported on stderr (count and first reasons, all with `verbose`).
  */

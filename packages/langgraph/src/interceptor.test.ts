@@ -5,7 +5,8 @@ import { describeSkillsRuntime, type SkillsRuntimeAgent } from "../../../test/su
 import { describe, expect, it } from "vitest";
 import { createTestRegistry, createTestTools } from "./__fixtures__/test-skills.js";
 import { answer, callTool, RecordingChatModel } from "./__fixtures__/recording-chat-model.js";
-import { cancelledToolMessageId, createSkillsInterceptor, getLoadedSkills } from "./index.js";
+import { createSkillsInterceptor, getLoadedSkills } from "./index.js";
+import { cancelledToolMessageId } from "./repair.js";
 
 describeSkillsRuntime({
   name: "createSkillsInterceptor in a hand-built StateGraph",

@@ -1,18 +1,11 @@
 // The one place this package imports @skillgraph/core from, so a renamed core export is fixed here only.
+export { InvalidOptionsError, SkillgraphError } from "@skillgraph/core";
+export { integerOption } from "@skillgraph/core/errors";
 export {
-  integerOption,
-  InvalidOptionsError,
-  SkillgraphError,
   SKILLS_STATE_KEY,
   createLoadStateReducer,
   detectLoadedSkillDrift,
   emptyLoadState,
-} from "@skillgraph/core";
-export type {
-  AgentSkillsState,
-  LoadedSkillDrift,
-  LoadedSkillEntry,
-  SkillCatalog,
-  SkillLoadEvent,
-  SkillLoadState,
-} from "@skillgraph/core";
+} from "@skillgraph/core/load-state";
+export type { LoadedSkillDrift, SkillCatalog } from "@skillgraph/core";
+export type { AgentSkillsState, LoadedSkillEntry, SkillLoadEvent, SkillLoadState } from "@skillgraph/core/load-state";

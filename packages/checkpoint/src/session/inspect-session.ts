@@ -57,7 +57,7 @@ export interface SessionInspection {
   updatedAt: number | undefined;
   messages: SessionMessage[];
   loadedSkills: SessionLoadedSkill[];
-  /** Loaded skills changed or removed on disk since they were loaded (empty without a catalog). */
+  /** Loaded skills changed or removed on disk since they were loaded (empty without `skills`). */
   drift: SessionSkillDrift[];
   /** Values passed to `interrupt()` that wait for a `Command({ resume })`. */
   pendingInterrupts: unknown[];
@@ -116,7 +116,7 @@ function summarize(message: unknown): SessionMessage {
  * (the runtime does, on the thread's next model call, under its `onDrift` policy).
  * @param checkpointer The saver holding the session.
  * @param threadId The session's thread id.
- * @param catalog The skills as they are now; omit to skip drift detection.
+ * @param skills The skills as they are now; omit to skip drift detection.
  * @example
  * const session = await inspectSession(checkpointer, "s1", registry);
  * for (const d of session.drift) console.log(`${d.agentId}/${d.name}: ${d.kind}`);
@@ -124,7 +124,7 @@ function summarize(message: unknown): SessionMessage {
 export async function inspectSession(
   checkpointer: BaseCheckpointSaver,
   threadId: string,
-  catalog?: Pick<SkillCatalog, "get">,
+  skills?: Pick<SkillCatalog, "get">,
   options: InspectSessionOptions = {},
 ): Promise<SessionInspection> {
   const tuple = await checkpointer.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "" } });
@@ -164,8 +164,8 @@ export async function inspectSession(
   for (const [agentId, state] of loadStatesOf(skillsValue)) {
     for (const entry of Object.values(state.loaded).sort((a, b) => a.loadedSeq - b.loadedSeq))
       loadedSkills.push({ ...entry, agentId });
-    if (catalog)
-      for (const found of detectLoadedSkillDrift(state, (name) => catalog.get(name))) drift.push({ ...found, agentId });
+    if (skills)
+      for (const found of detectLoadedSkillDrift(state, (name) => skills.get(name))) drift.push({ ...found, agentId });
   }
   const writes = tuple.pendingWrites ?? [];
   const answered = new Set(writes.filter(([, channel]) => channel === "__resume__").map(([taskId]) => taskId));

@@ -45,11 +45,11 @@ describe("terminalSafe", () => {
 describe("human output of every command is terminal-safe", () => {
   const skills = join(root, "skills");
   it.each([
-    [["list", "--source", skills]],
-    [["show", "evil-skill", "--source", skills]],
-    [["search", "harmless", "--source", skills]],
+    [["list", "--skills", skills]],
+    [["show", "evil-skill", "--skills", skills]],
+    [["search", "harmless", "--skills", skills]],
     [["validate", "--all", skills]],
-    [["prompt", "--source", skills, "--format", "markdown"]],
+    [["prompt", "--skills", skills, "--format", "markdown"]],
   ])("%j writes no raw control character to a terminal, and says the hostile text is there", async (args) => {
     const io = { ...captureIO(root), isTTY: true };
     await runCli(args, io);
@@ -60,13 +60,13 @@ describe("human output of every command is terminal-safe", () => {
 
   it("prompt piped to a file keeps the exact text the model gets", async () => {
     const io = captureIO(root);
-    expect(await runCli(["prompt", "--source", skills, "--format", "markdown"], io)).toBe(0);
+    expect(await runCli(["prompt", "--skills", skills, "--format", "markdown"], io)).toBe(0);
     expect(io.out()).toContain("\u001b]52;c;ZXZpbA==\u0007");
   });
 
   it("JSON output keeps the exact text", async () => {
     const io = captureIO(root);
-    expect(await runCli(["show", "evil-skill", "--json", "--source", skills], io)).toBe(0);
+    expect(await runCli(["show", "evil-skill", "--json", "--skills", skills], io)).toBe(0);
     const skill = JSON.parse(io.out()) as { description: string; body: string };
     expect(skill.description).toContain("\u001b]52;c;ZXZpbA==\u0007");
     expect(skill.body).toContain("\u001b]52;c;ZXZpbA==\u0007\u001b]0;pwned\u0007\u001b[2J\u001b[H\u009b31m");

@@ -12,8 +12,8 @@ export interface IntegerOptionBounds {
 
 /**
  * The one check of integer options across the packages: returns `value` when it is a safe integer within the bounds,
- * else throws InvalidOptionsError naming `option`, e.g. "Invalid option 'maxFileBytes': must be a positive integer".
- * @example const maxFileBytes = integerOption("maxFileBytes", options.maxFileBytes ?? 65_536);
+ * else throws InvalidOptionsError naming `option`, e.g. "Invalid option 'maxResourceBytes': must be a positive integer".
+ * @example const maxResourceBytes = integerOption("maxResourceBytes", options.maxResourceBytes ?? 65_536);
  */
 export function integerOption(option: string, value: unknown, bounds: IntegerOptionBounds = {}): number {
   const { min = 1, max = Number.MAX_SAFE_INTEGER, detail } = bounds;

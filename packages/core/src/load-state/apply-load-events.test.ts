@@ -15,7 +15,7 @@ const load = (name: string, seq: number, mode: LoadMode = "turn", hash = `h-${na
 });
 
 /** Applies steps one after another, each step's events stamped with nextSeq of the state before it. */
-function run(steps: Array<(seq: number) => SkillLoadEvent[]>, options?: { maxLoaded?: number }): SkillLoadState {
+function run(steps: Array<(seq: number) => SkillLoadEvent[]>, options?: { maxLoadedSkills?: number }): SkillLoadState {
   let state = emptyLoadState();
   for (const step of steps) state = applyLoadEvents(state, step(nextSeq(state)), options).state;
   return state;
@@ -129,16 +129,16 @@ describe("applyLoadEvents", () => {
   it("evicts the least recently used skill over the cap, ties broken by name, and reports it", () => {
     let state = run(
       [(s) => [load("c", s)], (s) => [load("b", s), load("a", s)], (s) => [{ type: "touch", name: "c", seq: s }]],
-      { maxLoaded: 3 },
+      { maxLoadedSkills: 3 },
     );
-    const result = applyLoadEvents(state, [load("d", nextSeq(state))], { maxLoaded: 3 });
+    const result = applyLoadEvents(state, [load("d", nextSeq(state))], { maxLoadedSkills: 3 });
     state = result.state;
     expect(result.evicted).toEqual(["a"]);
     expect(Object.keys(state.loaded)).toEqual(["b", "c", "d"]);
   });
 
   it("reports a skill evicted by the cap in the same update that loaded it", () => {
-    const result = applyLoadEvents(emptyLoadState(), [load("b", 1), load("a", 1)], { maxLoaded: 1 });
+    const result = applyLoadEvents(emptyLoadState(), [load("b", 1), load("a", 1)], { maxLoadedSkills: 1 });
     expect(Object.keys(result.state.loaded)).toEqual(["b"]);
     expect(result.evicted).toEqual(["a"]);
   });
@@ -176,11 +176,11 @@ describe("applyLoadEvents", () => {
     expect(next.loaded.c).toMatchObject({ loadedSeq: 2, lastUsedSeq: 2 });
   });
 
-  it("throws InvalidOptionsError naming maxLoaded when the cap is not a positive integer", () => {
-    for (const maxLoaded of [0, -1, 1.5, Number.NaN]) {
-      expect(() => applyLoadEvents(emptyLoadState(), [], { maxLoaded })).toThrow(InvalidOptionsError);
+  it("throws InvalidOptionsError naming maxLoadedSkills when the cap is not a positive integer", () => {
+    for (const maxLoadedSkills of [0, -1, 1.5, Number.NaN]) {
+      expect(() => applyLoadEvents(emptyLoadState(), [], { maxLoadedSkills })).toThrow(InvalidOptionsError);
     }
-    expect(() => applyLoadEvents(emptyLoadState(), [], { maxLoaded: 0 })).toThrow(/maxLoaded/);
+    expect(() => applyLoadEvents(emptyLoadState(), [], { maxLoadedSkills: 0 })).toThrow(/maxLoadedSkills/);
   });
 
   it("throws an invalid-load-event error naming the field of a malformed event", () => {
@@ -206,12 +206,8 @@ describe("applyLoadEvents", () => {
 });
 
 describe("the cap's name", () => {
-  it("takes maxLoadedSkills, keeps maxLoaded as a deprecated alias, and refuses the two disagreeing", () => {
+  it("is maxLoadedSkills (the same name as the runtime option)", () => {
     const events = [load("a", 1), load("b", 1), load("c", 1)];
     expect(Object.keys(applyLoadEvents(emptyLoadState(), events, { maxLoadedSkills: 2 }).state.loaded)).toHaveLength(2);
-    expect(Object.keys(applyLoadEvents(emptyLoadState(), events, { maxLoaded: 1 }).state.loaded)).toHaveLength(1);
-    expect(() => applyLoadEvents(emptyLoadState(), events, { maxLoadedSkills: 2, maxLoaded: 3 })).toThrow(
-      /maxLoadedSkills/,
-    );
   });
 });

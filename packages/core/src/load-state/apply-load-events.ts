@@ -11,7 +11,7 @@ import type { LoadedSkillEntry, LoadStateOptions, SkillLoadEvent, SkillLoadState
  *
  * @param state the state the events apply to
  * @param events events of one tool call (all with `seq = nextSeq(state)`), or of several steps in seq order
- * @param options `maxLoadedSkills` (deprecated alias `maxLoaded`): cap on loaded skills, least recently used evicted first (tie-break by name)
+ * @param options `maxLoadedSkills`: cap on loaded skills, least recently used evicted first (tie-break by name)
  * @returns the new state and the names the cap evicted (loaded before or by these events, gone now)
  * @example
  * const { state } = applyLoadEvents(emptyLoadState(), [{ type: "load", name: "pdf", mode: "turn", hash: "ab12", seq: 1 }]);

@@ -37,7 +37,7 @@ describe("createLoadStateReducer", () => {
   });
 
   it("applies the cap given to the factory", () => {
-    const reduce = createLoadStateReducer({ maxLoaded: 1 });
+    const reduce = createLoadStateReducer({ maxLoadedSkills: 1 });
     const state = reduce(emptyLoadState(), [
       { type: "load", name: "a", mode: "turn", hash: "h", seq: 1 },
       { type: "load", name: "b", mode: "turn", hash: "h", seq: 1 },
@@ -45,8 +45,8 @@ describe("createLoadStateReducer", () => {
     expect(Object.keys(state.loaded)).toEqual(["b"]);
   });
 
-  it("checks maxLoaded once, in the factory", () => {
-    expect(() => createLoadStateReducer({ maxLoaded: 0 })).toThrow(InvalidOptionsError);
+  it("checks maxLoadedSkills once, in the factory", () => {
+    expect(() => createLoadStateReducer({ maxLoadedSkills: 0 })).toThrow(InvalidOptionsError);
   });
 
   it("throws invalid-load-state for an update that is neither events nor a state", () => {

@@ -8,7 +8,7 @@ import type { LoadStateOptions, SkillLoadEvent, SkillLoadState } from "./load-st
  * A reducer for a LangGraph state channel holding a SkillLoadState. An update is either a list of events (merged;
  * order-independent within one seq) or a whole SkillLoadState, which replaces the current one (checkpoint restore).
  *
- * @param options `maxLoadedSkills` (deprecated alias `maxLoaded`): cap on loaded skills (checked here, once; throws InvalidOptionsError)
+ * @param options `maxLoadedSkills`: cap on loaded skills (checked here, once; throws InvalidOptionsError)
  * @example
  * const reducer = createLoadStateReducer({ maxLoadedSkills: 8 });
  * const channel = { reducer, default: emptyLoadState }; // e.g. Annotation<SkillLoadState, SkillLoadState | SkillLoadEvent[]>(channel)
@@ -17,7 +17,7 @@ export function createLoadStateReducer(
   options?: LoadStateOptions,
 ): (current: SkillLoadState | undefined, update: SkillLoadState | readonly SkillLoadEvent[]) => SkillLoadState {
   checkLoadStateOptions(options);
-  const cap = options?.maxLoadedSkills ?? options?.maxLoaded;
+  const cap = options?.maxLoadedSkills;
   const settings: LoadStateOptions = cap === undefined ? {} : { maxLoadedSkills: cap };
   return (current, update) => {
     if (!Array.isArray(update)) return checkReplacement(update as SkillLoadState);

@@ -56,8 +56,6 @@ export type SkillLoadEvent =
 export interface LoadStateOptions {
   /** Most skills loaded at once; beyond it the least recently used are evicted (tie-break by name). @default unlimited */
   maxLoadedSkills?: number;
-  /** @deprecated the same as `maxLoadedSkills` (one name for the cap across packages); kept for existing callers. */
-  maxLoaded?: number;
 }
 
 /** One loaded skill whose SKILL.md changed or disappeared since it was loaded. */

@@ -26,14 +26,14 @@ const anyEvent: fc.Arbitrary<Template> = fc.oneof(
 const update = fc.array(anyEvent, { minLength: 1, maxLength: 3 });
 /** A step: the updates of parallel tool calls, all stamped with the same seq. */
 const step = fc.array(update, { minLength: 1, maxLength: 3 });
-const maxLoaded = fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined });
+const maxLoadedSkills = fc.option(fc.integer({ min: 1, max: 4 }), { nil: undefined });
 
 const stamp = (templates: readonly Template[], seq: number) =>
   templates.map((template) => ({ ...template, seq }) as SkillLoadEvent);
 
 /** Runs steps through the reducer, each update of a step stamped with nextSeq of the state before the step. */
 function runSteps(steps: readonly Template[][][], cap: number | undefined, initial = emptyLoadState()): SkillLoadState {
-  const reduce = createLoadStateReducer(cap === undefined ? {} : { maxLoaded: cap });
+  const reduce = createLoadStateReducer(cap === undefined ? {} : { maxLoadedSkills: cap });
   let state = initial;
   for (const updates of steps) {
     const seq = nextSeq(state);
@@ -55,7 +55,7 @@ describe("load state merge of parallel updates", () => {
       fc.property(
         fc.array(step, { maxLength: 6 }),
         fc.array(update, { minLength: 2, maxLength: 4 }),
-        maxLoaded,
+        maxLoadedSkills,
         (history, parallel, cap) => {
           const before = runSteps(history, cap);
           const results = permutations(parallel).map((order) => JSON.stringify(runSteps([order], cap, before)));
@@ -71,7 +71,7 @@ describe("load state merge of parallel updates", () => {
       fc.property(
         fc.array(step, { maxLength: 5 }),
         fc.array(update, { minLength: 1, maxLength: 4 }),
-        maxLoaded,
+        maxLoadedSkills,
         (history, parallel, cap) => {
           const before = runSteps(history, cap);
           const oneByOne = runSteps([parallel], cap, before);
@@ -83,10 +83,10 @@ describe("load state merge of parallel updates", () => {
     );
   });
 
-  it("never holds more skills than maxLoaded after any update", () => {
+  it("never holds more skills than maxLoadedSkills after any update", () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 8 }), fc.integer({ min: 1, max: 3 }), (history, cap) => {
-        const reduce = createLoadStateReducer({ maxLoaded: cap });
+        const reduce = createLoadStateReducer({ maxLoadedSkills: cap });
         let state = emptyLoadState();
         for (const updates of history) {
           const seq = nextSeq(state);
@@ -108,7 +108,7 @@ describe("load state merge of parallel updates", () => {
         fc.integer({ min: 1, max: 2 }),
         (history, events, cap) => {
           const before = runSteps(history, cap);
-          const { state, evicted } = applyLoadEvents(before, stamp(events, nextSeq(before)), { maxLoaded: cap });
+          const { state, evicted } = applyLoadEvents(before, stamp(events, nextSeq(before)), { maxLoadedSkills: cap });
           const unloaded = new Set(events.flatMap((event) => (event.type === "unload" ? [event.name] : [])));
           const present = new Set([
             ...Object.keys(before.loaded),

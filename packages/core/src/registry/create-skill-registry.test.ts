@@ -172,9 +172,7 @@ describe("createSkillRegistry", () => {
   });
 
   it("rejects invalid options in the factory", async () => {
-    await expect(createSkillRegistry({ sources: [], maxSkillFileBytes: -1 })).rejects.toBeInstanceOf(
-      InvalidOptionsError,
-    );
+    await expect(createSkillRegistry({ sources: [], maxSkillMdBytes: -1 })).rejects.toBeInstanceOf(InvalidOptionsError);
     const root = writeTree({});
     await expect(
       createSkillRegistry({ sources: [skillsFromDirectory(root), skillsFromDirectory(root)] }),

@@ -45,7 +45,7 @@ export interface SkillRegistryOptions {
   /** Refuse skills that break a spec rule instead of loading them with diagnostics. @default false */
   strict?: boolean;
   /** Largest SKILL.md accepted, in bytes. @default 1048576 */
-  maxSkillFileBytes?: number;
+  maxSkillMdBytes?: number;
   /**
    * When to build the search index: `lazy` on the first `search()` (loading stays cheap for agents that never search),
    * `eager` while loading. @default "lazy"
@@ -102,10 +102,10 @@ export async function createLayeredRegistry(options: SkillRegistryOptions): Prom
       value: options.sources,
       message: "must be an array of skill sources",
     });
-  const maxBytes = options.maxSkillFileBytes ?? 1024 * 1024;
+  const maxBytes = options.maxSkillMdBytes ?? 1024 * 1024;
   if (!Number.isInteger(maxBytes) || maxBytes <= 0)
     throw new InvalidOptionsError({
-      option: "maxSkillFileBytes",
+      option: "maxSkillMdBytes",
       value: maxBytes,
       message: "must be a positive integer",
     });

@@ -11,8 +11,8 @@ export interface BuildRegistrySnapshotOptions {
   out: string;
   /** Must match the deployed registry's `strict`. @default false */
   strict?: boolean;
-  /** Must match the deployed registry's `maxSkillFileBytes`. @default 1048576 */
-  maxSkillFileBytes?: number;
+  /** Must match the deployed registry's `maxSkillMdBytes`. @default 1048576 */
+  maxSkillMdBytes?: number;
 }
 
 /** What `buildRegistrySnapshot` wrote. */
@@ -34,7 +34,7 @@ export async function buildRegistrySnapshot(options: BuildRegistrySnapshotOption
   const registry = await createLayeredRegistry({
     sources: options.sources,
     strict: options.strict ?? false,
-    maxSkillFileBytes: options.maxSkillFileBytes ?? 1024 * 1024,
+    maxSkillMdBytes: options.maxSkillMdBytes ?? 1024 * 1024,
     snapshot: false,
   });
   const file = resolve(options.out);

@@ -78,7 +78,7 @@ export function checkSnapshotFile(
   if (!isRecord(settings) || typeof settings.strict !== "boolean" || typeof settings.maxBytes !== "number")
     return corrupt("bad 'settings'");
   if (settings.strict !== expected.settings.strict || settings.maxBytes !== expected.settings.maxBytes)
-    return stale("written with other load settings (strict / maxSkillFileBytes)");
+    return stale("written with other load settings (strict / maxSkillMdBytes)");
   if (!isStringArray(value.sources)) return corrupt("bad 'sources'");
   if (value.sources.join("\0") !== expected.sources.join("\0"))
     return stale("written for other skill sources (another root)");

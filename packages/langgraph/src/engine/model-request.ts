@@ -4,7 +4,8 @@ import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { escapeHtml, type SkillCatalog, type SkillMetadata } from "../internal/core.js";
-import type { DriftPolicy, ResolvedSkillsRuntimeOptions, ToolExposure } from "../options/skills-runtime-options.js";
+import type { ResolvedSkillsRuntimeOptions, ToolExposure } from "../options/skills-runtime-options.js";
+import type { SkillDriftPolicy } from "../internal/core.js";
 import { repairDanglingToolCalls } from "../repair/repair-dangling-tool-calls.js";
 import type { AgentSkillsState } from "../state/skills-state.js";
 import { CALL_SKILL_TOOL } from "../tools/call-skill-tool/index.js";
@@ -130,7 +131,7 @@ export async function materialiseMessages(
       } else if (options.bodyPlacement === "tool-result" && selectedDocs.get(skill)?.includes(file.path)) {
         content = `[File '${file.path}' of skill '${skill}': shown with the skill's instructions in its latest read_skill result.]`;
       } else {
-        content = await bodies.file(catalog, skill, file.path, options.maxFileBytes);
+        content = await bodies.file(catalog, skill, file.path, options.maxResourceBytes);
       }
     } else if (entry && latest.get(skill) !== position && options.bodyPlacement !== "system-prompt") {
       content = `[Skill '${skill}' instructions: see the later read_skill result of this skill.]`;
@@ -167,7 +168,7 @@ export async function docBlocks(
 ): Promise<string> {
   let text = "";
   for (const path of paths)
-    text += `\n${fileBlock(skill, path, await context.bodies.file(catalog, skill, path, context.options.maxFileBytes))}`;
+    text += `\n${fileBlock(skill, path, await context.bodies.file(catalog, skill, path, context.options.maxResourceBytes))}`;
   return text;
 }
 
@@ -231,7 +232,7 @@ export function loadedMetadata(state: AgentSkillsState, catalog: SkillCatalog): 
 /** The body to show for a loaded skill under the drift policy (`keep`: the recorded version when cached), and whether it changed. */
 export async function loadedSkillBody(
   bodies: BodyCache,
-  onDrift: DriftPolicy,
+  onDrift: SkillDriftPolicy,
   name: string,
   recordedHash: string,
   catalog: SkillCatalog,

@@ -6,7 +6,7 @@ describe("state-events", () => {
   it("merges updates of one agent: events in order, disabled names united, the cap kept", () => {
     expect(mergeAgentUpdates(undefined, undefined)).toBeUndefined();
     const merged = mergeAgentUpdates(
-      { events: [{ type: "touch", name: "a", seq: 1 }], maxLoaded: 3 },
+      { events: [{ type: "touch", name: "a", seq: 1 }], maxLoadedSkills: 3 },
       { events: [{ type: "touch", name: "b", seq: 1 }], disable: ["c"] },
     );
     expect(merged).toEqual({
@@ -15,7 +15,7 @@ describe("state-events", () => {
         { type: "touch", name: "b", seq: 1 },
       ],
       disable: ["c"],
-      maxLoaded: 3,
+      maxLoadedSkills: 3,
     });
   });
 

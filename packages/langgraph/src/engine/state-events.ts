@@ -3,16 +3,17 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { SkillsEvent } from "../events/skills-event.js";
 import { SkillDriftError, detectLoadedSkillDrift, type SkillCatalog, type SkillLoadEvent } from "../internal/core.js";
-import type { DriftPolicy, ResolvedSkillsRuntimeOptions } from "../options/skills-runtime-options.js";
+import type { ResolvedSkillsRuntimeOptions } from "../options/skills-runtime-options.js";
+import type { SkillDriftPolicy } from "../internal/core.js";
 import { applyAgentSkillsUpdate, type AgentSkillsState, type AgentSkillsUpdate } from "../state/skills-state.js";
 
 /** Applies an update locally under the agent's cap: what the channel reducer does with it (same function). */
 export function applyAgentUpdate(
   state: AgentSkillsState,
   update: AgentSkillsUpdate,
-  maxLoaded: number,
+  maxLoadedSkills: number,
 ): AgentSkillsState {
-  return applyAgentSkillsUpdate(state, { ...update, maxLoaded });
+  return applyAgentSkillsUpdate(state, { ...update, maxLoadedSkills });
 }
 
 /** Joins several updates of one agent into one (events in order, disabled names united). */
@@ -23,8 +24,12 @@ export function mergeAgentUpdates(
   if (present.length === 0) return undefined;
   const events = present.flatMap((update) => update.events ?? []);
   const disable = present.flatMap((update) => update.disable ?? []);
-  const maxLoaded = present.find((update) => update.maxLoaded !== undefined)?.maxLoaded;
-  return { events, ...(disable.length > 0 ? { disable } : {}), ...(maxLoaded !== undefined ? { maxLoaded } : {}) };
+  const maxLoadedSkills = present.find((update) => update.maxLoadedSkills !== undefined)?.maxLoadedSkills;
+  return {
+    events,
+    ...(disable.length > 0 ? { disable } : {}),
+    ...(maxLoadedSkills !== undefined ? { maxLoadedSkills } : {}),
+  };
 }
 
 /** Before a model call: end the turn when a new user message arrived, then settle drift of loaded skills. */
@@ -47,7 +52,7 @@ export function prepareModelCall(
   if (events.length === 0) return { state, update: undefined, events: trace };
   const next = applyAgentUpdate(state, { events }, options.maxLoadedSkills);
   trace.push(...unloadedEvents(state, next, agentId, last?.getType() === "human" ? "turn-ended" : "removed"));
-  return { state: next, update: { events, maxLoaded: options.maxLoadedSkills }, events: trace };
+  return { state: next, update: { events, maxLoadedSkills: options.maxLoadedSkills }, events: trace };
 }
 
 /** State changes and trace events computed before a model call (turn end, drift). */
@@ -63,14 +68,22 @@ export function afterModelCall(state: AgentSkillsState, maxLoaded: number, agent
     return { state, update: undefined, events: [] };
   const events: SkillLoadEvent[] = [{ type: "model-call", seq: state.load.seq + 1 }];
   const next = applyAgentUpdate(state, { events }, maxLoaded);
-  return { state: next, update: { events, maxLoaded }, events: unloadedEvents(state, next, agentId, "once-consumed") };
+  return {
+    state: next,
+    update: { events, maxLoadedSkills: maxLoaded },
+    events: unloadedEvents(state, next, agentId, "once-consumed"),
+  };
 }
 
 /** The turn is over (the agent answered): drop `turn` and `once` skills. */
 export function endTurn(state: AgentSkillsState, maxLoaded: number, agentId: string): PreparedState {
   const events: SkillLoadEvent[] = [{ type: "end-turn", seq: state.load.seq + 1 }];
   const next = applyAgentUpdate(state, { events }, maxLoaded);
-  return { state: next, update: { events, maxLoaded }, events: unloadedEvents(state, next, agentId, "turn-ended") };
+  return {
+    state: next,
+    update: { events, maxLoadedSkills: maxLoaded },
+    events: unloadedEvents(state, next, agentId, "turn-ended"),
+  };
 }
 
 /** Trace events for skills present before an update and gone after it. */
@@ -96,7 +109,7 @@ export function evictionEvents(before: AgentSkillsState, after: AgentSkillsState
 export function driftEvents(
   state: AgentSkillsState,
   catalog: SkillCatalog,
-  onDrift: DriftPolicy,
+  onDrift: SkillDriftPolicy,
   agentId: string,
   seq: number,
 ): { events: SkillLoadEvent[]; trace: SkillsEvent[] } {

@@ -1,34 +1,23 @@
 // The one place this package imports @skillgraph/core from, so a renamed core export is fixed here only.
+export type { SkillDriftPolicy, SearchResult, SkillCatalog, SkillFileEntry, SkillMetadata } from "@skillgraph/core";
+export type { SkillsToolAuthorization, SkillsToolHook, SkillsToolHookContext } from "@skillgraph/core/hooks";
 export type {
   AgentSkillsState,
   SkillsStateValue,
-  SkillsToolAuthorization,
-  SkillsToolHook,
-  SkillsToolHookContext,
-  SkillDriftPolicy,
   LoadMode,
   LoadedSkillEntry,
-  RenderSkillsPromptOptions,
-  SearchResult,
-  SkillCatalog,
-  SkillFileEntry,
   SkillLoadEvent,
   SkillLoadState,
-  SkillMetadata,
-} from "@skillgraph/core";
+} from "@skillgraph/core/load-state";
+export type { RenderSkillsPromptOptions } from "@skillgraph/core/prompt";
 export {
-  SKILLS_STATE_KEY,
   SkillDriftError,
-  installHints,
-  applyLoadEvents,
-  createSkillsPromptRenderer,
-  defaultPreamble,
-  escapeHtml,
-  detectLoadedSkillDrift,
-  emptyLoadState,
   InvalidOptionsError,
-  integerOption,
   SkillgraphError,
   SkillNotFoundError,
   SkillLoadError,
 } from "@skillgraph/core";
+export { integerOption } from "@skillgraph/core/errors";
+export { SKILLS_STATE_KEY, applyLoadEvents, detectLoadedSkillDrift, emptyLoadState } from "@skillgraph/core/load-state";
+export { createSkillsPromptRenderer, defaultPreamble, escapeHtml } from "@skillgraph/core/prompt";
+export { installHints } from "@skillgraph/core/skill";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { renderSkillsPrompt, SkillgraphError } from "@skillgraph/core";
+import { SkillgraphError } from "@skillgraph/core";
+import { renderSkillsPrompt } from "@skillgraph/core/prompt";
 import { createTestRegistry } from "../__fixtures__/test-skills.js";
 import { DEFAULT_SKILLS_PREAMBLE, resolveOptions } from "./resolve-options.js";
 
@@ -25,8 +26,8 @@ describe("resolveOptions", () => {
     [{ maxLoadedSkills: 0 }, "maxLoadedSkills"],
     // A count or size of 0 made every search empty or every file too large; 0 stays valid for enumThreshold (no enum).
     [{ searchLimit: 0 }, "searchLimit"],
-    [{ maxFileBytes: 0 }, "maxFileBytes"],
-    [{ maxFileBytes: 2 ** 60 }, "maxFileBytes"],
+    [{ maxResourceBytes: 0 }, "maxResourceBytes"],
+    [{ maxResourceBytes: 2 ** 60 }, "maxResourceBytes"],
     [{ enumThreshold: -1 }, "enumThreshold"],
     [{ loadModes: { x: "sometimes" } }, "loadModes.x"],
     [{ onDrift: "ignore" }, "onDrift"],

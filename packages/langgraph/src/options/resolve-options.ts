@@ -65,7 +65,7 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
     allowDisableSkill: options.allowDisableSkill ?? false,
     onDrift: options.onDrift ?? "reload",
     prompt: { ...options.prompt, preamble: options.prompt?.preamble ?? DEFAULT_SKILLS_PREAMBLE },
-    maxFileBytes: integerOption("maxFileBytes", options.maxFileBytes ?? 65_536),
+    maxResourceBytes: integerOption("maxResourceBytes", options.maxResourceBytes ?? 65_536),
     searchLimit: integerOption("searchLimit", options.searchLimit ?? 5),
   };
 

@@ -14,9 +14,6 @@ export type ToolExposure = "dynamic" | "static" | "dispatcher";
 /** Where a loaded skill's body is shown to the model. */
 export type BodyPlacement = "tool-result" | "system-prompt";
 
-/** What to do when a loaded skill changed or vanished in the registry. */
-export type DriftPolicy = SkillDriftPolicy;
-
 /** Per-invocation narrowing, read from `config.configurable.skills` (or createAgent `context.skills`). */
 export interface SkillsInvocationOptions {
   only?: readonly string[];
@@ -72,11 +69,11 @@ export interface SkillsRuntimeOptions {
   /** Offer `disable_skill` (hides a skill for this agent on this thread only). @default false */
   allowDisableSkill?: boolean;
   /** @default "reload" */
-  onDrift?: DriftPolicy;
+  onDrift?: SkillDriftPolicy;
   /** Skills list rendering (core `renderSkillsPrompt` options: format, budget, preamble, ...). @default core's: xml, 8000 chars */
   prompt?: RenderSkillsPromptOptions;
   /** Largest file `read_skill_file` returns, in bytes. @default 65536 */
-  maxFileBytes?: number;
+  maxResourceBytes?: number;
   /** Results of `search_skills`. @default 5 */
   searchLimit?: number;
 }
@@ -99,8 +96,8 @@ export interface ResolvedSkillsRuntimeOptions {
   restrictTools: boolean;
   enumThreshold: number;
   allowDisableSkill: boolean;
-  onDrift: DriftPolicy;
+  onDrift: SkillDriftPolicy;
   prompt: RenderSkillsPromptOptions;
-  maxFileBytes: number;
+  maxResourceBytes: number;
   searchLimit: number;
 }

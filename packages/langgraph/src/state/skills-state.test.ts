@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { applyAgentUpdate } from "../engine/state-events.js";
-import { emptyAgentSkillsState, reduceSkillsState, type AgentSkillsUpdate } from "./skills-state.js";
+import {
+  emptyAgentSkillsState,
+  reduceSkillsState,
+  type AgentSkillsUpdate,
+  type SkillsStateUpdate,
+} from "./skills-state.js";
 
 const load = (name: string, seq: number) => ({ type: "load" as const, name, mode: "turn" as const, hash: "h", seq });
 
@@ -13,9 +18,14 @@ describe("skills channel reducer", () => {
     expect(Object.keys(value.b!.load.loaded)).toEqual(["y"]);
   });
 
+  it("still applies the cap of an update written before 0.2 (field maxLoaded, from an old checkpoint's pending writes)", () => {
+    const old = { a: { events: [load("x", 1), load("y", 1)], maxLoaded: 1 } } as unknown as SkillsStateUpdate;
+    expect(Object.keys(reduceSkillsState({}, old).a!.load.loaded)).toHaveLength(1);
+  });
+
   it("gives the same state whatever order parallel updates of one step arrive in", () => {
-    const one = { a: { events: [load("x", 1)], maxLoaded: 1 } };
-    const two = { a: { events: [load("y", 1)], maxLoaded: 1 } };
+    const one = { a: { events: [load("x", 1)], maxLoadedSkills: 1 } };
+    const two = { a: { events: [load("y", 1)], maxLoadedSkills: 1 } };
     const forward = reduceSkillsState(reduceSkillsState({}, one), two);
     const backward = reduceSkillsState(reduceSkillsState({}, two), one);
     expect(Object.keys(forward.a!.load.loaded)).toEqual(Object.keys(backward.a!.load.loaded));
@@ -44,7 +54,7 @@ describe("skills channel reducer", () => {
     let channel = reduceSkillsState({}, undefined);
     for (const update of updates) {
       local = applyAgentUpdate(local, update, 2);
-      channel = reduceSkillsState(channel, { a: { ...update, maxLoaded: 2 } });
+      channel = reduceSkillsState(channel, { a: { ...update, maxLoadedSkills: 2 } });
       expect(local).toEqual(channel.a);
     }
     expect(Object.keys(local.load.loaded)).toEqual(["v"]);

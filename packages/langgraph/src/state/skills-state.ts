@@ -10,8 +10,8 @@ export type { AgentSkillsState, SkillsStateValue };
 /** One agent's update: load events applied in order, with the cap to enforce and names to disable. */
 export interface AgentSkillsUpdate {
   events?: SkillLoadEvent[];
-  /** The agent's `maxLoadedSkills`, carried with the events (field name kept: it is stored in checkpoints). */
-  maxLoaded?: number;
+  /** The agent's `maxLoadedSkills`, carried with the events. */
+  maxLoadedSkills?: number;
   disable?: string[];
 }
 
@@ -24,6 +24,11 @@ export type SkillsStateUpdate = Record<string, AgentSkillsUpdate | AgentSkillsSt
 /** A fresh agent state. */
 export function emptyAgentSkillsState(): AgentSkillsState {
   return { load: emptyLoadState(), disabled: [] };
+}
+
+/** The cap an update carries; updates written before 0.2 (pending writes of an old checkpoint) call it `maxLoaded`. */
+function capOf(change: AgentSkillsUpdate): number | undefined {
+  return change.maxLoadedSkills ?? (change as { maxLoaded?: number }).maxLoaded;
 }
 
 /** Reducer of the channel: merges per agent key, so parallel writers (Send, parallel tool calls) never collide. */
@@ -46,13 +51,13 @@ export function reduceSkillsState(
 }
 
 /**
- * One agent's update applied to its state: the events in order (under the update's `maxLoaded` cap), disabled names
+ * One agent's update applied to its state: the events in order (under the update's `maxLoadedSkills` cap), disabled names
  * united. The channel reducer and the engine's local view both use this, so they cannot disagree.
  */
 export function applyAgentSkillsUpdate(previous: AgentSkillsState, change: AgentSkillsUpdate): AgentSkillsState {
   const load =
     change.events && change.events.length > 0
-      ? applyLoadEvents(previous.load, change.events, { maxLoadedSkills: change.maxLoaded }).state
+      ? applyLoadEvents(previous.load, change.events, { maxLoadedSkills: capOf(change) }).state
       : previous.load;
   const disabled =
     change.disable && change.disable.length > 0

@@ -147,7 +147,7 @@ describe("skills in a LangGraph BaseStore", () => {
   it("refuses a SKILL.md over the registry's size cap", async () => {
     const store = new InMemoryStore();
     await publishSkillsToStore(store, writeTree({ "big/SKILL.md": skillMd("big", "Big.", "x".repeat(5000)) }));
-    const registry = await createSkillRegistry({ sources: [skillsFromStore(store)], maxSkillFileBytes: 1000 });
+    const registry = await createSkillRegistry({ sources: [skillsFromStore(store)], maxSkillMdBytes: 1000 });
     expect(registry.list()).toEqual([]);
     expect(registry.diagnostics().map((diagnostic) => diagnostic.code)).toEqual(["file-too-large"]);
   });

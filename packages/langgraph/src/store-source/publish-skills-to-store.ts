@@ -27,7 +27,7 @@ export interface PublishSkillsOptions {
   /** @default ["skillgraph", "skills"] */
   namespace?: readonly string[];
   /** Largest resource file published, in bytes (readers enforce their own cap too). @default 262144 */
-  maxFileBytes?: number;
+  maxResourceBytes?: number;
   /** Refuse the publish when any skill breaks a spec rule; `false` publishes skills that load with diagnostics. @default true */
   strict?: boolean;
 }
@@ -54,7 +54,7 @@ export async function publishSkillsToStore(
   folder: string,
   options: PublishSkillsOptions = {},
 ): Promise<PublishReport> {
-  const maxFileBytes = options.maxFileBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
+  const maxResourceBytes = options.maxResourceBytes ?? DEFAULT_MAX_RESOURCE_BYTES;
   const spaces = storeNamespaces(options.namespace ?? DEFAULT_SKILLS_NAMESPACE);
   const registry = await createSkillRegistry({
     sources: [skillsFromDirectory(folder)],
@@ -87,7 +87,7 @@ export async function publishSkillsToStore(
     const files: Array<{ path: string; content: string; size: number }> = [];
     for (const entry of await registry.listFiles(skill.name)) {
       try {
-        const read = await registry.readFile(skill.name, entry.path, { maxBytes: maxFileBytes });
+        const read = await registry.readFile(skill.name, entry.path, { maxBytes: maxResourceBytes });
         files.push({ path: read.path, content: read.content, size: read.size });
       } catch (error) {
         if (SkillPathError.isInstance(error) && (error as SkillPathError).reason === "binary")

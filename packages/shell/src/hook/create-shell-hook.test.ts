@@ -10,7 +10,7 @@ const catalog = fixtureCatalog([reportBuilder, prompter, reader]);
 
 function optionError(options: Record<string, unknown>): InvalidOptionsError {
   try {
-    createShellHook({ catalog, executor: "local", ...options } as never);
+    createShellHook({ skills: catalog, executor: "local", ...options } as never);
   } catch (error) {
     if (error instanceof InvalidOptionsError) return error;
     throw error;
@@ -20,7 +20,7 @@ function optionError(options: Record<string, unknown>): InvalidOptionsError {
 
 describe("createShellHook options", () => {
   it.each([
-    [{ catalog: undefined }, "catalog"],
+    [{ skills: undefined }, "skills"],
     [{ allowShellSyntax: true, allow: ["ls"] }, "allowShellSyntax"],
     [{ timeoutMs: -1 }, "timeoutMs"],
     [{ timeoutMs: 10_000, maxTimeoutMs: 5_000 }, "maxTimeoutMs"],
@@ -37,7 +37,7 @@ describe("createShellHook options", () => {
   it("fails with a clear error when bubblewrap is chosen but bwrap is missing", () => {
     let error: unknown;
     try {
-      createShellHook({ catalog, executor: "bubblewrap", bubblewrap: { bwrapPath: "/nonexistent/bwrap" } });
+      createShellHook({ skills: catalog, executor: "bubblewrap", bubblewrap: { bwrapPath: "/nonexistent/bwrap" } });
     } catch (caught) {
       error = caught;
     }
@@ -47,7 +47,7 @@ describe("createShellHook options", () => {
   });
 
   it("contributes a stable list of tools", () => {
-    const hook = createShellHook({ catalog, executor: "local" });
+    const hook = createShellHook({ skills: catalog, executor: "local" });
     expect(hook.tools.map((tool) => tool.name)).toEqual([
       "run_skill_script",
       "shell",
@@ -55,15 +55,14 @@ describe("createShellHook options", () => {
       "shell_session_poll",
       "shell_session_kill",
     ]);
-    expect(createShellHook({ catalog, executor: "local", sessions: false }).tools.map((tool) => tool.name)).toEqual([
-      "run_skill_script",
-      "shell",
-    ]);
+    expect(
+      createShellHook({ skills: catalog, executor: "local", sessions: false }).tools.map((tool) => tool.name),
+    ).toEqual(["run_skill_script", "shell"]);
   });
 });
 
 describe("visibleTools", () => {
-  const hook = createShellHook({ catalog, executor: "local" });
+  const hook = createShellHook({ skills: catalog, executor: "local" });
 
   it("shows nothing while no loaded skill asks for the shell", () => {
     expect(hook.visibleTools({ loadedSkills: [] })).toEqual([]);
@@ -82,7 +81,7 @@ describe("visibleTools", () => {
 
   it("shows configured tools always", () => {
     expect(
-      createShellHook({ catalog, executor: "local", alwaysVisible: ["shell"], sessions: false }).visibleTools({
+      createShellHook({ skills: catalog, executor: "local", alwaysVisible: ["shell"], sessions: false }).visibleTools({
         loadedSkills: [],
       }),
     ).toEqual(["shell"]);
@@ -90,7 +89,7 @@ describe("visibleTools", () => {
 });
 
 describe("authorize", () => {
-  const hook = createShellHook({ catalog, executor: "local", allow: ["ls"] });
+  const hook = createShellHook({ skills: catalog, executor: "local", allow: ["ls"] });
 
   it("refuses a skill's script before the skill was read, and allows it after", () => {
     const call = {

@@ -100,7 +100,7 @@ function authorize(
  * ToolNode directly.
  * @param options the catalog, executor, policy and limits (checked once here; InvalidOptionsError names a bad option)
  * @example
- * const shell = createShellHook({ catalog: registry, executor: "bubblewrap", requireApproval: ["git push"] });
+ * const shell = createShellHook({ skills: registry, executor: "bubblewrap", requireApproval: ["git push"] });
  * const tools = new ToolNode(shell.tools);
  */
 export function createShellHook(options: ShellHookOptions): ShellHook {

@@ -51,7 +51,7 @@ export interface ShellApprovalRequest {
 /** Options of {@link createShellHook}. */
 export interface ShellHookOptions {
   /** Where skills are found (their folder and allowed-tools). SkillCatalog / SkillRegistry from core fit. */
-  catalog: ShellSkillCatalog;
+  skills: ShellSkillCatalog;
   /**
    * Where commands run. `bubblewrap` is a sandbox (Linux): the command sees only /usr, the skill folder (read-only) and
    * the workspace. `local` is NOT a sandbox: commands run as this process's user with its file-system and network

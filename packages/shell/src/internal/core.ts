@@ -1,13 +1,8 @@
 // The one place this package imports @skillgraph/core from, so a renamed core export is fixed here only.
-export type { SkillMetadata, SkillsToolAuthorization, SkillsToolHook, SkillsToolHookContext } from "@skillgraph/core";
-export {
-  integerOption,
-  InvalidOptionsError,
-  isBinaryContent,
-  isInsideFolder,
-  SkillgraphError,
-  SKILLS_STATE_KEY,
-  splitRelativePath,
-  withConfinedFolder,
-} from "@skillgraph/core";
-export type { SkillsStateValue } from "@skillgraph/core";
+export type { SkillMetadata } from "@skillgraph/core";
+export type { SkillsToolAuthorization, SkillsToolHook, SkillsToolHookContext } from "@skillgraph/core/hooks";
+export { InvalidOptionsError, SkillgraphError } from "@skillgraph/core";
+export { integerOption } from "@skillgraph/core/errors";
+export { SKILLS_STATE_KEY } from "@skillgraph/core/load-state";
+export { isBinaryContent, isInsideFolder, splitRelativePath, withConfinedFolder } from "@skillgraph/core/safe-fs";
+export type { SkillsStateValue } from "@skillgraph/core/load-state";

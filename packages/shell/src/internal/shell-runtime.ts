@@ -240,10 +240,10 @@ function chooseExecutor(options: ShellHookOptions, limits: CommandLimits | undef
 
 /** Checks the options once and fills in defaults (throws InvalidOptionsError naming the option). */
 export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
-  if (!options || typeof options.catalog?.get !== "function") {
+  if (!options || typeof options.skills?.get !== "function") {
     throw new InvalidOptionsError({
-      option: "catalog",
-      value: options?.catalog,
+      option: "skills",
+      value: options?.skills,
       message: "must have a get(name) method (a SkillCatalog or SkillRegistry)",
     });
   }
@@ -308,7 +308,7 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
   const limits = resolveLimits(options.limits);
   const executor = chooseExecutor(options, limits);
   return {
-    catalog: options.catalog,
+    catalog: options.skills,
     executor,
     policy: {
       allow: allow === undefined ? undefined : rules("allow", allow),

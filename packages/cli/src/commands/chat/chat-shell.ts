@@ -66,7 +66,7 @@ export function createChatShell(
     (candidate: ApprovalCandidate) => !alwaysApproved.has(candidate.command) && !preApprovedBySkill(candidate, catalog),
   ];
   const common = {
-    catalog,
+    skills: catalog,
     requireApproval,
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
   };

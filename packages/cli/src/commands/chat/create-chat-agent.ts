@@ -14,7 +14,8 @@ import {
 import { toolsCondition } from "@langchain/langgraph/prebuilt";
 import { messagesDeltaChannel } from "@skillgraph/checkpoint";
 import type { SkillCatalog } from "@skillgraph/core";
-import { createSkillsInterceptor, repairDanglingToolCalls, type SkillsRuntimeOptions } from "@skillgraph/langgraph";
+import { createSkillsInterceptor, type SkillsRuntimeOptions } from "@skillgraph/langgraph";
+import { repairDanglingToolCalls } from "@skillgraph/langgraph/repair";
 import type { ChatEvent } from "./chat-event.js";
 import { chatEventsFromStream, createChatStreamContext, seedChatStreamContext } from "./chat-events-from-stream.js";
 

@@ -1,6 +1,6 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { loadAgentFile, type AgentFile } from "@skillgraph/core";
+import { loadAgentFile, type AgentFile } from "@skillgraph/core/agent-file";
 import { acquireSessionLease, closeCheckpointer, type SessionLease } from "@skillgraph/checkpoint";
 import type { CliIO } from "../../cli-io.js";
 import { CliError } from "../../cli-error.js";
@@ -40,7 +40,7 @@ export const help: CommandHelp = {
     },
     {
       flags: "--skills DIR",
-      description: "read skills from DIR (repeatable; --source is the same)",
+      description: "read skills from DIR (repeatable)",
       default: "the conventional skill folders",
     },
     {
@@ -107,7 +107,6 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     options: {
       prompt: { type: "string", short: "p" },
       skills: { type: "string", multiple: true },
-      source: { type: "string", multiple: true },
       model: { type: "string" },
       "base-url": { type: "string" },
       system: { type: "string" },
@@ -140,11 +139,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.stderr.write(NO_ENDPOINT_MESSAGE);
     return 2;
   }
-  const skills = await loadSkillsFromArgs(
-    [...(values.skills ?? []), ...(values.source ?? []), ...(agentFile?.skills ?? [])],
-    io,
-    { verbose: values.verbose === true },
-  );
+  const skills = await loadSkillsFromArgs([...(values.skills ?? []), ...(agentFile?.skills ?? [])], io, {
+    verbose: values.verbose === true,
+  });
   const style = createStyle(io.color);
   const oneShot = values.prompt !== undefined;
   const parsed = oneShot ? parseChatLine(values.prompt!, skills) : undefined;

@@ -13,7 +13,7 @@ describe("skillgraph index", () => {
       "skills/two/SKILL.md": skillMd("two", "Two."),
     });
     const io = captureIO(root);
-    expect(await runCli(["index", "--json", "--out", "build/skills.snapshot.json", "--source", "skills"], io)).toBe(0);
+    expect(await runCli(["index", "--json", "--out", "build/skills.snapshot.json", "--skills", "skills"], io)).toBe(0);
     const report = JSON.parse(io.out()) as { file: string; skills: number; bytes: number };
     expect(report).toMatchObject({ file: join(root, "build/skills.snapshot.json"), skills: 2 });
     const snapshot = JSON.parse(readFileSync(report.file, "utf8")) as { format: string; entries: { count: number } };
@@ -31,7 +31,7 @@ describe("skillgraph index", () => {
   it("writes to the default cache location without --out", async () => {
     const root = writeTree({ "node_modules/.keep": "", "skills/one/SKILL.md": skillMd("one", "One.") });
     const io = captureIO(root);
-    expect(await runCli(["index", "--source", "skills"], io)).toBe(0);
+    expect(await runCli(["index", "--skills", "skills"], io)).toBe(0);
     expect(io.out()).toContain(join(root, "node_modules/.cache/skillgraph/registry-"));
     expect(io.out()).toContain("1 skill indexed");
   });

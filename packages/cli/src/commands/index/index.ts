@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
-import { buildRegistrySnapshot, defaultSnapshotFile, defaultSnapshotFolder } from "@skillgraph/core";
+import { buildRegistrySnapshot, defaultSnapshotFile, defaultSnapshotFolder } from "@skillgraph/core/snapshot";
 import type { CliIO } from "../../cli-io.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { checkSkillsFolder, skillSourcesFromArgs } from "../../skill-sources-from-args.js";
 
-export const usage = "skillgraph index [--out FILE] [--strict] [--json] [--source DIR]...";
+export const usage = "skillgraph index [--out FILE] [--strict] [--json] [--skills DIR]...";
 
 export const help: CommandHelp = {
   summary: "Write a registry snapshot of the sources, for fast cold starts (createSkillRegistry({ snapshot: FILE })).",
@@ -19,14 +19,14 @@ export const help: CommandHelp = {
     { flags: "--strict", description: "fail when a skill has errors", default: "off" },
     { flags: "--json", description: "print { file, bytes, skills, diagnostics }", default: "off" },
     {
-      flags: "--source DIR",
+      flags: "--skills DIR",
       description: "read skills from DIR (repeatable)",
       default: "the conventional skill folders",
     },
   ],
   examples: [
-    "skillgraph index --source examples/skills",
-    "skillgraph index --source skills --out dist/skills.snapshot.json --strict",
+    "skillgraph index --skills examples/skills",
+    "skillgraph index --skills skills --out dist/skills.snapshot.json --strict",
   ],
 };
 
@@ -42,11 +42,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       out: { type: "string" },
       strict: { type: "boolean" },
       json: { type: "boolean" },
-      source: { type: "string", multiple: true },
+      skills: { type: "string", multiple: true },
     },
   });
-  for (const dir of values.source ?? []) checkSkillsFolder(dir, io.cwd);
-  const sources = skillSourcesFromArgs(values.source, io.cwd, io.env);
+  for (const dir of values.skills ?? []) checkSkillsFolder(dir, io.cwd);
+  const sources = skillSourcesFromArgs(values.skills, io.cwd, io.env);
   const diskIds = sources.filter((source) => source.kind !== "code").map((source) => source.id);
   const out =
     values.out === undefined

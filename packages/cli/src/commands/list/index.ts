@@ -7,20 +7,20 @@ import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { openSkillStore } from "../../open-skill-store.js";
 
-export const usage = "skillgraph list [--json] [--verbose] [--source DIR]... [--store URL]";
+export const usage = "skillgraph list [--json] [--verbose] [--skills DIR]... [--store URL]";
 
 export const help: CommandHelp = {
   summary: "List every skill the sources hold: name, description, layer, problems; then shadowed skills.",
   options: [
     {
-      flags: "--source DIR",
+      flags: "--skills DIR",
       description: "read skills from DIR (repeatable); a missing folder or one without skills is an error",
       default: ".agents/skills, .claude/skills, skills/ and the user folders",
     },
     {
       flags: "--store URL",
       description:
-        "list the skills published to a shared store (postgres://...[?schema=S]); alone unless --source is given too",
+        "list the skills published to a shared store (postgres://...[?schema=S]); alone unless --skills is given too",
       default: "none",
     },
     {
@@ -35,8 +35,8 @@ export const help: CommandHelp = {
     },
   ],
   examples: [
-    "skillgraph list --source examples/skills",
-    "skillgraph list --json --source ./skills --source ~/shared-skills",
+    "skillgraph list --skills examples/skills",
+    "skillgraph list --json --skills ./skills --skills ~/shared-skills",
   ],
 };
 
@@ -47,18 +47,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     options: {
       json: { type: "boolean" },
       verbose: { type: "boolean" },
-      source: { type: "string", multiple: true },
+      skills: { type: "string", multiple: true },
       store: { type: "string" },
     },
   });
-  // --store URL: the skills published to a shared store (alone, unless --source folders are given too).
+  // --store URL: the skills published to a shared store (alone, unless --skills folders are given too).
   const opened = values.store ? await openSkillStore(values.store) : undefined;
-  const storeSources = opened ? [(await import("@skillgraph/langgraph")).skillsFromStore(opened.store)] : [];
-  const registry = await loadSkillsFromArgs(values.source, io, {
+  const storeSources = opened ? [(await import("@skillgraph/langgraph/store")).skillsFromStore(opened.store)] : [];
+  const registry = await loadSkillsFromArgs(values.skills, io, {
     verbose: values.verbose === true,
     report: !values.json,
     extraSources: storeSources,
-    skipDefaults: opened !== undefined && !values.source,
+    skipDefaults: opened !== undefined && !values.skills,
   }).finally(() => opened?.close());
   const skills = registry.list();
   if (values.json) {
@@ -81,7 +81,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const style = createStyle(io.color);
   if (skills.length === 0) {
     io.stdout.write(
-      "No skills found. Looked in .agents/skills, .claude/skills, skills/ and ~/.agents/skills, ~/.claude/skills, ~/.codex/skills (use --source DIR).\n",
+      "No skills found. Looked in .agents/skills, .claude/skills, skills/ and ~/.agents/skills, ~/.claude/skills, ~/.codex/skills (use --skills DIR).\n",
     );
     return 0;
   }

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { loadSkill, readSkillProperties, renderSkillsPrompt, toPrompt, type SkillMetadata } from "@skillgraph/core";
+import { loadSkill, readSkillProperties, type SkillMetadata } from "@skillgraph/core";
+import { renderSkillsPrompt, toPrompt } from "@skillgraph/core/prompt";
 import type { CliIO } from "../../cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafe } from "../../output/terminal-safe.js";
@@ -9,7 +10,7 @@ import { checkSkillsFolder, loadSkillsFromArgs } from "../../skill-sources-from-
 import { UsageError } from "../../usage-error.js";
 
 export const usage =
-  "skillgraph prompt [--chat [--system TEXT]] [--format xml|markdown] [--budget N] [--verbose] [PATH... | --source DIR...]";
+  "skillgraph prompt [--chat [--system TEXT]] [--format xml|markdown] [--budget N] [--verbose] [PATH... | --skills DIR...]";
 
 export const help: CommandHelp = {
   summary:
@@ -33,7 +34,7 @@ export const help: CommandHelp = {
       default: "no budget",
     },
     {
-      flags: "--source DIR",
+      flags: "--skills DIR",
       description: "read skills from DIR (repeatable)",
       default: "the conventional skill folders",
     },
@@ -41,7 +42,7 @@ export const help: CommandHelp = {
   ],
   notes: ["With PATH arguments (skill folders) and no --budget, prints exactly what the reference `to-prompt` prints."],
   examples: [
-    "skillgraph prompt --chat --source examples/skills",
+    "skillgraph prompt --chat --skills examples/skills",
     "skillgraph prompt examples/skills/release-notes examples/skills/report-builder",
   ],
 };
@@ -59,7 +60,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     options: {
       format: { type: "string", default: "xml" },
       budget: { type: "string" },
-      source: { type: "string", multiple: true },
+      skills: { type: "string", multiple: true },
       chat: { type: "boolean" },
       system: { type: "string" },
       verbose: { type: "boolean" },
@@ -74,8 +75,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (values.system !== undefined && !values.chat) throw new UsageError("--system needs --chat");
 
   if (values.chat) {
-    if (positionals.length > 0) throw new UsageError("--chat reads --source folders, not skill PATHs");
-    const registry = await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true });
+    if (positionals.length > 0) throw new UsageError("--chat reads --skills folders, not skill PATHs");
+    const registry = await loadSkillsFromArgs(values.skills, io, { verbose: values.verbose === true });
     const { previewChatSystemText } = await import("../chat/create-chat-agent.js");
     print(
       await previewChatSystemText({
@@ -104,7 +105,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     for (const dir of folders)
       skills.push(await loadSkill(dir, { origin: { sourceId: "cli", layer: "explicit", kind: "directory" } }));
   } else {
-    skills = (await loadSkillsFromArgs(values.source, io, { verbose: values.verbose === true })).list();
+    skills = (await loadSkillsFromArgs(values.skills, io, { verbose: values.verbose === true })).list();
   }
   const { text, report } = renderSkillsPrompt(skills, {
     format,

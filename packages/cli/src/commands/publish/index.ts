@@ -1,5 +1,5 @@
 import { parseArgs } from "node:util";
-import { publishSkillsToStore } from "@skillgraph/langgraph";
+import { publishSkillsToStore } from "@skillgraph/langgraph/store";
 import type { CliIO } from "../../cli-io.js";
 import { openSkillStore } from "../../open-skill-store.js";
 import { UsageError } from "../../usage-error.js";

@@ -1,6 +1,6 @@
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
-import { createSearchIndex } from "@skillgraph/core";
+import { createSearchIndex } from "@skillgraph/core/search";
 import type { CliIO } from "../../cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { formatTable, terminalColumns, truncate, visibleWidth } from "../../output/format-table.js";
@@ -9,7 +9,7 @@ import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { UsageError } from "../../usage-error.js";
 
-export const usage = "skillgraph search QUERY [--json] [--limit K] [--verbose] [--source DIR]...";
+export const usage = "skillgraph search QUERY [--json] [--limit K] [--verbose] [--skills DIR]...";
 
 export const help: CommandHelp = {
   summary:
@@ -22,14 +22,14 @@ export const help: CommandHelp = {
       default: "off",
     },
     {
-      flags: "--source DIR",
+      flags: "--skills DIR",
       description: "read skills from DIR (repeatable)",
       default: "the conventional skill folders",
     },
     { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
   ],
   examples: [
-    "skillgraph search 'check my database migration before I merge it' --source examples/skills",
+    "skillgraph search 'check my database migration before I merge it' --skills examples/skills",
     "skillgraph search --json --limit 3 'summarise a csv'",
   ],
 };
@@ -43,7 +43,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       json: { type: "boolean" },
       limit: { type: "string", default: "5" },
       verbose: { type: "boolean" },
-      source: { type: "string", multiple: true },
+      skills: { type: "string", multiple: true },
     },
   });
   const query = positionals.join(" ").trim();
@@ -51,7 +51,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const limit = Number(values.limit);
   if (!Number.isInteger(limit) || limit <= 0)
     throw new UsageError(`--limit must be a positive integer, not '${values.limit}'`);
-  const registry = await loadSkillsFromArgs(values.source, io, {
+  const registry = await loadSkillsFromArgs(values.skills, io, {
     verbose: values.verbose === true,
     report: !values.json,
   });

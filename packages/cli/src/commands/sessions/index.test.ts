@@ -79,7 +79,7 @@ describe("skillgraph sessions", () => {
     expect(chunks.stdout).toContain("pdf (session) [changed on disk]");
     expect(chunks.stdout).toContain("Messages (14):");
     const json = captureIO(dir);
-    await run(["show", "alpha", "--checkpoint", url(), "--source", "skills", "--json"], json.io);
+    await run(["show", "alpha", "--checkpoint", url(), "--skills", "skills", "--json"], json.io);
     expect(JSON.parse(json.chunks.stdout).drift).toMatchObject([
       { name: "pdf", kind: "changed", recordedHash: "recorded-hash" },
     ]);

@@ -36,11 +36,10 @@ export const help: CommandHelp = {
     },
     { flags: "--max-age D", description: "prune: drop checkpoints older than D (e.g. 30m, 12h, 7d)", default: "none" },
     {
-      flags: "--source DIR",
+      flags: "--skills DIR",
       description: "show: skill folders to check loaded skills against for drift (repeatable)",
       default: "the conventional skill folders",
     },
-    { flags: "--skills DIR", description: "same as --source", default: "none" },
   ],
   notes: ["Exit codes: 0 ok, 1 session not found (show, prune NAME, delete), 2 usage error."],
   examples: ["skillgraph sessions list", "skillgraph sessions prune --keep-last 5 --max-age 7d"],
@@ -51,7 +50,6 @@ const options = {
   json: { type: "boolean" },
   "keep-last": { type: "string" },
   "max-age": { type: "string" },
-  source: { type: "string", multiple: true },
   skills: { type: "string", multiple: true },
 } as const;
 
@@ -97,14 +95,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   try {
     if (action === "list") return await list(saver, values.json === true, out, style);
     if (action === "show")
-      return await show(
-        saver,
-        name!,
-        { json: values.json, source: [...(values.source ?? []), ...(values.skills ?? [])] },
-        io,
-        out,
-        style,
-      );
+      return await show(saver, name!, { json: values.json, skills: values.skills }, io, out, style);
     if (action === "prune") {
       if (name !== undefined && !(await listSessions(saver)).some((session) => session.threadId === name)) {
         io.stderr.write(`error: session '${terminalSafeLine(name)}' not found in ${redactUrl(url)}\n`);
@@ -180,12 +171,12 @@ async function list(
 async function show(
   saver: BaseCheckpointSaver,
   name: string,
-  values: { json?: boolean; source?: string[] },
+  values: { json?: boolean; skills?: string[] },
   io: CliIO,
   out: (text: string) => void,
   style: ReturnType<typeof createStyle>,
 ): Promise<number> {
-  const registry = await loadSkillsFromArgs(values.source && values.source.length > 0 ? values.source : undefined, io, {
+  const registry = await loadSkillsFromArgs(values.skills && values.skills.length > 0 ? values.skills : undefined, io, {
     report: !values.json,
   });
   const session = await inspectSession(saver, name, registry);

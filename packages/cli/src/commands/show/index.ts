@@ -8,13 +8,13 @@ import { terminalSafe, terminalSafeLine } from "../../output/terminal-safe.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { UsageError } from "../../usage-error.js";
 
-export const usage = "skillgraph show NAME [--json] [--verbose] [--source DIR]...";
+export const usage = "skillgraph show NAME [--json] [--verbose] [--skills DIR]...";
 
 export const help: CommandHelp = {
   summary: "Show one skill: metadata, diagnostics, files and the SKILL.md body.",
   options: [
     {
-      flags: "--source DIR",
+      flags: "--skills DIR",
       description: "read skills from DIR (repeatable)",
       default: "the conventional skill folders",
     },
@@ -26,8 +26,8 @@ export const help: CommandHelp = {
     { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
   ],
   examples: [
-    "skillgraph show release-notes --source examples/skills",
-    "skillgraph show report-builder --json --source examples/skills",
+    "skillgraph show release-notes --skills examples/skills",
+    "skillgraph show report-builder --json --skills examples/skills",
   ],
 };
 
@@ -36,11 +36,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { json: { type: "boolean" }, verbose: { type: "boolean" }, source: { type: "string", multiple: true } },
+    options: { json: { type: "boolean" }, verbose: { type: "boolean" }, skills: { type: "string", multiple: true } },
   });
   const [name] = positionals;
   if (!name || positionals.length > 1) throw new UsageError("give exactly one skill name");
-  const registry = await loadSkillsFromArgs(values.source, io, {
+  const registry = await loadSkillsFromArgs(values.skills, io, {
     verbose: values.verbose === true,
     report: !values.json,
   });

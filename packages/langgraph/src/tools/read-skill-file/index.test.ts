@@ -45,10 +45,10 @@ describe("read_skill_file", () => {
     expect(outcome.content).toContain("Cannot read '../notes/SKILL.md' of skill 'pdf-tools'");
   });
 
-  it("refuses a file above maxFileBytes", async () => {
+  it("refuses a file above maxResourceBytes", async () => {
     const outcome = await runReadSkillFile(
       { name: "pdf-tools", path: "references/api.md" },
-      toolContext(await createTestRegistry(), { maxFileBytes: 3 }),
+      toolContext(await createTestRegistry(), { maxResourceBytes: 3 }),
     );
     expect(outcome.status).toBe("error");
   });

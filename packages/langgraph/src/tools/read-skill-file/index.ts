@@ -34,11 +34,11 @@ export async function runReadSkillFile(args: unknown, context: SkillsToolContext
   if (!path)
     return toolError(`Missing the file path: pass {"name": "${name}", "path": "<path relative to the skill folder>"}.`);
   try {
-    const file = await context.catalog.readFile(name, path, { maxBytes: context.options.maxFileBytes });
+    const file = await context.catalog.readFile(name, path, { maxBytes: context.options.maxResourceBytes });
     // Sources differ in enforcing maxBytes (code-defined files are held in memory): check it here too.
-    if (file.size > context.options.maxFileBytes)
+    if (file.size > context.options.maxResourceBytes)
       return toolError(
-        `Cannot read '${path}' of skill '${name}': ${file.size} bytes is over the ${context.options.maxFileBytes}-byte limit.`,
+        `Cannot read '${path}' of skill '${name}': ${file.size} bytes is over the ${context.options.maxResourceBytes}-byte limit.`,
       );
     const loaded = context.state.load.loaded[name] !== undefined;
     const seq = context.state.load.seq + 1;

@@ -38,7 +38,7 @@ export async function selectDocs(
   skill: string,
   catalog: SkillCatalog,
   current: readonly string[],
-  limits: { maxFileBytes: number; seq: number },
+  limits: { maxResourceBytes: number; seq: number },
 ): Promise<DocSelection> {
   const record = (args && typeof args === "object" ? args : {}) as Record<string, unknown>;
   const refused: DocSelection["refused"] = [];
@@ -65,16 +65,16 @@ export async function selectDocs(
   const base = mode === "add" ? [...current] : [];
   const selected: string[] = [];
   let total = 0;
-  const budget = limits.maxFileBytes * 4;
+  const budget = limits.maxResourceBytes * 4;
   for (const path of [...new Set(wanted)]) {
     if (base.length + selected.length >= MAX_SELECTED_DOCS) {
       refused.push({ path, reason: `the selection holds at most ${MAX_SELECTED_DOCS} files` });
       continue;
     }
     try {
-      const file = await catalog.readFile(skill, path, { maxBytes: limits.maxFileBytes });
-      if (file.size > limits.maxFileBytes) {
-        refused.push({ path, reason: `${file.size} bytes is over the ${limits.maxFileBytes}-byte limit` });
+      const file = await catalog.readFile(skill, path, { maxBytes: limits.maxResourceBytes });
+      if (file.size > limits.maxResourceBytes) {
+        refused.push({ path, reason: `${file.size} bytes is over the ${limits.maxResourceBytes}-byte limit` });
         continue;
       }
       if (total + file.size > budget) {

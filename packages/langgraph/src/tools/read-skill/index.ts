@@ -68,7 +68,10 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
   const seq = context.state.load.seq + 1;
   const current = context.state.load.loaded[name]?.docs ?? [];
   const selection = asksForDocs(args)
-    ? await selectDocs(args, name, context.catalog, current, { maxFileBytes: context.options.maxFileBytes, seq })
+    ? await selectDocs(args, name, context.catalog, current, {
+        maxResourceBytes: context.options.maxResourceBytes,
+        seq,
+      })
     : undefined;
   const docs = selection ? selection.after : [...current];
   if (docs.length > 0)
@@ -85,7 +88,7 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
     },
     update: {
       events: [{ type: "load", name, mode, hash: skill.hash, seq }, ...(selection?.events ?? [])],
-      maxLoaded: context.options.maxLoadedSkills,
+      maxLoadedSkills: context.options.maxLoadedSkills,
     },
     events: [
       { type: "skill-loaded", agentId: context.agentId, skill: name, mode, hash: skill.hash },

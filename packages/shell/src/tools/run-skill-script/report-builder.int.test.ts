@@ -23,7 +23,7 @@ async function runReportBuilder(
   command = 'scripts/build-report.mjs in/sales.csv --title "Q3 sales"',
 ) {
   const registry = await createSkillRegistry({ sources: [skillsFromDirectory(skillsDir)] });
-  const hook = createShellHook({ catalog: registry, executor });
+  const hook = createShellHook({ skills: registry, executor });
   const model = fakeModel()
     .respondWithTools([
       {

@@ -5,7 +5,7 @@ import { fixtureCatalog, fixtureSkill, prompterDir } from "../../__fixtures__/fi
 const catalog = fixtureCatalog([fixtureSkill({ name: "prompter", dir: prompterDir })]);
 
 describe.each(["local", "bubblewrap"] as const)("interactive sessions (%s)", (executor) => {
-  const hook = createShellHook({ catalog, executor, loadedSkills: () => ["prompter"] });
+  const hook = createShellHook({ skills: catalog, executor, loadedSkills: () => ["prompter"] });
   const tool = (name: string) => hook.tools.find((candidate) => candidate.name === name)!;
   const call = async (name: string, input: Record<string, unknown>, threadId = "chat-1") =>
     JSON.parse(String(await tool(name).invoke(input, { configurable: { thread_id: threadId } })));
@@ -84,7 +84,7 @@ describe.each(["local", "bubblewrap"] as const)("interactive sessions (%s)", (ex
   });
 
   it("leaves no process behind after dispose()", async () => {
-    const shell = createShellHook({ catalog, executor, alwaysVisible: true });
+    const shell = createShellHook({ skills: catalog, executor, alwaysVisible: true });
     const start = shell.tools.find((candidate) => candidate.name === "shell")!;
     const before = new Set((await findAllSleeps()).map(String));
     await start.invoke({ command: "sleep 299", interactive: true }, { configurable: { thread_id: "t" } });
@@ -111,7 +111,7 @@ async function findAllSleeps(): Promise<number[]> {
 
 describe.each(["local", "bubblewrap"] as const)("pseudo-terminal sessions (%s)", (executor) => {
   it("gives the program a terminal when pty is set", async () => {
-    const hook = createShellHook({ catalog, executor, alwaysVisible: true });
+    const hook = createShellHook({ skills: catalog, executor, alwaysVisible: true });
     const shell = hook.tools.find((candidate) => candidate.name === "shell")!;
     const config = { configurable: { thread_id: "pty" } };
     const withPty = JSON.parse(String(await shell.invoke({ command: "tty", pty: true }, config)));
