@@ -11,6 +11,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "../registry/create-skill-registry.js";
@@ -18,7 +19,8 @@ import { skillsFromDirectory } from "../sources/directory-source.js";
 import { buildRegistrySnapshot } from "./build-registry-snapshot.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { defaultSnapshotFile, defaultSnapshotFolder } from "./snapshot-location.js";
-import { checkSnapshotFile, type SnapshotFile } from "./snapshot-format.js";
+import { checkSnapshotFile, RACY_WINDOW_NS, type SnapshotFile } from "./snapshot-format.js";
+import { changedAfter, racyThreshold } from "./snapshot-file.js";
 import { encodeSnapshotEntries, type StoredSnapshotEntries } from "./snapshot-entries-codec.js";
 
 /** A fixed mtime (seconds) given to every SKILL.md, so a test can restore it exactly after an edit. */
@@ -307,5 +309,27 @@ describe("registry snapshot file", () => {
     expect(registry.get("one")?.description).toBe("SNAPSHOT one");
     const report = await registry.reload();
     expect(report.reread).toBe(0);
+  });
+});
+
+describe("racy rule on decimal strings", () => {
+  it("changedAfter(racyThreshold(t)) is exactly t - max(mtime, ctime) < RACY_WINDOW_NS", () => {
+    const ns = fc.oneof(
+      fc.bigInt({ min: 0n, max: 10n ** 20n }),
+      fc.bigInt({ min: 1_700_000_000_000_000_000n, max: 1_700_000_010_000_000_000n }),
+      fc.constantFrom(0n, 1n, 1_999_999_999n, 2_000_000_000n, 2_000_000_001n),
+    );
+    fc.assert(
+      fc.property(ns, ns, ns, (mtime, ctime, written) => {
+        const expected = written - (mtime > ctime ? mtime : ctime) < RACY_WINDOW_NS;
+        return changedAfter({ mtimeNs: `${mtime}`, ctimeNs: `${ctime}` }, racyThreshold(written)) === expected;
+      }),
+      { numRuns: 5000 },
+    );
+    // At the edges: exactly the window before is no longer racy, one nanosecond later is.
+    const written = 1_700_000_005_000_000_000n;
+    const at = (changed: bigint) => changedAfter({ mtimeNs: `${changed}`, ctimeNs: "0" }, racyThreshold(written));
+    expect(at(written - RACY_WINDOW_NS)).toBe(false);
+    expect(at(written - RACY_WINDOW_NS + 1n)).toBe(true);
   });
 });

@@ -101,17 +101,27 @@ export async function readSnapshotFile(
   const entries = new Map<string, ReadSnapshotEntry>();
   // Racy: changed (mtime or ctime) less than RACY_WINDOW_NS before the snapshot was written. Compared as decimal
   // strings (no leading zeros, so longer is larger) rather than parsing two BigInts per entry.
-  const racyAfter = (writtenNs - RACY_WINDOW_NS).toString();
+  const racyAfter = racyThreshold(writtenNs);
   for (const entry of checked.snapshot.entries) {
-    const racy =
-      entry.verify ||
-      decimalAfter(entry.identity.mtimeNs, racyAfter) ||
-      decimalAfter(entry.identity.ctimeNs, racyAfter);
+    const racy = entry.verify || changedAfter(entry.identity, racyAfter);
     const read = entry as ReadSnapshotEntry;
     read.racy = racy;
     entries.set(snapshotKey(entry.sourceId, entry.file), read);
   }
   return { snapshot: { entries, scanState: checked.snapshot.scanState ?? {}, writtenNs }, diagnostics: [] };
+}
+
+/** The racy rule's threshold for a reference time: a file changed after it (decimal ns) is racily clean. */
+export function racyThreshold(referenceNs: bigint): string {
+  return (referenceNs - RACY_WINDOW_NS).toString();
+}
+
+/**
+ * True when the file's mtime or ctime (decimal nanoseconds, no leading zeros) is after `threshold` from
+ * `racyThreshold`: the same as `reference - max(mtime, ctime) < RACY_WINDOW_NS`, without two BigInts per entry.
+ */
+export function changedAfter(identity: { mtimeNs: string; ctimeNs: string }, threshold: string): boolean {
+  return decimalAfter(identity.mtimeNs, threshold) || decimalAfter(identity.ctimeNs, threshold);
 }
 
 /** `a > b` for non-negative decimal integers without leading zeros (`b` may be negative: then always true). */
