@@ -15,6 +15,11 @@ export interface RankingParameters {
    * not mention it at all (1 = like any other word).
    */
   unmatchedNameWeight: number;
+  /**
+   * How much of its importance a query word that no document matches, by itself or a stand-in, weighs in coverage
+   * (1 = the maximum IDF, like any unmatched word). Names are exempt (they keep `unmatchedNameWeight`).
+   */
+  unknownWordWeight: number;
 }
 
 /** Inverse document frequency (BM25 form, never negative). */
@@ -58,7 +63,7 @@ export function rankDocuments(
   let totalImportance = 0;
   let nameImportance = 0;
   for (const slot of slots) {
-    const importance = slotImportance(state, slot, count);
+    const importance = slotImportance(state, slot, count, parameters.unknownWordWeight);
     totalImportance += importance;
     if (slot.name) nameImportance += importance;
     const mark = ++passCounter;
@@ -143,8 +148,11 @@ export function calibratedScore(matched: number, total: number, scale: number): 
   return Math.sqrt((matched / total) * (matched / (matched + scale)));
 }
 
-/** How much a slot matters: its term's IDF; for a word the index lacks, the best IDF among its stand-ins, else the maximum IDF. */
-function slotImportance(state: IndexState, slot: QuerySlot, count: number): number {
+/**
+ * How much a slot matters: its term's IDF; for a word the index lacks, the best IDF among its stand-ins; for a word
+ * nothing in the index stands in for, the maximum IDF times `unknownWeight` (names keep the full maximum).
+ */
+function slotImportance(state: IndexState, slot: QuerySlot, count: number, unknownWeight: number): number {
   const own = state.postings.get(slot.term);
   if (own) return inverseDocumentFrequency(own.docs.length, count);
   let best = -1;
@@ -152,5 +160,5 @@ function slotImportance(state: IndexState, slot: QuerySlot, count: number): numb
     const list = state.postings.get(alternative.term);
     if (list) best = Math.max(best, inverseDocumentFrequency(list.docs.length, count));
   }
-  return best >= 0 ? best : inverseDocumentFrequency(0, count);
+  return best >= 0 ? best : inverseDocumentFrequency(0, count) * (slot.name ? 1 : unknownWeight);
 }
