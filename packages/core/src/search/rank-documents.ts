@@ -11,8 +11,9 @@ export interface RankingParameters {
   /** Term-frequency saturation (BM25's k1). */
   k1: number;
   /**
-   * How many times its importance a name in the query (see `nameTerms`) weighs in the coverage of a document that does
-   * not mention it at all (1 = like any other word).
+   * How many times its importance the unmatched part of a name in the query (see `nameTerms`) weighs in a document's
+   * coverage: all of it for a document that never mentions the name, little for one naming it in its name or
+   * description (1 = like any other word).
    */
   unmatchedNameWeight: number;
   /**
@@ -105,10 +106,11 @@ export function rankDocuments(
         touched.push(document);
       }
       scratch.total += importance * scratch.best;
-      if (slot.name && scratch.best > 0) scratch.names += importance;
+      // How much of the name the document matches: a name met once deep in the body is mostly still missing.
+      if (slot.name) scratch.names += importance * scratch.best;
     }
   }
-  // A name the document never mentions weighs more in its coverage: the request is about something else.
+  // The part of a name the document does not match weighs more in its coverage: the request is about something else.
   const evidenceScale = inverseDocumentFrequency(0, count);
   const missedNameExtra = parameters.unmatchedNameWeight - 1;
   const scores = new Float64Array(touched.length);
