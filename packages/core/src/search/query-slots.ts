@@ -16,7 +16,12 @@ export interface QuerySlot {
   alternatives: TermAlternative[];
   /** The term comes from a name in the query (see `nameTerms`): a document not matching it is penalised. */
   name: boolean;
+  /** The term has letters outside basic Latin (CJK pairs, "años", "eröffne"): often a language the skills lack. */
+  otherScript: boolean;
 }
+
+/** Any character outside 7-bit ASCII. */
+const OTHER_SCRIPT = /[^\u0000-\u007f]/;
 
 /** Weights of the ways a query term can be matched. */
 export interface ExpansionWeights {
@@ -74,7 +79,7 @@ export function buildQuerySlots(
         else if (existing.weight < weight) existing.weight = weight;
       }
     }
-    slots.push({ term, alternatives, name: names.has(term) });
+    slots.push({ term, alternatives, name: names.has(term), otherScript: OTHER_SCRIPT.test(term) });
   }
   return slots;
 }

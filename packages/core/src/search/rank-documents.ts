@@ -17,10 +17,11 @@ export interface RankingParameters {
    */
   unmatchedNameWeight: number;
   /**
-   * How much of its importance a query word that no document matches, by itself or a stand-in, weighs in coverage
-   * (1 = the maximum IDF, like any unmatched word). Names are exempt (they keep `unmatchedNameWeight`).
+   * How much of the maximum IDF a query word written in another script (see `QuerySlot.otherScript`) that no document
+   * matches, by itself or a stand-in, weighs in coverage (1 = like an unknown English word). Such a word says the
+   * request is in a language the skills are not written in more than that it is about something else.
    */
-  unknownWordWeight: number;
+  unknownOtherScriptWeight: number;
 }
 
 /** Inverse document frequency (BM25 form, never negative). */
@@ -64,7 +65,7 @@ export function rankDocuments(
   let totalImportance = 0;
   let nameImportance = 0;
   for (const slot of slots) {
-    const importance = slotImportance(state, slot, count, parameters.unknownWordWeight);
+    const importance = slotImportance(state, slot, count, parameters.unknownOtherScriptWeight);
     totalImportance += importance;
     if (slot.name) nameImportance += importance;
     const mark = ++passCounter;
@@ -152,9 +153,9 @@ export function calibratedScore(matched: number, total: number, scale: number): 
 
 /**
  * How much a slot matters: its term's IDF; for a word the index lacks, the best IDF among its stand-ins; for a word
- * nothing in the index stands in for, the maximum IDF times `unknownWeight` (names keep the full maximum).
+ * nothing in the index stands in for, the maximum IDF (times `otherScriptWeight` for a word in another script).
  */
-function slotImportance(state: IndexState, slot: QuerySlot, count: number, unknownWeight: number): number {
+function slotImportance(state: IndexState, slot: QuerySlot, count: number, otherScriptWeight: number): number {
   const own = state.postings.get(slot.term);
   if (own) return inverseDocumentFrequency(own.docs.length, count);
   let best = -1;
@@ -162,5 +163,5 @@ function slotImportance(state: IndexState, slot: QuerySlot, count: number, unkno
     const list = state.postings.get(alternative.term);
     if (list) best = Math.max(best, inverseDocumentFrequency(list.docs.length, count));
   }
-  return best >= 0 ? best : inverseDocumentFrequency(0, count) * (slot.name ? 1 : unknownWeight);
+  return best >= 0 ? best : inverseDocumentFrequency(0, count) * (slot.otherScript ? otherScriptWeight : 1);
 }
