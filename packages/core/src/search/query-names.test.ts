@@ -40,7 +40,22 @@ describe("a named product the skill never mentions", () => {
     expect(top("Please deploy my app to Netlify")).toBeLessThan(top("please deploy my app to netlify"));
   });
 
-  it("costs nothing when the skill mentions the name", () => {
-    expect(top("Please deploy my app to Vercel")).toBe(top("please deploy my app to vercel"));
+  it("costs little when the skill names it in its name or description, more when only its body mentions it once", () => {
+    const named = top("Please deploy my app to Vercel") / top("please deploy my app to vercel");
+    expect(named).toBeLessThan(1);
+    expect(named).toBeGreaterThan(0.9);
+    expect(top("Please deploy my app to Vercel")).toBeGreaterThan(top("Please deploy my app to Netlify"));
+    const dns = createSearchIndex([
+      {
+        name: "dns-records",
+        description: "Manage DNS records at your domain registrar.",
+        body: `# DNS\n${"Add, edit and remove A, CNAME and TXT records. ".repeat(20)}Moving from Cloudflare? Export first.`,
+        path: "/skills/dns-records/SKILL.md",
+      },
+      { name: "slide-deck", description: "Build a slide deck.", body: "# Slides", path: "/skills/slide-deck/SKILL.md" },
+    ]);
+    const inBody =
+      dns.search("Add a DNS record in Cloudflare")[0]!.score / dns.search("add a dns record in cloudflare")[0]!.score;
+    expect(inBody).toBeLessThan(named);
   });
 });
