@@ -1,6 +1,6 @@
 // Measures search quality and speed on the real corpus: `node --expose-gc --import tsx bench/search-quality.ts [--holdout] [--verbose]`. Prints top-1/top-5 accuracy per split,
-// confidence figures, abstention AUC on the three DEVELOPMENT sets (natural-queries.json and
-// test/fixtures/search-development-queries-{a,b}.json: all were looked at while tuning), and build/query timings;
+// confidence figures, abstention AUC on the four DEVELOPMENT sets (natural-queries.json and
+// test/fixtures/search-development-queries-{a,b,c}.json: all were looked at while tuning), and build/query timings;
 // `--verbose` lists tune-split misses only. Held-out figures come only from a sealed set, never scored here.
 import { loadCorpus, loadNaturalQueries } from "../packages/core/src/search/__fixtures__/load-corpus.js";
 import { readFileSync } from "node:fs";
@@ -59,11 +59,15 @@ const setA = developmentSet("search-development-queries-a.json") as Array<{ quer
 const setB = (
   developmentSet("search-development-queries-b.json") as { queries: Array<{ query: string; expectedFolder?: string }> }
 ).queries.map((item) => ({ query: item.query, expected: item.expectedFolder ? [item.expectedFolder] : [] }));
+const setC = (
+  developmentSet("search-development-queries-c.json") as { queries: Array<{ query: string; expectedFolder?: string }> }
+).queries.map((item) => ({ query: item.query, expected: item.expectedFolder ? [item.expectedFolder] : [] }));
 const corpusFolder = (path: string) => (dirByPath.has(path) ? `skills/${dirByPath.get(path)}` : undefined);
 for (const [label, set, folderOf] of [
   ["natural-queries (dev)", queries, (path: string) => dirByPath.get(path)],
   ["development set A", setA, corpusFolder],
   ["development set B", setB, corpusFolder],
+  ["development set C", setC, corpusFolder],
 ] as const) {
   const figures = evaluateSearch(index, set, folderOf);
   console.log(

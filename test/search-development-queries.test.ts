@@ -1,4 +1,4 @@
-// DEVELOPMENT SETS, both tuned on (not held out):
+// DEVELOPMENT SETS, all tuned on (not held out):
 // - test/fixtures/search-development-queries-a.json: 60 real queries of six kinds and 15 off-topic ones, written blind
 //   (by someone who never saw the search code), then used while building the ranking and the score calibration.
 // - test/fixtures/search-development-queries-b.json: 120 real queries of six kinds and 40 off-topic ones, written from
