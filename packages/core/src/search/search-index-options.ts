@@ -58,6 +58,12 @@ export function resolveSearchIndexOptions(options: SearchIndexOptions): Resolved
     confidenceThreshold: threshold,
     synonyms,
     expansion: { synonym: 0.5, equivalent: 0.9, fuzzy: 0.9 },
-    ranking: { weights: [3, 3, 1, 0.3], lengthNormalization: [0.3, 0.5, 0.5, 0.75], k1: 2, unmatchedNameWeight: 3, unknownOtherScriptWeight: 0.5 },
+    ranking: {
+      weights: [3, 3, 1, 0.3],
+      lengthNormalization: [0.3, 0.5, 0.5, 0.75],
+      k1: 2,
+      unmatchedNameWeight: 3,
+      unknownOtherScriptWeight: 0.5,
+    },
   };
 }
