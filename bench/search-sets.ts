@@ -29,7 +29,8 @@ for (const [label, set, folderOf] of sets) {
   const figures = evaluateSearch(index, set, folderOf);
   const offConfident = Math.round(figures.offTopicConfident * figures.offTopic);
   console.log(
-    `${label.padEnd(16)} top1=${figures.top1.toFixed(3)} top5=${figures.top5.toFixed(3)} auc=${figures.auc.toFixed(3)} ` +
+    `${label.padEnd(16)} top1=${figures.top1.toFixed(3)} top5=${figures.top5.toFixed(3)} ` +
+      `auc=${figures.auc.toFixed(3)} ` +
       `confident real=${figures.realConfident.toFixed(3)} off-topic=${offConfident}/${figures.offTopic}`,
   );
   if (!verbose) continue;

@@ -87,9 +87,9 @@ describe.skipIf(!CORPUS_AVAILABLE)(
         byKind[kind] = evaluateSearch(registry, subset, folderOf).top5.toFixed(2);
       }
       console.log(
-        `development set ${label}: ${figures.real} real, ${figures.offTopic} off-topic; top-1 ${figures.top1.toFixed(3)}, ` +
-          `top-5 ${figures.top5.toFixed(3)}, AUC ${figures.auc.toFixed(3)}, confident real ${figures.realConfident.toFixed(3)}, ` +
-          `confident off-topic ${figures.offTopicConfident.toFixed(3)}; top-5 by kind ${JSON.stringify(byKind)}`,
+        `development set ${label}: ${figures.real} real, ${figures.offTopic} off-topic; ` +
+          `top-1 ${figures.top1.toFixed(3)}, top-5 ${figures.top5.toFixed(3)}, AUC ${figures.auc.toFixed(3)}, ` +
+          `confident real ${figures.realConfident.toFixed(3)}, confident off-topic ${figures.offTopicConfident.toFixed(3)}; top-5 by kind ${JSON.stringify(byKind)}`,
       );
       return figures;
     }

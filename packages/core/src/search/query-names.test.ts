@@ -40,7 +40,7 @@ describe("a named product the skill never mentions", () => {
     expect(top("Please deploy my app to Netlify")).toBeLessThan(top("please deploy my app to netlify"));
   });
 
-  it("costs little when the skill names it in its name or description, more when only its body mentions it once", () => {
+  it("costs little when the skill names it in name or description, more when its body mentions it once", () => {
     const named = top("Please deploy my app to Vercel") / top("please deploy my app to vercel");
     expect(named).toBeLessThan(1);
     expect(named).toBeGreaterThan(0.9);
@@ -49,7 +49,7 @@ describe("a named product the skill never mentions", () => {
       {
         name: "dns-records",
         description: "Manage DNS records at your domain registrar.",
-        body: `# DNS\n${"Add, edit and remove A, CNAME and TXT records. ".repeat(20)}Moving from Cloudflare? Export first.`,
+        body: `# DNS\n${"Add, edit and remove A, CNAME and TXT records. ".repeat(20)}Moving from Cloudflare?`,
         path: "/skills/dns-records/SKILL.md",
       },
       { name: "slide-deck", description: "Build a slide deck.", body: "# Slides", path: "/skills/slide-deck/SKILL.md" },
