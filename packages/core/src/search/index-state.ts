@@ -24,6 +24,13 @@ export const EMPTY_STATE: IndexState = {
   headTerms: new Map(),
 };
 
+interface GrowingList {
+  docs: IndexedDocument[];
+  packed: number[];
+  /** How many of `packed` are in a name or description. */
+  head: number;
+}
+
 function inHead(packed: number): boolean {
   return fieldFrequency(packed, 0) > 0 || fieldFrequency(packed, 1) > 0;
 }
@@ -51,42 +58,45 @@ export function applyChanges(
   for (const document of added) addedByName.set(document.name, document);
   for (const name of addedByName.keys()) drop(name);
 
-  const additions = new Map<string, { docs: IndexedDocument[]; packed: number[] }>();
+  // New postings per term, in document order, with how many of them are in a name or description.
+  const additions = new Map<string, GrowingList>();
   const lengthSums = [...base.lengthSums];
-  for (const document of removed) document.lengths.forEach((length, f) => (lengthSums[f]! -= length));
+  for (const document of removed) for (let f = 0; f < lengthSums.length; f++) lengthSums[f]! -= document.lengths[f]!;
   for (const document of addedByName.values()) {
     docs.set(document.name, document);
-    document.lengths.forEach((length, f) => (lengthSums[f]! += length));
-    document.terms.forEach((term, i) => {
+    for (let f = 0; f < lengthSums.length; f++) lengthSums[f]! += document.lengths[f]!;
+    const { terms, packed } = document;
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
       let list = additions.get(term);
-      if (!list) additions.set(term, (list = { docs: [], packed: [] }));
+      if (list === undefined) additions.set(term, (list = { docs: [], packed: [], head: 0 }));
+      const value = packed[i]!;
       list.docs.push(document);
-      list.packed.push(document.packed[i]!);
-    });
+      list.packed.push(value);
+      if (inHead(value)) list.head++;
+    }
   }
 
-  const touched = new Set<string>(additions.keys());
-  for (const document of removed) for (const term of document.terms) touched.add(term);
   const postings = new Map(base.postings);
   const headTerms = new Map(base.headTerms);
+  // Terms new to the index (every term of a first build): their additions are the whole list.
+  for (const [term, extra] of additions) {
+    if (base.postings.has(term)) continue;
+    postings.set(term, { docs: extra.docs, packed: Uint32Array.from(extra.packed) });
+    if (extra.head > 0) headTerms.set(term, extra.head);
+  }
+  // Terms the index had that lose or gain documents: their lists are copied without the removed documents.
+  const touched = new Set<string>();
+  for (const term of additions.keys()) if (base.postings.has(term)) touched.add(term);
+  for (const document of removed) for (const term of document.terms) touched.add(term);
   for (const term of touched) {
-    const old = base.postings.get(term);
+    const old = base.postings.get(term)!;
     const extra = additions.get(term);
-    if (!old && extra) {
-      // A term new to the index (every term of a first build): its additions are the whole list.
-      postings.set(term, { docs: extra.docs, packed: Uint32Array.from(extra.packed) });
-      let head = 0;
-      for (const packed of extra.packed) if (inHead(packed)) head++;
-      if (head > 0) headTerms.set(term, head);
-      continue;
-    }
     const next = { docs: [] as IndexedDocument[], packed: [] as number[] };
-    if (old) {
-      for (let i = 0; i < old.docs.length; i++) {
-        if (removed.has(old.docs[i]!)) continue;
-        next.docs.push(old.docs[i]!);
-        next.packed.push(old.packed[i]!);
-      }
+    for (let i = 0; i < old.docs.length; i++) {
+      if (removed.has(old.docs[i]!)) continue;
+      next.docs.push(old.docs[i]!);
+      next.packed.push(old.packed[i]!);
     }
     if (extra) {
       for (let i = 0; i < extra.docs.length; i++) {

@@ -1,5 +1,5 @@
 import type { SearchDocument } from "./search-types.js";
-import { tokenize } from "./tokenize.js";
+import { releaseTermIds, termIdCount, visitTerms } from "./tokenize.js";
 
 /** Fields in scoring order: name, description, markdown headings, body. */
 export const FIELDS = ["name", "description", "headings", "body"] as const;
@@ -10,7 +10,7 @@ export const FIELDS = ["name", "description", "headings", "body"] as const;
  */
 export const SEARCH_INDEX_FORMAT_VERSION = 1;
 
-/** Per-field term-frequency caps; they fit the four counts into one 31-bit integer. */
+/** Per-field term-frequency caps; they fit the four counts into one 31-bit integer (unrolled in `analyzeDocument`). */
 const BITS = [4, 7, 7, 13] as const;
 const SHIFTS = [0, 4, 11, 18] as const;
 
@@ -59,28 +59,69 @@ const HEADING = /^#{1,6}[ \t]+(.+)$/gm;
  */
 export function analyzeDocument(document: SearchDocument): IndexedDocument {
   const headings = [...document.body.matchAll(HEADING)].map((match) => match[1]).join("\n");
-  const fieldTokens = [
-    tokenize(document.name),
-    tokenize(document.description),
-    tokenize(headings),
-    tokenize(document.body),
-  ];
-  const counts = new Map<string, number[]>();
-  fieldTokens.forEach((tokens, field) => {
-    for (const token of tokens) {
-      let row = counts.get(token);
-      if (!row) counts.set(token, (row = [0, 0, 0, 0]));
-      row[field]!++;
-    }
-  });
-  const terms = [...counts.keys()];
+  if (releaseTermIds() || documentMark >= 0x7fffffff) {
+    markOfTerm.fill(0);
+    documentMark = 0;
+  }
+  documentMark++;
+  const terms: string[] = (currentTerms = []);
+  const counts: number[] = (currentCounts = []);
+  const lengths = [0, 0, 0, 0];
+  const texts = [document.name, document.description, headings, document.body];
+  for (currentField = 0; currentField < texts.length; currentField++) {
+    const before = counted;
+    visitTerms(texts[currentField]!, countTerm);
+    lengths[currentField] = counted - before;
+  }
+  currentTerms = currentCounts = EMPTY;
+  const packed = new Uint32Array(terms.length);
+  for (let row = 0, at = 0; row < terms.length; row++, at += 4) {
+    packed[row] =
+      Math.min(counts[at]!, 15) |
+      (Math.min(counts[at + 1]!, 127) << 4) |
+      (Math.min(counts[at + 2]!, 127) << 11) |
+      (Math.min(counts[at + 3]!, 8191) << 18);
+  }
   return {
     name: document.name,
     description: document.description,
     path: document.path,
-    lengths: fieldTokens.map((tokens) => tokens.length),
+    lengths,
     terms,
-    packed: Uint32Array.from(terms, (term) => packFrequencies(counts.get(term)!)),
+    packed,
     scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
+}
+
+// State of the document being analyzed (analysis is synchronous): a term's row is valid when its mark is the document's.
+const EMPTY: never[] = [];
+let documentMark = 0;
+let markOfTerm = new Int32Array(1 << 16);
+let rowOfTerm = new Int32Array(1 << 16);
+let currentTerms: string[] = EMPTY;
+let currentCounts: number[] = EMPTY;
+let currentField = 0;
+let counted = 0;
+
+/** Counts one occurrence of a term (with its id from `visitTerms`) in the current field, in first-occurrence order. */
+function countTerm(term: string, id: number): void {
+  counted++;
+  if (id >= markOfTerm.length) {
+    const size = Math.max(termIdCount(), id + 1) * 2;
+    const marks = new Int32Array(size);
+    marks.set(markOfTerm);
+    markOfTerm = marks;
+    const rows = new Int32Array(size);
+    rows.set(rowOfTerm);
+    rowOfTerm = rows;
+  }
+  let row: number;
+  if (markOfTerm[id] !== documentMark) {
+    markOfTerm[id] = documentMark;
+    row = currentTerms.length;
+    rowOfTerm[id] = row;
+    currentTerms.push(term);
+    currentCounts.push(0, 0, 0, 0);
+  } else row = rowOfTerm[id]!;
+  currentCounts[row * 4 + currentField]!++;
 }

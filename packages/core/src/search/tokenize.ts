@@ -1,5 +1,6 @@
 import { porterStem } from "./porter-stem.js";
 import { STOP_WORDS } from "./stop-words.js";
+import { Buffer } from "node:buffer";
 
 /** Character classes for the word scanner. */
 const CharKind = { Separator: 0, Lower: 1, Upper: 2, Digit: 3, OtherLetter: 4, Cjk: 5 } as const;
@@ -72,42 +73,48 @@ export function splitWords(text: string, options: { keepCompounds?: boolean } = 
       }
       i = start;
     }
-    const kind = kindOf(text, i);
-    if (kind === CharKind.Separator) {
+    if (kindOf(text, i) === CharKind.Separator) {
       i++;
       continue;
     }
-    const start = i;
-    if (kind === CharKind.Cjk) {
-      while (i < length && kindOf(text, i) === CharKind.Cjk) i++;
-      if (i - start === 1) out.push(text[start]!);
-      for (let j = start; j + 1 < i; j++) out.push(text.slice(j, j + 2));
-      continue;
-    }
-    const kinds: CharKind[] = [];
-    let simple = true;
-    let other = false;
-    while (i < length) {
-      const current = kindOf(text, i);
-      if (current === CharKind.Separator || current === CharKind.Cjk) break;
-      if (current === CharKind.OtherLetter) other = true;
-      if (
-        current === CharKind.Upper ||
-        (kinds.length > 0 && (current === CharKind.Digit) !== (kinds[kinds.length - 1] === CharKind.Digit))
-      )
-        simple = false;
-      kinds.push(current);
-      i++;
-    }
-    const run = text.slice(start, i);
-    if (simple || options.keepCompounds) {
-      out.push(simple && !other ? run : run.toLowerCase());
-      continue;
-    }
-    // A camelCase or alphanumeric word is also kept whole ("NotebookLM" -> notebook, lm, notebooklm).
-    if (splitCompound(run, kinds, out) > 1) out.push(run.toLowerCase());
+    i = scanRun(text, i, options.keepCompounds === true, out);
   }
   return out;
+}
+
+/** Appends the words of the letter/digit (or CJK) run starting at `start` (not a separator); returns where it ends. */
+function scanRun(text: string, start: number, keepCompounds: boolean, out: string[]): number {
+  const length = text.length;
+  let i = start;
+  if (kindOf(text, i) === CharKind.Cjk) {
+    while (i < length && kindOf(text, i) === CharKind.Cjk) i++;
+    if (i - start === 1) out.push(text[start]!);
+    for (let j = start; j + 1 < i; j++) out.push(text.slice(j, j + 2));
+    return i;
+  }
+  const kinds: CharKind[] = [];
+  let simple = true;
+  let other = false;
+  while (i < length) {
+    const current = kindOf(text, i);
+    if (current === CharKind.Separator || current === CharKind.Cjk) break;
+    if (current === CharKind.OtherLetter) other = true;
+    if (
+      current === CharKind.Upper ||
+      (kinds.length > 0 && (current === CharKind.Digit) !== (kinds[kinds.length - 1] === CharKind.Digit))
+    )
+      simple = false;
+    kinds.push(current);
+    i++;
+  }
+  const run = text.slice(start, i);
+  if (simple || keepCompounds) {
+    out.push(simple && !other ? run : run.toLowerCase());
+    return i;
+  }
+  // A camelCase or alphanumeric word is also kept whole ("NotebookLM" -> notebook, lm, notebooklm).
+  if (splitCompound(run, kinds, out) > 1) out.push(run.toLowerCase());
+  return i;
 }
 
 function kindOf(text: string, index: number): CharKind {
@@ -121,6 +128,16 @@ const ASCII_KINDS: CharKind[] = Array.from({ length: 128 }, (_, code) => charKin
 const STEM_CACHE_LIMIT = 100_000;
 const stemCache = new Map<string, string>();
 
+/** The index term of one word: "" for a stop word, else its stem (cached). */
+function stemOf(word: string): string {
+  let stem = stemCache.get(word);
+  if (stem === undefined) {
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemCache.set(word, (stem = STOP_WORDS.has(word) ? "" : porterStem(word)));
+  }
+  return stem;
+}
+
 /**
  * Turns text into index terms: words from `splitWords`, stop words dropped, each stemmed.
  * Queries pass `keepCompounds` so "PowerPoint" stays one term instead of adding "power" and "point".
@@ -129,12 +146,162 @@ const stemCache = new Map<string, string>();
 export function tokenize(text: string, options: { keepCompounds?: boolean } = {}): string[] {
   const out: string[] = [];
   for (const word of splitWords(text, options)) {
-    let stem = stemCache.get(word);
-    if (stem === undefined) {
-      if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-      stemCache.set(word, (stem = STOP_WORDS.has(word) ? "" : porterStem(word)));
-    }
+    const stem = stemOf(word);
     if (stem !== "") out.push(stem);
   }
   return out;
+}
+
+// Documents are tokenized from a scratch copy of their UTF-16 code units through a table of the plain ASCII words already
+// seen (lowercase, Capitalized, UPPERCASE or all digits), probed with a hash computed while scanning: such a word costs
+// no substring, no string hashing and no Map lookup. Each term also gets a small integer id (see `visitTerms`).
+const WORD_TABLE_BITS = 18;
+const WORD_TABLE_SIZE = 1 << WORD_TABLE_BITS;
+/** The table is cleared when half full (short probe sequences), the term ids when this many. */
+const WORD_TABLE_LIMIT = WORD_TABLE_SIZE >>> 1;
+const TERM_ID_LIMIT = 1_000_000;
+const wordHashes = new Int32Array(WORD_TABLE_SIZE);
+/** Where each word's code units start in `wordPool`; its length is 0 for an empty slot. */
+const wordStarts = new Int32Array(WORD_TABLE_SIZE);
+const wordLengths = new Int32Array(WORD_TABLE_SIZE);
+const wordTermIds = new Int32Array(WORD_TABLE_SIZE);
+let wordPool = new Uint16Array(1 << 20);
+let wordPoolUsed = 0;
+let wordCount = 0;
+let codes = new Uint16Array(1 << 14);
+let codeBytes = Buffer.from(codes.buffer);
+const termIds = new Map<string, number>();
+const termsById: string[] = [];
+const otherWords: string[] = [];
+
+/** The id of an index term (stable until `clearTermIds`), -1 for the empty stop-word stem. */
+function termIdOf(term: string): number {
+  if (term === "") return -1;
+  let id = termIds.get(term);
+  if (id === undefined) {
+    id = termsById.length;
+    termIds.set(term, id);
+    termsById.push(term);
+  }
+  return id;
+}
+
+/** How many term ids are in use (ids are below this). */
+export function termIdCount(): number {
+  return termsById.length;
+}
+
+/** Forgets every term id when there are too many (call only between documents); true when it did. */
+export function releaseTermIds(): boolean {
+  if (termsById.length < TERM_ID_LIMIT) return false;
+  termIds.clear();
+  termsById.length = 0;
+  clearWordTable();
+  return true;
+}
+
+function clearWordTable(): void {
+  wordLengths.fill(0);
+  wordCount = 0;
+  wordPoolUsed = 0;
+}
+
+/**
+ * Calls `visit` with each index term of `text` in order and its id: exactly the terms `tokenize(text)` returns
+ * (without `keepCompounds`), but without building the word list, for tokenizing whole documents.
+ * @example visitTerms("Deploying apps", (term) => terms.push(term)) // deploi, app
+ */
+export function visitTerms(text: string, visit: (term: string, id: number) => void): void {
+  const length = text.length;
+  if (length > codes.length) {
+    codes = new Uint16Array(Math.max(length, codes.length * 2));
+    codeBytes = Buffer.from(codes.buffer);
+  }
+  codeBytes.write(text, 0, "utf16le");
+  const c = codes;
+  let i = 0;
+  while (i < length) {
+    const code = c[i]!;
+    if (code < 128 && ASCII_KINDS[code] !== CharKind.Separator) {
+      // A run of ASCII letters and digits: plain words take the table, anything else the general scanner.
+      const start = i;
+      let hash = 0;
+      let lower = 0;
+      let upper = 0;
+      let digits = 0;
+      for (; i < length; i++) {
+        const next = c[i]!;
+        if (next >= 97 && next <= 122) lower++;
+        else if (next >= 65 && next <= 90) upper++;
+        else if (next >= 48 && next <= 57) digits++;
+        else break;
+        hash = (Math.imul(hash, 31) + (next | (next >= 65 && next <= 90 ? 32 : 0))) | 0;
+      }
+      const ended = i >= length || c[i]! < 128 || isSeparatorOrCjk(text, i);
+      const plain =
+        digits === 0
+          ? upper === 0 || lower === 0 || (upper === 1 && code >= 65 && code <= 90)
+          : lower === 0 && upper === 0;
+      if (ended && plain) {
+        if (upper > 0) for (let k = start; k < i; k++) c[k] = c[k]! | 32;
+        const id = lookupWord(c, start, i, hash);
+        if (id >= 0) visit(termsById[id]!, id);
+        continue;
+      }
+      i = start;
+    }
+    if (kindOf(text, i) === CharKind.Separator) {
+      i++;
+      continue;
+    }
+    otherWords.length = 0;
+    i = scanRun(text, i, false, otherWords);
+    for (const word of otherWords) {
+      const id = termIdOf(stemOf(word));
+      if (id >= 0) visit(termsById[id]!, id);
+    }
+  }
+}
+
+function isSeparatorOrCjk(text: string, index: number): boolean {
+  const kind = kindOf(text, index);
+  return kind === CharKind.Separator || kind === CharKind.Cjk;
+}
+
+/** The term id (-1: stop word) of the lowercase word c[start, end) with hash `hash`, from the table (added when new). */
+function lookupWord(c: Uint16Array, start: number, end: number, hash: number): number {
+  const size = end - start;
+  const mask = WORD_TABLE_SIZE - 1;
+  let slot = (hash ^ (hash >>> WORD_TABLE_BITS)) & mask;
+  for (;;) {
+    const known = wordLengths[slot]!;
+    if (known === 0) break;
+    if (known === size && wordHashes[slot] === hash) {
+      const at = wordStarts[slot]!;
+      let k = 0;
+      while (k < size && wordPool[at + k] === c[start + k]) k++;
+      if (k === size) return wordTermIds[slot]!;
+    }
+    slot = (slot + 1) & mask;
+  }
+  const word = String.fromCharCode.apply(null, c.subarray(start, end) as unknown as number[]);
+  const id = termIdOf(stemOf(word));
+  if (wordCount >= WORD_TABLE_LIMIT || wordPoolUsed + size > wordPool.length) {
+    if (wordCount >= WORD_TABLE_LIMIT) clearWordTable();
+    else {
+      const grown = new Uint16Array(wordPool.length * 2);
+      grown.set(wordPool);
+      wordPool = grown;
+    }
+    slot = (hash ^ (hash >>> WORD_TABLE_BITS)) & mask;
+    while (wordLengths[slot] !== 0) slot = (slot + 1) & mask;
+  }
+  wordPool.set(c.subarray(start, end), wordPoolUsed);
+  wordStarts[slot] = wordPoolUsed;
+  wordLengths[slot] = size;
+  wordHashes[slot] = hash;
+  wordTermIds[slot] = id;
+  wordPoolUsed += size;
+  wordCount++;
+  return id;
 }
