@@ -1,4 +1,5 @@
 import { fieldFrequency, type IndexedDocument } from "./indexed-document.js";
+import { termIdCount, termIdGeneration } from "./term-ids.js";
 
 /** The documents holding one term, with their packed field frequencies (parallel arrays). */
 export interface PostingList {
@@ -35,6 +36,42 @@ function inHead(packed: number): boolean {
   return fieldFrequency(packed, 0) > 0 || fieldFrequency(packed, 1) > 0;
 }
 
+/** New postings per term, in document order (terms in order of first occurrence). */
+function groupPostings(documents: readonly IndexedDocument[]): Map<string, GrowingList> {
+  const additions = new Map<string, GrowingList>();
+  const generation = termIdGeneration();
+  if (documents.every((document) => document.termIds !== undefined && document.termGeneration === generation)) {
+    // Every term has a current id: lists are found in an array, the Map is touched once per distinct term.
+    const byId: (GrowingList | undefined)[] = new Array<GrowingList | undefined>(termIdCount()).fill(undefined);
+    for (const document of documents) {
+      const { terms, packed } = document;
+      const ids = document.termIds!;
+      for (let i = 0; i < terms.length; i++) {
+        let list = byId[ids[i]!];
+        if (list === undefined) additions.set(terms[i]!, (list = byId[ids[i]!] = { docs: [], packed: [], head: 0 }));
+        const value = packed[i]!;
+        list.docs.push(document);
+        list.packed.push(value);
+        if (inHead(value)) list.head++;
+      }
+    }
+    return additions;
+  }
+  for (const document of documents) {
+    const { terms, packed } = document;
+    for (let i = 0; i < terms.length; i++) {
+      const term = terms[i]!;
+      let list = additions.get(term);
+      if (list === undefined) additions.set(term, (list = { docs: [], packed: [], head: 0 }));
+      const value = packed[i]!;
+      list.docs.push(document);
+      list.packed.push(value);
+      if (inHead(value)) list.head++;
+    }
+  }
+  return additions;
+}
+
 /**
  * Applies removals and additions to a state, copying only the posting lists of touched terms.
  * `added` documents replace same-named ones; `removed` names that are absent are ignored.
@@ -58,24 +95,13 @@ export function applyChanges(
   for (const document of added) addedByName.set(document.name, document);
   for (const name of addedByName.keys()) drop(name);
 
-  // New postings per term, in document order, with how many of them are in a name or description.
-  const additions = new Map<string, GrowingList>();
   const lengthSums = [...base.lengthSums];
   for (const document of removed) for (let f = 0; f < lengthSums.length; f++) lengthSums[f]! -= document.lengths[f]!;
   for (const document of addedByName.values()) {
     docs.set(document.name, document);
     for (let f = 0; f < lengthSums.length; f++) lengthSums[f]! += document.lengths[f]!;
-    const { terms, packed } = document;
-    for (let i = 0; i < terms.length; i++) {
-      const term = terms[i]!;
-      let list = additions.get(term);
-      if (list === undefined) additions.set(term, (list = { docs: [], packed: [], head: 0 }));
-      const value = packed[i]!;
-      list.docs.push(document);
-      list.packed.push(value);
-      if (inHead(value)) list.head++;
-    }
   }
+  const additions = groupPostings([...addedByName.values()]);
 
   const postings = new Map(base.postings);
   const headTerms = new Map(base.headTerms);

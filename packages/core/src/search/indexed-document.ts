@@ -1,5 +1,6 @@
 import type { SearchDocument } from "./search-types.js";
-import { releaseTermIds, termIdCount, visitTerms } from "./tokenize.js";
+import { termIdCount, termIdGeneration } from "./term-ids.js";
+import { releaseTermIds, visitTerms } from "./tokenize.js";
 
 /** Fields in scoring order: name, description, markdown headings, body. */
 export const FIELDS = ["name", "description", "headings", "body"] as const;
@@ -25,6 +26,9 @@ export interface IndexedDocument {
   readonly terms: readonly string[];
   /** Per-term field frequencies packed by `packFrequencies`. */
   readonly packed: Uint32Array;
+  /** Ids of `terms` (see term-ids.ts) when taken in generation `termGeneration`: lets index builds skip string Maps. */
+  readonly termIds?: Int32Array;
+  readonly termGeneration?: number;
   /** Scratch space for one synchronous ranking pass (see rank-documents.ts); never part of the document's meaning. */
   readonly scratch: RankingScratch;
 }
@@ -65,6 +69,7 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
   }
   documentMark++;
   const terms: string[] = (currentTerms = []);
+  const ids: number[] = (currentIds = []);
   const counts: number[] = (currentCounts = []);
   const lengths = [0, 0, 0, 0];
   const texts = [document.name, document.description, headings, document.body];
@@ -73,7 +78,7 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
     visitTerms(texts[currentField]!, countTerm);
     lengths[currentField] = counted - before;
   }
-  currentTerms = currentCounts = EMPTY;
+  currentTerms = currentCounts = currentIds = EMPTY;
   const packed = new Uint32Array(terms.length);
   for (let row = 0, at = 0; row < terms.length; row++, at += 4) {
     packed[row] =
@@ -89,6 +94,8 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
     lengths,
     terms,
     packed,
+    termIds: Int32Array.from(ids),
+    termGeneration: termIdGeneration(),
     scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
 }
@@ -100,6 +107,7 @@ let markOfTerm = new Int32Array(1 << 16);
 let rowOfTerm = new Int32Array(1 << 16);
 let currentTerms: string[] = EMPTY;
 let currentCounts: number[] = EMPTY;
+let currentIds: number[] = EMPTY;
 let currentField = 0;
 let counted = 0;
 
@@ -121,6 +129,7 @@ function countTerm(term: string, id: number): void {
     row = currentTerms.length;
     rowOfTerm[id] = row;
     currentTerms.push(term);
+    currentIds.push(id);
     currentCounts.push(0, 0, 0, 0);
   } else row = rowOfTerm[id]!;
   currentCounts[row * 4 + currentField]!++;

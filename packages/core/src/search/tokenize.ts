@@ -1,6 +1,7 @@
 import { porterStem } from "./porter-stem.js";
 import { STOP_WORDS } from "./stop-words.js";
 import { Buffer } from "node:buffer";
+import { resetTermIds, termIdCount, termIdOf, termOfId } from "./term-ids.js";
 
 /** Character classes for the word scanner. */
 const CharKind = { Separator: 0, Lower: 1, Upper: 2, Digit: 3, OtherLetter: 4, Cjk: 5 } as const;
@@ -160,48 +161,33 @@ const WORD_TABLE_SIZE = 1 << WORD_TABLE_BITS;
 /** The table is cleared when half full (short probe sequences), the term ids when this many. */
 const WORD_TABLE_LIMIT = WORD_TABLE_SIZE >>> 1;
 const TERM_ID_LIMIT = 1_000_000;
-const wordHashes = new Int32Array(WORD_TABLE_SIZE);
-/** Where each word's code units start in `wordPool`; its length is 0 for an empty slot. */
-const wordStarts = new Int32Array(WORD_TABLE_SIZE);
-const wordLengths = new Int32Array(WORD_TABLE_SIZE);
-const wordTermIds = new Int32Array(WORD_TABLE_SIZE);
+/**
+ * Four integers per slot, side by side so a probe reads one cache line: the word's length (0: empty slot), its hash,
+ * where its code units start in `wordPool`, and its term id (-1: stop word).
+ */
+const wordTable = new Int32Array(WORD_TABLE_SIZE * 4);
 let wordPool = new Uint16Array(1 << 20);
 let wordPoolUsed = 0;
 let wordCount = 0;
 let codes = new Uint16Array(1 << 14);
 let codeBytes = Buffer.from(codes.buffer);
-const termIds = new Map<string, number>();
-const termsById: string[] = [];
 const otherWords: string[] = [];
 
-/** The id of an index term (stable until `clearTermIds`), -1 for the empty stop-word stem. */
-function termIdOf(term: string): number {
-  if (term === "") return -1;
-  let id = termIds.get(term);
-  if (id === undefined) {
-    id = termsById.length;
-    termIds.set(term, id);
-    termsById.push(term);
-  }
-  return id;
+/** The id of a stem from `stemOf`, -1 for the empty stop-word stem. */
+function stemId(stem: string): number {
+  return stem === "" ? -1 : termIdOf(stem);
 }
 
-/** How many term ids are in use (ids are below this). */
-export function termIdCount(): number {
-  return termsById.length;
-}
-
-/** Forgets every term id when there are too many (call only between documents); true when it did. */
+/** Forgets every term id (and so the word table) when there are too many; call only between documents. */
 export function releaseTermIds(): boolean {
-  if (termsById.length < TERM_ID_LIMIT) return false;
-  termIds.clear();
-  termsById.length = 0;
+  if (termIdCount() < TERM_ID_LIMIT) return false;
+  resetTermIds();
   clearWordTable();
   return true;
 }
 
 function clearWordTable(): void {
-  wordLengths.fill(0);
+  wordTable.fill(0);
   wordCount = 0;
   wordPoolUsed = 0;
 }
@@ -231,11 +217,12 @@ export function visitTerms(text: string, visit: (term: string, id: number) => vo
       let digits = 0;
       for (; i < length; i++) {
         const next = c[i]!;
-        if (next >= 97 && next <= 122) lower++;
-        else if (next >= 65 && next <= 90) upper++;
-        else if (next >= 48 && next <= 57) digits++;
+        const kind = next < 128 ? ASCII_KINDS[next]! : CharKind.Separator;
+        if (kind === CharKind.Lower) lower++;
+        else if (kind === CharKind.Upper) upper++;
+        else if (kind === CharKind.Digit) digits++;
         else break;
-        hash = (Math.imul(hash, 31) + (next | (next >= 65 && next <= 90 ? 32 : 0))) | 0;
+        hash = (Math.imul(hash, 31) + (next | (kind === CharKind.Upper ? 32 : 0))) | 0;
       }
       const ended = i >= length || c[i]! < 128 || isSeparatorOrCjk(text, i);
       const plain =
@@ -245,20 +232,19 @@ export function visitTerms(text: string, visit: (term: string, id: number) => vo
       if (ended && plain) {
         if (upper > 0) for (let k = start; k < i; k++) c[k] = c[k]! | 32;
         const id = lookupWord(c, start, i, hash);
-        if (id >= 0) visit(termsById[id]!, id);
+        if (id >= 0) visit(termOfId(id), id);
         continue;
       }
       i = start;
-    }
-    if (kindOf(text, i) === CharKind.Separator) {
+    } else if (code < 128 || kindOf(text, i) === CharKind.Separator) {
       i++;
       continue;
     }
     otherWords.length = 0;
     i = scanRun(text, i, false, otherWords);
     for (const word of otherWords) {
-      const id = termIdOf(stemOf(word));
-      if (id >= 0) visit(termsById[id]!, id);
+      const id = stemId(stemOf(word));
+      if (id >= 0) visit(termOfId(id), id);
     }
   }
 }
@@ -274,18 +260,19 @@ function lookupWord(c: Uint16Array, start: number, end: number, hash: number): n
   const mask = WORD_TABLE_SIZE - 1;
   let slot = (hash ^ (hash >>> WORD_TABLE_BITS)) & mask;
   for (;;) {
-    const known = wordLengths[slot]!;
+    const at = slot << 2;
+    const known = wordTable[at]!;
     if (known === 0) break;
-    if (known === size && wordHashes[slot] === hash) {
-      const at = wordStarts[slot]!;
+    if (known === size && wordTable[at + 1] === hash) {
+      const from = wordTable[at + 2]!;
       let k = 0;
-      while (k < size && wordPool[at + k] === c[start + k]) k++;
-      if (k === size) return wordTermIds[slot]!;
+      while (k < size && wordPool[from + k] === c[start + k]) k++;
+      if (k === size) return wordTable[at + 3]!;
     }
     slot = (slot + 1) & mask;
   }
   const word = String.fromCharCode.apply(null, c.subarray(start, end) as unknown as number[]);
-  const id = termIdOf(stemOf(word));
+  const id = stemId(stemOf(word));
   if (wordCount >= WORD_TABLE_LIMIT || wordPoolUsed + size > wordPool.length) {
     if (wordCount >= WORD_TABLE_LIMIT) clearWordTable();
     else {
@@ -294,13 +281,14 @@ function lookupWord(c: Uint16Array, start: number, end: number, hash: number): n
       wordPool = grown;
     }
     slot = (hash ^ (hash >>> WORD_TABLE_BITS)) & mask;
-    while (wordLengths[slot] !== 0) slot = (slot + 1) & mask;
+    while (wordTable[slot << 2] !== 0) slot = (slot + 1) & mask;
   }
   wordPool.set(c.subarray(start, end), wordPoolUsed);
-  wordStarts[slot] = wordPoolUsed;
-  wordLengths[slot] = size;
-  wordHashes[slot] = hash;
-  wordTermIds[slot] = id;
+  const at = slot << 2;
+  wordTable[at] = size;
+  wordTable[at + 1] = hash;
+  wordTable[at + 2] = wordPoolUsed;
+  wordTable[at + 3] = id;
   wordPoolUsed += size;
   wordCount++;
   return id;
