@@ -25,10 +25,10 @@ export const EMPTY_STATE: IndexState = {
   headTerms: new Map(),
 };
 
+/** A posting list being filled, with how many of its postings are in a name or description. */
 interface GrowingList {
   docs: IndexedDocument[];
-  packed: number[];
-  /** How many of `packed` are in a name or description. */
+  packed: Uint32Array;
   head: number;
 }
 
@@ -36,39 +36,57 @@ function inHead(packed: number): boolean {
   return fieldFrequency(packed, 0) > 0 || fieldFrequency(packed, 1) > 0;
 }
 
-/** New postings per term, in document order (terms in order of first occurrence). */
-function groupPostings(documents: readonly IndexedDocument[]): Map<string, GrowingList> {
-  const additions = new Map<string, GrowingList>();
+/** New postings per term, in document order (terms in order of first occurrence), with how many are in a head. */
+function groupPostings(documents: readonly IndexedDocument[]): Map<string, PostingList & { head: number }> {
+  const additions = new Map<string, PostingList & { head: number }>();
   const generation = termIdGeneration();
   if (documents.every((document) => document.termIds !== undefined && document.termGeneration === generation)) {
-    // Every term has a current id: lists are found in an array, the Map is touched once per distinct term.
-    const byId: (GrowingList | undefined)[] = new Array<GrowingList | undefined>(termIdCount()).fill(undefined);
+    // Every term has a current id: count the postings of each id, then fill lists of exactly that size, so the Map is
+    // touched once per distinct term and nothing grows or is copied.
+    const sizes = new Int32Array(termIdCount());
+    for (const document of documents) {
+      const ids = document.termIds!;
+      for (let i = 0; i < ids.length; i++) sizes[ids[i]!]!++;
+    }
+    const lists: (GrowingList | undefined)[] = new Array<GrowingList | undefined>(sizes.length).fill(undefined);
+    const filled = new Int32Array(sizes.length);
     for (const document of documents) {
       const { terms, packed } = document;
       const ids = document.termIds!;
-      for (let i = 0; i < terms.length; i++) {
-        let list = byId[ids[i]!];
-        if (list === undefined) additions.set(terms[i]!, (list = byId[ids[i]!] = { docs: [], packed: [], head: 0 }));
+      for (let i = 0; i < ids.length; i++) {
+        const id = ids[i]!;
+        let list = lists[id];
+        if (list === undefined) {
+          list = lists[id] = {
+            docs: new Array<IndexedDocument>(sizes[id]!),
+            packed: new Uint32Array(sizes[id]!),
+            head: 0,
+          };
+          additions.set(terms[i]!, list);
+        }
         const value = packed[i]!;
-        list.docs.push(document);
-        list.packed.push(value);
+        const at = filled[id]!++;
+        list.docs[at] = document;
+        list.packed[at] = value;
         if (inHead(value)) list.head++;
       }
     }
     return additions;
   }
+  const growing = new Map<string, { docs: IndexedDocument[]; packed: number[]; head: number }>();
   for (const document of documents) {
     const { terms, packed } = document;
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i]!;
-      let list = additions.get(term);
-      if (list === undefined) additions.set(term, (list = { docs: [], packed: [], head: 0 }));
+      let list = growing.get(term);
+      if (list === undefined) growing.set(term, (list = { docs: [], packed: [], head: 0 }));
       const value = packed[i]!;
       list.docs.push(document);
       list.packed.push(value);
       if (inHead(value)) list.head++;
     }
   }
+  for (const [term, list] of growing) additions.set(term, { ...list, packed: Uint32Array.from(list.packed) });
   return additions;
 }
 
@@ -108,7 +126,7 @@ export function applyChanges(
   // Terms new to the index (every term of a first build): their additions are the whole list.
   for (const [term, extra] of additions) {
     if (base.postings.has(term)) continue;
-    postings.set(term, { docs: extra.docs, packed: Uint32Array.from(extra.packed) });
+    postings.set(term, { docs: extra.docs, packed: extra.packed });
     if (extra.head > 0) headTerms.set(term, extra.head);
   }
   // Terms the index had that lose or gain documents: their lists are copied without the removed documents.
