@@ -1,5 +1,5 @@
 import type { SearchDocument } from "./search-types.js";
-import { termIdCount, termIdGeneration } from "./term-ids.js";
+import { termIdCount, termIdGeneration, termOfId } from "./term-ids.js";
 import { releaseTermIds, visitTerms } from "./tokenize.js";
 
 /** Fields in scoring order: name, description, markdown headings, body. */
@@ -68,9 +68,7 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
     documentMark = 0;
   }
   documentMark++;
-  const terms: string[] = (currentTerms = []);
-  const ids: number[] = (currentIds = []);
-  const counts: number[] = (currentCounts = []);
+  seenCount = 0;
   const lengths = [0, 0, 0, 0];
   const texts = [document.name, document.description, headings, document.body];
   for (currentField = 0; currentField < texts.length; currentField++) {
@@ -78,14 +76,17 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
     visitTerms(texts[currentField]!, countTerm);
     lengths[currentField] = counted - before;
   }
-  currentTerms = currentCounts = currentIds = EMPTY;
-  const packed = new Uint32Array(terms.length);
-  for (let row = 0, at = 0; row < terms.length; row++, at += 4) {
-    packed[row] =
-      Math.min(counts[at]!, 15) |
-      (Math.min(counts[at + 1]!, 127) << 4) |
-      (Math.min(counts[at + 2]!, 127) << 11) |
-      (Math.min(counts[at + 3]!, 8191) << 18);
+  const terms = new Array<string>(seenCount);
+  const packed = new Uint32Array(seenCount);
+  for (let k = 0; k < seenCount; k++) {
+    const id = seenIds[k]!;
+    const at = id * 4;
+    terms[k] = termOfId(id);
+    packed[k] =
+      Math.min(fieldCounts[at]!, 15) |
+      (Math.min(fieldCounts[at + 1]!, 127) << 4) |
+      (Math.min(fieldCounts[at + 2]!, 127) << 11) |
+      (Math.min(fieldCounts[at + 3]!, 8191) << 18);
   }
   return {
     name: document.name,
@@ -94,43 +95,44 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
     lengths,
     terms,
     packed,
-    termIds: Int32Array.from(ids),
+    termIds: seenIds.slice(0, seenCount),
     termGeneration: termIdGeneration(),
     scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
 }
 
-// State of the document being analyzed (analysis is synchronous): a term's row is valid when its mark is the document's.
-const EMPTY: never[] = [];
+// State of the document being analyzed (analysis is synchronous), indexed by term id: a term's counts are the current
+// document's when its mark is the document's; `seenIds` lists the document's terms in order of first occurrence.
 let documentMark = 0;
 let markOfTerm = new Int32Array(1 << 16);
-let rowOfTerm = new Int32Array(1 << 16);
-let currentTerms: string[] = EMPTY;
-let currentCounts: number[] = EMPTY;
-let currentIds: number[] = EMPTY;
+let fieldCounts = new Int32Array(4 << 16);
+let seenIds = new Int32Array(1 << 12);
+let seenCount = 0;
 let currentField = 0;
 let counted = 0;
 
-/** Counts one occurrence of a term (with its id from `visitTerms`) in the current field, in first-occurrence order. */
-function countTerm(term: string, id: number): void {
+/** Counts one occurrence of a term (by its id from `visitTerms`) in the current field. */
+function countTerm(_term: string, id: number): void {
   counted++;
   if (id >= markOfTerm.length) {
     const size = Math.max(termIdCount(), id + 1) * 2;
     const marks = new Int32Array(size);
     marks.set(markOfTerm);
     markOfTerm = marks;
-    const rows = new Int32Array(size);
-    rows.set(rowOfTerm);
-    rowOfTerm = rows;
+    const grown = new Int32Array(size * 4);
+    grown.set(fieldCounts);
+    fieldCounts = grown;
   }
-  let row: number;
+  const at = id * 4;
   if (markOfTerm[id] !== documentMark) {
     markOfTerm[id] = documentMark;
-    row = currentTerms.length;
-    rowOfTerm[id] = row;
-    currentTerms.push(term);
-    currentIds.push(id);
-    currentCounts.push(0, 0, 0, 0);
-  } else row = rowOfTerm[id]!;
-  currentCounts[row * 4 + currentField]!++;
+    fieldCounts[at] = fieldCounts[at + 1] = fieldCounts[at + 2] = fieldCounts[at + 3] = 0;
+    if (seenCount === seenIds.length) {
+      const grown = new Int32Array(seenIds.length * 2);
+      grown.set(seenIds);
+      seenIds = grown;
+    }
+    seenIds[seenCount++] = id;
+  }
+  fieldCounts[at + currentField]!++;
 }

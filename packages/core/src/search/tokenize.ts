@@ -172,6 +172,13 @@ let wordCount = 0;
 let codes = new Uint16Array(1 << 14);
 let codeBytes = Buffer.from(codes.buffer);
 const otherWords: string[] = [];
+const LOWER_BIT = 1;
+const UPPER_BIT = 2;
+const DIGIT_BIT = 4;
+/** For ASCII codes: the bit of a lowercase letter, capital or digit, 0 for anything else. */
+const ASCII_WORD_BITS = Uint8Array.from({ length: 128 }, (_, code) =>
+  code >= 97 && code <= 122 ? LOWER_BIT : code >= 65 && code <= 90 ? UPPER_BIT : code >= 48 && code <= 57 ? DIGIT_BIT : 0,
+);
 
 /** The id of a stem from `stemOf`, -1 for the empty stop-word stem. */
 function stemId(stem: string): number {
@@ -212,23 +219,25 @@ export function visitTerms(text: string, visit: (term: string, id: number) => vo
       // A run of ASCII letters and digits: plain words take the table, anything else the general scanner.
       const start = i;
       let hash = 0;
-      let lower = 0;
+      let seen = 0;
       let upper = 0;
-      let digits = 0;
       for (; i < length; i++) {
         const next = c[i]!;
-        const kind = next < 128 ? ASCII_KINDS[next]! : CharKind.Separator;
-        if (kind === CharKind.Lower) lower++;
-        else if (kind === CharKind.Upper) upper++;
-        else if (kind === CharKind.Digit) digits++;
-        else break;
-        hash = (Math.imul(hash, 31) + (next | (kind === CharKind.Upper ? 32 : 0))) | 0;
+        const bit = next < 128 ? ASCII_WORD_BITS[next]! : 0;
+        if (bit === 0) break;
+        seen |= bit;
+        if (bit === UPPER_BIT) {
+          upper++;
+          hash = (Math.imul(hash, 31) + (next | 32)) | 0;
+        } else hash = (Math.imul(hash, 31) + next) | 0;
       }
       const ended = i >= length || c[i]! < 128 || isSeparatorOrCjk(text, i);
+      // Plain: all lowercase, all digits, all capitals, or one leading capital then lowercase.
       const plain =
-        digits === 0
-          ? upper === 0 || lower === 0 || (upper === 1 && code >= 65 && code <= 90)
-          : lower === 0 && upper === 0;
+        seen === LOWER_BIT ||
+        seen === DIGIT_BIT ||
+        seen === UPPER_BIT ||
+        (seen === (LOWER_BIT | UPPER_BIT) && upper === 1 && code >= 65 && code <= 90);
       if (ended && plain) {
         if (upper > 0) for (let k = start; k < i; k++) c[k] = c[k]! | 32;
         const id = lookupWord(c, start, i, hash);
