@@ -16,6 +16,7 @@ import { rankDocuments } from "./rank-documents.js";
 import { createSearchIndex } from "./search-index.js";
 import { resolveSearchIndexOptions } from "./search-index-options.js";
 import type { SearchDocument } from "./search-types.js";
+import { restoreSearchAnalysis, storeSearchAnalysis } from "../snapshot/snapshot-search-index.js";
 
 const options = resolveSearchIndexOptions({});
 const fixture = (name: string) => JSON.parse(readFileSync(join(REPO_ROOT, "test/fixtures", name), "utf8")) as unknown;
@@ -52,6 +53,12 @@ function expectSameIndex(documents: SearchDocument[]): void {
   const fresh = documents.map(analyzeDocument);
   const reference = documents.map(referenceAnalyzeDocument);
   expect(fresh.map(analysis)).toEqual(reference.map(analysis));
+  // Restored from the stored form (terms read through the term table): the same analysis, the same index.
+  const restored = fresh.map((document) => restoreSearchAnalysis(storeSearchAnalysis(document), document)!);
+  expect(restored.map(analysis)).toEqual(reference.map(analysis));
+  expect(stateContent(applyChanges(EMPTY_STATE, [], restored))).toEqual(
+    stateContent(referenceApplyChanges(EMPTY_STATE, [], reference)),
+  );
   const state = applyChanges(EMPTY_STATE, [], fresh);
   const referenceState = referenceApplyChanges(EMPTY_STATE, [], reference);
   expect(stateContent(state)).toEqual(stateContent(referenceState));
@@ -127,7 +134,10 @@ describe("the faster index build gives exactly the old index and rankings", () =
       path: `/hostile/${i}`,
     }));
     // Far more distinct words than the word table holds, so it is cleared mid-document.
-    const many = Array.from({ length: 150_000 }, (_, i) => `w${(i * 7919).toString(36).replace(/\d/g, "q")}`);
+    const letters = (i: number) =>
+      [...i.toString(26)].map((digit) => String.fromCharCode(97 + parseInt(digit, 26))).join("");
+    const many = Array.from({ length: 150_000 }, (_, i) => `w${letters(i)}`);
+    expect(new Set(many).size).toBe(150_000);
     documents.push({ name: "many-words", description: "distinct words", body: many.join(" "), path: "/many" });
     expect(documents.slice(0, 300).map(analyzeDocument).map(analysis)).toEqual(
       documents.slice(0, 300).map(referenceAnalyzeDocument).map(analysis),
@@ -138,6 +148,21 @@ describe("the faster index build gives exactly the old index and rankings", () =
     expect(documents.slice(0, 50).map(analyzeDocument).map(analysis)).toEqual(
       documents.slice(0, 50).map(referenceAnalyzeDocument).map(analysis),
     );
+  });
+
+  it("refuses a stored term list with a repeated or empty term, whatever the term table holds", () => {
+    const stored = (terms: string) => ({
+      lengths: [1, 1, 0, 0],
+      terms,
+      packed: Buffer.from(new Uint32Array(terms.split(" ").length).fill(1).buffer).toString("base64"),
+    });
+    const metadata = { name: "x", description: "", path: "/x" };
+    expect(restoreSearchAnalysis(stored("pdf form pdf"), metadata)).toBeUndefined();
+    expect(restoreSearchAnalysis(stored("pdf form"), metadata)?.terms).toEqual(["pdf", "form"]);
+    expect(restoreSearchAnalysis(stored("form pdf form"), metadata)).toBeUndefined();
+    expect(restoreSearchAnalysis(stored("pdf  form"), metadata)).toBeUndefined();
+    expect(restoreSearchAnalysis(stored("日本 日本語 日本"), metadata)).toBeUndefined();
+    expect(restoreSearchAnalysis(stored("日本 日本語"), metadata)?.terms).toEqual(["日本", "日本語"]);
   });
 
   describe.skipIf(!CORPUS_AVAILABLE)("on real skills (skipped when ../shared/corpus is not found)", () => {

@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs
 import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { FIELDS, type IndexedDocument } from "../search/indexed-document.js";
-import { distinctTermIds, termIdGeneration } from "../search/term-ids.js";
+import { termIdGeneration, termIdsOfList } from "../search/term-ids.js";
 import { SKILLGRAPH_CORE_VERSION, SNAPSHOT_VERSION } from "./snapshot-format.js";
 
 // The search index of a registry snapshot lives in a file beside it (`<snapshot>.search`), read only when the index is
@@ -58,7 +58,10 @@ export function restoreSearchAnalysis(
   if (typeof terms !== "string" || typeof packed !== "string") return undefined;
   // One check over the whole string: no whitespace but single spaces between terms, none at either end.
   if (/[^\S ]| {2}|^ | $/.test(terms)) return undefined;
-  const termList = terms === "" ? [] : terms.split(" ");
+  // Repeated terms are refused; the others are read as the index's shared strings, with their ids.
+  const list = terms === "" ? { terms: [], ids: new Int32Array(0) } : termIdsOfList(terms);
+  if (list === undefined) return undefined;
+  const { terms: termList, ids: termIds } = list;
   const bytes = Buffer.from(packed, "base64");
   if (bytes.length !== termList.length * 4 || bytes.toString("base64") !== packed) return undefined;
   const frequencies = new Uint32Array(termList.length);
@@ -69,9 +72,6 @@ export function restoreSearchAnalysis(
     // packFrequencies fills 31 bits; a term with no occurrence in any field is never stored.
     if (value === 0 || value >= 2 ** 31) return undefined;
   }
-  // Repeated terms are refused; the others are replaced by the index's shared strings and get their ids.
-  const termIds = distinctTermIds(termList);
-  if (termIds === undefined) return undefined;
   return {
     name: metadata.name,
     description: metadata.description,
