@@ -1,4 +1,5 @@
 import { Buffer } from "node:buffer";
+import { CodeUnitTable, MISSING } from "./code-unit-table.js";
 
 // Index terms get small integer ids so that building an index counts and groups them in typed arrays instead of Maps
 // keyed by string. Ids are process-wide and only grow, until `resetTermIds` (called between documents when there are
@@ -42,19 +43,12 @@ export function resetTermIds(): void {
   ids.clear();
   terms.length = 0;
   generation++;
-  listTable.fill(0);
-  listPoolUsed = 0;
-  listCount = 0;
+  listTerms.clear();
 }
 
-// Stored term lists are read through a table of the terms already seen, keyed by a hash of their code units (four
-// integers per slot: length, hash, start in `listPool`, id), so a known term costs no substring and no Map lookup.
-const LIST_TABLE_BITS = 18;
-const LIST_TABLE_SIZE = 1 << LIST_TABLE_BITS;
-const listTable = new Int32Array(LIST_TABLE_SIZE * 4);
-let listPool = new Uint16Array(1 << 20);
-let listPoolUsed = 0;
-let listCount = 0;
+// Stored term lists are read through a table of the terms already seen, keyed by their code units, so a known term
+// costs no substring and no Map lookup.
+const listTerms = new CodeUnitTable();
 let listCodes = new Uint16Array(1 << 14);
 let listBytes = Buffer.from(listCodes.buffer);
 
@@ -81,7 +75,11 @@ export function termIdsOfList(text: string): { terms: string[]; ids: Int32Array 
     let hash = 0;
     while (i < length && c[i] !== 32) hash = (Math.imul(hash, 31) + c[i++]!) | 0;
     if (i === start) return undefined;
-    const id = listTermId(c, start, i, hash);
+    let id = listTerms.find(c, start, i, hash);
+    if (id === MISSING) {
+      id = termIdOf(String.fromCharCode.apply(null, c.subarray(start, i) as unknown as number[]));
+      listTerms.add(c, start, i, hash, id);
+    }
     if (id >= marks.length) {
       const grown = new Int32Array(Math.max(terms.length, id + 1) * 2);
       grown.set(marks);
@@ -96,45 +94,4 @@ export function termIdsOfList(text: string): { terms: string[]; ids: Int32Array 
   const list = new Array<string>(out.length);
   for (let k = 0; k < out.length; k++) list[k] = terms[out[k]!]!;
   return { terms: list, ids: out };
-}
-
-function listTermId(c: Uint16Array, start: number, end: number, hash: number): number {
-  const size = end - start;
-  const mask = LIST_TABLE_SIZE - 1;
-  let slot = (hash ^ (hash >>> LIST_TABLE_BITS)) & mask;
-  for (;;) {
-    const at = slot << 2;
-    const known = listTable[at]!;
-    if (known === 0) break;
-    if (known === size && listTable[at + 1] === hash) {
-      const from = listTable[at + 2]!;
-      let k = 0;
-      while (k < size && listPool[from + k] === c[start + k]) k++;
-      if (k === size) return listTable[at + 3]!;
-    }
-    slot = (slot + 1) & mask;
-  }
-  const id = termIdOf(String.fromCharCode.apply(null, c.subarray(start, end) as unknown as number[]));
-  if (listCount >= LIST_TABLE_SIZE >>> 1 || listPoolUsed + size > listPool.length) {
-    if (listCount >= LIST_TABLE_SIZE >>> 1) {
-      listTable.fill(0);
-      listPoolUsed = 0;
-      listCount = 0;
-    } else {
-      const grown = new Uint16Array(listPool.length * 2);
-      grown.set(listPool);
-      listPool = grown;
-    }
-    slot = (hash ^ (hash >>> LIST_TABLE_BITS)) & mask;
-    while (listTable[slot << 2] !== 0) slot = (slot + 1) & mask;
-  }
-  listPool.set(c.subarray(start, end), listPoolUsed);
-  const at = slot << 2;
-  listTable[at] = size;
-  listTable[at + 1] = hash;
-  listTable[at + 2] = listPoolUsed;
-  listTable[at + 3] = id;
-  listPoolUsed += size;
-  listCount++;
-  return id;
 }

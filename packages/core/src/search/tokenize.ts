@@ -1,6 +1,7 @@
 import { porterStem } from "./porter-stem.js";
 import { STOP_WORDS } from "./stop-words.js";
 import { Buffer } from "node:buffer";
+import { CodeUnitTable, MISSING } from "./code-unit-table.js";
 import { resetTermIds, termIdCount, termIdOf, termOfId } from "./term-ids.js";
 
 /** Character classes for the word scanner. */
@@ -156,19 +157,9 @@ export function tokenize(text: string, options: { keepCompounds?: boolean } = {}
 // Documents are tokenized from a scratch copy of their UTF-16 code units through a table of the plain ASCII words already
 // seen (lowercase, Capitalized, UPPERCASE or all digits), probed with a hash computed while scanning: such a word costs
 // no substring, no string hashing and no Map lookup. Each term also gets a small integer id (see `visitTerms`).
-const WORD_TABLE_BITS = 18;
-const WORD_TABLE_SIZE = 1 << WORD_TABLE_BITS;
-/** The table is cleared when half full (short probe sequences), the term ids when this many. */
-const WORD_TABLE_LIMIT = WORD_TABLE_SIZE >>> 1;
 const TERM_ID_LIMIT = 1_000_000;
-/**
- * Four integers per slot, side by side so a probe reads one cache line: the word's length (0: empty slot), its hash,
- * where its code units start in `wordPool`, and its term id (-1: stop word).
- */
-const wordTable = new Int32Array(WORD_TABLE_SIZE * 4);
-let wordPool = new Uint16Array(1 << 20);
-let wordPoolUsed = 0;
-let wordCount = 0;
+/** Lowercased plain word -> its term id (-1: stop word). */
+const words = new CodeUnitTable();
 let codes = new Uint16Array(1 << 14);
 let codeBytes = Buffer.from(codes.buffer);
 const otherWords: string[] = [];
@@ -189,14 +180,8 @@ function stemId(stem: string): number {
 export function releaseTermIds(): boolean {
   if (termIdCount() < TERM_ID_LIMIT) return false;
   resetTermIds();
-  clearWordTable();
+  words.clear();
   return true;
-}
-
-function clearWordTable(): void {
-  wordTable.fill(0);
-  wordCount = 0;
-  wordPoolUsed = 0;
 }
 
 /**
@@ -240,7 +225,11 @@ export function visitTerms(text: string, visit: (term: string, id: number) => vo
         (seen === (LOWER_BIT | UPPER_BIT) && upper === 1 && code >= 65 && code <= 90);
       if (ended && plain) {
         if (upper > 0) for (let k = start; k < i; k++) c[k] = c[k]! | 32;
-        const id = lookupWord(c, start, i, hash);
+        let id = words.find(c, start, i, hash);
+        if (id === MISSING) {
+          id = stemId(stemOf(String.fromCharCode.apply(null, c.subarray(start, i) as unknown as number[])));
+          words.add(c, start, i, hash, id);
+        }
         if (id >= 0) visit(termOfId(id), id);
         continue;
       }
@@ -261,44 +250,4 @@ export function visitTerms(text: string, visit: (term: string, id: number) => vo
 function isSeparatorOrCjk(text: string, index: number): boolean {
   const kind = kindOf(text, index);
   return kind === CharKind.Separator || kind === CharKind.Cjk;
-}
-
-/** The term id (-1: stop word) of the lowercase word c[start, end) with hash `hash`, from the table (added when new). */
-function lookupWord(c: Uint16Array, start: number, end: number, hash: number): number {
-  const size = end - start;
-  const mask = WORD_TABLE_SIZE - 1;
-  let slot = (hash ^ (hash >>> WORD_TABLE_BITS)) & mask;
-  for (;;) {
-    const at = slot << 2;
-    const known = wordTable[at]!;
-    if (known === 0) break;
-    if (known === size && wordTable[at + 1] === hash) {
-      const from = wordTable[at + 2]!;
-      let k = 0;
-      while (k < size && wordPool[from + k] === c[start + k]) k++;
-      if (k === size) return wordTable[at + 3]!;
-    }
-    slot = (slot + 1) & mask;
-  }
-  const word = String.fromCharCode.apply(null, c.subarray(start, end) as unknown as number[]);
-  const id = stemId(stemOf(word));
-  if (wordCount >= WORD_TABLE_LIMIT || wordPoolUsed + size > wordPool.length) {
-    if (wordCount >= WORD_TABLE_LIMIT) clearWordTable();
-    else {
-      const grown = new Uint16Array(wordPool.length * 2);
-      grown.set(wordPool);
-      wordPool = grown;
-    }
-    slot = (hash ^ (hash >>> WORD_TABLE_BITS)) & mask;
-    while (wordTable[slot << 2] !== 0) slot = (slot + 1) & mask;
-  }
-  wordPool.set(c.subarray(start, end), wordPoolUsed);
-  const at = slot << 2;
-  wordTable[at] = size;
-  wordTable[at + 1] = hash;
-  wordTable[at + 2] = wordPoolUsed;
-  wordTable[at + 3] = id;
-  wordPoolUsed += size;
-  wordCount++;
-  return id;
 }
