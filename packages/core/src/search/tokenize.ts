@@ -200,7 +200,7 @@ export function visitTerms(text: string, visit: (term: string, id: number) => vo
   let i = 0;
   while (i < length) {
     const code = c[i]!;
-    if (code < 128 && ASCII_KINDS[code] !== CharKind.Separator) {
+    if (code < 128 && ASCII_WORD_BITS[code] !== 0) {
       // A run of ASCII letters and digits: plain words take the table, anything else the general scanner.
       const start = i;
       let hash = 0;
@@ -234,7 +234,16 @@ export function visitTerms(text: string, visit: (term: string, id: number) => vo
         continue;
       }
       i = start;
-    } else if (code < 128 || kindOf(text, i) === CharKind.Separator) {
+    } else if (code < 128) {
+      // ASCII punctuation and spaces, skipped in one go.
+      i++;
+      while (i < length) {
+        const next = c[i]!;
+        if (next >= 128 || ASCII_WORD_BITS[next] !== 0) break;
+        i++;
+      }
+      continue;
+    } else if (kindOf(text, i) === CharKind.Separator) {
       i++;
       continue;
     }
