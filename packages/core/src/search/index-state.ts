@@ -25,13 +25,6 @@ export const EMPTY_STATE: IndexState = {
   headTerms: new Map(),
 };
 
-/** A posting list being filled, with how many of its postings are in a name or description. */
-interface GrowingList {
-  docs: IndexedDocument[];
-  packed: Uint32Array;
-  head: number;
-}
-
 function inHead(packed: number): boolean {
   return fieldFrequency(packed, 0) > 0 || fieldFrequency(packed, 1) > 0;
 }
@@ -41,35 +34,55 @@ function groupPostings(documents: readonly IndexedDocument[]): Map<string, Posti
   const additions = new Map<string, PostingList & { head: number }>();
   const generation = termIdGeneration();
   if (documents.every((document) => document.termIds !== undefined && document.termGeneration === generation)) {
-    // Every term has a current id: count the postings of each id, then fill lists of exactly that size, so the Map is
-    // touched once per distinct term and nothing grows or is copied.
-    const sizes = new Int32Array(termIdCount());
+    // Every term has a current id: count the postings of each id, lay all lists out in one pair of arrays (each
+    // term's slice at an offset), fill them in document order, then cut them apart; the Map is touched once per term.
+    const count = termIdCount();
+    const cursor = new Int32Array(count);
     for (const document of documents) {
       const ids = document.termIds!;
-      for (let i = 0; i < ids.length; i++) sizes[ids[i]!]!++;
+      for (let i = 0; i < ids.length; i++) cursor[ids[i]!]!++;
     }
-    const lists: (GrowingList | undefined)[] = new Array<GrowingList | undefined>(sizes.length).fill(undefined);
-    const filled = new Int32Array(sizes.length);
+    const order: number[] = [];
+    const firstTerm: string[] = [];
+    let total = 0;
     for (const document of documents) {
-      const { terms, packed } = document;
+      const { terms } = document;
       const ids = document.termIds!;
       for (let i = 0; i < ids.length; i++) {
         const id = ids[i]!;
-        let list = lists[id];
-        if (list === undefined) {
-          list = lists[id] = {
-            docs: new Array<IndexedDocument>(sizes[id]!),
-            packed: new Uint32Array(sizes[id]!),
-            head: 0,
-          };
-          additions.set(terms[i]!, list);
-        }
-        const value = packed[i]!;
-        const at = filled[id]!++;
-        list.docs[at] = document;
-        list.packed[at] = value;
-        if (inHead(value)) list.head++;
+        const size = cursor[id]!;
+        if (size <= 0) continue;
+        // First sight of this term: reserve its slice; the cursor becomes -(offset + 1) until filling starts.
+        order.push(id);
+        firstTerm.push(terms[i]!);
+        cursor[id] = -(total + 1);
+        total += size;
       }
+    }
+    const starts = new Int32Array(order.length + 1);
+    for (let k = 0; k < order.length; k++) {
+      const id = order[k]!;
+      starts[k] = -cursor[id]! - 1;
+      cursor[id] = starts[k]!;
+    }
+    starts[order.length] = total;
+    const allDocs = new Array<IndexedDocument>(total);
+    const allPacked = new Uint32Array(total);
+    for (const document of documents) {
+      const { packed } = document;
+      const ids = document.termIds!;
+      for (let i = 0; i < ids.length; i++) {
+        const at = cursor[ids[i]!]!++;
+        allDocs[at] = document;
+        allPacked[at] = packed[i]!;
+      }
+    }
+    for (let k = 0; k < order.length; k++) {
+      const start = starts[k]!;
+      const end = starts[k + 1]!;
+      let head = 0;
+      for (let at = start; at < end; at++) if (inHead(allPacked[at]!)) head++;
+      additions.set(firstTerm[k]!, { docs: allDocs.slice(start, end), packed: allPacked.slice(start, end), head });
     }
     return additions;
   }
