@@ -163,6 +163,10 @@ describe("the faster index build gives exactly the old index and rankings", () =
     expect(restoreSearchAnalysis(stored("pdf  form"), metadata)).toBeUndefined();
     expect(restoreSearchAnalysis(stored("日本 日本語 日本"), metadata)).toBeUndefined();
     expect(restoreSearchAnalysis(stored("日本 日本語"), metadata)?.terms).toEqual(["日本", "日本語"]);
+    // No whitespace but single spaces between terms (what the check this replaced, /[^\S ]| {2}|^ | $/, refused).
+    for (const terms of [" pdf", "pdf ", "pdf\tform", "pdf\u00a0form", "pdf\u2028x", "pdf\ufeff", "a\u3000b", "\u200a"])
+      expect(restoreSearchAnalysis(stored(terms), metadata), JSON.stringify(terms)).toBeUndefined();
+    expect(restoreSearchAnalysis(stored("pdf\u200bform"), metadata)?.terms).toEqual(["pdf\u200bform"]);
   });
 
   describe.skipIf(!CORPUS_AVAILABLE)("on real skills (skipped when ../shared/corpus is not found)", () => {

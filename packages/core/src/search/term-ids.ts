@@ -54,7 +54,7 @@ let listBytes = Buffer.from(listCodes.buffer);
 
 /**
  * The terms of a list joined by single spaces (a stored analysis), as the shared strings of their ids, and the ids;
- * undefined when a term is repeated or empty. `text` must not be empty.
+ * undefined when a term is repeated or empty or holds whitespace (what `\s` matches). `text` must not be empty.
  */
 export function termIdsOfList(text: string): { terms: string[]; ids: Int32Array } | undefined {
   const length = text.length;
@@ -73,7 +73,12 @@ export function termIdsOfList(text: string): { terms: string[]; ids: Int32Array 
   while (i <= length) {
     const start = i;
     let hash = 0;
-    while (i < length && c[i] !== 32) hash = (Math.imul(hash, 31) + c[i++]!) | 0;
+    for (; i < length; i++) {
+      const code = c[i]!;
+      if (code === 32) break;
+      if (code <= 32 ? code >= 9 && code <= 13 : code >= 0xa0 && isOtherWhitespace(code)) return undefined;
+      hash = (Math.imul(hash, 31) + code) | 0;
+    }
     if (i === start) return undefined;
     let id = listTerms.find(c, start, i, hash);
     if (id === MISSING) {
@@ -94,4 +99,19 @@ export function termIdsOfList(text: string): { terms: string[]; ids: Int32Array 
   const list = new Array<string>(out.length);
   for (let k = 0; k < out.length; k++) list[k] = terms[out[k]!]!;
   return { terms: list, ids: out };
+}
+
+/** Whitespace (`\s`) at or above U+00A0. */
+function isOtherWhitespace(code: number): boolean {
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
 }

@@ -56,9 +56,8 @@ export function restoreSearchAnalysis(
   )
     return undefined;
   if (typeof terms !== "string" || typeof packed !== "string") return undefined;
-  // One check over the whole string: no whitespace but single spaces between terms, none at either end.
-  if (/[^\S ]| {2}|^ | $/.test(terms)) return undefined;
-  // Repeated terms are refused; the others are read as the index's shared strings, with their ids.
+  // Terms are separated by single spaces and hold no whitespace; repeated terms are refused. The others are read as the
+  // index's shared strings, with their ids.
   const list = terms === "" ? { terms: [], ids: new Int32Array(0) } : termIdsOfList(terms);
   if (list === undefined) return undefined;
   const { terms: termList, ids: termIds } = list;
