@@ -92,7 +92,8 @@ function expectSameIndex(documents: SearchDocument[]): void {
     [...documents.slice(half), ...edited].map(referenceAnalyzeDocument),
   );
   expect(stateContent(incremental)).toEqual(stateContent(referenceIncremental));
-  for (const query of queries.slice(0, 40)) expect(ranking(incremental, query)).toEqual(ranking(referenceIncremental, query));
+  for (const query of queries.slice(0, 40))
+    expect(ranking(incremental, query)).toEqual(ranking(referenceIncremental, query));
 }
 
 /** A seeded generator (mulberry32), so a failure reproduces. */
@@ -109,10 +110,59 @@ function random(seed: number): () => number {
 // Pieces that exercise every path of the scanner: case shapes, digits, non-ASCII letters and digits, CJK, emoji,
 // lone surrogates, separators of every kind, stop words, headings.
 const PIECES = [
-  "pdf", "PDF", "Pdf", "pDF", "getHTTPResponse2", "NotebookLM", "v2", "V2", "2024", "A", "a", "I", "the", "The",
-  "THE", "café", "Café", "naïve", "über", "x²", "٣", "日本語", "データ", "한국어", "🙂", "\uD800", "\uDC00x", "_",
-  "-", ".", "/", "#", "\n", "\n# ", "\n## Usage ", "\t", " ", "  ", "ABc", "AbC", "aB", "deployment", "Deploying",
-  "running", "ran", "s00093", "S00093a", "x1y2", "ĀĒĪ", "ǅungla", "İstanbul", "ß", "ﬁle",
+  "pdf",
+  "PDF",
+  "Pdf",
+  "pDF",
+  "getHTTPResponse2",
+  "NotebookLM",
+  "v2",
+  "V2",
+  "2024",
+  "A",
+  "a",
+  "I",
+  "the",
+  "The",
+  "THE",
+  "café",
+  "Café",
+  "naïve",
+  "über",
+  "x²",
+  "٣",
+  "日本語",
+  "データ",
+  "한국어",
+  "🙂",
+  "\uD800",
+  "\uDC00x",
+  "_",
+  "-",
+  ".",
+  "/",
+  "#",
+  "\n",
+  "\n# ",
+  "\n## Usage ",
+  "\t",
+  " ",
+  "  ",
+  "ABc",
+  "AbC",
+  "aB",
+  "deployment",
+  "Deploying",
+  "running",
+  "ran",
+  "s00093",
+  "S00093a",
+  "x1y2",
+  "ĀĒĪ",
+  "ǅungla",
+  "İstanbul",
+  "ß",
+  "ﬁle",
 ];
 
 function hostileText(next: () => number, words: number): string {

@@ -168,7 +168,13 @@ const UPPER_BIT = 2;
 const DIGIT_BIT = 4;
 /** For ASCII codes: the bit of a lowercase letter, capital or digit, 0 for anything else. */
 const ASCII_WORD_BITS = Uint8Array.from({ length: 128 }, (_, code) =>
-  code >= 97 && code <= 122 ? LOWER_BIT : code >= 65 && code <= 90 ? UPPER_BIT : code >= 48 && code <= 57 ? DIGIT_BIT : 0,
+  code >= 97 && code <= 122
+    ? LOWER_BIT
+    : code >= 65 && code <= 90
+      ? UPPER_BIT
+      : code >= 48 && code <= 57
+        ? DIGIT_BIT
+        : 0,
 );
 
 /** The id of a stem from `stemOf`, -1 for the empty stop-word stem. */
