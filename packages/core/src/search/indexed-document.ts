@@ -1,5 +1,6 @@
 import type { SearchDocument } from "./search-types.js";
-import { tokenize } from "./tokenize.js";
+import { termIdCount, termIdGeneration, termOfId } from "./term-ids.js";
+import { releaseTermIds, visitTerms } from "./tokenize.js";
 
 /** Fields in scoring order: name, description, markdown headings, body. */
 export const FIELDS = ["name", "description", "headings", "body"] as const;
@@ -10,7 +11,7 @@ export const FIELDS = ["name", "description", "headings", "body"] as const;
  */
 export const SEARCH_INDEX_FORMAT_VERSION = 1;
 
-/** Per-field term-frequency caps; they fit the four counts into one 31-bit integer. */
+/** Per-field term-frequency caps; they fit the four counts into one 31-bit integer (unrolled in `analyzeDocument`). */
 const BITS = [4, 7, 7, 13] as const;
 const SHIFTS = [0, 4, 11, 18] as const;
 
@@ -25,6 +26,9 @@ export interface IndexedDocument {
   readonly terms: readonly string[];
   /** Per-term field frequencies packed by `packFrequencies`. */
   readonly packed: Uint32Array;
+  /** Ids of `terms` (see term-ids.ts) when taken in generation `termGeneration`: lets index builds skip string Maps. */
+  readonly termIds?: Int32Array;
+  readonly termGeneration?: number;
   /** Scratch space for one synchronous ranking pass (see rank-documents.ts); never part of the document's meaning. */
   readonly scratch: RankingScratch;
 }
@@ -59,28 +63,76 @@ const HEADING = /^#{1,6}[ \t]+(.+)$/gm;
  */
 export function analyzeDocument(document: SearchDocument): IndexedDocument {
   const headings = [...document.body.matchAll(HEADING)].map((match) => match[1]).join("\n");
-  const fieldTokens = [
-    tokenize(document.name),
-    tokenize(document.description),
-    tokenize(headings),
-    tokenize(document.body),
-  ];
-  const counts = new Map<string, number[]>();
-  fieldTokens.forEach((tokens, field) => {
-    for (const token of tokens) {
-      let row = counts.get(token);
-      if (!row) counts.set(token, (row = [0, 0, 0, 0]));
-      row[field]!++;
-    }
-  });
-  const terms = [...counts.keys()];
+  if (releaseTermIds() || documentMark >= 0x7fffffff) {
+    markOfTerm.fill(0);
+    documentMark = 0;
+  }
+  documentMark++;
+  seenCount = 0;
+  const lengths = [0, 0, 0, 0];
+  const texts = [document.name, document.description, headings, document.body];
+  for (currentField = 0; currentField < texts.length; currentField++) {
+    const before = counted;
+    visitTerms(texts[currentField]!, countTerm);
+    lengths[currentField] = counted - before;
+  }
+  const terms = new Array<string>(seenCount);
+  const packed = new Uint32Array(seenCount);
+  for (let k = 0; k < seenCount; k++) {
+    const id = seenIds[k]!;
+    const at = id * 4;
+    terms[k] = termOfId(id);
+    packed[k] =
+      Math.min(fieldCounts[at]!, 15) |
+      (Math.min(fieldCounts[at + 1]!, 127) << 4) |
+      (Math.min(fieldCounts[at + 2]!, 127) << 11) |
+      (Math.min(fieldCounts[at + 3]!, 8191) << 18);
+  }
   return {
     name: document.name,
     description: document.description,
     path: document.path,
-    lengths: fieldTokens.map((tokens) => tokens.length),
+    lengths,
     terms,
-    packed: Uint32Array.from(terms, (term) => packFrequencies(counts.get(term)!)),
+    packed,
+    termIds: seenIds.slice(0, seenCount),
+    termGeneration: termIdGeneration(),
     scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
+}
+
+// State of the document being analyzed (analysis is synchronous), indexed by term id: a term's counts are the current
+// document's when its mark is the document's; `seenIds` lists the document's terms in order of first occurrence.
+let documentMark = 0;
+let markOfTerm = new Int32Array(1 << 16);
+let fieldCounts = new Int32Array(4 << 16);
+let seenIds = new Int32Array(1 << 12);
+let seenCount = 0;
+let currentField = 0;
+let counted = 0;
+
+/** Counts one occurrence of a term (by its id from `visitTerms`) in the current field. */
+function countTerm(_term: string, id: number): void {
+  counted++;
+  if (id >= markOfTerm.length) {
+    const size = Math.max(termIdCount(), id + 1) * 2;
+    const marks = new Int32Array(size);
+    marks.set(markOfTerm);
+    markOfTerm = marks;
+    const grown = new Int32Array(size * 4);
+    grown.set(fieldCounts);
+    fieldCounts = grown;
+  }
+  const at = id * 4;
+  if (markOfTerm[id] !== documentMark) {
+    markOfTerm[id] = documentMark;
+    fieldCounts[at] = fieldCounts[at + 1] = fieldCounts[at + 2] = fieldCounts[at + 3] = 0;
+    if (seenCount === seenIds.length) {
+      const grown = new Int32Array(seenIds.length * 2);
+      grown.set(seenIds);
+      seenIds = grown;
+    }
+    seenIds[seenCount++] = id;
+  }
+  fieldCounts[at + currentField]!++;
 }

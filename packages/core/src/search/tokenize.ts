@@ -1,5 +1,8 @@
 import { porterStem } from "./porter-stem.js";
 import { STOP_WORDS } from "./stop-words.js";
+import { Buffer } from "node:buffer";
+import { CodeUnitTable, MISSING } from "./code-unit-table.js";
+import { resetTermIds, termIdCount, termIdOf, termOfId } from "./term-ids.js";
 
 /** Character classes for the word scanner. */
 const CharKind = { Separator: 0, Lower: 1, Upper: 2, Digit: 3, OtherLetter: 4, Cjk: 5 } as const;
@@ -72,42 +75,48 @@ export function splitWords(text: string, options: { keepCompounds?: boolean } = 
       }
       i = start;
     }
-    const kind = kindOf(text, i);
-    if (kind === CharKind.Separator) {
+    if (kindOf(text, i) === CharKind.Separator) {
       i++;
       continue;
     }
-    const start = i;
-    if (kind === CharKind.Cjk) {
-      while (i < length && kindOf(text, i) === CharKind.Cjk) i++;
-      if (i - start === 1) out.push(text[start]!);
-      for (let j = start; j + 1 < i; j++) out.push(text.slice(j, j + 2));
-      continue;
-    }
-    const kinds: CharKind[] = [];
-    let simple = true;
-    let other = false;
-    while (i < length) {
-      const current = kindOf(text, i);
-      if (current === CharKind.Separator || current === CharKind.Cjk) break;
-      if (current === CharKind.OtherLetter) other = true;
-      if (
-        current === CharKind.Upper ||
-        (kinds.length > 0 && (current === CharKind.Digit) !== (kinds[kinds.length - 1] === CharKind.Digit))
-      )
-        simple = false;
-      kinds.push(current);
-      i++;
-    }
-    const run = text.slice(start, i);
-    if (simple || options.keepCompounds) {
-      out.push(simple && !other ? run : run.toLowerCase());
-      continue;
-    }
-    // A camelCase or alphanumeric word is also kept whole ("NotebookLM" -> notebook, lm, notebooklm).
-    if (splitCompound(run, kinds, out) > 1) out.push(run.toLowerCase());
+    i = scanRun(text, i, options.keepCompounds === true, out);
   }
   return out;
+}
+
+/** Appends the words of the letter/digit (or CJK) run starting at `start` (not a separator); returns where it ends. */
+function scanRun(text: string, start: number, keepCompounds: boolean, out: string[]): number {
+  const length = text.length;
+  let i = start;
+  if (kindOf(text, i) === CharKind.Cjk) {
+    while (i < length && kindOf(text, i) === CharKind.Cjk) i++;
+    if (i - start === 1) out.push(text[start]!);
+    for (let j = start; j + 1 < i; j++) out.push(text.slice(j, j + 2));
+    return i;
+  }
+  const kinds: CharKind[] = [];
+  let simple = true;
+  let other = false;
+  while (i < length) {
+    const current = kindOf(text, i);
+    if (current === CharKind.Separator || current === CharKind.Cjk) break;
+    if (current === CharKind.OtherLetter) other = true;
+    if (
+      current === CharKind.Upper ||
+      (kinds.length > 0 && (current === CharKind.Digit) !== (kinds[kinds.length - 1] === CharKind.Digit))
+    )
+      simple = false;
+    kinds.push(current);
+    i++;
+  }
+  const run = text.slice(start, i);
+  if (simple || keepCompounds) {
+    out.push(simple && !other ? run : run.toLowerCase());
+    return i;
+  }
+  // A camelCase or alphanumeric word is also kept whole ("NotebookLM" -> notebook, lm, notebooklm).
+  if (splitCompound(run, kinds, out) > 1) out.push(run.toLowerCase());
+  return i;
 }
 
 function kindOf(text: string, index: number): CharKind {
@@ -121,6 +130,16 @@ const ASCII_KINDS: CharKind[] = Array.from({ length: 128 }, (_, code) => charKin
 const STEM_CACHE_LIMIT = 100_000;
 const stemCache = new Map<string, string>();
 
+/** The index term of one word: "" for a stop word, else its stem (cached). */
+function stemOf(word: string): string {
+  let stem = stemCache.get(word);
+  if (stem === undefined) {
+    if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
+    stemCache.set(word, (stem = STOP_WORDS.has(word) ? "" : porterStem(word)));
+  }
+  return stem;
+}
+
 /**
  * Turns text into index terms: words from `splitWords`, stop words dropped, each stemmed.
  * Queries pass `keepCompounds` so "PowerPoint" stays one term instead of adding "power" and "point".
@@ -129,12 +148,121 @@ const stemCache = new Map<string, string>();
 export function tokenize(text: string, options: { keepCompounds?: boolean } = {}): string[] {
   const out: string[] = [];
   for (const word of splitWords(text, options)) {
-    let stem = stemCache.get(word);
-    if (stem === undefined) {
-      if (stemCache.size >= STEM_CACHE_LIMIT) stemCache.clear();
-      stemCache.set(word, (stem = STOP_WORDS.has(word) ? "" : porterStem(word)));
-    }
+    const stem = stemOf(word);
     if (stem !== "") out.push(stem);
   }
   return out;
+}
+
+// Documents are tokenized from a scratch copy of their UTF-16 code units through a table of the plain ASCII words already
+// seen (lowercase, Capitalized, UPPERCASE or all digits), probed with a hash computed while scanning: such a word costs
+// no substring, no string hashing and no Map lookup. Each term also gets a small integer id (see `visitTerms`).
+const TERM_ID_LIMIT = 1_000_000;
+/** Lowercased plain word -> its term id (-1: stop word). */
+const words = new CodeUnitTable();
+let codes = new Uint16Array(1 << 14);
+let codeBytes = Buffer.from(codes.buffer);
+const otherWords: string[] = [];
+const LOWER_BIT = 1;
+const UPPER_BIT = 2;
+const DIGIT_BIT = 4;
+/** For ASCII codes: the bit of a lowercase letter, capital or digit, 0 for anything else. */
+const ASCII_WORD_BITS = Uint8Array.from({ length: 128 }, (_, code) =>
+  code >= 97 && code <= 122
+    ? LOWER_BIT
+    : code >= 65 && code <= 90
+      ? UPPER_BIT
+      : code >= 48 && code <= 57
+        ? DIGIT_BIT
+        : 0,
+);
+
+/** The id of a stem from `stemOf`, -1 for the empty stop-word stem. */
+function stemId(stem: string): number {
+  return stem === "" ? -1 : termIdOf(stem);
+}
+
+/** Forgets every term id (and so the word table) when there are too many; call only between documents. */
+export function releaseTermIds(): boolean {
+  if (termIdCount() < TERM_ID_LIMIT) return false;
+  resetTermIds();
+  words.clear();
+  return true;
+}
+
+/**
+ * Calls `visit` with each index term of `text` in order and its id: exactly the terms `tokenize(text)` returns
+ * (without `keepCompounds`), but without building the word list, for tokenizing whole documents.
+ * @example visitTerms("Deploying apps", (term) => terms.push(term)) // deploi, app
+ */
+export function visitTerms(text: string, visit: (term: string, id: number) => void): void {
+  const length = text.length;
+  if (length > codes.length) {
+    codes = new Uint16Array(Math.max(length, codes.length * 2));
+    codeBytes = Buffer.from(codes.buffer);
+  }
+  codeBytes.write(text, 0, "utf16le");
+  const c = codes;
+  let i = 0;
+  while (i < length) {
+    const code = c[i]!;
+    if (code < 128 && ASCII_WORD_BITS[code] !== 0) {
+      // A run of ASCII letters and digits: plain words take the table, anything else the general scanner.
+      const start = i;
+      let hash = 0;
+      let seen = 0;
+      let upper = 0;
+      for (; i < length; i++) {
+        const next = c[i]!;
+        const bit = next < 128 ? ASCII_WORD_BITS[next]! : 0;
+        if (bit === 0) break;
+        seen |= bit;
+        if (bit === UPPER_BIT) {
+          upper++;
+          hash = (Math.imul(hash, 31) + (next | 32)) | 0;
+        } else hash = (Math.imul(hash, 31) + next) | 0;
+      }
+      const ended = i >= length || c[i]! < 128 || isSeparatorOrCjk(text, i);
+      // Plain: all lowercase, all digits, all capitals, or one leading capital then lowercase.
+      const plain =
+        seen === LOWER_BIT ||
+        seen === DIGIT_BIT ||
+        seen === UPPER_BIT ||
+        (seen === (LOWER_BIT | UPPER_BIT) && upper === 1 && code >= 65 && code <= 90);
+      if (ended && plain) {
+        if (upper > 0) for (let k = start; k < i; k++) c[k] = c[k]! | 32;
+        let id = words.find(c, start, i, hash);
+        if (id === MISSING) {
+          id = stemId(stemOf(String.fromCharCode.apply(null, c.subarray(start, i) as unknown as number[])));
+          words.add(c, start, i, hash, id);
+        }
+        if (id >= 0) visit(termOfId(id), id);
+        continue;
+      }
+      i = start;
+    } else if (code < 128) {
+      // ASCII punctuation and spaces, skipped in one go.
+      i++;
+      while (i < length) {
+        const next = c[i]!;
+        if (next >= 128 || ASCII_WORD_BITS[next] !== 0) break;
+        i++;
+      }
+      continue;
+    } else if (kindOf(text, i) === CharKind.Separator) {
+      i++;
+      continue;
+    }
+    otherWords.length = 0;
+    i = scanRun(text, i, false, otherWords);
+    for (const word of otherWords) {
+      const id = stemId(stemOf(word));
+      if (id >= 0) visit(termOfId(id), id);
+    }
+  }
+}
+
+function isSeparatorOrCjk(text: string, index: number): boolean {
+  const kind = kindOf(text, index);
+  return kind === CharKind.Separator || kind === CharKind.Cjk;
 }

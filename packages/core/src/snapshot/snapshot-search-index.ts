@@ -3,6 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs
 import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 import { FIELDS, type IndexedDocument } from "../search/indexed-document.js";
+import { termIdGeneration, termIdsOfList } from "../search/term-ids.js";
 import { SKILLGRAPH_CORE_VERSION, SNAPSHOT_VERSION } from "./snapshot-format.js";
 
 // The search index of a registry snapshot lives in a file beside it (`<snapshot>.search`), read only when the index is
@@ -35,6 +36,7 @@ export function storeSearchAnalysis(document: IndexedDocument): StoredSearchAnal
 }
 
 const MAX_FIELD_LENGTH = 2 ** 31;
+const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 
 /**
  * Rebuilds an analyzed document from its stored form and the skill's current metadata. The snapshot is untrusted
@@ -54,18 +56,20 @@ export function restoreSearchAnalysis(
   )
     return undefined;
   if (typeof terms !== "string" || typeof packed !== "string") return undefined;
-  // One check over the whole string: no whitespace but single spaces between terms, none at either end.
-  if (/[^\S ]| {2}|^ | $/.test(terms)) return undefined;
-  const termList = terms === "" ? [] : terms.split(" ");
-  if (new Set(termList).size !== termList.length) return undefined;
+  // Terms are separated by single spaces and hold no whitespace; repeated terms are refused. The others are read as the
+  // index's shared strings, with their ids.
+  const list = terms === "" ? { terms: [], ids: new Int32Array(0) } : termIdsOfList(terms);
+  if (list === undefined) return undefined;
+  const { terms: termList, ids: termIds } = list;
   const bytes = Buffer.from(packed, "base64");
   if (bytes.length !== termList.length * 4 || bytes.toString("base64") !== packed) return undefined;
   const frequencies = new Uint32Array(termList.length);
-  for (let i = 0; i < termList.length; i++) {
-    const value = bytes.readUInt32LE(i * 4);
+  if (LITTLE_ENDIAN) new Uint8Array(frequencies.buffer).set(bytes);
+  else for (let i = 0; i < termList.length; i++) frequencies[i] = bytes.readUInt32LE(i * 4);
+  for (let i = 0; i < frequencies.length; i++) {
+    const value = frequencies[i]!;
     // packFrequencies fills 31 bits; a term with no occurrence in any field is never stored.
     if (value === 0 || value >= 2 ** 31) return undefined;
-    frequencies[i] = value;
   }
   return {
     name: metadata.name,
@@ -74,6 +78,8 @@ export function restoreSearchAnalysis(
     lengths: lengths as number[],
     terms: termList,
     packed: frequencies,
+    termIds,
+    termGeneration: termIdGeneration(),
     scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
 }

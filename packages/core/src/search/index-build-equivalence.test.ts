@@ -1,0 +1,246 @@
+// Differential test of the faster index build: the documents, posting lists and rankings it produces are exactly those of
+// the code it replaced (kept in __fixtures__/reference-index-build.ts), on the real corpus, on a generated tree and on
+// hostile generated text, for every query of the development sets. Ranking itself is shared, so this holds whatever the
+// scoring does.
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { CORPUS_AVAILABLE, CORPUS_SKILLS_DIR, REPO_ROOT, SHARED_DIR } from "../../../../test/support/shared-paths.js";
+import { loadCorpus } from "./__fixtures__/load-corpus.js";
+import { referenceAnalyzeDocument, referenceApplyChanges } from "./__fixtures__/reference-index-build.js";
+import { applyChanges, EMPTY_STATE, type IndexState } from "./index-state.js";
+import { analyzeDocument, type IndexedDocument } from "./indexed-document.js";
+import { buildQuerySlots } from "./query-slots.js";
+import { rankDocuments } from "./rank-documents.js";
+import { createSearchIndex } from "./search-index.js";
+import { resolveSearchIndexOptions } from "./search-index-options.js";
+import type { SearchDocument } from "./search-types.js";
+import { restoreSearchAnalysis, storeSearchAnalysis } from "../snapshot/snapshot-search-index.js";
+
+const options = resolveSearchIndexOptions({});
+const fixture = (name: string) => JSON.parse(readFileSync(join(REPO_ROOT, "test/fixtures", name), "utf8")) as unknown;
+const queries = [
+  ...(fixture("search-development-queries-a.json") as Array<{ query: string }>).map((item) => item.query),
+  ...(fixture("search-development-queries-b.json") as { queries: Array<{ query: string }> }).queries.map(
+    (item) => item.query,
+  ),
+];
+
+const analysis = (document: IndexedDocument) => ({
+  name: document.name,
+  lengths: [...document.lengths],
+  terms: [...document.terms],
+  packed: [...document.packed],
+});
+
+/** A state's content in a comparable form: posting lists as (name, packed) pairs in order, head terms sorted. */
+function stateContent(state: IndexState) {
+  const postings = [...state.postings]
+    .map(([term, list]) => [term, list.docs.map((document, i) => `${document.name}:${list.packed[i]}`).join(" ")])
+    .sort(([a], [b]) => (a! < b! ? -1 : 1));
+  const headTerms = [...state.headTerms].sort(([a], [b]) => (a < b ? -1 : 1));
+  return { docs: [...state.docs.keys()].sort(), postings, headTerms, lengthSums: [...state.lengthSums] };
+}
+
+/** Every document a query matches, with its exact score, in ranking order. */
+function ranking(state: IndexState, query: string): Array<{ name: string; score: number }> {
+  const slots = buildQuerySlots(query, state, options.synonyms, options.expansion);
+  return rankDocuments(state, slots, options.ranking).map(({ document, score }) => ({ name: document.name, score }));
+}
+
+function expectSameIndex(documents: SearchDocument[]): void {
+  const fresh = documents.map(analyzeDocument);
+  const reference = documents.map(referenceAnalyzeDocument);
+  expect(fresh.map(analysis)).toEqual(reference.map(analysis));
+  // Restored from the stored form (terms read through the term table): the same analysis, the same index.
+  const restored = fresh.map((document) => restoreSearchAnalysis(storeSearchAnalysis(document), document)!);
+  expect(restored.map(analysis)).toEqual(reference.map(analysis));
+  expect(stateContent(applyChanges(EMPTY_STATE, [], restored))).toEqual(
+    stateContent(referenceApplyChanges(EMPTY_STATE, [], reference)),
+  );
+  const state = applyChanges(EMPTY_STATE, [], fresh);
+  const referenceState = referenceApplyChanges(EMPTY_STATE, [], reference);
+  expect(stateContent(state)).toEqual(stateContent(referenceState));
+  const index = createSearchIndex(documents);
+  for (const query of queries) {
+    const expected = ranking(referenceState, query);
+    expect(ranking(state, query), query).toEqual(expected);
+    // The public results (score, order, `confident`) over the whole ranking.
+    const results = index.search(query, { limit: documents.length });
+    expect(
+      results.map(({ name, score, confident }) => ({ name, score, confident })),
+      query,
+    ).toEqual(
+      expected
+        .filter(({ score }) => score > 0)
+        .map(({ name, score }) => ({ name, score, confident: score >= options.confidenceThreshold })),
+    );
+  }
+  // Incremental updates: half the documents, then the rest added, some replaced by edited copies and some removed.
+  const half = Math.floor(documents.length / 2);
+  const edited = documents.slice(0, 20).map((document) => ({ ...document, body: `${document.body}\nEdited v2 API.` }));
+  const removed = documents.slice(20, 40).map((document) => document.name);
+  const incremental = applyChanges(
+    applyChanges(EMPTY_STATE, [], documents.slice(0, half).map(analyzeDocument)),
+    removed,
+    [...documents.slice(half), ...edited].map(analyzeDocument),
+  );
+  const referenceIncremental = referenceApplyChanges(
+    referenceApplyChanges(EMPTY_STATE, [], documents.slice(0, half).map(referenceAnalyzeDocument)),
+    removed,
+    [...documents.slice(half), ...edited].map(referenceAnalyzeDocument),
+  );
+  expect(stateContent(incremental)).toEqual(stateContent(referenceIncremental));
+  for (const query of queries.slice(0, 40))
+    expect(ranking(incremental, query)).toEqual(ranking(referenceIncremental, query));
+}
+
+/** A seeded generator (mulberry32), so a failure reproduces. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+// Pieces that exercise every path of the scanner: case shapes, digits, non-ASCII letters and digits, CJK, emoji,
+// lone surrogates, separators of every kind, stop words, headings.
+const PIECES = [
+  "pdf",
+  "PDF",
+  "Pdf",
+  "pDF",
+  "getHTTPResponse2",
+  "NotebookLM",
+  "v2",
+  "V2",
+  "2024",
+  "A",
+  "a",
+  "I",
+  "the",
+  "The",
+  "THE",
+  "café",
+  "Café",
+  "naïve",
+  "über",
+  "x²",
+  "٣",
+  "日本語",
+  "データ",
+  "한국어",
+  "🙂",
+  "\uD800",
+  "\uDC00x",
+  "_",
+  "-",
+  ".",
+  "/",
+  "#",
+  "\n",
+  "\n# ",
+  "\n## Usage ",
+  "\t",
+  " ",
+  "  ",
+  "ABc",
+  "AbC",
+  "aB",
+  "deployment",
+  "Deploying",
+  "running",
+  "ran",
+  "s00093",
+  "S00093a",
+  "x1y2",
+  "ĀĒĪ",
+  "ǅungla",
+  "İstanbul",
+  "ß",
+  "ﬁle",
+];
+
+function hostileText(next: () => number, words: number): string {
+  let text = "";
+  for (let i = 0; i < words; i++) {
+    const piece = PIECES[Math.floor(next() * PIECES.length)]!;
+    text += piece + (next() < 0.6 ? " " : "");
+  }
+  return text;
+}
+
+describe("the faster index build gives exactly the old index and rankings", () => {
+  it("on hostile generated text (every scanner path, word-table overflow)", () => {
+    const next = random(12_345);
+    const documents: SearchDocument[] = Array.from({ length: 300 }, (_, i) => ({
+      name: `doc-${i}-${hostileText(next, 2).replace(/\s/g, "")}`,
+      description: hostileText(next, 12),
+      body: hostileText(next, 400),
+      path: `/hostile/${i}`,
+    }));
+    // Far more distinct words than the word table holds, so it is cleared mid-document.
+    const letters = (i: number) =>
+      [...i.toString(26)].map((digit) => String.fromCharCode(97 + parseInt(digit, 26))).join("");
+    const many = Array.from({ length: 150_000 }, (_, i) => `w${letters(i)}`);
+    expect(new Set(many).size).toBe(150_000);
+    documents.push({ name: "many-words", description: "distinct words", body: many.join(" "), path: "/many" });
+    expect(documents.slice(0, 300).map(analyzeDocument).map(analysis)).toEqual(
+      documents.slice(0, 300).map(referenceAnalyzeDocument).map(analysis),
+    );
+    const last = documents[documents.length - 1]!;
+    expect(analysis(analyzeDocument(last))).toEqual(analysis(referenceAnalyzeDocument(last)));
+    // And again after the table was cleared.
+    expect(documents.slice(0, 50).map(analyzeDocument).map(analysis)).toEqual(
+      documents.slice(0, 50).map(referenceAnalyzeDocument).map(analysis),
+    );
+  });
+
+  it("refuses a stored term list with a repeated or empty term, whatever the term table holds", () => {
+    const stored = (terms: string) => ({
+      lengths: [1, 1, 0, 0],
+      terms,
+      packed: Buffer.from(new Uint32Array(terms.split(" ").length).fill(1).buffer).toString("base64"),
+    });
+    const metadata = { name: "x", description: "", path: "/x" };
+    expect(restoreSearchAnalysis(stored("pdf form pdf"), metadata)).toBeUndefined();
+    expect(restoreSearchAnalysis(stored("pdf form"), metadata)?.terms).toEqual(["pdf", "form"]);
+    expect(restoreSearchAnalysis(stored("form pdf form"), metadata)).toBeUndefined();
+    expect(restoreSearchAnalysis(stored("pdf  form"), metadata)).toBeUndefined();
+    expect(restoreSearchAnalysis(stored("日本 日本語 日本"), metadata)).toBeUndefined();
+    expect(restoreSearchAnalysis(stored("日本 日本語"), metadata)?.terms).toEqual(["日本", "日本語"]);
+    // No whitespace but single spaces between terms (what the check this replaced, /[^\S ]| {2}|^ | $/, refused).
+    for (const terms of [" pdf", "pdf ", "pdf\tform", "pdf\u00a0form", "pdf\u2028x", "pdf\ufeff", "a\u3000b", "\u200a"])
+      expect(restoreSearchAnalysis(stored(terms), metadata), JSON.stringify(terms)).toBeUndefined();
+    expect(restoreSearchAnalysis(stored("pdf\u200bform"), metadata)?.terms).toEqual(["pdf\u200bform"]);
+  });
+
+  describe.skipIf(!CORPUS_AVAILABLE)("on real skills (skipped when ../shared/corpus is not found)", () => {
+    const trees: string[] = [];
+    afterAll(() => {
+      for (const tree of trees) rmSync(tree, { recursive: true, force: true });
+    });
+
+    it("the corpus, over every development query", () => {
+      const documents = loadCorpus(CORPUS_SKILLS_DIR).map((skill) => skill.document);
+      expect(documents.length).toBeGreaterThanOrEqual(180);
+      expectSameIndex(documents);
+    });
+
+    it("a generated tree (bench-peers gen.mjs: renamed copies), over every development query", async () => {
+      const gen = (await import(join(SHARED_DIR, "bench-peers/gen.mjs"))) as {
+        generateTree(n: number, out: string, options: { force: boolean }): unknown;
+      };
+      const tree = mkdtempSync(join(tmpdir(), "skillgraph-index-equivalence-"));
+      trees.push(tree);
+      gen.generateTree(400, tree, { force: true });
+      const documents = loadCorpus(tree).map((skill) => skill.document);
+      expect(documents.length).toBe(400);
+      expectSameIndex(documents);
+    });
+  });
+});
