@@ -7,6 +7,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import ts from "typescript";
+import { findShapeOffences, shapeFigures } from "./check-code-shape.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const packagesDir = join(root, "packages");
@@ -114,8 +115,9 @@ for (const row of rows) {
   delete row.entries;
 }
 
+const shape = shapeFigures(findShapeOffences());
 if (process.argv.includes("--json")) {
-  console.log(JSON.stringify(rows, null, 2));
+  console.log(JSON.stringify({ packages: rows, shape }, null, 2));
 } else {
   const header = [
     "package",
@@ -148,5 +150,9 @@ if (process.argv.includes("--json")) {
   const longShare = ((100 * total("linesOver120")) / Math.max(1, total("lines"))).toFixed(1);
   console.log(
     `| all packages | ${total("sourceFiles")} | ${total("testFiles")} | | | ${exportsTotal} | ${total("linesOver120")} of ${total("lines")} (${longShare}%) |`,
+  );
+  console.log(
+    `\ncode shape (packages/*/src, tests and fixtures aside): ${shape.filesOver450Lines} files over 450 lines, ` +
+      `${shape.functionsOver25} functions over cyclomatic complexity 25, ${shape.filesInCycles} files in import cycles`,
   );
 }

@@ -16,6 +16,11 @@ function run(command: string, args: readonly string[]): Promise<{ code: number |
 // The repository-wide checks CI runs besides the tests: lint, format (width 120), publint and attw on the packed packages.
 const checks: Array<[name: string, command: string, args: string[]]> = [
   ["oxlint (config .oxlintrc.json)", "node_modules/.bin/oxlint", ["."]],
+  [
+    "code shape: no file over 450 lines, no function over complexity 25, no import cycle (beyond the recorded debt)",
+    process.execPath,
+    ["scripts/check-code-shape.mjs"],
+  ],
   ["oxfmt --check (config .oxfmtrc.json)", "node_modules/.bin/oxfmt", ["--check", "."]],
   [
     "publint --strict and attw --profile esm-only on every packed package",
