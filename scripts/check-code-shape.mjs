@@ -24,6 +24,7 @@ export function findShapeOffences() {
   const { diagnostics } = JSON.parse(result.stdout.slice(start));
   const offences = new Map();
   for (const diagnostic of diagnostics) {
+    if (!diagnostic.code) throw new Error(`oxlint could not check ${diagnostic.filename}: ${diagnostic.message}`);
     const rule = diagnostic.code.replace(/^[a-z-]+\((.*)\)$/, "$1");
     const subject = rule === "complexity" ? (/function `([^`]+)`/.exec(diagnostic.message)?.[1] ?? "(anonymous)") : "";
     const value = Number(/(\d+)\. Maximum/.exec(diagnostic.message)?.[1] ?? /\((\d+)\)/.exec(diagnostic.message)?.[1]);

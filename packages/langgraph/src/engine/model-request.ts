@@ -5,7 +5,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { escapeHtml, type SkillCatalog, type SkillMetadata } from "../internal/core.js";
 import type { ResolvedSkillsRuntimeOptions, ToolExposure } from "../options/skills-runtime-options.js";
-import type { SkillDriftPolicy } from "../internal/core.js";
+import type { LoadedSkillEntry, SkillDriftPolicy } from "../internal/core.js";
 import { repairDanglingToolCalls } from "../repair/repair-dangling-tool-calls.js";
 import type { AgentSkillsState } from "../state/skills-state.js";
 import { CALL_SKILL_TOOL } from "../tools/call-skill-tool/index.js";
@@ -17,6 +17,7 @@ import {
   type SkillToolIndex,
   type VersionCache,
 } from "./catalog-cache.js";
+import { loadedMetadata } from "./loaded-metadata.js";
 import { toolRestriction } from "./tool-gate.js";
 
 /** The rewritten model request. */
@@ -124,27 +125,14 @@ export async function materialiseMessages(
     }
     const tool = message as ToolMessage;
     const entry = state.load.loaded[skill];
-    let content: string;
-    if (file) {
-      if (!entry || !entry.docs.includes(file.path)) {
-        content = `[File '${file.path}' of skill '${skill}' omitted: the skill is no longer loaded or the file left its selection. Call read_skill_file again if you need it.]`;
-      } else if (options.bodyPlacement === "tool-result" && selectedDocs.get(skill)?.includes(file.path)) {
-        content = `[File '${file.path}' of skill '${skill}': shown with the skill's instructions in its latest read_skill result.]`;
-      } else {
-        content = await bodies.file(catalog, skill, file.path, options.maxResourceBytes);
-      }
-    } else if (entry && latest.get(skill) !== position && options.bodyPlacement !== "system-prompt") {
-      content = `[Skill '${skill}' instructions: see the later read_skill result of this skill.]`;
-    } else if (!entry) {
-      const why = catalog.has(skill) ? "it is no longer loaded" : "it was removed from the skill registry";
-      content = `[Skill '${skill}' instructions omitted: ${why}. Call read_skill with {"name": "${skill}"} again if you need them.]`;
-    } else if (options.bodyPlacement === "system-prompt") {
-      content = String(tool.content);
-    } else {
-      const { body: text, changed } = await loadedSkillBody(bodies, options.onDrift, skill, body!.hash, catalog);
-      const docs = await docBlocks(context, catalog, skill, selectedDocs.get(skill) ?? []);
-      content = `${skillBlock(skill, text, changed)}${docs}\n\n${String(tool.content)}${dispatcherNote(options.toolExposure, skill, index)}`;
-    }
+    const content = file
+      ? await fileResultContent(context, catalog, skill, file.path, entry, selectedDocs)
+      : await bodyResultContent(
+          context,
+          { catalog, index, skill, entry, tool, latest: latest.get(skill) === position },
+          body!.hash,
+          selectedDocs,
+        );
     out.push(
       new ToolMessage({
         content,
@@ -157,6 +145,56 @@ export async function materialiseMessages(
     );
   }
   return { messages: out, missing, selectedDocs };
+}
+
+/** What a read_skill_file result shows now: the file, a pointer to the read_skill result that shows it, or a note. */
+async function fileResultContent(
+  context: EngineContext,
+  catalog: SkillCatalog,
+  skill: string,
+  path: string,
+  entry: LoadedSkillEntry | undefined,
+  selectedDocs: ReadonlyMap<string, string[]>,
+): Promise<string> {
+  const { options, bodies } = context;
+  if (!entry || !entry.docs.includes(path)) {
+    return `[File '${path}' of skill '${skill}' omitted: the skill is no longer loaded or the file left its selection. Call read_skill_file again if you need it.]`;
+  }
+  if (options.bodyPlacement === "tool-result" && selectedDocs.get(skill)?.includes(path)) {
+    return `[File '${path}' of skill '${skill}': shown with the skill's instructions in its latest read_skill result.]`;
+  }
+  return bodies.file(catalog, skill, path, options.maxResourceBytes);
+}
+
+/** One read_skill result being rewritten: its skill, whether it is that skill's latest result, and the lookups. */
+interface BodyResult {
+  catalog: SkillCatalog;
+  index: SkillToolIndex;
+  skill: string;
+  entry: LoadedSkillEntry | undefined;
+  tool: ToolMessage;
+  latest: boolean;
+}
+
+/** What a read_skill result shows now: the body with its selected files (latest result), a pointer, or a note. */
+async function bodyResultContent(
+  context: EngineContext,
+  { catalog, index, skill, entry, tool, latest }: BodyResult,
+  recordedHash: string,
+  selectedDocs: ReadonlyMap<string, string[]>,
+): Promise<string> {
+  const { options, bodies } = context;
+  if (entry && !latest && options.bodyPlacement !== "system-prompt") {
+    return `[Skill '${skill}' instructions: see the later read_skill result of this skill.]`;
+  }
+  if (!entry) {
+    const why = catalog.has(skill) ? "it is no longer loaded" : "it was removed from the skill registry";
+    return `[Skill '${skill}' instructions omitted: ${why}. Call read_skill with {"name": "${skill}"} again if you need them.]`;
+  }
+  if (options.bodyPlacement === "system-prompt") return String(tool.content);
+  const { body: text, changed } = await loadedSkillBody(bodies, options.onDrift, skill, recordedHash, catalog);
+  const docs = await docBlocks(context, catalog, skill, selectedDocs.get(skill) ?? []);
+  return `${skillBlock(skill, text, changed)}${docs}\n\n${String(tool.content)}${dispatcherNote(options.toolExposure, skill, index)}`;
 }
 
 /** The selected reference files of a skill as blocks to append to its body ("" when none). */
@@ -217,16 +255,6 @@ export async function restoredSkillsSection(
   const intro =
     "These skills are still loaded, but their read_skill results are no longer in the conversation (history trimmed or summarised). Their instructions:";
   return `<restored_skills>\n${intro}\n${parts.join("\n")}\n</restored_skills>`;
-}
-
-/** Metadata of the loaded skills still in `catalog`, sorted by name. */
-export function loadedMetadata(state: AgentSkillsState, catalog: SkillCatalog): SkillMetadata[] {
-  const result: SkillMetadata[] = [];
-  for (const name of Object.keys(state.load.loaded).sort()) {
-    const skill = catalog.get(name);
-    if (skill) result.push(skill);
-  }
-  return result;
 }
 
 /** The body to show for a loaded skill under the drift policy (`keep`: the recorded version when cached), and whether it changed. */

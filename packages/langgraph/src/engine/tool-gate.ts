@@ -6,7 +6,7 @@ import type { AgentSkillsState } from "../state/skills-state.js";
 import { CALL_SKILL_TOOL, parseDispatch } from "../tools/call-skill-tool/index.js";
 import { DISABLE_SKILL } from "../tools/disable-skill/index.js";
 import { SKILLS_TOOL_NAMES, isSkillsToolName, type EngineContext, type SkillToolIndex } from "./catalog-cache.js";
-import { loadedMetadata } from "./model-request.js";
+import { loadedMetadata } from "./loaded-metadata.js";
 
 /** Decides whether a tool call may run, is a skills tool, or is answered with an explanation instead. */
 export function gateToolCall(

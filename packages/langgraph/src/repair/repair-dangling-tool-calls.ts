@@ -24,6 +24,37 @@ export function cancelledToolMessageId(toolCallId: string): string {
  * if (repairs.length > 0) await graph.updateState(config, { messages: repairs });
  */
 export function repairDanglingToolCalls(messages: readonly BaseMessage[]): RepairedHistory {
+  const answers = firstAnswers(messages);
+  if (answers === undefined) return { messages: messages as BaseMessage[], repairs: [] };
+  const repair: Repair = { out: [], placed: new Set(), repairs: [], moved: false };
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index]!;
+    if (repair.placed.has(message)) continue;
+    repair.out.push(message);
+    if (!isAIMessage(message) || !message.tool_calls?.length) continue;
+    const covered = new Set<string>();
+    while (index + 1 < messages.length && messages[index + 1]!.getType() === "tool") {
+      const next = messages[++index] as ToolMessage;
+      if (repair.placed.has(next)) continue;
+      place(repair, next);
+      covered.add(next.tool_call_id);
+    }
+    answerRemainingCalls(repair, message.tool_calls, covered, answers);
+  }
+  const { out, repairs, moved } = repair;
+  return moved || repairs.length > 0 ? { messages: out, repairs } : { messages: messages as BaseMessage[], repairs };
+}
+
+/** The repaired history being built. */
+interface Repair {
+  out: BaseMessage[];
+  placed: Set<BaseMessage>;
+  repairs: ToolMessage[];
+  moved: boolean;
+}
+
+/** The first answer of each tool call id, or undefined when no AI message calls a tool (nothing to repair). */
+function firstAnswers(messages: readonly BaseMessage[]): Map<string, BaseMessage> | undefined {
   const answers = new Map<string, BaseMessage>();
   let anyCalls = false;
   for (const message of messages) {
@@ -32,41 +63,35 @@ export function repairDanglingToolCalls(messages: readonly BaseMessage[]): Repai
       if (!answers.has(id)) answers.set(id, message);
     } else if (!anyCalls && isAIMessage(message) && (message.tool_calls?.length ?? 0) > 0) anyCalls = true;
   }
-  if (!anyCalls) return { messages: messages as BaseMessage[], repairs: [] };
-  const out: BaseMessage[] = [];
-  const placed = new Set<BaseMessage>();
-  const repairs: ToolMessage[] = [];
-  let moved = false;
-  for (let index = 0; index < messages.length; index += 1) {
-    const message = messages[index]!;
-    if (placed.has(message)) continue;
-    out.push(message);
-    if (!isAIMessage(message) || !message.tool_calls?.length) continue;
-    const covered = new Set<string>();
-    while (index + 1 < messages.length && messages[index + 1]!.getType() === "tool") {
-      const next = messages[++index] as ToolMessage;
-      if (placed.has(next)) continue;
-      out.push(next);
-      placed.add(next);
-      covered.add(next.tool_call_id);
-    }
-    for (const call of message.tool_calls) {
-      const id = call.id ?? "";
-      if (covered.has(id)) continue;
-      covered.add(id);
-      const later = answers.get(id);
-      if (later && !placed.has(later)) {
-        out.push(later);
-        placed.add(later);
-        moved = true;
-      } else if (!later) {
-        const repair = cancelledToolMessage(call.name, id);
-        out.push(repair);
-        repairs.push(repair);
-      }
+  return anyCalls ? answers : undefined;
+}
+
+function place(repair: Repair, message: BaseMessage): void {
+  repair.out.push(message);
+  repair.placed.add(message);
+}
+
+/** Answers each call not yet covered: its later answer moved up to here, or a cancellation. */
+function answerRemainingCalls(
+  repair: Repair,
+  calls: ReadonlyArray<{ id?: string; name: string }>,
+  covered: Set<string>,
+  answers: ReadonlyMap<string, BaseMessage>,
+): void {
+  for (const call of calls) {
+    const id = call.id ?? "";
+    if (covered.has(id)) continue;
+    covered.add(id);
+    const later = answers.get(id);
+    if (later && !repair.placed.has(later)) {
+      place(repair, later);
+      repair.moved = true;
+    } else if (!later) {
+      const cancelled = cancelledToolMessage(call.name, id);
+      repair.out.push(cancelled);
+      repair.repairs.push(cancelled);
     }
   }
-  return moved || repairs.length > 0 ? { messages: out, repairs } : { messages: messages as BaseMessage[], repairs };
 }
 
 function cancelledToolMessage(name: string, toolCallId: string): ToolMessage {
