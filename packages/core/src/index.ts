@@ -26,7 +26,7 @@ export { loadSkill, type LoadSkillOptions } from "./skill/load-skill.js";
 export { validateSkill, type ValidateSkillOptions, type SkillValidationResult } from "./skill/validate-skill.js";
 export { readSkillProperties, type SkillProperties } from "./skill/read-skill-properties.js";
 export type { ReadSkillMdOptions } from "./skill/read-skill-file.js";
-export type { SkillDependencies } from "./skill/frontmatter-dialects.js";
+export type { SkillDependencies } from "./skill/skill-types.js";
 
 // sources, and the contract for writing your own
 export type {

@@ -5,7 +5,7 @@ import type { SearchOptions, SearchResult } from "../search/search-types.js";
 import type { SkillDiagnostic, SkillLayer, SkillMetadata } from "../skill/skill-types.js";
 import type { DiskSkillCandidate, RemoteSkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { resolve } from "node:path";
-import type { SnapshotEntry } from "../snapshot/snapshot-format.js";
+import type { SnapshotEntry } from "../snapshot/snapshot-entry.js";
 import {
   readSnapshotFile,
   snapshotKey,

@@ -1,20 +1,10 @@
 import { createDiagnostic } from "./create-diagnostic.js";
-import type { SkillDiagnostic } from "./skill-types.js";
+import type { SkillDependencies, SkillDiagnostic } from "./skill-types.js";
 
 /** Most entries read from one dependency list (frontmatter is untrusted). */
 const MAX_DEPENDENCIES = 64;
 /** A package or program name skillgraph will print in an install hint: no spaces, quotes or shell syntax. */
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9._+:=<>~@/-]{0,127}$/;
-
-/** Dependencies a skill declares in another runtime's dialect (tama `depends`). Never installed by skillgraph. */
-export interface SkillDependencies {
-  /** Programs that must be on PATH (checked like `requires`). */
-  bins: string[];
-  /** Debian packages; reported with the `apt-get install` command that would install them. */
-  apt: string[];
-  /** Python packages; reported with the `uv pip install` command that would install them. */
-  uv: string[];
-}
 
 /** Frontmatter keys of other runtimes' SKILL.md dialects that skillgraph reads, and the spec's way to say the same. */
 export const DIALECT_FIELDS: Readonly<Record<string, string>> = {

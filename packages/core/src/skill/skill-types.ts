@@ -1,4 +1,3 @@
-import type { SkillDependencies } from "./frontmatter-dialects.js";
 /** How serious a diagnostic is: `error` breaks the spec (strict loading refuses the skill), `warning` is advice. */
 export type DiagnosticSeverity = "error" | "warning";
 
@@ -60,4 +59,14 @@ export interface SkillMetadata {
 /** A skill with its markdown body (level 2). */
 export interface Skill extends SkillMetadata {
   body: string;
+}
+
+/** Dependencies a skill declares in another runtime's dialect (tama `depends`). Never installed by skillgraph. */
+export interface SkillDependencies {
+  /** Programs that must be on PATH (checked like `requires`). */
+  bins: string[];
+  /** Debian packages; reported with the `apt-get install` command that would install them. */
+  apt: string[];
+  /** Python packages; reported with the `uv pip install` command that would install them. */
+  uv: string[];
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { identityFromBigStats } from "../skill/skill-file-identity.js";
 import { decodeSnapshotEntries, encodeSnapshotEntries } from "./snapshot-entries-codec.js";
-import type { SnapshotEntry } from "./snapshot-format.js";
+import type { SnapshotEntry } from "./snapshot-entry.js";
 
 const hash = (digit: string) => digit.repeat(64);
 const identity = {

@@ -1,5 +1,5 @@
 import type { SkillDiagnostic } from "../skill/skill-types.js";
-import type { SnapshotEntry } from "./snapshot-format.js";
+import type { SnapshotEntry } from "./snapshot-entry.js";
 
 // How a snapshot file stores its entries (format 2): one array per field instead of one object per entry, paths
 // front-coded (each folder path stored as the length it shares with the previous one plus the rest), and everything

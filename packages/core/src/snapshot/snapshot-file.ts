@@ -10,9 +10,9 @@ import {
   SKILLGRAPH_CORE_VERSION,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
-  type SnapshotEntry,
   type SnapshotFile,
 } from "./snapshot-format.js";
+import type { SnapshotEntry } from "./snapshot-entry.js";
 import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
 
 /** Largest snapshot file read (a 10 000-skill snapshot is about 7 MB). */

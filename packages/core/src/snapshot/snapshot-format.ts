@@ -1,8 +1,7 @@
 import { createRequire } from "node:module";
-import type { SkillDiagnostic, SkillMetadata } from "../skill/skill-types.js";
-import type { FileIdentity } from "../sources/skill-source.js";
 import { SEARCH_INDEX_FORMAT_VERSION } from "../search/indexed-document.js";
 import { decodeSnapshotEntries } from "./snapshot-entries-codec.js";
+import type { SnapshotEntry } from "./snapshot-entry.js";
 
 /** Marker and layout version of a registry snapshot file; a change of layout bumps `SNAPSHOT_FORMAT_VERSION`. */
 export const SNAPSHOT_FORMAT = "skillgraph-registry-snapshot";
@@ -25,22 +24,6 @@ export const SKILLGRAPH_CORE_VERSION: string = (
  * coarsest common file-system timestamps (FAT); on the fast path it costs nothing, a racy entry costs one read.
  */
 export const RACY_WINDOW_NS = 2_000_000_000n;
-
-/** One SKILL.md as recorded in a snapshot: where it was, its stat identity, and what loading it gave. */
-export interface SnapshotEntry {
-  sourceId: string;
-  dir: string;
-  file: string;
-  root: string;
-  identity: FileIdentity;
-  /** sha256 of the bytes read, when the file could be read. */
-  hash: string | undefined;
-  /** Loaded metadata (no body), or undefined when the skill was refused. */
-  metadata: Omit<SkillMetadata, "origin"> | undefined;
-  refused: SkillDiagnostic[];
-  /** Racily clean when recorded: trust it only after comparing the content hash. */
-  verify: boolean;
-}
 
 /** A whole snapshot file. */
 export interface SnapshotFile {
