@@ -48,6 +48,10 @@ describe("prompt injection through skill metadata", () => {
     });
     for (let index = 0; index < 12; index += 1) expect(rendered.text).toContain(`honest-${index}`);
     expect(rendered.text.length).toBeLessThanOrEqual(4_000);
+    const wordy = /<name>\s*wordy\s*<\/name>\s*<description>\s*([^<]*?)\s*<\/description>/.exec(rendered.text);
+    expect(wordy, rendered.text).not.toBeNull();
+    expect(wordy![1]!.length).toBeGreaterThan(0);
+    expect(wordy![1]!.length).toBeLessThanOrEqual(1_024);
   });
 
   it.each([
