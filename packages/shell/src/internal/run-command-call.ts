@@ -5,8 +5,10 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { interrupt } from "@langchain/langgraph";
 import type { ExecutionRequest } from "../executor/executor-types.js";
 import type { ShellApprovalRequest } from "../hook/shell-hook-options.js";
-import type { CommandSkill } from "../policy/plan-command.js";
+import type { CommandPlan, CommandSkill } from "../policy/plan-command.js";
 import { planCommand } from "../policy/plan-command.js";
+import { loadBashParser } from "../command/bash-parser.js";
+import type { ApprovalCandidate } from "../policy/approval-types.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { missingRequirements } from "../requirements/check-requirements.js";
@@ -93,6 +95,7 @@ export async function runCommandCall(
   config: RunnableConfig,
 ): Promise<string> {
   const threadId = threadIdOf(config);
+  await loadBashParser();
   const context = skillContext(runtime, input, config);
   if ("ok" in context) return refusalPayload(context);
   // every input is checked before anything runs: a bad glob or timeout must not surface after the command ran
@@ -156,23 +159,21 @@ export async function runCommandCall(
       );
     }
   }
-  if (
-    needsApproval(runtime.approvalRules, {
-      tool: input.tool,
-      skill: context.skill?.name,
-      argv: plan.programArgv,
-      command: display,
-      layers: plan.layers,
-    })
-  ) {
+  const candidate = approvalCandidate(input, context.skill?.name, plan, display, path.relative(workspaceDir, plan.cwd) || ".");
+  // a piece that cannot be judged before running always asks (it was refused already when no approval rules are set)
+  if (plan.opaque.length > 0 || needsApproval(runtime.approvalRules, candidate)) {
     const request: ShellApprovalRequest = {
       type: "skillgraph/shell-approval",
       tool: input.tool,
       ...(context.skill ? { skill: context.skill.name } : {}),
       command: display,
       argv: [...plan.programArgv],
-      cwd: path.relative(workspaceDir, plan.cwd) || ".",
+      cwd: candidate.cwd,
       executor: runtime.executor.name,
+      key: candidate.key,
+      ...(plan.opaque.length > 0
+        ? { opaque: plan.opaque.map((problem) => ({ piece: problem.piece, message: problem.message })) }
+        : {}),
     };
     const answer = interrupt<ShellApprovalRequest, unknown>(request);
     if (!(answer && typeof answer === "object" && (answer as { approved?: unknown }).approved === true)) {
@@ -221,8 +222,9 @@ export async function runCommandCall(
     ),
   );
   const request: ExecutionRequest = {
-    argv: plan.shell ? [] : plan.argv,
-    ...(plan.shell ? { shellCommand: plan.command } : {}),
+    argv: [],
+    shellCommand: plan.command,
+    searchPath: runtime.policy.fixedPath,
     cwd: plan.cwd,
     workspaceDir,
     ...(context.skill ? { skillDir: context.skill.dir, skillName: context.skill.name } : {}),
@@ -284,6 +286,34 @@ export async function runCommandCall(
     primaryOutput,
     artifacts: saved,
   });
+}
+
+/** What approval rules see; `key` is what an "always" answer remembers (tool, skill, files run, line, cwd). */
+function approvalCandidate(
+  input: CommandCallInput,
+  skill: string | undefined,
+  plan: CommandPlan,
+  display: string,
+  cwd: string,
+): ApprovalCandidate {
+  const commands = plan.commands.map((command) => ({
+    argv: command.argv,
+    typedLayers: command.typedLayers,
+    program: command.program,
+    kind: command.kind,
+  }));
+  const key = JSON.stringify([input.tool, skill ?? "", cwd, display, commands.map((command) => command.program)]);
+  return {
+    tool: input.tool,
+    ...(skill !== undefined ? { skill } : {}),
+    argv: plan.programArgv,
+    command: display,
+    layers: plan.layers,
+    commands,
+    cwd,
+    opaque: plan.opaque.map((problem) => ({ piece: problem.piece, message: problem.message })),
+    key,
+  };
 }
 
 /** Per-call outputs manifest (see the tool schema). */
