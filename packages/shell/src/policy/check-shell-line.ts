@@ -7,7 +7,7 @@ import { commandLayers } from "./command-layers.js";
 import type { CommandPolicy } from "./command-policy.js";
 import { isCommandAllowed, matchesCommandRule, programName } from "./command-rules.js";
 import type { CheckedCommand, CommandCheckInput } from "./command-check-types.js";
-import { DYNAMIC_WORD, displayWord } from "./dynamic-word.js";
+import { DYNAMIC_WORD, displayWord, isDynamicWord } from "./dynamic-word.js";
 import { checkEnvName } from "./env-names.js";
 import { checkArgumentPath, checkScriptLocation, hasParentSegment, realpathOrUndefined } from "./path-confinement.js";
 import { innerProgramsDenied, resolveExecutable, resolveProgram } from "./program-resolution.js";
@@ -28,7 +28,8 @@ interface Edit {
   text: string;
 }
 
-const describe = (argv: readonly string[]) => argv.map((word) => shellQuote(displayWord(word))).join(" ");
+const describe = (argv: readonly string[]) =>
+  argv.map((word) => (isDynamicWord(word) ? displayWord(word) : shellQuote(word))).join(" ");
 
 /** The rules' view of a word: its value, or the marker of a word known only at run time. */
 function ruleWord(word: ShellWord): string {
@@ -97,6 +98,8 @@ class LineChecker {
   }
 
   denied(layer: readonly string[], outer: string | undefined): Refusal | undefined {
+    // a program named at run time is opaque (refused, or asked about), not matched against program names
+    if (layer[0] === undefined || isDynamicWord(layer[0])) return undefined;
     const rule = this.policy.deny.find((candidate) => matchesCommandRule(candidate, layer, "broad"));
     if (!rule) return undefined;
     return refusal("denied", `'${describe(layer)}' is denied (${rule.source})${outer ? ` and runs inside '${outer}'` : ""}`);
