@@ -352,6 +352,16 @@ export function commandLayers(argv: readonly string[]): CommandLayers {
           layers,
         };
       }
+      const script = args.find((arg) => !arg.startsWith("-") && !arg.startsWith("+"));
+      const informational = args.length > 0 && args.every((arg) => arg === "--version" || arg === "--help");
+      if (!informational && (script === undefined || args.some((arg) => /^-[A-Za-z]*[si]/.test(arg)))) {
+        return {
+          ok: false,
+          program: name,
+          message: `'${name}' without a script file reads its commands from stdin, which the policy cannot check; run a script file (${name} file.sh)`,
+          layers,
+        };
+      }
       continue;
     }
     if (name === "find") {
