@@ -226,6 +226,14 @@ describe("what the rules missed before: pieces that cannot be judged ask, grants
     expect(await interrupts(["git push"], command, gitRules)).toBe(true);
   });
 
+  it("interrupts for xargs reading git's subcommand from the call's stdin (requireApproval git push)", async () => {
+    const request = await interruptOf(
+      { requireApproval: ["git push"] },
+      { name: "shell", args: { command: "xargs git", stdin: "push\n" } },
+    );
+    expect(request?.command).toBe("xargs git");
+  });
+
   it.each([
     ["the subcommand on xargs' stdin", "echo push | xargs git"],
     ["setarch", "setarch x86_64 git push"],

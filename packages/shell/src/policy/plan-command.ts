@@ -38,6 +38,7 @@ function checkLine(input: CommandCheckInput, policy: CommandPolicy, fileSystem: 
     const problem = checkEnvName(name, policy);
     if (problem) return problem;
   }
+  if (input.command.includes("\0")) return refusal("nul-byte", "the command contains a NUL byte");
   const cwdText = input.cwd ?? ".";
   if (cwdText.includes("\0")) return refusal("nul-byte", "cwd contains a NUL byte");
   if (path.isAbsolute(cwdText)) return refusal("absolute-path", `cwd '${cwdText}' must be relative to the workspace`);
