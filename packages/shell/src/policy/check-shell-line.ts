@@ -5,7 +5,8 @@ import type { ShellLine, ShellProblem, ShellWord, SimpleShellCommand } from "../
 import { checkBuiltin, isBashBuiltin } from "./bash-builtins.js";
 import { commandLayers } from "./command-layers.js";
 import type { CommandPolicy } from "./command-policy.js";
-import { isCommandAllowed, matchesCommandRule, programName } from "./command-rules.js";
+import { matchesCommandRule, programName } from "./command-rules.js";
+import { isCommandAllowed } from "./is-command-allowed.js";
 import type { CheckedCommand, CommandCheckInput } from "./command-check-types.js";
 import { DYNAMIC_WORD, displayWord, isDynamicWord } from "./dynamic-word.js";
 import { checkEnvName } from "./env-names.js";

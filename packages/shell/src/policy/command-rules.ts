@@ -1,8 +1,7 @@
 // Command rules: allow/deny/grant prefixes, skills' `allowed-tools` grants, and whether a program argv is allowed.
 import { parseShellWords } from "../command/parse-shell-words.js";
-import type { CommandPolicy } from "./command-policy.js";
 import { isDynamicWord } from "./dynamic-word.js";
-import type { CommandCheckInput, CommandSkill } from "./command-check-types.js";
+import type { CommandSkill } from "./command-check-types.js";
 
 /**
  * One allow/deny/approval rule over argv: `prefix` must equal the first argv entries (the first compared by program
@@ -125,16 +124,4 @@ export function grantOf(skill: CommandSkill): SkillCommandGrant {
 /** Whether a skill's grant lets this program argv run (any command, or a matching `Bash(...)` rule). */
 export function grantAllows(grant: SkillCommandGrant, programArgv: readonly string[]): boolean {
   return grant.anyCommand || grant.rules.some((rule) => matchesCommandRule(rule, programArgv, "narrow"));
-}
-
-/** Whether the allow list (or, failing it, the running or a loaded skill's grant) lets this program argv run. */
-export function isCommandAllowed(
-  programArgv: readonly string[],
-  input: CommandCheckInput,
-  policy: CommandPolicy,
-): boolean {
-  if (!policy.allow) return true;
-  if (policy.allow.some((rule) => matchesCommandRule(rule, programArgv, "narrow"))) return true;
-  const skills = input.skill ? [input.skill, ...input.loadedSkills] : input.loadedSkills;
-  return skills.some((skill) => grantAllows(grantOf(skill), programArgv));
 }
