@@ -25,7 +25,7 @@ function stats(samples: number[]): { medianMs: number; p95Ms: number; n: number 
 function measure(label: string, lines: readonly string[], rounds: number, step: (line: string) => unknown) {
   for (const line of lines) step(line); // warm-up
   const samples: number[] = [];
-  for (let round = 0; round < rounds; round += 1) {
+  for (let pass = 0; pass < rounds; pass += 1) {
     for (const line of lines) {
       const started = performance.now();
       step(line);
@@ -33,7 +33,9 @@ function measure(label: string, lines: readonly string[], rounds: number, step: 
     }
   }
   const result = stats(samples);
-  console.log(`${label.padEnd(60)} median ${result.medianMs.toFixed(3)} ms   p95 ${result.p95Ms.toFixed(3)} ms   (n=${result.n})`);
+  console.log(
+    `${label.padEnd(60)} median ${result.medianMs.toFixed(3)} ms   p95 ${result.p95Ms.toFixed(3)} ms   (n=${result.n})`,
+  );
   return result;
 }
 

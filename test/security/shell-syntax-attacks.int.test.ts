@@ -260,7 +260,10 @@ describe("what the rules missed before: pieces that cannot be judged ask, grants
 
   it("an approval key names the skill and the file run: one skill's scripts/run.sh is not another's", async () => {
     const ask = (name: string) =>
-      interruptOf({ requireApproval: [() => true] }, { name: "run_skill_script", args: { skill: name, command: "scripts/run.sh" } });
+      interruptOf(
+        { requireApproval: [() => true] },
+        { name: "run_skill_script", args: { skill: name, command: "scripts/run.sh" } },
+      );
     const [one, two] = [await ask("one"), await ask("two")];
     expect(one?.key).toEqual(expect.any(String));
     expect(one?.key).not.toBe(two?.key);

@@ -50,7 +50,9 @@ const SPECIAL = new Set([
 
 /** True for names bash or the runtime give a meaning (see SPECIAL), including every `BASH*`, `LD_*`, `SKILLGRAPH_*`. */
 export function isSpecialVariable(name: string): boolean {
-  return SPECIAL.has(name) || /^(BASH|LD_|SKILLGRAPH_|GIT_|PYTHON)/.test(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name);
+  return (
+    SPECIAL.has(name) || /^(BASH|LD_|SKILLGRAPH_|GIT_|PYTHON)/.test(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+  );
 }
 
 /** Variables bash keeps as numbers: arithmetic may read them. */
@@ -119,7 +121,8 @@ export function expansionProblem(
     if (!child || child.type === "${" || child.type === "}") continue;
     if (!child.isNamed) {
       if (!afterName) {
-        if (child.type === "!") return { problem: `'${node.text}' reads a variable whose name is known only at run time` };
+        if (child.type === "!")
+          return { problem: `'${node.text}' reads a variable whose name is known only at run time` };
         if (child.type !== "#") return { problem: `'${node.text}' is an expansion the checker does not know` };
         continue;
       }
@@ -136,7 +139,8 @@ export function expansionProblem(
       else return { problem: `'${node.text}' is an expansion the checker does not know` };
       continue;
     }
-    if (operator?.startsWith("@")) return { problem: `'${node.text}': \${x@...} transformations are refused (@P runs prompt code)` };
+    if (operator?.startsWith("@"))
+      return { problem: `'${node.text}': \${x@...} transformations are refused (@P runs prompt code)` };
     if (operator === ":" || operator === undefined) {
       visitor.arithmetic(child); // ${x:offset:length}
       continue;
@@ -147,7 +151,8 @@ export function expansionProblem(
       return { problem: `'${node.text}' holds an expansion the grammar does not show; write it outside \${...}` };
     if (child.type !== "regex") visitor.word(child);
   }
-  if (operator?.startsWith("@")) return { problem: `'${node.text}': \${x@...} transformations are refused (@P runs prompt code)` };
+  if (operator?.startsWith("@"))
+    return { problem: `'${node.text}': \${x@...} transformations are refused (@P runs prompt code)` };
   if ((operator === "=" || operator === ":=") && name !== undefined) visitor.assign(name, false);
   return { ...(name !== undefined ? { name } : {}), ...(operator !== undefined ? { operator } : {}) };
 }

@@ -79,13 +79,16 @@ function piecesOf(node: SyntaxNode, context: WordContext): Piece[] {
     }
     case "expansion": {
       const expanded = context.expansion(node);
-      if (expanded.value !== undefined) return [{ value: expanded.value, plain: "\u0001".repeat(expanded.value.length) }];
+      if (expanded.value !== undefined)
+        return [{ value: expanded.value, plain: "\u0001".repeat(expanded.value.length) }];
       return [{ why: expanded.why ?? node.text, plain: "\u0001" }];
     }
     case "command_substitution":
     case "process_substitution":
       context.walkInner(node);
-      return [{ why: node.type === "command_substitution" ? "the output of $(...)" : "a <(...) pipe", plain: "\u0001" }];
+      return [
+        { why: node.type === "command_substitution" ? "the output of $(...)" : "a <(...) pipe", plain: "\u0001" },
+      ];
     case "arithmetic_expansion":
       context.walkInner(node);
       return [{ why: "$((...))", plain: "\u0001" }];

@@ -267,7 +267,12 @@ class LineWalker {
     const words = values.map((value) => this.word(value));
     if (node.firstChild?.type === "select")
       this.problem("unsupported", node, "'select' reads a choice from the terminal; use a for loop");
-    if (variable) this.assign(variable.text, words.every((word) => /^-?\d+$/.test(word.value ?? "")), node.text);
+    if (variable)
+      this.assign(
+        variable.text,
+        words.every((word) => /^-?\d+$/.test(word.value ?? "")),
+        node.text,
+      );
     const body = node.childForFieldName("body");
     if (body) this.statement(body);
   }
@@ -376,7 +381,8 @@ function errorPiece(root: SyntaxNode): string | undefined {
   const stack: SyntaxNode[] = [root];
   while (stack.length > 0) {
     const node = stack.pop() as SyntaxNode;
-    if (node.isError || node.isMissing) return node.isMissing ? `missing '${node.type}' near '${node.parent?.text ?? ""}'` : node.text;
+    if (node.isError || node.isMissing)
+      return node.isMissing ? `missing '${node.type}' near '${node.parent?.text ?? ""}'` : node.text;
     for (const child of node.children) if (child?.hasError || child?.isMissing) stack.push(child);
   }
   return undefined;

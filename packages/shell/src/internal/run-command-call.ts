@@ -159,7 +159,13 @@ export async function runCommandCall(
       );
     }
   }
-  const candidate = approvalCandidate(input, context.skill?.name, plan, display, path.relative(workspaceDir, plan.cwd) || ".");
+  const candidate = approvalCandidate(
+    input,
+    context.skill?.name,
+    plan,
+    display,
+    path.relative(workspaceDir, plan.cwd) || ".",
+  );
   // a piece that cannot be judged before running always asks (it was refused already when no approval rules are set)
   if (plan.opaque.length > 0 || needsApproval(runtime.approvalRules, candidate)) {
     const request: ShellApprovalRequest = {
@@ -191,8 +197,7 @@ export async function runCommandCall(
   const resolved = await resolveInputs(input.inputs ?? [], {
     threadId: threadId ?? NO_THREAD,
     workspaceDir,
-    skillDir: (name) =>
-      [context.skill, ...context.loaded].find((candidate) => candidate?.name === name)?.dir || undefined,
+    skillDir: (name) => [context.skill, ...context.loaded].find((entry) => entry?.name === name)?.dir || undefined,
     artifacts,
     attachments,
     maxBytes: runtime.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.artifacts.maxBytes, 1),

@@ -258,7 +258,8 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
     throw new InvalidOptionsError({
       option: "allowShellSyntax",
       value: (options as { allowShellSyntax?: unknown }).allowShellSyntax,
-      message: "was removed: full shell syntax is the default and every command of a line is checked (shellSyntax: 'simple' restricts it)",
+      message:
+        "was removed: full shell syntax is the default and every command of a line is checked (shellSyntax: 'simple' restricts it)",
     });
   }
   const fixedPath = options.fixedPath ?? DEFAULT_FIXED_PATH;

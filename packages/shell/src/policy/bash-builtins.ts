@@ -38,7 +38,8 @@ const FAIL_CLOSED: Record<string, string> = {
   builtin: "'builtin' is refused; call the builtin directly",
   coproc: "'coproc' starts a co-process the checker cannot follow",
   trap: "'trap' runs code later, on a signal or on exit; it cannot be checked before running",
-  declare: "'declare' can make later assignments arithmetic (declare -i) or name references (declare -n); use NAME=value",
+  declare:
+    "'declare' can make later assignments arithmetic (declare -i) or name references (declare -n); use NAME=value",
   typeset: "'typeset' can make later assignments arithmetic or name references; use NAME=value",
   readonly: "'readonly' is refused; use NAME=value",
   let: "'let' evaluates arithmetic on values known only at run time; use $((...)) on numbers",
@@ -64,10 +65,42 @@ const FAIL_CLOSED: Record<string, string> = {
 };
 
 /** `set` options that only change how errors and tracing work. */
-const SET_OPTIONS = new Set(["-e", "+e", "-u", "+u", "-x", "+x", "-v", "+v", "-f", "+f", "-C", "+C", "-eu", "-ux", "-ex", "-eux", "-euo", "-eo", "+o", "-o", "--"]);
+const SET_OPTIONS = new Set([
+  "-e",
+  "+e",
+  "-u",
+  "+u",
+  "-x",
+  "+x",
+  "-v",
+  "+v",
+  "-f",
+  "+f",
+  "-C",
+  "+C",
+  "-eu",
+  "-ux",
+  "-ex",
+  "-eux",
+  "-euo",
+  "-eo",
+  "+o",
+  "-o",
+  "--",
+]);
 const SET_LONG = new Set(["errexit", "nounset", "pipefail", "xtrace", "verbose", "noglob", "noclobber"]);
 /** `shopt` options that only change globbing and matching. */
-const SHOPT_SAFE = new Set(["nullglob", "globstar", "extglob", "dotglob", "nocaseglob", "failglob", "nocasematch", "lastpipe", "globasciiranges"]);
+const SHOPT_SAFE = new Set([
+  "nullglob",
+  "globstar",
+  "extglob",
+  "dotglob",
+  "nocaseglob",
+  "failglob",
+  "nocasematch",
+  "lastpipe",
+  "globasciiranges",
+]);
 
 function values(command: SimpleShellCommand): Array<string | undefined> {
   return command.words.slice(1).map((word) => word.value);
@@ -89,7 +122,12 @@ function namesOnly(args: Array<string | undefined>, what: string): BuiltinVerdic
 function checkSet(args: Array<string | undefined>): BuiltinVerdict {
   for (const [index, arg] of args.entries()) {
     if (arg === undefined) return { kind: "opaque", message: "'set' with an argument known only at run time" };
-    if (args[index - 1] === "-o" || args[index - 1] === "+o" || args[index - 1] === "-euo" || args[index - 1] === "-eo") {
+    if (
+      args[index - 1] === "-o" ||
+      args[index - 1] === "+o" ||
+      args[index - 1] === "-euo" ||
+      args[index - 1] === "-eo"
+    ) {
       if (!SET_LONG.has(arg)) return { kind: "opaque", message: `'set -o ${arg}' is refused` };
       continue;
     }
@@ -125,18 +163,27 @@ export function checkBuiltin(command: SimpleShellCommand): BuiltinVerdict {
     case "cd": {
       const targets = args.filter((arg) => arg !== "--");
       if (targets.length !== 1 || targets[0] === undefined || targets[0] === "-" || targets[0].startsWith("-"))
-        return { kind: "opaque", message: "'cd' needs one folder in the workspace, written out (not '-', '~' or a variable)" };
+        return {
+          kind: "opaque",
+          message: "'cd' needs one folder in the workspace, written out (not '-', '~' or a variable)",
+        };
       return { kind: "cd", target: targets[0] };
     }
     case "read":
-      return namesOnly(args.filter((_, index) => !["-d", "-n", "-N", "-p", "-t", "-u", "-i"].includes(args[index - 1] ?? "")), "read");
+      return namesOnly(
+        args.filter((_, index) => !["-d", "-n", "-N", "-p", "-t", "-u", "-i"].includes(args[index - 1] ?? "")),
+        "read",
+      );
     case "getopts":
       return namesOnly(args.slice(1, 2), "getopts");
     case "mapfile":
     case "readarray":
       if (args.some((arg) => arg === undefined || /^-[A-Za-z]*C/.test(arg)))
         return { kind: "opaque", message: `'${name} -C' runs a callback; it is refused` };
-      return namesOnly(args.filter((_, index) => !["-d", "-n", "-O", "-s", "-u", "-c"].includes(args[index - 1] ?? "")), name);
+      return namesOnly(
+        args.filter((_, index) => !["-d", "-n", "-O", "-s", "-u", "-c"].includes(args[index - 1] ?? "")),
+        name,
+      );
     case "printf": {
       const at = args.indexOf("-v");
       return at === -1 ? { kind: "ok" } : namesOnly([args[at + 1]], "printf -v");

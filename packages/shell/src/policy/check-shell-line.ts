@@ -85,7 +85,8 @@ class LineChecker {
     const word = command.words.find((candidate) => candidate.value === verdict.target) as ShellWord;
     const problem = this.checkPath(word);
     if (problem) return problem;
-    for (const cwd of [...this.cwds]) this.cwds.push(path.resolve(cwd, verdict.target));
+    const target = verdict.target;
+    this.cwds.push(...this.cwds.map((cwd) => path.resolve(cwd, target)));
     return undefined;
   }
 
@@ -103,7 +104,10 @@ class LineChecker {
     if (layer[0] === undefined || isDynamicWord(layer[0])) return undefined;
     const rule = this.policy.deny.find((candidate) => matchesCommandRule(candidate, layer, "broad"));
     if (!rule) return undefined;
-    return refusal("denied", `'${describe(layer)}' is denied (${rule.source})${outer ? ` and runs inside '${outer}'` : ""}`);
+    return refusal(
+      "denied",
+      `'${describe(layer)}' is denied (${rule.source})${outer ? ` and runs inside '${outer}'` : ""}`,
+    );
   }
 
   command(command: SimpleShellCommand): Refusal | undefined {
@@ -114,7 +118,10 @@ class LineChecker {
     if (name === undefined) {
       const denied = this.denied(argv, undefined);
       if (denied) return denied;
-      this.opaquePiece(command.text, `the program to run is ${first.why ?? "an expansion"}, known only at run time; write its name`);
+      this.opaquePiece(
+        command.text,
+        `the program to run is ${first.why ?? "an expansion"}, known only at run time; write its name`,
+      );
       return undefined;
     }
     if (this.line.functions.has(name)) {

@@ -272,7 +272,8 @@ function canonicalGit(args: readonly string[]): string[] | string {
     if (GIT_SAFE_WITH_VALUE.has(arg)) index += 2;
     else if (/^-C./.test(arg)) index += 1;
     else if (GIT_SAFE_FLAGS.has(arg)) index += 1;
-    else return `git option '${arg}' can change which code git runs (config, repository or program path); it is not on the known-safe list`;
+    else
+      return `git option '${arg}' can change which code git runs (config, repository or program path); it is not on the known-safe list`;
   }
   const subcommand = args[index];
   if (subcommand === undefined) return ["git"];

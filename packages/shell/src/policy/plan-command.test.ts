@@ -46,7 +46,11 @@ describe("planCommand", () => {
       ok: true,
       plan: { command: `"$SKILL_DIR"/scripts/run.sh --x`, display: "scripts/run.sh --x", cwd: workspaceDir },
     });
-    if (checked.ok) expect(checked.plan.commands[0]).toMatchObject({ program: path.join(skillDir, "scripts/run.sh"), kind: "script" });
+    if (checked.ok)
+      expect(checked.plan.commands[0]).toMatchObject({
+        program: path.join(skillDir, "scripts/run.sh"),
+        kind: "script",
+      });
   });
 
   it("runs a script without the executable bit through its #! line or its extension", () => {
@@ -80,7 +84,10 @@ describe("planCommand", () => {
       { command: "cat scripts/data.csv | head -1 && echo done", mode: "skill", skill, loadedSkills: [], workspaceDir },
       policy,
     );
-    expect(piped).toMatchObject({ ok: true, plan: { command: `cat "$SKILL_DIR"/scripts/data.csv | head -1 && echo done` } });
+    expect(piped).toMatchObject({
+      ok: true,
+      plan: { command: `cat "$SKILL_DIR"/scripts/data.csv | head -1 && echo done` },
+    });
     expect(skillDir).toBeTruthy();
   });
 
