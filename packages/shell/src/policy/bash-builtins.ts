@@ -150,67 +150,63 @@ function checkShopt(args: Array<string | undefined>): BuiltinVerdict {
   return { kind: "ok" };
 }
 
+type Check = (args: Array<string | undefined>, name: string) => BuiltinVerdict;
+
+const OK: BuiltinVerdict = { kind: "ok" };
+/** Arguments after these options are their values, not names. */
+const skipValues = (args: Array<string | undefined>, options: readonly string[]) =>
+  args.filter((_, index) => !options.includes(args[index - 1] ?? ""));
+
+function checkCd(args: Array<string | undefined>): BuiltinVerdict {
+  const targets = args.filter((arg) => arg !== "--");
+  const target = targets[0];
+  if (targets.length !== 1 || target === undefined || target === "-" || target.startsWith("-"))
+    return {
+      kind: "opaque",
+      message: "'cd' needs one folder in the workspace, written out (not '-', '~' or a variable)",
+    };
+  return { kind: "cd", target };
+}
+
+function checkMapfile(args: Array<string | undefined>, name: string): BuiltinVerdict {
+  if (args.some((arg) => arg === undefined || /^-[A-Za-z]*C/.test(arg)))
+    return { kind: "opaque", message: `'${name} -C' runs a callback; it is refused` };
+  return namesOnly(skipValues(args, ["-d", "-n", "-O", "-s", "-u", "-c"]), name);
+}
+
+/** The builtins the checker lets run, each with its argument check; any other builtin is `ok` (echo, pwd, true, ...). */
+const CHECKS: Record<string, Check> = {
+  cd: checkCd,
+  read: (args) => namesOnly(skipValues(args, ["-d", "-n", "-N", "-p", "-t", "-u", "-i"]), "read"),
+  getopts: (args) => namesOnly(args.slice(1, 2), "getopts"),
+  mapfile: checkMapfile,
+  readarray: checkMapfile,
+  printf: (args) => (args.includes("-v") ? namesOnly([args[args.indexOf("-v") + 1]], "printf -v") : OK),
+  local: (args, name) => namesOnly(args.map(nameOfAssignment), `'${name}'`),
+  export: (args, name) => namesOnly(args.map(nameOfAssignment), `'${name}'`),
+  unset: (args, name) => namesOnly(args.map(nameOfAssignment), `'${name}'`),
+  test: (args) => (args.includes("-v") ? namesOnly([args[args.indexOf("-v") + 1]], "test -v") : OK),
+  "[": (args) => (args.includes("-v") ? namesOnly([args[args.indexOf("-v") + 1]], "test -v") : OK),
+  set: checkSet,
+  shopt: checkShopt,
+  wait: (args) => (args.includes("-p") ? { kind: "opaque", message: "'wait -p' is refused" } : OK),
+  kill: () => ({ kind: "program" }),
+  command: () => ({ kind: "program" }),
+  time: () => ({ kind: "program" }),
+};
+
+function nameOfAssignment(arg: string | undefined): string | undefined {
+  return arg?.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
+}
+
 /**
  * Checks a builtin call. Builtins that run hidden code (eval, source, trap, alias, ...) are opaque; those that
  * assign variables take plain names only (`read 'a[$(cmd)]'` would run the subscript); `cd` is followed.
  */
 export function checkBuiltin(command: SimpleShellCommand): BuiltinVerdict {
   const name = command.words[0]?.value ?? "";
-  const failClosed = FAIL_CLOSED[name];
+  const failClosed = Object.hasOwn(FAIL_CLOSED, name) ? FAIL_CLOSED[name] : undefined;
   if (failClosed) return { kind: "opaque", message: failClosed };
-  const args = values(command);
-  switch (name) {
-    case "cd": {
-      const targets = args.filter((arg) => arg !== "--");
-      if (targets.length !== 1 || targets[0] === undefined || targets[0] === "-" || targets[0].startsWith("-"))
-        return {
-          kind: "opaque",
-          message: "'cd' needs one folder in the workspace, written out (not '-', '~' or a variable)",
-        };
-      return { kind: "cd", target: targets[0] };
-    }
-    case "read":
-      return namesOnly(
-        args.filter((_, index) => !["-d", "-n", "-N", "-p", "-t", "-u", "-i"].includes(args[index - 1] ?? "")),
-        "read",
-      );
-    case "getopts":
-      return namesOnly(args.slice(1, 2), "getopts");
-    case "mapfile":
-    case "readarray":
-      if (args.some((arg) => arg === undefined || /^-[A-Za-z]*C/.test(arg)))
-        return { kind: "opaque", message: `'${name} -C' runs a callback; it is refused` };
-      return namesOnly(
-        args.filter((_, index) => !["-d", "-n", "-O", "-s", "-u", "-c"].includes(args[index - 1] ?? "")),
-        name,
-      );
-    case "printf": {
-      const at = args.indexOf("-v");
-      return at === -1 ? { kind: "ok" } : namesOnly([args[at + 1]], "printf -v");
-    }
-    case "local":
-    case "export":
-    case "unset":
-      return namesOnly(
-        args.map((arg) => (arg?.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg)),
-        `'${name}'`,
-      );
-    case "test":
-    case "[": {
-      const at = args.indexOf("-v");
-      return at === -1 ? { kind: "ok" } : namesOnly([args[at + 1]], "test -v");
-    }
-    case "set":
-      return checkSet(args);
-    case "shopt":
-      return checkShopt(args);
-    case "wait":
-      return args.includes("-p") ? { kind: "opaque", message: "'wait -p' is refused" } : { kind: "ok" };
-    case "kill":
-    case "command":
-    case "time":
-      return { kind: "program" };
-    default:
-      return { kind: "ok" };
-  }
+  const check = Object.hasOwn(CHECKS, name) ? CHECKS[name] : undefined;
+  return check ? check(values(command), name) : OK;
 }
