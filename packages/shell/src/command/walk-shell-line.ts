@@ -1,6 +1,12 @@
 // Walks a bash syntax tree once and lists every simple command the line can run (see ShellLine).
 import { withBashTree, type SyntaxNode } from "./bash-parser.js";
-import { checkArithmetic, expansionProblem, isSpecialVariable, NUMERIC_SPECIALS } from "./shell-expansions.js";
+import {
+  checkArithmetic,
+  expansionProblem,
+  hidesExpansion,
+  isSpecialVariable,
+  NUMERIC_SPECIALS,
+} from "./shell-expansions.js";
 import type {
   ShellAssignment,
   ShellLine,
@@ -323,6 +329,12 @@ class LineWalker {
         if (["binary_expression", "unary_expression", "parenthesized_expression"].includes(child.type)) visit(child);
         else if (arithmeticOperands) this.arithmetic(child);
         else if (child.type !== "regex") this.word(child);
+        else if (hidesExpansion(child.text))
+          this.problem(
+            "opaque",
+            child,
+            "a =~ pattern with an expansion the grammar does not show; match a literal pattern",
+          );
       }
     };
     visit(node);

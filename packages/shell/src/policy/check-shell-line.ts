@@ -126,7 +126,7 @@ class LineChecker {
     }
     if (this.line.functions.has(name)) {
       this.commands.push({ argv, layers: [argv], typedLayers: [argv], program: `function:${name}`, kind: "function" });
-      return this.denied(argv, undefined);
+      return this.denied(argv, undefined) ?? this.envNames(command, name);
     }
     if (isBashBuiltin(name)) return this.builtin(command, argv, name);
     return this.program(command, argv, name, false);
