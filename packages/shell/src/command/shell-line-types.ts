@@ -57,6 +57,8 @@ export interface ShellLine {
   /** Functions the line defines (their bodies are among `commands`). */
   functions: ReadonlySet<string>;
   problems: ShellProblem[];
+  /** Every variable the line assigns (`NAME=value`, `for NAME in`, `read NAME`, `((NAME++))`, `${NAME:=x}`, ...). */
+  assigned: ReadonlySet<string>;
   /** True when the line is one simple command without any shell syntax around it. */
   simple: boolean;
 }

@@ -384,6 +384,7 @@ export function walkShellLine(line: string, known: Readonly<Record<string, strin
       redirects: walker.redirects,
       functions: walker.functions,
       problems: walker.problems,
+      assigned: new Set(walker.assigned.keys()),
       simple,
     };
   });
@@ -406,6 +407,7 @@ function refusedLine(piece: string, message: string): ShellLine {
     redirects: [],
     functions: new Set(),
     problems: [{ kind: "syntax", piece, message }],
+    assigned: new Set(),
     simple: false,
   };
 }

@@ -334,6 +334,7 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
       ],
       syntax: options.shellSyntax ?? "full",
       opaqueNeedsApproval: approvalRules.length > 0,
+      fixedEnvNames: new Set(Object.keys(environment.set)),
       envAllow: environment.allow,
     },
     workspaces: new ThreadWorkspaces(options.workspaceRoot ?? mkdtempSync(path.join(os.tmpdir(), "skillgraph-shell-"))),

@@ -277,6 +277,11 @@ export function checkShellLine(
   }
   const checker = new LineChecker(input, policy, line, options.cwd, options.fileSystem);
   for (const problem of line.problems) checker.opaque.push(problem);
+  // a variable already in the command's environment is exported: assigning it changes what every later program sees
+  for (const name of line.assigned) {
+    if (policy.fixedEnvNames?.has(name))
+      checker.opaquePiece(name, `'${name}' is set for every command by the application; the line may not change it`);
+  }
   // `cd` first, so that every relative path is checked from every folder the line may be in
   for (const command of line.commands) {
     if (command.words[0]?.value !== "cd" || line.functions.has("cd")) continue;

@@ -16,6 +16,8 @@ export interface CommandPolicy {
   syntax: "full" | "simple";
   /** Pieces that cannot be judged before running ask for approval (true when approval rules are set) instead of being refused. */
   opaqueNeedsApproval: boolean;
+  /** Names the application fixes for every command (`environment.set`): a line may not assign them. */
+  fixedEnvNames?: ReadonlySet<string>;
   /** Environment variable names a tool call may set (in `env` or as `env NAME=value`). */
   envAllow: ReadonlySet<string>;
 }

@@ -112,4 +112,22 @@ describe("planCommand", () => {
     const outside = planCommand({ command: `cat ${sibling}`, mode: "shell", loadedSkills: [], workspaceDir }, policy);
     expect(outside).toMatchObject({ ok: false, reason: "path-outside-workspace" });
   });
+
+  it("syntax 'simple' runs one program with plain arguments only", () => {
+    const { workspaceDir } = setup();
+    const simple = { ...policy, syntax: "simple" as const };
+    const plan = (command: string) => planCommand({ command, mode: "shell", loadedSkills: [], workspaceDir }, simple);
+    expect(plan("ls -l")).toMatchObject({ ok: true });
+    for (const command of ["ls | head", "ls > out.txt", "echo $(id)", "ls; ls", "echo $HOME"])
+      expect(plan(command)).toMatchObject({ ok: false, reason: "shell-operator" });
+  });
+
+  it("a line may not assign a name the application sets for every command", () => {
+    const { workspaceDir } = setup();
+    const fixed = { ...policy, fixedEnvNames: new Set(["HTTPS_PROXY"]) };
+    const plan = (command: string) => planCommand({ command, mode: "shell", loadedSkills: [], workspaceDir }, fixed);
+    expect(plan("HTTPS_PROXY=http://evil; curl x")).toMatchObject({ ok: false, reason: "opaque-command" });
+    expect(plan("read HTTPS_PROXY < in.txt")).toMatchObject({ ok: false, reason: "opaque-command" });
+    expect(plan("proxy=x; echo $proxy")).toMatchObject({ ok: true });
+  });
 });
