@@ -1,5 +1,6 @@
 // The value of one bash word as far as it is known before running: quotes removed, known variables expanded.
 import type { SyntaxNode } from "./bash-parser.js";
+import { hidesExpansion } from "./shell-expansions.js";
 import type { ShellWord } from "./shell-line-types.js";
 
 /** What evaluating a word needs from the walker: known variables, and a callback for the commands inside it. */
@@ -8,6 +9,8 @@ export interface WordContext {
   known: Readonly<Record<string, string>>;
   /** Walks a node that can run commands (`$(...)`, `<(...)`) or holds arithmetic; returns nothing. */
   walkInner(node: SyntaxNode): void;
+  /** Reports a word the grammar kept as plain text although bash would expand something in it (fails closed). */
+  hidden(node: SyntaxNode): void;
   /** Checks a `${...}` expansion (operators, indirect references, arithmetic offsets): its value, or why unknown. */
   expansion(node: SyntaxNode): { value?: string; why?: string };
 }
@@ -56,6 +59,10 @@ function piecesOf(node: SyntaxNode, context: WordContext): Piece[] {
   switch (node.type) {
     case "word":
     case "number": {
+      if (hidesExpansion(node.text)) {
+        context.hidden(node);
+        return [{ why: "an expansion the grammar does not show", plain: "\u0001" }];
+      }
       const { value, plain } = unescapeUnquoted(node.text);
       return [{ value, plain }];
     }

@@ -50,6 +50,8 @@ class LineWalker {
     this.context = {
       known,
       walkInner: (node) => this.inner(node),
+      hidden: (node) =>
+        this.problem("opaque", node, "bash would expand something here that the grammar shows as plain text"),
       expansion: (node) => this.expansion(node),
     };
   }
