@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createBubblewrapExecutor, createLocalExecutor, createShellHook } from "../packages/shell/src/index.js";
 import type { CommandExecutor, ExecutionRequest } from "../packages/shell/src/index.js";
+import { shellSyntaxCost } from "./shell-syntax-cost.js";
 
 const runs = Number(process.env.BENCH_RUNS ?? 60);
 const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-bench-"));
@@ -75,6 +76,9 @@ async function killTime(executor: CommandExecutor, tree: string): Promise<{ medi
   }
   return { medianMs: round(median(samples)), runs: killRuns };
 }
+
+// parse and check cost per call on the corpus's command lines (before the spawn timings: no process load around it)
+const syntaxCost = await shellSyntaxCost(process.argv.includes("--quick") ? 1 : 5);
 
 const local = createLocalExecutor();
 const results: Record<string, unknown> = {
@@ -160,6 +164,7 @@ for (const [name, tree] of [
     results[`bubblewrapKill_${name}`] = bwrapKill;
   }
 }
+if (syntaxCost) results.parseAndCheckOnCorpus = syntaxCost;
 results.killNote =
   "obedient: 4 processes that exit on SIGTERM; stubborn: one ignores SIGTERM, so the local executor waits the 500 ms grace before SIGKILL (bubblewrap's PID namespace dies with the sandbox)";
 

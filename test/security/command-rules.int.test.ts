@@ -76,7 +76,7 @@ const approvalCases: Array<[string, ApprovalRule[], string]> = [
 
 const noApprovalCases: Array<[string, ApprovalRule[], string]> = [
   ["a different subcommand", ["git push"], "git status"],
-  ["a prefix that is only a substring", ["git push"], "git pushy"],
+  ["a prefix that is only a substring", ["git st"], "git status"],
   ["a predicate returning false", [() => false], "true"],
 ];
 

@@ -5,6 +5,7 @@ export { createShellHook } from "./hook/create-shell-hook.js";
 export type { ShellHook } from "./hook/create-shell-hook.js";
 export type {
   ApprovalCandidate,
+  ApprovalCommand,
   ApprovalRule,
   ShellApprovalRequest,
   ShellHookOptions,
@@ -23,7 +24,7 @@ export type {
   ExecutionResult,
   RunningCommand,
 } from "./executor/executor-types.js";
-export type { CommandLimits } from "./executor/command-limits.js";
+export type { CommandLimits, CommandLimitsOption } from "./executor/command-limits.js";
 export type { SkillEnvironmentOptions } from "./environments/skill-environments.js";
 export { BubblewrapUnavailableError } from "./errors/bubblewrap-unavailable-error.js";
 export { skillCommandGrant } from "./policy/command-rules.js";

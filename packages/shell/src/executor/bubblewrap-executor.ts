@@ -8,6 +8,7 @@ import type { CommandExecutor, CommandView, ExecutionRequest } from "./executor-
 import { runCommand, spawnCommand, type SpawnSpec } from "./spawn-command.js";
 import { ptyCommand } from "./pty-command.js";
 import { limitsPrefix, type CommandLimits } from "./command-limits.js";
+import { bashCommand } from "./bash-command.js";
 
 /** Options of {@link createBubblewrapExecutor}. */
 export interface BubblewrapExecutorOptions {
@@ -96,8 +97,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     // the sandbox root (and /etc, /opt, ... on it) becomes read-only too; only the workspace and /tmp stay writable
     args.push("--remount-ro", "/", "--chdir", map(request.cwd));
     for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
-    const command =
-      request.shellCommand !== undefined ? ["/bin/sh", "-c", request.shellCommand] : request.argv.map(map);
+    const command = request.shellCommand !== undefined ? bashCommand(request.shellCommand) : request.argv.map(map);
     args.push("--", ...(request.pty ? ptyCommand(command) : command));
     // bwrap itself carries the run marker too, so a /proc sweep finds it; prlimit execs bwrap (same pid, same limits)
     const [file, ...rest] = [...limitsPrefix(options.limits), bwrapPath, ...args];

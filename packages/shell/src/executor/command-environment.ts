@@ -52,7 +52,7 @@ export function commandEnvironment(
   mapPath: (value: string) => string,
 ): Record<string, string> {
   const env: Record<string, string> = {
-    PATH: DEFAULT_FIXED_PATH,
+    PATH: request.searchPath ?? DEFAULT_FIXED_PATH,
     HOME: folders.homeDir,
     TMPDIR: folders.tmpDir,
     SHELL: "/bin/sh",
@@ -63,7 +63,7 @@ export function commandEnvironment(
   };
   if (view.skillDir) env.SKILL_DIR = view.skillDir;
   if (folders.environmentDir) {
-    env.PATH = `${folders.environmentDir}/bin:${DEFAULT_FIXED_PATH}`;
+    env.PATH = `${folders.environmentDir}/bin:${request.searchPath ?? DEFAULT_FIXED_PATH}`;
     env.VIRTUAL_ENV = folders.environmentDir;
   }
   if (request.skillName) env.SKILL_NAME = request.skillName;

@@ -1,6 +1,10 @@
-import type { ShellHookOptions } from "../hook/shell-hook-options.js";
 import { integerOption, InvalidOptionsError } from "../internal/core.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
+
+/** The `limits` option: `false` turns limits off; each value is optional (defaults in {@link resolveLimits}). */
+export type CommandLimitsOption =
+  | false
+  | { memoryBytes?: number; processes?: number; fileSizeBytes?: number; openFiles?: number; tmpBytes?: number };
 
 /** Resource limits of one command, applied by util-linux `prlimit` (and the sandbox's /tmp size under bubblewrap). */
 export interface CommandLimits {
@@ -40,7 +44,7 @@ let warned = false;
  * Checks the `limits` option and finds `prlimit`. Explicit limits without `prlimit` are an error (they would silently
  * not apply); the defaults without it only warn once.
  */
-export function resolveLimits(option: ShellHookOptions["limits"]): CommandLimits | undefined {
+export function resolveLimits(option: CommandLimitsOption | undefined): CommandLimits | undefined {
   if (option === false) return undefined;
   if (option !== undefined && (typeof option !== "object" || option === null)) {
     throw new InvalidOptionsError({ option: "limits", value: option, message: "must be false or an object" });

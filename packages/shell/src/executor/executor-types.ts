@@ -2,8 +2,10 @@
 export interface ExecutionRequest {
   /** argv with the executable's absolute host path first (ignored when `shellCommand` is set). */
   argv: string[];
-  /** A command line for `/bin/sh -c` (only when the policy allows shell syntax). */
+  /** A checked command line, run as `bash --noprofile --norc -c` (`argv` is then ignored). */
   shellCommand?: string;
+  /** PATH of the command (host folders), the one its programs were checked on. @default "/usr/local/bin:/usr/bin:/bin" */
+  searchPath?: string;
   /** Host path of the working directory (inside the workspace). */
   cwd: string;
   /** Host path of the thread's workspace (the only writable folder). */

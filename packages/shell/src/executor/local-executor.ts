@@ -4,6 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { limitsPrefix, type CommandLimits } from "./command-limits.js";
+import { bashCommand } from "./bash-command.js";
 import { commandEnvironment } from "./command-environment.js";
 import type { CommandExecutor, ExecutionRequest, ExecutionResult, RunningCommand } from "./executor-types.js";
 import { ptyCommand } from "./pty-command.js";
@@ -82,7 +83,7 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
       ...(request.skillEnvironment ? { environmentDir: request.skillEnvironment.hostDir } : {}),
     };
     const env = commandEnvironment(request, view, folders, (value) => value);
-    const command = request.shellCommand !== undefined ? ["/bin/sh", "-c", request.shellCommand] : request.argv;
+    const command = request.shellCommand !== undefined ? bashCommand(request.shellCommand) : request.argv;
     const [file, ...args] = [
       ...limitsPrefix(options.limits),
       ...isolation,

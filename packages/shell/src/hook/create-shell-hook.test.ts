@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadBashParser } from "../command/bash-parser.js";
 import { InvalidOptionsError, SkillgraphError } from "@skillgraph/core";
 import { fixtureCatalog, fixtureSkill, prompterDir, reportBuilderDir } from "../__fixtures__/fixture-catalog.js";
 import { createShellHook } from "./create-shell-hook.js";
@@ -21,7 +22,8 @@ function optionError(options: Record<string, unknown>): InvalidOptionsError {
 describe("createShellHook options", () => {
   it.each([
     [{ skills: undefined }, "skills"],
-    [{ allowShellSyntax: true, allow: ["ls"] }, "allowShellSyntax"],
+    [{ allowShellSyntax: true }, "allowShellSyntax"],
+    [{ shellSyntax: "posix" }, "shellSyntax"],
     [{ timeoutMs: -1 }, "timeoutMs"],
     [{ timeoutMs: 10_000, maxTimeoutMs: 5_000 }, "maxTimeoutMs"],
     [{ deny: ["rm; ls"] }, "deny[0]"],
@@ -90,6 +92,7 @@ describe("visibleTools", () => {
 
 describe("authorize", () => {
   const hook = createShellHook({ skills: catalog, executor: "local", allow: ["ls"] });
+  beforeAll(() => loadBashParser());
 
   it("refuses a skill's script before the skill was read, and allows it after", () => {
     const call = {
@@ -112,10 +115,17 @@ describe("authorize", () => {
     expect(hook.authorize!(call, { loadedSkills: [reportBuilder], threadId: "t" })).toEqual({ allowed: true });
   });
 
-  it("refuses shell syntax and denied programs before anything runs", () => {
+  it("checks every command of a line and refuses denied programs before anything runs", () => {
     expect(hook.authorize!({ toolName: "shell", args: { command: "ls | sh" } }, { loadedSkills: [] })).toMatchObject({
       allowed: false,
-      reason: expect.stringMatching(/^shell-operator/),
+      reason: expect.stringMatching(/^not-allowed: 'sh'/),
+    });
+    expect(hook.authorize!({ toolName: "shell", args: { command: "ls | ls -l" } }, { loadedSkills: [] })).toEqual({
+      allowed: true,
+    });
+    expect(hook.authorize!({ toolName: "shell", args: { command: "ls 'a" } }, { loadedSkills: [] })).toMatchObject({
+      allowed: false,
+      reason: expect.stringMatching(/^shell-syntax/),
     });
     expect(hook.authorize!({ toolName: "shell", args: { command: "sudo ls" } }, { loadedSkills: [] })).toMatchObject({
       allowed: false,

@@ -5,6 +5,7 @@ import { createShellRuntime, type ShellRuntime } from "../internal/shell-runtime
 import type { SkillMetadata } from "../internal/core.js";
 import type { CommandSkill } from "../policy/plan-command.js";
 import { preflightCommand } from "../policy/plan-command.js";
+import { loadBashParser } from "../command/bash-parser.js";
 import { grantOf } from "../policy/command-rules.js";
 import { createRunSkillScriptTool } from "../tools/run-skill-script/index.js";
 import { createShellSessionTools } from "../tools/shell-session/index.js";
@@ -105,6 +106,8 @@ function authorize(
  */
 export function createShellHook(options: ShellHookOptions): ShellHook {
   const runtime = createShellRuntime(options);
+  // the grammar loads in the background (about 60 ms); every tool call awaits it before checking its line
+  void loadBashParser().catch(() => undefined);
   const tools: StructuredToolInterface[] = [createRunSkillScriptTool(runtime), createShellTool(runtime)];
   if (runtime.sessionsEnabled) tools.push(...createShellSessionTools(runtime));
   return {

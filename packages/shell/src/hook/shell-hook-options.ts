@@ -3,6 +3,8 @@ import type { BaseStore } from "@langchain/langgraph";
 import type { ArtifactStore } from "../artifacts/artifact-store.js";
 import type { SkillEnvironmentOptions } from "../environments/skill-environments.js";
 import type { CommandExecutor } from "../executor/executor-types.js";
+import type { ApprovalRule } from "../policy/approval-types.js";
+import type { CommandLimitsOption } from "../executor/command-limits.js";
 import type { BubblewrapExecutorOptions } from "../executor/bubblewrap-executor.js";
 import type { ShellSkillCatalog } from "./skills-tool-hook.js";
 
@@ -14,27 +16,7 @@ export type ShellToolName =
   | "shell_session_poll"
   | "shell_session_kill";
 
-/** What an approval rule is matched against. */
-export interface ApprovalCandidate {
-  tool: "run_skill_script" | "shell";
-  skill?: string;
-  /** argv as typed (argv[0] reduced to the program name). */
-  argv: readonly string[];
-  /** The command line, normalized. */
-  command: string;
-  /**
-   * Every program the line runs, outermost first, in canonical form (wrappers such as `env`, `nice`, `timeout`,
-   * `xargs`, `find -exec` unwrapped; git's global options removed): `env git -C r push` gives
-   * `[["env", "git", "-C", "r", "push"], ["git", "push"]]`. Empty for shell-syntax commands.
-   */
-  layers: readonly (readonly string[])[];
-}
-
-/**
- * A `requireApproval` rule: a command prefix (`git push` also covers `git push origin main` and `env git -C x push`), a
- * RegExp over the command line and each program it runs, or a predicate (one that throws counts as "needs approval").
- */
-export type ApprovalRule = string | RegExp | ((candidate: ApprovalCandidate) => boolean);
+export type { ApprovalCandidate, ApprovalCommand, ApprovalRule } from "../policy/approval-types.js";
 
 /** The payload of the `interrupt()` raised for a command needing approval. Resume with `{ approved: true }`. */
 export interface ShellApprovalRequest {
@@ -46,6 +28,14 @@ export interface ShellApprovalRequest {
   /** Working directory relative to the workspace. */
   cwd: string;
   executor: string;
+  /**
+   * What an "always" answer should remember: tool, skill, the files the line runs (resolved), the line as typed and
+   * its cwd. Approving one skill's `scripts/run.sh` this way never approves another skill's script of the same name.
+   * Absent on requests an "always" answer cannot cover (installing a skill's requirements).
+   */
+  key?: string;
+  /** Pieces of the line that cannot be judged before running (why approval is asked even without a matching rule). */
+  opaque?: Array<{ piece: string; message: string }>;
 }
 
 /** Options of {@link createShellHook}. */
@@ -76,8 +66,12 @@ export interface ShellHookOptions {
   requireSkillRead?: boolean;
   /** Check the programs a skill declares it needs before running its scripts. @default true */
   checkRequirements?: boolean;
-  /** Run commands with `/bin/sh -c` (pipes, redirections). Not allowed with `allow`/`deny`. @default false */
-  allowShellSyntax?: boolean;
+  /**
+   * Which command lines run. `full`: any bash line (pipes, lists, redirections, substitutions, loops, functions) whose
+   * every command passes every rule; it runs as `bash --noprofile --norc -c`. `simple`: one program with plain
+   * arguments only. @default "full"
+   */
+  shellSyntax?: "full" | "simple";
   /** Refuse arguments naming paths outside the workspace and the skill folder. @default true */
   confinePaths?: boolean;
   /** Absolute paths arguments may always name. @default ["/dev/null", "/dev/zero", "/dev/urandom", "/dev/random", "/dev/stdin", "/dev/stdout", "/dev/stderr"] */
@@ -110,9 +104,7 @@ export interface ShellHookOptions {
    * per-user limit the kernel does not enforce for root.
    * @default { memoryBytes: 4 GiB, processes: 512, fileSizeBytes: 1 GiB, openFiles: 1024, tmpBytes: 512 MiB }
    */
-  limits?:
-    | false
-    | { memoryBytes?: number; processes?: number; fileSizeBytes?: number; openFiles?: number; tmpBytes?: number };
+  limits?: CommandLimitsOption;
   /**
    * Artifacts: outputs saved beyond the workspace (`outputs.save_as_artifacts`) and staged later (`artifact://name`).
    * `store` is a LangGraph `BaseStore` or an {@link ArtifactStore}. @default the graph's store (`compile({ store })`,

@@ -2,19 +2,16 @@ import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { interrupt } from "@langchain/langgraph";
 import type { ExecutionRequest } from "../executor/executor-types.js";
-import type { ShellApprovalRequest } from "../hook/shell-hook-options.js";
 import type { CommandSkill } from "../policy/plan-command.js";
-import { planCommand } from "../policy/plan-command.js";
+import { loadBashParser } from "../command/bash-parser.js";
+import { approveCall, planCall } from "../tools/shell/plan-and-approve.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
-import { missingRequirements } from "../requirements/check-requirements.js";
 import { InteractiveSession } from "../sessions/interactive-session.js";
 import { collectOutputFiles, type CollectedFile } from "../workspace/collect-output-files.js";
 import { loadedSkillNames, threadIdOf } from "./loaded-skill-names.js";
 import { NO_THREAD } from "../workspace/thread-workspaces.js";
-import { needsApproval } from "../policy/approval-rules.js";
 import { prepareSkillEnvironment } from "./prepare-skill-environment.js";
 import { compileOutputGlobs } from "../workspace/output-globs.js";
 import { StagingRefusedError } from "../workspace/thread-workspaces.js";
@@ -26,28 +23,14 @@ import {
   type ArtifactStore,
 } from "../artifacts/artifact-store.js";
 import { conversationAttachments, type ConversationAttachment } from "../workspace/conversation-attachments.js";
-import { resolveInputs, type InputSpec } from "../workspace/input-sources.js";
+import { resolveInputs } from "../workspace/input-sources.js";
 import { withConfinedFolder } from "./core.js";
+import type { CommandCallInput } from "../tools/command-call-input.js";
 import type { ShellRuntime } from "./shell-runtime.js";
 import { refusalPayload, resultPayload } from "./tool-payload.js";
 import { sessionPayload } from "./session-payload.js";
 
-/** Input shared by `run_skill_script` and `shell`. */
-export interface CommandCallInput {
-  tool: "run_skill_script" | "shell";
-  skill?: string;
-  command: string;
-  cwd?: string;
-  stdin?: string;
-  timeout_seconds?: number;
-  env?: Record<string, string>;
-  files?: Array<{ path: string; content: string }>;
-  output_globs?: string[];
-  inputs?: InputSpec[];
-  outputs?: OutputsManifest;
-  interactive?: boolean;
-  pty?: boolean;
-}
+export type { CommandCallInput, OutputsManifest } from "../tools/command-call-input.js";
 
 function toCommandSkill(runtime: ShellRuntime, name: string): CommandSkill | undefined {
   const skill = runtime.catalog.get(name);
@@ -93,6 +76,8 @@ export async function runCommandCall(
   config: RunnableConfig,
 ): Promise<string> {
   const threadId = threadIdOf(config);
+  await loadBashParser();
+  // validate: the skill, then every input, before anything runs
   const context = skillContext(runtime, input, config);
   if ("ok" in context) return refusalPayload(context);
   // every input is checked before anything runs: a bad glob or timeout must not surface after the command ran
@@ -120,69 +105,14 @@ export async function runCommandCall(
     ? await prepareSkillEnvironment(runtime, context.skill, workspaceDir, config)
     : { ok: true as const };
   if (!environment.ok) return refusalPayload(environment);
-  const policy = environment.hostDir
-    ? { ...runtime.policy, fixedPath: `${environment.hostDir}/bin:${runtime.policy.fixedPath}` }
-    : runtime.policy;
-  const checked = planCommand(
-    {
-      command: input.command,
-      mode: input.tool === "run_skill_script" ? "skill" : "shell",
-      skill: context.skill,
-      loadedSkills: context.loaded,
-      workspaceDir,
-      cwd: input.cwd,
-      env: input.env,
-    },
-    policy,
-  );
-  if (!checked.ok) return refusalPayload(checked);
-  const { plan } = checked;
-  // what the model and the approver see: paths as the command sees them (e.g. /skill, /workspace in a sandbox)
-  const view = runtime.executor.view({ workspaceDir, skillDir: context.skill?.dir });
-  let display = plan.display;
-  if (context.skill?.dir && view.skillDir) display = display.replaceAll(context.skill.dir, view.skillDir);
-  display = display.replaceAll(workspaceDir, view.workspaceDir);
-  if (context.skill && runtime.checkRequirements) {
-    const metadata = runtime.catalog.get(context.skill.name);
-    const requirements = metadata
-      ? missingRequirements(metadata, runtime.policy.fixedPath)
-      : { required: [], missing: [] };
-    if (requirements.missing.length > 0) {
-      return refusalPayload(
-        refusal(
-          "missing-requirements",
-          `skill '${context.skill.name}' needs ${requirements.missing.join(", ")}, not found on ${runtime.policy.fixedPath}`,
-        ),
-      );
-    }
-  }
-  if (
-    needsApproval(runtime.approvalRules, {
-      tool: input.tool,
-      skill: context.skill?.name,
-      argv: plan.programArgv,
-      command: display,
-      layers: plan.layers,
-    })
-  ) {
-    const request: ShellApprovalRequest = {
-      type: "skillgraph/shell-approval",
-      tool: input.tool,
-      ...(context.skill ? { skill: context.skill.name } : {}),
-      command: display,
-      argv: [...plan.programArgv],
-      cwd: path.relative(workspaceDir, plan.cwd) || ".",
-      executor: runtime.executor.name,
-    };
-    const answer = interrupt<ShellApprovalRequest, unknown>(request);
-    if (!(answer && typeof answer === "object" && (answer as { approved?: unknown }).approved === true)) {
-      const reason =
-        answer && typeof answer === "object" && typeof (answer as { reason?: unknown }).reason === "string"
-          ? `: ${(answer as { reason: string }).reason}`
-          : "";
-      return refusalPayload(refusal("approval-denied", `running '${display}' was not approved${reason}`));
-    }
-  }
+  // parse once and plan: every command the line can run, checked (refusals name the piece of the line)
+  const planned = planCall(runtime, input, context, workspaceDir, environment.hostDir);
+  if (!planned.ok) return refusalPayload(planned);
+  const { plan, display } = planned;
+  // approve: approval rules, and pieces that cannot be judged before running, interrupt before anything runs
+  const approval = approveCall(runtime, input, context.skill?.name, plan, display, workspaceDir);
+  if (approval) return refusalPayload(approval);
+  // stage: inputs, attachments and files into the workspace
   const attachments =
     runtime.stageAttachments || input.inputs?.some((spec) => spec.from.startsWith("attachment://"))
       ? attachmentsOf(config)
@@ -190,8 +120,7 @@ export async function runCommandCall(
   const resolved = await resolveInputs(input.inputs ?? [], {
     threadId: threadId ?? NO_THREAD,
     workspaceDir,
-    skillDir: (name) =>
-      [context.skill, ...context.loaded].find((candidate) => candidate?.name === name)?.dir || undefined,
+    skillDir: (name) => [context.skill, ...context.loaded].find((entry) => entry?.name === name)?.dir || undefined,
     artifacts,
     attachments,
     maxBytes: runtime.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.artifacts.maxBytes, 1),
@@ -221,8 +150,9 @@ export async function runCommandCall(
     ),
   );
   const request: ExecutionRequest = {
-    argv: plan.shell ? [] : plan.argv,
-    ...(plan.shell ? { shellCommand: plan.command } : {}),
+    argv: [],
+    shellCommand: plan.command,
+    searchPath: runtime.policy.fixedPath,
     cwd: plan.cwd,
     workspaceDir,
     ...(context.skill ? { skillDir: context.skill.dir, skillName: context.skill.name } : {}),
@@ -255,6 +185,7 @@ export async function runCommandCall(
     if (snapshot.status === "exited") runtime.sessions.remove(threadId, session.id);
     return sessionPayload(snapshot, display);
   }
+  // run, then collect out/ and persist what was asked for
   const startedAt = Date.now();
   const result = await runtime.executor.run(request);
   const collected = await collectOutputFiles(workspaceDir, {
@@ -284,17 +215,6 @@ export async function runCommandCall(
     primaryOutput,
     artifacts: saved,
   });
-}
-
-/** Per-call outputs manifest (see the tool schema). */
-export interface OutputsManifest {
-  globs?: string[];
-  max_files?: number;
-  max_file_bytes?: number;
-  max_total_bytes?: number;
-  inline?: boolean;
-  save_as_artifacts?: boolean;
-  primary?: string;
 }
 
 function artifactStoreFor(runtime: ShellRuntime, config: RunnableConfig): ArtifactStore | undefined {

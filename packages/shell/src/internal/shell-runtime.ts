@@ -247,11 +247,19 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
       message: "must have a get(name) method (a SkillCatalog or SkillRegistry)",
     });
   }
-  if (options.allowShellSyntax && (options.allow !== undefined || options.deny !== undefined)) {
+  if (options.shellSyntax !== undefined && options.shellSyntax !== "full" && options.shellSyntax !== "simple") {
+    throw new InvalidOptionsError({
+      option: "shellSyntax",
+      value: options.shellSyntax,
+      message: "must be 'full' or 'simple'",
+    });
+  }
+  if ("allowShellSyntax" in options) {
     throw new InvalidOptionsError({
       option: "allowShellSyntax",
-      value: true,
-      message: "cannot be combined with 'allow' or 'deny': lists are only enforceable on commands run without a shell",
+      value: (options as { allowShellSyntax?: unknown }).allowShellSyntax,
+      message:
+        "was removed: full shell syntax is the default and every command of a line is checked (shellSyntax: 'simple' restricts it)",
     });
   }
   const fixedPath = options.fixedPath ?? DEFAULT_FIXED_PATH;
@@ -324,7 +332,9 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
         "/dev/stdout",
         "/dev/stderr",
       ],
-      allowShellSyntax: options.allowShellSyntax ?? false,
+      syntax: options.shellSyntax ?? "full",
+      opaqueNeedsApproval: approvalRules.length > 0,
+      fixedEnvNames: new Set(Object.keys(environment.set)),
       envAllow: environment.allow,
     },
     workspaces: new ThreadWorkspaces(options.workspaceRoot ?? mkdtempSync(path.join(os.tmpdir(), "skillgraph-shell-"))),

@@ -1,4 +1,4 @@
-import type { ApprovalCandidate, ApprovalRule } from "../hook/shell-hook-options.js";
+import type { ApprovalCandidate, ApprovalRule } from "./approval-types.js";
 import { InvalidOptionsError } from "../internal/core.js";
 import { matchesCommandRule, parseCommandRule, type CommandRule } from "./command-rules.js";
 
@@ -50,7 +50,7 @@ export function needsApproval(rules: readonly CompiledApprovalRule[], candidate:
   return rules.some((rule) => {
     switch (rule.kind) {
       case "prefix":
-        return layers.some((layer) => matchesCommandRule(rule.rule, layer));
+        return layers.some((layer) => matchesCommandRule(rule.rule, layer, "broad"));
       case "pattern":
         return rule.pattern.test(candidate.command) || layers.some((layer) => rule.pattern.test(layer.join(" ")));
       case "predicate":

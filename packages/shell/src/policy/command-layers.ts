@@ -1,4 +1,5 @@
 import { programName } from "./command-rules.js";
+import { DYNAMIC_WORD, isDynamicWord } from "./dynamic-word.js";
 
 /**
  * The programs one command line runs, outermost first, so that deny, allow and approval rules see through wrappers:
@@ -121,8 +122,9 @@ const xargsUnwrap: Unwrap = (args) => {
     if (typeof skipped === "string") return skipped;
     index += skipped;
   }
+  // xargs appends what it reads on stdin: the arguments (even the subcommand, `xargs git`) are known only at run time
   const inner = args.slice(index);
-  return { inner: inner.length > 0 ? inner : ["echo"] };
+  return { inner: [...(inner.length > 0 ? inner : ["echo"]), `${DYNAMIC_WORD}xargs input`] };
 };
 
 const timeUnwrap = simple(
@@ -146,8 +148,8 @@ const wrappers: Record<string, Unwrap> = {
   ionice: simple("ionice", set("-c", "--class", "-n", "--classdata"), set("-t", "--ignore")),
   time: timeUnwrap,
   xargs: xargsUnwrap,
-  command: simple("command", set(), set("-p")),
-  exec: simple("exec", set("-a"), set("-c", "-l")),
+  command: (args) =>
+    args.some((arg) => arg === "-v" || arg === "-V") ? { inner: [] } : simple("command", set(), set("-p"))(args),
 };
 
 /** Programs that run a command given in a form this checker cannot read (a shell string, a trace, a terminal). */
@@ -182,52 +184,101 @@ const OPAQUE_RUNNERS = new Set([
   "systemd-run",
   "at",
   "batch",
+  "exec",
+  "setarch",
+  "linux32",
+  "linux64",
+  "i386",
+  "x86_64",
+  "uname26",
+  "fakeroot",
+  "fakechroot",
+  "sg",
+  "newgrp",
+  "proot",
+  "faketime",
+  "torsocks",
+  "proxychains",
+  "proxychains4",
+  "tsocks",
+  "rlwrap",
+  "xvfb-run",
+  "dbus-run-session",
+  "dbus-launch",
+  "ssh-agent",
+  "sshpass",
+  "catchsegv",
+  "eatmydata",
+  "nocache",
+  "chronic",
+  "ifne",
+  "run-parts",
+  "start-stop-daemon",
+  "numactl",
+  "cgexec",
+  "pkexec",
 ]);
 
 /** Shells: `sh script.sh` runs a file (an interpreter), `sh -c '...'` runs a string (opaque). */
 const SHELLS = new Set(["sh", "bash", "dash", "zsh", "ksh", "mksh", "fish", "csh", "tcsh", "ash"]);
 
-const GIT_GLOBAL_WITH_VALUE = set(
-  "-C",
-  "-c",
-  "--git-dir",
-  "--work-tree",
-  "--namespace",
-  "--config-env",
-  "--super-prefix",
-  "--list-cmds",
-  "--attr-source",
-);
-const GIT_GLOBAL_FLAGS = set(
+/** git's global options that change nothing about which code runs (`-C dir` only changes the folder). */
+const GIT_SAFE_WITH_VALUE = set("-C");
+const GIT_SAFE_FLAGS = set(
   "-p",
   "--paginate",
   "-P",
   "--no-pager",
   "--no-replace-objects",
-  "--bare",
   "--literal-pathspecs",
   "--glob-pathspecs",
   "--noglob-pathspecs",
   "--icase-pathspecs",
   "--no-optional-locks",
-  "--no-lazy-fetch",
   "--no-advice",
 );
 
-/** `git [global options] subcommand args` → `git subcommand args`. */
-function canonicalGit(args: readonly string[]): string[] {
+/**
+ * git's own commands: an alias or an external `git-name` program can never take one of these names, so a subcommand
+ * on this list runs what it says. Any other word may be a repository alias (`alias.p=push`) or autocorrected.
+ */
+const GIT_COMMANDS = new Set(
+  (
+    "add am annotate apply archive bisect blame branch bundle cat-file check-attr check-ignore check-mailmap " +
+    "check-ref-format checkout checkout-index cherry cherry-pick clean clone column commit commit-graph commit-tree " +
+    "config count-objects describe diff diff-files diff-index diff-tree difftool fetch fetch-pack for-each-ref " +
+    "for-each-repo format-patch fsck gc get-tar-commit-id grep hash-object help index-pack init interpret-trailers " +
+    "log ls-files ls-remote ls-tree mailinfo mailsplit maintenance merge merge-base merge-file merge-tree mktag " +
+    "mktree multi-pack-index mv name-rev notes pack-objects pack-refs prune prune-packed pull push range-diff " +
+    "read-tree rebase reflog remote repack replace rerere reset restore rev-list rev-parse revert rm shortlog show " +
+    "show-branch show-index show-ref sparse-checkout stash status stripspace submodule switch symbolic-ref tag " +
+    "unpack-file unpack-objects update-index update-ref var verify-commit verify-pack verify-tag version " +
+    "whatchanged worktree write-tree"
+  ).split(" "),
+);
+
+/**
+ * `git [global options] subcommand args` → `git subcommand args`, or why it is opaque: a global option not on the
+ * known-safe list (`-c`, `--config-env`, `--git-dir`, `--work-tree`, `--exec-path=`, ...) can make git run other code,
+ * and a subcommand git does not ship may be a repository alias or autocorrected to another one.
+ */
+function canonicalGit(args: readonly string[]): string[] | string {
   let index = 0;
   while (index < args.length) {
     const arg = args[index] as string;
+    if (isDynamicWord(arg)) break;
     if (!arg.startsWith("-")) break;
-    const name = arg.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;
-    if (name === "--exec-path") index += 1;
-    else if (GIT_GLOBAL_WITH_VALUE.has(name))
-      index += arg.includes("=") || (name === arg && arg.length > 2 && !arg.startsWith("--")) ? 1 : 2;
-    else if (/^-[Cc]./.test(arg)) index += 1;
-    else if (GIT_GLOBAL_FLAGS.has(arg)) index += 1;
-    else break; // --version, --help and unknown options: kept as the "subcommand"
+    if (arg === "--version" || arg === "--help" || arg === "--exec-path" || arg === "--html-path") return ["git", arg];
+    if (GIT_SAFE_WITH_VALUE.has(arg)) index += 2;
+    else if (/^-C./.test(arg)) index += 1;
+    else if (GIT_SAFE_FLAGS.has(arg)) index += 1;
+    else
+      return `git option '${arg}' can change which code git runs (config, repository or program path); it is not on the known-safe list`;
   }
+  const subcommand = args[index];
+  if (subcommand === undefined) return ["git"];
+  if (!isDynamicWord(subcommand) && !GIT_COMMANDS.has(subcommand))
+    return `'git ${subcommand}' is not a command git ships: it may be a repository alias or be autocorrected to another command`;
   return ["git", ...args.slice(index)];
 }
 
@@ -237,7 +288,10 @@ function findCommands(args: readonly string[]): string[][] {
   for (let index = 0; index < args.length; index += 1) {
     if (!["-exec", "-execdir", "-ok", "-okdir"].includes(args[index] as string)) continue;
     const end = args.findIndex((arg, at) => at > index && (arg === ";" || arg === "+"));
-    const inner = args.slice(index + 1, end === -1 ? undefined : end);
+    // `{}` is each file found: in command position the program is known only at run time
+    const inner = args
+      .slice(index + 1, end === -1 ? undefined : end)
+      .map((arg, at) => (at === 0 && arg.includes("{}") ? `${DYNAMIC_WORD}a file find finds` : arg));
     if (inner.length > 0) commands.push([...inner]);
     if (end === -1) break;
     index = end;
@@ -259,11 +313,26 @@ export function commandLayers(argv: readonly string[]): CommandLayers {
     if (current.length === 0) continue;
     if (layers.length >= 16)
       return { ok: false, program: current[0] as string, message: "too many nested wrapper programs", layers };
-    const name = programName(current[0] as string);
+    const first = current[0] as string;
+    const name = isDynamicWord(first) ? first : programName(first);
     const args = current.slice(1);
     literal.push([name, ...args]);
+    if (isDynamicWord(name)) {
+      layers.push([name, ...args]);
+      return {
+        ok: false,
+        program: name,
+        message: `the program is ${name.slice(1)}, known only at run time`,
+        layers,
+      };
+    }
     if (name === "git") {
-      layers.push(canonicalGit(args));
+      const canonical = canonicalGit(args);
+      if (typeof canonical === "string") {
+        layers.push([name, ...args]);
+        return { ok: false, program: name, message: canonical, layers };
+      }
+      layers.push(canonical);
       continue;
     }
     layers.push([name, ...args]);
@@ -281,6 +350,16 @@ export function commandLayers(argv: readonly string[]): CommandLayers {
           ok: false,
           program: name,
           message: `'${name} -c' runs a command string the policy cannot check; call the program directly`,
+          layers,
+        };
+      }
+      const script = args.find((arg) => !arg.startsWith("-") && !arg.startsWith("+"));
+      const informational = args.length > 0 && args.every((arg) => arg === "--version" || arg === "--help");
+      if (!informational && (script === undefined || args.some((arg) => /^-[A-Za-z]*[si]/.test(arg)))) {
+        return {
+          ok: false,
+          program: name,
+          message: `'${name}' without a script file reads its commands from stdin, which the policy cannot check; run a script file (${name} file.sh)`,
           layers,
         };
       }

@@ -12,8 +12,12 @@ export interface CommandPolicy {
   confinePaths: boolean;
   /** Absolute paths arguments may name besides the workspace and skill folder (e.g. /dev/null). */
   readablePaths: readonly string[];
-  /** Run commands through `/bin/sh -c` instead of the strict parser (only allowed when no allow/deny list is set). */
-  allowShellSyntax: boolean;
+  /** `full`: any bash line whose every command passes; `simple`: one program with plain arguments only. */
+  syntax: "full" | "simple";
+  /** Pieces that cannot be judged before running ask for approval (true when approval rules are set) instead of being refused. */
+  opaqueNeedsApproval: boolean;
+  /** Names the application fixes for every command (`environment.set`): a line may not assign them. */
+  fixedEnvNames?: ReadonlySet<string>;
   /** Environment variable names a tool call may set (in `env` or as `env NAME=value`). */
   envAllow: ReadonlySet<string>;
 }
@@ -36,6 +40,16 @@ export const RESERVED_ENV_NAMES: ReadonlySet<string> = new Set([
   "SKILL_NAME",
   "LANG",
   "LC_ALL",
+  "BASH_ENV",
+  "ENV",
+  "IFS",
+  "CDPATH",
+  "SHELLOPTS",
+  "BASHOPTS",
+  "GLOBIGNORE",
+  "PS4",
+  "PROMPT_COMMAND",
+  "VIRTUAL_ENV",
 ]);
 
 /** Programs denied unless the caller passes its own `deny` list. */

@@ -1,7 +1,7 @@
 // Command rules: allow/deny/grant prefixes, skills' `allowed-tools` grants, and whether a program argv is allowed.
 import { parseShellWords } from "../command/parse-shell-words.js";
-import type { CommandPolicy } from "./command-policy.js";
-import type { CommandCheckInput, CommandSkill } from "./plan-command.js";
+import { isDynamicWord } from "./dynamic-word.js";
+import type { CommandSkill } from "./command-check-types.js";
 
 /**
  * One allow/deny/approval rule over argv: `prefix` must equal the first argv entries (the first compared by program
@@ -43,11 +43,25 @@ export function parseCommandRule(
   return { prefix: parsed.argv, exact, source };
 }
 
-/** Whether `argv` (argv[0] already reduced to a program name) matches the rule. */
-export function matchesCommandRule(rule: CommandRule, argv: readonly string[]): boolean {
-  if (rule.prefix.length > argv.length) return false;
-  if (rule.exact && rule.prefix.length !== argv.length) return false;
-  return rule.prefix.every((part, index) => (index === 0 ? programName(part) === argv[0] : part === argv[index]));
+/**
+ * Whether `argv` (argv[0] already reduced to a program name) matches the rule. A word known only at run time (see
+ * dynamic-word.ts) may expand to anything, even to several words: for deny and approval rules (`reading: "broad"`)
+ * it matches, for allow rules and grants (`"narrow"`) it does not.
+ */
+export function matchesCommandRule(
+  rule: CommandRule,
+  argv: readonly string[],
+  reading: "broad" | "narrow" = "broad",
+): boolean {
+  for (const [index, part] of rule.prefix.entries()) {
+    const word = argv[index];
+    if (word === undefined) return reading === "broad" && argv.some(isDynamicWord);
+    if (isDynamicWord(word)) return reading === "broad";
+    if (index === 0 ? programName(part) !== word : part !== word) return false;
+  }
+  if (!rule.exact) return true;
+  if (argv.some(isDynamicWord)) return reading === "broad";
+  return rule.prefix.length === argv.length;
 }
 
 /** The program name of an argv[0]: its basename. */
@@ -109,17 +123,5 @@ export function grantOf(skill: CommandSkill): SkillCommandGrant {
 
 /** Whether a skill's grant lets this program argv run (any command, or a matching `Bash(...)` rule). */
 export function grantAllows(grant: SkillCommandGrant, programArgv: readonly string[]): boolean {
-  return grant.anyCommand || grant.rules.some((rule) => matchesCommandRule(rule, programArgv));
-}
-
-/** Whether the allow list (or, failing it, the running or a loaded skill's grant) lets this program argv run. */
-export function isCommandAllowed(
-  programArgv: readonly string[],
-  input: CommandCheckInput,
-  policy: CommandPolicy,
-): boolean {
-  if (!policy.allow) return true;
-  if (policy.allow.some((rule) => matchesCommandRule(rule, programArgv))) return true;
-  const skills = input.skill ? [input.skill, ...input.loadedSkills] : input.loadedSkills;
-  return skills.some((skill) => grantAllows(grantOf(skill), programArgv));
+  return grant.anyCommand || grant.rules.some((rule) => matchesCommandRule(rule, programArgv, "narrow"));
 }

@@ -3,7 +3,7 @@ import { existsSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { isInsideFolder } from "../internal/core.js";
 import type { CommandPolicy } from "./command-policy.js";
-import type { CommandCheckInput, ParsedCommand } from "./plan-command.js";
+import type { CommandCheckInput, ParsedCommand } from "./command-check-types.js";
 import { type Refusal, refusal } from "./refusal.js";
 
 /** True when a relative path has a `..` segment. */

@@ -1,7 +1,8 @@
 import { chmodSync, mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
+import { loadBashParser } from "../command/bash-parser.js";
 import { DEFAULT_DENIED_PROGRAMS, type CommandPolicy } from "./command-policy.js";
 import { parseCommandRule } from "./command-rules.js";
 import { planCommand } from "./plan-command.js";
@@ -13,8 +14,11 @@ const policy: CommandPolicy = {
   fixedPath: "/usr/local/bin:/usr/bin:/bin",
   confinePaths: true,
   readablePaths: ["/dev/null"],
-  allowShellSyntax: false,
+  syntax: "full",
+  opaqueNeedsApproval: false,
 };
+
+beforeAll(() => loadBashParser());
 
 function setup() {
   const root = mkdtempSync(path.join(os.tmpdir(), "shell-plan-"));
@@ -40,8 +44,13 @@ describe("planCommand", () => {
     );
     expect(checked).toMatchObject({
       ok: true,
-      plan: { shell: false, argv: [path.join(skillDir, "scripts/run.sh"), "--x"], cwd: workspaceDir },
+      plan: { command: `"$SKILL_DIR"/scripts/run.sh --x`, display: "scripts/run.sh --x", cwd: workspaceDir },
     });
+    if (checked.ok)
+      expect(checked.plan.commands[0]).toMatchObject({
+        program: path.join(skillDir, "scripts/run.sh"),
+        kind: "script",
+      });
   });
 
   it("runs a script without the executable bit through its #! line or its extension", () => {
@@ -50,18 +59,14 @@ describe("planCommand", () => {
       { command: "scripts/tool.mjs", mode: "skill", skill, loadedSkills: [], workspaceDir },
       policy,
     );
-    expect(viaShebang).toMatchObject({
-      ok: true,
-      plan: { argv: [resolveExecutable("node"), path.join(skillDir, "scripts/tool.mjs")] },
-    });
+    expect(viaShebang).toMatchObject({ ok: true, plan: { command: `node "$SKILL_DIR"/scripts/tool.mjs` } });
+    expect(resolveExecutable("node")).toBeDefined();
+    if (viaShebang.ok) expect(viaShebang.plan.commands[0]?.program).toBe(path.join(skillDir, "scripts/tool.mjs"));
     const viaExtension = planCommand(
       { command: "scripts/no-exec.sh", mode: "skill", skill, loadedSkills: [], workspaceDir },
       policy,
     );
-    expect(viaExtension).toMatchObject({
-      ok: true,
-      plan: { argv: [resolveExecutable("sh"), path.join(skillDir, "scripts/no-exec.sh")] },
-    });
+    expect(viaExtension).toMatchObject({ ok: true, plan: { command: `sh "$SKILL_DIR"/scripts/no-exec.sh` } });
   });
 
   it("points a scripts/ argument at the skill folder when the workspace has no such file", () => {
@@ -72,11 +77,18 @@ describe("planCommand", () => {
     );
     expect(checked).toMatchObject({
       ok: true,
-      plan: {
-        argv: [resolveExecutable("cat"), path.join(skillDir, "scripts/data.csv")],
-        programArgv: ["cat", "scripts/data.csv"],
-      },
+      plan: { command: `cat "$SKILL_DIR"/scripts/data.csv`, programArgv: ["cat", "scripts/data.csv"] },
     });
+    // the same whatever the syntax around it
+    const piped = planCommand(
+      { command: "cat scripts/data.csv | head -1 && echo done", mode: "skill", skill, loadedSkills: [], workspaceDir },
+      policy,
+    );
+    expect(piped).toMatchObject({
+      ok: true,
+      plan: { command: `cat "$SKILL_DIR"/scripts/data.csv | head -1 && echo done` },
+    });
+    expect(skillDir).toBeTruthy();
   });
 
   it("refuses a program whose resolved file is denied under another name", () => {
@@ -99,5 +111,23 @@ describe("planCommand", () => {
     const sibling = `${workspaceDir}-other/secret.txt`;
     const outside = planCommand({ command: `cat ${sibling}`, mode: "shell", loadedSkills: [], workspaceDir }, policy);
     expect(outside).toMatchObject({ ok: false, reason: "path-outside-workspace" });
+  });
+
+  it("syntax 'simple' runs one program with plain arguments only", () => {
+    const { workspaceDir } = setup();
+    const simple = { ...policy, syntax: "simple" as const };
+    const plan = (command: string) => planCommand({ command, mode: "shell", loadedSkills: [], workspaceDir }, simple);
+    expect(plan("ls -l")).toMatchObject({ ok: true });
+    for (const command of ["ls | head", "ls > out.txt", "echo $(id)", "ls; ls", "echo $HOME"])
+      expect(plan(command)).toMatchObject({ ok: false, reason: "shell-operator" });
+  });
+
+  it("a line may not assign a name the application sets for every command", () => {
+    const { workspaceDir } = setup();
+    const fixed = { ...policy, fixedEnvNames: new Set(["HTTPS_PROXY"]) };
+    const plan = (command: string) => planCommand({ command, mode: "shell", loadedSkills: [], workspaceDir }, fixed);
+    expect(plan("HTTPS_PROXY=http://evil; curl x")).toMatchObject({ ok: false, reason: "opaque-command" });
+    expect(plan("read HTTPS_PROXY < in.txt")).toMatchObject({ ok: false, reason: "opaque-command" });
+    expect(plan("proxy=x; echo $proxy")).toMatchObject({ ok: true });
   });
 });

@@ -5,7 +5,7 @@ import type { CommandPolicy } from "./command-policy.js";
 import { programName } from "./command-rules.js";
 import { isInsideFolder } from "../internal/core.js";
 import { realpathOrUndefined, scriptHostPath } from "./path-confinement.js";
-import type { CommandCheckInput, ParsedCommand } from "./plan-command.js";
+import type { CommandCheckInput, ParsedCommand } from "./command-check-types.js";
 import { type Refusal, refusal } from "./refusal.js";
 
 /** The PATH executables are resolved from, whatever the environment says. */
@@ -99,7 +99,7 @@ function deniedByRealName(realName: string, policy: CommandPolicy) {
 }
 
 /** Programs a wrapper runs (`env X`, `find -exec X`) are resolved on the fixed PATH too: an alias name of a denied one is denied. */
-function innerProgramsDenied(parsed: ParsedCommand, policy: CommandPolicy): Refusal | undefined {
+export function innerProgramsDenied(parsed: ParsedCommand, policy: CommandPolicy): Refusal | undefined {
   for (const layer of parsed.layers.slice(1)) {
     const name = layer[0] as string;
     const resolved = name.includes("/") ? name : resolveExecutable(name, policy.fixedPath);

@@ -3,6 +3,7 @@ import type { ShellWordsRefusal } from "../command/parse-shell-words.js";
 /** Stable reason codes of a refused command (documented in docs/shell.md). */
 export type RefusalReason =
   | ShellWordsRefusal
+  | "shell-syntax"
   | "env-assignment"
   | "env-not-allowed"
   | "denied"

@@ -5,7 +5,7 @@ export const commandFields = {
   command: z
     .string()
     .describe(
-      "One command line: a program and its arguments. Quotes work; pipes, ';', '&', redirections and $(...) are refused. $WORKSPACE, $OUT_DIR and (for skills) $SKILL_DIR expand.",
+      "A bash command line (pipes, &&, ;, redirections, $(...), loops work); every command in it is checked and the line runs with bash. $WORKSPACE, $OUT_DIR, $HOME and (for skills) $SKILL_DIR expand. eval, source, a program named by a variable and similar pieces that cannot be checked before running are refused or need approval.",
     ),
   cwd: z.string().optional().describe("Working directory relative to the workspace (default: the workspace root)."),
   stdin: z.string().optional().describe("Text written to the program's standard input."),

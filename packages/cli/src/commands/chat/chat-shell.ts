@@ -14,27 +14,33 @@ export interface ChatShell {
   executor: "bubblewrap" | "local" | "off";
   /** A line for stderr saying how scripts run (or why they do not). */
   notice: string;
-  /** Commands the user answered "always" for in this session (exact command lines). */
+  /** What the user answered "always" for in this session: approval keys (tool, skill, files run, line, cwd). */
   alwaysApproved: Set<string>;
 }
 
 /**
- * Whether a command is pre-approved by its skill's `allowed-tools` (the spec's meaning): a skill that names the shell
- * (`Bash`, `Bash(...)`, `run_skill_script`) may run its own `scripts/`; `Bash` alone allows any command of the skill;
- * `Bash(git status:*)` style rules allow what they match. Everything else asks.
+ * Whether a command line is pre-approved by its skill's `allowed-tools` (the spec's meaning), judged on every command
+ * of the line as typed: a skill that names the shell (`Bash`, `Bash(...)`, `run_skill_script`) may run its own
+ * `scripts/`; `Bash` alone allows any command of the skill; `Bash(git status:*)` style rules allow what they match,
+ * word for word as typed (`git -c x=y status` is not `git status`). Bash builtins the checker judged and functions the
+ * line defines need no grant. A line with a piece that cannot be judged before running always asks.
  */
 export function preApprovedBySkill(candidate: ApprovalCandidate, catalog: SkillCatalog): boolean {
   if (candidate.tool !== "run_skill_script" || candidate.skill === undefined) return false;
+  if (candidate.opaque.length > 0) return false;
   const skill = catalog.get(candidate.skill);
   if (!skill) return false;
   const grant = skillCommandGrant(skill.name, skill.allowedTools);
   if (!grant.mentionsShell) return false;
   if (grant.anyCommand) return true;
-  const first = candidate.command.trimStart().split(/\s/, 1)[0] ?? "";
-  if (/^(\.\/)?scripts\/[^\s]+$/.test(first) && !first.split("/").includes("..")) return true;
+  const granted = (layer: readonly string[]) => grant.rules.some((rule) => matchesRule(rule, layer));
   return (
-    candidate.layers.length > 0 &&
-    candidate.layers.every((layer) => grant.rules.some((rule) => matchesRule(rule, layer)))
+    candidate.commands.length > 0 &&
+    candidate.commands.every((command) => {
+      if (command.kind === "builtin" || command.kind === "function") return true;
+      const layers = command.kind === "script" ? command.typedLayers.slice(1) : command.typedLayers;
+      return layers.every(granted);
+    })
   );
 }
 
@@ -63,7 +69,7 @@ export function createChatShell(
       alwaysApproved,
     };
   const requireApproval = [
-    (candidate: ApprovalCandidate) => !alwaysApproved.has(candidate.command) && !preApprovedBySkill(candidate, catalog),
+    (candidate: ApprovalCandidate) => !alwaysApproved.has(candidate.key) && !preApprovedBySkill(candidate, catalog),
   ];
   const common = {
     skills: catalog,

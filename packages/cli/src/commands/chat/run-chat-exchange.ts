@@ -86,7 +86,8 @@ async function answerInterrupts(
           : "(one-shot runs deny commands that need approval; pass --approve-all to run them)";
       renderer.notice(`denied ${hint}: ${approvalQuestion(request).replace(/^Run /, "").replace(/\?$/, "")}`);
     }
-    if (answer === "always") options.alwaysApproved?.add(request.command);
+    // remembered by key: tool, skill, the files the line runs, the line as typed and its cwd (never the line alone)
+    if (answer === "always" && typeof request.key === "string") options.alwaysApproved?.add(request.key);
     values.push(answer === "no" ? { approved: false, reason: "the user declined" } : { approved: true });
   }
   if (pending.every((entry) => entry.id !== undefined))

@@ -8,14 +8,15 @@ import { commandFields } from "../command-input-schema.js";
 export const shellSchema = z.object(commandFields);
 
 /**
- * The general `shell` tool: runs one program (resolved on a fixed PATH) in the thread's workspace under the hook's policy.
+ * The general `shell` tool: runs a bash command line (every command in it checked, programs resolved on a fixed PATH)
+ * in the thread's workspace under the hook's policy.
  * @param runtime the shared shell runtime
  */
 export function createShellTool(runtime: ShellRuntime) {
   return tool(async (input, config) => runCommandCall(runtime, { tool: "shell", ...input }, config), {
     name: "shell",
     description:
-      "Run one command in this conversation's workspace (files persist across calls; put results in out/). Returns exit code, stdout, stderr, timed_out, duration and the files produced in out/.",
+      "Run a command line in this conversation's workspace (files persist across calls; put results in out/). Returns exit code, stdout, stderr, timed_out, duration and the files produced in out/.",
     schema: shellSchema,
   });
 }

@@ -1,0 +1,212 @@
+// `${...}` expansions and arithmetic: the parts of bash that can run code hidden in a variable's value.
+import type { SyntaxNode } from "./bash-parser.js";
+import type { ShellWord } from "./shell-line-types.js";
+
+/**
+ * Variables bash or the runtime gives a meaning: setting one changes what runs (PATH, BASH_ENV, ENV, IFS, PS4 with
+ * `set -x`, CDPATH, GLOBIGNORE, SHELLOPTS, ...) or what the checker assumed (HOME, PWD, the runtime's locations).
+ */
+const SPECIAL = new Set([
+  "PATH",
+  "HOME",
+  "PWD",
+  "OLDPWD",
+  "CDPATH",
+  "IFS",
+  "ENV",
+  "BASH_ENV",
+  "SHELLOPTS",
+  "BASHOPTS",
+  "GLOBIGNORE",
+  "EXECIGNORE",
+  "FIGNORE",
+  "PS0",
+  "PS1",
+  "PS2",
+  "PS3",
+  "PS4",
+  "PROMPT_COMMAND",
+  "PROMPT_DIRTRIM",
+  "HISTFILE",
+  "HISTCONTROL",
+  "INPUTRC",
+  "HOSTFILE",
+  "MAIL",
+  "MAILPATH",
+  "MAILCHECK",
+  "POSIXLY_CORRECT",
+  "TMOUT",
+  "TMPDIR",
+  "SHELL",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+  "WORKSPACE",
+  "OUT_DIR",
+  "SKILL_DIR",
+  "SKILL_NAME",
+  "VIRTUAL_ENV",
+]);
+
+/** True for names bash or the runtime give a meaning (see SPECIAL), including every `BASH*`, `LD_*`, `SKILLGRAPH_*`. */
+export function isSpecialVariable(name: string): boolean {
+  return (
+    SPECIAL.has(name) || /^(BASH|LD_|SKILLGRAPH_|GIT_|PYTHON)/.test(name) || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)
+  );
+}
+
+/** Variables bash keeps as numbers: arithmetic may read them. */
+export const NUMERIC_SPECIALS: ReadonlySet<string> = new Set([
+  "?",
+  "#",
+  "$",
+  "!",
+  "RANDOM",
+  "SRANDOM",
+  "SECONDS",
+  "LINENO",
+  "PPID",
+  "UID",
+  "EUID",
+  "BASHPID",
+  "EPOCHSECONDS",
+  "OPTIND",
+]);
+
+/** Text the grammar kept as a plain leaf although bash expands it: a backtick or `$(`, `${`, `$name` inside. */
+export function hidesExpansion(text: string): boolean {
+  return /(^|[^\\])(`|\$[({A-Za-z_0-9@*#?$!-])/.test(text);
+}
+
+/** Callbacks of {@link expansionProblem}. */
+export interface ExpansionVisitor {
+  word(node: SyntaxNode): ShellWord;
+  arithmetic(node: SyntaxNode): void;
+  assign(name: string, numeric: boolean): void;
+}
+
+const PLAIN_OPERATORS = new Set([
+  ":-",
+  "-",
+  ":+",
+  "+",
+  ":?",
+  "?",
+  "%",
+  "%%",
+  "#",
+  "##",
+  "/",
+  "//",
+  "/#",
+  "/%",
+  "^",
+  "^^",
+  ",",
+  ",,",
+]);
+
+/**
+ * Checks one `${...}`: indirect references (`${!x}`) and transformations (`${x@P}` runs prompt code) are refused,
+ * subscripts and `${x:offset}` are arithmetic, `${x:=v}` assigns. Returns the variable, the operator and any problem.
+ */
+export function expansionProblem(
+  node: SyntaxNode,
+  visitor: ExpansionVisitor,
+): { name?: string; operator?: string; problem?: string } {
+  let name: string | undefined;
+  let operator: string | undefined;
+  let afterName = false;
+  for (const child of node.children) {
+    if (!child || child.type === "${" || child.type === "}") continue;
+    if (!child.isNamed) {
+      if (!afterName) {
+        if (child.type === "!")
+          return { problem: `'${node.text}' reads a variable whose name is known only at run time` };
+        if (child.type !== "#") return { problem: `'${node.text}' is an expansion the checker does not know` };
+        continue;
+      }
+      operator = (operator ?? "") + child.text;
+      continue;
+    }
+    if (!afterName) {
+      afterName = true;
+      if (child.type === "subscript") {
+        name = child.childForFieldName("name")?.text;
+        const index = child.childForFieldName("index");
+        if (index && !["@", "*"].includes(index.text)) visitor.arithmetic(index);
+      } else if (child.type === "variable_name" || child.type === "special_variable_name") name = child.text;
+      else return { problem: `'${node.text}' is an expansion the checker does not know` };
+      continue;
+    }
+    if (operator?.startsWith("@"))
+      return { problem: `'${node.text}': \${x@...} transformations are refused (@P runs prompt code)` };
+    if (operator === ":" || operator === undefined) {
+      visitor.arithmetic(child); // ${x:offset:length}
+      continue;
+    }
+    if (!PLAIN_OPERATORS.has(operator) && operator !== "=" && operator !== ":=")
+      return { problem: `'${node.text}' uses '${operator}', which the checker does not know` };
+    if (hidesExpansion(child.text) && (child.type === "word" || child.type === "regex"))
+      return { problem: `'${node.text}' holds an expansion the grammar does not show; write it outside \${...}` };
+    if (child.type !== "regex") visitor.word(child);
+  }
+  if (operator?.startsWith("@"))
+    return { problem: `'${node.text}': \${x@...} transformations are refused (@P runs prompt code)` };
+  if ((operator === "=" || operator === ":=") && name !== undefined) visitor.assign(name, false);
+  return { ...(name !== undefined ? { name } : {}), ...(operator !== undefined ? { operator } : {}) };
+}
+
+/** Callbacks of {@link checkArithmetic}. */
+export interface ArithmeticVisitor {
+  /** A variable read by the expression (checked later: its value must be a number the line set). */
+  read(name: string, piece: string): void;
+  /** A variable the expression assigns (`i++`, `x = 1`): always a number. */
+  assign(name: string, piece: string): void;
+  /** `$(...)` inside the expression. */
+  commands(node: SyntaxNode): void;
+}
+
+const ASSIGNING = /^([-+*/%&|^]|<<|>>)?=$|^\+\+$|^--$/;
+
+/** Walks an arithmetic expression: every variable it reads or assigns, every command it runs. */
+export function checkArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): void {
+  switch (node.type) {
+    case "number":
+      return;
+    case "variable_name":
+    case "word":
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(node.text)) {
+        const parent = node.parent;
+        const assigning =
+          parent !== null &&
+          parent.namedChildren[0]?.id === node.id &&
+          parent.children.some((child) => child !== null && !child.isNamed && ASSIGNING.test(child.text));
+        if (assigning) visitor.assign(node.text, node.text);
+        visitor.read(node.text, parent?.text ?? node.text);
+      } else if (!/^-?(0[xX])?[0-9A-Fa-f#]+$/.test(node.text)) visitor.read(node.text, node.text);
+      return;
+    case "simple_expansion":
+    case "expansion": {
+      const name = node.namedChildren.find(
+        (child) => child?.type === "variable_name" || child?.type === "special_variable_name",
+      );
+      visitor.read(name?.text ?? node.text, node.text);
+      if (node.type === "expansion" && node.namedChildren.length > 1) visitor.read(node.text, node.text);
+      return;
+    }
+    case "command_substitution":
+    case "process_substitution":
+      visitor.commands(node);
+      return;
+    case "variable_assignment": {
+      const name = node.childForFieldName("name");
+      if (name) visitor.assign(name.text, node.text);
+      const value = node.childForFieldName("value");
+      if (value) checkArithmetic(value, visitor);
+      return;
+    }
+    default:
+      for (const child of node.namedChildren) if (child) checkArithmetic(child, visitor);
+  }
+}

@@ -1,0 +1,43 @@
+// What approval rules see: the candidate command line and each command it runs.
+
+/** One command of a line, as approval rules and "always" answers see it. */
+export interface ApprovalCommand {
+  /** argv as typed (argv[0] reduced to the program name); a word known only at run time shows as `\u0000why`. */
+  argv: readonly string[];
+  /** The programs it runs, as typed (wrappers unwrapped, nothing removed): what grants are matched against. */
+  typedLayers: readonly (readonly string[])[];
+  /** The file it runs (absolute host path), or `builtin:NAME` / `function:NAME`. */
+  program: string;
+  /** `script`: the skill's own script; `builtin`: a bash builtin the checker judged; `function`: defined by the line. */
+  kind: "program" | "script" | "builtin" | "function";
+}
+
+/** What an approval rule is matched against. */
+export interface ApprovalCandidate {
+  tool: "run_skill_script" | "shell";
+  skill?: string;
+  /** argv of the line's first command, as typed (argv[0] reduced to the program name). */
+  argv: readonly string[];
+  /** The command line as typed (paths shown as the command sees them). */
+  command: string;
+  /**
+   * Every program every command of the line runs, outermost first, in canonical form (wrappers such as `env`, `nice`,
+   * `timeout`, `xargs`, `find -exec` unwrapped; git's known-safe global options removed): `env git -C r push` gives
+   * `[["env", "git", "-C", "r", "push"], ["git", "push"]]`.
+   */
+  layers: readonly (readonly string[])[];
+  /** Each command of the line (pipelines, lists, substitutions, loop and function bodies). */
+  commands: readonly ApprovalCommand[];
+  /** Working directory relative to the workspace. */
+  cwd: string;
+  /** Pieces that cannot be judged before running (eval, a program named by a variable, `git -c`, ...). */
+  opaque: ReadonlyArray<{ piece: string; message: string }>;
+  /** What an "always" answer remembers (see ShellApprovalRequest.key). */
+  key: string;
+}
+
+/**
+ * A `requireApproval` rule: a command prefix (`git push` also covers `git push origin main` and `env git -C x push`), a
+ * RegExp over the command line and each program it runs, or a predicate (one that throws counts as "needs approval").
+ */
+export type ApprovalRule = string | RegExp | ((candidate: ApprovalCandidate) => boolean);

@@ -1,0 +1,311 @@
+// Every simple command of a parsed line through the rules: unwrapping, deny/allow/grants, builtins, paths, scripts.
+import path from "node:path";
+import { shellQuote } from "../command/shell-quote.js";
+import type { ShellLine, ShellProblem, ShellWord, SimpleShellCommand } from "../command/shell-line-types.js";
+import { checkBuiltin, isBashBuiltin } from "./bash-builtins.js";
+import { commandLayers } from "./command-layers.js";
+import type { CommandPolicy } from "./command-policy.js";
+import { matchesCommandRule, programName } from "./command-rules.js";
+import { isCommandAllowed } from "./is-command-allowed.js";
+import type { CheckedCommand, CommandCheckInput } from "./command-check-types.js";
+import { DYNAMIC_WORD, displayWord, isDynamicWord } from "./dynamic-word.js";
+import { checkEnvName } from "./env-names.js";
+import { checkArgumentPath, checkScriptLocation, hasParentSegment, realpathOrUndefined } from "./path-confinement.js";
+import { innerProgramsDenied, resolveExecutable, resolveProgram } from "./program-resolution.js";
+import { type Refusal, refusal } from "./refusal.js";
+
+/** A checked line: the text to run (skill script paths rewritten), each command's verdict, the opaque pieces. */
+export interface CheckedLine {
+  ok: true;
+  /** The line bash runs: as typed, except skill scripts and `scripts/...` arguments point into the skill folder. */
+  run: string;
+  commands: CheckedCommand[];
+  opaque: ShellProblem[];
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+const describe = (argv: readonly string[]) =>
+  argv.map((word) => (isDynamicWord(word) ? displayWord(word) : shellQuote(word))).join(" ");
+
+/** The rules' view of a word: its value, or the marker of a word known only at run time. */
+function ruleWord(word: ShellWord): string {
+  return word.value ?? `${DYNAMIC_WORD}${word.why ?? "an expansion"}`;
+}
+
+class LineChecker {
+  readonly commands: CheckedCommand[] = [];
+  readonly opaque: ShellProblem[] = [];
+  readonly edits: Edit[] = [];
+  readonly roots: string[];
+  readonly cwds: string[];
+
+  constructor(
+    private readonly input: CommandCheckInput,
+    private readonly policy: CommandPolicy,
+    private readonly line: ShellLine,
+    cwd: string,
+    private readonly fileSystem: boolean,
+  ) {
+    this.roots = [realpathOrUndefined(input.workspaceDir) ?? input.workspaceDir];
+    const skillDir = input.mode === "skill" ? input.skill?.dir : undefined;
+    if (skillDir) this.roots.push(realpathOrUndefined(skillDir) ?? skillDir);
+    this.cwds = [cwd];
+  }
+
+  opaquePiece(piece: string, message: string): void {
+    this.opaque.push({ kind: "opaque", piece, message });
+  }
+
+  /** Checks a path (argument or redirection target) against every folder the line may be in. */
+  checkPath(word: ShellWord): Refusal | undefined {
+    if (!this.policy.confinePaths || !this.fileSystem) return undefined;
+    const candidates: string[] = [];
+    if (word.value !== undefined) {
+      candidates.push(word.value);
+      const equals = word.value.indexOf("=");
+      if (word.value.startsWith("-") && equals > 0) candidates.push(word.value.slice(equals + 1));
+    } else if (word.globPrefix) candidates.push(word.globPrefix);
+    for (const candidate of candidates)
+      for (const cwd of this.cwds) {
+        const problem = checkArgumentPath(candidate, cwd, this.roots, this.policy);
+        if (problem) return problem;
+      }
+    return undefined;
+  }
+
+  /** `cd dir`: the folder must be inside the roots; later relative paths are checked from it too. */
+  followCd(command: SimpleShellCommand): Refusal | undefined {
+    const verdict = checkBuiltin(command);
+    if (verdict.kind !== "cd" || verdict.target === undefined) return undefined;
+    const word = command.words.find((candidate) => candidate.value === verdict.target) as ShellWord;
+    const problem = this.checkPath(word);
+    if (problem) return problem;
+    const target = verdict.target;
+    this.cwds.push(...this.cwds.map((cwd) => path.resolve(cwd, target)));
+    return undefined;
+  }
+
+  envNames(command: SimpleShellCommand, name: string): Refusal | undefined {
+    for (const assignment of command.assignments) {
+      if (assignment.name === "IFS" && ["read", "mapfile", "readarray"].includes(name)) continue;
+      const problem = checkEnvName(assignment.name, this.policy);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+
+  denied(layer: readonly string[], outer: string | undefined): Refusal | undefined {
+    // a program named at run time is opaque (refused, or asked about), not matched against program names
+    if (layer[0] === undefined || isDynamicWord(layer[0])) return undefined;
+    const rule = this.policy.deny.find((candidate) => matchesCommandRule(candidate, layer, "broad"));
+    if (!rule) return undefined;
+    return refusal(
+      "denied",
+      `'${describe(layer)}' is denied (${rule.source})${outer ? ` and runs inside '${outer}'` : ""}`,
+    );
+  }
+
+  command(command: SimpleShellCommand): Refusal | undefined {
+    if (command.words.length === 0) return undefined; // NAME=value alone: names were checked by the walker
+    const first = command.words[0] as ShellWord;
+    const argv = command.words.map(ruleWord);
+    const name = first.value;
+    if (name === undefined) {
+      const denied = this.denied(argv, undefined);
+      if (denied) return denied;
+      this.opaquePiece(
+        command.text,
+        `the program to run is ${first.why ?? "an expansion"}, known only at run time; write its name`,
+      );
+      return undefined;
+    }
+    if (this.line.functions.has(name)) {
+      this.commands.push({ argv, layers: [argv], typedLayers: [argv], program: `function:${name}`, kind: "function" });
+      return this.denied(argv, undefined) ?? this.envNames(command, name);
+    }
+    if (isBashBuiltin(name)) return this.builtin(command, argv, name);
+    return this.program(command, argv, name, false);
+  }
+
+  builtin(command: SimpleShellCommand, argv: string[], name: string): Refusal | undefined {
+    const verdict = checkBuiltin(command);
+    if (verdict.kind === "program") return this.program(command, argv, name, true);
+    const denied = this.denied(argv, undefined);
+    if (denied) return denied;
+    const env = this.envNames(command, name);
+    if (env) return env;
+    if (verdict.kind === "opaque") this.opaquePiece(command.text, verdict.message);
+    if (name === "export") {
+      for (const word of command.words.slice(1)) {
+        const exported = word.value?.split("=")[0];
+        if (!exported || exported.startsWith("-")) continue;
+        const problem = checkEnvName(exported, this.policy);
+        if (problem) return problem;
+      }
+    }
+    for (const word of command.words.slice(1)) {
+      const problem = this.checkPath(word);
+      if (problem) return problem;
+    }
+    this.commands.push({ argv, layers: [argv], typedLayers: [argv], program: `builtin:${name}`, kind: "builtin" });
+    return undefined;
+  }
+
+  program(command: SimpleShellCommand, argv: string[], name: string, builtin: boolean): Refusal | undefined {
+    const first = command.words[0] as ShellWord;
+    if (name.includes("/")) {
+      const location = checkScriptLocation(name, this.input);
+      if (!location.ok) return location;
+    }
+    const unwrapped = commandLayers(argv);
+    for (const layer of unwrapped.layers) {
+      const denied = this.denied(layer, layer === unwrapped.layers[0] ? undefined : programName(name));
+      if (denied) return denied;
+    }
+    if (!unwrapped.ok) this.opaquePiece(command.text, unwrapped.message);
+    const env = this.envNames(command, name);
+    if (env) return env;
+    if (unwrapped.ok) {
+      for (const assignment of unwrapped.assignments) {
+        const problem = checkEnvName(assignment.name, this.policy);
+        if (problem) return problem;
+      }
+    }
+    const literal = unwrapped.ok ? unwrapped.literal : unwrapped.layers;
+    // a skill's own script (path-qualified) needs no allow rule, but every program it wraps does
+    const mustBeAllowed = name.includes("/") ? literal.slice(1) : literal;
+    for (const layer of mustBeAllowed) {
+      if (!isCommandAllowed(layer, this.input, this.policy)) {
+        return refusal(
+          "not-allowed",
+          `'${describe(layer)}' is not in the allow list nor granted by a loaded skill's allowed-tools`,
+        );
+      }
+    }
+    const checked: CheckedCommand = {
+      argv: [programName(name), ...argv.slice(1)],
+      layers: unwrapped.layers,
+      typedLayers: literal,
+      program: builtin ? `builtin:${name}` : name,
+      kind: name.includes("/") ? "script" : "program",
+    };
+    this.commands.push(checked);
+    if (!this.fileSystem) return undefined;
+    const parsed = { argv, cwd: this.cwds[0] as string, layers: unwrapped.layers };
+    if (builtin) {
+      const inner = innerProgramsDenied(parsed, this.policy);
+      if (inner) return inner;
+    } else {
+      const resolved = resolveProgram(parsed, this.input, this.policy);
+      if (!resolved.ok) return resolved;
+      checked.program = resolved.prefix.at(-1) as string;
+      if (name.includes("/")) this.rewriteScript(first, resolved.prefix);
+    }
+    for (const word of command.words.slice(1)) {
+      this.rewriteSkillArgument(word);
+      const problem = this.checkPath(word);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+
+  /** What the command sees for a host path in the skill folder: `"$SKILL_DIR"/rest` (set by both executors). */
+  private skillPath(hostPath: string): string | undefined {
+    const skillDir = this.input.skill?.dir;
+    if (!skillDir) return undefined;
+    const relative = path.relative(skillDir, hostPath);
+    if (relative === "" || relative.startsWith("..") || path.isAbsolute(relative)) return undefined;
+    return `"$SKILL_DIR"/${shellQuote(relative)}`;
+  }
+
+  private rewriteScript(word: ShellWord, prefix: readonly string[]): void {
+    const script = this.skillPath(prefix.at(-1) as string);
+    if (!script) return;
+    const interpreter = prefix.slice(0, -1).map((part, index) => {
+      if (index > 0) return shellQuote(part);
+      // bash finds the interpreter on the same PATH the policy used; the absolute path otherwise
+      const base = programName(part);
+      return resolveExecutable(base, this.policy.fixedPath) === part ? shellQuote(base) : shellQuote(part);
+    });
+    this.edits.push({ start: word.start, end: word.end, text: [...interpreter, script].join(" ") });
+  }
+
+  /** `python3 scripts/x.py` in a skill: `scripts/...` not in the workspace but in the skill folder means the skill's. */
+  private rewriteSkillArgument(word: ShellWord): void {
+    const skillDir = this.input.mode === "skill" ? this.input.skill?.dir : undefined;
+    const value = word.value;
+    if (!skillDir || value === undefined || !/^(\.\/)?scripts\//.test(value) || hasParentSegment(value)) return;
+    if (this.fileExists(path.resolve(this.cwds[0] as string, value)) || !this.fileExists(path.join(skillDir, value)))
+      return;
+    const mapped = this.skillPath(path.join(skillDir, value));
+    if (mapped) this.edits.push({ start: word.start, end: word.end, text: mapped });
+  }
+
+  private fileExists(file: string): boolean {
+    return realpathOrUndefined(file) !== undefined;
+  }
+}
+
+/**
+ * Checks every command of a walked line (see walk-shell-line.ts). `fileSystem: false` is the cheap pre-check (no
+ * program resolution, no path confinement); `true` is the full check that comes right before running.
+ * @returns the line to run and what it runs, or the first refusal (a piece of the line and what would work)
+ */
+export function checkShellLine(
+  input: CommandCheckInput,
+  policy: CommandPolicy,
+  line: ShellLine,
+  options: { cwd: string; fileSystem: boolean },
+): CheckedLine | Refusal {
+  const structural = line.problems.find((problem) => problem.kind !== "opaque");
+  if (structural) {
+    return refusal(
+      "shell-syntax",
+      `${structural.message}: '${structural.piece}'${structural.kind === "syntax" ? " (check quotes, brackets and here-document ends)" : ""}`,
+    );
+  }
+  if (policy.syntax === "simple" && !line.simple) {
+    return refusal(
+      "shell-operator",
+      "only a single program with plain arguments runs here (syntax: 'simple'): no pipes, lists, redirections or expansions",
+    );
+  }
+  const checker = new LineChecker(input, policy, line, options.cwd, options.fileSystem);
+  for (const problem of line.problems) checker.opaque.push(problem);
+  // a variable already in the command's environment is exported: assigning it changes what every later program sees
+  for (const name of line.assigned) {
+    if (policy.fixedEnvNames?.has(name))
+      checker.opaquePiece(name, `'${name}' is set for every command by the application; the line may not change it`);
+  }
+  // `cd` first, so that every relative path is checked from every folder the line may be in
+  for (const command of line.commands) {
+    if (command.words[0]?.value !== "cd" || line.functions.has("cd")) continue;
+    const problem = checker.followCd(command);
+    if (problem) return problem;
+  }
+  for (const command of line.commands) {
+    const problem = checker.command(command);
+    if (problem) return problem;
+  }
+  for (const redirect of line.redirects) {
+    if (!redirect.target) continue;
+    const problem = checker.checkPath(redirect.target);
+    if (problem) return { ...problem, message: `redirection '${redirect.text}': ${problem.message}` };
+  }
+  if (checker.opaque.length > 0 && !policy.opaqueNeedsApproval) {
+    const [first] = checker.opaque as [ShellProblem];
+    return refusal(
+      "opaque-command",
+      `'${first.piece}': ${first.message}. Without approval rules, such pieces are refused; write the program and its arguments out`,
+    );
+  }
+  let run = input.command;
+  for (const edit of [...checker.edits].sort((a, b) => b.start - a.start))
+    run = run.slice(0, edit.start) + edit.text + run.slice(edit.end);
+  return { ok: true, run, commands: checker.commands, opaque: checker.opaque };
+}
