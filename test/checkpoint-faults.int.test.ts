@@ -62,6 +62,29 @@ async function rawLeaseUpdate(saver: Awaited<ReturnType<typeof createCheckpointe
   else if (backend.kind === "postgres") await backend.pool.query(sql.replace(/\$schema\./g, `"${backend.schema}".`));
 }
 
+/**
+ * SIGSTOPs a holder at a moment it is not inside a SQLite write transaction (a lease renewal, say): a process frozen
+ * inside one keeps the file's write lock, and every other process waits for it whatever the lease says.
+ */
+async function stopOutsideAWrite(holder: LineChild, saver: Awaited<ReturnType<typeof createCheckpointer>>) {
+  const backend = saverBackend(saver);
+  for (let attempt = 0; ; attempt += 1) {
+    holder.signal("SIGSTOP");
+    if (backend.kind !== "sqlite") return;
+    backend.db.pragma("busy_timeout = 200");
+    try {
+      backend.db.exec("BEGIN IMMEDIATE; ROLLBACK");
+      return;
+    } catch (error) {
+      if (attempt > 50) throw error;
+      holder.signal("SIGCONT");
+      await new Promise((resolve) => setTimeout(resolve, 30));
+    } finally {
+      backend.db.pragma("busy_timeout = 5000");
+    }
+  }
+}
+
 describe.skipIf(pgUnavailable !== undefined)("a PostgreSQL restart (pg_ctl restart -m fast)", () => {
   it("under an idle process: no crash, the next turn is answered and stored once", async () => {
     const url = pgUrl();
@@ -168,9 +191,9 @@ for (const backend of backends) {
       await holder.waitFor((line) => line.ready === true);
       holder.send("turn before-stop");
       expect(await holder.waitFor(turnResult("before-stop"))).toMatchObject({ ok: true });
-      holder.signal("SIGSTOP");
-      await new Promise((resolve) => setTimeout(resolve, 1800)); // past its 1.5 s lease
       const saver = await createCheckpointer(url);
+      await stopOutsideAWrite(holder, saver);
+      await new Promise((resolve) => setTimeout(resolve, 1800)); // past its 1.5 s lease
       const lease = await acquireSessionLease(saver, "stopped", { ttlMs: 60_000 }); // expired: taken over
       expect(lease.tookOverFromDeadPid).toBeUndefined(); // the stopped process is alive
       const graph = buildSessionGraph({
