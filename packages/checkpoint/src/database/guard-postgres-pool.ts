@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { InvalidOptionsError } from "../internal/core.js";
 
 const guarded = new WeakSet<object>();
 const ignore = () => undefined;
@@ -23,15 +24,17 @@ function storePool(target: object): pg.Pool | undefined {
  * `createCheckpointer` does this for its own pool.
  * @param target A `pg.Pool` or a `PostgresStore`.
  * @returns The same object.
- * @throws TypeError when `target` is neither (for instance a `PostgresStore` of a version that keeps its pool elsewhere).
+ * @throws InvalidOptionsError when `target` is neither (for instance a `PostgresStore` of a version that keeps its pool elsewhere).
  * @example const store = guardPostgresPool(PostgresStore.fromConnString(url));
  */
 export function guardPostgresPool<T extends object>(target: T): T {
   const pool = isPool(target) ? target : storePool(target);
   if (!pool) {
-    throw new TypeError(
-      `guardPostgresPool: expected a pg.Pool or a PostgresStore, got ${target.constructor?.name ?? typeof target}`,
-    );
+    throw new InvalidOptionsError({
+      option: "guardPostgresPool(target)",
+      value: target.constructor?.name ?? typeof target,
+      message: "must be a pg.Pool or a PostgresStore (one that keeps its pool in `core.pool`)",
+    });
   }
   if (guarded.has(pool)) return target;
   guarded.add(pool);
