@@ -30,7 +30,7 @@ beforeAll(async () => {
   if (!pgUnavailable) server = await startTestPostgres();
 }, 120_000);
 afterAll(() => {
-  for (const child of children) if (child.alive()) child.signal("SIGKILL");
+  for (const running of children) if (running.alive()) running.signal("SIGKILL");
   server?.stop();
   rmSync(work, { recursive: true, force: true });
 });

@@ -103,7 +103,7 @@ for await (const line of createInterface({ input: process.stdin })) {
   if (command === "turn" && first && second) void turn(first, second);
   else if (command === "skill") print({ skill: registry.get("fleet-skill")?.description ?? null });
   else if (command === "release") {
-    const entries = await Promise.allSettled([...served.values()]);
+    const entries = await Promise.allSettled(served.values());
     served.clear();
     await Promise.all(entries.map((entry) => (entry.status === "fulfilled" ? entry.value.lease.release() : undefined)));
     print({ released: entries.length });
