@@ -33,7 +33,7 @@ describe.skipIf(unavailable !== undefined || (!sandbox && process.env.CI !== "tr
       console.log(
         `fleet: ${report.answered.length} turns in ${(report.wallMs / 1000).toFixed(1)} s = ${report.turnsPerSecond.toFixed(1)} turns/s; ` +
           `per turn p50 ${report.p50Ms} ms, p95 ${report.p95Ms} ms; retried ${report.retried} (${JSON.stringify(report.errorsSeen)}); ` +
-          `recovery: kill -9 → ${report.recovery.killMs} ms, PostgreSQL restart → ${report.recovery.postgresRestartMs} ms, ` +
+          `recovery: kill -9 → ${report.recovery.killMs} ms (of which ${report.recovery.restartReadyMs} ms starting the new process), PostgreSQL restart → ${report.recovery.postgresRestartMs} ms, ` +
           `republish seen by all → ${report.recovery.republishMs} ms`,
       );
       expect(report.unanswered).toEqual([]);

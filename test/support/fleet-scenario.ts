@@ -48,7 +48,17 @@ export interface FleetReport {
   turnsPerSecond: number;
   p50Ms: number;
   p95Ms: number;
-  recovery: { killMs: number | undefined; postgresRestartMs: number | undefined; republishMs: number | undefined };
+  /**
+   * Milliseconds from each fault to: the killed process's first answered turn (`killMs`; `restartReadyMs` of it is the
+   * new process starting up), the first answered turn sent after PostgreSQL restarted, every process seeing the
+   * republished skill (measured after the run: an upper bound).
+   */
+  recovery: {
+    killMs: number | undefined;
+    restartReadyMs: number | undefined;
+    postgresRestartMs: number | undefined;
+    republishMs: number | undefined;
+  };
   /** What `skill` printed on each process after the republish. */
   skillSeen: Array<string | null>;
   /** Turns whose first attempt failed (retried by the client), with the errors seen. */
@@ -127,7 +137,12 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
   const errorsSeen: Record<string, number> = {};
   let retried = 0;
   const faults: { killAt?: number; restartAt?: number; republishAt?: number } = {};
-  const recovery: FleetReport["recovery"] = { killMs: undefined, postgresRestartMs: undefined, republishMs: undefined };
+  const recovery: FleetReport["recovery"] = {
+    killMs: undefined,
+    restartReadyMs: undefined,
+    postgresRestartMs: undefined,
+    republishMs: undefined,
+  };
   const killed = 1 % options.workers;
   let restarting: Promise<unknown> | undefined;
   const begin = Date.now();
@@ -149,6 +164,7 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
       await workers[killed]!.exited;
       restarting = start(killed);
       await restarting;
+      recovery.restartReadyMs = Date.now() - faults.killAt;
       restarting = undefined;
     } else if (!faults.restartAt && done >= total * 0.5) {
       faults.restartAt = Date.now();
