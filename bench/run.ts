@@ -13,6 +13,7 @@ const all: Record<string, string> = {
   "prompt-cache": "prompt-cache.ts",
   shell: "shell-overhead.ts",
   checkpoint: "checkpoint-storage.ts",
+  fleet: "fleet.ts",
 };
 const args = process.argv.slice(2);
 const markdown = args.includes("--markdown");

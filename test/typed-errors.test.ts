@@ -50,7 +50,7 @@ describe("shell and checkpoint error classes", () => {
   it("the session lease errors each have their own isInstance, across two copies", async () => {
     vi.resetModules();
     const copy = await import("@skillgraph/checkpoint");
-    const holder = { owner: "o", pid: 1, host: "h", since: 0, expiresAt: 1 };
+    const holder = { owner: "o", pid: 1, host: "h", since: 0, expiresAt: 1, token: 1 };
     const busy = new copy.SessionBusyError({ threadId: "t", holder });
     const lost = new copy.SessionLeaseLostError({ threadId: "t", reason: "expired" });
     expect(busy instanceof SessionBusyError).toBe(false);

@@ -4,14 +4,18 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createSkillRegistry, skillsFromDirectory } from "@skillgraph/core";
+import { raceUntil } from "../support/race-until.js";
 import { bubblewrapWorks, harnessesFor, EXECUTORS, exists, hostTarget, type AttackHarness } from "./attack-harness.js";
 
 // Races are run as races: a racer process inside the sandbox (a skill script in an interactive session) swaps a
 // workspace entry between a real folder/file and a symlink to a host path while the host side stages files and
-// collects out/. Each attack runs a bounded number of rounds and asserts nothing outside was written or read.
+// collects out/. Each attack runs rounds until the racer was met or a time bound passed ("race not met" is printed
+// then, not failed: a loaded machine may never interleave), and asserts nothing outside was written or read.
 
 const ROUNDS = 200;
 const TOOL_ROUNDS = 25;
+/** How long a test keeps going after its minimum rounds when the race was not met yet. */
+const RACE_BOUND_MS = 20_000;
 const canSandbox = bubblewrapWorks();
 
 async function withRacer<T>(harness: AttackHarness, command: string, work: () => Promise<T>): Promise<T> {
@@ -39,16 +43,22 @@ for (const executor of EXECUTORS) {
         await attack.call("shell", { command: "true" });
         const outcomes = new Set<string>();
         await withRacer(attack, `scripts/swap-folder.sh in/t to:${target.dir}`, async () => {
-          // at least ROUNDS rounds, and on until the racer was met (bounded: a busy CI machine starts it late)
-          // (without a racer every staging succeeds, so a refusal shows the race was met)
-          for (let round = 0; round < ROUNDS || (!outcomes.has("refused") && round < ROUNDS * 10); round += 1) {
-            try {
-              await attack.hook.stageFiles(attack.threadId, [{ path: "in/t/evil.txt", content: "pwned" }]);
-              outcomes.add("written");
-            } catch {
-              outcomes.add("refused");
-            }
-          }
+          // at least ROUNDS rounds, and on until the racer was met (without a racer every staging succeeds, so a
+          // refusal shows the race was met) or the time bound passed
+          await raceUntil({
+            name: `staging into a swapped folder (${executor})`,
+            minRounds: ROUNDS,
+            timeBoundMs: RACE_BOUND_MS,
+            met: () => outcomes.has("refused"),
+            round: async () => {
+              try {
+                await attack.hook.stageFiles(attack.threadId, [{ path: "in/t/evil.txt", content: "pwned" }]);
+                outcomes.add("written");
+              } catch {
+                outcomes.add("refused");
+              }
+            },
+          });
           for (let round = 0; round < TOOL_ROUNDS; round += 1) {
             const result = await attack.call("shell", {
               command: "true",
@@ -59,7 +69,6 @@ for (const executor of EXECUTORS) {
         });
         expect(target.entries()).toEqual(before);
         expect(exists(path.join(target.dir, "evil.txt"))).toBe(false);
-        expect([...outcomes]).toContain("refused"); // the race was really run
       });
 
       it("collecting out/ while files and folders are swapped for symlinks never returns a host file", async () => {
@@ -70,14 +79,20 @@ for (const executor of EXECUTORS) {
         const race = `scripts/swap-file.sh out/x.txt to:${target.secretFile}`;
         await withRacer(attack, race, async () => {
           await withRacer(attack, `scripts/swap-folder.sh out/d to:${path.join(target.dir, "b")}`, async () => {
-            // at least TOOL_ROUNDS calls, and on until a collection met a swapped entry (bounded)
-            const metRacer = () =>
-              seen.some((result) => result.includes('"reason":"symlink"') || result.includes("changed-while-reading"));
-            for (let round = 0; round < TOOL_ROUNDS || (!metRacer() && round < TOOL_ROUNDS * 4); round += 1) {
-              const result = await attack.call("shell", { command: "true", output_globs: ["**"] });
-              seen.push(JSON.stringify(result));
-            }
-            expect(metRacer()).toBe(true); // the race was really run
+            // at least TOOL_ROUNDS calls, and on until a collection met a swapped entry or the time bound passed
+            await raceUntil({
+              name: `collecting out/ while entries are swapped (${executor})`,
+              minRounds: TOOL_ROUNDS,
+              timeBoundMs: RACE_BOUND_MS,
+              met: () =>
+                seen.some(
+                  (result) => result.includes('"reason":"symlink"') || result.includes("changed-while-reading"),
+                ),
+              round: async () => {
+                const result = await attack.call("shell", { command: "true", output_globs: ["**"] });
+                seen.push(JSON.stringify(result));
+              },
+            });
           });
         });
         expect(seen.join("\n")).not.toContain(target.secret);
@@ -123,19 +138,25 @@ describe("level-3 skill file reads under a racer", () => {
     );
     const outcomes = new Set<string>();
     try {
-      for (let round = 0; round < ROUNDS * 2; round += 1) {
-        try {
-          const read = await registry.readFile("victim", "references/secret.txt");
-          outcomes.add(read.content);
-        } catch (error) {
-          outcomes.add((error as { reason?: string }).reason ?? "error");
-        }
-      }
+      // at least ROUNDS * 2 reads, and on until one met the swapped folder or the time bound passed
+      await raceUntil({
+        name: "level-3 read while a folder is swapped for a symlink",
+        minRounds: ROUNDS * 2,
+        timeBoundMs: RACE_BOUND_MS,
+        met: () => [...outcomes].some((outcome) => outcome !== "harmless"),
+        round: async () => {
+          try {
+            const read = await registry.readFile("victim", "references/secret.txt");
+            outcomes.add(read.content);
+          } catch (error) {
+            outcomes.add((error as { reason?: string }).reason ?? "error");
+          }
+        },
+      });
     } finally {
       racer.kill("SIGKILL");
     }
     expect(outcomes.has(target.secret)).toBe(false);
-    expect([...outcomes].some((outcome) => outcome !== "harmless")).toBe(true); // the race was really run
   });
 
   it("never hangs when a file is swapped for a FIFO", async () => {
@@ -150,17 +171,24 @@ describe("level-3 skill file reads under a racer", () => {
     );
     const outcomes = new Set<string>();
     try {
-      for (let round = 0; round < ROUNDS; round += 1) {
-        try {
-          outcomes.add((await registry.readFile("victim", "guide.md")).content.trim());
-        } catch (error) {
-          outcomes.add((error as { reason?: string }).reason ?? "error");
-        }
-      }
+      // every read must return (the test would time out otherwise); on until one met the FIFO or the time bound passed
+      await raceUntil({
+        name: "level-3 read while a file is swapped for a FIFO",
+        minRounds: ROUNDS,
+        timeBoundMs: RACE_BOUND_MS,
+        met: () => outcomes.has("not-a-file"),
+        round: async () => {
+          try {
+            outcomes.add((await registry.readFile("victim", "guide.md")).content.trim());
+          } catch (error) {
+            outcomes.add((error as { reason?: string }).reason ?? "error");
+          }
+        },
+      });
     } finally {
       racer.kill("SIGKILL");
     }
-    // every read returned (the test would time out otherwise) and some met the FIFO
-    expect(outcomes.has("not-a-file")).toBe(true);
+    // whatever the reads met, each returned the file's content or a typed refusal (with a reason)
+    expect(outcomes.has("error")).toBe(false);
   });
 });

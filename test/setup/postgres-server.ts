@@ -8,6 +8,8 @@ import { join } from "node:path";
 export interface TestPostgresServer {
   url: string;
   stop(): void;
+  /** Restarts the server as `pg_ctl restart -m fast` does (every connection gets 57P01); returns when it accepts again. */
+  restart(): void;
 }
 
 function findPgBin(): string | undefined {
@@ -75,6 +77,9 @@ export async function startTestPostgres(): Promise<TestPostgresServer> {
   ]);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    restart() {
+      run("pg_ctl", ["-D", pgData, "-l", join(dataDir, "log"), "-m", "fast", "-w", "restart"]);
+    },
     stop() {
       try {
         run("pg_ctl", ["-D", pgData, "-m", "immediate", "-w", "stop"]);

@@ -4,6 +4,7 @@ export { createCheckpointer, closeCheckpointer } from "./create-checkpointer/cre
 export type { CreateCheckpointerOptions } from "./create-checkpointer/create-checkpointer.js";
 export { redactUrl } from "./create-checkpointer/redact-url.js";
 export { CheckpointerError } from "./errors/checkpointer-error.js";
+export { guardPostgresPool } from "./database/guard-postgres-pool.js";
 export type { CheckpointerErrorReason } from "./errors/checkpointer-error.js";
 export { withPruning, PruningCheckpointSaver } from "./pruning/with-pruning.js";
 export type { PruningOptions, ResolvedPruningOptions } from "./pruning/pruning-options.js";

@@ -1,4 +1,5 @@
 import type { BaseStore } from "@langchain/langgraph";
+import { guardPostgresPool } from "@skillgraph/checkpoint";
 import { UsageError } from "./usage-error.js";
 
 /**
@@ -17,7 +18,10 @@ export async function openSkillStore(url: string): Promise<{ store: BaseStore; c
   const schema = parsed.searchParams.get("schema") ?? undefined;
   parsed.searchParams.delete("schema");
   const { PostgresStore } = await import("@langchain/langgraph-checkpoint-postgres/store");
-  const store = PostgresStore.fromConnString(parsed.toString(), schema === undefined ? {} : { schema });
+  // Guarded: a server restart or idle cut must not kill a long-running chat or server (the next read reconnects).
+  const store = guardPostgresPool(
+    PostgresStore.fromConnString(parsed.toString(), schema === undefined ? {} : { schema }),
+  );
   await store.setup();
   return { store, close: () => store.stop() };
 }

@@ -1,11 +1,14 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import Database from "better-sqlite3";
 import pg from "pg";
+import { describeDriverError as describe } from "../database/connection-errors.js";
+import { guardPostgresPool } from "../database/guard-postgres-pool.js";
+import { ResilientPostgresSaver } from "../database/resilient-postgres-saver.js";
+import { ResilientSqliteSaver } from "../database/resilient-sqlite-saver.js";
 import { CheckpointerError } from "../errors/checkpointer-error.js";
+import { integerOption } from "../internal/core.js";
 import { parseCheckpointerUrl } from "./parse-checkpointer-url.js";
 import { redactUrl } from "./redact-url.js";
 
@@ -15,6 +18,8 @@ export interface CreateCheckpointerOptions {
   cwd?: string;
   /** Give up reaching PostgreSQL at setup after this many milliseconds (later waits for a pooled connection: up to 60 s). @default 5000 */
   connectTimeoutMs?: number;
+  /** PostgreSQL: wait this long before the one retry of an operation whose connection was lost. @default 1000 */
+  retryDelayMs?: number;
 }
 
 const closers = new WeakMap<BaseCheckpointSaver, () => Promise<void>>();
@@ -43,16 +48,6 @@ function scrubber(url: string): (text: string) => string {
   return (text) => secrets.reduce((out, secret) => out.split(secret).join("***"), text);
 }
 
-function describe(error: unknown): string {
-  const { code, message } = (error ?? {}) as { code?: string; message?: string };
-  // pg's AggregateError (IPv4 + IPv6 attempts) has an empty message and the real errors inside.
-  const inner = (error as { errors?: Array<{ message?: string }> } | undefined)?.errors
-    ?.map((e) => e.message)
-    .filter(Boolean)
-    .join("; ");
-  return [code, message || inner || String(error)].filter(Boolean).join(": ");
-}
-
 /**
  * Opens the checkpoint saver a URL names, ready to use (tables created).
  * - `sqlite:PATH`: the embedded default, an official `SqliteSaver` on a file (parent directories created, WAL mode).
@@ -72,6 +67,7 @@ export async function createCheckpointer(
   const target = parseCheckpointerUrl(url, options.cwd ?? process.cwd());
   const shown = redactUrl(url);
   const scrub = scrubber(url);
+  const retryDelayMs = integerOption("retryDelayMs", options.retryDelayMs ?? 1000, { min: 0, detail: "milliseconds" });
   if (target.kind === "memory") {
     const saver = new MemorySaver();
     closers.set(saver, async () => undefined);
@@ -84,7 +80,7 @@ export async function createCheckpointer(
       db = new Database(target.path);
       db.pragma("busy_timeout = 5000");
       db.pragma("auto_vacuum = INCREMENTAL"); // takes effect on a new file only; lets pruning give freed pages back
-      const saver = new SqliteSaver(db);
+      const saver = new ResilientSqliteSaver(db, shown);
       (saver as unknown as { setup(): void }).setup(); // protected in the typings, public at run time; creates the tables now
       closers.set(saver, async () => void db.close());
       return saver;
@@ -101,8 +97,12 @@ export async function createCheckpointer(
     connectionString: target.connectionString,
     connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
   });
-  pool.on("error", () => undefined); // an idle client dropped by the server must not crash the process; the next query reports it
-  const saver = new PostgresSaver(pool, undefined, { schema: target.schema });
+  guardPostgresPool(pool); // a connection the server ends (restart, idle cut) must not crash the process
+  const saver = new ResilientPostgresSaver(
+    pool,
+    { schema: target.schema },
+    { url: shown, delayMs: retryDelayMs, scrub },
+  );
   try {
     await saver.setup();
   } catch (cause) {

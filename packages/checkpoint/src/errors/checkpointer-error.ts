@@ -2,15 +2,21 @@ import { SkillgraphError } from "../internal/core.js";
 
 const marker = Symbol.for("skillgraph.error.CheckpointerError");
 
-/** Why a checkpointer could not be created: `unknown-scheme` | `invalid-url` | `unreachable` | `setup-failed` | `unsupported-saver`. */
+/**
+ * Why a checkpointer could not be created or used: `unknown-scheme` | `invalid-url` | `unreachable` | `setup-failed` |
+ * `unsupported-saver` | `connection-lost` | `database-busy` | `disk-full`.
+ */
 export type CheckpointerErrorReason =
   | "unknown-scheme"
   | "invalid-url"
   | "unreachable"
   | "setup-failed"
-  | "unsupported-saver";
+  | "unsupported-saver"
+  | "connection-lost"
+  | "database-busy"
+  | "disk-full";
 
-/** Thrown when a checkpointer URL is wrong or its storage cannot be opened; the URL in the message has its password redacted. */
+/** Thrown when a checkpointer URL is wrong, its storage cannot be opened, or an operation on it failed for the database's sake (connection lost, busy, disk full); the URL in the message has its password redacted. */
 export class CheckpointerError extends SkillgraphError {
   private readonly [marker] = true;
   /** The checkpointer URL concerned, password redacted. */

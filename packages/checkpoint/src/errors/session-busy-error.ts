@@ -12,6 +12,8 @@ export interface SessionHolder {
   since: number;
   /** When the lease runs out unless renewed (ms since epoch, the database's clock on PostgreSQL). */
   expiresAt: number;
+  /** Fencing token: grows by one on every takeover; the database refuses a write made under an older one. */
+  token: number;
 }
 
 /** Thrown when a session (thread) is being written by another process: one writer at a time, never a lost update. */

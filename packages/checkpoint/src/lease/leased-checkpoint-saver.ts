@@ -1,66 +1,72 @@
-import {
+import type {
   BaseCheckpointSaver,
-  type ChannelVersions,
-  type Checkpoint,
-  type CheckpointMetadata,
-  type CheckpointTuple,
-  type PendingWrite,
+  ChannelVersions,
+  Checkpoint,
+  CheckpointMetadata,
+  PendingWrite,
 } from "@langchain/langgraph-checkpoint";
-import type { SessionLease } from "./session-lease.js";
+import { SessionLeaseLostError } from "../errors/session-lease-lost-error.js";
+import { DelegatingCheckpointSaver, type SaverConfig } from "../saver/delegating-checkpoint-saver.js";
+import { FENCE_REFUSAL, runFenced, type WriteFence } from "./write-fence.js";
 
-type Config = Parameters<BaseCheckpointSaver["getTuple"]>[0];
-type ListOptions = Parameters<BaseCheckpointSaver["list"]>[1];
-type DeltaHistoryOptions = Parameters<BaseCheckpointSaver["getDeltaChannelHistory"]>[0];
+/** What the leased saver needs of its lease. */
+export interface LeaseGuard {
+  readonly threadId: string;
+  /** The owner and fencing token the database checks each write against. */
+  readonly fence: WriteFence;
+  /** Throws SessionLeaseLostError when the lease is known lost or released (no database round trip). */
+  assertHeld(): void;
+  /** Called when the database refused a write: the lease was taken over. */
+  refused(error: SessionLeaseLostError): void;
+}
 
-/** A saver that checks a session lease before every write to that session and delegates everything else. */
-export class LeasedCheckpointSaver extends BaseCheckpointSaver {
-  /** The decorated saver. */
-  readonly inner: BaseCheckpointSaver;
-  private readonly lease: Pick<SessionLease, "threadId" | "assertHeld">;
+/**
+ * A saver whose writes to the leased session are fenced: each runs with the lease's owner and token, and the database
+ * refuses it in the write's own transaction when the lease was taken over since (SessionLeaseLostError). Everything
+ * else is delegated.
+ */
+export class LeasedCheckpointSaver extends DelegatingCheckpointSaver {
+  private readonly lease: LeaseGuard;
 
-  constructor(inner: BaseCheckpointSaver, lease: Pick<SessionLease, "threadId" | "assertHeld">) {
-    super(inner.serde);
-    this.inner = inner;
+  constructor(inner: BaseCheckpointSaver, lease: LeaseGuard) {
+    super(inner);
     this.lease = lease;
   }
 
-  private check(config: Config): void {
-    if (config.configurable?.thread_id === this.lease.threadId) this.lease.assertHeld();
+  private async fenced<T>(threadId: unknown, write: () => Promise<T>): Promise<T> {
+    if (threadId !== this.lease.threadId) return write();
+    this.lease.assertHeld();
+    try {
+      return await runFenced(this.lease.fence, write);
+    } catch (error) {
+      const refusal = SessionLeaseLostError.isInstance(error)
+        ? error
+        : String((error as { message?: unknown } | undefined)?.message).includes(FENCE_REFUSAL)
+          ? new SessionLeaseLostError({
+              threadId: this.lease.threadId,
+              reason: "the database refused the write: the lease was taken over",
+            })
+          : undefined;
+      if (!refusal) throw error;
+      this.lease.refused(refusal);
+      throw refusal;
+    }
   }
 
-  getTuple(config: Config): Promise<CheckpointTuple | undefined> {
-    return this.inner.getTuple(config);
-  }
-
-  list(config: Config, options?: ListOptions): AsyncGenerator<CheckpointTuple> {
-    return this.inner.list(config, options);
-  }
-
-  async put(
-    config: Config,
+  override put(
+    config: SaverConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     versions: ChannelVersions,
-  ): Promise<Config> {
-    this.check(config);
-    return this.inner.put(config, checkpoint, metadata, versions);
+  ): Promise<SaverConfig> {
+    return this.fenced(config.configurable?.thread_id, () => this.inner.put(config, checkpoint, metadata, versions));
   }
 
-  async putWrites(config: Config, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
-    this.check(config);
-    return this.inner.putWrites(config, writes, taskId, taskPath);
+  override putWrites(config: SaverConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+    return this.fenced(config.configurable?.thread_id, () => this.inner.putWrites(config, writes, taskId, taskPath));
   }
 
-  async deleteThread(threadId: string): Promise<void> {
-    if (threadId === this.lease.threadId) this.lease.assertHeld();
-    return this.inner.deleteThread(threadId);
-  }
-
-  override getDeltaChannelHistory(options: DeltaHistoryOptions) {
-    return this.inner.getDeltaChannelHistory(options);
-  }
-
-  override getNextVersion(current: number | undefined): number {
-    return this.inner.getNextVersion(current);
+  override deleteThread(threadId: string): Promise<void> {
+    return this.fenced(threadId, () => this.inner.deleteThread(threadId));
   }
 }

@@ -5,6 +5,7 @@ import { SessionBusyError, type SessionHolder } from "../errors/session-busy-err
 import { SessionLeaseLostError } from "../errors/session-lease-lost-error.js";
 import { integerOption, InvalidOptionsError } from "../internal/core.js";
 import { saverBackend } from "../store/saver-backend.js";
+import { processIdentity } from "./holder-liveness.js";
 import { LeasedCheckpointSaver } from "./leased-checkpoint-saver.js";
 import { leaseStoreFor } from "./lease-store.js";
 
@@ -14,20 +15,25 @@ export interface SessionLeaseOptions {
   ttlMs?: number;
   /** Renew this often while held. @default ttlMs / 3 */
   renewEveryMs?: number;
-  /** Called once if the lease is lost (expired or taken over); writes through `protect()` throw from then on. */
+  /** Called once if the lease is lost (taken over, found so on renewal or refused by the database); writes through `protect()` throw from then on. */
   onLost?: (error: SessionLeaseLostError) => void;
 }
 
 /** A held lease on one session: renewed in the background until `release()`. */
 export interface SessionLease {
   readonly threadId: string;
-  /** Our holder record (owner id, pid, host, since). */
+  /** Our holder record (owner id, pid, host, since, fencing token). */
   readonly holder: SessionHolder;
-  /** True once the lease is lost or released. */
+  /** Set when we took the lease at once from a holder on this host whose process had died (its pid). */
+  readonly tookOverFromDeadPid: number | undefined;
+  /** True once the lease is known lost or released. */
   readonly lost: boolean;
-  /** Throws SessionLeaseLostError unless the lease is still ours and unexpired by our own clock. */
+  /** Throws SessionLeaseLostError once the lease is known lost (renewal found it taken, or a write was refused) or released. */
   assertHeld(): void;
-  /** The saver, with every write to this session checked against the lease first (`assertHeld`). */
+  /**
+   * The saver, with every write to this session fenced: the database checks, in the write's own transaction, that
+   * the lease still has our owner and fencing token, and refuses the write (SessionLeaseLostError) otherwise.
+   */
   protect(saver: BaseCheckpointSaver): BaseCheckpointSaver;
   /** Stops renewing and deletes the lease row (safe to call twice). */
   release(): Promise<void>;
@@ -36,9 +42,10 @@ export interface SessionLease {
 /**
  * Takes the single-writer lease on a session (thread) in the saver's own database: a row in `skillgraph_session_leases`
  * (SQLite file or PostgreSQL schema; in process for MemorySaver) with owner, pid, host and expiry, renewed in the
- * background and deleted on `release()`. Another process gets SessionBusyError until the holder releases it or its
- * lease expires (then it is taken over). Wrap the saver with `lease.protect(saver)` so a holder that lost its lease
- * (stalled past `ttlMs`) fails its next write instead of overwriting the new holder's turns.
+ * background and ended on `release()`. Another process gets SessionBusyError until the holder releases it, its lease
+ * expires, or (same host) its process is found dead (pid and start time): then it is taken over and the fencing token
+ * grows. Wrap the saver with `lease.protect(saver)` so a holder that lost its lease (stalled past `ttlMs` and taken
+ * over) has its next write refused by the database instead of overwriting the new holder's turns.
  * @param saver A saver from `createCheckpointer` (or `withPruning` of one).
  * @param threadId The session's thread id.
  * @param options `ttlMs`, `renewEveryMs`, `onLost`.
@@ -61,19 +68,20 @@ export async function acquireSessionLease(
     throw new InvalidOptionsError({ option: "threadId", value: threadId, message: "must be a non-empty string" });
   }
 
-  const store = leaseStoreFor(saverBackend(saver));
-  const me = { owner: randomUUID(), pid: process.pid, host: hostname() };
+  const backend = saverBackend(saver);
+  const store = leaseStoreFor(backend);
+  const me = { owner: randomUUID(), pid: process.pid, host: hostname(), identity: processIdentity() };
   const requestedAt = Date.now();
-  const { holder, acquired } = await store.tryAcquire(threadId, me, ttlMs);
+  const { holder, acquired, tookOverFromDeadPid } = await store.tryAcquire(threadId, me, ttlMs);
   if (!acquired) throw new SessionBusyError({ threadId, holder });
 
-  // Our own deadline, from before the request: never later than the database's.
+  // In a MemorySaver nothing fences writes in storage: our own deadline (from before the request) does.
   let deadline = requestedAt + ttlMs;
   let lostError: SessionLeaseLostError | undefined;
   let released = false;
-  const lose = (reason: string) => {
+  const lose = (error: SessionLeaseLostError) => {
     if (lostError) return;
-    lostError = new SessionLeaseLostError({ threadId, reason });
+    lostError = error;
     clearInterval(timer);
     options.onLost?.(lostError);
   };
@@ -86,26 +94,35 @@ export async function acquireSessionLease(
       .renew(threadId, me.owner, ttlMs)
       .then((still) => {
         if (still) deadline = startedAt + ttlMs;
-        else lose("it expired and was taken over or removed");
+        else lose(new SessionLeaseLostError({ threadId, reason: "another process took it over" }));
       })
-      .catch(() => undefined) // the database is unreachable: keep trying; the deadline check fences writes meanwhile
+      .catch(() => undefined) // the database is unreachable: keep trying; the fence refuses writes after a takeover
       .finally(() => (renewing = false));
   }, renewEveryMs);
   timer.unref();
 
+  const guard = {
+    threadId,
+    fence: { threadId, owner: me.owner, token: holder.token },
+    assertHeld() {
+      if (released) throw new SessionLeaseLostError({ threadId, reason: "it was released" });
+      if (!lostError && backend.kind === "memory" && Date.now() >= deadline) {
+        lose(new SessionLeaseLostError({ threadId, reason: `not renewed within ${ttlMs} ms` }));
+      }
+      if (lostError) throw lostError;
+    },
+    refused: lose,
+  };
   const lease: SessionLease = {
     threadId,
     holder: { ...holder },
+    tookOverFromDeadPid,
     get lost() {
       return released || lostError !== undefined;
     },
-    assertHeld() {
-      if (released) throw new SessionLeaseLostError({ threadId, reason: "it was released" });
-      if (!lostError && Date.now() >= deadline) lose(`not renewed within ${ttlMs} ms`);
-      if (lostError) throw lostError;
-    },
+    assertHeld: guard.assertHeld,
     protect(inner) {
-      return new LeasedCheckpointSaver(inner, lease);
+      return new LeasedCheckpointSaver(inner, guard);
     },
     async release() {
       if (released) return;

@@ -1,49 +1,33 @@
-import {
+import type {
   BaseCheckpointSaver,
-  type ChannelVersions,
-  type Checkpoint,
-  type CheckpointMetadata,
-  type CheckpointTuple,
-  type PendingWrite,
+  ChannelVersions,
+  Checkpoint,
+  CheckpointMetadata,
 } from "@langchain/langgraph-checkpoint";
+import { DelegatingCheckpointSaver, type SaverConfig } from "../saver/delegating-checkpoint-saver.js";
 import type { StorageStats } from "../store/checkpoint-store.js";
 import { storeForSaver } from "../store/store-for-saver.js";
 import { type PruneReport, pruneCheckpoints } from "./prune-checkpoints.js";
 import { type PruningOptions, type ResolvedPruningOptions, resolvePruningOptions } from "./pruning-options.js";
 
-type Config = Parameters<BaseCheckpointSaver["getTuple"]>[0];
-type ListOptions = Parameters<BaseCheckpointSaver["list"]>[1];
-type DeltaHistoryOptions = Parameters<BaseCheckpointSaver["getDeltaChannelHistory"]>[0];
-
 /** A saver that delegates every call to an official saver and adds `prune()` and `stats()` (and optional pruning on write). */
-export class PruningCheckpointSaver extends BaseCheckpointSaver {
-  /** The decorated saver. */
-  readonly inner: BaseCheckpointSaver;
+export class PruningCheckpointSaver extends DelegatingCheckpointSaver {
   private readonly resolved: ResolvedPruningOptions;
   private readonly writesSincePrune = new Map<string, number>();
   private readonly running = new Map<string, Promise<unknown>>();
 
   constructor(inner: BaseCheckpointSaver, options: PruningOptions) {
-    super(inner.serde);
+    super(inner);
     this.resolved = resolvePruningOptions(options);
     storeForSaver(inner); // fails now, not at the first prune, for a saver it cannot prune
-    this.inner = inner;
   }
 
-  getTuple(config: Config): Promise<CheckpointTuple | undefined> {
-    return this.inner.getTuple(config);
-  }
-
-  list(config: Config, options?: ListOptions): AsyncGenerator<CheckpointTuple> {
-    return this.inner.list(config, options);
-  }
-
-  async put(
-    config: Config,
+  override async put(
+    config: SaverConfig,
     checkpoint: Checkpoint,
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
-  ): Promise<Config> {
+  ): Promise<SaverConfig> {
     const saved = await this.inner.put(config, checkpoint, metadata, newVersions);
     const threadId = saved.configurable?.thread_id as string | undefined;
     const ns = (saved.configurable?.checkpoint_ns as string | undefined) ?? "";
@@ -57,21 +41,9 @@ export class PruningCheckpointSaver extends BaseCheckpointSaver {
     return saved;
   }
 
-  putWrites(config: Config, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
-    return this.inner.putWrites(config, writes, taskId, taskPath);
-  }
-
-  deleteThread(threadId: string): Promise<void> {
+  override deleteThread(threadId: string): Promise<void> {
     this.writesSincePrune.delete(threadId);
     return this.inner.deleteThread(threadId);
-  }
-
-  override getDeltaChannelHistory(options: DeltaHistoryOptions) {
-    return this.inner.getDeltaChannelHistory(options);
-  }
-
-  override getNextVersion(current: number | undefined): number {
-    return this.inner.getNextVersion(current);
   }
 
   /** Deletes what the policy lets go from one thread (or all), keeping everything a resume needs; one prune per thread at a time. */

@@ -1,4 +1,5 @@
 import type pg from "pg";
+import { retryOnceOnConnectionLoss } from "../database/retry-once.js";
 import {
   type CheckpointKey,
   type CheckpointRow,
@@ -27,8 +28,25 @@ function tables(schema: string) {
   };
 }
 
-/** A CheckpointStore over the PostgreSQL tables of a `PostgresSaver`. */
+/**
+ * A CheckpointStore over the PostgreSQL tables of a `PostgresSaver`. Each operation is retried once on a new
+ * connection when the first one was lost (reads, and a delete in one transaction: either it committed and the retry
+ * finds nothing more to delete, or it rolled back).
+ */
 export function postgresStore(pool: pg.Pool, schema: string): CheckpointStore {
+  const store = rawPostgresStore(pool, schema);
+  const target = { url: `PostgreSQL (checkpoint tables, schema ${schema})`, delayMs: 1000 };
+  return {
+    kind: "postgres",
+    rows: (threadId) => retryOnceOnConnectionLoss(`reading thread ${threadId}`, target, () => store.rows(threadId)),
+    deleteCheckpoints: (threadId, keys) =>
+      retryOnceOnConnectionLoss(`pruning thread ${threadId}`, target, () => store.deleteCheckpoints(threadId, keys)),
+    stats: (threadId) => retryOnceOnConnectionLoss("reading storage figures", target, () => store.stats(threadId)),
+    threads: () => retryOnceOnConnectionLoss("listing sessions", target, () => store.threads()),
+  };
+}
+
+function rawPostgresStore(pool: pg.Pool, schema: string): CheckpointStore {
   const t = tables(schema);
 
   const stats = async (threadId?: string): Promise<StorageStats> => {
@@ -104,7 +122,7 @@ export function postgresStore(pool: pg.Pool, schema: string): CheckpointStore {
         );
         await client.query("COMMIT");
       } catch (error) {
-        await client.query("ROLLBACK");
+        await client.query("ROLLBACK").catch(() => undefined); // on a lost connection the server rolled it back
         throw error;
       } finally {
         client.release();

@@ -2,6 +2,7 @@ import { BaseCheckpointSaver, type MemorySaver } from "@langchain/langgraph-chec
 import type Database from "better-sqlite3";
 import type pg from "pg";
 import { CheckpointerError } from "../errors/checkpointer-error.js";
+import { assertCheckedSaverVersion, installedSaverVersion } from "./saver-versions.js";
 
 /** The database under an official saver, reached through its fields (the savers offer no API for it). */
 export type SaverBackend =
@@ -19,15 +20,25 @@ interface SaverInternals {
   writes?: unknown;
 }
 
-/** The backend of a SqliteSaver, PostgresSaver or MemorySaver, unwrapping decorators (`inner`); throws for other savers. */
-export function saverBackend(saver: BaseCheckpointSaver): SaverBackend {
+/**
+ * The backend of a SqliteSaver, PostgresSaver or MemorySaver, unwrapping decorators (`inner`); throws for other savers,
+ * and for a SQLite or PostgreSQL saver package of a release line whose internals were not checked (`saver-versions`).
+ * @param saver The saver.
+ * @param versionOf The saver package's version (the installed one; tests pass another).
+ */
+export function saverBackend(
+  saver: BaseCheckpointSaver,
+  versionOf: (kind: "sqlite" | "postgres") => string | undefined = installedSaverVersion,
+): SaverBackend {
   const inner = (saver as { inner?: unknown }).inner;
-  if (inner instanceof BaseCheckpointSaver) return saverBackend(inner);
+  if (inner instanceof BaseCheckpointSaver) return saverBackend(inner, versionOf);
   const internals = saver as unknown as SaverInternals;
   if (typeof internals.db?.prepare === "function" && typeof internals.db?.transaction === "function") {
+    assertCheckedSaverVersion("sqlite", versionOf("sqlite"));
     return { kind: "sqlite", saver, db: internals.db, ensureTables: () => internals.setup?.() };
   }
   if (typeof internals.pool?.connect === "function" && typeof internals.pool?.query === "function") {
+    assertCheckedSaverVersion("postgres", versionOf("postgres"));
     return { kind: "postgres", saver, pool: internals.pool, schema: internals.options?.schema ?? "public" };
   }
   if (

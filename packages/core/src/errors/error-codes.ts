@@ -101,6 +101,18 @@ export const SKILLGRAPH_ERROR_CODES = {
     error: "CheckpointerError",
     summary: "Pruning or storage stats were asked of a saver other than SQLite, PostgreSQL or memory.",
   },
+  "checkpointer-connection-lost": {
+    error: "CheckpointerError",
+    summary: "The PostgreSQL connection was lost during an operation and again on its one retry.",
+  },
+  "checkpointer-database-busy": {
+    error: "CheckpointerError",
+    summary: "The SQLite checkpoint file stayed locked by another connection past the busy timeout.",
+  },
+  "checkpointer-disk-full": {
+    error: "CheckpointerError",
+    summary: "A checkpoint write failed because the disk under the SQLite file is full; nothing was written.",
+  },
 } as const satisfies Record<string, { error: string; summary: string }>;
 
 /** A code of a thrown skillgraph error (see SKILLGRAPH_ERROR_CODES); a `SkillLoadError` may carry a SKILL.md diagnostic code. */

@@ -1,0 +1,279 @@
+// The fleet scenario (test/fleet.int.test.ts at CI size, bench/fleet.ts larger): W serving processes, T threads × N
+// turns against the scripted OpenAI server, skills from a PostgresStore, checkpoints in PostgreSQL. During the run one
+// process is SIGKILLed and restarted, PostgreSQL is restarted once and the skill is republished. The client (this
+// module) retries a turn that failed or whose process died (same human message id: a retry replaces, never appends).
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import { publishSkillsToStore } from "../../packages/langgraph/src/store-source/index.js";
+import {
+  type OpenAICompatibleServer,
+  startOpenAICompatibleServer,
+  type WireMessage,
+} from "./openai-compatible-server.js";
+import { type LineChild, startLineChild } from "./line-child.js";
+
+const WORKER = "test/support/fleet-worker.ts";
+
+/** Size and setting of a run. */
+export interface FleetOptions {
+  /** postgres:// URL of a server the scenario may restart. */
+  postgresUrl: string;
+  /** Restarts that server (returns when it accepts connections again). */
+  restartPostgres: () => void;
+  executor: "bubblewrap" | "local";
+  workers: number;
+  threads: number;
+  turns: number;
+}
+
+/** One answered (or finally failed) turn as the client saw it. */
+export interface TurnRecord {
+  thread: string;
+  id: string;
+  worker: number;
+  /** Milliseconds from sending (the last attempt) to the answer. */
+  ms: number;
+  attempts: number;
+  answeredAt: number;
+}
+
+/** What a run measured and saw. */
+export interface FleetReport {
+  answered: TurnRecord[];
+  unanswered: Array<{ thread: string; id: string; lastError: string }>;
+  threads: string[];
+  wallMs: number;
+  turnsPerSecond: number;
+  p50Ms: number;
+  p95Ms: number;
+  /**
+   * Milliseconds from each fault to: the killed process's first answered turn (`killMs`; `restartReadyMs` of it is the
+   * new process starting up), the first answered turn sent after PostgreSQL restarted, every process seeing the
+   * republished skill (measured after the run: an upper bound).
+   */
+  recovery: {
+    killMs: number | undefined;
+    restartReadyMs: number | undefined;
+    postgresRestartMs: number | undefined;
+    republishMs: number | undefined;
+  };
+  /** What `skill` printed on each process after the republish. */
+  skillSeen: Array<string | null>;
+  /** Turns whose first attempt failed (retried by the client), with the errors seen. */
+  retried: number;
+  errorsSeen: Record<string, number>;
+  checkpointUrl: string;
+  storeUrl: string;
+}
+
+/** Writes the fleet skill's folder (version tag in its description and body). */
+function writeSkill(root: string, version: string): void {
+  const dir = join(root, "fleet-skill");
+  mkdirSync(join(dir, "scripts"), { recursive: true });
+  writeFileSync(
+    join(dir, "SKILL.md"),
+    `---\nname: fleet-skill\ndescription: Answers fleet turns, version ${version}. Use for every fleet turn.\n---\n\n# Fleet skill\n\nFLEET-${version.toUpperCase()}: answer each turn by its id.\n`,
+  );
+  writeFileSync(join(dir, "scripts", "echo.sh"), '#!/bin/sh\necho fleet "$1"\n');
+  chmodSync(join(dir, "scripts", "echo.sh"), 0o755);
+}
+
+const text = (message: WireMessage | undefined) =>
+  typeof message?.content === "string"
+    ? message.content
+    : (message?.content ?? []).map((part) => part.text ?? "").join("");
+
+/** The model: turn 0 reads the skill, every 4th turn (from 2) runs a shell command, then answers `answer <id> ...`. */
+function startModel(): Promise<OpenAICompatibleServer> {
+  return startOpenAICompatibleServer({
+    loop: true,
+    script: [
+      (request) => {
+        const lastUser = [...request.messages].reverse().find((message) => message.role === "user");
+        const id = /turn (\S+)/.exec(text(lastUser))?.[1] ?? "?";
+        const last = request.messages.at(-1);
+        if (last?.role === "user") {
+          const index = Number(id.split("-").at(-1));
+          if (index === 0) return { toolCalls: [{ name: "read_skill", arguments: { name: "fleet-skill" } }] };
+          if (index % 4 === 2) return { toolCalls: [{ name: "shell", arguments: { command: `echo fleet ${id}` } }] };
+          return `answer ${id}`;
+        }
+        const seen = /FLEET-(V\d)/.exec(text(last))?.[1] ?? "";
+        return `answer ${id} after ${last?.name ?? "tool"} ${seen}`.trim();
+      },
+    ],
+  });
+}
+
+const percentile = (sorted: number[], p: number) =>
+  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+
+/** Runs the scenario and returns what it measured; the caller checks the database afterwards. */
+export async function runFleetScenario(options: FleetOptions): Promise<FleetReport> {
+  const base = new URL(options.postgresUrl);
+  const checkpointUrl = `${options.postgresUrl}?schema=fleet_checkpoints`;
+  const storeUrl = `${options.postgresUrl}?schema=fleet_skills`;
+  const skillsDir = mkdtempSync(join(tmpdir(), "sg-fleet-skills-"));
+  writeSkill(skillsDir, "v1");
+  base.searchParams.delete("schema");
+  const publisher = PostgresStore.fromConnString(base.toString(), { schema: "fleet_skills" });
+  await publisher.setup();
+  await publishSkillsToStore(publisher, skillsDir);
+  const model = await startModel();
+
+  const workers: LineChild[] = [];
+  const start = (index: number) => {
+    workers[index] = startLineChild(WORKER, [checkpointUrl, storeUrl, model.url, options.executor]);
+    return workers[index]!.waitFor((line) => line.ready === true, 180_000);
+  };
+  await Promise.all(Array.from({ length: options.workers }, (_, index) => start(index)));
+
+  const threads = Array.from({ length: options.threads }, (_, index) => `t${index}`);
+  const total = options.threads * options.turns;
+  const answered: TurnRecord[] = [];
+  const unanswered: FleetReport["unanswered"] = [];
+  const errorsSeen: Record<string, number> = {};
+  let retried = 0;
+  const faults: { killAt?: number; restartAt?: number; republishAt?: number } = {};
+  const recovery: FleetReport["recovery"] = {
+    killMs: undefined,
+    restartReadyMs: undefined,
+    postgresRestartMs: undefined,
+    republishMs: undefined,
+  };
+  const killed = 1 % options.workers;
+  let restarting: Promise<unknown> | undefined;
+  const begin = Date.now();
+
+  const onAnswered = (record: TurnRecord, sentAt: number) => {
+    answered.push(record);
+    if (faults.killAt && recovery.killMs === undefined && record.worker === killed && sentAt >= faults.killAt)
+      recovery.killMs = record.answeredAt - faults.killAt;
+    if (faults.restartAt && recovery.postgresRestartMs === undefined && sentAt >= faults.restartAt)
+      recovery.postgresRestartMs = record.answeredAt - faults.restartAt;
+    void inject(answered.length);
+  };
+
+  // Faults by progress: kill at 25 %, PostgreSQL restart at 50 %, republish at 70 %.
+  const inject = async (done: number) => {
+    if (!faults.killAt && done >= total * 0.25) {
+      faults.killAt = Date.now();
+      workers[killed]!.signal("SIGKILL");
+      await workers[killed]!.exited;
+      restarting = start(killed);
+      await restarting;
+      recovery.restartReadyMs = Date.now() - faults.killAt;
+      restarting = undefined;
+    } else if (!faults.restartAt && done >= total * 0.5) {
+      faults.restartAt = Date.now();
+      options.restartPostgres();
+    } else if (!faults.republishAt && done >= total * 0.7) {
+      faults.republishAt = Date.now();
+      writeSkill(skillsDir, "v2");
+      await publishSkillsToStore(publisher, skillsDir);
+    }
+  };
+
+  const runTurn = async (thread: string, index: number) => {
+    const id = `${thread}-${index}`;
+    const worker = Number(thread.slice(1)) % options.workers;
+    let lastError = "";
+    for (let attempt = 1; attempt <= 20; attempt += 1) {
+      if (restarting && worker === killed) await restarting.catch(() => undefined);
+      const child = workers[worker]!;
+      const from = child.lines.length;
+      const sentAt = Date.now();
+      child.send(`turn ${thread} ${id}`);
+      try {
+        const line = await child.waitFor((entry) => entry.id === id, 120_000, from);
+        if (line.ok === true) {
+          const answeredAt = Number(line.at);
+          onAnswered({ thread, id, worker, ms: answeredAt - sentAt, attempts: attempt, answeredAt }, sentAt);
+          return;
+        }
+        lastError = `${String(line.code ?? "")} ${String(line.message ?? line.reply ?? "")}`;
+      } catch (error) {
+        lastError = `process gone: ${(error as Error).message.slice(0, 200)}`;
+      }
+      if (attempt === 1) retried += 1;
+      const key = lastError.split(/[:\s]/).find(Boolean) ?? "?";
+      errorsSeen[key] = (errorsSeen[key] ?? 0) + 1;
+      await new Promise((resolve) => setTimeout(resolve, 250));
+    }
+    unanswered.push({ thread, id, lastError });
+  };
+
+  await Promise.all(
+    threads.map(async (thread) => {
+      for (let index = 0; index < options.turns; index += 1) await runTurn(thread, index);
+    }),
+  );
+  const wallMs = Date.now() - begin;
+
+  // The republished skill, as each process's registry sees it (polled), and how long that took.
+  const skillSeen: Array<string | null> = [];
+  for (const child of workers) {
+    let seen: string | null = null;
+    const until = Date.now() + 30_000;
+    while (Date.now() < until) {
+      const from = child.lines.length;
+      child.send("skill");
+      seen = (await child.waitFor((line) => "skill" in line, 30_000, from)).skill as string | null;
+      if (seen?.includes("v2")) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+    skillSeen.push(seen);
+  }
+  if (faults.republishAt) recovery.republishMs = Date.now() - faults.republishAt;
+
+  // Every thread resumes: each process gives its threads up, and the next process serves one more turn of each.
+  await Promise.all(
+    workers.map(async (child) => {
+      const from = child.lines.length;
+      child.send("release");
+      await child.waitFor((line) => "released" in line, 60_000, from);
+    }),
+  );
+  const resumed = await Promise.all(
+    threads.map(async (thread) => {
+      const child = workers[(Number(thread.slice(1)) + 1) % options.workers]!;
+      const id = `${thread}-resume`;
+      const from = child.lines.length;
+      child.send(`turn ${thread} ${id}`);
+      return child.waitFor((line) => line.id === id, 120_000, from);
+    }),
+  );
+  for (const line of resumed) {
+    if (line.ok !== true)
+      unanswered.push({ thread: String(line.thread), id: String(line.id), lastError: String(line.message) });
+  }
+  await Promise.all(
+    workers.map(async (child) => {
+      child.send("release");
+      child.send("exit");
+      await child.exited;
+    }),
+  );
+  await model.close();
+  await publisher.stop();
+  rmSync(skillsDir, { recursive: true, force: true });
+
+  const latencies = answered.map((record) => record.ms).sort((a, b) => a - b);
+  return {
+    answered,
+    unanswered,
+    threads,
+    wallMs,
+    turnsPerSecond: answered.length / (wallMs / 1000),
+    p50Ms: percentile(latencies, 50),
+    p95Ms: percentile(latencies, 95),
+    recovery,
+    skillSeen,
+    retried,
+    errorsSeen,
+    checkpointUrl,
+    storeUrl,
+  };
+}

@@ -1,0 +1,117 @@
+// One serving process of the fleet scenario (test/fleet.int.test.ts, bench/fleet.ts): threads served through
+// createAgent + skills middleware + shell hook, checkpointed in PostgreSQL with pruning and a lease per thread, skills
+// read from a PostgresStore (polled), the model over HTTP (ChatOpenAI against the scripted server).
+// Usage: node --import tsx test/support/fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor>
+// stdin (one command a line): `turn <threadId> <turnId>` | `skill` | `release` | `exit`; stdout: JSON lines.
+import { createInterface } from "node:readline";
+import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import { ChatOpenAI } from "@langchain/openai";
+import { createAgent } from "langchain";
+import {
+  acquireSessionLease,
+  closeCheckpointer,
+  createCheckpointer,
+  guardPostgresPool,
+  SessionBusyError,
+  SessionLeaseLostError,
+  type SessionLease,
+  withPruning,
+} from "../../packages/checkpoint/src/index.js";
+import { createSkillRegistry } from "../../packages/core/src/index.js";
+import { createSkillsMiddleware } from "../../packages/langgraph/src/index.js";
+import { skillsFromStore } from "../../packages/langgraph/src/store-source/index.js";
+import { createShellHook } from "../../packages/shell/src/index.js";
+
+const [checkpointUrl, storeUrl, modelBaseUrl, executor] = process.argv.slice(2);
+if (!checkpointUrl || !storeUrl || !modelBaseUrl || !executor) {
+  process.stderr.write("usage: fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor>\n");
+  process.exit(2);
+}
+const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+
+const storeTarget = new URL(storeUrl);
+const storeSchema = storeTarget.searchParams.get("schema") ?? "public";
+storeTarget.searchParams.delete("schema");
+const store = guardPostgresPool(PostgresStore.fromConnString(storeTarget.toString(), { schema: storeSchema }));
+const registry = await createSkillRegistry({ sources: [skillsFromStore(store)], watch: { pollMs: 300 } });
+const hook = createShellHook({ skills: registry, executor: executor as "bubblewrap" | "local" });
+const middleware = createSkillsMiddleware({ skills: registry, hooks: [hook] });
+const saver = withPruning(await createCheckpointer(checkpointUrl), { keepLast: 10, onWrite: { every: 4 } });
+const model = new ChatOpenAI({
+  model: "scripted",
+  apiKey: "test",
+  configuration: { baseURL: modelBaseUrl },
+  maxRetries: 2,
+});
+
+interface Served {
+  lease: SessionLease;
+  agent: ReturnType<typeof createAgent>;
+}
+const served = new Map<string, Promise<Served>>();
+
+async function take(threadId: string): Promise<Served> {
+  const deadline = Date.now() + 120_000;
+  for (;;) {
+    try {
+      const lease = await acquireSessionLease(saver, threadId, { ttlMs: 10_000 });
+      const agent = createAgent({
+        model,
+        tools: [],
+        systemPrompt: "You serve one thread of a fleet.",
+        middleware: [middleware],
+        checkpointer: lease.protect(saver),
+      });
+      return { lease, agent };
+    } catch (error) {
+      if (!SessionBusyError.isInstance(error) || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+function serve(threadId: string): Promise<Served> {
+  let entry = served.get(threadId);
+  if (!entry) {
+    entry = take(threadId);
+    entry.catch(() => served.delete(threadId));
+    served.set(threadId, entry);
+  }
+  return entry;
+}
+
+async function turn(threadId: string, id: string): Promise<void> {
+  const startedAt = Date.now();
+  try {
+    const { agent } = await serve(threadId);
+    const result = await agent.invoke(
+      { messages: [{ role: "user", content: `turn ${id}`, id }] },
+      { configurable: { thread_id: threadId } },
+    );
+    const reply = String(result.messages.at(-1)?.content ?? "");
+    print({ thread: threadId, id, ok: reply.startsWith(`answer ${id}`), reply, startedAt, at: Date.now() });
+  } catch (error) {
+    if (SessionLeaseLostError.isInstance(error)) served.delete(threadId);
+    const { code, message } = error as { code?: string; message?: string };
+    print({ thread: threadId, id, ok: false, code, message: String(message).slice(0, 500), startedAt, at: Date.now() });
+  }
+}
+
+print({ ready: true, pid: process.pid });
+for await (const line of createInterface({ input: process.stdin })) {
+  const [command, first, second] = line.trim().split(/\s+/);
+  if (command === "turn" && first && second) void turn(first, second);
+  else if (command === "skill") print({ skill: registry.get("fleet-skill")?.description ?? null });
+  else if (command === "release") {
+    const entries = await Promise.allSettled(served.values());
+    served.clear();
+    await Promise.all(entries.map((entry) => (entry.status === "fulfilled" ? entry.value.lease.release() : undefined)));
+    print({ released: entries.length });
+  } else if (command === "exit") break;
+}
+await registry.close();
+await hook.dispose();
+await closeCheckpointer(saver);
+await store.stop();
+print({ exited: true });
+process.exit(0);
