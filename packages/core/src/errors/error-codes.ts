@@ -139,6 +139,10 @@ export const SOURCE_DIAGNOSTIC_CODES = {
     severity: "warning",
     summary: "The registry snapshot file is unreadable or corrupt; ignored.",
   },
+  "registry-snapshot-untrusted": {
+    severity: "warning",
+    summary: "The registry snapshot file or its folder could have been written by another user; ignored.",
+  },
   "registry-snapshot-stale": {
     severity: "warning",
     summary: "The registry snapshot file is out of date; ignored and rewritten.",

@@ -284,7 +284,7 @@ describe("registry snapshot file", () => {
   });
 
   it("defaults to node_modules/.cache/skillgraph, else the XDG cache folder", () => {
-    const project = writeTree({ "node_modules/.keep": "", "src/app/x.txt": "" });
+    const project = writeTree({ "package.json": "{}", "node_modules/.keep": "", "src/app/x.txt": "" });
     expect(defaultSnapshotFolder(join(project, "src/app"))).toBe(join(project, "node_modules/.cache/skillgraph"));
     const bare = mkdtempSync("/tmp/skillgraph-no-modules-");
     expect(defaultSnapshotFolder(bare, { XDG_CACHE_HOME: "/var/cache/me" })).toBe("/var/cache/me/skillgraph");
