@@ -22,7 +22,13 @@ import { cosine, EmbeddingCache } from "../search/embedding-cache.js";
 import { fuseRankings } from "../search/fuse-rankings.js";
 import { buildSnapshot, type LoadedCandidate, type RegistrySnapshot } from "./registry-snapshot.js";
 import { loadCandidate, readCandidateBody, readCandidateBodySync } from "./load-candidate.js";
-import { checkRelativePath, DEFAULT_MAX_RESOURCE_BYTES, listSkillFiles, readSkillResource } from "./skill-resources.js";
+import {
+  checkRelativePath,
+  DEFAULT_MAX_RESOURCE_BYTES,
+  listSkillFiles,
+  readSkillResource,
+  type SkillResourceRules,
+} from "./skill-resources.js";
 import { createCatalogView } from "./catalog-view.js";
 import { suggestNames } from "./suggest-names.js";
 import type {
@@ -454,10 +460,11 @@ export class LayeredSkillRegistry implements SkillRegistry {
       const files = await entry.candidate.listFiles();
       return files.map(({ path, size }) => ({ path, size })).sort((a, b) => (a.path < b.path ? -1 : 1));
     }
-    return listSkillFiles(entry.candidate.dir);
+    return listSkillFiles(entry.candidate.dir, resourceRules(entry));
   }
 
   async readFile(name: string, relativePath: string, options: ReadSkillFileOptions = {}): Promise<SkillFileContent> {
+    checkMaxBytesOption(options.maxBytes);
     const entry = this.entry(name);
     if (entry.candidate.kind === "code") {
       const rel = checkRelativePath(name, relativePath);
@@ -482,7 +489,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
     }
     if (entry.candidate.kind === "remote")
       return readRemoteFile(name, entry.candidate, relativePath, options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES);
-    return readSkillResource(name, entry.candidate.dir, relativePath, options.maxBytes);
+    return readSkillResource(name, entry.candidate.dir, relativePath, options.maxBytes, resourceRules(entry));
   }
 
   search(query: string, options?: SearchOptions): SearchResult[] {
@@ -533,6 +540,22 @@ export class LayeredSkillRegistry implements SkillRegistry {
   diagnostics(): SkillDiagnostic[] {
     return this.current().diagnostics;
   }
+}
+
+/** Files of installed packages may be hard links into the package manager's store (pnpm); a folder's may not. */
+function resourceRules(entry: LoadedCandidate): SkillResourceRules {
+  return { refuseHardLinks: entry.metadata?.origin.kind !== "npm" };
+}
+
+/** `readFile`'s `maxBytes`: a non-negative integer number of bytes (not NaN, Infinity or a fraction). */
+function checkMaxBytesOption(maxBytes: unknown): void {
+  if (maxBytes === undefined) return;
+  if (typeof maxBytes !== "number" || !Number.isSafeInteger(maxBytes) || maxBytes < 0)
+    throw new InvalidOptionsError({
+      option: "maxBytes",
+      value: maxBytes,
+      message: "must be a non-negative integer number of bytes",
+    });
 }
 
 function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["candidate"]): boolean {
