@@ -59,8 +59,9 @@ export interface SkillRegistryOptions {
   searchIndex?: "lazy" | "eager";
   /**
    * Persistent snapshot of folder sources, so a cold start stats each SKILL.md and parses only what changed:
-   * `true` keeps it in `node_modules/.cache/skillgraph` (nearest `node_modules` up from the working folder) or the
-   * XDG cache folder, a string is the snapshot file to use (e.g. one built by `skillgraph index`), `false` turns it off.
+   * `true` keeps it in `node_modules/.cache/skillgraph` (nearest `node_modules` up from the working folder to the
+   * project root) or the XDG cache folder; a file someone else than this user or root could have written is ignored;
+   * a string is the snapshot file to use (e.g. one built by `skillgraph index`), `false` turns it off.
    * @default true
    */
   snapshot?: boolean | string;
