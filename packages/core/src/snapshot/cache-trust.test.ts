@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "../registry/create-skill-registry.js";
 import { skillsFromDirectory } from "../sources/directory-source.js";
-import { buildRegistrySnapshot } from "./build-registry-snapshot.js";
+import { buildRegistrySnapshot } from "../registry/build-registry-snapshot.js";
 import { checkSnapshotFile, type SnapshotFile } from "./snapshot-format.js";
 import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
 import { defaultSnapshotFile, defaultSnapshotFolder } from "./snapshot-location.js";

@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "../registry/create-skill-registry.js";
 import { skillsFromDirectory } from "../sources/directory-source.js";
-import { buildRegistrySnapshot } from "./build-registry-snapshot.js";
+import { buildRegistrySnapshot } from "../registry/build-registry-snapshot.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { defaultSnapshotFile, defaultSnapshotFolder } from "./snapshot-location.js";
 import { checkSnapshotFile, RACY_WINDOW_NS, type SnapshotFile } from "./snapshot-format.js";
