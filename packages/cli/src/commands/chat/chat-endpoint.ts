@@ -72,6 +72,15 @@ export function resolveChatEndpoint(
   return { baseURL, apiKey: apiKey ?? PLACEHOLDER_API_KEY, model };
 }
 
+/** The endpoint an agent file names (if any file was given), trusted only when the user passed the flag. */
+export function agentFileEndpoint(
+  agentFile: { file: string; model?: { baseUrl?: string } } | undefined,
+  trustFlag: boolean | undefined,
+): AgentFileEndpoint | undefined {
+  if (!agentFile) return undefined;
+  return { file: agentFile.file, baseURL: agentFile.model?.baseUrl, trusted: trustFlag === true };
+}
+
 /** Two base URLs naming the same endpoint (trailing slashes aside). */
 function sameEndpoint(a: string, b: string | undefined): boolean {
   return b !== undefined && a.replace(/\/+$/, "") === b.replace(/\/+$/, "");

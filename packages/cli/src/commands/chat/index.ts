@@ -10,7 +10,7 @@ import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { SESSIONS_URL_HELP, sessionsUrl } from "../../sessions-url.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { UsageError } from "../../usage-error.js";
-import { NO_ENDPOINT_MESSAGE, resolveChatEndpoint } from "./chat-endpoint.js";
+import { agentFileEndpoint, NO_ENDPOINT_MESSAGE, resolveChatEndpoint } from "./chat-endpoint.js";
 import { createChatRenderer } from "./chat-renderer.js";
 import { runChatRepl } from "./chat-repl.js";
 import { createChatShell } from "./chat-shell.js";
@@ -140,11 +140,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const endpoint = resolveChatEndpoint(
     { baseURL: values["base-url"], model: values.model ?? agentFile?.model?.name },
     io.env,
-    agentFile && {
-      file: agentFile.file,
-      baseURL: agentFile.model?.baseUrl,
-      trusted: values["trust-agent-endpoint"] === true,
-    },
+    agentFileEndpoint(agentFile, values["trust-agent-endpoint"]),
   );
   if (!endpoint) {
     io.stderr.write(NO_ENDPOINT_MESSAGE);
