@@ -3,5 +3,5 @@ export {
   buildRegistrySnapshot,
   type BuildRegistrySnapshotOptions,
   type BuiltRegistrySnapshot,
-} from "./snapshot/build-registry-snapshot.js";
+} from "./registry/build-registry-snapshot.js";
 export { defaultSnapshotFolder, defaultSnapshotFile } from "./snapshot/snapshot-location.js";

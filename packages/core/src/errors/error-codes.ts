@@ -143,6 +143,14 @@ export const SOURCE_DIAGNOSTIC_CODES = {
     summary: "A skill folder is reached a second time through a symlink; counted once.",
   },
   "source-depth-limit": { severity: "warning", summary: "Folders nest deeper than `maxDepth`; not descended further." },
+  "source-limit": {
+    severity: "warning",
+    summary: "A folder tree holds more skills, folders or symlinked folders than its limits; the rest is not loaded.",
+  },
+  "source-special-folder": {
+    severity: "warning",
+    summary: "A source or a folder under it is in /proc, /sys or /dev; skipped.",
+  },
   "source-failed": {
     severity: "error",
     summary: "A source threw while scanning (its skills are missing from the registry).",
@@ -150,6 +158,10 @@ export const SOURCE_DIAGNOSTIC_CODES = {
   "registry-snapshot-invalid": {
     severity: "warning",
     summary: "The registry snapshot file is unreadable or corrupt; ignored.",
+  },
+  "registry-snapshot-untrusted": {
+    severity: "warning",
+    summary: "The registry snapshot file or its folder could have been written by another user; ignored.",
   },
   "registry-snapshot-stale": {
     severity: "warning",

@@ -1,5 +1,5 @@
 import { constants, type Stats } from "node:fs";
-import { open } from "node:fs/promises";
+import { open, type FileHandle } from "node:fs/promises";
 
 /** What `readRegularFileCapped` read, or why it stopped. */
 export type CappedRead =
@@ -27,20 +27,28 @@ export async function readRegularFileCapped(
     if (!stats.isFile()) return { ok: false, reason: "not-regular", stats };
     if (expected !== undefined && (stats.dev !== expected.dev || stats.ino !== expected.ino))
       return { ok: false, reason: "changed", stats };
-    if (stats.size > maxBytes) return { ok: false, reason: "too-large", stats, bytesSeen: stats.size };
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for (;;) {
-      const want = Math.min(CHUNK, maxBytes + 1 - total);
-      const buffer = Buffer.allocUnsafe(want);
-      const { bytesRead } = await handle.read(buffer, 0, want, null);
-      if (bytesRead === 0) break;
-      chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
-      total += bytesRead;
-      if (total > maxBytes) return { ok: false, reason: "too-large", stats, bytesSeen: total };
-    }
-    return { ok: true, bytes: Buffer.concat(chunks, total), stats };
+    return await readOpenedFileCapped(handle, stats, maxBytes);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * Reads an already opened regular file (its fstat in `stats`) up to `maxBytes`: a file larger than that, or one that
+ * grew past it while being read, is refused. The caller opened it, checked it and closes it.
+ */
+export async function readOpenedFileCapped(handle: FileHandle, stats: Stats, maxBytes: number): Promise<CappedRead> {
+  if (stats.size > maxBytes) return { ok: false, reason: "too-large", stats, bytesSeen: stats.size };
+  const chunks: Buffer[] = [];
+  let total = 0;
+  for (;;) {
+    const want = Math.min(CHUNK, maxBytes + 1 - total);
+    const buffer = Buffer.allocUnsafe(want);
+    const { bytesRead } = await handle.read(buffer, 0, want, null);
+    if (bytesRead === 0) break;
+    chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
+    total += bytesRead;
+    if (total > maxBytes) return { ok: false, reason: "too-large", stats, bytesSeen: total };
+  }
+  return { ok: true, bytes: Buffer.concat(chunks, total), stats };
 }

@@ -1,4 +1,6 @@
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
+import { closeSync, constants, fstatSync, openSync, readFileSync, readlinkSync, realpathSync } from "node:fs";
+import { confinedFolderIsRaceFree } from "../safe-fs/confined-folder.js";
+import { isInsideFolder } from "../safe-fs/is-inside-folder.js";
 import { SkillgraphError } from "../errors/skillgraph-error.js";
 import { splitFrontmatter } from "../skill/split-frontmatter.js";
 import { SkillLoadError } from "../errors/skill-load-error.js";
@@ -158,7 +160,8 @@ export async function readCandidateBody(entry: LoadedCandidate, settings: LoadSe
 }
 
 /** Reads a skill's body synchronously for search indexing (text after the frontmatter). A file that is no longer a
- * regular file under the size cap (swapped for a FIFO, grown) indexes as empty rather than blocking or bloating. */
+ * regular file under the size cap (swapped for a FIFO, grown), or a symlink now leading out of the source root,
+ * indexes as empty rather than blocking, bloating or indexing an outside file. */
 export function readCandidateBodySync(entry: LoadedCandidate, maxBytes: number): string {
   const { candidate } = entry;
   let text: string;
@@ -167,7 +170,8 @@ export function readCandidateBodySync(entry: LoadedCandidate, maxBytes: number):
   else {
     let fd: number | undefined;
     try {
-      fd = openSync(candidate.file, constants.O_RDONLY | constants.O_NONBLOCK);
+      fd = openInsideRoot(candidate.file, candidate.root);
+      if (fd === undefined) return "";
       const info = fstatSync(fd);
       if (!info.isFile() || info.size > maxBytes) return "";
       text = readFileSync(fd, "utf8");
@@ -180,4 +184,28 @@ export function readCandidateBodySync(entry: LoadedCandidate, maxBytes: number):
   const normalised = text.replace(/^\uFEFF/, "").replace(/\r\n?/g, "\n");
   const split = splitFrontmatter(normalised);
   return split.ok ? split.body.trim() : normalised;
+}
+
+/**
+ * Opens a SKILL.md for reading: without following a symlink in the common case; a SKILL.md that is a symlink is opened
+ * and kept only when the descriptor's real path (on Linux `/proc/self/fd/N`) is inside the source root. Undefined when
+ * it leads outside. Throws open errors.
+ */
+function openInsideRoot(file: string, root: string): number | undefined {
+  const flags = constants.O_RDONLY | constants.O_NONBLOCK;
+  try {
+    return openSync(file, flags | constants.O_NOFOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ELOOP") throw error;
+  }
+  const fd = openSync(file, flags);
+  let real: string;
+  try {
+    real = confinedFolderIsRaceFree() ? readlinkSync(`/proc/self/fd/${fd}`) : realpathSync(file);
+    if (isInsideFolder(real, realpathSync(root))) return fd;
+  } catch {
+    // unresolvable: refused below
+  }
+  closeSync(fd);
+  return undefined;
 }

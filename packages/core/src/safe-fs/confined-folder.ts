@@ -55,6 +55,8 @@ export interface ConfinedEntry {
   /** Size and modification time of a file, from lstat at listing time (informational: re-checked when opened). */
   size?: number;
   mtimeMs?: number;
+  /** Hard-link count of a file when over 1 (the same file has another name somewhere), from lstat at listing time. */
+  links?: number;
 }
 
 /** Options of {@link ConfinedFolder.readFile}. */
@@ -68,6 +70,8 @@ export interface ConfinedReadOptions {
    * walked again with O_NOFOLLOW, so a swap meanwhile is refused, never followed out). @default 0 (never follow)
    */
   followInsideLinks?: number;
+  /** Refuse a file with more than one hard link (checked on the opened descriptor). @default false */
+  refuseHardLinks?: boolean;
 }
 
 /** Options of {@link ConfinedFolder.list}. */
@@ -350,6 +354,8 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
         const what = stats.isDirectory() ? "a folder" : "not a regular file";
         return fail("not-a-file", relative, `'${relative}' is ${what}`);
       }
+      if (options.refuseHardLinks && stats.nlink > 1)
+        return fail("not-a-file", relative, `'${relative}' is a hard link (the same file has another name)`);
       if (stats.size > options.maxBytes) {
         return fail(
           "too-large",
@@ -464,7 +470,13 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
         else if (dirent.isFile()) {
           const stats = await lstat(`${folderOf(handle, handlePath)}/${dirent.name}`).catch(() => undefined);
           if (stats?.isFile())
-            entries.push({ path: childPath, kind: "file", size: stats.size, mtimeMs: stats.mtimeMs });
+            entries.push({
+              path: childPath,
+              kind: "file",
+              size: stats.size,
+              mtimeMs: stats.mtimeMs,
+              ...(stats.nlink > 1 ? { links: stats.nlink } : {}),
+            });
           else if (stats) entries.push({ path: childPath, kind: stats.isSymbolicLink() ? "symlink" : "other" });
         } else if (dirent.isDirectory()) {
           entries.push({ path: childPath, kind: "folder" });

@@ -1,9 +1,10 @@
-import { realpath, stat } from "node:fs/promises";
+import { open, readlink, realpath, stat, type FileHandle } from "node:fs/promises";
 import { close as closeFd, constants, fstat as fstatFd, open as openFd, read as readFd, type Stats } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { basename, join, resolve } from "node:path";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
-import { readRegularFileCapped } from "../internal/fs-read-capped.js";
+import { readOpenedFileCapped } from "../internal/fs-read-capped.js";
+import { confinedFolderIsRaceFree } from "../safe-fs/confined-folder.js";
 import { isInsideFolder } from "../safe-fs/is-inside-folder.js";
 import { createDiagnostic } from "./create-diagnostic.js";
 import { findSkillMd } from "./find-skill-md.js";
@@ -131,35 +132,52 @@ export async function readSkillMdFile(
       ),
       file,
     );
-  if (root !== undefined) {
-    const [real, realRoot] = await Promise.all([realpath(file).catch(() => file), realpath(root).catch(() => root)]);
-    if (!isInsideFolder(real, realRoot))
+  // Everything from here is checked on the opened descriptor: a SKILL.md swapped for a symlink to an outside file
+  // after the checks above is caught by where the descriptor really points, never read through.
+  let handle: FileHandle;
+  try {
+    handle = await open(file, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ENOENT")
       return fail(
         createDiagnostic(
-          "symlink-escape",
+          "skill-md-missing",
+          { path: folder },
+          "missing required file: SKILL.md (removed while being read)",
+        ),
+      );
+    return fail(
+      createDiagnostic("file-unreadable", { path: file }, `cannot read SKILL.md (${code ?? String(error)})`),
+      file,
+    );
+  }
+  try {
+    const opened = await handle.stat();
+    if (!opened.isFile())
+      return fail(
+        createDiagnostic(
+          "not-a-regular-file",
           { path: file },
-          `SKILL.md resolves to ${real}, outside the source root ${realRoot}`,
+          `SKILL.md is ${describeKind(opened)}, not a regular file`,
         ),
         file,
       );
-  }
-  if (fileStats.size > maxBytes) return fail(tooLarge(file, fileStats.size, maxBytes), file);
-
-  try {
-    const read = await readRegularFileCapped(file, maxBytes, { dev: fileStats.dev, ino: fileStats.ino });
-    if (!read.ok) {
-      if (read.reason === "too-large") return fail(tooLarge(file, read.bytesSeen, maxBytes), file);
-      if (read.reason === "not-regular")
+    if (root !== undefined) {
+      const [real, realRoot] = await Promise.all([openedPath(handle, file), realpath(root).catch(() => root)]);
+      if (!isInsideFolder(real, realRoot))
         return fail(
           createDiagnostic(
-            "not-a-regular-file",
+            "symlink-escape",
             { path: file },
-            `SKILL.md is ${describeKind(read.stats)}, not a regular file`,
+            `SKILL.md resolves to ${real}, outside the source root ${realRoot}`,
           ),
           file,
         );
-      return fail(createDiagnostic("file-unreadable", { path: file }, "SKILL.md was replaced while being read"), file);
     }
+    const read = await readOpenedFileCapped(handle, opened, maxBytes);
+    if (!read.ok)
+      return fail(tooLarge(file, read.reason === "too-large" ? read.bytesSeen : opened.size, maxBytes), file);
     let text: string;
     try {
       text = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(read.bytes);
@@ -177,19 +195,25 @@ export async function readSkillMdFile(
     };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === "ENOENT")
-      return fail(
-        createDiagnostic(
-          "skill-md-missing",
-          { path: folder },
-          "missing required file: SKILL.md (removed while being read)",
-        ),
-      );
     return fail(
       createDiagnostic("file-unreadable", { path: file }, `cannot read SKILL.md (${code ?? String(error)})`),
       file,
     );
+  } finally {
+    await handle.close();
   }
+}
+
+/**
+ * Where an opened file really is: on Linux the kernel's path of the descriptor (`/proc/self/fd/N`, whatever the path
+ * it was opened by points to now), elsewhere the resolved path (best effort: a swap after the open is not seen).
+ */
+async function openedPath(handle: FileHandle, file: string): Promise<string> {
+  if (confinedFolderIsRaceFree()) {
+    const path = await readlink(`/proc/self/fd/${handle.fd}`).catch(() => undefined);
+    if (path !== undefined) return path;
+  }
+  return realpath(file).catch(() => file);
 }
 
 function tooLarge(file: string, size: number, maxBytes: number): SkillDiagnostic {

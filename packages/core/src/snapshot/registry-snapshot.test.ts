@@ -16,7 +16,7 @@ import { describe, expect, it } from "vitest";
 import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "../registry/create-skill-registry.js";
 import { skillsFromDirectory } from "../sources/directory-source.js";
-import { buildRegistrySnapshot } from "./build-registry-snapshot.js";
+import { buildRegistrySnapshot } from "../registry/build-registry-snapshot.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { defaultSnapshotFile, defaultSnapshotFolder } from "./snapshot-location.js";
 import { checkSnapshotFile, RACY_WINDOW_NS, type SnapshotFile } from "./snapshot-format.js";
@@ -284,7 +284,7 @@ describe("registry snapshot file", () => {
   });
 
   it("defaults to node_modules/.cache/skillgraph, else the XDG cache folder", () => {
-    const project = writeTree({ "node_modules/.keep": "", "src/app/x.txt": "" });
+    const project = writeTree({ "package.json": "{}", "node_modules/.keep": "", "src/app/x.txt": "" });
     expect(defaultSnapshotFolder(join(project, "src/app"))).toBe(join(project, "node_modules/.cache/skillgraph"));
     const bare = mkdtempSync("/tmp/skillgraph-no-modules-");
     expect(defaultSnapshotFolder(bare, { XDG_CACHE_HOME: "/var/cache/me" })).toBe("/var/cache/me/skillgraph");

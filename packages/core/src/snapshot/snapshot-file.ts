@@ -1,6 +1,6 @@
 import { isAscii } from "node:buffer";
-import { closeSync, constants, fstatSync, openSync, readSync } from "node:fs";
-import { mkdir, readdir, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { closeSync, readSync } from "node:fs";
+import { readdir, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
 import { SEARCH_INDEX_SUFFIX } from "./snapshot-search-index.js";
@@ -14,6 +14,7 @@ import {
 } from "./snapshot-format.js";
 import type { SnapshotEntry } from "./snapshot-entry.js";
 import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
+import { openTrustedCacheFile, writeCacheFileAtomic } from "./trusted-cache-file.js";
 
 /** Largest snapshot file read (a 10 000-skill snapshot is about 7 MB). */
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
@@ -65,9 +66,17 @@ export async function readSnapshotFile(
   let fd: number | undefined;
   try {
     // Synchronous: read once, on a cold start, where a thread-pool round trip per chunk only adds latency.
-    fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
-    const stats = fstatSync(fd, { bigint: true });
-    if (!stats.isFile()) return warn("registry-snapshot-invalid", "not a regular file");
+    // Trusted only when this user (or root) wrote it: a planted snapshot could grant a skill tools its SKILL.md does not.
+    const opened = openTrustedCacheFile(path);
+    if (!opened.ok) {
+      if (opened.kind === "missing") return { snapshot: undefined, diagnostics: [] };
+      return warn(
+        opened.kind === "untrusted" ? "registry-snapshot-untrusted" : "registry-snapshot-invalid",
+        opened.reason,
+      );
+    }
+    fd = opened.fd;
+    const stats = opened.stats;
     if (stats.size > BigInt(MAX_SNAPSHOT_BYTES))
       return warn("registry-snapshot-invalid", `over ${MAX_SNAPSHOT_BYTES} bytes`);
     writtenNs = stats.mtimeNs > stats.ctimeNs ? stats.mtimeNs : stats.ctimeNs;
@@ -138,8 +147,8 @@ export function maxNs(a: string, b: string): bigint {
 }
 
 /**
- * Writes a snapshot atomically (temp file + rename, so a reader never sees half a file and two writers never mix),
- * then, in the shared cache folder, deletes the oldest snapshots beyond 64. Throws on I/O errors.
+ * Writes a snapshot atomically (`writeCacheFileAtomic`: only into a folder that is this user's alone), then, in the
+ * shared cache folder, deletes the oldest snapshots beyond 64. Throws on I/O errors and on an untrusted folder.
  */
 export async function writeSnapshotFile(
   path: string,
@@ -158,18 +167,9 @@ export async function writeSnapshotFile(
     /[\u0080-\uffff]/g,
     (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
-  const folder = dirname(path);
-  await mkdir(folder, { recursive: true });
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await writeFile(temp, text, { flag: "wx", mode: 0o644 });
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
-  if (options.prune) await pruneSnapshots(folder).catch(() => {});
-  return Buffer.byteLength(text);
+  const bytes = await writeCacheFileAtomic(path, text);
+  if (options.prune) await pruneSnapshots(dirname(path)).catch(() => {});
+  return bytes;
 }
 
 async function pruneSnapshots(folder: string): Promise<void> {

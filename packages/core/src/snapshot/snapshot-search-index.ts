@@ -1,10 +1,9 @@
 import { createHash } from "node:crypto";
-import { closeSync, constants, fstatSync, openSync, readFileSync } from "node:fs";
-import { mkdir, rename, unlink, writeFile } from "node:fs/promises";
-import { dirname } from "node:path";
+import { closeSync, readFileSync } from "node:fs";
 import { FIELDS, type IndexedDocument } from "../search/indexed-document.js";
 import { termIdGeneration, termIdsOfList } from "../search/term-ids.js";
 import { SKILLGRAPH_CORE_VERSION, SNAPSHOT_VERSION } from "./snapshot-format.js";
+import { openTrustedCacheFile, writeCacheFileAtomic } from "./trusted-cache-file.js";
 
 // The search index of a registry snapshot lives in a file beside it (`<snapshot>.search`), read only when the index is
 // first needed: a cold start that never searches does not parse it. Entries are keyed by the SKILL.md content hash
@@ -97,18 +96,20 @@ export function searchIndexFile(snapshotPath: string): string {
 /**
  * Reads the stored analyses beside a snapshot (synchronous: the index is built inside a synchronous search), keyed by
  * `analysisKey`. A missing, unreadable, oversized, corrupt or stale file (another snapshot or core version) gives an
- * empty map: the skills are then analyzed from their files. Entries are checked one by one when restored. Never throws.
+ * empty map, and so does a file someone else than this user (or root) could have written (see trusted-cache-file.ts):
+ * the skills are then analyzed from their files. Entries are checked one by one when restored. Never throws.
  */
 export function readStoredAnalyses(snapshotPath: string): Map<string, unknown> {
   let text: string;
   try {
-    const fd = openSync(searchIndexFile(snapshotPath), constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
+    // Only a file this user (or root) wrote: a planted one would change the ranking.
+    const opened = openTrustedCacheFile(searchIndexFile(snapshotPath));
+    if (!opened.ok) return new Map();
     try {
-      const stats = fstatSync(fd);
-      if (!stats.isFile() || stats.size > MAX_SEARCH_INDEX_BYTES) return new Map();
-      text = readFileSync(fd, "utf8");
+      if (opened.stats.size > BigInt(MAX_SEARCH_INDEX_BYTES)) return new Map();
+      text = readFileSync(opened.fd, "utf8");
     } finally {
-      closeSync(fd);
+      closeSync(opened.fd);
     }
   } catch {
     return new Map();
@@ -136,7 +137,7 @@ export function readStoredAnalyses(snapshotPath: string): Map<string, unknown> {
   return entries;
 }
 
-/** Writes the analyses (by `analysisKey`) beside a snapshot, atomically (temp file + rename). Throws on I/O errors. */
+/** Writes the analyses (by `analysisKey`) beside a snapshot, atomically (`writeCacheFileAtomic`). Throws on I/O errors. */
 export async function writeStoredAnalyses(
   snapshotPath: string,
   analyses: ReadonlyMap<string, IndexedDocument>,
@@ -149,15 +150,5 @@ export async function writeStoredAnalyses(
     coreVersion: SKILLGRAPH_CORE_VERSION,
     entries,
   });
-  const path = searchIndexFile(snapshotPath);
-  await mkdir(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`;
-  try {
-    await writeFile(temp, text, { flag: "wx", mode: 0o644 });
-    await rename(temp, path);
-  } catch (error) {
-    await unlink(temp).catch(() => {});
-    throw error;
-  }
-  return Buffer.byteLength(text);
+  return writeCacheFileAtomic(searchIndexFile(snapshotPath), text);
 }

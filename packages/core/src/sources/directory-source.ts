@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
+import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import type { SkillLayer } from "../skill/skill-types.js";
 import type { SkillSource, SourceScan } from "./skill-source.js";
 import { SkillFolderWalker, folderDiagnostic } from "./walk-skill-folders.js";
@@ -14,17 +15,28 @@ export interface DirectorySourceOptions {
   maxDepth?: number;
   /** Extra folder names never entered (node_modules, .git and dot-folders are always skipped). */
   skip?: string[];
+  /** Most skills loaded from this folder tree; the rest are left out with a `source-limit` warning. @default 10000 */
+  maxSkills?: number;
+  /** Most folders visited (and watched) in this tree; the rest are left out with a `source-limit` warning. @default 50000 */
+  maxFolders?: number;
+  /** Most symlinked folders followed in this tree; the rest are not entered (`source-limit`). @default 100 */
+  maxLinks?: number;
 }
 
 /**
- * Skills found in a folder tree: every folder holding a SKILL.md (or skill.md), nested ones included.
+ * Skills found in a folder tree: every folder holding a SKILL.md (or skill.md), nested ones included. The walk is
+ * bounded (depth, skills, folders, symlinks followed), never enters `/proc`, `/sys` or `/dev`, and never follows a
+ * symlink back to the root or a folder above it.
  * @example const source = skillsFromDirectory("./skills");
  */
 export function skillsFromDirectory(dir: string, options: DirectorySourceOptions = {}): SkillSource {
   const root = resolve(dir);
   const walker = new SkillFolderWalker(root, {
-    maxDepth: options.maxDepth ?? 6,
+    maxDepth: countOption("maxDepth", options.maxDepth, 6),
     skip: new Set(["node_modules", ".git", ...(options.skip ?? [])]),
+    maxSkills: countOption("maxSkills", options.maxSkills, 10_000),
+    maxFolders: countOption("maxFolders", options.maxFolders, 50_000),
+    maxLinks: countOption("maxLinks", options.maxLinks, 100),
   });
   return {
     id: `dir:${root}`,
@@ -45,4 +57,12 @@ export function skillsFromDirectory(dir: string, options: DirectorySourceOptions
     exportScanState: () => walker.exportFolders(),
     importScanState: (state, writtenNs) => walker.importFolders(state, writtenNs),
   };
+}
+
+/** A non-negative integer option, or its default; anything else is an InvalidOptionsError. */
+function countOption(option: string, value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new InvalidOptionsError({ option, value, message: "must be a non-negative integer" });
+  return value;
 }

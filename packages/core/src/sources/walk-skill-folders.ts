@@ -1,6 +1,6 @@
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
 import { identityFromBigStats } from "../skill/skill-file-identity.js";
 import { createLimiter } from "../internal/concurrency-limit.js";
@@ -11,6 +11,7 @@ import {
   type FolderStamp,
   type StoredFolderListings,
 } from "./folder-listings-codec.js";
+import { isSpecialPath, specialDevices } from "./special-file-systems.js";
 
 /** Options for walking a folder tree for skills. */
 export interface WalkOptions {
@@ -18,6 +19,12 @@ export interface WalkOptions {
   maxDepth: number;
   /** Folder names never entered. @default ["node_modules", ".git"] plus every dot-folder below the root */
   skip: ReadonlySet<string>;
+  /** Most skills one walk returns; the rest are left out with a `source-limit` warning. @default 10000 */
+  maxSkills: number;
+  /** Most folders one walk visits (and a watcher then watches). @default 50000 */
+  maxFolders: number;
+  /** Most symlinked folders one walk follows. @default 100 */
+  maxLinks: number;
 }
 
 /** A folder's listing, valid while the folder's stat is unchanged. */
@@ -27,6 +34,8 @@ interface CachedFolder {
   subfolders: string[];
   /** Listed within the racy window of the folder's last change: list again rather than trust the stat. */
   racy: boolean;
+  /** Subfolders that are symlinks (known when listed by this process; a listing from a snapshot does not say). */
+  links?: ReadonlySet<string>;
 }
 
 const RACY_FOLDER_WINDOW_NS = 2_000_000_000n;
@@ -57,8 +66,11 @@ export class SkillFolderWalker {
     // The first walk (a cold start, nothing else to serve yet) stats synchronously: from the page cache a stat takes
     // microseconds, and a round trip through libuv's thread pool costs more than the call itself. Reloads stay async.
     const firstWalk = this.walks++ === 0;
+    const bounds = this.walkBounds(diagnostics);
+    if (bounds === undefined) return { candidates: [], diagnostics };
 
     const visit = async (folder: string, depth: number, ancestors: ReadonlySet<string>): Promise<void> => {
+      if (bounds.stopped("folders", folder)) return;
       let folderStat;
       try {
         folderStat = firstWalk ? statSync(folder, { bigint: true }) : await io(() => stat(folder, { bigint: true }));
@@ -69,8 +81,12 @@ export class SkillFolderWalker {
         return;
       }
       if (!folderStat.isDirectory()) return;
+      if (specialDevices().has(folderStat.dev)) {
+        diagnostics.push(specialFolderDiagnostic(folder));
+        return;
+      }
       const key = `${folderStat.dev}:${folderStat.ino}`;
-      if (ancestors.has(key)) {
+      if (ancestors.has(key) || (depth > 0 && bounds.aboveRoot.has(key))) {
         diagnostics.push(
           folderDiagnostic(
             "source-cycle",
@@ -96,7 +112,7 @@ export class SkillFolderWalker {
       }
       nextCache.set(folder, entry);
 
-      if (entry.skillFileName) {
+      if (entry.skillFileName && !bounds.stopped("skills", folder)) {
         const file = join(folder, entry.skillFileName);
         try {
           const fileStat = firstWalk ? statSync(file, { bigint: true }) : await io(() => stat(file, { bigint: true }));
@@ -123,7 +139,12 @@ export class SkillFolderWalker {
       }
       if (entry.subfolders.length === 0) return;
       const chain = new Set(ancestors).add(key);
-      await Promise.all(entry.subfolders.map((sub) => visit(sub, depth + 1, chain)));
+      const links = entry.links;
+      await Promise.all(
+        entry.subfolders.map((sub) =>
+          links?.has(sub) && bounds.stopped("links", sub) ? undefined : visit(sub, depth + 1, chain),
+        ),
+      );
     };
 
     await visit(this.root, 0, new Set());
@@ -151,6 +172,57 @@ export class SkillFolderWalker {
       a.path < b.path ? -1 : a.path > b.path ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0,
     );
     return { candidates, diagnostics };
+  }
+
+  /**
+   * The limits of one walk, counted as it goes: `stopped(kind)` counts one more folder, skill or followed link and says
+   * whether that one is over its limit (reported once per kind). Also the folders at and above the root (by device and
+   * inode), which a link below the root must not lead back to. Undefined (with a diagnostic) when the root itself is
+   * `/proc`, `/sys` or `/dev`.
+   */
+  private walkBounds(
+    diagnostics: SkillDiagnostic[],
+  ):
+    | { aboveRoot: ReadonlySet<string>; stopped: (kind: "folders" | "skills" | "links", path: string) => boolean }
+    | undefined {
+    let real: string;
+    try {
+      real = realpathSync(this.root);
+    } catch {
+      real = this.root; // missing or unreadable: the walk reports it
+    }
+    if (isSpecialPath(real)) {
+      diagnostics.push(specialFolderDiagnostic(this.root));
+      return undefined;
+    }
+    const aboveRoot = new Set<string>();
+    for (let dir = real; ; dir = dirname(dir)) {
+      try {
+        const stats = statSync(dir, { bigint: true });
+        aboveRoot.add(`${stats.dev}:${stats.ino}`);
+      } catch {
+        // unreadable ancestor: nothing to compare with
+      }
+      if (dirname(dir) === dir) break;
+    }
+    const limits = { folders: this.options.maxFolders, skills: this.options.maxSkills, links: this.options.maxLinks };
+    const counts = { folders: 0, skills: 0, links: 0 };
+    const nouns = { folders: "folders visited", skills: "skills", links: "symlinked folders followed" };
+    const stopped = (kind: "folders" | "skills" | "links", path: string): boolean => {
+      counts[kind] += 1;
+      if (counts[kind] <= limits[kind]) return false;
+      if (counts[kind] === limits[kind] + 1)
+        diagnostics.push(
+          folderDiagnostic(
+            "source-limit",
+            this.root,
+            `${this.root}: more than ${limits[kind]} ${nouns[kind]} (first left out: ${path}); the rest of the tree is not loaded`,
+            "warning",
+          ),
+        );
+      return true;
+    };
+    return { aboveRoot, stopped };
   }
 
   /** Every folder the last walk visited (the root first): what a watcher watches. */
@@ -218,6 +290,7 @@ export class SkillFolderWalker {
     let upper = false;
     let lower = false;
     const subfolders: string[] = [];
+    const links = new Set<string>();
     for (const dirent of dirents) {
       const name = dirent.name;
       if (name === "SKILL.md") upper = true;
@@ -230,12 +303,19 @@ export class SkillFolderWalker {
           } catch {
             continue;
           }
+          links.add(join(folder, name));
         }
         subfolders.push(join(folder, name));
       }
     }
     subfolders.sort();
-    return { stamp, skillFileName: upper ? "SKILL.md" : lower ? "skill.md" : undefined, subfolders, racy: false };
+    return {
+      stamp,
+      skillFileName: upper ? "SKILL.md" : lower ? "skill.md" : undefined,
+      subfolders,
+      racy: false,
+      ...(links.size > 0 ? { links } : {}),
+    };
   }
 }
 
@@ -247,6 +327,15 @@ export function folderDiagnostic(
   severity: "error" | "warning" = "error",
 ): SkillDiagnostic {
   return { code, severity, message, path };
+}
+
+function specialFolderDiagnostic(folder: string): SkillDiagnostic {
+  return folderDiagnostic(
+    "source-special-folder",
+    folder,
+    `${folder} is in /proc, /sys or /dev (kernel interfaces, not skills); skipped`,
+    "warning",
+  );
 }
 
 function sameStamp(a: FolderStamp, b: FolderStamp): boolean {

@@ -3,23 +3,29 @@ import { lstat, mkdir, open, readdir } from "node:fs/promises";
 import { join } from "node:path";
 import { CliError } from "../../cli-error.js";
 
-/** What a copy skipped: symlinks (never followed) and anything that is not a file or folder. */
+/** What a copy did: files and folders copied, and what it skipped (symlinks, never followed; anything else odd). */
 export interface CopyReport {
   files: number;
+  folders: number;
   skipped: string[];
 }
 
-const MAX_FILES = 2000;
+/** Entries (files and folders together) copied at most for one skill. */
+const MAX_ENTRIES = 2000;
 const MAX_BYTES = 64 * 1024 * 1024;
 
 /**
  * Copies a skill folder into `target` (which must not exist) without following symlinks: each file is opened with
  * O_NOFOLLOW and read from that descriptor, each folder is checked with lstat; symlinks, FIFOs and devices are skipped
- * and reported. Bounded (2000 files, 64 MiB).
+ * and reported. Bounded: 2000 entries (files and folders together) and 64 MiB.
  */
 export async function copySkillFolder(source: string, target: string): Promise<CopyReport> {
-  const report: CopyReport = { files: 0, skipped: [] };
+  const report: CopyReport = { files: 0, folders: 0, skipped: [] };
   let bytes = 0;
+  const count = () => {
+    if (report.files + report.folders > MAX_ENTRIES)
+      throw new CliError(`more than ${MAX_ENTRIES} files and folders in the skill`);
+  };
   const walk = async (from: string, to: string, relative: string) => {
     await mkdir(to);
     for (const entry of await readdir(from, { withFileTypes: true })) {
@@ -29,9 +35,12 @@ export async function copySkillFolder(source: string, target: string): Promise<C
       if (stats.isSymbolicLink()) {
         report.skipped.push(`${path} (symlink, not followed)`);
       } else if (stats.isDirectory()) {
+        report.folders++;
+        count();
         await walk(src, join(to, entry.name), path);
       } else if (stats.isFile()) {
-        if (++report.files > MAX_FILES) throw new CliError(`more than ${MAX_FILES} files in the skill`);
+        report.files++;
+        count();
         const input = await open(src, constants.O_RDONLY | constants.O_NOFOLLOW);
         try {
           const opened = await input.stat();

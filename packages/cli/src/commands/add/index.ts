@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
-import { existsSync, statSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
-import { basename, dirname, join, resolve } from "node:path";
+import { basename, dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { skillsFromDirectory, skillsFromPackage, validateSkill } from "@skillgraph/core";
+import { skillsFromDirectory, skillsFromPackage, validateSkill, type SkillCandidate } from "@skillgraph/core";
 import type { CliIO } from "../../cli-io.js";
 import { CliError } from "../../cli-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
@@ -16,7 +16,8 @@ export const usage = "skillgraph add PATH|NPM-PACKAGE [--dir DIR] [--force]";
 export const help: CommandHelp = {
   summary:
     "Copy skills into your project: a skill folder, a folder of skills, or an installed npm package's skills. " +
-    "Each skill is validated first; symlinks are never followed.",
+    "Each skill is validated first; symlinks inside are never followed, a skill folder reached through a symlink is " +
+    "not added (add its target by name), and a PATH that is itself a symlink is followed and said so.",
   options: [
     { flags: "--dir DIR", description: "where the skills go", default: ".agents/skills" },
     {
@@ -38,7 +39,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   });
   const [source] = positionals;
   if (!source || positionals.length > 1) throw new UsageError("give exactly one PATH or npm package name");
-  const folders = await skillFolders(source, io.cwd);
+  const folders = await skillFolders(source, io.cwd, io);
   const targetRoot = resolve(io.cwd, values.dir!);
   // Validate everything before copying anything.
   const plans: Array<{ from: string; name: string; to: string }> = [];
@@ -75,11 +76,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   return 0;
 }
 
-/** The skill folders SOURCE names: itself (has SKILL.md), the skills below it, or an installed package's skills. */
-async function skillFolders(source: string, cwd: string): Promise<string[]> {
+/**
+ * The skill folders SOURCE names: itself (has SKILL.md), the skills below it, or an installed package's skills. A PATH
+ * that is a symlink is followed, and said so on stderr (the user named it); a skill folder found below it through a
+ * symlink is left out with a warning naming its target, never copied silently.
+ */
+async function skillFolders(source: string, cwd: string, io: CliIO): Promise<string[]> {
   const path = resolve(cwd, source);
   const looksLikePath = source.startsWith(".") || source.startsWith("/") || existsSync(path);
   if (looksLikePath) {
+    const real = realTarget(path);
+    if (real !== undefined && real !== path && lstatSync(path).isSymbolicLink())
+      io.stderr.write(`note: ${terminalSafeLine(path)} is a symlink; following it to ${terminalSafeLine(real)}\n`);
     let stats;
     try {
       stats = statSync(path);
@@ -92,7 +100,7 @@ async function skillFolders(source: string, cwd: string): Promise<string[]> {
     }
     if (existsSync(join(path, "SKILL.md")) || existsSync(join(path, "skill.md"))) return [path];
     const scan = await skillsFromDirectory(path).scan();
-    const found = scan.candidates.flatMap((candidate) => (candidate.kind === "disk" ? [candidate.dir] : []));
+    const found = notThroughLinks(path, scan.candidates, io);
     if (found.length === 0) throw new CliError(`no skill found in ${path} (a skill is a folder holding a SKILL.md)`);
     return found;
   }
@@ -101,6 +109,38 @@ async function skillFolders(source: string, cwd: string): Promise<string[]> {
   if (found.length === 0) {
     const problem = scan.diagnostics[0]?.message;
     throw new CliError(problem ?? `npm package '${source}' has no skills`);
+  }
+  return found;
+}
+
+function realTarget(path: string): string | undefined {
+  try {
+    return realpathSync(path);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The skill folders a scan of `base` found that are not reached through a symlink below it (the folder's real path is
+ * the base's real path plus the same relative path); the others are reported on stderr with their target and left
+ * out. The base itself may be a symlink (the user named it).
+ */
+function notThroughLinks(base: string, candidates: readonly SkillCandidate[], io: CliIO): string[] {
+  const found: string[] = [];
+  const realBase = realTarget(base) ?? base;
+  for (const candidate of candidates) {
+    if (candidate.kind !== "disk") continue;
+    const real = realTarget(candidate.dir);
+    if (real !== undefined && real === join(realBase, relative(base, candidate.dir))) {
+      found.push(candidate.dir);
+      continue;
+    }
+    io.stderr.write(
+      `warning: not adding ${terminalSafeLine(candidate.dir)}: it is reached through a symlink to ` +
+        `${terminalSafeLine(real ?? "a missing folder")}, which is not followed ` +
+        `(run 'skillgraph add ${terminalSafeLine(real ?? candidate.dir)}' to add that folder)\n`,
+    );
   }
   return found;
 }

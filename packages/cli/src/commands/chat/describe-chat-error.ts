@@ -1,3 +1,5 @@
+import { redactUrl } from "@skillgraph/checkpoint";
+
 /** Why a model call failed, in words: the URL it went to and the cause (refused, DNS, TLS, timeout, HTTP status). */
 export function describeChatError(
   error: unknown,
@@ -5,7 +7,12 @@ export function describeChatError(
 ): string {
   const err = error as { message?: string; status?: number; name?: string };
   const message = (err.message ?? String(error)).split("\n")[0]!;
-  const url = endpoint ? (endpoint.baseURL ?? "https://api.openai.com/v1") : undefined;
+  // Shown through the CLI's one URL redaction: a base URL may carry `user:password@`.
+  const url = endpoint
+    ? endpoint.baseURL === undefined
+      ? "https://api.openai.com/v1"
+      : redactUrl(endpoint.baseURL)
+    : undefined;
   const code = networkCode(error);
   const cause = code ? networkCause(code) : undefined;
   if (cause && url) return `cannot reach the model at ${url}: ${cause} (${code})`;

@@ -10,7 +10,7 @@ import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { SESSIONS_URL_HELP, sessionsUrl } from "../../sessions-url.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { UsageError } from "../../usage-error.js";
-import { NO_ENDPOINT_MESSAGE, resolveChatEndpoint } from "./chat-endpoint.js";
+import { agentFileEndpoint, NO_ENDPOINT_MESSAGE, resolveChatEndpoint } from "./chat-endpoint.js";
 import { createChatRenderer } from "./chat-renderer.js";
 import { runChatRepl } from "./chat-repl.js";
 import { createChatShell } from "./chat-shell.js";
@@ -67,6 +67,11 @@ export const help: CommandHelp = {
       default: "none",
     },
     {
+      flags: "--trust-agent-endpoint",
+      description: "send OPENAI_API_KEY to the agent file's model.baseUrl",
+      default: "off: that endpoint gets a placeholder key, with a warning",
+    },
+    {
       flags: "--timeout SECONDS",
       description: "give up on a model request after this long",
       default: String(DEFAULT_TIMEOUT_SECONDS),
@@ -120,6 +125,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       "deny-all": { type: "boolean" },
       "unsafe-local": { type: "boolean" },
       agent: { type: "string" },
+      "trust-agent-endpoint": { type: "boolean" },
     },
   });
   const agentFile: AgentFile | undefined =
@@ -132,13 +138,15 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
     throw new UsageError(`--timeout must be a positive number of seconds, not '${values.timeout}'`);
   const endpoint = resolveChatEndpoint(
-    { baseURL: values["base-url"] ?? agentFile?.model?.baseUrl, model: values.model ?? agentFile?.model?.name },
+    { baseURL: values["base-url"], model: values.model ?? agentFile?.model?.name },
     io.env,
+    agentFileEndpoint(agentFile, values["trust-agent-endpoint"]),
   );
   if (!endpoint) {
     io.stderr.write(NO_ENDPOINT_MESSAGE);
     return 2;
   }
+  if (endpoint.warning) io.stderr.write(endpoint.warning);
   const skills = await loadSkillsFromArgs([...(values.skills ?? []), ...(agentFile?.skills ?? [])], io, {
     verbose: values.verbose === true,
   });

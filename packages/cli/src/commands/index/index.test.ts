@@ -29,7 +29,11 @@ describe("skillgraph index", () => {
   });
 
   it("writes to the default cache location without --out", async () => {
-    const root = writeTree({ "node_modules/.keep": "", "skills/one/SKILL.md": skillMd("one", "One.") });
+    const root = writeTree({
+      "package.json": "{}",
+      "node_modules/.keep": "",
+      "skills/one/SKILL.md": skillMd("one", "One."),
+    });
     const io = captureIO(root);
     expect(await runCli(["index", "--skills", "skills"], io)).toBe(0);
     expect(io.out()).toContain(join(root, "node_modules/.cache/skillgraph/registry-"));

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { createLayeredRegistry } from "../registry/create-skill-registry.js";
+import { createLayeredRegistry } from "./create-skill-registry.js";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
 import type { SkillSource } from "../sources/skill-source.js";
 

@@ -1,0 +1,185 @@
+import { mapLimit } from "../internal/concurrency-limit.js";
+import { sameFileIdentity } from "../skill/skill-file-identity.js";
+import type { SkillDiagnostic } from "../skill/skill-types.js";
+import { snapshotKey, type ReadSnapshot, type ReadSnapshotEntry } from "../snapshot/snapshot-file.js";
+import type { DiskSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
+import { loadCandidate, type LoadSettings } from "./load-candidate.js";
+import type { LoadedCandidate } from "./registry-snapshot.js";
+
+/** What one pass of the loader found: every candidate loaded, keyed for the next pass, and how each was obtained. */
+export interface LoaderPass {
+  /** The cache the next pass reconciles against once this pass is committed, keyed by `candidateCacheKey`. */
+  cache: Map<string, LoadedCandidate>;
+  /** Every candidate of every source (in completion order; the catalog sorts them). */
+  loaded: LoadedCandidate[];
+  /** The sources' own diagnostics, in source order. */
+  diagnostics: SkillDiagnostic[];
+  /** Re-read and parsed (changed, new, or not provably unchanged). */
+  reread: number;
+  /** Served without parsing: from memory, from the snapshot file, or verified by hash. */
+  reused: number;
+  /** Of `reused`, served from the snapshot file. */
+  fromSnapshot: number;
+  /** Racily clean: same stat, read again to be sure, same bytes. */
+  verified: number;
+  /** Candidates read from disk (what a snapshot file covers). */
+  diskCount: number;
+}
+
+/**
+ * Reconciles what the sources find now with what was loaded before — the previous pass in memory, else the snapshot
+ * file — and loads only what cannot be proven unchanged (the racy-clean rule: a stat equal to one taken within the
+ * racy window of the file's change is not proof; the bytes are hashed and compared). A pass changes nothing until it is
+ * committed, so a failed reload leaves the loader as it was.
+ */
+export class RegistryLoader {
+  private cache = new Map<string, LoadedCandidate>();
+
+  constructor(
+    private readonly sources: readonly SkillSource[],
+    private readonly settings: LoadSettings,
+  ) {}
+
+  /** The candidates of the last committed pass, keyed by `candidateCacheKey`. */
+  current(): ReadonlyMap<string, LoadedCandidate> {
+    return this.cache;
+  }
+
+  /** Scans every source and loads what changed; `persisted` is the snapshot file read on a cold start. */
+  async load(persisted: ReadSnapshot | undefined): Promise<LoaderPass> {
+    const scans = await Promise.all(this.sources.map((source) => scanSource(source)));
+    const pass: LoaderPass = {
+      cache: new Map(),
+      loaded: [],
+      diagnostics: [],
+      reread: 0,
+      reused: 0,
+      fromSnapshot: 0,
+      verified: 0,
+      diskCount: 0,
+    };
+    await Promise.all(
+      scans.map(async ({ source, scan }) => {
+        pass.diagnostics.push(...scan.diagnostics);
+        await mapLimit(scan.candidates, 16, async (candidate) => {
+          const key = candidateCacheKey(source.id, candidate);
+          if (candidate.kind === "disk") pass.diskCount++;
+          const entry = await this.reconcile(candidate, source, this.cache.get(key), persisted, key, pass);
+          pass.cache.set(key, entry);
+          pass.loaded.push(entry);
+        });
+      }),
+    );
+    return pass;
+  }
+
+  /** Makes a pass the one the next pass reconciles against. */
+  commit(pass: LoaderPass): void {
+    this.cache = pass.cache;
+  }
+
+  /** One candidate: reused from memory or the snapshot when provably unchanged, else loaded (and counted). */
+  private async reconcile(
+    candidate: SkillCandidate,
+    source: SkillSource,
+    previous: LoadedCandidate | undefined,
+    persisted: ReadSnapshot | undefined,
+    key: string,
+    pass: LoaderPass,
+  ): Promise<LoadedCandidate> {
+    const stored = previous ? undefined : persisted?.entries.get(key);
+    if (previous && !previous.racy && sameCandidate(previous, candidate)) {
+      pass.reused++;
+      return previous;
+    }
+    if (
+      stored &&
+      !stored.racy &&
+      candidate.kind === "disk" &&
+      stored.dir === candidate.dir &&
+      stored.root === candidate.root &&
+      sameFileIdentity(stored.identity, candidate.identity)
+    ) {
+      pass.reused++;
+      pass.fromSnapshot++;
+      return fromStored(stored, candidate, source);
+    }
+    const before = previous ?? stored;
+    const entry = await loadCandidate(candidate, source, this.settings, before);
+    const beforeIdentity = previous?.candidate.kind === "disk" ? previous.candidate.identity : stored?.identity;
+    if (
+      before &&
+      entry.hash !== undefined &&
+      entry.hash === before.hash &&
+      candidate.kind === "disk" &&
+      beforeIdentity &&
+      sameFileIdentity(beforeIdentity, candidate.identity)
+    ) {
+      // Racily clean: same stat, re-read to be sure, same bytes.
+      pass.verified++;
+      pass.reused++;
+      if (!previous) pass.fromSnapshot++;
+    } else pass.reread++;
+    return entry;
+  }
+}
+
+/** The key of a candidate in the loader's cache (for disk candidates, the same as in snapshot files). */
+export function candidateCacheKey(sourceId: string, candidate: SkillCandidate): string {
+  return candidate.kind === "disk"
+    ? snapshotKey(sourceId, candidate.file)
+    : `${sourceId}\0${candidate.kind}:${candidate.key}`;
+}
+
+/** A source's scan; a source that throws becomes one `source-failed` diagnostic and no candidates. */
+async function scanSource(
+  source: SkillSource,
+): Promise<{ source: SkillSource; scan: { candidates: SkillCandidate[]; diagnostics: SkillDiagnostic[] } }> {
+  try {
+    return { source, scan: await source.scan() };
+  } catch (error) {
+    const diagnostic: SkillDiagnostic = {
+      code: "source-failed",
+      severity: "error",
+      message: `source ${source.id}: ${(error as Error).message}`,
+      path: source.id,
+    };
+    return { source, scan: { candidates: [], diagnostics: [diagnostic] } };
+  }
+}
+
+function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["candidate"]): boolean {
+  const before = previous.candidate;
+  if (before.kind === "disk" && candidate.kind === "disk") {
+    return (
+      before.file === candidate.file &&
+      before.dir === candidate.dir &&
+      before.root === candidate.root &&
+      sameFileIdentity(before.identity, candidate.identity)
+    );
+  }
+  if (before.kind === "remote" && candidate.kind === "remote")
+    return before.key === candidate.key && before.version === candidate.version;
+  return (
+    before.kind === "code" &&
+    candidate.kind === "code" &&
+    before.text === candidate.text &&
+    before.files === candidate.files
+  );
+}
+
+/** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */
+function fromStored(stored: ReadSnapshotEntry, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
+  const origin = { sourceId: source.id, layer: source.layer, kind: source.kind };
+  // Completed in place: a snapshot entry read from the file serves one candidate of one load.
+  const metadata = stored.metadata && Object.assign(stored.metadata, { origin });
+  return {
+    candidate,
+    sourceId: source.id,
+    metadata,
+    refused: stored.refused,
+    body: undefined,
+    hash: stored.hash,
+    racy: false,
+  };
+}

@@ -1,0 +1,183 @@
+import type { IndexedDocument } from "../search/indexed-document.js";
+import type { SkillDiagnostic } from "../skill/skill-types.js";
+import { readSnapshotFile, writeSnapshotFile, type ReadSnapshot } from "../snapshot/snapshot-file.js";
+import type { SnapshotEntry } from "../snapshot/snapshot-entry.js";
+import { analysisKey, readStoredAnalyses, writeStoredAnalyses } from "../snapshot/snapshot-search-index.js";
+import type { SkillSource } from "../sources/skill-source.js";
+import type { LoadSettings } from "./load-candidate.js";
+import type { LoadedCandidate } from "./registry-snapshot.js";
+
+/** Where a registry persists, and what its snapshot covers. */
+export interface PersistenceSettings extends LoadSettings {
+  /** The snapshot file (its search index lives beside it); undefined when snapshots are off. */
+  snapshotFile: { path: string; explicit: boolean } | undefined;
+  /** Ids of the sources that read from disk, sorted (what a snapshot covers). */
+  diskSourceIds: string[];
+}
+
+/**
+ * The registry's files: the snapshot (read once on a cold start, rewritten when a load changed something) and the
+ * search-index file beside it (read when the index is first needed, written in the background after skills were
+ * analyzed). Both are written through `writeCacheFileAtomic` and read only when trusted (see trusted-cache-file.ts).
+ */
+export class RegistryPersistence {
+  private persistedDiskCount = -1;
+  private analysesWrite: Promise<void> = Promise.resolve();
+  /** Analyses read from the snapshot's search-index file, until the index has restored them. */
+  private stored: ReadonlyMap<string, unknown> | undefined;
+
+  constructor(
+    private readonly settings: PersistenceSettings,
+    private readonly sources: readonly SkillSource[],
+  ) {}
+
+  /**
+   * Reads the snapshot file (a cold start) and seeds each source's scan state from it. Gives the usable snapshot, if
+   * any, and the warnings about it (unreadable, stale, untrusted, a source's listings malformed).
+   */
+  async readSnapshot(): Promise<{ snapshot: ReadSnapshot | undefined; diagnostics: SkillDiagnostic[] }> {
+    const { snapshotFile } = this.settings;
+    if (!snapshotFile) return { snapshot: undefined, diagnostics: [] };
+    const read = await readSnapshotFile(snapshotFile.path, {
+      settings: { strict: this.settings.strict, maxBytes: this.settings.maxBytes },
+      sources: this.settings.diskSourceIds,
+    });
+    const diagnostics = [...read.diagnostics];
+    const persisted = read.snapshot;
+    this.persistedDiskCount = persisted?.entries.size ?? -1;
+    if (persisted) {
+      for (const source of this.sources) {
+        const state = persisted.scanState[source.id];
+        if (state === undefined || !source.importScanState || source.importScanState(state, persisted.writtenNs))
+          continue;
+        const message = `registry snapshot ${snapshotFile.path}: folder listings of ${source.id} are malformed; listing the folders again`;
+        diagnostics.push({ code: "registry-snapshot-invalid", severity: "warning", message, path: snapshotFile.path });
+      }
+    }
+    return { snapshot: persisted, diagnostics };
+  }
+
+  /**
+   * Rewrites the snapshot when a load changed what it records (skills re-read or verified, or a different number of
+   * them). A failure is silent at the default location and a `registry-snapshot-unwritable` warning for an explicit one.
+   */
+  async saveSnapshot(
+    cache: ReadonlyMap<string, LoadedCandidate>,
+    pass: { reread: number; verified: number; diskCount: number },
+  ): Promise<SkillDiagnostic[]> {
+    const { snapshotFile } = this.settings;
+    if (!snapshotFile) return [];
+    if (pass.reread === 0 && pass.verified === 0 && pass.diskCount === this.persistedDiskCount) return [];
+    try {
+      await writeSnapshotFile(snapshotFile.path, this.snapshotContent(cache), { prune: !snapshotFile.explicit });
+      this.persistedDiskCount = pass.diskCount;
+      return [];
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? String(error);
+      if (!snapshotFile.explicit) return [];
+      return [
+        {
+          code: "registry-snapshot-unwritable",
+          severity: "warning",
+          message: `registry snapshot ${snapshotFile.path}: cannot write (${code})`,
+          path: snapshotFile.path,
+        },
+      ];
+    }
+  }
+
+  /** Writes the cache as a snapshot file at `path` with its search index beside it; returns the bytes written. */
+  async writeSnapshotTo(path: string, cache: ReadonlyMap<string, LoadedCandidate>): Promise<number> {
+    const bytes = await writeSnapshotFile(path, this.snapshotContent(cache), { prune: false });
+    return bytes + (await this.writeAnalyses(cache, path));
+  }
+
+  /** The analyses stored beside the snapshot, by `analysisKey` (read on first use; empty without a snapshot). */
+  storedAnalyses(): ReadonlyMap<string, unknown> {
+    const { snapshotFile } = this.settings;
+    return (this.stored ??= snapshotFile ? readStoredAnalyses(snapshotFile.path) : new Map());
+  }
+
+  /** The index now holds every stored analysis it needs: the stored ones are dropped. */
+  forgetStoredAnalyses(): void {
+    this.stored = new Map();
+  }
+
+  /**
+   * Once skills were analyzed (an index built lazily or at load, a reload re-indexing changes): writes the analyses
+   * beside the snapshot in the background (best effort, off the searching or loading call) so the next cold start
+   * restores them instead of tokenizing every body again. `cache` is read when the write runs.
+   */
+  persistAnalyses(cache: () => ReadonlyMap<string, LoadedCandidate>): void {
+    this.forgetStoredAnalyses();
+    if (!this.settings.snapshotFile) return;
+    this.analysesWrite = this.analysesWrite
+      .then(() => new Promise((done) => setImmediate(done)))
+      .then(async () => {
+        if (hasUnsavedAnalyses(cache())) await this.writeAnalyses(cache());
+      })
+      .catch(() => {});
+  }
+
+  /** Waits for a pending background write. */
+  async flush(): Promise<void> {
+    await this.analysesWrite;
+  }
+
+  /** Writes the analyses of every indexed skill to the search-index file beside the snapshot. */
+  private async writeAnalyses(
+    cache: ReadonlyMap<string, LoadedCandidate>,
+    path = this.settings.snapshotFile?.path,
+  ): Promise<number> {
+    if (path === undefined) return 0;
+    const analyses = new Map<string, IndexedDocument>();
+    const entries = [...cache.values()].filter((entry) => entry.analyzed && entry.metadata);
+    for (const entry of entries) analyses.set(analysisKey(entry.metadata!), entry.analyzed!);
+    const bytes = await writeStoredAnalyses(path, analyses);
+    for (const entry of entries) entry.searchSaved = true;
+    return bytes;
+  }
+
+  /** What a snapshot file records: every SKILL.md loaded from disk, with its stat identity and load result. */
+  private snapshotContent(cache: ReadonlyMap<string, LoadedCandidate>) {
+    const scanState: Record<string, unknown> = {};
+    for (const source of this.sources) {
+      const state = source.exportScanState?.();
+      if (state !== undefined) scanState[source.id] = state;
+    }
+    const entries: SnapshotEntry[] = [];
+    for (const entry of cache.values()) {
+      const { candidate } = entry;
+      if (candidate.kind !== "disk") continue;
+      let metadata: SnapshotEntry["metadata"];
+      if (entry.metadata) {
+        const { origin: _origin, ...rest } = entry.metadata;
+        metadata = rest;
+      }
+      entries.push({
+        sourceId: entry.sourceId,
+        dir: candidate.dir,
+        file: candidate.file,
+        root: candidate.root,
+        identity: candidate.identity,
+        hash: entry.hash,
+        metadata,
+        refused: entry.refused,
+        verify: entry.racy,
+      });
+    }
+    entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.sourceId < b.sourceId ? -1 : 1));
+    return {
+      settings: { strict: this.settings.strict, maxBytes: this.settings.maxBytes },
+      sources: this.settings.diskSourceIds,
+      entries,
+      scanState,
+    };
+  }
+}
+
+/** Whether some skill was analyzed for search since the search-index file was last written. */
+export function hasUnsavedAnalyses(cache: ReadonlyMap<string, LoadedCandidate>): boolean {
+  for (const entry of cache.values()) if (entry.analyzed && !entry.searchSaved) return true;
+  return false;
+}
