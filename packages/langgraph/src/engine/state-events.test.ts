@@ -34,6 +34,16 @@ describe("state-events", () => {
     expect(Object.keys(endTurn(state, 8, "default").state.load.loaded)).toEqual(["notes"]);
   });
 
+  it("writes nothing at the end of a turn when only session skills are loaded", async () => {
+    const { load } = await engineContext();
+    const state = load(["notes"]);
+    const session = {
+      ...state,
+      load: { ...state.load, loaded: { notes: { ...state.load.loaded.notes!, mode: "session" as const } } },
+    };
+    expect(endTurn(session, 8, "default")).toEqual({ state: session, update: undefined, events: [] });
+  });
+
   it("records a model call only while a once skill is loaded", async () => {
     const { load } = await engineContext();
     expect(afterModelCall(load(["notes"]), 8, "default").update).toBeUndefined();

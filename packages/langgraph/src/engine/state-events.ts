@@ -75,8 +75,10 @@ export function afterModelCall(state: AgentSkillsState, maxLoaded: number, agent
   };
 }
 
-/** The turn is over (the agent answered): drop `turn` and `once` skills. */
+/** The turn is over (the agent answered): drop `turn` and `once` skills (no update when only `session` skills are loaded). */
 export function endTurn(state: AgentSkillsState, maxLoaded: number, agentId: string): PreparedState {
+  if (Object.values(state.load.loaded).every((entry) => entry.mode === "session"))
+    return { state, update: undefined, events: [] };
   const events: SkillLoadEvent[] = [{ type: "end-turn", seq: state.load.seq + 1 }];
   const next = applyAgentUpdate(state, { events }, maxLoaded);
   return {

@@ -193,6 +193,7 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
         const { agentState } = scope(state, config);
         if (Object.keys(agentState.load.loaded).length === 0) return {};
         const ended = engine.endTurn(agentState);
+        if (!ended.update) return {};
         await emitSkillsEvents(ended.events, { writer: config.writer, config });
         return { [SKILLS_STATE_KEY]: wrap(ended.update) };
       };

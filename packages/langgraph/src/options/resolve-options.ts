@@ -55,7 +55,7 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
     hooks: options.hooks ?? [],
     toolExposure: options.toolExposure ?? "dynamic",
     bodyPlacement: options.bodyPlacement ?? "tool-result",
-    loadMode: options.loadMode ?? "turn",
+    loadMode: options.loadMode ?? "session",
     loadModes: options.loadModes ?? {},
     maxLoadedSkills,
     evictionPolicy: options.evictionPolicy,

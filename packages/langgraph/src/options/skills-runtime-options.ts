@@ -50,7 +50,11 @@ export interface SkillsRuntimeOptions {
   toolExposure?: ToolExposure;
   /** @default "tool-result" */
   bodyPlacement?: BodyPlacement;
-  /** Load mode of every skill not in `loadModes`. @default "turn" */
+  /**
+   * Load mode of every skill not in `loadModes`: `session` keeps a read skill (and the tools it unlocked) for the rest of
+   * the thread, so a follow-up question about the same task still has it; `turn` drops it when the agent has answered.
+   * @default "session"
+   */
   loadMode?: LoadMode;
   /** Load mode per skill name. */
   loadModes?: Readonly<Record<string, LoadMode>>;
