@@ -153,7 +153,9 @@ function sortedEntries(
   return entries.sort(
     (a, b) =>
       (byLayer ? LAYER_ORDER.indexOf(a.layer) - LAYER_ORDER.indexOf(b.layer) : 0) ||
-      compare(a.name, b.name) || compare(a.location, b.location) || compare(a.description, b.description),
+      compare(a.name, b.name) ||
+      compare(a.location, b.location) ||
+      compare(a.description, b.description),
   );
 }
 
@@ -165,7 +167,11 @@ const LAYER_TITLES: Record<string, string> = {
 };
 
 /** The lines of a (prefix of the) sorted list with a group line before the first skill of each layer. */
-function withGroupLines(entries: readonly PromptSkillEntry[], lines: readonly string[], layout: PromptLayout): string[] {
+function withGroupLines(
+  entries: readonly PromptSkillEntry[],
+  lines: readonly string[],
+  layout: PromptLayout,
+): string[] {
   const out: string[] = [];
   lines.forEach((line, index) => {
     const layer = entries[index]!.layer;

@@ -10,7 +10,8 @@ import type { PromptSkillEntry } from "./prompt-types.js";
  */
 export function xmlSkillEntry(
   entry: Pick<PromptSkillEntry, "name" | "description" | "location">,
-  options: { reference?: boolean } = {}): string {
+  options: { reference?: boolean } = {},
+): string {
   const lines = [
     "<skill>",
     "<name>",

@@ -16,6 +16,8 @@ import { buildModelRequest, type BuiltModelRequest, type ModelRequestInput } fro
 import { afterModelCall, applyAgentUpdate, endTurn, prepareModelCall, type PreparedState } from "./state-events.js";
 import { gateToolCall, type EngineToolCall, type GateDecision } from "./tool-gate.js";
 import { runSkillsTool, touchOwner } from "./tool-running.js";
+import { fileReadLoad, skillReadByFileTool } from "./file-read-activation.js";
+import type { SkillsEvent } from "../events/skills-event.js";
 
 /**
  * The one engine behind `createSkillsInterceptor` and `createSkillsMiddleware`: catalog views, the request rewrite,
@@ -86,6 +88,19 @@ export class SkillsEngine {
   /** Runs a skills tool call against this agent's state. */
   runSkillsTool(call: EngineToolCall, state: AgentSkillsState, catalog: SkillCatalog): Promise<SkillsToolOutcome> {
     return runSkillsTool(this.context, call, state, catalog);
+  }
+
+  /**
+   * After a forwarded call of a generic file tool succeeded: the load of the skill whose SKILL.md it read (see
+   * `fileReadTools`), or undefined when the call read no listed skill.
+   */
+  fileRead(
+    call: EngineToolCall,
+    state: AgentSkillsState,
+    catalog: SkillCatalog,
+  ): { update: AgentSkillsUpdate; events: SkillsEvent[] } | undefined {
+    const name = skillReadByFileTool(this.context, call, catalog);
+    return name === undefined ? undefined : fileReadLoad(this.context, name, state, catalog);
   }
 
   /** Load events recording that a loaded skill's tool was used (keeps it recent for the LRU cap). */

@@ -2,7 +2,13 @@ import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
 import { installHints } from "../../internal/core.js";
 import { runsInInterceptor, skillNameSchema } from "../skill-name-schema.js";
-import { stringArg, toolError, unknownSkill, type SkillsToolContext, type SkillsToolOutcome } from "../skills-tool-context.js";
+import {
+  stringArg,
+  toolError,
+  unknownSkill,
+  type SkillsToolContext,
+  type SkillsToolOutcome,
+} from "../skills-tool-context.js";
 import { asksForDocs, MAX_SELECTED_DOCS, selectDocs } from "./doc-selection.js";
 
 /** Name of the level-2 tool. */
