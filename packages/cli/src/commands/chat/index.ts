@@ -1,6 +1,5 @@
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { loadAgentFile, type AgentFile } from "@skillgraph/core/agent-file";
+import type { AgentFile } from "@skillgraph/core/agent-file";
 import { acquireSessionLease, closeCheckpointer, type SessionLease } from "@skillgraph/checkpoint";
 import type { CliIO } from "../../cli-io.js";
 import { CliError } from "../../cli-error.js";
@@ -10,6 +9,7 @@ import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { SESSIONS_URL_HELP, sessionsUrl } from "../../sessions-url.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { UsageError } from "../../usage-error.js";
+import { loadAgentFileOrNamed, modelParameters } from "../agents/agent-store.js";
 import { NO_ENDPOINT_MESSAGE, resolveChatEndpoint } from "./chat-endpoint.js";
 import { createChatRenderer } from "./chat-renderer.js";
 import { runChatRepl } from "./chat-repl.js";
@@ -22,7 +22,7 @@ import { runChatExchange } from "./run-chat-exchange.js";
 
 export const usage =
   "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] " +
-  "[--system TEXT] [--agent FILE] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--quiet] [--verbose]";
+  "[--system TEXT] [--agent FILE|NAME] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--quiet] [--verbose]";
 
 /** Seconds one model request may take before chat gives up on it. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -63,7 +63,8 @@ export const help: CommandHelp = {
     },
     {
       flags: "--agent FILE",
-      description: "a declarative agent (skillgraph.agent.yaml or a package.json 'skillgraph' key); flags win over it",
+      description:
+        "a declarative agent (skillgraph.agent.yaml, a package.json 'skillgraph' key or an Ollama-style Agentfile), or the NAME of one saved with 'skillgraph agents create'; flags win over it",
       default: "none",
     },
     {
@@ -123,7 +124,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     },
   });
   const agentFile: AgentFile | undefined =
-    values.agent === undefined ? undefined : await loadAgentFile(resolve(io.cwd, values.agent));
+    values.agent === undefined ? undefined : await loadAgentFileOrNamed(values.agent, io);
   if (values.ephemeral && (values.session !== undefined || values.checkpoint !== undefined))
     throw new UsageError("--ephemeral cannot be combined with --session or --checkpoint");
   if (values["approve-all"] && values["deny-all"])
@@ -165,7 +166,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     // One writer per session: a second `chat --session NAME` gets SessionBusyError (exit 1), never a lost turn.
     if (session) lease = await acquireSessionLease(session.checkpointer, session.name);
     const agent = createChatAgent({
-      model: createChatModel(endpoint, { timeoutMs, maxRetries: 1 }),
+      model: createChatModel(endpoint, { timeoutMs, maxRetries: 1, ...modelParameters(agentFile) }),
       skills,
       skillsOptions: {
         ...(shell.hook ? { hooks: [shell.hook] } : {}),
