@@ -25,7 +25,8 @@ export interface AgentFile {
   exclude?: string[];
   loadMode?: LoadMode;
   loadModes?: Record<string, LoadMode>;
-  shell?: { executor?: AgentShellExecutor; approval?: AgentApprovalPolicy };
+  /** How skill scripts run; `alwaysOn` offers the `shell` tool on every turn (tama's `bash`), not only once a skill asks for it. */
+  shell?: { executor?: AgentShellExecutor; approval?: AgentApprovalPolicy; alwaysOn?: boolean };
   /** A checkpointer URL (`sqlite:FILE`, `postgres://...`, `memory:`); a relative sqlite path is resolved against the file's folder. */
   checkpointer?: string;
 }

@@ -129,12 +129,16 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
     agent.loadModes = modes;
   }
   if (data.shell !== undefined) {
-    if (!isRecord(data.shell)) fail(["shell"], "shell must be { executor, approval }");
+    if (!isRecord(data.shell)) fail(["shell"], "shell must be { executor, approval, alwaysOn }");
     const shell = data.shell as Record<string, unknown>;
     for (const key of Object.keys(shell))
-      if (key !== "executor" && key !== "approval")
-        fail(["shell", key], `unknown shell setting '${key}' (known: executor, approval)`);
+      if (key !== "executor" && key !== "approval" && key !== "alwaysOn")
+        fail(["shell", key], `unknown shell setting '${key}' (known: executor, approval, alwaysOn)`);
     agent.shell = {};
+    if (shell.alwaysOn !== undefined) {
+      if (typeof shell.alwaysOn !== "boolean") fail(["shell", "alwaysOn"], "shell.alwaysOn must be true or false");
+      agent.shell.alwaysOn = shell.alwaysOn as boolean;
+    }
     if (shell.executor !== undefined) {
       if (!["sandbox", "unsafe-local", "off"].includes(shell.executor as string))
         fail(["shell", "executor"], "shell.executor must be sandbox, unsafe-local or off");

@@ -22,7 +22,7 @@ import { runChatExchange } from "./run-chat-exchange.js";
 
 export const usage =
   "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] " +
-  "[--system TEXT] [--agent FILE|NAME] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--quiet] [--verbose]";
+  "[--system TEXT] [--agent FILE|NAME] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--shell] [--quiet] [--verbose]";
 
 /** Seconds one model request may take before chat gives up on it. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -83,6 +83,11 @@ export const help: CommandHelp = {
       description: "without bubblewrap, run skill scripts on this machine unsandboxed",
       default: "off: no bubblewrap, no scripts",
     },
+    {
+      flags: "--shell",
+      description: "offer the shell tool on every turn (tama's bash), not only once a skill that uses it is loaded",
+      default: "off (or the agent file's shell.alwaysOn)",
+    },
     { flags: "-q, --quiet", description: "hide activity lines (skills, tools, session banner)", default: "off" },
     { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
   ],
@@ -120,6 +125,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       "approve-all": { type: "boolean" },
       "deny-all": { type: "boolean" },
       "unsafe-local": { type: "boolean" },
+      shell: { type: "boolean" },
       agent: { type: "string" },
     },
   });
@@ -155,6 +161,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const shell = createChatShell(skills, {
     unsafeLocal: values["unsafe-local"] === true || executorChoice === "unsafe-local",
     off: executorChoice === "off" && !values["unsafe-local"],
+    alwaysOn: values.shell === true || agentFile?.shell?.alwaysOn === true,
   });
   // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
   const checkpointUrl = sessionsUrl(values.checkpoint, io.env, agentFile?.checkpointer);
