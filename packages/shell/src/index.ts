@@ -25,6 +25,8 @@ export type {
 } from "./executor/executor-types.js";
 export type { CommandLimits } from "./executor/command-limits.js";
 export type { SkillEnvironmentOptions } from "./environments/skill-environments.js";
+export { installSkillPythonEnvironment, skillPythonEnvironment } from "./environments/install-skill-python.js";
+export type { SkillPythonEnvironment, SkillPythonEnvironmentOptions } from "./environments/install-skill-python.js";
 export { BubblewrapUnavailableError } from "./errors/bubblewrap-unavailable-error.js";
 export { skillCommandGrant } from "./policy/command-rules.js";
 export type { CommandRule, SkillCommandGrant } from "./policy/command-rules.js";
