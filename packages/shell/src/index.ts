@@ -26,7 +26,11 @@ export type {
 export type { CommandLimits } from "./executor/command-limits.js";
 export type { SkillEnvironmentOptions } from "./environments/skill-environments.js";
 export { installSkillPythonEnvironment, skillPythonEnvironment } from "./environments/install-skill-python.js";
-export type { SkillPythonEnvironment, SkillPythonEnvironmentOptions } from "./environments/install-skill-python.js";
+export type {
+  SkillPythonEnvironment,
+  SkillPythonEnvironmentOptions,
+  SkillPythonSource,
+} from "./environments/install-skill-python.js";
 export { BubblewrapUnavailableError } from "./errors/bubblewrap-unavailable-error.js";
 export { skillCommandGrant } from "./policy/command-rules.js";
 export type { CommandRule, SkillCommandGrant } from "./policy/command-rules.js";

@@ -40,14 +40,20 @@ export interface SkillPythonEnvironmentOptions {
   env?: Readonly<Record<string, string | undefined>>;
 }
 
-type SkillLike = { name: string; dir: string; dependencies?: { uv?: readonly string[] } };
+/** The parts of a skill the Python environment helpers read (a `SkillMetadata` fits). */
+export interface SkillPythonSource {
+  name: string;
+  dir: string;
+  /** tama's `depends`, as core reads it: `uv` lists Python packages when there is no requirements file. */
+  dependencies?: { uv?: readonly string[] };
+}
 
 /**
  * The Python packages a skill needs (its requirements file, else tama's `depends.uv`) and whether their environment is
  * installed; undefined when it needs none; `{ error }` naming the line when a requirement is not a plain specifier.
  */
 export async function skillPythonEnvironment(
-  skill: SkillLike,
+  skill: SkillPythonSource,
   options: SkillPythonEnvironmentOptions = {},
 ): Promise<SkillPythonEnvironment | { error: string } | undefined> {
   const requirements = await readSkillRequirements(skill, options.root ?? defaultEnvironmentRoot());
@@ -65,7 +71,7 @@ export async function skillPythonEnvironment(
  * sandboxed: call it only after the user approved). Resolves with the pip output's tail on failure.
  */
 export async function installSkillPythonEnvironment(
-  skill: SkillLike,
+  skill: SkillPythonSource,
   options: SkillPythonEnvironmentOptions = {},
 ): Promise<{ ok: true; environment: string } | { ok: false; message: string }> {
   const requirements = await readSkillRequirements(skill, options.root ?? defaultEnvironmentRoot());
