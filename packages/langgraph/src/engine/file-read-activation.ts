@@ -6,7 +6,7 @@ import type { SkillsEvent } from "../events/skills-event.js";
 import type { SkillCatalog } from "../internal/core.js";
 import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
 import type { EngineContext } from "./catalog-cache.js";
-import { applyAgentUpdate, evictionEvents } from "./state-events.js";
+import { applyAgentUpdate, capEvictions, evictionEvents } from "./state-events.js";
 import type { EngineToolCall } from "./tool-gate.js";
 
 const PATH_KEYS = ["file_path", "path", "filePath", "file", "filename", "target_file"];
@@ -41,15 +41,16 @@ export function fileReadLoad(
     return { update: { events: [{ type: "touch", name, seq }] }, events: [] };
   const { options, agentId } = context;
   const mode = options.loadModes[name] ?? options.loadMode;
+  const load = { type: "load" as const, name, mode, hash: skill.hash, seq };
+  const over = capEvictions(applyAgentUpdate(state, { events: [load] }), options.maxLoadedSkills, [name]);
   const update: AgentSkillsUpdate = {
-    events: [{ type: "load", name, mode, hash: skill.hash, seq }],
-    maxLoadedSkills: options.maxLoadedSkills,
+    events: [...over.map((evicted) => ({ type: "unload" as const, name: evicted, seq })), load],
   };
   const tools = (context.versions.cacheFor(catalog).index.owned.get(name) ?? []).map((tool) => tool.name);
   const events: SkillsEvent[] = [
     { type: "skill-loaded", agentId, skill: name, mode, hash: skill.hash },
     ...(tools.length > 0 ? [{ type: "tools-unlocked" as const, agentId, skill: name, tools }] : []),
-    ...evictionEvents(state, applyAgentUpdate(state, update, options.maxLoadedSkills), agentId),
+    ...evictionEvents(state, applyAgentUpdate(state, update), agentId),
   ];
   return { update, events };
 }

@@ -62,17 +62,17 @@ export class SkillsEngine {
 
   /** After a model call: count it when a `once` skill is loaded (consumes it); otherwise nothing to record, no channel write. */
   afterModel(state: AgentSkillsState): PreparedState {
-    return afterModelCall(state, this.options.maxLoadedSkills, this.agentId);
+    return afterModelCall(state, this.agentId);
   }
 
   /** The turn is over (the agent answered): drop `turn` and `once` skills. */
   endTurn(state: AgentSkillsState): PreparedState {
-    return endTurn(state, this.options.maxLoadedSkills, this.agentId);
+    return endTurn(state, this.agentId);
   }
 
   /** Applies an update locally (what the channel reducer will do). */
   apply(state: AgentSkillsState, update: AgentSkillsUpdate): AgentSkillsState {
-    return applyAgentUpdate(state, update, this.options.maxLoadedSkills);
+    return applyAgentUpdate(state, update);
   }
 
   /** Rewrites a model request: skills prompt appended to the system text, tools of loaded skills added, loaded bodies materialised. */

@@ -94,10 +94,7 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
       hash: skill.hash,
       ...(docs.length > 0 ? { docs } : {}),
     },
-    update: {
-      events: [{ type: "load", name, mode, hash: skill.hash, seq }, ...(selection?.events ?? [])],
-      maxLoadedSkills: context.options.maxLoadedSkills,
-    },
+    update: { events: [{ type: "load", name, mode, hash: skill.hash, seq }, ...(selection?.events ?? [])] },
     events: [
       { type: "skill-loaded", agentId: context.agentId, skill: name, mode, hash: skill.hash },
       ...(tools.length > 0 ? [{ type: "tools-unlocked" as const, agentId: context.agentId, skill: name, tools }] : []),
