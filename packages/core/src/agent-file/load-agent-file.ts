@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import { AgentFileError } from "./agent-file-error.js";
 import type { AgentFile } from "./agent-file-types.js";
-import { checkModelParameter, MODEL_PARAMETER_RULES } from "./model-parameters.js";
+import { MODEL_PARAMETER_RULES, readModelParameters } from "./model-parameters.js";
 import { AGENT_TYPES, isAgentfile, parseAgentfile } from "./parse-agentfile.js";
 
 /** File names `findAgentFile` looks for. */
@@ -99,13 +99,10 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
         ...(data.model.name === undefined ? {} : { name: str(["model", "name"], data.model.name) }),
         ...(data.model.baseUrl === undefined ? {} : { baseUrl: str(["model", "baseUrl"], data.model.baseUrl) }),
       };
-      for (const key of parameters as Array<keyof typeof MODEL_PARAMETER_RULES>) {
-        if (data.model[key] === undefined) continue;
-        if (typeof data.model[key] !== "number") fail(["model", key], `model.${key} must be a number`);
-        const checked = checkModelParameter(key, `model.${key}`, data.model[key]);
-        if ("error" in checked) fail(["model", key], checked.error);
-        else agent.model[key] = checked.value;
-      }
+      Object.assign(
+        agent.model,
+        readModelParameters(data.model, (key, message) => fail(["model", key], message)),
+      );
     } else fail(["model"], "model must be a name or { name, baseUrl }");
   }
   if (data.systemPrompt !== undefined) agent.systemPrompt = str(["systemPrompt"], data.systemPrompt);

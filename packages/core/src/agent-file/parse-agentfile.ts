@@ -49,45 +49,68 @@ export function parseAgentfile(file: string, text: string): AgentFile {
     if (line === "" || line.startsWith("#")) continue;
     const match = /^(\S+)\s*(.*)$/.exec(line)!;
     const command = match[1]!.toUpperCase();
-    let rest = match[2]!.trim();
     if (NOT_SUPPORTED[command]) fail(`${command} is not supported: ${NOT_SUPPORTED[command]}`);
     if (!COMMANDS.includes(command)) fail(`unknown command '${match[1]}' (known: ${COMMANDS.join(", ")})`);
-    if (rest.startsWith('"""')) {
-      const parts = [rest.slice(3)];
-      while (!parts[parts.length - 1]!.includes('"""')) {
-        index++;
-        if (index >= lines.length) fail(`${command}: the """ opened here is never closed`);
-        parts.push(lines[index]!);
-      }
-      const joined = parts.join("\n");
-      const end = joined.indexOf('"""');
-      if (joined.slice(end + 3).trim() !== "") fail(`${command}: text after the closing """`);
-      rest = joined.slice(0, end).trim();
-    } else if (/^".*"$/.test(rest) && rest.length >= 2) rest = rest.slice(1, -1);
-    if (rest === "") fail(`${command} needs a value`);
+    const value = readValue(match[2]!.trim(), lines, index, command, fail);
+    index = value.lastIndex;
+    if (value.text === "") fail(`${command} needs a value`);
     if (command !== "SKILL" && command !== "PARAMETER") {
       if (seen.has(command)) fail(`${command} is given twice`);
       seen.add(command);
     }
-    if (command === "FROM") model.name = rest;
-    else if (command === "SYSTEM") agent.systemPrompt = rest;
-    else if (command === "AGENT_TYPE") {
-      if (!(AGENT_TYPES as readonly string[]).includes(rest))
-        fail(`AGENT_TYPE must be ${AGENT_TYPES.join(" or ")}, not '${rest}'`);
-      agent.agentType = rest as AgentFile["agentType"];
-    } else if (command === "SKILL") {
-      if (!/^(\.|\/|~)/.test(rest) && /^[\w.-]+(\/[\w.-]+)*:[\w.-]+$/.test(rest))
-        fail(`SKILL ${rest} is a registry reference; give a skill folder (copy it in with 'skillgraph add')`);
-      agent.skills.push(isAbsolute(rest) ? rest : resolve(dirname(file), rest));
-    } else {
-      const [key, ...valueParts] = rest.split(/\s+/);
-      const target = PARAMETERS[key!];
-      if (!target) fail(`PARAMETER ${key} is not supported (supported: ${Object.keys(PARAMETERS).join(", ")})`);
-      const checked = checkModelParameter(target!, key!, valueParts.join(" "));
-      if ("error" in checked) fail(`PARAMETER ${checked.error}`);
-      else model[target!] = checked.value;
-    }
+    applyCommand({ agent, model, file }, command, value.text, fail);
   }
   if (Object.keys(model).length > 0) agent.model = model;
   return agent;
+}
+
+/** A command's value: the rest of the line, a `"quoted"` value, or a `"""` block over several lines. */
+function readValue(
+  rest: string,
+  lines: readonly string[],
+  index: number,
+  command: string,
+  fail: (message: string) => never,
+): { text: string; lastIndex: number } {
+  if (!rest.startsWith('"""'))
+    return { text: /^".*"$/.test(rest) && rest.length >= 2 ? rest.slice(1, -1) : rest, lastIndex: index };
+  const parts = [rest.slice(3)];
+  let last = index;
+  while (!parts[parts.length - 1]!.includes('"""')) {
+    last++;
+    if (last >= lines.length) fail(`${command}: the """ opened here is never closed`);
+    parts.push(lines[last]!);
+  }
+  const joined = parts.join("\n");
+  const end = joined.indexOf('"""');
+  if (joined.slice(end + 3).trim() !== "") fail(`${command}: text after the closing """`);
+  return { text: joined.slice(0, end).trim(), lastIndex: last };
+}
+
+/** Applies one checked command to the agent being built. */
+function applyCommand(
+  target: { agent: AgentFile; model: NonNullable<AgentFile["model"]>; file: string },
+  command: string,
+  value: string,
+  fail: (message: string) => never,
+): void {
+  const { agent, model, file } = target;
+  if (command === "FROM") model.name = value;
+  else if (command === "SYSTEM") agent.systemPrompt = value;
+  else if (command === "AGENT_TYPE") {
+    if (!(AGENT_TYPES as readonly string[]).includes(value))
+      fail(`AGENT_TYPE must be ${AGENT_TYPES.join(" or ")}, not '${value}'`);
+    agent.agentType = value as AgentFile["agentType"];
+  } else if (command === "SKILL") {
+    if (!/^(\.|\/|~)/.test(value) && /^[\w.-]+(\/[\w.-]+)*:[\w.-]+$/.test(value))
+      fail(`SKILL ${value} is a registry reference; give a skill folder (copy it in with 'skillgraph add')`);
+    agent.skills.push(isAbsolute(value) ? value : resolve(dirname(file), value));
+  } else {
+    const [key, ...valueParts] = value.split(/\s+/);
+    const parameter = PARAMETERS[key!];
+    if (!parameter) fail(`PARAMETER ${key} is not supported (supported: ${Object.keys(PARAMETERS).join(", ")})`);
+    const checked = checkModelParameter(parameter!, key!, valueParts.join(" "));
+    if ("error" in checked) fail(`PARAMETER ${checked.error}`);
+    else model[parameter!] = checked.value;
+  }
 }
