@@ -160,6 +160,27 @@ export function describeSkillsRuntimePeers({
       expect([...positions].sort((a, b) => a - b)).toEqual(positions);
     });
 
+    it("keeps the cap when parallel loads of one step go over it: the next model request evicts before the model sees both", async () => {
+      const { model, say, state } = await build(
+        [
+          {
+            toolCalls: [
+              { name: "read_skill", args: { name: "atlas" } },
+              { name: "read_skill", args: { name: "notes" } },
+            ],
+          },
+          answer(),
+        ],
+        { maxLoadedSkills: 1 },
+      );
+      await say("both");
+      const loaded = getLoadedSkills(await state()).map((entry) => entry.name);
+      expect(loaded).toHaveLength(1);
+      // The request after the step already had only one of them loaded (the other's result points to read_skill).
+      const seen = toolText(model.calls[1]!.messages);
+      expect([seen.includes("ATLAS BODY"), seen.includes("NOTES BODY")].filter(Boolean)).toHaveLength(1);
+    });
+
     it("loads a skill whose SKILL.md the model read with a generic read_file tool, unlocking its tools", async () => {
       const readFileTool = tool(async ({ file_path }) => readFile(file_path, "utf8"), {
         name: "read_file",
