@@ -11,6 +11,7 @@ const all: Record<string, string> = {
   search: "search-quality.ts",
   interceptor: "interceptor-overhead.ts",
   "prompt-cache": "prompt-cache.ts",
+  "load-modes": "load-mode-tokens.ts",
   shell: "shell-overhead.ts",
   checkpoint: "checkpoint-storage.ts",
   fleet: "fleet.ts",

@@ -195,7 +195,8 @@ describe("the chat agent (SkillsInterceptor graph on the delta messages channel)
     expect(textOf(third!.messages[5]!.content)).toBe(["Merged since v1.2.0:", ...MERGED_CHANGES].join("\n"));
     expect(textOf(third!.messages[3]!.content)).toContain(await skillBody("release-notes"));
 
-    // What the CLI shows, in order: call, load, unlock, result, call, result, the streamed answer, and the turn-end unload.
+    // What the CLI shows, in order: call, load, unlock, result, call, result, the streamed answer. The skill stays
+    // loaded after the answer (session, the default load mode), so no turn-end unload follows.
     const activity = events
       .filter((event) => event.type !== "token")
       .map((event) =>
@@ -208,7 +209,6 @@ describe("the chat agent (SkillsInterceptor graph on the delta messages channel)
       "tool-result:read_skill",
       "tool-call:list_merged_changes",
       "tool-result:list_merged_changes",
-      "skill:skill-unloaded:release-notes",
     ]);
     const tokens = events.flatMap((event) => (event.type === "token" ? [event.text] : []));
     expect(tokens.length).toBeGreaterThan(3);
@@ -267,6 +267,7 @@ describe("the chat agent (SkillsInterceptor graph on the delta messages channel)
     const chat = createChatAgent({
       model: createChatModel(endpoint(server.url)),
       skills: registry,
+      skillsOptions: { loadMode: "turn" },
       threadId: "thread-e2e",
     });
     expect(chat.threadId).toBe("thread-e2e");

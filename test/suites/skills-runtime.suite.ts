@@ -173,17 +173,32 @@ export function describeSkillsRuntime({
     });
 
     it("drops turn skills when the turn ends and replaces their old result with a note", async () => {
-      const { model, say, state } = await build([
-        callTool("read_skill", { name: "notes" }),
-        answer("first"),
-        answer("second"),
-      ]);
+      const { model, say, state } = await build(
+        [callTool("read_skill", { name: "notes" }), answer("first"), answer("second")],
+        { loadMode: "turn" },
+      );
       await say("one");
       expect(getLoadedSkills(await state())).toEqual([]);
       await say("two");
       const old = toolText(model.last.messages).join("\n");
       expect(old).not.toContain("NOTES BODY");
       expect(old).toContain("no longer loaded");
+    });
+
+    it("keeps a read skill and its tools for a follow-up question by default (session mode), loaded after the call", async () => {
+      const { model, say, state, runs } = await build([
+        callTool("read_skill", { name: "pdf-tools" }),
+        answer("first"),
+        callTool("make_pdf", { title: "again" }),
+        answer("second"),
+      ]);
+      await say("make a pdf");
+      const after = getLoadedSkills(await state());
+      expect(after.map((entry) => [entry.name, entry.mode])).toEqual([["pdf-tools", "session"]]);
+      await say("and another one with the same settings");
+      expect(model.calls[2]!.tools).toContain("make_pdf");
+      expect(toolText(model.calls[2]!.messages).join("\n")).toContain("PDF BODY");
+      expect(runs.make_pdf).toBe(1);
     });
 
     it("keeps session skills across turns", async () => {
@@ -621,12 +636,15 @@ export function describeSkillsRuntime({
     });
 
     it("loads a skill with chosen reference files shown with its instructions, and drops them with the skill", async () => {
-      const { model, say, state } = await build([
-        callTool("read_skill", { name: "pdf-tools", docs: ["references/api.md", "../weather/SKILL.md"] }),
-        callTool("noop"),
-        answer("first"),
-        answer("second"),
-      ]);
+      const { model, say, state } = await build(
+        [
+          callTool("read_skill", { name: "pdf-tools", docs: ["references/api.md", "../weather/SKILL.md"] }),
+          callTool("noop"),
+          answer("first"),
+          answer("second"),
+        ],
+        { loadMode: "turn" },
+      );
       await say("one");
       const loaded = toolText(model.calls[1]!.messages).join("\n");
       expect(loaded).toContain("PDF BODY");
@@ -669,12 +687,15 @@ export function describeSkillsRuntime({
     });
 
     it("keeps a read_skill_file result while its skill is loaded and replaces it with a note once the skill unloads", async () => {
-      const { model, say } = await build([
-        callTool("read_skill", { name: "pdf-tools" }),
-        callTool("read_skill_file", { name: "pdf-tools", path: "references/api.md" }),
-        answer("first"),
-        answer("second"),
-      ]);
+      const { model, say } = await build(
+        [
+          callTool("read_skill", { name: "pdf-tools" }),
+          callTool("read_skill_file", { name: "pdf-tools", path: "references/api.md" }),
+          answer("first"),
+          answer("second"),
+        ],
+        { loadMode: "turn" },
+      );
       await say("one");
       expect(toolText(model.calls[2]!.messages).join("\n")).toContain("PDF API DOC");
       await say("two");

@@ -47,6 +47,14 @@ export const commands: Record<string, { summary: string; load: () => Promise<Com
     summary: "chat with an agent over your skills (any OpenAI-compatible endpoint)",
     load: () => import("./commands/chat/index.js"),
   },
+  deps: {
+    summary: "list a skill's declared dependencies and install its Python packages",
+    load: () => import("./commands/deps/index.js"),
+  },
+  agents: {
+    summary: "save an agent file under a name, show and list saved agents",
+    load: () => import("./commands/agents/index.js"),
+  },
 };
 
 /** The version of the installed @skillgraph/cli. */

@@ -24,6 +24,7 @@ export type {
 } from "./skill/skill-types.js";
 export { loadSkill, type LoadSkillOptions } from "./skill/load-skill.js";
 export { validateSkill, type ValidateSkillOptions, type SkillValidationResult } from "./skill/validate-skill.js";
+export { SKILL_DIALECTS, type SkillDialect } from "./skill/skill-dialect.js";
 export { readSkillProperties, type SkillProperties } from "./skill/read-skill-properties.js";
 export type { ReadSkillMdOptions } from "./skill/read-skill-file.js";
 export type { SkillDependencies } from "./skill/skill-types.js";

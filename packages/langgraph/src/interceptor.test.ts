@@ -2,6 +2,7 @@ import { AIMessage, HumanMessage, RemoveMessage, ToolMessage, type BaseMessage }
 import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { toolsCondition } from "@langchain/langgraph/prebuilt";
 import { describeSkillsRuntime, type SkillsRuntimeAgent } from "../../../test/suites/skills-runtime.suite.js";
+import { describeSkillsRuntimePeers } from "../../../test/suites/skills-runtime-peers.suite.js";
 import { describe, expect, it } from "vitest";
 import { createTestRegistry, createTestTools } from "./__fixtures__/test-skills.js";
 import { answer, callTool, RecordingChatModel } from "./__fixtures__/recording-chat-model.js";
@@ -9,6 +10,24 @@ import { createSkillsInterceptor, getLoadedSkills } from "./index.js";
 import { cancelledToolMessageId } from "./repair.js";
 
 describeSkillsRuntime({
+  name: "createSkillsInterceptor in a hand-built StateGraph",
+  createAgent: ({ model, skillsOptions, tools, systemPrompt, checkpointer }) => {
+    const skills = createSkillsInterceptor(skillsOptions);
+    const State = Annotation.Root({ ...MessagesAnnotation.spec, ...skills.stateSpec });
+    const graph = new StateGraph(State)
+      .addNode("agent", skills.callModel(model, { systemPrompt, tools }))
+      .addNode("tools", skills.toolNode(tools))
+      .addNode("end_turn", skills.endTurn())
+      .addEdge(START, "agent")
+      .addConditionalEdges("agent", toolsCondition, { tools: "tools", [END]: "end_turn" })
+      .addEdge("tools", "agent")
+      .addEdge("end_turn", END)
+      .compile({ checkpointer });
+    return graph as unknown as SkillsRuntimeAgent;
+  },
+});
+
+describeSkillsRuntimePeers({
   name: "createSkillsInterceptor in a hand-built StateGraph",
   createAgent: ({ model, skillsOptions, tools, systemPrompt, checkpointer }) => {
     const skills = createSkillsInterceptor(skillsOptions);

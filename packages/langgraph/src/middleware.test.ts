@@ -5,11 +5,24 @@ import { describe, expect, it } from "vitest";
 import { answer, callTool, RecordingChatModel } from "./__fixtures__/recording-chat-model.js";
 import { createTestRegistry } from "./__fixtures__/test-skills.js";
 import { describeSkillsRuntime, type SkillsRuntimeAgent } from "../../../test/suites/skills-runtime.suite.js";
+import { describeSkillsRuntimePeers } from "../../../test/suites/skills-runtime-peers.suite.js";
 import { getLoadedSkills } from "./index.js";
 import { createSkillsMiddleware } from "./middleware.js";
 import { MemorySaver } from "@langchain/langgraph";
 
 describeSkillsRuntime({
+  name: "createSkillsMiddleware in langchain createAgent",
+  createAgent: ({ model, skillsOptions, tools, systemPrompt, checkpointer }) =>
+    createAgent({
+      model,
+      tools,
+      systemPrompt,
+      middleware: [createSkillsMiddleware(skillsOptions)],
+      checkpointer,
+    }) as unknown as SkillsRuntimeAgent,
+});
+
+describeSkillsRuntimePeers({
   name: "createSkillsMiddleware in langchain createAgent",
   createAgent: ({ model, skillsOptions, tools, systemPrompt, checkpointer }) =>
     createAgent({

@@ -26,6 +26,12 @@ export type {
 } from "./executor/executor-types.js";
 export type { CommandLimits, CommandLimitsOption } from "./executor/command-limits.js";
 export type { SkillEnvironmentOptions } from "./environments/skill-environments.js";
+export { installSkillPythonEnvironment, skillPythonEnvironment } from "./environments/install-skill-python.js";
+export type {
+  SkillPythonEnvironment,
+  SkillPythonEnvironmentOptions,
+  SkillPythonSource,
+} from "./environments/install-skill-python.js";
 export { BubblewrapUnavailableError } from "./errors/bubblewrap-unavailable-error.js";
 export { skillCommandGrant } from "./policy/command-rules.js";
 export type { CommandRule, SkillCommandGrant } from "./policy/command-rules.js";

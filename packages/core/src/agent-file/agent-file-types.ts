@@ -1,4 +1,5 @@
 import type { LoadMode } from "../load-state/load-state-types.js";
+import type { AgentModelParameters } from "./model-parameters.js";
 
 /** How an agent runs skill scripts: in the sandbox, unsandboxed on this machine, or not at all. */
 export type AgentShellExecutor = "sandbox" | "unsafe-local" | "off";
@@ -7,13 +8,16 @@ export type AgentShellExecutor = "sandbox" | "unsafe-local" | "off";
 export type AgentApprovalPolicy = "ask" | "approve-all" | "deny-all";
 
 /**
- * A declarative agent (`skillgraph.agent.yaml`, or the `skillgraph` key of package.json), as `loadAgentFile` returns
+ * A declarative agent (`skillgraph.agent.yaml`, the `skillgraph` key of package.json, or an Ollama-style Agentfile), as `loadAgentFile` returns
  * it: every path absolute (resolved against the file's folder), every field checked.
  */
 export interface AgentFile {
   /** The file it came from. */
   file: string;
-  model?: { name?: string; baseUrl?: string };
+  /** The model: name, endpoint and sampling parameters (`temperature`, `topP`, `maxTokens`). */
+  model?: { name?: string; baseUrl?: string } & AgentModelParameters;
+  /** An Agentfile's `AGENT_TYPE`: both kinds run the same tool-calling chat agent. */
+  agentType?: "conversational" | "react";
   systemPrompt?: string;
   /** Skill folders. */
   skills: string[];
@@ -21,7 +25,8 @@ export interface AgentFile {
   exclude?: string[];
   loadMode?: LoadMode;
   loadModes?: Record<string, LoadMode>;
-  shell?: { executor?: AgentShellExecutor; approval?: AgentApprovalPolicy };
+  /** How skill scripts run; `alwaysOn` offers the `shell` tool on every turn (tama's `bash`), not only once a skill asks for it. */
+  shell?: { executor?: AgentShellExecutor; approval?: AgentApprovalPolicy; alwaysOn?: boolean };
   /** A checkpointer URL (`sqlite:FILE`, `postgres://...`, `memory:`); a relative sqlite path is resolved against the file's folder. */
   checkpointer?: string;
 }

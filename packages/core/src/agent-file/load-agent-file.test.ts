@@ -79,3 +79,82 @@ describe("loadAgentFile", () => {
     await expect(loadAgentFile(join(dir, "package.json"))).rejects.toThrow('has no "skillgraph" key');
   });
 });
+
+describe("loadAgentFile: model parameters and Ollama-style Agentfiles", () => {
+  it("reads temperature, topP and maxTokens under model in YAML, and refuses out-of-range values with the line", async () => {
+    const dir = writeTree({
+      "skillgraph.agent.yaml": "model:\n  name: qwen3\n  temperature: 0.3\n  topP: 0.9\n  maxTokens: 512\n",
+      "bad.yaml": "model:\n  name: qwen3\n  temperature: 7\n",
+      "text.yaml": "model:\n  topP: 'high'\n",
+    });
+    expect((await loadAgentFile(join(dir, "skillgraph.agent.yaml"))).model).toEqual({
+      name: "qwen3",
+      temperature: 0.3,
+      topP: 0.9,
+      maxTokens: 512,
+    });
+    await expect(loadAgentFile(join(dir, "bad.yaml"))).rejects.toThrow(
+      `${join(dir, "bad.yaml")}:3: model.temperature must be a number from 0 to 2, not '7'`,
+    );
+    await expect(loadAgentFile(join(dir, "text.yaml"))).rejects.toThrow("text.yaml:2: model.topP must be a number");
+  });
+
+  it("reads the same parameters from package.json's skillgraph key", async () => {
+    const dir = writeTree({
+      "package.json": JSON.stringify({ name: "x", skillgraph: { model: { name: "m", maxTokens: 64 } } }),
+    });
+    expect((await loadAgentFile(join(dir, "package.json"))).model).toEqual({ name: "m", maxTokens: 64 });
+  });
+
+  it("reads an Agentfile: FROM, SKILL folders relative to it, AGENT_TYPE, a multi-line SYSTEM, PARAMETERs", async () => {
+    const dir = writeTree({
+      Agentfile: [
+        "# release helper",
+        "FROM gpt-oss:20b",
+        "AGENT_TYPE conversational",
+        "SKILL ./skills",
+        "SKILL /opt/shared-skills",
+        'SYSTEM """You are a release manager.',
+        'Be brief."""',
+        "PARAMETER temperature 0.3",
+        "PARAMETER top_p 0.9",
+        "PARAMETER num_predict 256",
+        "",
+      ].join("\n"),
+    });
+    expect(await loadAgentFile(join(dir, "Agentfile"))).toEqual({
+      file: join(dir, "Agentfile"),
+      model: { name: "gpt-oss:20b", temperature: 0.3, topP: 0.9, maxTokens: 256 },
+      agentType: "conversational",
+      systemPrompt: "You are a release manager.\nBe brief.",
+      skills: [join(dir, "skills"), "/opt/shared-skills"],
+    });
+  });
+
+  it("recognises an Agentfile under another name by its first command", async () => {
+    const dir = writeTree({ "release.txt": "FROM llama3.2\nSYSTEM You help.\n" });
+    expect(await loadAgentFile(join(dir, "release.txt"))).toMatchObject({
+      model: { name: "llama3.2" },
+      systemPrompt: "You help.",
+    });
+  });
+
+  it.each([
+    ["PARAMETER temperature hot", "2: PARAMETER temperature must be a number from 0 to 2, not 'hot'"],
+    [
+      "PARAMETER top_k 40",
+      "2: PARAMETER top_k is not supported (supported: temperature, top_p, num_predict, max_tokens)",
+    ],
+    ["TEMPLATE {{ .Prompt }}", "2: TEMPLATE is not supported"],
+    ["AGENT_TYPE planner", "2: AGENT_TYPE must be conversational or react, not 'planner'"],
+    ["SKILL library/skill/calculator:1.0.0", "2: SKILL library/skill/calculator:1.0.0 is a registry reference"],
+    ['SYSTEM """never closed', '2: SYSTEM: the """ opened here is never closed'],
+    ["FROM other", "2: FROM is given twice"],
+    ["BOGUS x", "2: unknown command 'BOGUS'"],
+  ])("refuses '%s' with the line", async (line, message) => {
+    const dir = writeTree({ Agentfile: `FROM llama3.2\n${line}\n` });
+    const error = await loadAgentFile(join(dir, "Agentfile")).catch((caught: unknown) => caught);
+    expect(AgentFileError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain(`${join(dir, "Agentfile")}:${message}`);
+  });
+});

@@ -3,6 +3,8 @@ import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import { AgentFileError } from "./agent-file-error.js";
 import type { AgentFile } from "./agent-file-types.js";
+import { MODEL_PARAMETER_RULES, readModelParameters } from "./model-parameters.js";
+import { AGENT_TYPES, isAgentfile, parseAgentfile } from "./parse-agentfile.js";
 
 /** File names `findAgentFile` looks for. */
 export const AGENT_FILE_NAMES = ["skillgraph.agent.yaml", "skillgraph.agent.yml"] as const;
@@ -17,11 +19,13 @@ const TOP_KEYS = [
   "loadModes",
   "shell",
   "checkpointer",
+  "agentType",
 ];
 const LOAD_MODES = ["turn", "once", "session"];
 
 /**
- * Reads a declarative agent: `skillgraph.agent.yaml` (YAML) or a package.json with a `skillgraph` key. Plain checks,
+ * Reads a declarative agent: `skillgraph.agent.yaml` (YAML), a package.json with a `skillgraph` key, or an Ollama-style
+ * Agentfile (`FROM`, `SKILL`, `AGENT_TYPE`, `SYSTEM`, `PARAMETER`; see parseAgentfile). Plain checks,
  * no schema library; every problem is an AgentFileError naming the file and line (`agent.yaml:4: loadMode must be ...`).
  * @example const agent = await loadAgentFile("skillgraph.agent.yaml"); // { skills: ["/abs/skills"], model: { name: "qwen3" }, ... }
  */
@@ -42,6 +46,7 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
             : `cannot be read (${code})`,
     });
   }
+  if (isAgentfile(file, text)) return parseAgentfile(file, text);
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
   if (doc.errors.length > 0) {
@@ -86,13 +91,18 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
   if (data.model !== undefined) {
     if (typeof data.model === "string") agent.model = { name: str(["model"], data.model) };
     else if (isRecord(data.model)) {
+      const parameters = Object.keys(MODEL_PARAMETER_RULES);
       for (const key of Object.keys(data.model))
-        if (key !== "name" && key !== "baseUrl")
-          fail(["model", key], `unknown model setting '${key}' (known: name, baseUrl)`);
+        if (key !== "name" && key !== "baseUrl" && !parameters.includes(key))
+          fail(["model", key], `unknown model setting '${key}' (known: name, baseUrl, ${parameters.join(", ")})`);
       agent.model = {
         ...(data.model.name === undefined ? {} : { name: str(["model", "name"], data.model.name) }),
         ...(data.model.baseUrl === undefined ? {} : { baseUrl: str(["model", "baseUrl"], data.model.baseUrl) }),
       };
+      Object.assign(
+        agent.model,
+        readModelParameters(data.model, (key, message) => fail(["model", key], message)),
+      );
     } else fail(["model"], "model must be a name or { name, baseUrl }");
   }
   if (data.systemPrompt !== undefined) agent.systemPrompt = str(["systemPrompt"], data.systemPrompt);
@@ -116,12 +126,16 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
     agent.loadModes = modes;
   }
   if (data.shell !== undefined) {
-    if (!isRecord(data.shell)) fail(["shell"], "shell must be { executor, approval }");
+    if (!isRecord(data.shell)) fail(["shell"], "shell must be { executor, approval, alwaysOn }");
     const shell = data.shell as Record<string, unknown>;
     for (const key of Object.keys(shell))
-      if (key !== "executor" && key !== "approval")
-        fail(["shell", key], `unknown shell setting '${key}' (known: executor, approval)`);
+      if (key !== "executor" && key !== "approval" && key !== "alwaysOn")
+        fail(["shell", key], `unknown shell setting '${key}' (known: executor, approval, alwaysOn)`);
     agent.shell = {};
+    if (shell.alwaysOn !== undefined) {
+      if (typeof shell.alwaysOn !== "boolean") fail(["shell", "alwaysOn"], "shell.alwaysOn must be true or false");
+      agent.shell.alwaysOn = shell.alwaysOn as boolean;
+    }
     if (shell.executor !== undefined) {
       if (!["sandbox", "unsafe-local", "off"].includes(shell.executor as string))
         fail(["shell", "executor"], "shell.executor must be sandbox, unsafe-local or off");
@@ -132,6 +146,11 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
         fail(["shell", "approval"], "shell.approval must be ask, approve-all or deny-all");
       agent.shell.approval = shell.approval as NonNullable<AgentFile["shell"]>["approval"];
     }
+  }
+  if (data.agentType !== undefined) {
+    if (!(AGENT_TYPES as readonly unknown[]).includes(data.agentType))
+      fail(["agentType"], `agentType must be ${AGENT_TYPES.join(" or ")}`);
+    agent.agentType = data.agentType as AgentFile["agentType"];
   }
   if (data.checkpointer !== undefined) {
     const url = str(["checkpointer"], data.checkpointer);

@@ -10,5 +10,6 @@ export const markdownLayout: PromptLayout = {
   name: (entry) => `- ${entry.name}`,
   open: () => "## Available skills",
   close: () => "",
+  group: (_layer, title) => `### ${title}`,
   namesAreShorter: true,
 };

@@ -10,6 +10,8 @@ export interface PromptLayout {
   open(namesOnly: boolean): string;
   /** Line(s) after the list ("" for none). */
   close(namesOnly: boolean): string;
+  /** The line opening one layer's group (`groupByLayer`); `title` is e.g. "User skills". */
+  group?(layer: string, title: string): string;
   /** True when the names-only list (open, names, close) is always shorter than the list with descriptions: lets the budget skip a hopeless level. */
   namesAreShorter?: boolean;
 }

@@ -1,3 +1,5 @@
+import type { SkillLayer } from "../skill/skill-types.js";
+
 /** What a prompt template sees of one skill. */
 export interface PromptSkillEntry {
   name: string;
@@ -5,9 +7,11 @@ export interface PromptSkillEntry {
   description: string;
   /** Absolute path of SKILL.md; "" for a skill defined in code or when `includeLocation` is false. */
   location: string;
+  /** The layer the skill came from: `user`, `project`, or `explicit` (packages, code, folders the app named). */
+  layer: SkillLayer;
 }
 
-/** A custom layout: strings with `{{name}}`, `{{description}}`, `{{location}}` placeholders (inserted raw, not escaped), or functions. */
+/** A custom layout: strings with `{{name}}`, `{{description}}`, `{{location}}`, `{{layer}}` placeholders (inserted raw, not escaped), or functions. */
 export interface PromptTemplate {
   /** One skill with its description. */
   skill: string | ((entry: PromptSkillEntry) => string);
@@ -17,6 +21,8 @@ export interface PromptTemplate {
   header?: string;
   /** A line after the list. */
   footer?: string;
+  /** With `groupByLayer`: the line opening each layer's group (`{{layer}}` and `{{title}}` placeholders). @default "{{title}}:" */
+  group?: string;
 }
 
 /** Layout of the list: the reference `<available_skills>` XML (plus location), a markdown list, or your own template. */
@@ -48,6 +54,8 @@ export interface RenderSkillsPromptOptions {
   includeLocation?: boolean;
   /** Shortest description cap tried before falling back to names only. @default 40 */
   minDescriptionChars?: number;
+  /** List user skills, then project skills, then skills from other sources, each group under its own heading. @default false */
+  groupByLayer?: boolean;
 }
 
 /** How far the list had to degrade to fit the budget. */

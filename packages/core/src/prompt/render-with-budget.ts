@@ -2,6 +2,7 @@ import type { SkillMetadata } from "../skill/skill-types.js";
 import { MAX_DESCRIPTION_LENGTH } from "../skill/validate-frontmatter.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import type { PromptSkillEntry, RenderedSkillsPrompt, RenderLevel, RenderReport } from "./prompt-types.js";
+import type { PromptLayout } from "./prompt-layout.js";
 import type { ResolvedRenderOptions } from "./resolve-render-options.js";
 import { collapseWhitespace, shortenDescription } from "./shorten-description.js";
 
@@ -17,15 +18,16 @@ export function renderWithBudget(
   skills: readonly SkillMetadata[],
   settings: ResolvedRenderOptions,
 ): RenderedSkillsPrompt {
-  const entries = sortedEntries(skills, settings.includeLocation);
+  const entries = sortedEntries(skills, settings.includeLocation, settings.groupByLayer);
   const { layout, preamble, searchToolName } = settings;
+  const grouped = (lines: string[]) => (settings.groupByLayer ? withGroupLines(entries, lines, layout) : lines);
   const count = (text: string) => (settings.countTokens ?? estimateTokens)(text);
   const fits = (text: string) =>
     text.length <= settings.maxChars &&
     (settings.maxTokens === Number.POSITIVE_INFINITY || count(text) <= settings.maxTokens);
   const assemble = (block: string, note: string) => [preamble, block, note].filter((part) => part !== "").join("\n\n");
   const list = (lines: string[], namesOnly: boolean) =>
-    [layout.open(namesOnly), ...lines, layout.close(namesOnly)].filter((line) => line !== "").join("\n");
+    [layout.open(namesOnly), ...grouped(lines), layout.close(namesOnly)].filter((line) => line !== "").join("\n");
   const finish = (
     text: string,
     level: RenderLevel,
@@ -134,7 +136,11 @@ function largestFittingCut(
  * Entries as the model sees them: a description over the spec's 1 024 characters is cut (one skill must not take the
  * budget of all others), control characters in the location are replaced (a folder name must not add lines).
  */
-function sortedEntries(skills: readonly SkillMetadata[], includeLocation: boolean): PromptSkillEntry[] {
+function sortedEntries(
+  skills: readonly SkillMetadata[],
+  includeLocation: boolean,
+  byLayer: boolean,
+): PromptSkillEntry[] {
   const entries = skills.map((skill) => ({
     name: skill.name,
     description:
@@ -142,10 +148,40 @@ function sortedEntries(skills: readonly SkillMetadata[], includeLocation: boolea
         ? `${skill.description.slice(0, MAX_DESCRIPTION_LENGTH - 1)}…`
         : skill.description,
     location: includeLocation ? skill.file.replace(/\p{Cc}/gu, "?") : "",
+    layer: skill.origin?.layer ?? "explicit",
   }));
   return entries.sort(
-    (a, b) => compare(a.name, b.name) || compare(a.location, b.location) || compare(a.description, b.description),
+    (a, b) =>
+      (byLayer ? LAYER_ORDER.indexOf(a.layer) - LAYER_ORDER.indexOf(b.layer) : 0) ||
+      compare(a.name, b.name) ||
+      compare(a.location, b.location) ||
+      compare(a.description, b.description),
   );
+}
+
+const LAYER_ORDER = ["user", "project", "explicit"];
+const LAYER_TITLES: Record<string, string> = {
+  user: "User skills",
+  project: "Project skills",
+  explicit: "Skills from other sources",
+};
+
+/** The lines of a (prefix of the) sorted list with a group line before the first skill of each layer. */
+function withGroupLines(
+  entries: readonly PromptSkillEntry[],
+  lines: readonly string[],
+  layout: PromptLayout,
+): string[] {
+  const out: string[] = [];
+  lines.forEach((line, index) => {
+    const layer = entries[index]!.layer;
+    if (index === 0 || entries[index - 1]!.layer !== layer) {
+      const heading = layout.group?.(layer, LAYER_TITLES[layer] ?? layer) ?? "";
+      if (heading !== "") out.push(heading);
+    }
+    out.push(line);
+  });
+  return out;
 }
 
 function compare(a: string, b: string): number {

@@ -21,6 +21,7 @@ export interface ResolvedRenderOptions {
   searchToolName: string;
   includeLocation: boolean;
   minDescriptionChars: number;
+  groupByLayer: boolean;
 }
 
 /** Fills defaults and checks every option once; throws InvalidOptionsError naming the option. */
@@ -79,6 +80,7 @@ export function resolveRenderOptions(options: RenderSkillsPromptOptions = {}): R
     searchToolName: toolName("searchToolName", options.searchToolName, "search_skills"),
     includeLocation: options.includeLocation ?? true,
     minDescriptionChars,
+    groupByLayer: options.groupByLayer === true,
   };
 }
 

@@ -3,7 +3,7 @@ import type { PromptLayout } from "./prompt-layout.js";
 import type { PromptSkillEntry, PromptTemplate } from "./prompt-types.js";
 
 const placeholder = /\{\{\s*([A-Za-z]+)\s*\}\}/g;
-const known = new Set(["name", "description", "location"]);
+const known = new Set(["name", "description", "location", "layer"]);
 
 /** Builds a layout from a custom template; checks string templates for unknown placeholders (InvalidOptionsError). */
 export function templateLayout(template: PromptTemplate): PromptLayout {
@@ -15,14 +15,19 @@ export function templateLayout(template: PromptTemplate): PromptLayout {
     throw new InvalidOptionsError({
       option: "format.skill",
       value: template,
-      message: "a template needs `skill`: a string with {{name}}/{{description}}/{{location}} or a function",
+      message: "a template needs `skill`: a string with {{name}}/{{description}}/{{location}}/{{layer}} or a function",
     });
   }
   const skill = compile(template.skill, "format.skill");
   const name = compile(template.name ?? "- {{name}}", "format.name");
   const header = template.header ?? "";
   const footer = template.footer ?? "";
-  return { skill, name, open: () => header, close: () => footer };
+  const group = template.group ?? "{{title}}:";
+  if (typeof group !== "string")
+    throw new InvalidOptionsError({ option: "format.group", value: group, message: "must be a string" });
+  const groupLine = (layer: string, title: string) =>
+    group.replace(/\{\{\s*(layer|title)\s*\}\}/g, (_, key: string) => (key === "layer" ? layer : title));
+  return { skill, name, open: () => header, close: () => footer, group: groupLine };
 }
 
 function compile(
@@ -37,7 +42,7 @@ function compile(
       throw new InvalidOptionsError({
         option,
         value: template,
-        message: `unknown placeholder '${match[0]}' (use {{name}}, {{description}}, {{location}})`,
+        message: `unknown placeholder '${match[0]}' (use {{name}}, {{description}}, {{location}}, {{layer}})`,
       });
     }
   }

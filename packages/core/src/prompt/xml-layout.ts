@@ -8,7 +8,10 @@ import type { PromptSkillEntry } from "./prompt-types.js";
  * could otherwise close the tag and inject text), location omitted when "". With `reference: true`, exactly what
  * skills-ref `to-prompt` prints (`toPrompt`): the location raw and always present.
  */
-export function xmlSkillEntry(entry: PromptSkillEntry, options: { reference?: boolean } = {}): string {
+export function xmlSkillEntry(
+  entry: Pick<PromptSkillEntry, "name" | "description" | "location">,
+  options: { reference?: boolean } = {},
+): string {
   const lines = [
     "<skill>",
     "<name>",
@@ -30,5 +33,6 @@ export const xmlLayout: PromptLayout = {
   name: (entry) => escapeHtml(entry.name),
   open: (namesOnly) => (namesOnly ? "<available_skill_names>" : "<available_skills>"),
   namesAreShorter: true,
+  group: (_layer, title) => `<!-- ${title} -->`,
   close: (namesOnly) => (namesOnly ? "</available_skill_names>" : "</available_skills>"),
 };

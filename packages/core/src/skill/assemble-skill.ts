@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { SkillLoadError } from "../errors/skill-load-error.js";
 import { buildSkillMetadata } from "./build-skill-metadata.js";
 import { parseSkillMd } from "./parse-skill-md.js";
+import type { SkillDialect } from "./skill-dialect.js";
 import type { Skill, SkillDiagnostic, SkillOrigin } from "./skill-types.js";
 import { validateFrontmatter } from "./validate-frontmatter.js";
 
@@ -24,6 +25,8 @@ export interface AssembleSkillInput {
   /** Diagnostics found before parsing (e.g. about the file itself). */
   diagnostics?: SkillDiagnostic[];
   strict: boolean;
+  /** Another runtime's SKILL.md dialect to accept (see parseSkillMd). @default "reference" */
+  dialect?: SkillDialect;
 }
 
 const REQUIRED_FIELD_CODES = new Set(["name-missing", "name-empty", "description-missing", "description-empty"]);
@@ -38,10 +41,11 @@ export function sha256Hex(bytes: Uint8Array | string): string {
  * diagnostics. Throws SkillLoadError when the skill is unusable, or (with `strict`) when any error was found.
  */
 export function assembleSkill(input: AssembleSkillInput): Skill {
-  const parsed = parseSkillMd(
-    input.text,
-    input.dirName === undefined ? { file: input.label } : { file: input.label, dirName: input.dirName },
-  );
+  const parsed = parseSkillMd(input.text, {
+    file: input.label,
+    ...(input.dirName === undefined ? {} : { dirName: input.dirName }),
+    ...(input.dialect === undefined ? {} : { dialect: input.dialect }),
+  });
   const diagnostics = [...(input.diagnostics ?? []), ...parsed.diagnostics];
   const refusedPath = input.file === "" ? input.label : input.file;
   if (parsed.frontmatter === undefined) throw new SkillLoadError({ path: refusedPath, diagnostics });

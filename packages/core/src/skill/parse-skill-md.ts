@@ -2,6 +2,7 @@ import { createDiagnostic } from "./create-diagnostic.js";
 import { parseFrontmatterYaml } from "./parse-frontmatter-yaml.js";
 import { pyStrip } from "./python-string.js";
 import type { SkillDiagnostic } from "./skill-types.js";
+import { applyDialect, dialectAllowsFlowYaml, flowNote, isFlowViolation, type SkillDialect } from "./skill-dialect.js";
 import { splitFrontmatter } from "./split-frontmatter.js";
 import { isPlainRecord, validateFrontmatter } from "./validate-frontmatter.js";
 
@@ -14,6 +15,8 @@ export interface ParseSkillMdOptions {
   file: string;
   /** Name of the skill folder; enables the name/folder check. Leave out for skills defined in code. */
   dirName?: string;
+  /** Another runtime's dialect: its keys and flow-style YAML get a `dialect-field` note, not an error. @default "reference" */
+  dialect?: SkillDialect;
 }
 
 /** What `parseSkillMd` found. */
@@ -98,9 +101,15 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions): Parsed
   }
   const frontmatter = yaml.data;
   warnings.push(...bodyWarnings(body, file, split.bodyStartLine));
-  if (yaml.strictViolations.length > 0) {
+  const dialect = options.dialect ?? "reference";
+  const flowAccepted = dialectAllowsFlowYaml(dialect);
+  const violations = yaml.strictViolations.filter((violation) => !flowAccepted || !isFlowViolation(violation.message));
+  const notes = yaml.strictViolations
+    .filter((violation) => !violations.includes(violation))
+    .map(({ line, column }) => flowNote(dialect, file, line === undefined ? undefined : toFileLine(line), column));
+  if (violations.length > 0) {
     // The reference stops at the first parse error; every violation is listed, but field checks do not run.
-    const errors = yaml.strictViolations.map(({ message, line, column }) =>
+    const errors = violations.map(({ message, line, column }) =>
       createDiagnostic(
         "yaml-invalid",
         { path: file, line: toFileLine(line), column },
@@ -109,9 +118,9 @@ export function parseSkillMd(text: string, options: ParseSkillMdOptions): Parsed
     );
     return { frontmatter, body, diagnostics: [...errors, ...warnings] };
   }
-  const checks = validateFrontmatter(frontmatter, options);
+  const checks = applyDialect(validateFrontmatter(frontmatter, options), dialect, file);
   const errors = checks.filter((diagnostic) => diagnostic.severity === "error");
-  const advice = checks.filter((diagnostic) => diagnostic.severity !== "error");
+  const advice = [...notes, ...checks.filter((diagnostic) => diagnostic.severity !== "error")];
   return { frontmatter, body, diagnostics: [...errors, ...advice, ...warnings] };
 }
 

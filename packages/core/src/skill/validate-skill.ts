@@ -3,12 +3,18 @@ import { SkillLoadError } from "../errors/skill-load-error.js";
 import { assembleSkill } from "./assemble-skill.js";
 import { parseSkillMd } from "./parse-skill-md.js";
 import { checkReadSkillMdOptions, readSkillMdFile, skillDirName, type ReadSkillMdOptions } from "./read-skill-file.js";
+import { checkSkillDialect, type SkillDialect } from "./skill-dialect.js";
 import type { Skill, SkillDiagnostic, SkillOrigin } from "./skill-types.js";
 
 /** Options of `validateSkill`. */
 export interface ValidateSkillOptions extends ReadSkillMdOptions {
   /** Origin recorded on the returned skill. @default { sourceId: "dir:<dir>", layer: "explicit", kind: "directory" } */
   origin?: SkillOrigin;
+  /**
+   * Accept another runtime's SKILL.md dialect (`tama`, `spring`, `claude`, or `any`): its frontmatter keys and
+   * flow-style YAML get a `dialect-field` note instead of an error. @default "reference" (the reference's verdicts)
+   */
+  dialect?: SkillDialect;
 }
 
 /** The verdict on one skill folder. */
@@ -32,6 +38,7 @@ export interface SkillValidationResult {
  */
 export async function validateSkill(dir: string, options: ValidateSkillOptions = {}): Promise<SkillValidationResult> {
   checkReadSkillMdOptions(options);
+  const dialect = checkSkillDialect(options.dialect);
   const read = await readSkillMdFile(dir, options);
   if (!read.ok) return { success: false, issues: read.diagnostics };
   const dirName = skillDirName(read.dir);
@@ -49,12 +56,13 @@ export async function validateSkill(dir: string, options: ValidateSkillOptions =
       origin,
       diagnostics: read.diagnostics,
       strict: false,
+      dialect,
     });
     issues = skill.diagnostics;
   } catch (error) {
     if (!(error instanceof SkillLoadError)) throw error;
     // Unusable skill: report exactly what the checks found (without the load-only explanations).
-    issues = [...read.diagnostics, ...parseSkillMd(read.text, { file: read.file, dirName }).diagnostics];
+    issues = [...read.diagnostics, ...parseSkillMd(read.text, { file: read.file, dirName, dialect }).diagnostics];
   }
   const ordered = [
     ...issues.filter((issue) => issue.severity === "error"),

@@ -13,6 +13,6 @@ export async function engineContext(options: Partial<SkillsRuntimeOptions> = {})
   const { servedTools, hookTools } = collectServedTools(resolved);
   const context: EngineContext = { options: resolved, agentId: resolved.agentId, versions: new VersionCaches(resolved), bodies: new BodyCache(), hookTools, servedTools };
   const load = (names: string[], state: AgentSkillsState = emptyAgentSkillsState()) =>
-    applyAgentUpdate(state, { events: names.map((name) => ({ type: "load" as const, name, mode: "session" as const, hash: registry.get(name)!.hash, seq: state.load.seq + 1 })) }, resolved.maxLoadedSkills);
+    applyAgentUpdate(state, { events: names.map((name) => ({ type: "load" as const, name, mode: "session" as const, hash: registry.get(name)!.hash, seq: state.load.seq + 1 })) });
   return { registry, tools, context, load };
 }

@@ -27,11 +27,12 @@ export class CatalogViews {
 
   constructor(private readonly options: ResolvedSkillsRuntimeOptions) {}
 
-  /** This agent's catalog for one invocation: options' only/exclude, the invocation's narrowing, and the thread's disabled skills. */
+  /** This agent's catalog for one invocation: options' only/exclude, the invocation's narrowing, the thread's and the app's disabled skills. */
   catalogFor(state: AgentSkillsState, invocation: SkillsInvocationOptions | undefined): SkillCatalog {
     const only = intersect(this.options.only, invocation?.only);
     const exclude = [...this.options.exclude, ...(invocation?.exclude ?? [])];
-    const disabled = state.disabled;
+    const app = this.options.disabledSkills;
+    const disabled = app.size === 0 ? state.disabled : [...new Set([...state.disabled, ...app])].sort();
     if (!only && exclude.length === 0 && disabled.length === 0) return this.options.skills;
     const key = JSON.stringify([only ?? null, [...exclude].sort(), disabled]);
     let view = this.views.get(key);
@@ -209,7 +210,7 @@ export function buildSkillsTools(names: string[], options: ResolvedSkillsRuntime
     buildSearchSkillsTool(),
     buildListSkillFilesTool(names, threshold),
   ];
-  if (options.allowDisableSkill) skillsTools.push(buildDisableSkillTool(names, threshold));
+  if (options.allowDisableSkill) skillsTools.push(buildDisableSkillTool(names, threshold, options.disableScope));
   if (options.toolExposure === "dispatcher") skillsTools.push(buildCallSkillTool());
   return skillsTools;
 }

@@ -16,6 +16,8 @@ import { buildModelRequest, type BuiltModelRequest, type ModelRequestInput } fro
 import { afterModelCall, applyAgentUpdate, endTurn, prepareModelCall, type PreparedState } from "./state-events.js";
 import { gateToolCall, type EngineToolCall, type GateDecision } from "./tool-gate.js";
 import { runSkillsTool, touchOwner } from "./tool-running.js";
+import { fileReadLoad, skillReadByFileTool } from "./file-read-activation.js";
+import type { SkillsEvent } from "../events/skills-event.js";
 
 /**
  * The one engine behind `createSkillsInterceptor` and `createSkillsMiddleware`: catalog views, the request rewrite,
@@ -60,17 +62,17 @@ export class SkillsEngine {
 
   /** After a model call: count it when a `once` skill is loaded (consumes it); otherwise nothing to record, no channel write. */
   afterModel(state: AgentSkillsState): PreparedState {
-    return afterModelCall(state, this.options.maxLoadedSkills, this.agentId);
+    return afterModelCall(state, this.agentId);
   }
 
   /** The turn is over (the agent answered): drop `turn` and `once` skills. */
   endTurn(state: AgentSkillsState): PreparedState {
-    return endTurn(state, this.options.maxLoadedSkills, this.agentId);
+    return endTurn(state, this.agentId);
   }
 
   /** Applies an update locally (what the channel reducer will do). */
   apply(state: AgentSkillsState, update: AgentSkillsUpdate): AgentSkillsState {
-    return applyAgentUpdate(state, update, this.options.maxLoadedSkills);
+    return applyAgentUpdate(state, update);
   }
 
   /** Rewrites a model request: skills prompt appended to the system text, tools of loaded skills added, loaded bodies materialised. */
@@ -86,6 +88,19 @@ export class SkillsEngine {
   /** Runs a skills tool call against this agent's state. */
   runSkillsTool(call: EngineToolCall, state: AgentSkillsState, catalog: SkillCatalog): Promise<SkillsToolOutcome> {
     return runSkillsTool(this.context, call, state, catalog);
+  }
+
+  /**
+   * After a forwarded call of a generic file tool succeeded: the load of the skill whose SKILL.md it read (see
+   * `fileReadTools`), or undefined when the call read no listed skill.
+   */
+  fileRead(
+    call: EngineToolCall,
+    state: AgentSkillsState,
+    catalog: SkillCatalog,
+  ): { update: AgentSkillsUpdate; events: SkillsEvent[] } | undefined {
+    const name = skillReadByFileTool(this.context, call, catalog);
+    return name === undefined ? undefined : fileReadLoad(this.context, name, state, catalog);
   }
 
   /** Load events recording that a loaded skill's tool was used (keeps it recent for the LRU cap). */

@@ -7,13 +7,24 @@ import type { ResolvedSkillsRuntimeOptions } from "../options/skills-runtime-opt
 import type { SkillDriftPolicy } from "../internal/core.js";
 import { applyAgentSkillsUpdate, type AgentSkillsState, type AgentSkillsUpdate } from "../state/skills-state.js";
 
-/** Applies an update locally under the agent's cap: what the channel reducer does with it (same function). */
-export function applyAgentUpdate(
-  state: AgentSkillsState,
-  update: AgentSkillsUpdate,
-  maxLoadedSkills: number,
-): AgentSkillsState {
-  return applyAgentSkillsUpdate(state, { ...update, maxLoadedSkills });
+/** Applies an update locally: what the channel reducer does with it (same function). */
+export function applyAgentUpdate(state: AgentSkillsState, update: AgentSkillsUpdate): AgentSkillsState {
+  return applyAgentSkillsUpdate(state, update);
+}
+
+/**
+ * The skills to unload so that at most `maxLoadedSkills` stay loaded: the least recently used first (smallest
+ * `(lastUsedSeq, name)`), never one of `keep`. The writer emits them as `unload` events; the reducer reads no cap.
+ */
+export function capEvictions(state: AgentSkillsState, maxLoadedSkills: number, keep: readonly string[] = []): string[] {
+  const entries = Object.values(state.load.loaded);
+  const over = entries.length - maxLoadedSkills;
+  if (over <= 0) return [];
+  return entries
+    .filter((entry) => !keep.includes(entry.name))
+    .sort((a, b) => a.lastUsedSeq - b.lastUsedSeq || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
+    .slice(0, over)
+    .map((entry) => entry.name);
 }
 
 /** Joins several updates of one agent into one (events in order, disabled names united). */
@@ -24,12 +35,7 @@ export function mergeAgentUpdates(
   if (present.length === 0) return undefined;
   const events = present.flatMap((update) => update.events ?? []);
   const disable = present.flatMap((update) => update.disable ?? []);
-  const maxLoadedSkills = present.find((update) => update.maxLoadedSkills !== undefined)?.maxLoadedSkills;
-  return {
-    events,
-    ...(disable.length > 0 ? { disable } : {}),
-    ...(maxLoadedSkills !== undefined ? { maxLoadedSkills } : {}),
-  };
+  return { events, ...(disable.length > 0 ? { disable } : {}) };
 }
 
 /** Before a model call: end the turn when a new user message arrived, then settle drift of loaded skills. */
@@ -49,10 +55,16 @@ export function prepareModelCall(
   const drift = driftEvents(state, catalog, options.onDrift, agentId, seq);
   events.push(...drift.events);
   const trace = drift.trace;
+  // Parallel loads of one step can go over the cap (each writer saw the state before the others): evict here.
+  const settled = events.length === 0 ? state : applyAgentUpdate(state, { events });
+  const reloaded = events.flatMap((event) => (event.type === "load" ? [event.name] : []));
+  const over = capEvictions(settled, options.maxLoadedSkills, reloaded);
+  events.push(...over.map((name) => ({ type: "unload" as const, name, seq })));
   if (events.length === 0) return { state, update: undefined, events: trace };
-  const next = applyAgentUpdate(state, { events }, options.maxLoadedSkills);
-  trace.push(...unloadedEvents(state, next, agentId, last?.getType() === "human" ? "turn-ended" : "removed"));
-  return { state: next, update: { events, maxLoadedSkills: options.maxLoadedSkills }, events: trace };
+  const next = over.length === 0 ? settled : applyAgentUpdate(state, { events });
+  trace.push(...evictionEvents(settled, next, agentId));
+  trace.push(...unloadedEvents(state, settled, agentId, last?.getType() === "human" ? "turn-ended" : "removed"));
+  return { state: next, update: { events }, events: trace };
 }
 
 /** State changes and trace events computed before a model call (turn end, drift). */
@@ -63,25 +75,27 @@ export interface PreparedState {
 }
 
 /** After a model call: count it when a `once` skill is loaded (consumes it); otherwise nothing to record, no channel write. */
-export function afterModelCall(state: AgentSkillsState, maxLoaded: number, agentId: string): PreparedState {
+export function afterModelCall(state: AgentSkillsState, agentId: string): PreparedState {
   if (!Object.values(state.load.loaded).some((entry) => entry.mode === "once"))
     return { state, update: undefined, events: [] };
   const events: SkillLoadEvent[] = [{ type: "model-call", seq: state.load.seq + 1 }];
-  const next = applyAgentUpdate(state, { events }, maxLoaded);
+  const next = applyAgentUpdate(state, { events });
   return {
     state: next,
-    update: { events, maxLoadedSkills: maxLoaded },
+    update: { events },
     events: unloadedEvents(state, next, agentId, "once-consumed"),
   };
 }
 
-/** The turn is over (the agent answered): drop `turn` and `once` skills. */
-export function endTurn(state: AgentSkillsState, maxLoaded: number, agentId: string): PreparedState {
+/** The turn is over (the agent answered): drop `turn` and `once` skills (no update when only `session` skills are loaded). */
+export function endTurn(state: AgentSkillsState, agentId: string): PreparedState {
+  if (Object.values(state.load.loaded).every((entry) => entry.mode === "session"))
+    return { state, update: undefined, events: [] };
   const events: SkillLoadEvent[] = [{ type: "end-turn", seq: state.load.seq + 1 }];
-  const next = applyAgentUpdate(state, { events }, maxLoaded);
+  const next = applyAgentUpdate(state, { events });
   return {
     state: next,
-    update: { events, maxLoadedSkills: maxLoaded },
+    update: { events },
     events: unloadedEvents(state, next, agentId, "turn-ended"),
   };
 }

@@ -9,7 +9,7 @@ import { READ_SKILL, runReadSkill } from "../tools/read-skill/index.js";
 import { SEARCH_SKILLS, runSearchSkills } from "../tools/search-skills/index.js";
 import type { SkillsToolContext, SkillsToolOutcome } from "../tools/skills-tool-context.js";
 import type { EngineContext } from "./catalog-cache.js";
-import { applyAgentUpdate, evictionEvents } from "./state-events.js";
+import { applyAgentUpdate, capEvictions, evictionEvents } from "./state-events.js";
 import type { EngineToolCall } from "./tool-gate.js";
 
 /** Runs a skills tool call against this agent's state. */
@@ -77,24 +77,28 @@ async function readSkill(
       };
     }
     const chosen = policyEvictions(context, state, name);
-    if (chosen.length > 0)
+    const loadEvents = outcome.update?.events ?? [];
+    const withPolicy = applyAgentUpdate(state, {
+      events: [...chosen.map((evicted) => unloadAt(evicted, state)), ...loadEvents],
+    });
+    // The cap is enforced here, as explicit unload events (least recently used first): the reducer reads no cap.
+    const lru = capEvictions(withPolicy, context.options.maxLoadedSkills, [name]);
+    const evicted = [...chosen, ...lru];
+    if (evicted.length > 0)
       outcome.update = {
         ...outcome.update,
-        events: [
-          ...chosen.map((evicted) => ({ type: "unload" as const, name: evicted, seq: state.load.seq + 1 })),
-          ...(outcome.update?.events ?? []),
-        ],
+        events: [...evicted.map((skill) => unloadAt(skill, state)), ...loadEvents],
       };
     outcome.events = [
       ...(outcome.events ?? []),
-      ...evictionEvents(
-        state,
-        applyAgentUpdate(state, outcome.update ?? {}, context.options.maxLoadedSkills),
-        context.agentId,
-      ),
+      ...evictionEvents(state, applyAgentUpdate(state, outcome.update ?? {}), context.agentId),
     ];
   }
   return outcome;
+}
+
+function unloadAt(name: string, state: AgentSkillsState) {
+  return { type: "unload" as const, name, seq: state.load.seq + 1 };
 }
 
 /** Skills the configured eviction policy unloads so that `incoming` fits under the cap (none without a policy). */

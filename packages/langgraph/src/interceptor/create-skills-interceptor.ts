@@ -16,6 +16,7 @@ import {
   pendingCalls,
   runForwarded,
   toolNodeTools,
+  withFileReads,
   type GatedToolNodeOptions,
 } from "./gated-tool-node.js";
 import { invocationOptions } from "../options/invocation-options.js";
@@ -173,12 +174,14 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
       return async (state, config) => {
         const at = pendingCalls(state.messages);
         const { agentState, catalog, threadId } = scope(state, config);
-        const gated = await gateCalls(at.calls, { engine, agentId, agentState, catalog, threadId });
+        const gateScope = { engine, agentId, agentState, catalog, threadId };
+        const gated = await gateCalls(at.calls, gateScope);
         // GraphInterrupt (and any error ToolNode rethrows) propagates from here: the graph pauses, nothing is written.
         const outputs = await runForwarded(libraryNode, state as never, at, gated.forwarded, config);
-        await emitSkillsEvents(gated.events, { writer: config.writer, config });
+        const { update, events } = withFileReads(gated, outputs, gateScope);
+        await emitSkillsEvents(events, { writer: config.writer, config });
         const { messages, rest } = orderOutputs(at.calls, gated.answered, outputs);
-        const own: SkillsNodeUpdate = { messages, ...(gated.update ? { [SKILLS_STATE_KEY]: wrap(gated.update) } : {}) };
+        const own: SkillsNodeUpdate = { messages, ...(update ? { [SKILLS_STATE_KEY]: wrap(update) } : {}) };
         return rest.length > 0
           ? [new Command({ update: own as unknown as Record<string, unknown> }), ...(rest as Command[])]
           : own;
@@ -193,6 +196,7 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
         const { agentState } = scope(state, config);
         if (Object.keys(agentState.load.loaded).length === 0) return {};
         const ended = engine.endTurn(agentState);
+        if (!ended.update) return {};
         await emitSkillsEvents(ended.events, { writer: config.writer, config });
         return { [SKILLS_STATE_KEY]: wrap(ended.update) };
       };

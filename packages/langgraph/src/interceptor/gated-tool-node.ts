@@ -23,9 +23,12 @@ export interface GatedCalls {
   forwarded: ToolCall[];
   update: AgentSkillsUpdate | undefined;
   events: SkillsEvent[];
+  /** Forwarded calls by tool_call_id (a successful read of a SKILL.md by a generic file tool loads the skill: `withFileReads`). */
+  fileReads: Map<string, ToolCall>;
 }
 
-interface GateScope {
+/** What gating one AI message's calls runs against. */
+export interface GateScope {
   engine: SkillsEngine;
   agentId: string;
   agentState: AgentSkillsState;
@@ -43,6 +46,7 @@ export async function gateCalls(calls: readonly ToolCall[], scope: GateScope): P
   const forwarded: ToolCall[] = [];
   const updates: Array<AgentSkillsUpdate | undefined> = [];
   const events: SkillsEvent[] = [];
+  const fileReads = new Map<string, ToolCall>();
   await Promise.all(
     calls.map(async (toolCall) => {
       const call = { name: toolCall.name, args: toolCall.args, id: toolCall.id };
@@ -60,11 +64,39 @@ export async function gateCalls(calls: readonly ToolCall[], scope: GateScope): P
         return;
       }
       const inner = decision.call;
-      forwarded.push({ ...toolCall, name: inner.name, args: inner.args as Record<string, unknown>, type: "tool_call" });
+      const next: ToolCall = {
+        ...toolCall,
+        name: inner.name,
+        args: inner.args as Record<string, unknown>,
+        type: "tool_call",
+      };
+      forwarded.push(next);
+      fileReads.set(toolCall.id ?? "", next);
       updates.push(engine.touch(decision.owner, agentState));
     }),
   );
-  return { answered, forwarded, update: mergeAgentUpdates(...updates), events };
+  return { answered, forwarded, update: mergeAgentUpdates(...updates), events, fileReads };
+}
+
+/** Loads of skills whose SKILL.md a forwarded generic file tool read successfully, merged into the gate's update. */
+export function withFileReads(
+  gated: GatedCalls,
+  outputs: ReadonlyArray<ToolMessage | Command | Record<string, unknown>>,
+  scope: GateScope,
+): { update: AgentSkillsUpdate | undefined; events: SkillsEvent[] } {
+  const updates: Array<AgentSkillsUpdate | undefined> = [gated.update];
+  const events = [...gated.events];
+  for (const output of outputs) {
+    if (isCommand(output) || (output as BaseMessage).getType?.() !== "tool") continue;
+    const message = output as ToolMessage;
+    const call = gated.fileReads.get(message.tool_call_id);
+    if (!call || message.status === "error") continue;
+    const read = scope.engine.fileRead(call, scope.agentState, scope.catalog);
+    if (!read) continue;
+    updates.push(read.update);
+    events.push(...read.events);
+  }
+  return { update: mergeAgentUpdates(...updates), events };
 }
 
 /** The tools LangGraph's ToolNode runs: the interceptor's served tools (pool, skillTools, hooks), then the graph's own. */

@@ -110,7 +110,12 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
           }
         : request;
       const result = await handler(forwarded);
-      const touch = mergeAgentUpdates(engine.touch(decision.owner, agentState));
+      const read =
+        ToolMessage.isInstance(result) && result.status !== "error"
+          ? engine.fileRead(decision.call, agentState, catalog)
+          : undefined;
+      if (read) await emit(read.events, runtime);
+      const touch = mergeAgentUpdates(engine.touch(decision.owner, agentState), read?.update);
       if (!touch || !ToolMessage.isInstance(result)) return result;
       return new Command({ update: { messages: [result], ...stateUpdate(touch) } });
     },

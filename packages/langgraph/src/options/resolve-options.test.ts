@@ -11,7 +11,7 @@ describe("resolveOptions", () => {
       agentId: "default",
       toolExposure: "dynamic",
       bodyPlacement: "tool-result",
-      loadMode: "turn",
+      loadMode: "session",
       maxLoadedSkills: 8,
       enumThreshold: 50,
       onDrift: "reload",

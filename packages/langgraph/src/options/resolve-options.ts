@@ -31,6 +31,14 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
   const maxLoadedSkills = integerOption("maxLoadedSkills", options.maxLoadedSkills ?? 8);
   if (options.evictionPolicy !== undefined && typeof options.evictionPolicy !== "function")
     throw fail("evictionPolicy", options.evictionPolicy, "must be a function");
+  const allowDisable = options.allowDisableSkill ?? false;
+  if (![true, false, "thread", "app"].includes(allowDisable as never))
+    throw fail("allowDisableSkill", allowDisable, 'must be true, false, "thread" or "app"');
+  const disabledSkills = options.disabledSkills ?? new Set<string>();
+  if (!(disabledSkills instanceof Set)) throw fail("disabledSkills", disabledSkills, "must be a Set of skill names");
+  const fileReadTools = options.fileReadTools ?? ["read_file", "file_read", "Read"];
+  if (!Array.isArray(fileReadTools) || fileReadTools.some((name) => typeof name !== "string"))
+    throw fail("fileReadTools", fileReadTools, "must be an array of tool names");
   const tools = options.tools ?? [];
   const names = new Set<string>();
   for (const tool of tools) {
@@ -55,14 +63,17 @@ export function resolveOptions(options: SkillsRuntimeOptions): ResolvedSkillsRun
     hooks: options.hooks ?? [],
     toolExposure: options.toolExposure ?? "dynamic",
     bodyPlacement: options.bodyPlacement ?? "tool-result",
-    loadMode: options.loadMode ?? "turn",
+    loadMode: options.loadMode ?? "session",
     loadModes: options.loadModes ?? {},
     maxLoadedSkills,
     evictionPolicy: options.evictionPolicy,
     restrictTools: options.restrictTools ?? false,
     // 0 turns the enum of skill names off; the other counts and sizes must be at least 1.
     enumThreshold: integerOption("enumThreshold", options.enumThreshold ?? 50, { min: 0 }),
-    allowDisableSkill: options.allowDisableSkill ?? false,
+    allowDisableSkill: allowDisable !== false,
+    disableScope: allowDisable === "app" ? "app" : "thread",
+    disabledSkills,
+    fileReadTools,
     onDrift: options.onDrift ?? "reload",
     prompt: { ...options.prompt, preamble: options.prompt?.preamble ?? DEFAULT_SKILLS_PREAMBLE },
     maxResourceBytes: integerOption("maxResourceBytes", options.maxResourceBytes ?? 65_536),

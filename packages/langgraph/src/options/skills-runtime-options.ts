@@ -50,7 +50,11 @@ export interface SkillsRuntimeOptions {
   toolExposure?: ToolExposure;
   /** @default "tool-result" */
   bodyPlacement?: BodyPlacement;
-  /** Load mode of every skill not in `loadModes`. @default "turn" */
+  /**
+   * Load mode of every skill not in `loadModes`: `session` keeps a read skill (and the tools it unlocked) for the rest of
+   * the thread, so a follow-up question about the same task still has it; `turn` drops it when the agent has answered.
+   * @default "session"
+   */
   loadMode?: LoadMode;
   /** Load mode per skill name. */
   loadModes?: Readonly<Record<string, LoadMode>>;
@@ -66,8 +70,24 @@ export interface SkillsRuntimeOptions {
   restrictTools?: boolean;
   /** With at most this many visible skills, skill-name parameters are a zod enum. @default 50 */
   enumThreshold?: number;
-  /** Offer `disable_skill` (hides a skill for this agent on this thread only). @default false */
-  allowDisableSkill?: boolean;
+  /**
+   * Offer `disable_skill`: `true` or `"thread"` hides the skill for this agent on this thread only; `"app"` adds it to
+   * `disabledSkills`, hiding it for every agent and thread given that set (spring-ai-alibaba's registry-wide disable).
+   * @default false
+   */
+  allowDisableSkill?: boolean | "thread" | "app";
+  /**
+   * Skills hidden on every thread: an app-owned set, shared by the agents given the same `Set` and read on every request
+   * (delete a name to bring the skill back). `disable_skill` writes here under `allowDisableSkill: "app"`.
+   * @default a set of this agent's own
+   */
+  disabledSkills?: Set<string>;
+  /**
+   * Generic file tools (deepagents' `read_file`, Strands' `file_read`) whose successful read of a listed skill's
+   * SKILL.md loads that skill like read_skill (state entry, unlocked tools, events); `[]` turns this off.
+   * @default ["read_file", "file_read", "Read"]
+   */
+  fileReadTools?: readonly string[];
   /** @default "reload" */
   onDrift?: SkillDriftPolicy;
   /** Skills list rendering (core `renderSkillsPrompt` options: format, budget, preamble, ...). @default core's: xml, 8000 chars */
@@ -96,6 +116,10 @@ export interface ResolvedSkillsRuntimeOptions {
   restrictTools: boolean;
   enumThreshold: number;
   allowDisableSkill: boolean;
+  /** Where disable_skill records a disabled skill. */
+  disableScope: "thread" | "app";
+  disabledSkills: Set<string>;
+  fileReadTools: readonly string[];
   onDrift: SkillDriftPolicy;
   prompt: RenderSkillsPromptOptions;
   maxResourceBytes: number;

@@ -18,24 +18,28 @@ describe("skills channel reducer", () => {
     expect(Object.keys(value.b!.load.loaded)).toEqual(["y"]);
   });
 
-  it("still applies the cap of an update written before 0.2 (field maxLoaded, from an old checkpoint's pending writes)", () => {
-    const old = { a: { events: [load("x", 1), load("y", 1)], maxLoaded: 1 } } as unknown as SkillsStateUpdate;
-    expect(Object.keys(reduceSkillsState({}, old).a!.load.loaded)).toHaveLength(1);
+  it("reads no cap: an update is plain events, and a field an old writer added is ignored", () => {
+    const withCap = { a: { events: [load("x", 1), load("y", 1)], maxLoadedSkills: 1 } } as unknown as SkillsStateUpdate;
+    expect(Object.keys(reduceSkillsState({}, withCap).a!.load.loaded)).toEqual(["x", "y"]);
   });
 
   it("gives the same state whatever order parallel updates of one step arrive in", () => {
-    const one = { a: { events: [load("x", 1)], maxLoadedSkills: 1 } };
-    const two = { a: { events: [load("y", 1)], maxLoadedSkills: 1 } };
-    const forward = reduceSkillsState(reduceSkillsState({}, one), two);
-    const backward = reduceSkillsState(reduceSkillsState({}, two), one);
-    expect(Object.keys(forward.a!.load.loaded)).toEqual(Object.keys(backward.a!.load.loaded));
-    expect(Object.keys(forward.a!.load.loaded)).toHaveLength(1);
+    const one = { a: { events: [load("x", 1), { type: "unload" as const, name: "w", seq: 1 }] } };
+    const two = { a: { events: [load("y", 1)] } };
+    const base = reduceSkillsState({}, { a: { events: [load("w", 0)] } });
+    const forward = reduceSkillsState(reduceSkillsState(base, one), two);
+    const backward = reduceSkillsState(reduceSkillsState(base, two), one);
+    expect(JSON.stringify(forward)).toBe(JSON.stringify(backward));
+    expect(Object.keys(forward.a!.load.loaded).sort()).toEqual(["x", "y"]);
   });
 
-  it("replaces an agent's entry when given a whole agent state", () => {
+  it("replaces an agent's entry with a whole agent state of the same or a newer sequence, never an older one", () => {
     const before = reduceSkillsState({}, { a: { events: [load("x", 1)] }, b: { events: [load("y", 1)] } });
-    const after = reduceSkillsState(before, { a: emptyAgentSkillsState() });
-    expect(after.a!.load.loaded).toEqual({});
+    const stale = reduceSkillsState(before, { a: emptyAgentSkillsState() });
+    expect(Object.keys(stale.a!.load.loaded)).toEqual(["x"]);
+    const newer = reduceSkillsState({}, { a: { events: [load("z", 1), load("v", 2)] } }).a!;
+    const after = reduceSkillsState(before, { a: newer });
+    expect(Object.keys(after.a!.load.loaded).sort()).toEqual(["v", "z"]);
     expect(Object.keys(after.b!.load.loaded)).toEqual(["y"]);
   });
 
@@ -53,8 +57,8 @@ describe("skills channel reducer", () => {
     let local = emptyAgentSkillsState();
     let channel = reduceSkillsState({}, undefined);
     for (const update of updates) {
-      local = applyAgentUpdate(local, update, 2);
-      channel = reduceSkillsState(channel, { a: { ...update, maxLoadedSkills: 2 } });
+      local = applyAgentUpdate(local, update);
+      channel = reduceSkillsState(channel, { a: update });
       expect(local).toEqual(channel.a);
     }
     expect(Object.keys(local.load.loaded)).toEqual(["v"]);

@@ -7,28 +7,24 @@ import { SKILLS_STATE_KEY } from "../internal/core.js";
 export { SKILLS_STATE_KEY };
 export type { AgentSkillsState, SkillsStateValue };
 
-/** One agent's update: load events applied in order, with the cap to enforce and names to disable. */
+/**
+ * One agent's update: load events applied in order, and names to disable. Plain data with no configuration: the cap
+ * (`maxLoadedSkills`) is enforced by the writer, which emits the evictions as `unload` events.
+ */
 export interface AgentSkillsUpdate {
   events?: SkillLoadEvent[];
-  /** The agent's `maxLoadedSkills`, carried with the events. */
-  maxLoadedSkills?: number;
   disable?: string[];
 }
 
 /**
  * The channel update: agent id -> update (events merge, also in parallel) or a whole AgentSkillsState (replaces that
- * agent's entry: subgraph outputs, restores).
+ * agent's entry unless its `load.seq` is lower than the entry's: subgraph outputs, restores).
  */
 export type SkillsStateUpdate = Record<string, AgentSkillsUpdate | AgentSkillsState>;
 
 /** A fresh agent state. */
 export function emptyAgentSkillsState(): AgentSkillsState {
   return { load: emptyLoadState(), disabled: [] };
-}
-
-/** The cap an update carries; updates written before 0.2 (pending writes of an old checkpoint) call it `maxLoaded`. */
-function capOf(change: AgentSkillsUpdate): number | undefined {
-  return change.maxLoadedSkills ?? (change as { maxLoaded?: number }).maxLoaded;
 }
 
 /** Reducer of the channel: merges per agent key, so parallel writers (Send, parallel tool calls) never collide. */
@@ -42,6 +38,10 @@ export function reduceSkillsState(
   for (const [agentId, entry] of Object.entries(update)) {
     if (!entry) continue;
     if ("load" in entry && entry.load) {
+      // A whole entry (a subgraph's output, a restore) replaces the agent's entry unless it is older: a parallel branch
+      // of another agent writes back the copy of this agent's entry it started from, which must not undo newer loads.
+      const present = next[agentId];
+      if (present && (entry.load.seq ?? 0) < present.load.seq) continue;
       next[agentId] = { load: entry.load, disabled: [...(entry.disabled ?? [])] };
       continue;
     }
@@ -51,14 +51,12 @@ export function reduceSkillsState(
 }
 
 /**
- * One agent's update applied to its state: the events in order (under the update's `maxLoadedSkills` cap), disabled names
- * united. The channel reducer and the engine's local view both use this, so they cannot disagree.
+ * One agent's update applied to its state: the events in order, disabled names united. No configuration is read (the
+ * reducer needs none). The channel reducer and the engine's local view both use this, so they cannot disagree.
  */
 export function applyAgentSkillsUpdate(previous: AgentSkillsState, change: AgentSkillsUpdate): AgentSkillsState {
   const load =
-    change.events && change.events.length > 0
-      ? applyLoadEvents(previous.load, change.events, { maxLoadedSkills: capOf(change) }).state
-      : previous.load;
+    change.events && change.events.length > 0 ? applyLoadEvents(previous.load, change.events).state : previous.load;
   const disabled =
     change.disable && change.disable.length > 0
       ? [...new Set([...previous.disabled, ...change.disable])].sort()

@@ -66,6 +66,7 @@ export function unknownSkill(context: SkillsToolContext, name: string | undefine
     );
   if (context.state.disabled.includes(name))
     return toolError(`Skill '${name}' is disabled for this agent on this thread.`);
+  if (context.options.disabledSkills.has(name)) return toolError(`Skill '${name}' is disabled by the application.`);
   const hits = context.catalog.search(name, { limit: 3 }).map((hit) => hit.name);
   const hint = hits.length > 0 ? ` Did you mean: ${hits.join(", ")}?` : " Use search_skills to find one.";
   return toolError(`Skill '${name}' not found.${hint}`);

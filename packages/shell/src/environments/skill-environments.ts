@@ -9,7 +9,7 @@ export const REQUIREMENTS_FILES = ["requirements.txt", "scripts/requirements.txt
 
 /** What a skill's requirements file says, and the environment it gets. */
 export interface SkillRequirements {
-  /** Path of the requirements file relative to the skill folder. */
+  /** Path of the requirements file relative to the skill folder; "" for packages declared in frontmatter (`depends.uv`). */
   file: string;
   /** Its lines without comments and blanks (what the approver sees). */
   packages: string[];
@@ -50,11 +50,11 @@ export function defaultEnvironmentRoot(): string {
  * @returns undefined when the skill declares no requirements
  */
 export async function readSkillRequirements(
-  skill: { name: string; dir: string },
+  skill: { name: string; dir: string; dependencies?: { uv?: readonly string[] } },
   root: string,
 ): Promise<SkillRequirements | { error: string } | undefined> {
   if (skill.dir === "") return undefined;
-  return withConfinedFolder(skill.dir, async (folder) => {
+  const fromFile = await withConfinedFolder(skill.dir, async (folder) => {
     for (const file of REQUIREMENTS_FILES) {
       const read = await folder.readFile(file, { maxBytes: 64 * 1024 });
       if (!read.ok) {
@@ -77,6 +77,43 @@ export async function readSkillRequirements(
     }
     return undefined;
   });
+  if (fromFile !== undefined) return fromFile;
+  return declaredRequirements(skill.name, skill.dependencies?.uv ?? [], root);
+}
+
+/**
+ * The environment of Python packages a skill declares in its frontmatter (tama's `depends.uv`) when it has no
+ * requirements file: `file` is "" (the installer writes the list into the environment folder). Same rules as a file.
+ */
+function declaredRequirements(
+  name: string,
+  packages: readonly string[],
+  root: string,
+): SkillRequirements | { error: string } | undefined {
+  if (packages.length === 0) return undefined;
+  const unsafe = packages.find((line) => !SAFE_REQUIREMENT.test(line));
+  if (unsafe !== undefined)
+    return {
+      error: `skill '${name}': depends.uv entry '${unsafe}' is not a plain package specifier (URLs and paths are not installed)`,
+    };
+  const text = `${packages.join("\n")}\n`;
+  const digest = createHash("sha256").update(`${process.version}\n${text}`).digest("hex").slice(0, 16);
+  const safeName = name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
+  return { file: "", packages: [...packages], text, hostDir: path.join(root, `${safeName}-${digest}`) };
+}
+
+/** Where the installer reads the requirements from: the skill's file, or (declared in frontmatter) a copy in the environment. */
+export function requirementsPathFor(
+  requirements: SkillRequirements,
+  skillDir: string,
+  envDir = requirements.hostDir,
+): string {
+  return requirements.file === "" ? path.join(envDir, "requirements.txt") : path.join(skillDir, requirements.file);
+}
+
+/** Writes frontmatter-declared requirements into the (prepared) environment folder for the installer. */
+export function writeDeclaredRequirements(requirements: SkillRequirements): void {
+  if (requirements.file === "") writeFileSync(path.join(requirements.hostDir, "requirements.txt"), requirements.text);
 }
 
 /** True when the environment was installed completely. */

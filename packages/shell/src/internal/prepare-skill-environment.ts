@@ -9,6 +9,8 @@ import {
   markEnvironmentReady,
   prepareEnvironmentFolder,
   readSkillRequirements,
+  requirementsPathFor,
+  writeDeclaredRequirements,
   type SkillRequirements,
 } from "../environments/skill-environments.js";
 import type { ShellApprovalRequest } from "../hook/shell-hook-options.js";
@@ -32,7 +34,8 @@ export async function prepareSkillEnvironment(
 ): Promise<{ ok: true; hostDir?: string } | Refusal> {
   const options = runtime.skillEnvironments;
   if (!options) return { ok: true };
-  const requirements = await readSkillRequirements(skill, options.root);
+  const declared = runtime.catalog.get(skill.name)?.dependencies;
+  const requirements = await readSkillRequirements({ ...skill, dependencies: declared }, options.root);
   if (requirements === undefined) return { ok: true };
   if ("error" in requirements) return refusal("missing-requirements", requirements.error);
   if (environmentIsReady(requirements)) return { ok: true, hostDir: requirements.hostDir };
@@ -81,11 +84,14 @@ async function install(
   const options = runtime.skillEnvironments;
   if (!options) return { ok: true };
   prepareEnvironmentFolder(requirements);
+  writeDeclaredRequirements(requirements);
   const sandboxed = runtime.executor.name === "bubblewrap";
   const envDir = sandboxed ? SANDBOX_ENVIRONMENT : requirements.hostDir;
   const requirementsPath = sandboxed
-    ? `${SANDBOX_SKILL_DIR}/${requirements.file}`
-    : path.join(skill.dir, requirements.file);
+    ? requirements.file === ""
+      ? `${SANDBOX_ENVIRONMENT}/requirements.txt`
+      : `${SANDBOX_SKILL_DIR}/${requirements.file}`
+    : requirementsPathFor(requirements, skill.dir);
   const result = await runtime.executor.run({
     argv: installCommand(envDir, requirementsPath, options.pipArgs),
     cwd: workspaceDir,

@@ -55,10 +55,11 @@ function matchesRule(rule: { prefix: string[]; exact: boolean }, argv: readonly 
 /**
  * The shell hook for `skillgraph chat`: bubblewrap when it works here; otherwise no scripts, unless `unsafeLocal`
  * (then the local executor, which is NOT a sandbox). Commands not pre-approved by their skill ask through `interrupt()`.
+ * With `alwaysOn` the `shell` tool is offered on every turn, whatever skills are loaded.
  */
 export function createChatShell(
   catalog: SkillCatalog,
-  options: { unsafeLocal?: boolean; off?: boolean; workspaceRoot?: string } = {},
+  options: { unsafeLocal?: boolean; off?: boolean; workspaceRoot?: string; alwaysOn?: boolean } = {},
 ): ChatShell {
   const alwaysApproved = new Set<string>();
   if (options.off)
@@ -74,6 +75,8 @@ export function createChatShell(
   const common = {
     skills: catalog,
     requireApproval,
+    // tama's always-present `bash`: the shell tool on every turn, for instruction skills that name no scripts.
+    ...(options.alwaysOn ? { alwaysVisible: ["shell" as const] } : {}),
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
   };
   try {

@@ -7,10 +7,11 @@ import type { ChatEndpoint } from "./chat-endpoint.js";
  * @param endpoint base URL, key and model name (see `resolveChatEndpoint`)
  * @param options.maxRetries retries of failed HTTP calls @default 2
  * @param options.timeoutMs how long one model request may take @default the client's (10 minutes)
+ * @param options.temperature / topP / maxTokens sampling settings (an agent file's model parameters) @default the endpoint's
  */
 export function createChatModel(
   endpoint: ChatEndpoint,
-  options: { maxRetries?: number; temperature?: number; timeoutMs?: number } = {},
+  options: { maxRetries?: number; temperature?: number; topP?: number; maxTokens?: number; timeoutMs?: number } = {},
 ): ChatOpenAI {
   return new ChatOpenAI({
     model: endpoint.model,
@@ -18,6 +19,8 @@ export function createChatModel(
     maxRetries: options.maxRetries ?? 2,
     ...(options.timeoutMs === undefined ? {} : { timeout: options.timeoutMs }),
     ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+    ...(options.topP === undefined ? {} : { topP: options.topP }),
+    ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
     ...(endpoint.baseURL === undefined ? {} : { configuration: { baseURL: endpoint.baseURL } }),
   });
 }

@@ -1,6 +1,5 @@
-import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { loadAgentFile, type AgentFile } from "@skillgraph/core/agent-file";
+import type { AgentFile } from "@skillgraph/core/agent-file";
 import { acquireSessionLease, closeCheckpointer, type SessionLease } from "@skillgraph/checkpoint";
 import type { CliIO } from "../../cli-io.js";
 import { CliError } from "../../cli-error.js";
@@ -10,6 +9,7 @@ import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { SESSIONS_URL_HELP, sessionsUrl } from "../../sessions-url.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
 import { UsageError } from "../../usage-error.js";
+import { loadAgentFileOrNamed, modelParameters } from "../agents/agent-store.js";
 import { agentFileEndpoint, NO_ENDPOINT_MESSAGE, resolveChatEndpoint } from "./chat-endpoint.js";
 import { createChatRenderer } from "./chat-renderer.js";
 import { runChatRepl } from "./chat-repl.js";
@@ -22,7 +22,7 @@ import { runChatExchange } from "./run-chat-exchange.js";
 
 export const usage =
   "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] " +
-  "[--system TEXT] [--agent FILE] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--quiet] [--verbose]";
+  "[--system TEXT] [--agent FILE|NAME] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--shell] [--quiet] [--verbose]";
 
 /** Seconds one model request may take before chat gives up on it. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -63,7 +63,8 @@ export const help: CommandHelp = {
     },
     {
       flags: "--agent FILE",
-      description: "a declarative agent (skillgraph.agent.yaml or a package.json 'skillgraph' key); flags win over it",
+      description:
+        "a declarative agent (skillgraph.agent.yaml, a package.json 'skillgraph' key or an Ollama-style Agentfile), or the NAME of one saved with 'skillgraph agents create'; flags win over it",
       default: "none",
     },
     {
@@ -86,6 +87,11 @@ export const help: CommandHelp = {
       flags: "--unsafe-local",
       description: "without bubblewrap, run skill scripts on this machine unsandboxed",
       default: "off: no bubblewrap, no scripts",
+    },
+    {
+      flags: "--shell",
+      description: "offer the shell tool on every turn (tama's bash), not only once a skill that uses it is loaded",
+      default: "off (or the agent file's shell.alwaysOn)",
     },
     { flags: "-q, --quiet", description: "hide activity lines (skills, tools, session banner)", default: "off" },
     { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
@@ -124,12 +130,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       "approve-all": { type: "boolean" },
       "deny-all": { type: "boolean" },
       "unsafe-local": { type: "boolean" },
+      shell: { type: "boolean" },
       agent: { type: "string" },
       "trust-agent-endpoint": { type: "boolean" },
     },
   });
   const agentFile: AgentFile | undefined =
-    values.agent === undefined ? undefined : await loadAgentFile(resolve(io.cwd, values.agent));
+    values.agent === undefined ? undefined : await loadAgentFileOrNamed(values.agent, io);
   if (values.ephemeral && (values.session !== undefined || values.checkpoint !== undefined))
     throw new UsageError("--ephemeral cannot be combined with --session or --checkpoint");
   if (values["approve-all"] && values["deny-all"])
@@ -162,6 +169,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const shell = createChatShell(skills, {
     unsafeLocal: values["unsafe-local"] === true || executorChoice === "unsafe-local",
     off: executorChoice === "off" && !values["unsafe-local"],
+    alwaysOn: values.shell === true || agentFile?.shell?.alwaysOn === true,
   });
   // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
   const checkpointUrl = sessionsUrl(values.checkpoint, io.env, agentFile?.checkpointer);
@@ -173,7 +181,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     // One writer per session: a second `chat --session NAME` gets SessionBusyError (exit 1), never a lost turn.
     if (session) lease = await acquireSessionLease(session.checkpointer, session.name);
     const agent = createChatAgent({
-      model: createChatModel(endpoint, { timeoutMs, maxRetries: 1 }),
+      model: createChatModel(endpoint, { timeoutMs, maxRetries: 1, ...modelParameters(agentFile) }),
       skills,
       skillsOptions: {
         ...(shell.hook ? { hooks: [shell.hook] } : {}),

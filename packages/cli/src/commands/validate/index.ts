@@ -1,7 +1,13 @@
 import { existsSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { skillsFromDirectory, validateSkill, type SkillDiagnostic } from "@skillgraph/core";
+import {
+  SKILL_DIALECTS,
+  skillsFromDirectory,
+  validateSkill,
+  type SkillDiagnostic,
+  type SkillDialect,
+} from "@skillgraph/core";
 import type { CliIO } from "../../cli-io.js";
 import { CliError } from "../../cli-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
@@ -21,7 +27,7 @@ interface ValidationResult {
   diagnostics: Array<Pick<SkillDiagnostic, "code" | "severity" | "message">>;
 }
 
-export const usage = "skillgraph validate [--json] [--strict] PATH... | --all DIR...";
+export const usage = "skillgraph validate [--json] [--strict] [--dialect NAME] PATH... | --all DIR...";
 
 export const help: CommandHelp = {
   summary: "Check skill folders against the Agent Skills spec, as the reference validator does.",
@@ -32,6 +38,12 @@ export const help: CommandHelp = {
       default: "off",
     },
     { flags: "--strict", description: "warnings make a skill invalid too", default: "off" },
+    {
+      flags: "--dialect NAME",
+      description:
+        "accept another runtime's SKILL.md dialect: tama (tama:, tools:, depends:), spring (allowed_tools), claude (model, argument-hint, ...) or any; its keys and flow-style lists get a dialect-field note, not an error",
+      default: "reference (the reference validator's verdicts)",
+    },
     {
       flags: "--json",
       description: "print { results: [{ path (folder), skillFile, name, valid, diagnostics }] }",
@@ -47,8 +59,16 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { json: { type: "boolean" }, strict: { type: "boolean" }, all: { type: "boolean" } },
+    options: {
+      json: { type: "boolean" },
+      strict: { type: "boolean" },
+      all: { type: "boolean" },
+      dialect: { type: "string" },
+    },
   });
+  const dialect = (values.dialect ?? "reference") as SkillDialect;
+  if (!SKILL_DIALECTS.includes(dialect))
+    throw new UsageError(`--dialect must be one of ${SKILL_DIALECTS.join(", ")}, not '${values.dialect}'`);
   if (positionals.length === 0)
     throw new UsageError(
       values.all ? "--all needs a folder of skills" : "give at least one skill folder, or --all DIR",
@@ -79,8 +99,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
 
   const results: ValidationResult[] = [];
   for (const folder of folders) {
-    const outcome = await validateSkill(folder);
-    const valid = outcome.success && !(values.strict && outcome.issues.some((issue) => issue.severity === "warning"));
+    const outcome = await validateSkill(folder, { dialect });
+    // Under a dialect its notes are what was asked for: --strict does not count them.
+    const strictFailure = outcome.issues.some(
+      (issue) => issue.severity === "warning" && !(dialect !== "reference" && issue.code === "dialect-field"),
+    );
+    const valid = outcome.success && !(values.strict && strictFailure);
     const skillFile =
       ["SKILL.md", "skill.md"].map((file) => join(folder, file)).find((file) => existsSync(file)) ?? null;
     results.push({

@@ -2,7 +2,13 @@ import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
 import { installHints } from "../../internal/core.js";
 import { runsInInterceptor, skillNameSchema } from "../skill-name-schema.js";
-import { stringArg, unknownSkill, type SkillsToolContext, type SkillsToolOutcome } from "../skills-tool-context.js";
+import {
+  stringArg,
+  toolError,
+  unknownSkill,
+  type SkillsToolContext,
+  type SkillsToolOutcome,
+} from "../skills-tool-context.js";
 import { asksForDocs, MAX_SELECTED_DOCS, selectDocs } from "./doc-selection.js";
 
 /** Name of the level-2 tool. */
@@ -40,7 +46,9 @@ export function buildReadSkillTool(names: readonly string[], enumThreshold: numb
 
 /** Loads a skill: records it in state (name, mode, hash; no body) and answers with a stub the request builder fills with the body. */
 export async function runReadSkill(args: unknown, context: SkillsToolContext): Promise<SkillsToolOutcome> {
-  const name = skillByNameOrPath(args, context);
+  const resolved = skillByNameOrPath(args, context);
+  if ("error" in resolved) return toolError(resolved.error);
+  const { name } = resolved;
   const skill = name === undefined || context.state.disabled.includes(name) ? undefined : context.catalog.get(name);
   if (!skill || name === undefined) return unknownSkill(context, name);
   const files = await context.catalog.listFiles(name).catch(() => []);
@@ -86,10 +94,7 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
       hash: skill.hash,
       ...(docs.length > 0 ? { docs } : {}),
     },
-    update: {
-      events: [{ type: "load", name, mode, hash: skill.hash, seq }, ...(selection?.events ?? [])],
-      maxLoadedSkills: context.options.maxLoadedSkills,
-    },
+    update: { events: [{ type: "load", name, mode, hash: skill.hash, seq }, ...(selection?.events ?? [])] },
     events: [
       { type: "skill-loaded", agentId: context.agentId, skill: name, mode, hash: skill.hash },
       ...(tools.length > 0 ? [{ type: "tools-unlocked" as const, agentId: context.agentId, skill: name, tools }] : []),
@@ -97,15 +102,33 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
   };
 }
 
+/** What a read_skill call's `name` / `path` arguments resolve to: a skill name, or an error to answer with. */
+export type SkillArgResolution = { name: string | undefined } | { error: string };
+
 /**
- * The skill a read_skill call names: `name`, or `path` (the skill folder or its SKILL.md, absolute as listed, or
- * ending in `<name>/SKILL.md`). Only compared with the catalog's own paths: no file is touched for a path argument.
+ * The skill a read_skill call names: `name`, or `path` / `skill_path` (the skill folder or its SKILL.md, absolute as
+ * listed, or ending in `<name>/SKILL.md`). A `name` and a path naming different skills is an error saying so. Only
+ * compared with the catalog's own paths: no file is touched for a path argument.
  */
-export function skillByNameOrPath(args: unknown, context: SkillsToolContext): string | undefined {
+export function skillByNameOrPath(args: unknown, context: SkillsToolContext): SkillArgResolution {
   const name = stringArg(args, "name", "skill", "skill_name");
-  if (name !== undefined && context.catalog.has(name)) return name;
-  const path = stringArg(args, "path", "location") ?? (name !== undefined && /[\\/]/.test(name) ? name : undefined);
-  if (path === undefined || path.length > 4096) return name;
+  const pathArg = typeof args === "string" ? undefined : stringArg(args, "path", "skill_path", "location");
+  const path = pathArg ?? (name !== undefined && /[\\/]/.test(name) ? name : undefined);
+  if (path === undefined) return { name };
+  const byPath = path.length > 4096 ? undefined : skillAtPath(path, context);
+  if (pathArg !== undefined && name !== undefined && name !== path && context.catalog.has(name) && byPath !== name)
+    return {
+      error:
+        byPath === undefined
+          ? `read_skill was given name '${name}' and path '${path}', but that path is not the folder of '${name}' (or of any listed skill). Pass only one of them.`
+          : `read_skill was given name '${name}' and path '${path}', which names a different skill ('${byPath}'). Pass only one of them.`,
+    };
+  if (name !== undefined && context.catalog.has(name)) return { name };
+  return { name: byPath ?? name ?? path };
+}
+
+/** The listed skill whose folder (or SKILL.md) a path names, compared with the catalog's paths only. */
+function skillAtPath(path: string, context: SkillsToolContext): string | undefined {
   const folder = path
     .replace(/[\\/]+$/, "")
     .replace(/[\\/]SKILL\.md$/i, "")
@@ -119,5 +142,5 @@ export function skillByNameOrPath(args: unknown, context: SkillsToolContext): st
     const dir = context.catalog.get(last)?.dir?.replace(/\\/g, "/");
     if (dir === undefined || dir.endsWith(`/${folder}`) || dir.endsWith(folder)) return last;
   }
-  return name ?? path;
+  return undefined;
 }

@@ -1,0 +1,103 @@
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { loadAgentFile, type AgentFile } from "@skillgraph/core/agent-file";
+import type { CliIO } from "../../cli-io.js";
+import type { CommandHelp } from "../../output/command-help.js";
+import { terminalSafeLine } from "../../output/terminal-safe.js";
+import { UsageError } from "../../usage-error.js";
+import { agentsFolder, deleteNamedAgent, listNamedAgents, loadNamedAgent, saveNamedAgent } from "./agent-store.js";
+
+/** One-line usage shown by `skillgraph agents --help` and on usage errors. */
+export const usage =
+  "skillgraph agents create NAME -f FILE [--force] | show NAME [--json] | list [--json] | delete NAME";
+
+export const help: CommandHelp = {
+  summary:
+    "Save an agent file (skillgraph.agent.yaml, package.json 'skillgraph' key or an Ollama-style Agentfile) under a name, then run it with 'skillgraph chat --agent NAME'. Agents are kept in agents/ beside the sessions database.",
+  options: [
+    {
+      flags: "-f, --file FILE",
+      description: "create: the agent file to read (checked, paths made absolute)",
+      default: "none",
+    },
+    { flags: "--force", description: "create: replace an agent of the same name", default: "off" },
+    { flags: "--json", description: "show, list: print JSON", default: "off" },
+  ],
+  notes: ["Exit codes: 0 ok, 1 bad agent file or agent not found, 2 usage error."],
+  examples: [
+    "skillgraph agents create release -f Agentfile",
+    "skillgraph chat --agent release",
+    "skillgraph agents show release",
+  ],
+};
+
+/** `skillgraph agents`: create, show, list and delete named agents. */
+export async function run(args: string[], io: CliIO): Promise<number> {
+  const { values, positionals } = parseArgs({
+    args,
+    options: { file: { type: "string", short: "f" }, force: { type: "boolean" }, json: { type: "boolean" } },
+    allowPositionals: true,
+  });
+  const [action, name, ...extra] = positionals;
+  const out = (text: string) => io.stdout.write(`${text}\n`);
+  if (!action) throw new UsageError("missing action: create, show, list or delete");
+  if (!["create", "show", "list", "delete"].includes(action)) throw new UsageError(`unknown action '${action}'`);
+  if (action !== "list" && !name) throw new UsageError(`${action} needs an agent NAME`);
+  if (extra.length > 0 || (action === "list" && name))
+    throw new UsageError(`unexpected argument '${extra[0] ?? name}'`);
+  if (action === "create") {
+    if (!values.file) throw new UsageError("create needs -f FILE");
+    const agent = await loadAgentFile(resolve(io.cwd, values.file));
+    const path = await saveNamedAgent(io, name!, agent, values.force === true);
+    out(
+      `Created agent ${terminalSafeLine(name!)} (${terminalSafeLine(path)}); run it with: skillgraph chat --agent ${name}`,
+    );
+    return 0;
+  }
+  if (action === "list") {
+    const names = await listNamedAgents(io);
+    if (values.json) out(JSON.stringify({ folder: agentsFolder(io), agents: names }));
+    else if (names.length === 0) out(`No agents in ${terminalSafeLine(agentsFolder(io))}.`);
+    else for (const agent of names) out(terminalSafeLine(agent));
+    return 0;
+  }
+  if (action === "delete") {
+    await deleteNamedAgent(io, name!);
+    out(`Deleted agent ${terminalSafeLine(name!)}.`);
+    return 0;
+  }
+  const agent = await loadNamedAgent(io, name!);
+  const { file, ...settings } = agent;
+  if (values.json) out(JSON.stringify({ name, file, ...settings }));
+  else for (const line of describeAgent(name!, agent)) out(line);
+  return 0;
+}
+
+/** The lines of `agents show NAME`. */
+function describeAgent(name: string, agent: AgentFile): string[] {
+  const safe = terminalSafeLine;
+  const lines = [`agent: ${safe(name)}`, `file: ${safe(agent.file)}`];
+  const model = agent.model ?? {};
+  if (model.name) lines.push(`model: ${safe(model.name)}${model.baseUrl ? ` at ${safe(model.baseUrl)}` : ""}`);
+  const parameters = (["temperature", "topP", "maxTokens"] as const)
+    .filter((key) => model[key] !== undefined)
+    .map((key) => `${key} ${model[key]}`);
+  if (parameters.length > 0) lines.push(`parameters: ${parameters.join(", ")}`);
+  if (agent.agentType) lines.push(`type: ${agent.agentType}`);
+  lines.push(`skills: ${agent.skills.length === 0 ? "(conventional folders)" : agent.skills.map(safe).join(", ")}`);
+  if (agent.only) lines.push(`only: ${agent.only.map(safe).join(", ")}`);
+  if (agent.exclude) lines.push(`exclude: ${agent.exclude.map(safe).join(", ")}`);
+  if (agent.loadMode) lines.push(`load mode: ${agent.loadMode}`);
+  if (agent.shell)
+    lines.push(
+      `shell: ${Object.entries(agent.shell)
+        .map(([key, value]) => `${key} ${value}`)
+        .join(", ")}`,
+    );
+  if (agent.checkpointer) lines.push(`checkpointer: ${safe(agent.checkpointer)}`);
+  if (agent.systemPrompt) {
+    lines.push("system prompt:");
+    for (const line of agent.systemPrompt.split("\n")) lines.push(`  ${safe(line)}`);
+  }
+  return lines;
+}
