@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { interrupt } from "@langchain/langgraph";
@@ -13,7 +12,8 @@ import { missingRequirements } from "../requirements/check-requirements.js";
 import { InteractiveSession } from "../sessions/interactive-session.js";
 import { collectOutputFiles, type CollectedFile } from "../workspace/collect-output-files.js";
 import { loadedSkillNames, threadIdOf } from "./loaded-skill-names.js";
-import { NO_THREAD } from "../workspace/thread-workspaces.js";
+import { MAX_STAGED_BYTES, oneCallThread } from "../workspace/thread-workspaces.js";
+import { planAttachmentStaging } from "../workspace/attachment-staging.js";
 import { needsApproval } from "../policy/approval-rules.js";
 import { prepareSkillEnvironment } from "./prepare-skill-environment.js";
 import { compileOutputGlobs } from "../workspace/output-globs.js";
@@ -25,6 +25,7 @@ import {
   type Artifact,
   type ArtifactStore,
 } from "../artifacts/artifact-store.js";
+import { ArtifactQuotaError } from "../artifacts/artifact-quota-error.js";
 import { conversationAttachments, type ConversationAttachment } from "../workspace/conversation-attachments.js";
 import { resolveInputs, type InputSpec } from "../workspace/input-sources.js";
 import { withConfinedFolder } from "./core.js";
@@ -93,6 +94,39 @@ export async function runCommandCall(
   config: RunnableConfig,
 ): Promise<string> {
   const threadId = threadIdOf(config);
+  if (threadId !== undefined) return runInThread(runtime, input, config, threadId);
+  // no thread id: nothing ties this call to any other, so it shares nothing with them (not even another user's files)
+  const refused = needsThread(input);
+  if (refused) return refusalPayload(refusal("invalid-input", refused));
+  const oneCall = oneCallThread();
+  try {
+    return await runInThread(runtime, input, config, oneCall);
+  } finally {
+    runtime.stagedAttachments.delete(oneCall);
+    await runtime.workspaces.remove(oneCall);
+  }
+}
+
+/** Why a call cannot run without a thread id (interactive sessions and artifacts outlive the call), if it cannot. */
+function needsThread(input: CommandCallInput): string | undefined {
+  const what = input.interactive
+    ? "an interactive session"
+    : input.outputs?.save_as_artifacts
+      ? "save_as_artifacts"
+      : input.inputs?.some((spec) => String(spec.from).startsWith("artifact://"))
+        ? "an artifact:// input"
+        : undefined;
+  return what === undefined
+    ? undefined
+    : `${what} needs a thread id (configurable.thread_id): without one, each call runs in a workspace of its own that is removed after it`;
+}
+
+async function runInThread(
+  runtime: ShellRuntime,
+  input: CommandCallInput,
+  config: RunnableConfig,
+  threadId: string,
+): Promise<string> {
   const context = skillContext(runtime, input, config);
   if ("ok" in context) return refusalPayload(context);
   // every input is checked before anything runs: a bad glob or timeout must not surface after the command ran
@@ -188,20 +222,26 @@ export async function runCommandCall(
       ? attachmentsOf(config)
       : [];
   const resolved = await resolveInputs(input.inputs ?? [], {
-    threadId: threadId ?? NO_THREAD,
+    threadId,
     workspaceDir,
     skillDir: (name) =>
       [context.skill, ...context.loaded].find((candidate) => candidate?.name === name)?.dir || undefined,
     artifacts,
     attachments,
     maxBytes: runtime.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.artifacts.maxBytes, 1),
+    budgetBytes: MAX_STAGED_BYTES - (input.files ?? []).reduce((sum, file) => sum + byteLength(file.content), 0),
   });
   if (!resolved.ok) return refusalPayload(refusal("staging-refused", resolved.message));
-  const toStage = [
-    ...(input.files ?? []),
-    ...resolved.files,
-    ...newAttachments(runtime, threadId, workspaceDir, attachments),
-  ];
+  const declared = [...(input.files ?? []), ...resolved.files];
+  const attached = runtime.stageAttachments
+    ? planAttachmentStaging(
+        attachments,
+        seenAttachments(runtime, threadId),
+        workspaceDir,
+        MAX_STAGED_BYTES - declared.reduce((sum, file) => sum + byteLength(file.content), 0),
+      )
+    : { files: [], skipped: [] };
+  const toStage = [...declared, ...attached.files];
   if (toStage.length > 0) {
     try {
       await runtime.workspaces.stage(threadId, toStage);
@@ -275,7 +315,7 @@ export async function runCommandCall(
     : undefined;
   const saved =
     outputs.save_as_artifacts && artifacts
-      ? await saveArtifacts(runtime, artifacts, threadId ?? NO_THREAD, workspaceDir, collected.files)
+      ? await saveArtifacts(runtime, artifacts, threadId, workspaceDir, collected.files)
       : undefined;
   return resultPayload(result, {
     command: display,
@@ -283,6 +323,7 @@ export async function runCommandCall(
     collected,
     primaryOutput,
     artifacts: saved,
+    attachmentsSkipped: attached.skipped,
   });
 }
 
@@ -301,7 +342,7 @@ function artifactStoreFor(runtime: ShellRuntime, config: RunnableConfig): Artifa
   if (runtime.artifacts === false) return undefined;
   if (runtime.artifacts.store) return runtime.artifacts.store;
   const store = getStore(config as never);
-  return store ? artifactStoreFromBaseStore(store) : undefined;
+  return store ? artifactStoreFromBaseStore(store, runtime.artifacts.quota) : undefined;
 }
 
 function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
@@ -313,24 +354,15 @@ function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
   }
 }
 
-/** Attachments not yet staged in this thread's workspace, as files under `in/attachments/`. */
-function newAttachments(
-  runtime: ShellRuntime,
-  threadId: string | undefined,
-  workspaceDir: string,
-  attachments: readonly ConversationAttachment[],
-) {
-  if (!runtime.stageAttachments || attachments.length === 0) return [];
-  const key = threadId ?? NO_THREAD;
-  const staged = runtime.stagedAttachments.get(key) ?? new Set<string>();
-  runtime.stagedAttachments.set(key, staged);
-  // staged before and still there (a deleted workspace gets them again)
-  const present = (attachment: ConversationAttachment) =>
-    staged.has(`${attachment.sha256}:${attachment.name}`) &&
-    existsSync(path.join(workspaceDir, "in", "attachments", attachment.name));
-  const fresh = attachments.filter((attachment) => !present(attachment));
-  for (const attachment of fresh) staged.add(`${attachment.sha256}:${attachment.name}`);
-  return fresh.map((attachment) => ({ path: `in/attachments/${attachment.name}`, content: attachment.bytes }));
+/** The thread's memory of attachments already staged or skipped. */
+function seenAttachments(runtime: ShellRuntime, threadId: string): Set<string> {
+  const seen = runtime.stagedAttachments.get(threadId) ?? new Set<string>();
+  runtime.stagedAttachments.set(threadId, seen);
+  return seen;
+}
+
+function byteLength(content: string | Uint8Array): number {
+  return typeof content === "string" ? Buffer.byteLength(content) : content.byteLength;
 }
 
 /** Saves collected files as artifacts (each read again race-free, whole, within the artifact size cap). */
@@ -356,9 +388,14 @@ async function saveArtifacts(
         saved.push({ name, skipped: read.message });
         continue;
       }
-      saved.push(
-        await store.save(threadId, { name, bytes: read.bytes, mimeType: file.mimeType, savedFrom: file.path }),
-      );
+      try {
+        saved.push(
+          await store.save(threadId, { name, bytes: read.bytes, mimeType: file.mimeType, savedFrom: file.path }),
+        );
+      } catch (error) {
+        if (!ArtifactQuotaError.isInstance(error)) throw error;
+        saved.push({ name, skipped: error.message });
+      }
     }
   });
   return saved;

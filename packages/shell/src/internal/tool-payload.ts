@@ -26,6 +26,8 @@ export function resultPayload(
     collected?: CollectedOutput;
     primaryOutput?: CollectedFile;
     artifacts?: Array<Artifact | { name: string; skipped: string }>;
+    /** Conversation attachments not staged, and why (said once). */
+    attachmentsSkipped?: ReadonlyArray<{ name: string; reason: string }>;
   },
 ): string {
   const status = result.timedOut
@@ -69,6 +71,9 @@ export function resultPayload(
                 },
           ),
         }
+      : {}),
+    ...(extra.attachmentsSkipped && extra.attachmentsSkipped.length > 0
+      ? { attachments_skipped: extra.attachmentsSkipped }
       : {}),
     command: extra.command,
     executor: extra.executor,
