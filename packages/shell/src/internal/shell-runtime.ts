@@ -330,7 +330,9 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
     workspaces: new ThreadWorkspaces(options.workspaceRoot, {
       ...(options.workspaceMaxAgeMs === undefined
         ? {}
-        : { maxAgeMs: integerOption("workspaceMaxAgeMs", options.workspaceMaxAgeMs, { max: Number.MAX_SAFE_INTEGER }) }),
+        : {
+            maxAgeMs: integerOption("workspaceMaxAgeMs", options.workspaceMaxAgeMs, { max: Number.MAX_SAFE_INTEGER }),
+          }),
     }),
     sessions: new SessionStore(),
     sessionsEnabled: sessions !== undefined,
