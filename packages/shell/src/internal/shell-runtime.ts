@@ -327,12 +327,12 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
       allowShellSyntax: options.allowShellSyntax ?? false,
       envAllow: environment.allow,
     },
-    workspaces: new ThreadWorkspaces(options.workspaceRoot, {
-      ...(options.workspaceMaxAgeMs === undefined
+    workspaces: new ThreadWorkspaces(
+      options.workspaceRoot,
+      options.workspaceMaxAgeMs === undefined
         ? {}
-        : {
-            maxAgeMs: integerOption("workspaceMaxAgeMs", options.workspaceMaxAgeMs, { max: Number.MAX_SAFE_INTEGER }),
-          }),
+        : { maxAgeMs: integerOption("workspaceMaxAgeMs", options.workspaceMaxAgeMs, { max: Number.MAX_SAFE_INTEGER }) },
+    ),
     }),
     sessions: new SessionStore(),
     sessionsEnabled: sessions !== undefined,
