@@ -333,7 +333,6 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
         ? {}
         : { maxAgeMs: integerOption("workspaceMaxAgeMs", options.workspaceMaxAgeMs, { max: Number.MAX_SAFE_INTEGER }) },
     ),
-    }),
     sessions: new SessionStore(),
     sessionsEnabled: sessions !== undefined,
     maxSessionsPerThread: bounded("sessions.maxPerThread", sessions?.maxPerThread, 4, 64),
