@@ -14,6 +14,8 @@ import { collectOutputFiles, type CollectedFile } from "../workspace/collect-out
 import { loadedSkillNames, threadIdOf } from "./loaded-skill-names.js";
 import { MAX_STAGED_BYTES, oneCallThread } from "../workspace/thread-workspaces.js";
 import { planAttachmentStaging } from "../workspace/attachment-staging.js";
+import { setApartEmptyOutputs } from "../workspace/empty-failed-outputs.js";
+import { editorText } from "../workspace/editor-text.js";
 import { needsApproval } from "../policy/approval-rules.js";
 import { prepareSkillEnvironment } from "./prepare-skill-environment.js";
 import { compileOutputGlobs } from "../workspace/output-globs.js";
@@ -48,6 +50,7 @@ export interface CommandCallInput {
   outputs?: OutputsManifest;
   interactive?: boolean;
   pty?: boolean;
+  editor_text?: string;
 }
 
 function toCommandSkill(runtime: ShellRuntime, name: string): CommandSkill | undefined {
@@ -250,6 +253,15 @@ async function runInThread(
       throw error;
     }
   }
+  const editor = input.editor_text === undefined ? undefined : editorText(input.editor_text, view.workspaceDir);
+  if (editor) {
+    try {
+      await runtime.workspaces.writeRuntimeFile(threadId, editor.file);
+    } catch (error) {
+      if (error instanceof StagingRefusedError) return refusalPayload(refusal("staging-refused", error.message));
+      throw error;
+    }
+  }
   if (input.pty && !resolveExecutable("script"))
     return refusalPayload(
       refusal("not-found", "pty: util-linux 'script' is not installed, so no pseudo-terminal can be given"),
@@ -267,7 +279,7 @@ async function runInThread(
     workspaceDir,
     ...(context.skill ? { skillDir: context.skill.dir, skillName: context.skill.name } : {}),
     ...(environment.hostDir ? { skillEnvironment: { hostDir: environment.hostDir, writable: false } } : {}),
-    env: { ...runtime.fixedEnv, ...input.env },
+    env: { ...runtime.fixedEnv, ...input.env, ...editor?.env },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     ...(input.pty ? { pty: true } : {}),
     timeoutMs,
@@ -297,19 +309,23 @@ async function runInThread(
   }
   const startedAt = Date.now();
   const result = await runtime.executor.run(request);
-  const collected = await collectOutputFiles(workspaceDir, {
-    match: globs.match,
-    modifiedSince: startedAt - 5,
-    maxFiles: Math.min(outputs.max_files ?? runtime.outputFiles.maxFiles, runtime.outputFiles.maxFiles),
-    maxFileBytes: Math.min(
-      outputs.max_file_bytes ?? runtime.outputFiles.maxFileBytes,
-      runtime.outputFiles.maxFileBytes,
-    ),
-    inlineTextBytes: outputs.inline === false ? 0 : runtime.outputFiles.inlineTextBytes,
-    ...(outputs.max_total_bytes !== undefined
-      ? { maxInlineTotalBytes: Math.min(outputs.max_total_bytes, 65_536) }
-      : {}),
-  });
+  const sorted = setApartEmptyOutputs(
+    result,
+    await collectOutputFiles(workspaceDir, {
+      match: globs.match,
+      modifiedSince: startedAt - 5,
+      maxFiles: Math.min(outputs.max_files ?? runtime.outputFiles.maxFiles, runtime.outputFiles.maxFiles),
+      maxFileBytes: Math.min(
+        outputs.max_file_bytes ?? runtime.outputFiles.maxFileBytes,
+        runtime.outputFiles.maxFileBytes,
+      ),
+      inlineTextBytes: outputs.inline === false ? 0 : runtime.outputFiles.inlineTextBytes,
+      ...(outputs.max_total_bytes !== undefined
+        ? { maxInlineTotalBytes: Math.min(outputs.max_total_bytes, 65_536) }
+        : {}),
+    }),
+  );
+  const { collected } = sorted;
   const primaryOutput = primary?.ok
     ? collected.files.find((file) => primary.match(file.path.replace(/^out\//, "")))
     : undefined;
@@ -324,6 +340,7 @@ async function runInThread(
     primaryOutput,
     artifacts: saved,
     attachmentsSkipped: attached.skipped,
+    emptyFromFailure: sorted.emptyFromFailure,
   });
 }
 

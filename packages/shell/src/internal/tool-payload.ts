@@ -28,6 +28,8 @@ export function resultPayload(
     artifacts?: Array<Artifact | { name: string; skipped: string }>;
     /** Conversation attachments not staged, and why (said once). */
     attachmentsSkipped?: ReadonlyArray<{ name: string; reason: string }>;
+    /** Empty files a failed command left in `out/` (flagged, not results). */
+    emptyFromFailure?: readonly string[];
   },
 ): string {
   const status = result.timedOut
@@ -70,6 +72,12 @@ export function resultPayload(
                   mime_type: artifact.mimeType,
                 },
           ),
+        }
+      : {}),
+    ...(extra.emptyFromFailure && extra.emptyFromFailure.length > 0
+      ? {
+          empty_outputs_of_failed_command: extra.emptyFromFailure,
+          note: "the command failed; these out/ files are empty (opened before it failed) and are not results",
         }
       : {}),
     ...(extra.attachmentsSkipped && extra.attachmentsSkipped.length > 0

@@ -15,6 +15,7 @@ import {
   realpathOrUndefined,
 } from "./path-confinement.js";
 import { resolveProgram } from "./program-resolution.js";
+import { workspaceVariables } from "../workspace/workspace-variables.js";
 import { type Refusal, refusal } from "./refusal.js";
 
 /** The skill a command runs for (run_skill_script). */
@@ -73,10 +74,7 @@ export function preflightCommand(
   if (hasParentSegment(cwdText)) return refusal("path-traversal", `cwd '${cwdText}' may not contain '..'`);
   const cwd = path.resolve(input.workspaceDir, cwdText);
   if (policy.allowShellSyntax) return { ok: true, argv: [], cwd, layers: [] };
-  const variables: Record<string, string> = {
-    WORKSPACE: input.workspaceDir,
-    OUT_DIR: path.join(input.workspaceDir, "out"),
-  };
+  const variables: Record<string, string> = workspaceVariables(input.workspaceDir);
   if (input.skill?.dir) variables.SKILL_DIR = input.skill.dir;
   const parsed = parseShellWords(input.command, { variables });
   if (!parsed.ok) return parsed;

@@ -55,6 +55,12 @@ export const commandFields = {
     .boolean()
     .optional()
     .describe("Keep the program running for shell_session_write / shell_session_poll (for programs that prompt)."),
+  editor_text: z
+    .string()
+    .optional()
+    .describe(
+      "For programs that open an editor ($EDITOR, e.g. 'git commit' without -m, 'crontab -e'): the text the editor saves.",
+    ),
   pty: z
     .boolean()
     .optional()

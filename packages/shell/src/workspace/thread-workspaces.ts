@@ -182,6 +182,14 @@ export class ThreadWorkspaces {
     });
   }
 
+  /** Writes one file the runtime itself names (e.g. under `.tmp/`), race-free like staging, without the name checks. */
+  async writeRuntimeFile(threadId: string, file: StagedFile): Promise<void> {
+    await withConfinedFolder(await this.ensure(threadId), async (workspace) => {
+      const result = await workspace.writeFile(file.path, file.content);
+      if (!result.ok) throw new StagingRefusedError(`cannot write ${result.message}`);
+    });
+  }
+
   /** Deletes a thread's workspace (every thread's when no id). */
   async remove(threadId?: string): Promise<void> {
     if (threadId !== undefined) await rm(this.pathFor(threadId), { recursive: true, force: true });
