@@ -10,27 +10,21 @@ import { refusal, type Refusal } from "../policy/refusal.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { missingRequirements } from "../requirements/check-requirements.js";
 import { InteractiveSession } from "../sessions/interactive-session.js";
-import { collectOutputFiles, type CollectedFile } from "../workspace/collect-output-files.js";
+import { collectOutputFiles } from "../workspace/collect-output-files.js";
 import { loadedSkillNames, threadIdOf } from "./loaded-skill-names.js";
-import { MAX_STAGED_BYTES, oneCallThread } from "../workspace/thread-workspaces.js";
+import { isOneCallThread, MAX_STAGED_BYTES, oneCallThread } from "../workspace/thread-workspaces.js";
 import { planAttachmentStaging } from "../workspace/attachment-staging.js";
 import { setApartEmptyOutputs } from "../workspace/empty-failed-outputs.js";
 import { editorText } from "../workspace/editor-text.js";
+import { withWorkspaceSpan } from "./workspace-spans.js";
 import { needsApproval } from "../policy/approval-rules.js";
 import { prepareSkillEnvironment } from "./prepare-skill-environment.js";
 import { compileOutputGlobs } from "../workspace/output-globs.js";
 import { StagingRefusedError } from "../workspace/thread-workspaces.js";
-import { getCurrentTaskInput, getStore } from "@langchain/langgraph";
-import {
-  artifactStoreFromBaseStore,
-  isArtifactName,
-  type Artifact,
-  type ArtifactStore,
-} from "../artifacts/artifact-store.js";
-import { ArtifactQuotaError } from "../artifacts/artifact-quota-error.js";
+import { getCurrentTaskInput } from "@langchain/langgraph";
+import { artifactStoreFor, saveArtifacts } from "./command-artifacts.js";
 import { conversationAttachments, type ConversationAttachment } from "../workspace/conversation-attachments.js";
 import { resolveInputs, type InputSpec } from "../workspace/input-sources.js";
-import { withConfinedFolder } from "./core.js";
 import type { ShellRuntime } from "./shell-runtime.js";
 import { refusalPayload, resultPayload } from "./tool-payload.js";
 import { sessionPayload } from "./session-payload.js";
@@ -114,11 +108,9 @@ export async function runCommandCall(
 function needsThread(input: CommandCallInput): string | undefined {
   const what = input.interactive
     ? "an interactive session"
-    : input.outputs?.save_as_artifacts
-      ? "save_as_artifacts"
-      : input.inputs?.some((spec) => String(spec.from).startsWith("artifact://"))
-        ? "an artifact:// input"
-        : undefined;
+    : input.inputs?.some((spec) => String(spec.from).startsWith("artifact://"))
+      ? "an artifact:// input"
+      : undefined;
   return what === undefined
     ? undefined
     : `${what} needs a thread id (configurable.thread_id): without one, each call runs in a workspace of its own that is removed after it`;
@@ -139,18 +131,19 @@ async function runInThread(
   const primary =
     outputs.primary === undefined ? undefined : compileOutputGlobs([outputs.primary.replace(/^out\//, "")]);
   if (primary && !primary.ok) return refusalPayload(refusal("invalid-glob", primary.message));
-  const artifacts = artifactStoreFor(runtime, config);
-  if (outputs.save_as_artifacts && !artifacts) {
-    return refusalPayload(
-      refusal(
-        "invalid-input",
-        "save_as_artifacts needs an artifact store: compile the graph with a store, or give the shell hook artifacts.store",
-      ),
-    );
-  }
+  // a call without a thread id has no artifact namespace: it neither loads nor saves any
+  const artifacts = isOneCallThread(threadId) ? undefined : artifactStoreFor(runtime, config);
+  // with nowhere to save, the command still runs and its files are returned, with a warning (as trpc-agent-go does)
+  const artifactsWarning =
+    outputs.save_as_artifacts && !artifacts
+      ? isOneCallThread(threadId)
+        ? "save_as_artifacts: not saved, the run has no thread id (configurable.thread_id); the files are returned only"
+        : "save_as_artifacts: not saved, no artifact store is configured (compile the graph with a store, or give the shell hook artifacts.store); the files are returned only"
+      : undefined;
   if (input.timeout_seconds !== undefined && !(Number.isFinite(input.timeout_seconds) && input.timeout_seconds > 0)) {
     return refusalPayload(refusal("invalid-input", "timeout_seconds must be a positive number"));
   }
+  const span = { tool: input.tool, ...(context.skill ? { skill: context.skill.name } : {}) };
   const workspaceDir = await runtime.workspaces.ensure(threadId);
   // a skill's own environment (installed after approval when needed) comes first on PATH, for policy and command alike
   const environment = context.skill
@@ -247,7 +240,12 @@ async function runInThread(
   const toStage = [...declared, ...attached.files];
   if (toStage.length > 0) {
     try {
-      await runtime.workspaces.stage(threadId, toStage);
+      await withWorkspaceSpan(
+        config,
+        { ...span, stage: "stage" },
+        () => runtime.workspaces.stage(threadId, toStage),
+        (written) => ({ files: written.length }),
+      );
     } catch (error) {
       if (error instanceof StagingRefusedError) return refusalPayload(refusal("staging-refused", error.message));
       throw error;
@@ -308,10 +306,14 @@ async function runInThread(
     return sessionPayload(snapshot, display);
   }
   const startedAt = Date.now();
-  const result = await runtime.executor.run(request);
-  const sorted = setApartEmptyOutputs(
-    result,
-    await collectOutputFiles(workspaceDir, {
+  const result = await withWorkspaceSpan(
+    config,
+    { ...span, stage: "run" },
+    () => runtime.executor.run(request),
+    (ran) => ({ exitCode: ran.exitCode, timedOut: ran.timedOut, executor: runtime.executor.name }),
+  );
+  const collecting = () =>
+    collectOutputFiles(workspaceDir, {
       match: globs.match,
       modifiedSince: startedAt - 5,
       maxFiles: Math.min(outputs.max_files ?? runtime.outputFiles.maxFiles, runtime.outputFiles.maxFiles),
@@ -323,7 +325,13 @@ async function runInThread(
       ...(outputs.max_total_bytes !== undefined
         ? { maxInlineTotalBytes: Math.min(outputs.max_total_bytes, 65_536) }
         : {}),
-    }),
+    });
+  const sorted = setApartEmptyOutputs(
+    result,
+    await withWorkspaceSpan(config, { ...span, stage: "collect" }, collecting, (found) => ({
+      files: found.files.length,
+      skipped: found.skippedCount,
+    })),
   );
   const { collected } = sorted;
   const primaryOutput = primary?.ok
@@ -331,7 +339,12 @@ async function runInThread(
     : undefined;
   const saved =
     outputs.save_as_artifacts && artifacts
-      ? await saveArtifacts(runtime, artifacts, threadId, workspaceDir, collected.files)
+      ? await withWorkspaceSpan(
+          config,
+          { ...span, stage: "save" },
+          () => saveArtifacts(runtime, artifacts, threadId, workspaceDir, collected.files),
+          (artifactsSaved) => ({ artifacts: artifactsSaved.filter((artifact) => !("skipped" in artifact)).length }),
+        )
       : undefined;
   return resultPayload(result, {
     command: display,
@@ -341,6 +354,7 @@ async function runInThread(
     artifacts: saved,
     attachmentsSkipped: attached.skipped,
     emptyFromFailure: sorted.emptyFromFailure,
+    artifactsWarning,
   });
 }
 
@@ -353,13 +367,6 @@ export interface OutputsManifest {
   inline?: boolean;
   save_as_artifacts?: boolean;
   primary?: string;
-}
-
-function artifactStoreFor(runtime: ShellRuntime, config: RunnableConfig): ArtifactStore | undefined {
-  if (runtime.artifacts === false) return undefined;
-  if (runtime.artifacts.store) return runtime.artifacts.store;
-  const store = getStore(config as never);
-  return store ? artifactStoreFromBaseStore(store, runtime.artifacts.quota) : undefined;
 }
 
 function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
@@ -380,40 +387,4 @@ function seenAttachments(runtime: ShellRuntime, threadId: string): Set<string> {
 
 function byteLength(content: string | Uint8Array): number {
   return typeof content === "string" ? Buffer.byteLength(content) : content.byteLength;
-}
-
-/** Saves collected files as artifacts (each read again race-free, whole, within the artifact size cap). */
-async function saveArtifacts(
-  runtime: ShellRuntime,
-  store: ArtifactStore,
-  threadId: string,
-  workspaceDir: string,
-  files: readonly CollectedFile[],
-) {
-  const maxBytes = runtime.artifacts === false ? 0 : runtime.artifacts.maxBytes;
-  const saved: Array<Artifact | { name: string; skipped: string }> = [];
-  await withConfinedFolder(workspaceDir, async (workspace) => {
-    for (const file of files) {
-      const name = file.path.split("/").pop() as string;
-      // the command chose the file name: one with '@' or odd characters would collide with version keys
-      if (!isArtifactName(name)) {
-        saved.push({ name, skipped: "not a valid artifact name (letters, digits, '.', '_', '-'; at most 128)" });
-        continue;
-      }
-      const read = await workspace.readFile(file.path, { maxBytes });
-      if (!read.ok) {
-        saved.push({ name, skipped: read.message });
-        continue;
-      }
-      try {
-        saved.push(
-          await store.save(threadId, { name, bytes: read.bytes, mimeType: file.mimeType, savedFrom: file.path }),
-        );
-      } catch (error) {
-        if (!ArtifactQuotaError.isInstance(error)) throw error;
-        saved.push({ name, skipped: error.message });
-      }
-    }
-  });
-  return saved;
 }

@@ -28,6 +28,8 @@ export function resultPayload(
     artifacts?: Array<Artifact | { name: string; skipped: string }>;
     /** Conversation attachments not staged, and why (said once). */
     attachmentsSkipped?: ReadonlyArray<{ name: string; reason: string }>;
+    /** Why `save_as_artifacts` saved nothing (no store, no thread id). */
+    artifactsWarning?: string;
     /** Empty files a failed command left in `out/` (flagged, not results). */
     emptyFromFailure?: readonly string[];
   },
@@ -74,6 +76,7 @@ export function resultPayload(
           ),
         }
       : {}),
+    ...(extra.artifactsWarning ? { artifacts_warning: extra.artifactsWarning } : {}),
     ...(extra.emptyFromFailure && extra.emptyFromFailure.length > 0
       ? {
           empty_outputs_of_failed_command: extra.emptyFromFailure,
