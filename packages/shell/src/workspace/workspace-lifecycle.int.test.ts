@@ -131,4 +131,34 @@ describe.each(executors)("workspace lifecycle and skill conventions (%s)", (exec
       await hook.dispose();
     }
   });
+
+  it("reports stage, run, collect and save as callback custom events, and runs save_as_artifacts without a store", async () => {
+    const hook = hookFor(executor);
+    try {
+      const events: Array<{ name: string; data: any }> = [];
+      const tool = hook.tools.find((candidate) => candidate.name === "run_skill_script")!;
+      const output = await tool.invoke(
+        {
+          skill: "conventions",
+          command: "scripts/write.sh traced",
+          files: [{ path: "in/x.txt", content: "x" }],
+          outputs: { save_as_artifacts: true },
+        },
+        {
+          configurable: { thread_id: "spans" },
+          callbacks: [{ handleCustomEvent: (name: string, data: unknown) => void events.push({ name, data }) }],
+        },
+      );
+      const result = JSON.parse(String(output));
+      expect(result.status).toBe("ok");
+      expect(result.output_files.map((file: { path: string }) => file.path)).toEqual(["out/report.md"]);
+      expect(result.artifacts_warning).toMatch(/no artifact store is configured/);
+      const stages = events.filter((event) => event.name === "skillgraph_shell_stage").map((event) => event.data);
+      expect(stages.map((span) => span.stage)).toEqual(["stage", "run", "collect"]);
+      expect(stages[1]).toMatchObject({ tool: "run_skill_script", skill: "conventions", detail: { exitCode: 0 } });
+      expect(stages[2]).toMatchObject({ detail: { files: 1 } });
+    } finally {
+      await hook.dispose();
+    }
+  });
 });
