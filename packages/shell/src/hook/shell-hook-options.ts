@@ -133,6 +133,12 @@ export interface ShellHookOptions {
    * @default {} (on, approve: "interrupt")
    */
   skillEnvironments?: false | SkillEnvironmentOptions;
+  /**
+   * Host folders a call may copy files from with `host://<name>/<path>` inputs, by name (e.g. `{ data: "/srv/data" }`).
+   * Read-only: files are copied into the workspace through the confined, no-follow walk; nothing else of the host is
+   * reachable. @default {} (no host folders)
+   */
+  hostInputs?: Readonly<Record<string, string>>;
   /** Stage files the user attached to the conversation into `in/attachments/` before each command. @default true */
   stageAttachments?: boolean;
   /** Caps of the `out/` files reported after a run. */

@@ -100,6 +100,7 @@ export async function runCommandCall(
     return await runInThread(runtime, input, config, oneCall);
   } finally {
     runtime.stagedAttachments.delete(oneCall);
+    runtime.pinnedArtifacts.delete(oneCall);
     await runtime.workspaces.remove(oneCall);
   }
 }
@@ -226,6 +227,8 @@ async function runInThread(
     attachments,
     maxBytes: runtime.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.artifacts.maxBytes, 1),
     budgetBytes: MAX_STAGED_BYTES - (input.files ?? []).reduce((sum, file) => sum + byteLength(file.content), 0),
+    hostFolder: (name) => runtime.hostInputs.get(name),
+    pinned: pinnedArtifacts(runtime, threadId),
   });
   if (!resolved.ok) return refusalPayload(refusal("staging-refused", resolved.message));
   const declared = [...(input.files ?? []), ...resolved.files];
@@ -376,6 +379,13 @@ function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
   } catch {
     return [];
   }
+}
+
+/** The thread's pinned artifact versions (in this process). */
+function pinnedArtifacts(runtime: ShellRuntime, threadId: string): Map<string, number> {
+  const pinned = runtime.pinnedArtifacts.get(threadId) ?? new Map<string, number>();
+  runtime.pinnedArtifacts.set(threadId, pinned);
+  return pinned;
 }
 
 /** The thread's memory of attachments already staged or skipped. */

@@ -55,6 +55,10 @@ export interface ShellRuntime {
   skillEnvironments:
     | { root: string; approve: "interrupt" | "always" | "never"; pipArgs: readonly string[]; installTimeoutMs: number }
     | undefined;
+  /** Host folders `host://<name>/...` inputs may copy from, by name. */
+  hostInputs: ReadonlyMap<string, string>;
+  /** Artifact versions pinned by `pin: true` inputs, per thread (in this process). */
+  pinnedArtifacts: Map<string, Map<string, number>>;
   /** sha256 of attachments already staged, per thread. */
   stagedAttachments: Map<string, Set<string>>;
   /** Loaded skill names `authorize` last saw, per thread. */
@@ -182,6 +186,23 @@ function environmentOptions(options: ShellHookOptions): {
     }
   }
   return { allow: new Set(allow), set: { ...fixed } };
+}
+
+function hostInputsOption(value: unknown): ReadonlyMap<string, string> {
+  if (value === undefined) return new Map();
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new InvalidOptionsError({ option: "hostInputs", value, message: "must be an object of name -> folder" });
+  const folders = new Map<string, string>();
+  for (const [name, folder] of Object.entries(value)) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) || typeof folder !== "string" || !path.isAbsolute(folder))
+      throw new InvalidOptionsError({
+        option: `hostInputs.${name}`,
+        value: folder,
+        message: "must map a plain name (letters, digits, '.', '_', '-') to an absolute folder",
+      });
+    folders.set(name, folder);
+  }
+  return folders;
 }
 
 function rules(option: string, texts: readonly string[]): CommandRule[] {
@@ -369,6 +390,8 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
     artifacts: artifactOptions(options),
     stageAttachments: options.stageAttachments ?? true,
     skillEnvironments: environmentsOptions(options),
+    hostInputs: hostInputsOption(options.hostInputs),
+    pinnedArtifacts: new Map(),
     stagedAttachments: new Map(),
     seenLoaded: new Map(),
   };

@@ -25,10 +25,10 @@ export const commandFields = {
       "Globs (relative to out/) of files to report after the run (default: every new or changed file in out/).",
     ),
   inputs: z
-    .array(z.object({ from: z.string(), to: z.string().optional() }))
+    .array(z.object({ from: z.string(), to: z.string().optional(), pin: z.boolean().optional() }))
     .optional()
     .describe(
-      "Files to stage first from elsewhere: skill://<skill>/<path>, workspace://<path>, artifact://<name>[@<version>] (saved by an earlier call), attachment://<name> (a file the user attached). 'to' defaults to in/<name>.",
+      "Files to stage first from elsewhere: skill://<skill>/<path>, workspace://<path>, artifact://<name>[@<version>] (saved by an earlier call), attachment://<name> (a file the user attached), host://<folder>/<path> (a host folder the app shares). 'to' defaults to in/<name>. pin: true on an artifact without a version keeps using the version first staged.",
     ),
   outputs: z
     .object({

@@ -5,10 +5,15 @@ import type { StagedFile } from "./thread-workspaces.js";
 
 /** One declared input of a call: where the bytes come from and where they go in the workspace. */
 export interface InputSpec {
-  /** `skill://<skill>/<path>`, `workspace://<path>`, `artifact://<name>[@<version>]` or `attachment://<name>`. */
+  /**
+   * `skill://<skill>/<path>`, `workspace://<path>`, `artifact://<name>[@<version>]`, `attachment://<name>` or
+   * `host://<folder>/<path>` (a host folder the application lists in `hostInputs`).
+   */
   from: string;
   /** Workspace path to stage it at. @default `in/<last segment of from>` */
   to?: string;
+  /** For `artifact://<name>` without a version: the first version staged is used again by later pinned inputs. */
+  pin?: boolean;
 }
 
 /** What {@link resolveInputs} needs to reach each source. */
@@ -23,6 +28,10 @@ export interface InputContext {
   maxBytes: number;
   /** Largest sum of all inputs of the call. */
   budgetBytes: number;
+  /** Host folders the application lists for `host://<name>/...` (read-only: copied in, never bound). */
+  hostFolder?(name: string): string | undefined;
+  /** The thread's pinned artifact versions by name (read and updated by `pin: true` inputs). */
+  pinned?: Map<string, number>;
 }
 
 /** At most this many declared inputs per call. */
@@ -47,18 +56,23 @@ async function confinedSize(folder: string, relative: string, follow: number) {
 
 async function pendingFileInput(
   input: InputSpec,
-  scheme: "skill" | "workspace",
+  scheme: "skill" | "workspace" | "host",
   rest: string,
   to: string,
   context: InputContext,
 ): Promise<PendingInput | { ok: false; message: string }> {
   let folder = context.workspaceDir;
   let relative = rest;
-  if (scheme === "skill") {
+  if (scheme === "skill" || scheme === "host") {
     const slash = rest.indexOf("/");
-    const skillName = slash === -1 ? rest : rest.slice(0, slash);
-    const dir = context.skillDir(skillName);
-    if (!dir) return fail(`input '${input.from}': skill '${skillName}' is not loaded (or has no folder)`);
+    const owner = slash === -1 ? rest : rest.slice(0, slash);
+    const dir = scheme === "skill" ? context.skillDir(owner) : context.hostFolder?.(owner);
+    if (!dir)
+      return fail(
+        scheme === "skill"
+          ? `input '${input.from}': skill '${owner}' is not loaded (or has no folder)`
+          : `input '${input.from}': '${owner}' is not a host folder the application lists (hostInputs)`,
+      );
     folder = dir;
     relative = slash === -1 ? "" : rest.slice(slash + 1);
   }
@@ -95,11 +109,13 @@ async function pendingArtifactInput(
   const versioned = /^([^@]+)(?:@(\d+))?$/.exec(rest);
   if (!versioned) return fail(`input '${input.from}': no such artifact in this thread`);
   const name = versioned[1] as string;
-  const version = versioned[2] === undefined ? undefined : Number(versioned[2]);
+  const pinned = versioned[2] === undefined && input.pin ? context.pinned : undefined;
+  const version = versioned[2] === undefined ? pinned?.get(name) : Number(versioned[2]);
   const missing = fail(`input '${input.from}': no such artifact in this thread`);
   if (store.describe) {
     const described = await store.describe(context.threadId, name, version);
     if (!described) return missing;
+    pinned?.set(name, described.version);
     return {
       from: input.from,
       to,
@@ -114,6 +130,7 @@ async function pendingArtifactInput(
   // a store without metadata: the bytes are its only answer
   const loaded = await store.load(context.threadId, name, version);
   if (!loaded) return missing;
+  pinned?.set(name, loaded.artifact.version);
   return { from: input.from, to, size: loaded.bytes.byteLength, read: async () => ({ ok: true, bytes: loaded.bytes }) };
 }
 
@@ -121,13 +138,16 @@ async function pendingInput(
   input: InputSpec,
   context: InputContext,
 ): Promise<PendingInput | { ok: false; message: string }> {
-  const match = /^(skill|workspace|artifact|attachment):\/\/(.+)$/.exec(String(input.from));
+  const match = /^(skill|workspace|artifact|attachment|host):\/\/(.+)$/.exec(String(input.from));
   if (!match)
-    return fail(`input '${String(input.from)}' must start with skill://, workspace://, artifact:// or attachment://`);
+    return fail(
+      `input '${String(input.from)}' must start with skill://, workspace://, artifact://, attachment:// or host://`,
+    );
   const [, scheme, rest] = match as unknown as [string, string, string];
   const lastSegment = rest.split("/").pop()?.replace(/@\d+$/, "") ?? "input";
   const to = input.to ?? `in/${lastSegment}`;
-  if (scheme === "skill" || scheme === "workspace") return pendingFileInput(input, scheme, rest, to, context);
+  if (scheme === "skill" || scheme === "workspace" || scheme === "host")
+    return pendingFileInput(input, scheme, rest, to, context);
   if (scheme === "artifact") return pendingArtifactInput(input, rest, to, context);
   const attachment = context.attachments.find((candidate) => candidate.name === rest);
   if (!attachment) {
