@@ -14,6 +14,8 @@ export interface Artifact {
   /** Workspace path it was saved from, e.g. `out/report.pdf`. */
   savedFrom: string;
   createdAt: string;
+  /** sha256 of the bytes (a save of unchanged bytes can then be skipped). */
+  sha256?: string;
 }
 
 /** Where artifacts live. Any LangGraph `BaseStore` fits through {@link artifactStoreFromBaseStore}. */
@@ -116,6 +118,7 @@ export function artifactStoreFromBaseStore(store: BaseStore, quota: ArtifactQuot
           size,
           savedFrom: input.savedFrom,
           createdAt: new Date().toISOString(),
+          sha256: createHash("sha256").update(input.bytes).digest("hex"),
         };
         const stored: StoredArtifact = { ...artifact, data: Buffer.from(input.bytes).toString("base64") };
         await store.put(namespace, `${input.name}@${version}`, stored as unknown as Record<string, unknown>, false);

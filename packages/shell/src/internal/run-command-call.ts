@@ -345,7 +345,11 @@ async function runInThread(
       ? await withWorkspaceSpan(
           config,
           { ...span, stage: "save" },
-          () => saveArtifacts(runtime, artifacts, threadId, workspaceDir, collected.files),
+          () =>
+            saveArtifacts(runtime, artifacts, threadId, workspaceDir, collected.files, {
+              naming: { template: outputs.name_template, prefix: outputs.artifact_prefix },
+              force: outputs.force_save === true,
+            }),
           (artifactsSaved) => ({ artifacts: artifactsSaved.filter((artifact) => !("skipped" in artifact)).length }),
         )
       : undefined;
@@ -369,6 +373,9 @@ export interface OutputsManifest {
   max_total_bytes?: number;
   inline?: boolean;
   save_as_artifacts?: boolean;
+  name_template?: string;
+  artifact_prefix?: string;
+  force_save?: boolean;
   primary?: string;
 }
 

@@ -72,6 +72,7 @@ export function resultPayload(
                   ref: `artifact://${artifact.name}@${artifact.version}`,
                   size: artifact.size,
                   mime_type: artifact.mimeType,
+                  ...((artifact as { unchanged?: boolean }).unchanged ? { unchanged: true } : {}),
                 },
           ),
         }

@@ -44,6 +44,15 @@ export const commandFields = {
         .boolean()
         .optional()
         .describe("Save the reported files as artifacts, referable later as artifact://<name>."),
+      name_template: z
+        .string()
+        .optional()
+        .describe("Artifact names: {name}, {stem} and {ext} stand for the file's (default '{name}')."),
+      artifact_prefix: z.string().optional().describe("Put before every saved artifact's name."),
+      force_save: z
+        .boolean()
+        .optional()
+        .describe("Save a new version even when the bytes equal the newest one (default: reported unchanged)."),
       primary: z
         .string()
         .optional()

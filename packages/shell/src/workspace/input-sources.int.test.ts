@@ -65,4 +65,28 @@ describe("declared inputs", () => {
       await shell.dispose();
     }
   });
+
+  it("names saved artifacts by name_template and artifact_prefix; unchanged bytes are not saved again unless force_save", async () => {
+    const shell = hook({ artifacts: { store: new InMemoryStore() } });
+    const save = (outputs: Record<string, unknown>) =>
+      run(shell, { command: "cp in/r.md out/report.md", files: [{ path: "in/r.md", content: "# R" }], outputs });
+    try {
+      const naming = { save_as_artifacts: true, name_template: "q3-{stem}.{ext}", artifact_prefix: "team-" };
+      const first = await save(naming);
+      expect(first.artifacts).toEqual([expect.objectContaining({ name: "team-q3-report.md", version: 1 })]);
+      const again = await save(naming);
+      expect(again.artifacts).toEqual([
+        expect.objectContaining({ name: "team-q3-report.md", version: 1, unchanged: true }),
+      ]);
+      const forced = await save({ ...naming, force_save: true });
+      expect(forced.artifacts).toEqual([expect.objectContaining({ version: 2 })]);
+      expect(forced.artifacts[0].unchanged).toBeUndefined();
+      const bad = await save({ save_as_artifacts: true, name_template: "../{name}" });
+      expect(bad.artifacts).toEqual([
+        expect.objectContaining({ skipped: expect.stringContaining("not a valid artifact name") }),
+      ]);
+    } finally {
+      await shell.dispose();
+    }
+  });
 });
