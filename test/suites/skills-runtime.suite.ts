@@ -234,7 +234,8 @@ export function describeSkillsRuntime({
           const result = JSON.parse(toolText(model.calls[2]!.messages).at(-1)!) as { status: string; stdout: string };
           expect(result).toMatchObject({ status: "ok", stdout: "wrote out/report.md: 1 rows, 2 columns\n" });
           // a once skill's body is shown in one request only; its tools stay for the rest of the turn
-          if (loadMode === "once") expect(toolText(model.calls[2]!.messages).join("\n")).not.toContain("# Report builder");
+          if (loadMode === "once")
+            expect(toolText(model.calls[2]!.messages).join("\n")).not.toContain("# Report builder");
         } finally {
           await shell.dispose();
         }
