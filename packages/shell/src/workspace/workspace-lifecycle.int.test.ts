@@ -53,7 +53,8 @@ async function call(hook: ReturnType<typeof hookFor>, thread: string, input: Rec
   return JSON.parse(String(output)) as Record<string, any>;
 }
 
-const executors = bubblewrapWorks() || process.env.CI === "true" ? (["local", "bubblewrap"] as const) : ["local"];
+const executors: ReadonlyArray<"local" | "bubblewrap"> =
+  bubblewrapWorks() || process.env.CI === "true" ? ["local", "bubblewrap"] : ["local"];
 
 describe.each(executors)("workspace lifecycle and skill conventions (%s)", (executor) => {
   it("makes the default root on first use and removes it with dispose()", async () => {
