@@ -15,7 +15,9 @@ import {
 import { mkdtemp, rm, writeFile, mkdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
+import { createShellHook } from "../../packages/shell/src/index.js";
 import { closeCheckpointer, createCheckpointer } from "../../packages/checkpoint/src/index.js";
 import {
   getLoadedSkills,
@@ -220,6 +222,40 @@ export function describeSkillsRuntime({
       expect(toolText(model.calls[1]!.messages).join("\n")).toContain("NOTES BODY");
       expect(toolText(model.calls[2]!.messages).join("\n")).not.toContain("NOTES BODY");
     });
+
+    for (const loadMode of ["turn", "once", "session"] as const) {
+      it(`runs a skill's script in the turn it was read (loadMode ${loadMode})`, async () => {
+        const registry = await createSkillRegistry({
+          sources: [skillsFromDirectory(fileURLToPath(new URL("../../examples/skills", import.meta.url)))],
+        });
+        const shell = createShellHook({ skills: registry, executor: "local" });
+        try {
+          const { model, say } = await build(
+            [
+              callTool("read_skill", { name: "report-builder" }),
+              callTool("run_skill_script", {
+                skill: "report-builder",
+                command: "scripts/build-report.mjs in/sales.csv",
+                files: [{ path: "in/sales.csv", content: "region,units\nNorth,3\n" }],
+              }),
+              callTool("noop"),
+              answer(),
+            ],
+            { loadMode, hooks: [shell] },
+            { skills: registry },
+          );
+          await say("build the report");
+          expect(model.calls[1]!.tools).toContain("run_skill_script");
+          const result = JSON.parse(toolText(model.calls[2]!.messages).at(-1)!) as { status: string; stdout: string };
+          expect(result).toMatchObject({ status: "ok", stdout: "wrote out/report.md: 1 rows, 2 columns\n" });
+          // a once skill's body is shown in one request only; its tools stay for the rest of the turn
+          if (loadMode === "once")
+            expect(toolText(model.calls[2]!.messages).join("\n")).not.toContain("# Report builder");
+        } finally {
+          await shell.dispose();
+        }
+      });
+    }
 
     it("evicts the least recently used skill beyond maxLoadedSkills and reports it on the custom stream", async () => {
       const { agent, config, state } = await build(

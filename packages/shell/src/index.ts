@@ -37,4 +37,5 @@ export { skillCommandGrant } from "./policy/command-rules.js";
 export type { CommandRule, SkillCommandGrant } from "./policy/command-rules.js";
 export { DEFAULT_DENIED_PROGRAMS } from "./policy/command-policy.js";
 export { artifactStoreFromBaseStore } from "./artifacts/artifact-store.js";
-export type { Artifact, ArtifactStore } from "./artifacts/artifact-store.js";
+export type { Artifact, ArtifactQuota, ArtifactStore } from "./artifacts/artifact-store.js";
+export { ArtifactQuotaError } from "./artifacts/artifact-quota-error.js";

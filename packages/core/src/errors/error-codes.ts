@@ -59,6 +59,10 @@ export const SKILLGRAPH_ERROR_CODES = {
     summary:
       "A file to stage in a thread workspace is refused: outside it, a dot-file or program config, too many or too large.",
   },
+  "artifact-quota-exceeded": {
+    error: "ArtifactQuotaError",
+    summary: "Saving an artifact would take the thread over its artifact quota (bytes or versions).",
+  },
   "publish-invalid": {
     error: "SkillgraphError",
     summary: "publishSkillsToStore refused the whole publish: some skill or file in the folder is invalid.",

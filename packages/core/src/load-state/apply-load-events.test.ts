@@ -101,11 +101,17 @@ describe("applyLoadEvents", () => {
     expect(Object.keys(state.loaded)).toEqual(["b"]);
   });
 
-  it("drops once skills loaded before a model call and keeps turn and session skills", () => {
+  it("marks once skills loaded before a model call consumed (body shown, tools kept) and leaves turn and session skills", () => {
     const before = run([(s) => [load("o", s, "once"), load("t", s, "turn"), load("s", s, "session")]]);
     const after = applyLoadEvents(before, [{ type: "model-call", seq: nextSeq(before) }]).state;
-    expect(Object.keys(before.loaded).sort()).toEqual(["o", "s", "t"]);
-    expect(Object.keys(after.loaded).sort()).toEqual(["s", "t"]);
+    expect(Object.keys(after.loaded).sort()).toEqual(["o", "s", "t"]);
+    expect(after.loaded.o?.consumed).toBe(true);
+    expect([after.loaded.s?.consumed, after.loaded.t?.consumed]).toEqual([undefined, undefined]);
+    // end of the turn: gone; read again before that: shown again
+    const ended = applyLoadEvents(after, [{ type: "end-turn", seq: nextSeq(after) }]).state;
+    expect(Object.keys(ended.loaded).sort()).toEqual(["s"]);
+    const reread = applyLoadEvents(after, [load("o", nextSeq(after), "once")]).state;
+    expect(reread.loaded.o?.consumed).toBeUndefined();
   });
 
   it("keeps a once skill loaded in the same step as the model call (it was not loaded before that call)", () => {
@@ -166,7 +172,8 @@ describe("applyLoadEvents", () => {
       load("b", 3, "once"),
     ]);
     expect(state.seq).toBe(3);
-    expect(Object.keys(state.loaded)).toEqual(["b"]);
+    expect(Object.keys(state.loaded)).toEqual(["a", "b"]);
+    expect([state.loaded.a?.consumed, state.loaded.b?.consumed]).toEqual([true, undefined]);
   });
 
   it("treats a stale event (seq below state.seq) as part of the current step", () => {

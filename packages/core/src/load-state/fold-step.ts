@@ -25,7 +25,10 @@ export function foldStep(
 
   if (has("reset")) entries.clear();
   if (has("end-turn")) dropWhere(entries, (entry) => entry.mode !== "session");
-  if (has("model-call")) dropWhere(entries, (entry) => entry.mode === "once" && entry.loadedSeq < seq);
+  if (has("model-call"))
+    for (const [name, entry] of entries)
+      if (entry.mode === "once" && entry.loadedSeq < seq && !entry.consumed)
+        entries.set(name, { ...entry, consumed: true });
 
   const loads = new Map<string, { mode: LoadMode; hash: string }>();
   const docs = new Map<string, string[]>();
@@ -57,7 +60,7 @@ export function foldStep(
       name,
       existing
         ? {
-            ...existing,
+            ...withoutConsumed(existing),
             mode: strongerMode(existing.mode, load.mode),
             hash: load.hash,
             lastUsedSeq: Math.max(existing.lastUsedSeq, seq),
@@ -83,6 +86,12 @@ export function foldStep(
   const loaded: Record<string, LoadedSkillEntry> = {};
   for (const name of [...entries.keys()].sort(compareCodeUnits)) loaded[name] = entries.get(name) as LoadedSkillEntry;
   return { loaded, evicted };
+}
+
+/** A read again shows the body again: the entry is no longer consumed. */
+function withoutConsumed(entry: LoadedSkillEntry): LoadedSkillEntry {
+  const { consumed: _consumed, ...rest } = entry;
+  return rest;
 }
 
 function dropWhere(entries: Map<string, LoadedSkillEntry>, drop: (entry: LoadedSkillEntry) => boolean): void {

@@ -1,4 +1,7 @@
-/** How long a loaded skill stays loaded: until the next model call (`once`), the end of the agent's turn (`turn`), or until unloaded/reset (`session`). */
+/**
+ * How long a loaded skill stays loaded: its body is shown in the next model request only and its tools stay until the
+ * end of the agent's turn (`once`), the end of the agent's turn (`turn`), or until unloaded/reset (`session`).
+ */
 export type LoadMode = "turn" | "once" | "session";
 
 /** One loaded skill. Holds no body: the body is read again from the registry (and checked against `hash`). */
@@ -13,6 +16,8 @@ export interface LoadedSkillEntry {
   hash: string;
   /** Resource files read, relative to the skill folder; sorted (code-unit order), unique. */
   docs: string[];
+  /** A `once` skill whose body was shown in a model request: not shown again; its tools stay until the turn ends. */
+  consumed?: boolean;
 }
 
 /**
@@ -45,7 +50,7 @@ export type SkillLoadEvent =
   /** Drops `path` (every path when absent) from a loaded skill's docs; applied before the step's loads and doc reads. */
   | { type: "undoc"; name: string; path?: string; seq: number }
   | { type: "unload"; name: string; seq: number }
-  /** After a model call: drops `once` skills loaded before this call. */
+  /** After a model call: marks `once` skills loaded before this call consumed (body hidden, tools kept until end-turn). */
   | { type: "model-call"; seq: number }
   /** The agent finished its turn: drops `turn` and `once` skills. */
   | { type: "end-turn"; seq: number }

@@ -141,7 +141,7 @@ const quietStep = fc.array(
 );
 
 describe("load modes over time", () => {
-  it("keeps a once skill until exactly the next model-call event", () => {
+  it("shows a once skill's body until exactly the next model-call event (consumed after it, not gone)", () => {
     fc.assert(
       fc.property(fc.array(step, { maxLength: 4 }), fc.array(quietStep, { maxLength: 4 }), (history, quiet) => {
         const loaded = runSteps(
@@ -149,8 +149,9 @@ describe("load modes over time", () => {
           undefined,
         );
         expect(loaded.loaded.x?.mode).toBe("once");
+        expect(loaded.loaded.x?.consumed).toBeUndefined();
         const after = runSteps([[[{ type: "model-call" }]]], undefined, loaded);
-        expect(after.loaded.x).toBeUndefined();
+        expect(after.loaded.x?.consumed).toBe(true);
       }),
       { numRuns: 200 },
     );

@@ -52,17 +52,28 @@ export async function buildModelRequest(context: EngineContext, input: ModelRequ
   const loaded = loadedMetadata(state, catalog);
   const tools = requestTools(context, input.tools, state, loaded, cache, input.threadId);
   const repaired = repairDanglingToolCalls(input.messages);
-  const materialised = await materialiseMessages(context, repaired.messages, state, catalog, cache.index);
+  // bodies: without `once` skills already shown (their tools, above, stay until the turn ends)
+  const shown = withoutConsumedSkills(state);
+  const shownLoaded = loaded.filter((skill) => shown.load.loaded[skill.name] !== undefined);
+  const materialised = await materialiseMessages(context, repaired.messages, shown, catalog, cache.index);
   let systemText = joinText(input.systemText, cache.section);
-  if (context.options.bodyPlacement === "system-prompt" && loaded.length > 0)
+  if (context.options.bodyPlacement === "system-prompt" && shownLoaded.length > 0)
     systemText = joinText(
       systemText,
-      await loadedSkillsSection(context, state, catalog, loaded, cache.index, materialised.selectedDocs),
+      await loadedSkillsSection(context, shown, catalog, shownLoaded, cache.index, materialised.selectedDocs),
     );
   const restored = context.options.bodyPlacement === "tool-result" ? materialised.missing : [];
   if (restored.length > 0)
-    systemText = joinText(systemText, await restoredSkillsSection(context, state, catalog, restored, cache.index));
+    systemText = joinText(systemText, await restoredSkillsSection(context, shown, catalog, restored, cache.index));
   return { systemText, messages: materialised.messages, tools, repairs: repaired.repairs, restored };
+}
+
+/** The state with consumed `once` skills left out of `loaded` (what bodies are shown for). */
+function withoutConsumedSkills(state: AgentSkillsState): AgentSkillsState {
+  const entries = Object.entries(state.load.loaded);
+  if (!entries.some(([, entry]) => entry.consumed)) return state;
+  const loaded = Object.fromEntries(entries.filter(([, entry]) => !entry.consumed));
+  return { ...state, load: { ...state.load, loaded } };
 }
 
 function joinText(base: string, extra: string): string {

@@ -74,9 +74,12 @@ export interface PreparedState {
   events: SkillsEvent[];
 }
 
-/** After a model call: count it when a `once` skill is loaded (consumes it); otherwise nothing to record, no channel write. */
+/**
+ * After a model call: count it when a `once` skill's body was just shown (marks it consumed: its body is not shown
+ * again, its tools stay until the turn ends); otherwise nothing to record, no channel write.
+ */
 export function afterModelCall(state: AgentSkillsState, agentId: string): PreparedState {
-  if (!Object.values(state.load.loaded).some((entry) => entry.mode === "once"))
+  if (!Object.values(state.load.loaded).some((entry) => entry.mode === "once" && !entry.consumed))
     return { state, update: undefined, events: [] };
   const events: SkillLoadEvent[] = [{ type: "model-call", seq: state.load.seq + 1 }];
   const next = applyAgentUpdate(state, { events });

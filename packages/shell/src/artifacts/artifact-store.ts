@@ -1,5 +1,8 @@
+import { createHash } from "node:crypto";
 import type { BaseStore } from "@langchain/langgraph";
-import { InvalidOptionsError } from "../internal/core.js";
+import { integerOption, InvalidOptionsError } from "../internal/core.js";
+import { ArtifactQuotaError } from "./artifact-quota-error.js";
+import { KeyedLock } from "./keyed-lock.js";
 
 /** An output saved beyond the workspace, referable later in the thread as `artifact://<name>` (or `@<version>`). */
 export interface Artifact {
@@ -11,6 +14,8 @@ export interface Artifact {
   /** Workspace path it was saved from, e.g. `out/report.pdf`. */
   savedFrom: string;
   createdAt: string;
+  /** sha256 of the bytes (a save of unchanged bytes can then be skipped). */
+  sha256?: string;
 }
 
 /** Where artifacts live. Any LangGraph `BaseStore` fits through {@link artifactStoreFromBaseStore}. */
@@ -24,9 +29,20 @@ export interface ArtifactStore {
   load(threadId: string, name: string, version?: number): Promise<{ artifact: Artifact; bytes: Buffer } | undefined>;
   /** The newest version of every artifact of the thread, by name. */
   list(threadId: string): Promise<Artifact[]>;
+  /** A version's metadata without its bytes (sizes are checked against budgets before anything is read). */
+  describe?(threadId: string, name: string, version?: number): Promise<Artifact | undefined>;
+}
+
+/** Limits of {@link artifactStoreFromBaseStore}, per thread. */
+export interface ArtifactQuota {
+  /** Bytes of every version of every artifact of one thread together. @default 64 MiB */
+  maxBytesPerThread?: number;
+  /** Versions of all artifacts of one thread together. @default 256 */
+  maxVersionsPerThread?: number;
 }
 
 const NAMESPACE = ["skillgraph", "artifacts"];
+const USAGE_KEY = "#usage";
 
 interface StoredArtifact extends Artifact {
   /** base64 of the bytes (BaseStore values are JSON). */
@@ -39,61 +55,109 @@ export function isArtifactName(name: string): boolean {
 }
 
 /**
- * Artifacts in a LangGraph `BaseStore` (`InMemoryStore`, `PostgresStore`, the Agent Server's store): one item per
- * version under `["skillgraph", "artifacts", <threadId>]`, key `<name>@<version>`, plus a `<name>` item pointing at the
- * newest. They outlive the workspace and the checkpoints of the thread (and its process, with a persistent store).
- * @param store the store
- * @example const artifacts = artifactStoreFromBaseStore(new InMemoryStore());
+ * The thread's namespace: a fixed-length digest of the id, so any id can save (stores refuse `.` and `:` in labels)
+ * and no thread's namespace is a prefix of another's (stores search namespaces by prefix, `t1` would match `t10`).
  */
-export function artifactStoreFromBaseStore(store: BaseStore): ArtifactStore {
-  const namespace = (threadId: string) => [...NAMESPACE, threadId];
+function namespaceOf(threadId: string): string[] {
+  return [...NAMESPACE, `thread-${createHash("sha256").update(threadId).digest("hex").slice(0, 32)}`];
+}
+
+function sameNamespace(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((label, index) => label === b[index]);
+}
+
+/**
+ * Artifacts in a LangGraph `BaseStore` (`InMemoryStore`, `PostgresStore`, the Agent Server's store): per thread, one
+ * item per version (`<name>@<version>`, with the bytes), its metadata (`<name>#<version>`), a `<name>` item pointing at
+ * the newest, and the thread's usage. Versions are numbered under a lock per thread in this process, so parallel
+ * saves of one name get distinct versions; a save over the thread's quota throws {@link ArtifactQuotaError}.
+ * Artifacts outlive the workspace and the checkpoints of the thread (and its process, with a persistent store).
+ * @param store the store
+ * @param quota limits per thread
+ * @example const artifacts = artifactStoreFromBaseStore(new InMemoryStore(), { maxBytesPerThread: 32 * 1024 ** 2 });
+ */
+export function artifactStoreFromBaseStore(store: BaseStore, quota: ArtifactQuota = {}): ArtifactStore {
+  const maxBytes = integerOption("maxBytesPerThread", quota.maxBytesPerThread ?? 64 * 1024 ** 2, {
+    max: Number.MAX_SAFE_INTEGER,
+  });
+  const maxVersions = integerOption("maxVersionsPerThread", quota.maxVersionsPerThread ?? 256, { max: 1_000_000 });
+  const lock = lockOf(store);
+  const describe = async (threadId: string, name: string, version?: number) => {
+    const key = version === undefined ? name : `${name}#${version}`;
+    const item = await store.get(namespaceOf(threadId), key);
+    return item ? (item.value as unknown as Artifact) : undefined;
+  };
   return {
-    async save(threadId, input) {
-      if (!isArtifactName(input.name)) {
-        throw new InvalidOptionsError({
-          option: "name",
-          value: input.name,
-          message: `'${input.name}' is not a valid artifact name`,
-        });
-      }
-      const latest = await store.get(namespace(threadId), input.name);
-      const version = ((latest?.value as { version?: number } | undefined)?.version ?? 0) + 1;
-      const artifact: Artifact = {
-        name: input.name,
-        version,
-        mimeType: input.mimeType,
-        size: input.bytes.byteLength,
-        savedFrom: input.savedFrom,
-        createdAt: new Date().toISOString(),
-      };
-      const stored: StoredArtifact = { ...artifact, data: Buffer.from(input.bytes).toString("base64") };
-      await store.put(
-        namespace(threadId),
-        `${input.name}@${version}`,
-        stored as unknown as Record<string, unknown>,
-        false,
-      );
-      await store.put(namespace(threadId), input.name, artifact as unknown as Record<string, unknown>, false);
-      return artifact;
-    },
+    save: (threadId, input) =>
+      lock.run(threadId, async () => {
+        if (!isArtifactName(input.name)) {
+          throw new InvalidOptionsError({
+            option: "name",
+            value: input.name,
+            message: `'${input.name}' is not a valid artifact name`,
+          });
+        }
+        const namespace = namespaceOf(threadId);
+        const usage = ((await store.get(namespace, USAGE_KEY))?.value ?? { bytes: 0, versions: 0 }) as {
+          bytes: number;
+          versions: number;
+        };
+        const size = input.bytes.byteLength;
+        if (usage.bytes + size > maxBytes || usage.versions + 1 > maxVersions) {
+          throw new ArtifactQuotaError(
+            `saving '${input.name}' (${size} bytes) would exceed this thread's artifact quota: ${usage.bytes} of ${maxBytes} bytes and ${usage.versions} of ${maxVersions} versions used`,
+          );
+        }
+        let version = ((await describe(threadId, input.name))?.version ?? 0) + 1;
+        // a version another process wrote meanwhile is never overwritten: take the next free number
+        while (await store.get(namespace, `${input.name}#${version}`)) version += 1;
+        const artifact: Artifact = {
+          name: input.name,
+          version,
+          mimeType: input.mimeType,
+          size,
+          savedFrom: input.savedFrom,
+          createdAt: new Date().toISOString(),
+          sha256: createHash("sha256").update(input.bytes).digest("hex"),
+        };
+        const stored: StoredArtifact = { ...artifact, data: Buffer.from(input.bytes).toString("base64") };
+        await store.put(namespace, `${input.name}@${version}`, stored as unknown as Record<string, unknown>, false);
+        await store.put(namespace, `${input.name}#${version}`, artifact as unknown as Record<string, unknown>, false);
+        await store.put(namespace, input.name, { ...artifact, latest: true } as Record<string, unknown>, false);
+        await store.put(namespace, USAGE_KEY, { bytes: usage.bytes + size, versions: usage.versions + 1 }, false);
+        return artifact;
+      }),
     async load(threadId, name, version) {
-      let wanted = version;
-      if (wanted === undefined) {
-        const latest = await store.get(namespace(threadId), name);
-        wanted = (latest?.value as { version?: number } | undefined)?.version;
-        if (wanted === undefined) return undefined;
-      }
-      const item = await store.get(namespace(threadId), `${name}@${wanted}`);
+      const wanted = version ?? (await describe(threadId, name))?.version;
+      if (wanted === undefined) return undefined;
+      const item = await store.get(namespaceOf(threadId), `${name}@${wanted}`);
       if (!item) return undefined;
       const { data, ...artifact } = item.value as unknown as StoredArtifact;
       return { artifact, bytes: Buffer.from(data, "base64") };
     },
+    describe,
     async list(threadId) {
-      const items = await store.search(namespace(threadId), { limit: 1000 });
+      const namespace = namespaceOf(threadId);
+      const items = await store.search(namespace, { filter: { latest: true }, limit: 1000 });
       return items
-        .filter((item) => !item.key.includes("@"))
-        .map((item) => item.value as unknown as Artifact)
+        .filter((item) => sameNamespace(item.namespace, namespace) && isArtifactName(item.key))
+        .map((item) => {
+          const { latest: _latest, ...artifact } = item.value as unknown as Artifact & { latest?: boolean };
+          return artifact;
+        })
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     },
   };
+}
+
+/** One lock per store object, shared by every artifact store made over it in this process. */
+const locks = new WeakMap<BaseStore, KeyedLock>();
+
+function lockOf(store: BaseStore): KeyedLock {
+  let lock = locks.get(store);
+  if (!lock) {
+    lock = new KeyedLock();
+    locks.set(store, lock);
+  }
+  return lock;
 }

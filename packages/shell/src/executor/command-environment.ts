@@ -1,6 +1,7 @@
 import { DEFAULT_FIXED_PATH } from "../policy/program-resolution.js";
 import type { CommandView, ExecutionRequest } from "./executor-types.js";
 import { RUN_MARKER_ENV } from "./process-tree.js";
+import { workspaceVariables } from "../workspace/workspace-variables.js";
 
 /**
  * Settings that keep programs from running code the command line does not name, set last so nothing overrides them:
@@ -42,7 +43,7 @@ export interface CommandFolders {
 
 /**
  * The whole environment a command gets (an allow-list: nothing is inherited from the host): a fixed PATH, a fresh
- * HOME, TMPDIR, `SHELL=/bin/sh`, the WORKSPACE / OUT_DIR / SKILL_DIR / SKILL_NAME locations as the command sees them,
+ * HOME, TMPDIR, `SHELL=/bin/sh`, the WORKSPACE / OUT_DIR (and their aliases WORKSPACE_DIR, WORK_DIR, OUTPUT_DIR) / SKILL_DIR / SKILL_NAME locations as the command sees them,
  * the request's extras (names already checked against the allow-list), the run marker, then the hardening settings.
  */
 export function commandEnvironment(
@@ -58,8 +59,7 @@ export function commandEnvironment(
     SHELL: "/bin/sh",
     LANG: "C.UTF-8",
     LC_ALL: "C.UTF-8",
-    WORKSPACE: view.workspaceDir,
-    OUT_DIR: `${view.workspaceDir}/out`,
+    ...workspaceVariables(view.workspaceDir),
   };
   if (view.skillDir) env.SKILL_DIR = view.skillDir;
   if (folders.environmentDir) {

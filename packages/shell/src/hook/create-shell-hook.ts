@@ -25,7 +25,10 @@ export interface ShellHook extends SkillsToolHook {
   stageFiles(threadId: string | undefined, files: readonly StagedFile[]): Promise<string[]>;
   /** Deletes a thread's workspace (every workspace when no id). */
   removeWorkspace(threadId?: string): Promise<void>;
-  /** Kills the thread's interactive sessions (every thread's when no id); deletes workspaces if configured. */
+  /**
+   * Kills the thread's interactive sessions (every thread's when no id). Without an id it also removes the default
+   * temporary workspace root; an app's `workspaceRoot` is kept unless `removeWorkspacesOnDispose`.
+   */
   dispose(threadId?: string): Promise<void>;
 }
 
@@ -123,7 +126,9 @@ export function createShellHook(options: ShellHookOptions): ShellHook {
       await runtime.sessions.dispose(threadId);
       if (threadId === undefined) runtime.seenLoaded.clear();
       else runtime.seenLoaded.delete(threadId);
-      if (runtime.removeWorkspacesOnDispose) await runtime.workspaces.remove(threadId);
+      // the runtime's own temporary root goes with it; an application's root is kept unless it asked otherwise
+      if (threadId === undefined && runtime.workspaces.ownsRoot) await runtime.workspaces.removeAll();
+      else if (runtime.removeWorkspacesOnDispose) await runtime.workspaces.remove(threadId);
     },
   };
 }

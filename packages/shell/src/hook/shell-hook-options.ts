@@ -1,6 +1,6 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { BaseStore } from "@langchain/langgraph";
-import type { ArtifactStore } from "../artifacts/artifact-store.js";
+import type { ArtifactQuota, ArtifactStore } from "../artifacts/artifact-store.js";
 import type { SkillEnvironmentOptions } from "../environments/skill-environments.js";
 import type { CommandExecutor } from "../executor/executor-types.js";
 import type { ApprovalRule } from "../policy/approval-types.js";
@@ -52,10 +52,15 @@ export interface ShellHookOptions {
   executor?: "auto" | "local" | "bubblewrap" | CommandExecutor;
   /** Options of the bubblewrap executor (bwrap path, network, extra read-only paths). */
   bubblewrap?: BubblewrapExecutorOptions;
-  /** Folder holding one workspace per thread. @default a new folder under the OS temp dir */
+  /**
+   * Folder holding one workspace per thread (`<root>/thread-<hash>/`); kept across processes, so a resumed thread finds
+   * its files. @default a private folder under the OS temp dir, made on first use and removed by `dispose()` and at exit
+   */
   workspaceRoot?: string;
   /** Delete a thread's workspace in `dispose(threadId)`. @default false (workspaces live across runs of a thread) */
   removeWorkspacesOnDispose?: boolean;
+  /** Remove a thread's workspace once unused for this long (swept when another one is used). @default no limit */
+  workspaceMaxAgeMs?: number;
   /** When set, only these commands run (prefixes like `git status`, `python3`; `:*` suffix allowed), plus loaded skills' `Bash(...)` grants. */
   allow?: readonly string[];
   /** Commands that never run. @default DEFAULT_DENIED_PROGRAMS (sudo, su, mount, kill, ...) */
@@ -108,9 +113,10 @@ export interface ShellHookOptions {
   /**
    * Artifacts: outputs saved beyond the workspace (`outputs.save_as_artifacts`) and staged later (`artifact://name`).
    * `store` is a LangGraph `BaseStore` or an {@link ArtifactStore}. @default the graph's store (`compile({ store })`,
-   * the Agent Server's store) when the run has one; `false` turns artifacts off.
+   * the Agent Server's store) when the run has one; `false` turns artifacts off. `quota` bounds each thread's
+   * artifacts in a `BaseStore` (default 64 MiB and 256 versions).
    */
-  artifacts?: false | { store?: BaseStore | ArtifactStore; maxBytes?: number };
+  artifacts?: false | { store?: BaseStore | ArtifactStore; maxBytes?: number; quota?: ArtifactQuota };
   /**
    * Per-skill environments: a skill with a `requirements.txt` (or `scripts/requirements.txt`) gets a Python venv of
    * its own, outside its read-only folder, cached by content, used by `run_skill_script` (first on PATH). The install
@@ -119,6 +125,12 @@ export interface ShellHookOptions {
    * @default {} (on, approve: "interrupt")
    */
   skillEnvironments?: false | SkillEnvironmentOptions;
+  /**
+   * Host folders a call may copy files from with `host://<name>/<path>` inputs, by name (e.g. `{ data: "/srv/data" }`).
+   * Read-only: files are copied into the workspace through the confined, no-follow walk; nothing else of the host is
+   * reachable. @default {} (no host folders)
+   */
+  hostInputs?: Readonly<Record<string, string>>;
   /** Stage files the user attached to the conversation into `in/attachments/` before each command. @default true */
   stageAttachments?: boolean;
   /** Caps of the `out/` files reported after a run. */

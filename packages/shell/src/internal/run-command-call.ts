@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { ExecutionRequest } from "../executor/executor-types.js";
@@ -9,21 +8,21 @@ import { approveCall, planCall } from "../tools/shell/plan-and-approve.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { InteractiveSession } from "../sessions/interactive-session.js";
-import { collectOutputFiles, type CollectedFile } from "../workspace/collect-output-files.js";
+import { collectOutputFiles } from "../workspace/collect-output-files.js";
 import { loadedSkillNames, threadIdOf } from "./loaded-skill-names.js";
-import { NO_THREAD } from "../workspace/thread-workspaces.js";
+import { isOneCallThread, MAX_STAGED_BYTES, oneCallThread } from "../workspace/thread-workspaces.js";
+import { planAttachmentStaging } from "../workspace/attachment-staging.js";
+import { setApartEmptyOutputs } from "../workspace/empty-failed-outputs.js";
+import { editorText } from "../workspace/editor-text.js";
+import { withWorkspaceSpan } from "./workspace-spans.js";
+import { needsApproval } from "../policy/approval-rules.js";
 import { prepareSkillEnvironment } from "./prepare-skill-environment.js";
 import { compileOutputGlobs } from "../workspace/output-globs.js";
 import { StagingRefusedError } from "../workspace/thread-workspaces.js";
-import { getCurrentTaskInput, getStore } from "@langchain/langgraph";
-import {
-  artifactStoreFromBaseStore,
-  isArtifactName,
-  type Artifact,
-  type ArtifactStore,
-} from "../artifacts/artifact-store.js";
+import { getCurrentTaskInput } from "@langchain/langgraph";
+import { artifactStoreFor, saveArtifacts } from "./command-artifacts.js";
 import { conversationAttachments, type ConversationAttachment } from "../workspace/conversation-attachments.js";
-import { resolveInputs } from "../workspace/input-sources.js";
+import { resolveInputs, type InputSpec } from "../workspace/input-sources.js";
 import { withConfinedFolder } from "./core.js";
 import type { CommandCallInput } from "../tools/command-call-input.js";
 import type { ShellRuntime } from "./shell-runtime.js";
@@ -76,6 +75,38 @@ export async function runCommandCall(
   config: RunnableConfig,
 ): Promise<string> {
   const threadId = threadIdOf(config);
+  if (threadId !== undefined) return runInThread(runtime, input, config, threadId);
+  // no thread id: nothing ties this call to any other, so it shares nothing with them (not even another user's files)
+  const refused = needsThread(input);
+  if (refused) return refusalPayload(refusal("invalid-input", refused));
+  const oneCall = oneCallThread();
+  try {
+    return await runInThread(runtime, input, config, oneCall);
+  } finally {
+    runtime.stagedAttachments.delete(oneCall);
+    runtime.pinnedArtifacts.delete(oneCall);
+    await runtime.workspaces.remove(oneCall);
+  }
+}
+
+/** Why a call cannot run without a thread id (interactive sessions and artifacts outlive the call), if it cannot. */
+function needsThread(input: CommandCallInput): string | undefined {
+  const what = input.interactive
+    ? "an interactive session"
+    : input.inputs?.some((spec) => String(spec.from).startsWith("artifact://"))
+      ? "an artifact:// input"
+      : undefined;
+  return what === undefined
+    ? undefined
+    : `${what} needs a thread id (configurable.thread_id): without one, each call runs in a workspace of its own that is removed after it`;
+}
+
+async function runInThread(
+  runtime: ShellRuntime,
+  input: CommandCallInput,
+  config: RunnableConfig,
+  threadId: string,
+): Promise<string> {
   await loadBashParser();
   // validate: the skill, then every input, before anything runs
   const context = skillContext(runtime, input, config);
@@ -87,18 +118,19 @@ export async function runCommandCall(
   const primary =
     outputs.primary === undefined ? undefined : compileOutputGlobs([outputs.primary.replace(/^out\//, "")]);
   if (primary && !primary.ok) return refusalPayload(refusal("invalid-glob", primary.message));
-  const artifacts = artifactStoreFor(runtime, config);
-  if (outputs.save_as_artifacts && !artifacts) {
-    return refusalPayload(
-      refusal(
-        "invalid-input",
-        "save_as_artifacts needs an artifact store: compile the graph with a store, or give the shell hook artifacts.store",
-      ),
-    );
-  }
+  // a call without a thread id has no artifact namespace: it neither loads nor saves any
+  const artifacts = isOneCallThread(threadId) ? undefined : artifactStoreFor(runtime, config);
+  // with nowhere to save, the command still runs and its files are returned, with a warning (as trpc-agent-go does)
+  const artifactsWarning =
+    outputs.save_as_artifacts && !artifacts
+      ? isOneCallThread(threadId)
+        ? "save_as_artifacts: not saved, the run has no thread id (configurable.thread_id); the files are returned only"
+        : "save_as_artifacts: not saved, no artifact store is configured (compile the graph with a store, or give the shell hook artifacts.store); the files are returned only"
+      : undefined;
   if (input.timeout_seconds !== undefined && !(Number.isFinite(input.timeout_seconds) && input.timeout_seconds > 0)) {
     return refusalPayload(refusal("invalid-input", "timeout_seconds must be a positive number"));
   }
+  const span = { tool: input.tool, ...(context.skill ? { skill: context.skill.name } : {}) };
   const workspaceDir = await runtime.workspaces.ensure(threadId);
   // a skill's own environment (installed after approval when needed) comes first on PATH, for policy and command alike
   const environment = context.skill
@@ -118,22 +150,44 @@ export async function runCommandCall(
       ? attachmentsOf(config)
       : [];
   const resolved = await resolveInputs(input.inputs ?? [], {
-    threadId: threadId ?? NO_THREAD,
+    threadId,
     workspaceDir,
     skillDir: (name) => [context.skill, ...context.loaded].find((entry) => entry?.name === name)?.dir || undefined,
     artifacts,
     attachments,
     maxBytes: runtime.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.artifacts.maxBytes, 1),
+    budgetBytes: MAX_STAGED_BYTES - (input.files ?? []).reduce((sum, file) => sum + byteLength(file.content), 0),
+    hostFolder: (name) => runtime.hostInputs.get(name),
+    pinned: pinnedArtifacts(runtime, threadId),
   });
   if (!resolved.ok) return refusalPayload(refusal("staging-refused", resolved.message));
-  const toStage = [
-    ...(input.files ?? []),
-    ...resolved.files,
-    ...newAttachments(runtime, threadId, workspaceDir, attachments),
-  ];
+  const declared = [...(input.files ?? []), ...resolved.files];
+  const attached = runtime.stageAttachments
+    ? planAttachmentStaging(
+        attachments,
+        seenAttachments(runtime, threadId),
+        workspaceDir,
+        MAX_STAGED_BYTES - declared.reduce((sum, file) => sum + byteLength(file.content), 0),
+      )
+    : { files: [], skipped: [] };
+  const toStage = [...declared, ...attached.files];
   if (toStage.length > 0) {
     try {
-      await runtime.workspaces.stage(threadId, toStage);
+      await withWorkspaceSpan(
+        config,
+        { ...span, stage: "stage" },
+        () => runtime.workspaces.stage(threadId, toStage),
+        (written) => ({ files: written.length }),
+      );
+    } catch (error) {
+      if (error instanceof StagingRefusedError) return refusalPayload(refusal("staging-refused", error.message));
+      throw error;
+    }
+  }
+  const editor = input.editor_text === undefined ? undefined : editorText(input.editor_text, runtime.executor.view({ workspaceDir }).workspaceDir);
+  if (editor) {
+    try {
+      await runtime.workspaces.writeRuntimeFile(threadId, editor.file);
     } catch (error) {
       if (error instanceof StagingRefusedError) return refusalPayload(refusal("staging-refused", error.message));
       throw error;
@@ -157,7 +211,7 @@ export async function runCommandCall(
     workspaceDir,
     ...(context.skill ? { skillDir: context.skill.dir, skillName: context.skill.name } : {}),
     ...(environment.hostDir ? { skillEnvironment: { hostDir: environment.hostDir, writable: false } } : {}),
-    env: { ...runtime.fixedEnv, ...input.env },
+    env: { ...runtime.fixedEnv, ...input.env, ...editor?.env },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     ...(input.pty ? { pty: true } : {}),
     timeoutMs,
@@ -187,26 +241,49 @@ export async function runCommandCall(
   }
   // run, then collect out/ and persist what was asked for
   const startedAt = Date.now();
-  const result = await runtime.executor.run(request);
-  const collected = await collectOutputFiles(workspaceDir, {
-    match: globs.match,
-    modifiedSince: startedAt - 5,
-    maxFiles: Math.min(outputs.max_files ?? runtime.outputFiles.maxFiles, runtime.outputFiles.maxFiles),
-    maxFileBytes: Math.min(
-      outputs.max_file_bytes ?? runtime.outputFiles.maxFileBytes,
-      runtime.outputFiles.maxFileBytes,
-    ),
-    inlineTextBytes: outputs.inline === false ? 0 : runtime.outputFiles.inlineTextBytes,
-    ...(outputs.max_total_bytes !== undefined
-      ? { maxInlineTotalBytes: Math.min(outputs.max_total_bytes, 65_536) }
-      : {}),
-  });
+  const result = await withWorkspaceSpan(
+    config,
+    { ...span, stage: "run" },
+    () => runtime.executor.run(request),
+    (ran) => ({ exitCode: ran.exitCode, timedOut: ran.timedOut, executor: runtime.executor.name }),
+  );
+  const collecting = () =>
+    collectOutputFiles(workspaceDir, {
+      match: globs.match,
+      modifiedSince: startedAt - 5,
+      maxFiles: Math.min(outputs.max_files ?? runtime.outputFiles.maxFiles, runtime.outputFiles.maxFiles),
+      maxFileBytes: Math.min(
+        outputs.max_file_bytes ?? runtime.outputFiles.maxFileBytes,
+        runtime.outputFiles.maxFileBytes,
+      ),
+      inlineTextBytes: outputs.inline === false ? 0 : runtime.outputFiles.inlineTextBytes,
+      ...(outputs.max_total_bytes !== undefined
+        ? { maxInlineTotalBytes: Math.min(outputs.max_total_bytes, 65_536) }
+        : {}),
+    });
+  const sorted = setApartEmptyOutputs(
+    result,
+    await withWorkspaceSpan(config, { ...span, stage: "collect" }, collecting, (found) => ({
+      files: found.files.length,
+      skipped: found.skippedCount,
+    })),
+  );
+  const { collected } = sorted;
   const primaryOutput = primary?.ok
     ? collected.files.find((file) => primary.match(file.path.replace(/^out\//, "")))
     : undefined;
   const saved =
     outputs.save_as_artifacts && artifacts
-      ? await saveArtifacts(runtime, artifacts, threadId ?? NO_THREAD, workspaceDir, collected.files)
+      ? await withWorkspaceSpan(
+          config,
+          { ...span, stage: "save" },
+          () =>
+            saveArtifacts(runtime, artifacts, threadId, workspaceDir, collected.files, {
+              naming: { template: outputs.name_template, prefix: outputs.artifact_prefix },
+              force: outputs.force_save === true,
+            }),
+          (artifactsSaved) => ({ artifacts: artifactsSaved.filter((artifact) => !("skipped" in artifact)).length }),
+        )
       : undefined;
   return resultPayload(result, {
     command: display,
@@ -214,14 +291,10 @@ export async function runCommandCall(
     collected,
     primaryOutput,
     artifacts: saved,
+    attachmentsSkipped: attached.skipped,
+    emptyFromFailure: sorted.emptyFromFailure,
+    artifactsWarning,
   });
-}
-
-function artifactStoreFor(runtime: ShellRuntime, config: RunnableConfig): ArtifactStore | undefined {
-  if (runtime.artifacts === false) return undefined;
-  if (runtime.artifacts.store) return runtime.artifacts.store;
-  const store = getStore(config as never);
-  return store ? artifactStoreFromBaseStore(store) : undefined;
 }
 
 function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
@@ -233,53 +306,20 @@ function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
   }
 }
 
-/** Attachments not yet staged in this thread's workspace, as files under `in/attachments/`. */
-function newAttachments(
-  runtime: ShellRuntime,
-  threadId: string | undefined,
-  workspaceDir: string,
-  attachments: readonly ConversationAttachment[],
-) {
-  if (!runtime.stageAttachments || attachments.length === 0) return [];
-  const key = threadId ?? NO_THREAD;
-  const staged = runtime.stagedAttachments.get(key) ?? new Set<string>();
-  runtime.stagedAttachments.set(key, staged);
-  // staged before and still there (a deleted workspace gets them again)
-  const present = (attachment: ConversationAttachment) =>
-    staged.has(`${attachment.sha256}:${attachment.name}`) &&
-    existsSync(path.join(workspaceDir, "in", "attachments", attachment.name));
-  const fresh = attachments.filter((attachment) => !present(attachment));
-  for (const attachment of fresh) staged.add(`${attachment.sha256}:${attachment.name}`);
-  return fresh.map((attachment) => ({ path: `in/attachments/${attachment.name}`, content: attachment.bytes }));
+/** The thread's pinned artifact versions (in this process). */
+function pinnedArtifacts(runtime: ShellRuntime, threadId: string): Map<string, number> {
+  const pinned = runtime.pinnedArtifacts.get(threadId) ?? new Map<string, number>();
+  runtime.pinnedArtifacts.set(threadId, pinned);
+  return pinned;
 }
 
-/** Saves collected files as artifacts (each read again race-free, whole, within the artifact size cap). */
-async function saveArtifacts(
-  runtime: ShellRuntime,
-  store: ArtifactStore,
-  threadId: string,
-  workspaceDir: string,
-  files: readonly CollectedFile[],
-) {
-  const maxBytes = runtime.artifacts === false ? 0 : runtime.artifacts.maxBytes;
-  const saved: Array<Artifact | { name: string; skipped: string }> = [];
-  await withConfinedFolder(workspaceDir, async (workspace) => {
-    for (const file of files) {
-      const name = file.path.split("/").pop() as string;
-      // the command chose the file name: one with '@' or odd characters would collide with version keys
-      if (!isArtifactName(name)) {
-        saved.push({ name, skipped: "not a valid artifact name (letters, digits, '.', '_', '-'; at most 128)" });
-        continue;
-      }
-      const read = await workspace.readFile(file.path, { maxBytes });
-      if (!read.ok) {
-        saved.push({ name, skipped: read.message });
-        continue;
-      }
-      saved.push(
-        await store.save(threadId, { name, bytes: read.bytes, mimeType: file.mimeType, savedFrom: file.path }),
-      );
-    }
-  });
-  return saved;
+/** The thread's memory of attachments already staged or skipped. */
+function seenAttachments(runtime: ShellRuntime, threadId: string): Set<string> {
+  const seen = runtime.stagedAttachments.get(threadId) ?? new Set<string>();
+  runtime.stagedAttachments.set(threadId, seen);
+  return seen;
+}
+
+function byteLength(content: string | Uint8Array): number {
+  return typeof content === "string" ? Buffer.byteLength(content) : content.byteLength;
 }

@@ -1,5 +1,3 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { createBubblewrapExecutor } from "../executor/bubblewrap-executor.js";
 import type { CommandExecutor } from "../executor/executor-types.js";
@@ -19,8 +17,8 @@ import { DEFAULT_FIXED_PATH, resolveExecutable } from "../policy/program-resolut
 import { SessionStore } from "../sessions/session-store.js";
 import { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
 import { integerOption, InvalidOptionsError } from "./core.js";
-import type { BaseStore } from "@langchain/langgraph";
-import { artifactStoreFromBaseStore, type ArtifactStore } from "../artifacts/artifact-store.js";
+import { InMemoryStore, type BaseStore } from "@langchain/langgraph";
+import { artifactStoreFromBaseStore, type ArtifactQuota, type ArtifactStore } from "../artifacts/artifact-store.js";
 import { defaultEnvironmentRoot } from "../environments/skill-environments.js";
 
 /** Everything the shell tools share, built once from the options. */
@@ -51,12 +49,16 @@ export interface ShellRuntime {
   /** Resource limits per command, or undefined when turned off. */
   limits: CommandLimits | undefined;
   /** Artifacts: `false` when off; else a fixed store, or undefined to use the graph's store. */
-  artifacts: false | { store?: ArtifactStore; maxBytes: number };
+  artifacts: false | { store?: ArtifactStore; maxBytes: number; quota: ArtifactQuota };
   stageAttachments: boolean;
   /** Per-skill environments, or undefined when off. */
   skillEnvironments:
     | { root: string; approve: "interrupt" | "always" | "never"; pipArgs: readonly string[]; installTimeoutMs: number }
     | undefined;
+  /** Host folders `host://<name>/...` inputs may copy from, by name. */
+  hostInputs: ReadonlyMap<string, string>;
+  /** Artifact versions pinned by `pin: true` inputs, per thread (in this process). */
+  pinnedArtifacts: Map<string, Map<string, number>>;
   /** sha256 of attachments already staged, per thread. */
   stagedAttachments: Map<string, Set<string>>;
   /** Loaded skill names `authorize` last saw, per thread. */
@@ -136,11 +138,13 @@ function artifactOptions(options: ShellHookOptions): ShellRuntime["artifacts"] {
   }
   const maxBytes = bounded("artifacts.maxBytes", artifacts?.maxBytes, 8 * 1024 * 1024, 256 * 1024 * 1024);
   const store = artifacts?.store;
-  if (store === undefined) return { maxBytes };
+  const quota = artifacts?.quota ?? {};
+  artifactStoreFromBaseStore(new InMemoryStore(), quota); // checks the quota's numbers now, naming the bad one
+  if (store === undefined) return { maxBytes, quota };
   if (typeof (store as ArtifactStore).save === "function" && typeof (store as ArtifactStore).load === "function")
-    return { store: store as ArtifactStore, maxBytes };
+    return { store: store as ArtifactStore, maxBytes, quota };
   if (typeof (store as BaseStore).get === "function" && typeof (store as BaseStore).put === "function")
-    return { store: artifactStoreFromBaseStore(store as BaseStore), maxBytes };
+    return { store: artifactStoreFromBaseStore(store as BaseStore, quota), maxBytes, quota };
   throw new InvalidOptionsError({
     option: "artifacts.store",
     value: store,
@@ -182,6 +186,23 @@ function environmentOptions(options: ShellHookOptions): {
     }
   }
   return { allow: new Set(allow), set: { ...fixed } };
+}
+
+function hostInputsOption(value: unknown): ReadonlyMap<string, string> {
+  if (value === undefined) return new Map();
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new InvalidOptionsError({ option: "hostInputs", value, message: "must be an object of name -> folder" });
+  const folders = new Map<string, string>();
+  for (const [name, folder] of Object.entries(value)) {
+    if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name) || typeof folder !== "string" || !path.isAbsolute(folder))
+      throw new InvalidOptionsError({
+        option: `hostInputs.${name}`,
+        value: folder,
+        message: "must map a plain name (letters, digits, '.', '_', '-') to an absolute folder",
+      });
+    folders.set(name, folder);
+  }
+  return folders;
 }
 
 function rules(option: string, texts: readonly string[]): CommandRule[] {
@@ -337,7 +358,12 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
       fixedEnvNames: new Set(Object.keys(environment.set)),
       envAllow: environment.allow,
     },
-    workspaces: new ThreadWorkspaces(options.workspaceRoot ?? mkdtempSync(path.join(os.tmpdir(), "skillgraph-shell-"))),
+    workspaces: new ThreadWorkspaces(
+      options.workspaceRoot,
+      options.workspaceMaxAgeMs === undefined
+        ? {}
+        : { maxAgeMs: integerOption("workspaceMaxAgeMs", options.workspaceMaxAgeMs, { max: Number.MAX_SAFE_INTEGER }) },
+    ),
     sessions: new SessionStore(),
     sessionsEnabled: sessions !== undefined,
     maxSessionsPerThread: bounded("sessions.maxPerThread", sessions?.maxPerThread, 4, 64),
@@ -374,6 +400,8 @@ export function createShellRuntime(options: ShellHookOptions): ShellRuntime {
     artifacts: artifactOptions(options),
     stageAttachments: options.stageAttachments ?? true,
     skillEnvironments: environmentsOptions(options),
+    hostInputs: hostInputsOption(options.hostInputs),
+    pinnedArtifacts: new Map(),
     stagedAttachments: new Map(),
     seenLoaded: new Map(),
   };

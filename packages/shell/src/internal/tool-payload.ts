@@ -26,6 +26,12 @@ export function resultPayload(
     collected?: CollectedOutput;
     primaryOutput?: CollectedFile;
     artifacts?: Array<Artifact | { name: string; skipped: string }>;
+    /** Conversation attachments not staged, and why (said once). */
+    attachmentsSkipped?: ReadonlyArray<{ name: string; reason: string }>;
+    /** Why `save_as_artifacts` saved nothing (no store, no thread id). */
+    artifactsWarning?: string;
+    /** Empty files a failed command left in `out/` (flagged, not results). */
+    emptyFromFailure?: readonly string[];
   },
 ): string {
   const status = result.timedOut
@@ -66,9 +72,20 @@ export function resultPayload(
                   ref: `artifact://${artifact.name}@${artifact.version}`,
                   size: artifact.size,
                   mime_type: artifact.mimeType,
+                  ...((artifact as { unchanged?: boolean }).unchanged ? { unchanged: true } : {}),
                 },
           ),
         }
+      : {}),
+    ...(extra.artifactsWarning ? { artifacts_warning: extra.artifactsWarning } : {}),
+    ...(extra.emptyFromFailure && extra.emptyFromFailure.length > 0
+      ? {
+          empty_outputs_of_failed_command: extra.emptyFromFailure,
+          note: "the command failed; these out/ files are empty (opened before it failed) and are not results",
+        }
+      : {}),
+    ...(extra.attachmentsSkipped && extra.attachmentsSkipped.length > 0
+      ? { attachments_skipped: extra.attachmentsSkipped }
       : {}),
     command: extra.command,
     executor: extra.executor,

@@ -9,6 +9,7 @@ import type { CommandCheck, CommandCheckInput } from "./command-check-types.js";
 import type { CommandPolicy } from "./command-policy.js";
 import { checkEnvName } from "./env-names.js";
 import { hasParentSegment, realpathOfNearest, realpathOrUndefined } from "./path-confinement.js";
+import { workspaceVariables } from "../workspace/workspace-variables.js";
 import { type Refusal, refusal } from "./refusal.js";
 
 export type {
@@ -22,10 +23,7 @@ export type {
 
 /** Variables whose values the checker knows before running (host paths; the command sees its own view of them). */
 function knownVariables(input: CommandCheckInput): Record<string, string> {
-  const known: Record<string, string> = {
-    WORKSPACE: input.workspaceDir,
-    OUT_DIR: path.join(input.workspaceDir, "out"),
-  };
+  const known: Record<string, string> = workspaceVariables(input.workspaceDir);
   if (input.skill?.dir) {
     known.SKILL_DIR = input.skill.dir;
     known.SKILL_NAME = input.skill.name;

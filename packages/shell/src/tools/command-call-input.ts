@@ -15,6 +15,7 @@ export interface CommandCallInput {
   outputs?: OutputsManifest;
   interactive?: boolean;
   pty?: boolean;
+  editor_text?: string;
 }
 
 /** Per-call outputs manifest (see the tool schema). */
@@ -25,5 +26,8 @@ export interface OutputsManifest {
   max_total_bytes?: number;
   inline?: boolean;
   save_as_artifacts?: boolean;
+  name_template?: string;
+  artifact_prefix?: string;
+  force_save?: boolean;
   primary?: string;
 }

@@ -25,10 +25,10 @@ export const commandFields = {
       "Globs (relative to out/) of files to report after the run (default: every new or changed file in out/).",
     ),
   inputs: z
-    .array(z.object({ from: z.string(), to: z.string().optional() }))
+    .array(z.object({ from: z.string(), to: z.string().optional(), pin: z.boolean().optional() }))
     .optional()
     .describe(
-      "Files to stage first from elsewhere: skill://<skill>/<path>, workspace://<path>, artifact://<name>[@<version>] (saved by an earlier call), attachment://<name> (a file the user attached). 'to' defaults to in/<name>.",
+      "Files to stage first from elsewhere: skill://<skill>/<path>, workspace://<path>, artifact://<name>[@<version>] (saved by an earlier call), attachment://<name> (a file the user attached), host://<folder>/<path> (a host folder the app shares). 'to' defaults to in/<name>. pin: true on an artifact without a version keeps using the version first staged.",
     ),
   outputs: z
     .object({
@@ -44,6 +44,15 @@ export const commandFields = {
         .boolean()
         .optional()
         .describe("Save the reported files as artifacts, referable later as artifact://<name>."),
+      name_template: z
+        .string()
+        .optional()
+        .describe("Artifact names: {name}, {stem} and {ext} stand for the file's (default '{name}')."),
+      artifact_prefix: z.string().optional().describe("Put before every saved artifact's name."),
+      force_save: z
+        .boolean()
+        .optional()
+        .describe("Save a new version even when the bytes equal the newest one (default: reported unchanged)."),
       primary: z
         .string()
         .optional()
@@ -55,6 +64,12 @@ export const commandFields = {
     .boolean()
     .optional()
     .describe("Keep the program running for shell_session_write / shell_session_poll (for programs that prompt)."),
+  editor_text: z
+    .string()
+    .optional()
+    .describe(
+      "For programs that open an editor ($EDITOR, e.g. 'git commit' without -m, 'crontab -e'): the text the editor saves.",
+    ),
   pty: z
     .boolean()
     .optional()

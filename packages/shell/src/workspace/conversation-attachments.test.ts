@@ -31,7 +31,7 @@ describe("conversationAttachments", () => {
       new AIMessage({ content: [{ type: "text", text: "no attachments from the model" }] }),
     ];
     const found = conversationAttachments(messages);
-    expect(found.map((attachment) => [attachment.name, attachment.mimeType, attachment.bytes.toString()])).toEqual([
+    expect(found.map((attachment) => [attachment.name, attachment.mimeType, attachment.bytes().toString()])).toEqual([
       ["bashrc", "text/csv", "a,b"],
       ["report.pdf", "application/pdf", "%PDF"],
       ["report-2.pdf", "image/png", "png"],

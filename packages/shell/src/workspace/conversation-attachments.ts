@@ -5,9 +5,19 @@ export interface ConversationAttachment {
   /** File name, sanitised to one path segment (`report.pdf`, or `attachment-2.png` when the block names none). */
   name: string;
   mimeType: string;
-  bytes: Buffer;
-  /** sha256 of the bytes (staged once per thread). */
+  /** Size in bytes, from the base64 text's length: known before anything is decoded. */
+  size: number;
+  /** Decodes the bytes (only once the size was checked against the call's budget). */
+  bytes(): Buffer;
+  /** sha256 of the base64 text (staged once per thread). */
   sha256: string;
+}
+
+/** Decoded size of a base64 text, from its length and padding alone. */
+export function base64Size(data: string): number {
+  const trimmed = data.replace(/\s+/g, "");
+  const padding = trimmed.endsWith("==") ? 2 : trimmed.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((trimmed.length * 3) / 4) - padding);
 }
 
 /** At most this many attachments are looked at per call, each at most this large. */
@@ -51,8 +61,9 @@ function safeName(raw: unknown, index: number, mimeType: string): string {
 /**
  * The files attached to human messages of the conversation, from LangChain content blocks in either shape:
  * `{ type: "file" | "image", data, mimeType, metadata?: { filename } }` (v1) or `{ type, source_type: "base64", data,
- * mime_type }` (legacy). Blocks over {@link MAX_ATTACHMENT_BYTES} or beyond {@link MAX_ATTACHMENTS} are skipped;
- * URLs and provider file ids are not fetched.
+ * mime_type }` (legacy). Nothing is decoded here: each has its size from the base64 length, and the caller decides what
+ * fits (see `planAttachmentStaging`). Blocks beyond {@link MAX_ATTACHMENTS} are left out; URLs and provider file ids
+ * are not fetched.
  * @param messages the graph state's messages
  */
 export function conversationAttachments(messages: unknown): ConversationAttachment[] {
@@ -70,8 +81,7 @@ export function conversationAttachments(messages: unknown): ConversationAttachme
       const data =
         typeof record.data === "string" ? record.data : typeof record.base64 === "string" ? record.base64 : undefined;
       if (data === undefined || (record.source_type !== undefined && record.source_type !== "base64")) continue;
-      if ((data.length * 3) / 4 > MAX_ATTACHMENT_BYTES) continue;
-      const bytes = Buffer.from(data, "base64");
+      const size = base64Size(data);
       const mimeType = String(record.mimeType ?? record.mime_type ?? "application/octet-stream");
       const metadata = (record.metadata ?? {}) as Record<string, unknown>;
       let name = safeName(
@@ -81,7 +91,13 @@ export function conversationAttachments(messages: unknown): ConversationAttachme
       );
       for (let copy = 2; names.has(name); copy += 1) name = name.replace(/(\.[^.]*)?$/, `-${copy}$1`);
       names.add(name);
-      found.push({ name, mimeType, bytes, sha256: createHash("sha256").update(bytes).digest("hex") });
+      found.push({
+        name,
+        mimeType,
+        size,
+        bytes: () => Buffer.from(data, "base64"),
+        sha256: createHash("sha256").update(data).digest("hex"),
+      });
     }
   }
   return found;

@@ -3,6 +3,7 @@ import { createSpinner } from "../../output/spinner.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafe, terminalSafeLine } from "../../output/terminal-safe.js";
 import type { ChatEvent } from "./chat-event.js";
+import { parseShellResult, shellResultLines, writtenFiles } from "./shell-result-lines.js";
 
 /** Writes chat events: answer tokens to stdout as they arrive, activity lines (skills, tools) to stderr. */
 export interface ChatRenderer {
@@ -23,11 +24,13 @@ const MAX_ARGS_CHARS = 160;
  * Everything written is passed through `terminalSafe` (answers and tool output are untrusted).
  * @param options.quiet hide activity lines @default false
  * @param options.spinner show a spinner while waiting @default stderr is a TTY
+ * @param options.workspaceDir the session's workspace: after a turn that wrote files to `out/`, where they are is said
  */
 export function createChatRenderer(
   io: Pick<CliIO, "stdout" | "stderr" | "color">,
-  options: { quiet?: boolean; spinner?: boolean } = {},
+  options: { quiet?: boolean; spinner?: boolean; workspaceDir?: string } = {},
 ): ChatRenderer {
+  const written = new Set<string>();
   const style = createStyle(io.color);
   const spinner = createSpinner(io.stderr, options.spinner === undefined ? {} : { enabled: options.spinner });
   let midLine = false;
@@ -51,16 +54,15 @@ export function createChatRenderer(
         midLine = !event.text.endsWith("\n");
         return;
       }
-      const raw = activityLine(event);
-      if (raw === undefined) return;
-      const line = terminalSafeLine(raw);
-      const painted =
-        event.type === "skill"
-          ? style.cyan(line)
-          : event.type === "tool-result" && event.isError
-            ? style.red(line)
-            : style.dim(line);
-      activity(painted);
+      const shell = event.type === "tool-result" ? shellResultLines(event.name, event.content) : undefined;
+      if (event.type === "tool-result") for (const file of writtenFiles(event.name, event.content)) written.add(file);
+      const raw = shell ?? [activityLine(event)].filter((line): line is string => line !== undefined);
+      const status = event.type === "tool-result" ? parseShellResult(event.name, event.content)?.status : undefined;
+      const failed =
+        event.type === "tool-result" &&
+        (event.isError || (status !== undefined && !["ok", "running"].includes(status)));
+      for (const line of raw.map((text) => terminalSafeLine(text)))
+        activity(event.type === "skill" ? style.cyan(line) : failed ? style.red(line) : style.dim(line));
       // After a tool result the model is called again.
       if (event.type === "tool-result") spinner.start("waiting for the model");
     },
@@ -74,6 +76,9 @@ export function createChatRenderer(
       spinner.stop();
       if (midLine) io.stdout.write("\n");
       midLine = false;
+      if (written.size > 0 && options.workspaceDir !== undefined)
+        activity(style.dim(terminalSafeLine(`[files] in ${options.workspaceDir}: ${[...written].join(", ")}`)));
+      written.clear();
     },
   };
 }

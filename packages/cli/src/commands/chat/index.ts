@@ -19,6 +19,7 @@ import { createChatModel } from "./create-chat-model.js";
 import { parseChatLine } from "./explicit-invocation.js";
 import { openChatSession } from "./open-chat-session.js";
 import { runChatExchange } from "./run-chat-exchange.js";
+import { sessionWorkspaceRoot } from "../../session-workspaces.js";
 
 export const usage =
   "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] " +
@@ -165,15 +166,19 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       `no skill named '${parsed.name}'${parsed.suggestions.length > 0 ? ` (did you mean ${parsed.suggestions.join(", ")}?)` : ""}`,
     );
   }
+  // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
+  const checkpointUrl = sessionsUrl(values.checkpoint, io.env, agentFile?.checkpointer);
+  const session = values.ephemeral ? undefined : await openChatSession(values.session, checkpointUrl, io.cwd);
+  // The session's files live beside its checkpoints, so a resumed session finds them; an ephemeral (or in-memory)
+  // session gets a temporary workspace that goes when the process ends.
+  const workspaceRoot = session ? sessionWorkspaceRoot(checkpointUrl, io.cwd, session.name) : undefined;
   const executorChoice = agentFile?.shell?.executor;
   const shell = createChatShell(skills, {
     unsafeLocal: values["unsafe-local"] === true || executorChoice === "unsafe-local",
     off: executorChoice === "off" && !values["unsafe-local"],
     alwaysOn: values.shell === true || agentFile?.shell?.alwaysOn === true,
+    ...(workspaceRoot ? { workspaceRoot } : {}),
   });
-  // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
-  const checkpointUrl = sessionsUrl(values.checkpoint, io.env, agentFile?.checkpointer);
-  const session = values.ephemeral ? undefined : await openChatSession(values.session, checkpointUrl, io.cwd);
   let lease: SessionLease | undefined;
   const timeoutMs = Math.round(timeoutSeconds * 1000);
   const where = { baseURL: endpoint.baseURL, timeoutMs };
@@ -195,7 +200,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         : { systemPrompt: (values.system ?? agentFile?.systemPrompt)! }),
       ...(session && lease ? { checkpointer: lease.protect(session.checkpointer), threadId: session.name } : {}),
     });
-    const renderer = createChatRenderer(io, { quiet: values.quiet === true });
+    const renderer = createChatRenderer(io, {
+      quiet: values.quiet === true,
+      ...(shell.hook ? { workspaceDir: shell.hook.workspacePath(agent.threadId) } : {}),
+    });
     if (!values.quiet) {
       if (session)
         io.stderr.write(

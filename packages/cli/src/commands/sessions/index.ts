@@ -19,6 +19,12 @@ import { terminalSafeLine } from "../../output/terminal-safe.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { UsageError } from "../../usage-error.js";
 import { formatBytes, parseDuration } from "./parse-duration.js";
+import {
+  pruneSessionWorkspaces,
+  removeSessionWorkspace,
+  sessionWorkspaceRoot,
+  workspacesFolder,
+} from "../../session-workspaces.js";
 
 /** One-line usage shown by `skillgraph sessions --help` and on usage errors. */
 export const usage =
@@ -41,7 +47,10 @@ export const help: CommandHelp = {
       default: "the conventional skill folders",
     },
   ],
-  notes: ["Exit codes: 0 ok, 1 session not found (show, prune NAME, delete), 2 usage error."],
+  notes: [
+    "A session's workspace (the files its commands wrote) lives beside the sessions database, in workspaces/<session>; delete removes it, prune removes those of sessions no longer stored and, with --max-age, those unused that long.",
+    "Exit codes: 0 ok, 1 session not found (show, prune NAME, delete), 2 usage error.",
+  ],
   examples: ["skillgraph sessions list", "skillgraph sessions prune --keep-last 5 --max-age 7d"],
 };
 
@@ -104,8 +113,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const before = await checkpointStats(saver, name);
       const report = await pruneCheckpoints(saver, { keepLast, maxAgeMs }, name);
       const after = await checkpointStats(saver, name);
-      if (values.json) out(JSON.stringify({ ...report, before, after }));
+      // workspaces of sessions gone from the store, and (with --max-age) those unused that long
+      const live = (await listSessions(saver)).map((session) => session.threadId);
+      const workspacesRemoved = await pruneSessionWorkspaces(url, io.cwd, live, {
+        ...(maxAgeMs === undefined ? {} : { maxAgeMs }),
+        ...(name === undefined ? {} : { only: name }),
+      });
+      if (values.json) out(JSON.stringify({ ...report, before, after, workspacesRemoved }));
       else {
+        if (workspacesRemoved.length > 0)
+          out(
+            `Removed ${workspacesRemoved.length} session workspace${workspacesRemoved.length === 1 ? "" : "s"} from ${workspacesFolder(url, io.cwd)}.`,
+          );
         out(
           `Pruned ${report.removed} checkpoint${report.removed === 1 ? "" : "s"} from ${report.threads} session${report.threads === 1 ? "" : "s"}: ${formatBytes(before.bytes)} -> ${formatBytes(after.bytes)}.`,
         );
@@ -125,8 +144,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       return 1;
     }
     await saver.deleteThread(name!);
-    if (values.json) out(JSON.stringify({ deleted: name }));
-    else out(`Deleted session '${name}'.`);
+    const workspace = sessionWorkspaceRoot(url, io.cwd, name!);
+    const hadWorkspace = await removeSessionWorkspace(url, io.cwd, name!);
+    if (values.json) out(JSON.stringify({ deleted: name, workspaceRemoved: hadWorkspace ? workspace : null }));
+    else out(`Deleted session '${name}'${hadWorkspace ? ` and its workspace ${workspace}` : ""}.`);
     return 0;
   } finally {
     await closeCheckpointer(saver);
