@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { interrupt } from "@langchain/langgraph";
-import { SANDBOX_ENVIRONMENT, SANDBOX_SKILL_DIR } from "../executor/bubblewrap-executor.js";
+import { SANDBOX_ENVIRONMENT, SANDBOX_WORKSPACE } from "../executor/bubblewrap-executor.js";
 import {
   environmentIsReady,
   installCommand,
+  installRequirementsText,
   markEnvironmentReady,
   prepareEnvironmentFolder,
   readSkillRequirements,
@@ -22,12 +25,14 @@ const installing = new Map<string, Promise<{ ok: true } | Refusal>>();
 /**
  * The skill's environment, ready to use: undefined when the skill declares no requirements (or environments are off),
  * else its host folder, installed first when needed — after approval (LangGraph `interrupt()`, unless configured
- * otherwise), with the network on for the install only, the environment writable only while installing.
+ * otherwise), with the network on for the install only, the environment writable only while installing. The install
+ * runs in a fresh empty folder (the thread's workspace and the skill folder are not mounted) and reads only the
+ * checked, canonical requirement lines.
  */
 export async function prepareSkillEnvironment(
   runtime: ShellRuntime,
   skill: CommandSkill,
-  workspaceDir: string,
+  _workspaceDir: string,
   config: RunnableConfig,
 ): Promise<{ ok: true; hostDir?: string } | Refusal> {
   const options = runtime.skillEnvironments;
@@ -63,7 +68,7 @@ export async function prepareSkillEnvironment(
   }
   let pending = installing.get(requirements.hostDir);
   if (!pending) {
-    pending = install(runtime, requirements, skill, workspaceDir).finally(() =>
+    pending = install(runtime, requirements, skill).finally(() =>
       installing.delete(requirements.hostDir),
     );
     installing.set(requirements.hostDir, pending);
@@ -76,21 +81,36 @@ async function install(
   runtime: ShellRuntime,
   requirements: SkillRequirements,
   skill: CommandSkill,
-  workspaceDir: string,
 ): Promise<{ ok: true } | Refusal> {
   const options = runtime.skillEnvironments;
   if (!options) return { ok: true };
   prepareEnvironmentFolder(requirements);
+  // an empty folder of its own stands in for the workspace: nothing the model staged is visible to pip or to the code
+  // a package runs while it builds
+  const installDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-install-"));
+  try {
+    writeFileSync(path.join(installDir, "requirements.txt"), installRequirementsText(requirements), { flag: "wx" });
+    return await runInstall(runtime, requirements, skill, installDir);
+  } finally {
+    rmSync(installDir, { recursive: true, force: true });
+  }
+}
+
+async function runInstall(
+  runtime: ShellRuntime,
+  requirements: SkillRequirements,
+  skill: CommandSkill,
+  installDir: string,
+): Promise<{ ok: true } | Refusal> {
+  const options = runtime.skillEnvironments;
+  if (!options) return { ok: true };
   const sandboxed = runtime.executor.name === "bubblewrap";
   const envDir = sandboxed ? SANDBOX_ENVIRONMENT : requirements.hostDir;
-  const requirementsPath = sandboxed
-    ? `${SANDBOX_SKILL_DIR}/${requirements.file}`
-    : path.join(skill.dir, requirements.file);
+  const requirementsPath = `${sandboxed ? SANDBOX_WORKSPACE : installDir}/requirements.txt`;
   const result = await runtime.executor.run({
     argv: installCommand(envDir, requirementsPath, options.pipArgs),
-    cwd: workspaceDir,
-    workspaceDir,
-    skillDir: skill.dir,
+    cwd: installDir,
+    workspaceDir: installDir,
     skillName: skill.name,
     skillEnvironment: { hostDir: requirements.hostDir, writable: true },
     readOnlyPaths: options.pipArgs.filter((arg) => path.isAbsolute(arg)),
@@ -109,6 +129,6 @@ async function install(
       `installing the requirements of skill '${skill.name}' failed (${result.timedOut ? "timed out" : `exit ${result.exitCode}`}):\n${tail}`,
     );
   }
-  markEnvironmentReady(requirements);
-  return { ok: true };
+  const marked = await markEnvironmentReady(requirements);
+  return marked.ok ? { ok: true } : refusal("missing-requirements", marked.message);
 }
