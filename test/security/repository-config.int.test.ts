@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -87,6 +88,14 @@ for (const executor of EXECUTORS) {
           ].filter((name) => existsSync(path.join(attack.workspace, folder, `PWNED-${name}`))),
         );
         expect(marks).toEqual([]);
+      }, 60_000);
+
+      it("an ordinary repository in the workspace still works", async () => {
+        const attack = harness();
+        await attack.call("shell", { command: "true" });
+        execFileSync("git", ["init", "-q", path.join(attack.workspace, "legit")]);
+        const result = await attack.call("shell", { command: "git status --short", cwd: "legit", pty: true });
+        expect(result).toMatchObject({ status: "ok", exit_code: 0 });
       }, 60_000);
 
       it("a repository in a folder above the workspace is not discovered", async () => {
