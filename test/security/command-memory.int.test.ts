@@ -25,7 +25,7 @@ for _ in range(n):
             for offset in range(0, size, 4096):
                 block[offset] = 1
             os.write(w, b"k")
-            time.sleep(10)
+            time.sleep(3)
         finally:
             os._exit(0)
     kids.append(pid)
@@ -78,6 +78,7 @@ for (const executor of EXECUTORS) {
           files: [{ path: "fork.py", content: forkScript }],
           timeout_seconds: 60,
         });
+        expect(result.reason).toBeUndefined();
         expect(result.stdout ?? "").not.toContain("held 4 of 4");
       }, 90_000);
 
@@ -90,6 +91,7 @@ for (const executor of EXECUTORS) {
           files: [{ path: "shared.py", content: sharedScript }],
           timeout_seconds: 60,
         });
+        expect(result.reason).toBeUndefined();
         expect(result.stdout ?? "").not.toContain(`${what} wrote 400 MiB`);
       }, 90_000);
     },
