@@ -82,18 +82,22 @@ for (const executor of EXECUTORS) {
         expect(result.stdout ?? "").not.toContain("held 4 of 4");
       }, 90_000);
 
-      it.each(["shm", "memfd"])("%s cannot hold 400 MiB", async (what) => {
-        const attack = harness({ limits: { memoryBytes: LIMIT } });
-        const name = `attack-${randomUUID()}`;
-        shmNames.push(name);
-        const result = await attack.call("shell", {
-          command: `python3 shared.py ${what} ${name}`,
-          files: [{ path: "shared.py", content: sharedScript }],
-          timeout_seconds: 60,
-        });
-        expect(result.reason).toBeUndefined();
-        expect(result.stdout ?? "").not.toContain(`${what} wrote 400 MiB`);
-      }, 90_000);
+      it.each(["shm", "memfd"])(
+        "%s cannot hold 400 MiB",
+        async (what) => {
+          const attack = harness({ limits: { memoryBytes: LIMIT } });
+          const name = `attack-${randomUUID()}`;
+          shmNames.push(name);
+          const result = await attack.call("shell", {
+            command: `python3 shared.py ${what} ${name}`,
+            files: [{ path: "shared.py", content: sharedScript }],
+            timeout_seconds: 60,
+          });
+          expect(result.reason).toBeUndefined();
+          expect(result.stdout ?? "").not.toContain(`${what} wrote 400 MiB`);
+        },
+        90_000,
+      );
     },
   );
 }

@@ -18,9 +18,13 @@ describe("output globs match in linear time", () => {
     ["question marks and stars", `${"?*".repeat(60)}z`, "a".repeat(200)],
     ["stars inside braces", `{${"*a".repeat(12)}z,${"*a".repeat(12)}y}`, "a".repeat(200)],
     ["globstars between letters", `${"**/a".repeat(30)}z`, "a/".repeat(100) + "b"],
-  ])("%s", (_name, glob, name) => {
-    expect(matcher(glob)(name)).toBe(false);
-  }, 5_000);
+  ])(
+    "%s",
+    (_name, glob, name) => {
+      expect(matcher(glob)(name)).toBe(false);
+    },
+    5_000,
+  );
 
   it("refuses patterns beyond the length, segment and alternative bounds before use", () => {
     expect(compileOutputGlobs(["{a,b}".repeat(20)]).ok).toBe(false);

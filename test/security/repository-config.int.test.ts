@@ -53,10 +53,7 @@ const attacks: Array<[string, Record<string, unknown>]> = [
   ["git diff on a terminal (pager.diff)", { command: "git diff --no-index a.txt b.txt", pty: true }],
   ["git log on a terminal (pager.log)", { command: "git log", pty: true }],
   ["git status naming the repository (pager.status)", { command: "git --git-dir=. status", pty: true }],
-  [
-    "git diff naming the repository (diff.external)",
-    { command: "git --git-dir=. diff --no-index a.txt b.txt" },
-  ],
+  ["git diff naming the repository (diff.external)", { command: "git --git-dir=. diff --no-index a.txt b.txt" }],
 ];
 
 for (const executor of EXECUTORS) {
@@ -65,30 +62,34 @@ for (const executor of EXECUTORS) {
     () => {
       const harness = harnessesFor(executor, afterAll);
 
-      it.each(attacks)("%s runs no program the repository names", async (_name, input) => {
-        const attack = harness();
-        const staged = await attack.call("shell", { command: "true", files: bareShape(hostileConfig) });
-        expect(staged).toMatchObject({ status: "ok" });
-        const result = await attack.call("shell", { ...input, cwd: "repo" });
-        expect(result.reason).toBeUndefined();
-        const marks = ["", "repo"].flatMap((folder) =>
-          [
-            "core-pager",
-            "core-editor",
-            "fsmonitor",
-            "ssh",
-            "askpass",
-            "pager-status",
-            "pager-diff",
-            "pager-log",
-            "diff-external",
-            "sequence-editor",
-            "gpg",
-            "credential",
-          ].filter((name) => existsSync(path.join(attack.workspace, folder, `PWNED-${name}`))),
-        );
-        expect(marks).toEqual([]);
-      }, 60_000);
+      it.each(attacks)(
+        "%s runs no program the repository names",
+        async (_name, input) => {
+          const attack = harness();
+          const staged = await attack.call("shell", { command: "true", files: bareShape(hostileConfig) });
+          expect(staged).toMatchObject({ status: "ok" });
+          const result = await attack.call("shell", { ...input, cwd: "repo" });
+          expect(result.reason).toBeUndefined();
+          const marks = ["", "repo"].flatMap((folder) =>
+            [
+              "core-pager",
+              "core-editor",
+              "fsmonitor",
+              "ssh",
+              "askpass",
+              "pager-status",
+              "pager-diff",
+              "pager-log",
+              "diff-external",
+              "sequence-editor",
+              "gpg",
+              "credential",
+            ].filter((name) => existsSync(path.join(attack.workspace, folder, `PWNED-${name}`))),
+          );
+          expect(marks).toEqual([]);
+        },
+        60_000,
+      );
 
       it("an ordinary repository in the workspace still works", async () => {
         const attack = harness();

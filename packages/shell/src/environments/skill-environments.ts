@@ -74,7 +74,9 @@ export async function readSkillRequirements(
         .map((line) => line.replace(/(^|\s)#.*$/, "").trim())
         .filter((line) => line !== "");
       if (lines.length > MAX_REQUIREMENTS)
-        return { error: `skill '${skill.name}': ${file} has ${lines.length} requirements (at most ${MAX_REQUIREMENTS})` };
+        return {
+          error: `skill '${skill.name}': ${file} has ${lines.length} requirements (at most ${MAX_REQUIREMENTS})`,
+        };
       const packages: string[] = [];
       for (const line of lines) {
         const parsed = parseRequirementLine(line);

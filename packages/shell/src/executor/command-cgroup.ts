@@ -115,7 +115,8 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 async function killAndRemove(folder: string, useKillFile: boolean): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     try {
-      if (useKillFile && existsSync(path.join(folder, "cgroup.kill"))) writeFileSync(path.join(folder, "cgroup.kill"), "1");
+      if (useKillFile && existsSync(path.join(folder, "cgroup.kill")))
+        writeFileSync(path.join(folder, "cgroup.kill"), "1");
       else
         for (const pid of readFileSync(path.join(folder, "cgroup.procs"), "utf8").split("\n").filter(Boolean)) {
           try {

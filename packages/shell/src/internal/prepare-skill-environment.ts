@@ -33,7 +33,7 @@ export async function prepareSkillEnvironment(
   runtime: ShellRuntime,
   skill: CommandSkill,
   _workspaceDir: string,
-  config: RunnableConfig,
+  _config: RunnableConfig,
 ): Promise<{ ok: true; hostDir?: string } | Refusal> {
   const options = runtime.skillEnvironments;
   if (!options) return { ok: true };
@@ -68,9 +68,7 @@ export async function prepareSkillEnvironment(
   }
   let pending = installing.get(requirements.hostDir);
   if (!pending) {
-    pending = install(runtime, requirements, skill).finally(() =>
-      installing.delete(requirements.hostDir),
-    );
+    pending = install(runtime, requirements, skill).finally(() => installing.delete(requirements.hostDir));
     installing.set(requirements.hostDir, pending);
   }
   const installed = await pending;

@@ -138,7 +138,9 @@ function segmentTokens(segment: string, tokens: Token[]): string | undefined {
 
 /** Tokens of one brace-free alternative; `a/**` becomes two alternatives (`a`, and `a/` then anything). */
 function tokenize(alternative: string): Token[][] | string {
-  const segments = alternative.split("/").filter((segment, index, all) => !(segment === "**" && all[index - 1] === "**"));
+  const segments = alternative
+    .split("/")
+    .filter((segment, index, all) => !(segment === "**" && all[index - 1] === "**"));
   const tokens: Token[] = [];
   for (let index = 0; index < segments.length; index += 1) {
     const segment = segments[index] as string;
@@ -178,7 +180,8 @@ function simulate(tokens: readonly Token[], name: string): boolean {
   let nextAt = new Uint8Array(size);
   let nextInside = new Uint8Array(size);
   const close = (set: Uint8Array) => {
-    for (let index = 0; index < tokens.length; index += 1) if (set[index] && zeroWidth(tokens[index])) set[index + 1] = 1;
+    for (let index = 0; index < tokens.length; index += 1)
+      if (set[index] && zeroWidth(tokens[index])) set[index + 1] = 1;
   };
   at[0] = 1;
   close(at);
@@ -223,8 +226,7 @@ export function compileLinearGlob(glob: string): LinearGlob {
   const body = negated ? glob.slice(1) : glob;
   if (body.split("/").length > MAX_GLOB_SEGMENTS)
     return { ok: false, message: `has more than ${MAX_GLOB_SEGMENTS} '/'-separated segments` };
-  if (braceDepth(body) > MAX_BRACE_DEPTH)
-    return { ok: false, message: `nests '{...}' deeper than ${MAX_BRACE_DEPTH}` };
+  if (braceDepth(body) > MAX_BRACE_DEPTH) return { ok: false, message: `nests '{...}' deeper than ${MAX_BRACE_DEPTH}` };
   const alternatives = expandBraces(body);
   if (!alternatives) return { ok: false, message: `expands to more than ${MAX_GLOB_ALTERNATIVES} alternatives` };
   const compiled: Token[][] = [];
