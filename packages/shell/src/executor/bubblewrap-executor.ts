@@ -112,7 +112,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   const limits = options.limits;
   const start = (request: ExecutionRequest) =>
     limits
-      ? startInCommandCgroup(limits.cgroups, limits, request.runId, (prefix) =>
+      ? startInCommandCgroup(limits.cgroups, limits, request.runId, true, (prefix) =>
           spawnCommand(spec(request, prefix), request),
         )
       : spawnCommand(spec(request, []), request);

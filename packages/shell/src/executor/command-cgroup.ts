@@ -1,13 +1,18 @@
-import { existsSync, mkdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import type { RunningCommand } from "./executor-types.js";
 
 /**
  * A control group per command: `memory.max` and `pids.max` (cgroup v2) or `memory.limit_in_bytes` and `pids.max`
  * (cgroup v1) hold for the command's whole process tree, shared memory and memfd included, which per-process rlimits
- * do not. Groups are made under this process's own group (delegation: nothing outside it is touched), joined by the
- * command before it runs (a small `sh` that writes its pid, then execs; if the write fails the command does not run),
- * and killed and removed when the command ends.
+ * do not. Groups are made under this process's own group (delegation: nothing outside it is touched) and killed and
+ * removed when the command ends. A command joins its group in one of two ways, both leaving no process outside:
+ * - adopted: this process moves the command's first process into the group right after `spawn` (cheap), then walks
+ *   the tree it may already have started and moves each process, pass after pass, until a pass finds none left
+ *   outside (else the command is killed). Used where the first fork of the chain starts a new PID namespace
+ *   (bubblewrap, the local executor's `unshare`), so a process that exited early took its descendants with it;
+ * - self-joined: a small `sh` writes its own pid into the group and then execs the command (if the write fails the
+ *   command does not run). Slower (a few ms: a process moving itself waits for the kernel), used otherwise.
  */
 
 /** Where per-command groups can be made here. */
@@ -23,13 +28,96 @@ export interface CgroupHost {
 export interface CommandCgroup {
   /** The argv prefix that joins the group and then execs the rest. */
   joinPrefix: string[];
+  /** Moves `pid` and every process it started into the group; false when that could not be made complete. */
+  adopt(pid: number): boolean;
   /** Kills what is left in the group and removes it. */
   release(): Promise<void>;
+}
+
+/** Most passes over a starting tree before adoption gives up (and the command is killed). */
+const MAX_ADOPT_PASSES = 8;
+let childrenListed: boolean | undefined;
+
+/** True when the kernel lists each task's children (`/proc/<pid>/task/<tid>/children`, CONFIG_PROC_CHILDREN). */
+function canListChildren(): boolean {
+  childrenListed ??= existsSync(`/proc/self/task/${process.pid}/children`);
+  return childrenListed;
+}
+
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return found;
+  }
+  for (const task of tasks) {
+    try {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" "))
+        if (child.trim() !== "") found.push(Number(child));
+    } catch {
+      // the task ended meanwhile
+    }
+  }
+  return found;
+}
+
+/**
+ * Moves `root` and its descendants into the group: each process is moved before its children are listed, so any
+ * child it forks later is born inside; passes repeat until one moves no process it had not moved before.
+ */
+function adoptTree(procsFiles: readonly string[], root: number): boolean {
+  const moved = new Set<number>();
+  const move = (pid: number): boolean => {
+    for (const file of procsFiles) {
+      try {
+        writeFileSync(file, String(pid));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ESRCH") return true; // already gone
+        return false;
+      }
+    }
+    return true;
+  };
+  for (let pass = 0; pass < MAX_ADOPT_PASSES; pass += 1) {
+    let fresh = 0;
+    const pending = [root];
+    while (pending.length > 0) {
+      const pid = pending.pop() as number;
+      if (!moved.has(pid)) {
+        if (!move(pid)) return false;
+        moved.add(pid);
+        fresh += 1;
+      }
+      pending.push(...childrenOf(pid));
+    }
+    if (fresh === 0 || (pass === 0 && moved.size === 1)) return true;
+  }
+  return false;
 }
 
 const JOIN_SCRIPT = 'for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"';
 
 let detected: CgroupHost | { unavailable: string } | undefined;
+/** Groups made and not yet removed: removed (when empty) as this process exits, so none outlives it. */
+const live = new Set<string>();
+let exitHook = false;
+
+function track(folder: string): void {
+  live.add(folder);
+  if (exitHook) return;
+  exitHook = true;
+  process.once("exit", () => {
+    for (const group of live) {
+      try {
+        rmdirSync(group);
+      } catch {
+        // still busy: its processes die with this one (die-with-parent / PID namespace), the kernel keeps the group
+      }
+    }
+  });
+}
 
 function ownGroups(): Map<string, string> {
   const groups = new Map<string, string>();
@@ -126,9 +214,13 @@ async function killAndRemove(folder: string, useKillFile: boolean): Promise<void
           }
         }
       rmdirSync(folder);
+      live.delete(folder);
       return;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        live.delete(folder);
+        return;
+      }
       await pause(25 * (attempt + 1));
     }
   }
@@ -151,6 +243,7 @@ export function openCommandCgroup(
   try {
     mkdirSync(memoryFolder);
     made.push(memoryFolder);
+    track(memoryFolder);
     if (host.version === 2) {
       writeFileSync(path.join(memoryFolder, "memory.max"), String(limits.memoryBytes));
       if (existsSync(path.join(memoryFolder, "memory.swap.max")))
@@ -162,6 +255,7 @@ export function openCommandCgroup(
         writeFileSync(path.join(memoryFolder, "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
       mkdirSync(pidsFolder);
       made.push(pidsFolder);
+      track(pidsFolder);
       writeFileSync(path.join(pidsFolder, "pids.max"), String(limits.processes));
     }
   } catch {
@@ -171,6 +265,7 @@ export function openCommandCgroup(
   const procs = made.map((folder) => path.join(folder, "cgroup.procs"));
   return {
     joinPrefix: ["/bin/sh", "-c", JOIN_SCRIPT, "skillgraph-cgroup", ...procs, "--"],
+    adopt: (pid) => adoptTree(procs, pid),
     release: async () => {
       for (const folder of [...made].reverse()) await killAndRemove(folder, host.version === 2);
     },
@@ -180,13 +275,16 @@ export function openCommandCgroup(
 let groupWarned = false;
 
 /**
- * Starts a command inside a fresh group when `host` is set: `start` gets the argv prefix that joins it; the group is
- * removed once the command's result is in. Without a host (or when the group cannot be made) `start` gets [].
+ * Starts a command inside a fresh group when `host` is set, and removes the group once the command's result is in.
+ * `startsNamespace` says that the first process of the chain to fork makes a new PID namespace (so the command can be
+ * adopted after `spawn`); otherwise `start` gets the self-join prefix. Without a host (or when the group cannot be
+ * made) `start` gets [] and only the rlimits apply.
  */
 export function startInCommandCgroup(
   host: CgroupHost | undefined,
   limits: { memoryBytes: number; processes: number },
   runId: string,
+  startsNamespace: boolean,
   start: (prefix: string[]) => RunningCommand,
 ): RunningCommand {
   const group = host ? openCommandCgroup(host, limits, runId) : undefined;
@@ -196,7 +294,13 @@ export function startInCommandCgroup(
       `@skillgraph/shell: could not make a cgroup under ${host.memoryParent}; this command's memory is limited per process only`,
     );
   }
-  const running = start(group?.joinPrefix ?? []);
-  if (group) void running.result.finally(() => group.release());
+  if (!group) return start([]);
+  const adopt = startsNamespace && canListChildren();
+  const running = start(adopt ? [] : group.joinPrefix);
+  if (adopt && running.pid > 0 && !group.adopt(running.pid)) {
+    // some process of the command could not be placed in its group: it does not run on outside the limits
+    void running.kill();
+  }
+  void running.result.finally(() => group.release());
   return running;
 }

@@ -97,7 +97,7 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
     const homeDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-home-"));
     const limits = options.limits;
     const running = limits
-      ? startInCommandCgroup(limits.cgroups, limits, request.runId, (prefix) =>
+      ? startInCommandCgroup(limits.cgroups, limits, request.runId, isolation.length > 0, (prefix) =>
           spawnCommand(spec(request, homeDir, prefix), request),
         )
       : spawnCommand(spec(request, homeDir, []), request);
