@@ -167,8 +167,8 @@ function detectV1(groups: Map<string, string>): CgroupHost | string {
 /** Finds whether per-command groups can be made here (once per process). */
 export function detectCgroupHost(): CgroupHost | { unavailable: string } {
   if (detected) return detected;
+  if (process.platform !== "linux") return (detected = { unavailable: `not on Linux (${process.platform})` });
   try {
-    if (process.platform !== "linux") throw new Error(`not on Linux (${process.platform})`);
     const groups = ownGroups();
     const unified = groups.get("");
     const mounts = ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"].filter((mount) =>
