@@ -164,7 +164,32 @@ function detectV1(groups: Map<string, string>): CgroupHost | string {
   return { version: 1, memoryParent, pidsParent };
 }
 
-/** Finds whether per-command groups can be made here (once per process). */
+/** Removes empty groups left by agent processes that are gone (killed before they could remove their own). */
+function sweepStale(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const owner = /^skillgraph-(\d+)-/.exec(name)?.[1];
+    if (owner === undefined || Number(owner) === process.pid) continue;
+    try {
+      process.kill(Number(owner), 0);
+      continue; // its agent still runs
+    } catch {
+      // gone
+    }
+    try {
+      rmdirSync(path.join(parent, name));
+    } catch {
+      // not empty (its processes are still exiting) or already removed
+    }
+  }
+}
+
+/** Finds whether per-command groups can be made here (once per process), and sweeps groups left by dead agents. */
 export function detectCgroupHost(): CgroupHost | { unavailable: string } {
   if (detected) return detected;
   if (process.platform !== "linux") return (detected = { unavailable: `not on Linux (${process.platform})` });
@@ -178,7 +203,10 @@ export function detectCgroupHost(): CgroupHost | { unavailable: string } {
     for (const mount of unified === undefined ? [] : mounts) {
       try {
         const found = detectV2(mount, unified as string);
-        if (typeof found !== "string") return (detected = found);
+        if (typeof found !== "string") {
+          sweepStale(found.memoryParent);
+          return (detected = found);
+        }
         reasons.push(found);
       } catch (error) {
         reasons.push(`cgroup v2 at ${mount}: ${(error as Error).message}`);
@@ -186,7 +214,11 @@ export function detectCgroupHost(): CgroupHost | { unavailable: string } {
     }
     try {
       const found = detectV1(groups);
-      if (typeof found !== "string") return (detected = found);
+      if (typeof found !== "string") {
+        sweepStale(found.memoryParent);
+        sweepStale(found.pidsParent);
+        return (detected = found);
+      }
       reasons.push(found);
     } catch (error) {
       reasons.push(`cgroup v1: ${(error as Error).message}`);
@@ -236,7 +268,7 @@ export function openCommandCgroup(
   limits: { memoryBytes: number; processes: number },
   runId: string,
 ): CommandCgroup | undefined {
-  const name = `skillgraph-${runId.replace(/[^A-Za-z0-9-]/g, "")}`;
+  const name = `skillgraph-${process.pid}-${runId.replace(/[^A-Za-z0-9-]/g, "")}`;
   const memoryFolder = path.join(host.memoryParent, name);
   const pidsFolder = path.join(host.pidsParent, name);
   const made: string[] = [];
