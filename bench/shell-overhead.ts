@@ -142,7 +142,7 @@ for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
 }
 results.hardening = hardening;
 
-// What the per-command cgroup costs (memory.max / pids.max for the whole tree, joined by a small sh before the command):
+// What the per-command cgroup costs (memory.max / pids.max for the whole tree, the command moved into it as it starts):
 // the same command with the same prlimit limits, with and without the cgroup, alternated call by call so a change in
 // the machine's load falls on both alike.
 const limits = resolveLimits(undefined);
@@ -180,7 +180,8 @@ if (limits?.cgroups) {
     };
     cgroupCost[name] = entry;
     console.log(
-      `cgroup per command (${name}): off ${entry.offMs} ms, on ${entry.onMs} ms, +${entry.extraMs} ms at p50 (n=${runs}, alternated)`,
+      `cgroup per command (${name}): off ${entry.offMs} ms, on ${entry.onMs} ms, ` +
+        `+${entry.extraMs} ms at p50 (n=${runs}, alternated)`,
     );
   }
   results.cgroupPerCommand = cgroupCost;

@@ -82,7 +82,10 @@ export async function readSkillRequirements(
         const parsed = parseRequirementLine(line);
         if (!parsed.ok)
           return {
-            error: `skill '${skill.name}': ${file} line '${line.slice(0, 80)}' is not a plain package requirement: it ${parsed.message} (only names with version specifiers and simple markers are installed; no options, URLs, paths or archives)`,
+            error:
+              `skill '${skill.name}': ${file} line '${line.slice(0, 80)}' is not a plain package requirement: ` +
+              `it ${parsed.message} (only names with version specifiers and simple markers are installed; ` +
+              "no options, URLs, paths or archives)",
           };
         packages.push(parsed.requirement);
       }
@@ -95,7 +98,7 @@ export async function readSkillRequirements(
   });
 }
 
-/** True when the environment was installed completely (the marker is in the record folder, which no command can write). */
+/** True when the environment was installed completely (its marker is in the record folder, which no command writes). */
 export function environmentIsReady(requirements: SkillRequirements): boolean {
   return existsSync(path.join(requirements.recordDir, READY_MARKER));
 }

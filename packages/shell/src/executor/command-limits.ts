@@ -94,7 +94,10 @@ export function resolveLimits(option: ShellHookOptions["limits"]): CommandLimits
     }
     return undefined;
   }
-  const cgroups = cgroupHost();
+  const cgroupOption = option?.cgroup;
+  if (cgroupOption !== undefined && typeof cgroupOption !== "boolean")
+    throw new InvalidOptionsError({ option: "limits.cgroup", value: cgroupOption, message: "must be a boolean" });
+  const cgroups = cgroupOption === false ? undefined : cgroupHost();
   return { prlimitPath, ...values, ...(cgroups ? { cgroups } : {}) };
 }
 

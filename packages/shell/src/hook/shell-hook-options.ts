@@ -121,6 +121,8 @@ export interface ShellHookOptions {
         openFiles?: number;
         tmpBytes?: number;
         sharedMemoryBytes?: number;
+        /** A cgroup per command where the host allows it (`false`: per-process limits only). @default true */
+        cgroup?: boolean;
       };
   /**
    * Artifacts: outputs saved beyond the workspace (`outputs.save_as_artifacts`) and staged later (`artifact://name`).
