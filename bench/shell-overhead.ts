@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { createBubblewrapExecutor, createLocalExecutor, createShellHook } from "../packages/shell/src/index.js";
 import type { CommandExecutor, ExecutionRequest } from "../packages/shell/src/index.js";
 import { shellSyntaxCost } from "./shell-syntax-cost.js";
+import { resolveLimits } from "../packages/shell/src/executor/command-limits.js";
 
 const runs = Number(process.env.BENCH_RUNS ?? 60);
 const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-bench-"));
@@ -144,6 +145,53 @@ for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
   );
 }
 results.hardening = hardening;
+
+// What the per-command cgroup costs (memory.max / pids.max for the whole tree, the command moved into it as it starts):
+// the same command with the same prlimit limits, with and without the cgroup, alternated call by call so a change in
+// the machine's load falls on both alike.
+const limits = resolveLimits(undefined);
+if (limits?.cgroups) {
+  const { cgroups: _cgroups, ...withoutCgroup } = limits;
+  const cgroupCost: Record<string, unknown> = {};
+  const pairs: Array<[string, (limits: typeof withoutCgroup) => CommandExecutor]> = [
+    ["local", (executorLimits) => createLocalExecutor({ limits: executorLimits })],
+    ...(bwrap
+      ? ([["bubblewrap", (executorLimits) => createBubblewrapExecutor({ limits: executorLimits })]] as Array<
+          [string, (limits: typeof withoutCgroup) => CommandExecutor]
+        >)
+      : []),
+  ];
+  for (const [name, make] of pairs) {
+    const off = make(withoutCgroup);
+    const on = make(limits);
+    const offSamples: number[] = [];
+    const onSamples: number[] = [];
+    for (let index = 0; index < runs + 3; index += 1) {
+      for (const [executor, samples] of [
+        [off, offSamples],
+        [on, onSamples],
+      ] as const) {
+        const started = performance.now();
+        await executor.run(request(["/bin/true"]));
+        if (index >= 3) samples.push(performance.now() - started);
+      }
+    }
+    const entry = {
+      offMs: round(median(offSamples)),
+      onMs: round(median(onSamples)),
+      extraMs: round(median(onSamples) - median(offSamples)),
+      runs,
+    };
+    cgroupCost[name] = entry;
+    console.log(
+      `cgroup per command (${name}): off ${entry.offMs} ms, on ${entry.onMs} ms, ` +
+        `+${entry.extraMs} ms at p50 (n=${runs}, alternated)`,
+    );
+  }
+  results.cgroupPerCommand = cgroupCost;
+} else {
+  console.log("cgroup per command: not available on this host (see the warning above)");
+}
 
 for (const [name, tree] of [
   ["obedient", obedientTree],

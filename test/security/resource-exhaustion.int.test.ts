@@ -94,7 +94,8 @@ for (const executor of EXECUTORS) {
       it("a fork-and-exit loop is fully killed when the command ends", async () => {
         const attack = harness({ timeoutMs: 1_500 });
         const result = await attack.call("run_skill_script", { skill: "attacker", command: "scripts/fork-loop.sh" });
-        expect(result.status).toBe("timed_out");
+        // stopped by the timeout, or earlier by the per-command process limit (a cgroup's pids.max, where there is one)
+        expect(["timed_out", "failed"]).toContain(result.status);
         await new Promise((resolve) => setTimeout(resolve, 300));
         expect(
           processesWithEnv(`SKILLGRAPH_RUN_ID=`).filter((pid) => processCommand(pid).includes("sleep 30")),

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { readSkillRequirements, requirementsPathFor } from "./skill-environments.js";
+import { installRequirementsText, readSkillRequirements } from "./skill-environments.js";
 
 describe("requirements declared in frontmatter (tama depends.uv)", () => {
   it("gives a skill without a requirements file an environment from depends.uv, the file winning when present", async () => {
@@ -14,8 +14,9 @@ describe("requirements declared in frontmatter (tama depends.uv)", () => {
     );
     expect(declared).toMatchObject({ file: "", packages: ["tinygreet>=1"], text: "tinygreet>=1\n" });
     if (!declared || "error" in declared) throw new Error("expected requirements");
-    expect(declared.hostDir.startsWith(path.join(root, "greeter-"))).toBe(true);
-    expect(requirementsPathFor(declared, dir)).toBe(path.join(declared.hostDir, "requirements.txt"));
+    expect(declared.recordDir.startsWith(path.join(root, "greeter-"))).toBe(true);
+    expect(declared.hostDir).toBe(path.join(declared.recordDir, "env"));
+    expect(installRequirementsText(declared)).toBe("tinygreet>=1\n");
     writeFileSync(path.join(dir, "requirements.txt"), "openpyxl==3.1.2\n");
     const fromFile = await readSkillRequirements({ name: "greeter", dir, dependencies: { uv: ["tinygreet"] } }, root);
     expect(fromFile).toMatchObject({ file: "requirements.txt", packages: ["openpyxl==3.1.2"] });
@@ -27,7 +28,7 @@ describe("requirements declared in frontmatter (tama depends.uv)", () => {
       { name: "x", dir, dependencies: { uv: ["evil@https://e.test/x.whl"] } },
       dir,
     );
-    expect(url).toEqual({ error: expect.stringContaining("is not a plain package specifier") });
+    expect(url).toEqual({ error: expect.stringContaining("is not a plain package requirement") });
     expect(await readSkillRequirements({ name: "x", dir, dependencies: { uv: [] } }, dir)).toBeUndefined();
   });
 });

@@ -9,8 +9,8 @@ import {
   markEnvironmentReady,
   prepareEnvironmentFolder,
   readSkillRequirements,
-  requirementsPathFor,
-  writeDeclaredRequirements,
+  withInstallFolder,
+  type SkillRequirements,
 } from "./skill-environments.js";
 
 /** Environment variables an install may see (proxies and pip's own settings); nothing else of the host's is passed. */
@@ -78,19 +78,33 @@ export async function installSkillPythonEnvironment(
   if (!requirements) return { ok: false, message: `skill '${skill.name}' declares no Python packages` };
   if ("error" in requirements) return { ok: false, message: requirements.error };
   prepareEnvironmentFolder(requirements);
-  writeDeclaredRequirements(requirements);
-  const argv = installCommand(
-    requirements.hostDir,
-    requirementsPathFor(requirements, skill.dir),
-    options.pipArgs ?? [],
-  );
+  const result = await withInstallFolder(requirements, (installDir) => runPip(requirements, installDir, options));
+  if (result.code !== 0) {
+    const tail = result.output.trim().split("\n").slice(-6).join("\n");
+    return {
+      ok: false,
+      message: `installing the Python packages of skill '${skill.name}' failed (${result.timedOut ? "timed out" : `exit ${result.code}`}):\n${tail}`,
+    };
+  }
+  const marked = await markEnvironmentReady(requirements);
+  if (!marked.ok) return { ok: false, message: marked.message };
+  return { ok: true, environment: requirements.hostDir };
+}
+
+/** pip in a fresh venv, from the install folder (its checked `requirements.txt` only), with an allow-listed environment. */
+function runPip(
+  requirements: SkillRequirements,
+  installDir: string,
+  options: SkillPythonEnvironmentOptions,
+): Promise<{ code: number | null; output: string; timedOut: boolean }> {
+  const argv = installCommand(requirements.hostDir, `${installDir}/requirements.txt`, options.pipArgs ?? []);
   const env = Object.fromEntries(
     Object.entries(options.env ?? process.env).filter(
       (entry): entry is [string, string] => INSTALL_ENV_ALLOW.test(entry[0]) && typeof entry[1] === "string",
     ),
   );
-  const result = await new Promise<{ code: number | null; output: string; timedOut: boolean }>((resolve) => {
-    const child = spawn(argv[0]!, argv.slice(1), { env, stdio: ["ignore", "pipe", "pipe"] });
+  return new Promise((resolve) => {
+    const child = spawn(argv[0]!, argv.slice(1), { cwd: installDir, env, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     const collect = (chunk: Buffer) => {
       output = (output + chunk.toString("utf8")).slice(-16_384);
@@ -111,13 +125,4 @@ export async function installSkillPythonEnvironment(
       resolve({ code, output, timedOut });
     });
   });
-  if (result.code !== 0) {
-    const tail = result.output.trim().split("\n").slice(-6).join("\n");
-    return {
-      ok: false,
-      message: `installing the Python packages of skill '${skill.name}' failed (${result.timedOut ? "timed out" : `exit ${result.code}`}):\n${tail}`,
-    };
-  }
-  markEnvironmentReady(requirements);
-  return { ok: true, environment: requirements.hostDir };
 }

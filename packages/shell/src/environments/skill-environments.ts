@@ -1,8 +1,9 @@
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { withConfinedFolder } from "../internal/core.js";
+import { parseRequirementLine } from "./requirement-line.js";
 
 /** Where a skill declares the Python packages its scripts need (the first that exists). */
 export const REQUIREMENTS_FILES = ["requirements.txt", "scripts/requirements.txt"] as const;
@@ -11,10 +12,15 @@ export const REQUIREMENTS_FILES = ["requirements.txt", "scripts/requirements.txt
 export interface SkillRequirements {
   /** Path of the requirements file relative to the skill folder; "" for packages declared in frontmatter (`depends.uv`). */
   file: string;
-  /** Its lines without comments and blanks (what the approver sees). */
+  /** Its lines without comments and blanks, in canonical form (what the approver sees and what pip is given). */
   packages: string[];
   text: string;
-  /** The environment folder for exactly this skill and these requirements (a changed file gets a new one). */
+  /**
+   * The folder for exactly this skill and these requirements (a changed file gets a new one). Only the host writes
+   * in it: the readiness marker lives here, the environment itself in {@link SkillRequirements.hostDir}.
+   */
+  recordDir: string;
+  /** The environment (venv) folder: the only part an install may write, so nothing the host trusts is kept in it. */
   hostDir: string;
 }
 
@@ -30,9 +36,10 @@ export interface SkillEnvironmentOptions {
   installTimeoutMs?: number;
 }
 
-/** Lines of a requirements file that may be passed to pip: package specifiers only, no options or URLs to run. */
-const SAFE_REQUIREMENT =
-  /^[A-Za-z0-9][A-Za-z0-9._-]*(\[[A-Za-z0-9,._-]+\])?\s*([<>=!~]=?\s*[A-Za-z0-9.*+!-]+\s*,?\s*)*(;.*)?$/;
+/** Most requirement lines one skill may declare. */
+const MAX_REQUIREMENTS = 200;
+/** Name of the readiness marker in the record folder (outside the environment the install writes). */
+const READY_MARKER = "ready";
 
 /** The default root of the environments. */
 export function defaultEnvironmentRoot(): string {
@@ -62,18 +69,30 @@ export async function readSkillRequirements(
         return { error: `skill '${skill.name}': ${read.message}` };
       }
       const text = read.bytes.toString("utf8");
-      const packages = text
+      const lines = text
         .split(/\r?\n/)
         .map((line) => line.replace(/(^|\s)#.*$/, "").trim())
         .filter((line) => line !== "");
-      const unsafe = packages.find((line) => !SAFE_REQUIREMENT.test(line));
-      if (unsafe !== undefined)
+      if (lines.length > MAX_REQUIREMENTS)
         return {
-          error: `skill '${skill.name}': ${file} line '${unsafe}' is not a plain package specifier (options, URLs and paths are not installed)`,
+          error: `skill '${skill.name}': ${file} has ${lines.length} requirements (at most ${MAX_REQUIREMENTS})`,
         };
+      const packages: string[] = [];
+      for (const line of lines) {
+        const parsed = parseRequirementLine(line);
+        if (!parsed.ok)
+          return {
+            error:
+              `skill '${skill.name}': ${file} line '${line.slice(0, 80)}' is not a plain package requirement: ` +
+              `it ${parsed.message} (only names with version specifiers and simple markers are installed; ` +
+              "no options, URLs, paths or archives)",
+          };
+        packages.push(parsed.requirement);
+      }
       const digest = createHash("sha256").update(`${process.version}\n${text}`).digest("hex").slice(0, 16);
       const safeName = skill.name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
-      return { file, packages, text, hostDir: path.join(root, `${safeName}-${digest}`) };
+      const recordDir = path.join(root, `${safeName}-${digest}`);
+      return { file, packages, text, recordDir, hostDir: path.join(recordDir, "env") };
     }
     return undefined;
   });
@@ -83,56 +102,90 @@ export async function readSkillRequirements(
 
 /**
  * The environment of Python packages a skill declares in its frontmatter (tama's `depends.uv`) when it has no
- * requirements file: `file` is "" (the installer writes the list into the environment folder). Same rules as a file.
+ * requirements file: `file` is "". Same grammar and limits as a requirements file.
  */
 function declaredRequirements(
   name: string,
-  packages: readonly string[],
+  declared: readonly string[],
   root: string,
 ): SkillRequirements | { error: string } | undefined {
-  if (packages.length === 0) return undefined;
-  const unsafe = packages.find((line) => !SAFE_REQUIREMENT.test(line));
-  if (unsafe !== undefined)
-    return {
-      error: `skill '${name}': depends.uv entry '${unsafe}' is not a plain package specifier (URLs and paths are not installed)`,
-    };
+  if (declared.length === 0) return undefined;
+  if (declared.length > MAX_REQUIREMENTS)
+    return { error: `skill '${name}': depends.uv has ${declared.length} entries (at most ${MAX_REQUIREMENTS})` };
+  const packages: string[] = [];
+  for (const line of declared) {
+    const parsed = parseRequirementLine(line);
+    if (!parsed.ok)
+      return {
+        error:
+          `skill '${name}': depends.uv entry '${line.slice(0, 80)}' is not a plain package requirement: ` +
+          `it ${parsed.message} (URLs, paths, archives and options are not installed)`,
+      };
+    packages.push(parsed.requirement);
+  }
   const text = `${packages.join("\n")}\n`;
   const digest = createHash("sha256").update(`${process.version}\n${text}`).digest("hex").slice(0, 16);
   const safeName = name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
-  return { file: "", packages: [...packages], text, hostDir: path.join(root, `${safeName}-${digest}`) };
+  const recordDir = path.join(root, `${safeName}-${digest}`);
+  return { file: "", packages, text, recordDir, hostDir: path.join(recordDir, "env") };
 }
 
-/** Where the installer reads the requirements from: the skill's file, or (declared in frontmatter) a copy in the environment. */
-export function requirementsPathFor(
+/**
+ * Runs an install from an empty folder of its own holding only the checked requirement lines (`requirements.txt`):
+ * nothing a workspace or a skill folder holds is visible to pip or to the code a package runs while it builds.
+ */
+export async function withInstallFolder<T>(
   requirements: SkillRequirements,
-  skillDir: string,
-  envDir = requirements.hostDir,
-): string {
-  return requirements.file === "" ? path.join(envDir, "requirements.txt") : path.join(skillDir, requirements.file);
+  install: (installDir: string) => Promise<T>,
+): Promise<T> {
+  const installDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-install-"));
+  try {
+    writeFileSync(path.join(installDir, "requirements.txt"), installRequirementsText(requirements), { flag: "wx" });
+    return await install(installDir);
+  } finally {
+    rmSync(installDir, { recursive: true, force: true });
+  }
 }
 
-/** Writes frontmatter-declared requirements into the (prepared) environment folder for the installer. */
-export function writeDeclaredRequirements(requirements: SkillRequirements): void {
-  if (requirements.file === "") writeFileSync(path.join(requirements.hostDir, "requirements.txt"), requirements.text);
-}
-
-/** True when the environment was installed completely. */
+/** True when the environment was installed completely (its marker is in the record folder, which no command writes). */
 export function environmentIsReady(requirements: SkillRequirements): boolean {
-  return existsSync(path.join(requirements.hostDir, ".skillgraph-ready"));
+  return existsSync(path.join(requirements.recordDir, READY_MARKER));
 }
 
-/** Creates an empty environment folder for an install (a leftover of a failed install is removed first). */
+/**
+ * Creates an empty environment folder for an install inside a fresh record folder (a leftover of a failed install,
+ * marker included, is removed first; `rmSync` does not follow links an earlier install may have planted).
+ */
 export function prepareEnvironmentFolder(requirements: SkillRequirements): void {
-  rmSync(requirements.hostDir, { recursive: true, force: true });
-  mkdirSync(requirements.hostDir, { recursive: true, mode: 0o755 });
+  rmSync(requirements.recordDir, { recursive: true, force: true });
+  mkdirSync(requirements.recordDir, { recursive: true, mode: 0o755 });
+  mkdirSync(requirements.hostDir, { mode: 0o755 });
 }
 
-/** Marks an environment as completely installed. */
-export function markEnvironmentReady(requirements: SkillRequirements): void {
-  writeFileSync(
-    path.join(requirements.hostDir, ".skillgraph-ready"),
-    `${new Date().toISOString()}\n${requirements.text}`,
+/**
+ * Marks an environment as completely installed: written in the record folder (never inside the environment the
+ * install could write) through the confined, no-follow open.
+ * @returns a message when the marker cannot be written (the environment then counts as not installed)
+ */
+export async function markEnvironmentReady(
+  requirements: SkillRequirements,
+): Promise<{ ok: true } | { ok: false; message: string }> {
+  const written = await withConfinedFolder(requirements.recordDir, (folder) =>
+    folder.writeFile(READY_MARKER, `${new Date().toISOString()}\n${requirements.packages.join("\n")}\n`, {
+      mode: 0o644,
+    }),
   );
+  return written.ok
+    ? { ok: true }
+    : {
+        ok: false,
+        message: `skill environment ${requirements.recordDir}: cannot write its readiness marker (${written.message})`,
+      };
+}
+
+/** The requirements file an install reads: the canonical lines only (written into the install's empty folder). */
+export function installRequirementsText(requirements: SkillRequirements): string {
+  return `${requirements.packages.join("\n")}\n`;
 }
 
 /** The argv that installs the requirements into `envDir` (paths as the command sees them). */

@@ -5,10 +5,11 @@ import { BubblewrapUnavailableError } from "../errors/bubblewrap-unavailable-err
 import { isExecutableFile, resolveExecutable } from "../policy/program-resolution.js";
 import { commandEnvironment, mapHostPrefix } from "./command-environment.js";
 import type { CommandExecutor, CommandView, ExecutionRequest } from "./executor-types.js";
-import { runCommand, spawnCommand, type SpawnSpec } from "./spawn-command.js";
+import { spawnCommand, type SpawnSpec } from "./spawn-command.js";
 import { ptyCommand } from "./pty-command.js";
 import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 import { bashCommand } from "./bash-command.js";
+import { startInCommandCgroup } from "./command-cgroup.js";
 
 /** Options of {@link createBubblewrapExecutor}. */
 export interface BubblewrapExecutorOptions {
@@ -73,7 +74,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   const baseArgs = sandboxBaseArgs(options);
   const networkedArgs = options.network ? baseArgs : sandboxBaseArgs({ ...options, network: true });
   if (options.probe ?? true) probeSandbox(bwrapPath, baseArgs);
-  const spec = (request: ExecutionRequest): SpawnSpec => {
+  const spec = (request: ExecutionRequest, cgroupPrefix: readonly string[]): SpawnSpec => {
     const view = sandboxView(request);
     const mappings: Array<readonly [string, string]> = [[request.workspaceDir, SANDBOX_WORKSPACE]];
     if (request.skillDir) mappings.unshift([request.skillDir, SANDBOX_SKILL_DIR]);
@@ -100,7 +101,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     const command = request.shellCommand !== undefined ? bashCommand(request.shellCommand) : request.argv.map(map);
     args.push("--", ...(request.pty ? ptyCommand(command) : command));
     // bwrap itself carries the run marker too, so a /proc sweep finds it; prlimit execs bwrap (same pid, same limits)
-    const [file, ...rest] = [...limitsPrefix(options.limits), bwrapPath, ...args];
+    const [file, ...rest] = [...cgroupPrefix, ...limitsPrefix(options.limits), bwrapPath, ...args];
     return {
       file: file as string,
       args: rest,
@@ -108,11 +109,23 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId },
     };
   };
+  const limits = options.limits;
+  const start = (request: ExecutionRequest) =>
+    limits
+      ? startInCommandCgroup(limits.cgroups, limits, request.runId, true, (prefix) =>
+          spawnCommand(spec(request, prefix), request),
+        )
+      : spawnCommand(spec(request, []), request);
   return {
     name: "bubblewrap",
     view: sandboxView,
-    start: (request) => spawnCommand(spec(request), request),
-    run: (request) => runCommand(spec(request), request),
+    start,
+    run: (request) => {
+      const running = start(request);
+      if (request.stdin !== undefined) running.write(request.stdin);
+      running.closeStdin();
+      return running.result;
+    },
   };
 }
 
@@ -155,7 +168,16 @@ export function sandboxBaseArgs(options: BubblewrapExecutorOptions): string[] {
     args.push("--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--ro-bind-try", "/etc/hosts", "/etc/hosts");
   for (const extra of options.readOnlyPaths ?? []) args.push("--ro-bind", extra, extra);
   args.push("--proc", "/proc", "--dev", "/dev");
-  if (options.limits) args.push("--size", String(options.limits.tmpBytes));
+  // /dev/shm gets a sized tmpfs of its own (bwrap's /dev is an unsized tmpfs, so shared memory there had no cap)
+  if (options.limits)
+    args.push(
+      "--size",
+      String(Math.min(options.limits.sharedMemoryBytes, options.limits.memoryBytes)),
+      "--tmpfs",
+      "/dev/shm",
+      "--size",
+      String(options.limits.tmpBytes),
+    );
   args.push("--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
   return args;
 }

@@ -1,31 +1,63 @@
+import path from "node:path";
 import { DEFAULT_FIXED_PATH } from "../policy/program-resolution.js";
 import type { CommandView, ExecutionRequest } from "./executor-types.js";
 import { RUN_MARKER_ENV } from "./process-tree.js";
 import { workspaceVariables } from "../workspace/workspace-variables.js";
 
 /**
+ * Git configuration keys that name a program to run, each given a value that runs nothing (command-line scope, which
+ * wins over every configuration file, the repository's included): a repository's `config` is input the model
+ * controls, so none of its program-running keys may take effect. Keys whose name the repository chooses (pager.<cmd>,
+ * diff.<driver>.textconv, filter.<driver>.*) cannot be listed here: the environment below disables the pagers, and
+ * `safe.bareRepository=explicit` keeps git from taking a staged bare-repository-shaped folder as a repository.
+ */
+const GIT_PROGRAM_KEYS: ReadonlyArray<readonly [string, string]> = [
+  ["safe.bareRepository", "explicit"],
+  ["core.fsmonitor", "false"],
+  ["core.hooksPath", "/dev/null"],
+  ["core.pager", "cat"],
+  ["core.editor", "false"],
+  ["sequence.editor", "false"],
+  ["core.askPass", "false"],
+  ["core.sshCommand", "false"],
+  ["core.gitProxy", "false"],
+  ["core.alternateRefsCommand", ""],
+  ["core.attributesFile", "/dev/null"],
+  ["diff.external", ""],
+  ["credential.helper", ""],
+  ["gpg.program", "false"],
+  ["gpg.openpgp.program", "false"],
+  ["gpg.x509.program", "false"],
+  ["gpg.ssh.program", "false"],
+  ["gpg.ssh.defaultKeyCommand", "false"],
+  ["protocol.ext.allow", "never"],
+  ["man.viewer", "false"],
+  ["web.browser", "false"],
+];
+
+/**
  * Settings that keep programs from running code the command line does not name, set last so nothing overrides them:
- * git reads no user or system config and ignores a repository's fsmonitor, hooks, pager and `ext::` transport;
- * Python adds neither the working directory nor a user site folder to its path.
+ * git reads no user or system config, overrides every fixed-name key of a repository's config that runs a program,
+ * uses no pager or editor (the environment variables win over `pager.<cmd>` and `core.editor`), takes no
+ * bare-repository-shaped folder as a repository unless named, and does not look above the workspace; Python adds
+ * neither the working directory nor a user site folder to its path.
  */
 const HARDENING: ReadonlyArray<readonly [string, string]> = [
   ["GIT_CONFIG_NOSYSTEM", "1"],
   ["GIT_CONFIG_GLOBAL", "/dev/null"],
   ["GIT_CONFIG_SYSTEM", "/dev/null"],
+  ["GIT_ATTR_NOSYSTEM", "1"],
   ["GIT_TERMINAL_PROMPT", "0"],
-  ["GIT_CONFIG_COUNT", "6"],
-  ["GIT_CONFIG_KEY_0", "core.fsmonitor"],
-  ["GIT_CONFIG_VALUE_0", "false"],
-  ["GIT_CONFIG_KEY_1", "core.hooksPath"],
-  ["GIT_CONFIG_VALUE_1", "/dev/null"],
-  ["GIT_CONFIG_KEY_2", "core.pager"],
-  ["GIT_CONFIG_VALUE_2", "cat"],
-  ["GIT_CONFIG_KEY_3", "protocol.ext.allow"],
-  ["GIT_CONFIG_VALUE_3", "never"],
-  ["GIT_CONFIG_KEY_4", "core.sshCommand"],
-  ["GIT_CONFIG_VALUE_4", "false"],
-  ["GIT_CONFIG_KEY_5", "credential.helper"],
-  ["GIT_CONFIG_VALUE_5", ""],
+  ["GIT_PAGER", "cat"],
+  ["GIT_EDITOR", "false"],
+  ["GIT_SEQUENCE_EDITOR", "false"],
+  ["GIT_ASKPASS", "false"],
+  ["GIT_SSH_COMMAND", "false"],
+  ["GIT_CONFIG_COUNT", String(GIT_PROGRAM_KEYS.length)],
+  ...GIT_PROGRAM_KEYS.flatMap(([key, value], index) => [
+    [`GIT_CONFIG_KEY_${index}`, key] as const,
+    [`GIT_CONFIG_VALUE_${index}`, value] as const,
+  ]),
   ["PYTHONNOUSERSITE", "1"],
   ["PYTHONSAFEPATH", "1"],
   ["PYTHONDONTWRITEBYTECODE", "1"],
@@ -70,6 +102,8 @@ export function commandEnvironment(
   for (const [name, value] of Object.entries(request.env)) if (!(name in env)) env[name] = mapPath(value);
   env[RUN_MARKER_ENV] = request.runId;
   for (const [name, value] of HARDENING) env[name] = value;
+  // git looks for a repository no higher than the workspace (a folder above it is not the model's to configure)
+  env.GIT_CEILING_DIRECTORIES = path.posix.dirname(view.workspaceDir);
   return env;
 }
 

@@ -1,12 +1,26 @@
 import { integerOption, InvalidOptionsError } from "../internal/core.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
+import { detectCgroupHost, type CgroupHost } from "./command-cgroup.js";
 
 /** The `limits` option: `false` turns limits off; each value is optional (defaults in {@link resolveLimits}). */
 export type CommandLimitsOption =
   | false
-  | { memoryBytes?: number; processes?: number; fileSizeBytes?: number; openFiles?: number; tmpBytes?: number };
+  | {
+      memoryBytes?: number;
+      processes?: number;
+      fileSizeBytes?: number;
+      openFiles?: number;
+      tmpBytes?: number;
+      sharedMemoryBytes?: number;
+      /** A cgroup per command where the host allows it (`false`: per-process limits only). @default true */
+      cgroup?: boolean;
+    };
 
-/** Resource limits of one command, applied by util-linux `prlimit` (and the sandbox's /tmp size under bubblewrap). */
+/**
+ * Resource limits of one command, applied by util-linux `prlimit` per process, by a cgroup per command where the host
+ * allows one (memory and process count of the whole tree, shared memory included), and by the sizes of the sandbox's
+ * /tmp and /dev/shm under bubblewrap.
+ */
 export interface CommandLimits {
   /** Absolute path of `prlimit`. */
   prlimitPath: string;
@@ -20,6 +34,10 @@ export interface CommandLimits {
   openFiles: number;
   /** Size of the sandbox's private /tmp (bubblewrap only). */
   tmpBytes: number;
+  /** Size of the sandbox's private /dev/shm (bubblewrap only; never above memoryBytes). */
+  sharedMemoryBytes: number;
+  /** Where per-command cgroups are made (`memory.max` = memoryBytes, `pids.max` = processes); absent: rlimits only. */
+  cgroups?: CgroupHost;
 }
 
 const GIB = 1024 ** 3;
@@ -29,6 +47,7 @@ const DEFAULTS = {
   fileSizeBytes: GIB,
   openFiles: 1024,
   tmpBytes: 512 * 1024 ** 2,
+  sharedMemoryBytes: 64 * 1024 ** 2,
 };
 const MAXIMUMS = {
   memoryBytes: 1024 * GIB,
@@ -36,9 +55,24 @@ const MAXIMUMS = {
   fileSizeBytes: 1024 * GIB,
   openFiles: 1_048_576,
   tmpBytes: 1024 * GIB,
+  sharedMemoryBytes: 1024 * GIB,
 };
 
 let warned = false;
+let cgroupWarned = false;
+
+/** The per-command cgroup host, or undefined with a warning (once) saying why memory is limited per process only. */
+function cgroupHost(): CgroupHost | undefined {
+  const host = detectCgroupHost();
+  if (!("unavailable" in host)) return host;
+  if (!cgroupWarned) {
+    cgroupWarned = true;
+    process.emitWarning(
+      `@skillgraph/shell: no cgroup can be made per command here (${host.unavailable}); memory is limited per process (RLIMIT_DATA) only, so shared memory, memfd and forked processes are not counted together`,
+    );
+  }
+  return undefined;
+}
 
 /**
  * Checks the `limits` option and finds `prlimit`. Explicit limits without `prlimit` are an error (they would silently
@@ -73,7 +107,11 @@ export function resolveLimits(option: CommandLimitsOption | undefined): CommandL
     }
     return undefined;
   }
-  return { prlimitPath, ...values };
+  const cgroupOption = option?.cgroup;
+  if (cgroupOption !== undefined && typeof cgroupOption !== "boolean")
+    throw new InvalidOptionsError({ option: "limits.cgroup", value: cgroupOption, message: "must be a boolean" });
+  const cgroups = cgroupOption === false ? undefined : cgroupHost();
+  return { prlimitPath, ...values, ...(cgroups ? { cgroups } : {}) };
 }
 
 /** The argv prefix that runs a command under the limits. */

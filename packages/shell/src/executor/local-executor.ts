@@ -6,6 +6,7 @@ import { resolveExecutable } from "../policy/program-resolution.js";
 import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 import { bashCommand } from "./bash-command.js";
 import { commandEnvironment } from "./command-environment.js";
+import { startInCommandCgroup } from "./command-cgroup.js";
 import type { CommandExecutor, ExecutionRequest, ExecutionResult, RunningCommand } from "./executor-types.js";
 import { ptyCommand } from "./pty-command.js";
 import { spawnCommand, type SpawnSpec } from "./spawn-command.js";
@@ -73,7 +74,7 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
     );
   }
   const isolation = options.isolateProcesses === false ? [] : processIsolationPrefix();
-  const spec = (request: ExecutionRequest, homeDir: string): SpawnSpec => {
+  const spec = (request: ExecutionRequest, homeDir: string, cgroupPrefix: readonly string[]): SpawnSpec => {
     const tmpDir = path.join(request.workspaceDir, ".tmp");
     mkdirSync(tmpDir, { recursive: true });
     const view = { workspaceDir: request.workspaceDir, skillDir: request.skillDir };
@@ -85,6 +86,7 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
     const env = commandEnvironment(request, view, folders, (value) => value);
     const command = request.shellCommand !== undefined ? bashCommand(request.shellCommand) : request.argv;
     const [file, ...args] = [
+      ...cgroupPrefix,
       ...limitsPrefix(options.limits),
       ...isolation,
       ...(request.pty ? ptyCommand(command) : command),
@@ -94,7 +96,12 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
   const start = (request: ExecutionRequest): RunningCommand => {
     // a fresh HOME outside the workspace for each command, removed when it ends
     const homeDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-home-"));
-    const running = spawnCommand(spec(request, homeDir), request);
+    const limits = options.limits;
+    const running = limits
+      ? startInCommandCgroup(limits.cgroups, limits, request.runId, isolation.length > 0, (prefix) =>
+          spawnCommand(spec(request, homeDir, prefix), request),
+        )
+      : spawnCommand(spec(request, homeDir, []), request);
     void running.result.finally(() => rmSync(homeDir, { recursive: true, force: true }));
     return running;
   };

@@ -105,9 +105,11 @@ export interface ShellHookOptions {
     set?: Readonly<Record<string, string>>;
   };
   /**
-   * Resource limits of each command (applied with util-linux `prlimit`; `false` turns them off). Process count is a
-   * per-user limit the kernel does not enforce for root.
-   * @default { memoryBytes: 4 GiB, processes: 512, fileSizeBytes: 1 GiB, openFiles: 1024, tmpBytes: 512 MiB }
+   * Resource limits of each command (applied with util-linux `prlimit` per process and, where the host allows it, a
+   * cgroup per command: `memory.max` = memoryBytes and `pids.max` = processes for the whole tree, shared memory
+   * included; a warning says when no cgroup can be made). `false` turns them off. Without a cgroup, the process count
+   * is a per-user limit the kernel does not enforce for root. `sharedMemoryBytes` sizes bubblewrap's /dev/shm.
+   * @default { memoryBytes: 4 GiB, processes: 512, fileSizeBytes: 1 GiB, openFiles: 1024, tmpBytes: 512 MiB, sharedMemoryBytes: 64 MiB }
    */
   limits?: CommandLimitsOption;
   /**

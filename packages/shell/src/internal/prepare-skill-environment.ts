@@ -2,15 +2,14 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { interrupt } from "@langchain/langgraph";
-import { SANDBOX_ENVIRONMENT, SANDBOX_SKILL_DIR } from "../executor/bubblewrap-executor.js";
+import { SANDBOX_ENVIRONMENT, SANDBOX_WORKSPACE } from "../executor/bubblewrap-executor.js";
 import {
   environmentIsReady,
   installCommand,
   markEnvironmentReady,
   prepareEnvironmentFolder,
   readSkillRequirements,
-  requirementsPathFor,
-  writeDeclaredRequirements,
+  withInstallFolder,
   type SkillRequirements,
 } from "../environments/skill-environments.js";
 import type { ShellApprovalRequest } from "../hook/shell-hook-options.js";
@@ -24,13 +23,15 @@ const installing = new Map<string, Promise<{ ok: true } | Refusal>>();
 /**
  * The skill's environment, ready to use: undefined when the skill declares no requirements (or environments are off),
  * else its host folder, installed first when needed — after approval (LangGraph `interrupt()`, unless configured
- * otherwise), with the network on for the install only, the environment writable only while installing.
+ * otherwise), with the network on for the install only, the environment writable only while installing. The install
+ * runs in a fresh empty folder (the thread's workspace and the skill folder are not mounted) and reads only the
+ * checked, canonical requirement lines.
  */
 export async function prepareSkillEnvironment(
   runtime: ShellRuntime,
   skill: CommandSkill,
-  workspaceDir: string,
-  config: RunnableConfig,
+  _workspaceDir: string,
+  _config: RunnableConfig,
 ): Promise<{ ok: true; hostDir?: string } | Refusal> {
   const options = runtime.skillEnvironments;
   if (!options) return { ok: true };
@@ -66,9 +67,7 @@ export async function prepareSkillEnvironment(
   }
   let pending = installing.get(requirements.hostDir);
   if (!pending) {
-    pending = install(runtime, requirements, skill, workspaceDir).finally(() =>
-      installing.delete(requirements.hostDir),
-    );
+    pending = install(runtime, requirements, skill).finally(() => installing.delete(requirements.hostDir));
     installing.set(requirements.hostDir, pending);
   }
   const installed = await pending;
@@ -79,24 +78,30 @@ async function install(
   runtime: ShellRuntime,
   requirements: SkillRequirements,
   skill: CommandSkill,
-  workspaceDir: string,
 ): Promise<{ ok: true } | Refusal> {
   const options = runtime.skillEnvironments;
   if (!options) return { ok: true };
   prepareEnvironmentFolder(requirements);
-  writeDeclaredRequirements(requirements);
+  // an empty folder of its own stands in for the workspace: nothing the model staged is visible to pip or to the code
+  // a package runs while it builds
+  return withInstallFolder(requirements, (installDir) => runInstall(runtime, requirements, skill, installDir));
+}
+
+async function runInstall(
+  runtime: ShellRuntime,
+  requirements: SkillRequirements,
+  skill: CommandSkill,
+  installDir: string,
+): Promise<{ ok: true } | Refusal> {
+  const options = runtime.skillEnvironments;
+  if (!options) return { ok: true };
   const sandboxed = runtime.executor.name === "bubblewrap";
   const envDir = sandboxed ? SANDBOX_ENVIRONMENT : requirements.hostDir;
-  const requirementsPath = sandboxed
-    ? requirements.file === ""
-      ? `${SANDBOX_ENVIRONMENT}/requirements.txt`
-      : `${SANDBOX_SKILL_DIR}/${requirements.file}`
-    : requirementsPathFor(requirements, skill.dir);
+  const requirementsPath = `${sandboxed ? SANDBOX_WORKSPACE : installDir}/requirements.txt`;
   const result = await runtime.executor.run({
     argv: installCommand(envDir, requirementsPath, options.pipArgs),
-    cwd: workspaceDir,
-    workspaceDir,
-    skillDir: skill.dir,
+    cwd: installDir,
+    workspaceDir: installDir,
     skillName: skill.name,
     skillEnvironment: { hostDir: requirements.hostDir, writable: true },
     readOnlyPaths: options.pipArgs.filter((arg) => path.isAbsolute(arg)),
@@ -115,6 +120,6 @@ async function install(
       `installing the requirements of skill '${skill.name}' failed (${result.timedOut ? "timed out" : `exit ${result.exitCode}`}):\n${tail}`,
     );
   }
-  markEnvironmentReady(requirements);
-  return { ok: true };
+  const marked = await markEnvironmentReady(requirements);
+  return marked.ok ? { ok: true } : refusal("missing-requirements", marked.message);
 }

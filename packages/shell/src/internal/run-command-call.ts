@@ -184,7 +184,10 @@ async function runInThread(
       throw error;
     }
   }
-  const editor = input.editor_text === undefined ? undefined : editorText(input.editor_text, runtime.executor.view({ workspaceDir }).workspaceDir);
+  const editor =
+    input.editor_text === undefined
+      ? undefined
+      : editorText(input.editor_text, runtime.executor.view({ workspaceDir }).workspaceDir);
   if (editor) {
     try {
       await runtime.workspaces.writeRuntimeFile(threadId, editor.file);

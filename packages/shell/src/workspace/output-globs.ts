@@ -1,4 +1,4 @@
-import picomatch from "picomatch";
+import { compileLinearGlob } from "./linear-glob.js";
 
 /** At most this many globs per call. */
 export const MAX_OUTPUT_GLOBS = 32;
@@ -8,9 +8,25 @@ export const MAX_GLOB_LENGTH = 256;
 /** A matcher over `/`-separated paths relative to `out/`. */
 export type OutputMatcher = (relativePath: string) => boolean;
 
+/** Ways other agent runtimes name the output folder at the start of a glob (stripped: globs are relative to out/). */
+const OUTPUT_FOLDER_PREFIX = /^(?:\$\{?(?:OUTPUT_DIR|OUT_DIR)\}?|\$\{?WORKSPACE\}?\/out)(?:\/+|$)/;
+
 /**
- * Checks and compiles `output_globs` before the command runs (picomatch: no backtracking blow-up on `**` repeated).
- * `*` and `?` stay inside a segment, `**` spans segments, `{a,b}` alternates; dot-files match like other files.
+ * The globs one written glob stands for: `$OUTPUT_DIR/x`, `${OUT_DIR}/x`, `$WORKSPACE/out/x` mean `x` (the bare
+ * folder means `**`); `out/x` means `x` (a workspace-relative glob) or `out/x` (a folder named out inside out/).
+ */
+function normalizeOutputGlob(glob: string): string[] {
+  const prefixed = OUTPUT_FOLDER_PREFIX.exec(glob);
+  if (prefixed) return [glob.slice(prefixed[0].length) || "**"];
+  if (glob.startsWith("out/") && glob.length > 4) return [glob.slice(4), glob];
+  return [glob];
+}
+
+/**
+ * Checks and compiles `output_globs` before the command runs, with a matcher linear in name × pattern (no pattern
+ * backtracks), within length, segment, brace-depth and alternative bounds. `*` and `?` stay inside a segment, `**`
+ * spans segments, `{a,b}` alternates; dot-files match like other files. `$OUTPUT_DIR/*.txt`, `${OUT_DIR}/*.txt` and
+ * `out/*.txt` mean `*.txt` in out/.
  * @returns the matcher, or a message naming the bad glob
  * @example compileOutputGlobs(["**\/*.{md,csv}"]) // { ok: true, match }
  */
@@ -28,12 +44,12 @@ export function compileOutputGlobs(
         message: `output glob '${String(glob).slice(0, 40)}' must be a non-empty string of at most ${MAX_GLOB_LENGTH} characters`,
       };
     }
-    if (glob.startsWith("/") || glob.split("/").includes(".."))
-      return { ok: false, message: `output glob '${glob}' must be relative to out/ without '..'` };
-    try {
-      matchers.push(picomatch(glob, { dot: true, strictBrackets: true }));
-    } catch (error) {
-      return { ok: false, message: `output glob '${glob}' is not valid: ${(error as Error).message}` };
+    for (const normalized of normalizeOutputGlob(glob)) {
+      if (normalized.startsWith("/") || normalized.split("/").includes(".."))
+        return { ok: false, message: `output glob '${glob}' must be relative to out/ without '..'` };
+      const compiled = compileLinearGlob(normalized);
+      if (!compiled.ok) return { ok: false, message: `output glob '${glob.slice(0, 80)}' ${compiled.message}` };
+      matchers.push(compiled.match);
     }
   }
   return { ok: true, match: (relativePath) => matchers.some((matcher) => matcher(relativePath)) };

@@ -1,0 +1,338 @@
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import type { RunningCommand } from "./executor-types.js";
+
+/**
+ * A control group per command: `memory.max` and `pids.max` (cgroup v2) or `memory.limit_in_bytes` and `pids.max`
+ * (cgroup v1) hold for the command's whole process tree, shared memory and memfd included, which per-process rlimits
+ * do not. Groups are made under this process's own group (delegation: nothing outside it is touched) and killed and
+ * removed when the command ends. A command joins its group in one of two ways, both leaving no process outside:
+ * - adopted: this process moves the command's first process into the group right after `spawn` (cheap), then walks
+ *   the tree it may already have started and moves each process, pass after pass, until a pass finds none left
+ *   outside (else the command is killed). Used where the first fork of the chain starts a new PID namespace
+ *   (bubblewrap, the local executor's `unshare`), so a process that exited early took its descendants with it;
+ * - self-joined: a small `sh` writes its own pid into the group and then execs the command (if the write fails the
+ *   command does not run). Slower (a few ms: a process moving itself waits for the kernel), used otherwise.
+ */
+
+/** Where per-command groups can be made here. */
+export interface CgroupHost {
+  version: 1 | 2;
+  /** v2: the one parent; v1: the memory hierarchy's parent. */
+  memoryParent: string;
+  /** v2: same as memoryParent; v1: the pids hierarchy's parent. */
+  pidsParent: string;
+}
+
+/** One command's group, made before it starts. */
+export interface CommandCgroup {
+  /** The argv prefix that joins the group and then execs the rest. */
+  joinPrefix: string[];
+  /** Moves `pid` and every process it started into the group; false when that could not be made complete. */
+  adopt(pid: number): boolean;
+  /** Kills what is left in the group and removes it. */
+  release(): Promise<void>;
+}
+
+/** Most passes over a starting tree before adoption gives up (and the command is killed). */
+const MAX_ADOPT_PASSES = 8;
+let childrenListed: boolean | undefined;
+
+/** True when the kernel lists each task's children (`/proc/<pid>/task/<tid>/children`, CONFIG_PROC_CHILDREN). */
+function canListChildren(): boolean {
+  childrenListed ??= existsSync(`/proc/self/task/${process.pid}/children`);
+  return childrenListed;
+}
+
+function childrenOf(pid: number): number[] {
+  const found: number[] = [];
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return found;
+  }
+  for (const task of tasks) {
+    try {
+      for (const child of readFileSync(`/proc/${pid}/task/${task}/children`, "utf8").split(" "))
+        if (child.trim() !== "") found.push(Number(child));
+    } catch {
+      // the task ended meanwhile
+    }
+  }
+  return found;
+}
+
+/**
+ * Moves `root` and its descendants into the group: each process is moved before its children are listed, so any
+ * child it forks later is born inside; passes repeat until one moves no process it had not moved before.
+ */
+function adoptTree(procsFiles: readonly string[], root: number): boolean {
+  const moved = new Set<number>();
+  const move = (pid: number): boolean => {
+    for (const file of procsFiles) {
+      try {
+        writeFileSync(file, String(pid));
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === "ESRCH") return true; // already gone
+        return false;
+      }
+    }
+    return true;
+  };
+  for (let pass = 0; pass < MAX_ADOPT_PASSES; pass += 1) {
+    let fresh = 0;
+    const pending = [root];
+    while (pending.length > 0) {
+      const pid = pending.pop() as number;
+      if (!moved.has(pid)) {
+        if (!move(pid)) return false;
+        moved.add(pid);
+        fresh += 1;
+      }
+      pending.push(...childrenOf(pid));
+    }
+    if (fresh === 0 || (pass === 0 && moved.size === 1)) return true;
+  }
+  return false;
+}
+
+const JOIN_SCRIPT = 'for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"';
+
+let detected: CgroupHost | { unavailable: string } | undefined;
+/** Groups made and not yet removed: removed (when empty) as this process exits, so none outlives it. */
+const live = new Set<string>();
+let exitHook = false;
+
+function track(folder: string): void {
+  live.add(folder);
+  if (exitHook) return;
+  exitHook = true;
+  process.once("exit", () => {
+    for (const group of live) {
+      try {
+        rmdirSync(group);
+      } catch {
+        // still busy: its processes die with this one (die-with-parent / PID namespace), the kernel keeps the group
+      }
+    }
+  });
+}
+
+function ownGroups(): Map<string, string> {
+  const groups = new Map<string, string>();
+  for (const line of readFileSync("/proc/self/cgroup", "utf8").split("\n")) {
+    const [, controllers, where] = /^\d+:([^:]*):(.*)$/.exec(line) ?? [];
+    if (controllers === undefined || where === undefined) continue;
+    for (const controller of controllers === "" ? [""] : controllers.split(",")) groups.set(controller, where);
+  }
+  return groups;
+}
+
+function probe(parent: string): void {
+  const folder = path.join(parent, `skillgraph-probe-${process.pid}`);
+  mkdirSync(folder);
+  rmdirSync(folder);
+}
+
+/** cgroup v2: our own group must have memory and pids enabled for children (or be made to, by moving into a leaf). */
+function detectV2(mount: string, where: string): CgroupHost | string {
+  const own = path.join(mount, where);
+  const available = readFileSync(path.join(own, "cgroup.controllers"), "utf8").split(/\s+/);
+  if (!available.includes("memory") || !available.includes("pids"))
+    return `cgroup v2 at ${own} does not offer the memory and pids controllers`;
+  const enabled = () => readFileSync(path.join(own, "cgroup.subtree_control"), "utf8").split(/\s+/);
+  if (!enabled().includes("memory") || !enabled().includes("pids")) {
+    // no internal processes: this process moves into a leaf of its own group, then the group delegates to children
+    const leaf = path.join(own, "skillgraph-agent");
+    mkdirSync(leaf, { recursive: true });
+    writeFileSync(path.join(leaf, "cgroup.procs"), String(process.pid));
+    writeFileSync(path.join(own, "cgroup.subtree_control"), "+memory +pids");
+  }
+  probe(own);
+  return { version: 2, memoryParent: own, pidsParent: own };
+}
+
+function detectV1(groups: Map<string, string>): CgroupHost | string {
+  const memory = groups.get("memory");
+  const pids = groups.get("pids");
+  if (memory === undefined || pids === undefined) return "no memory and pids cgroup (v1 or v2) for this process";
+  const memoryParent = path.join("/sys/fs/cgroup/memory", memory);
+  const pidsParent = path.join("/sys/fs/cgroup/pids", pids);
+  probe(memoryParent);
+  probe(pidsParent);
+  return { version: 1, memoryParent, pidsParent };
+}
+
+/** Removes empty groups left by agent processes that are gone (killed before they could remove their own). */
+function sweepStale(parent: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(parent);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const owner = /^skillgraph-(\d+)-/.exec(name)?.[1];
+    if (owner === undefined || Number(owner) === process.pid) continue;
+    try {
+      process.kill(Number(owner), 0);
+      continue; // its agent still runs
+    } catch {
+      // gone
+    }
+    try {
+      rmdirSync(path.join(parent, name));
+    } catch {
+      // not empty (its processes are still exiting) or already removed
+    }
+  }
+}
+
+/** Finds whether per-command groups can be made here (once per process), and sweeps groups left by dead agents. */
+export function detectCgroupHost(): CgroupHost | { unavailable: string } {
+  if (detected) return detected;
+  if (process.platform !== "linux") return (detected = { unavailable: `not on Linux (${process.platform})` });
+  try {
+    const groups = ownGroups();
+    const unified = groups.get("");
+    const mounts = ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"].filter((mount) =>
+      existsSync(path.join(mount, "cgroup.controllers")),
+    );
+    const reasons: string[] = [];
+    for (const mount of unified === undefined ? [] : mounts) {
+      try {
+        const found = detectV2(mount, unified as string);
+        if (typeof found !== "string") {
+          sweepStale(found.memoryParent);
+          return (detected = found);
+        }
+        reasons.push(found);
+      } catch (error) {
+        reasons.push(`cgroup v2 at ${mount}: ${(error as Error).message}`);
+      }
+    }
+    try {
+      const found = detectV1(groups);
+      if (typeof found !== "string") {
+        sweepStale(found.memoryParent);
+        sweepStale(found.pidsParent);
+        return (detected = found);
+      }
+      reasons.push(found);
+    } catch (error) {
+      reasons.push(`cgroup v1: ${(error as Error).message}`);
+    }
+    detected = { unavailable: reasons.join("; ") || "no cgroup hierarchy found" };
+  } catch (error) {
+    detected = { unavailable: (error as Error).message };
+  }
+  return detected;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function killAndRemove(folder: string, useKillFile: boolean): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    try {
+      if (useKillFile && existsSync(path.join(folder, "cgroup.kill")))
+        writeFileSync(path.join(folder, "cgroup.kill"), "1");
+      else
+        for (const pid of readFileSync(path.join(folder, "cgroup.procs"), "utf8").split("\n").filter(Boolean)) {
+          try {
+            process.kill(Number(pid), "SIGKILL");
+          } catch {
+            // already gone
+          }
+        }
+      rmdirSync(folder);
+      live.delete(folder);
+      return;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") {
+        live.delete(folder);
+        return;
+      }
+      await pause(25 * (attempt + 1));
+    }
+  }
+  process.emitWarning(`@skillgraph/shell: could not remove the command's cgroup ${folder}`);
+}
+
+/**
+ * Makes a group for one command with its memory and process limits.
+ * @returns undefined when the group cannot be made (the caller warns; the rlimits still apply)
+ */
+export function openCommandCgroup(
+  host: CgroupHost,
+  limits: { memoryBytes: number; processes: number },
+  runId: string,
+): CommandCgroup | undefined {
+  const name = `skillgraph-${process.pid}-${runId.replace(/[^A-Za-z0-9-]/g, "")}`;
+  const memoryFolder = path.join(host.memoryParent, name);
+  const pidsFolder = path.join(host.pidsParent, name);
+  const made: string[] = [];
+  try {
+    mkdirSync(memoryFolder);
+    made.push(memoryFolder);
+    track(memoryFolder);
+    if (host.version === 2) {
+      writeFileSync(path.join(memoryFolder, "memory.max"), String(limits.memoryBytes));
+      if (existsSync(path.join(memoryFolder, "memory.swap.max")))
+        writeFileSync(path.join(memoryFolder, "memory.swap.max"), "0");
+      writeFileSync(path.join(memoryFolder, "pids.max"), String(limits.processes));
+    } else {
+      writeFileSync(path.join(memoryFolder, "memory.limit_in_bytes"), String(limits.memoryBytes));
+      if (existsSync(path.join(memoryFolder, "memory.memsw.limit_in_bytes")))
+        writeFileSync(path.join(memoryFolder, "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
+      mkdirSync(pidsFolder);
+      made.push(pidsFolder);
+      track(pidsFolder);
+      writeFileSync(path.join(pidsFolder, "pids.max"), String(limits.processes));
+    }
+  } catch {
+    for (const folder of made.reverse()) void killAndRemove(folder, host.version === 2);
+    return undefined;
+  }
+  const procs = made.map((folder) => path.join(folder, "cgroup.procs"));
+  return {
+    joinPrefix: ["/bin/sh", "-c", JOIN_SCRIPT, "skillgraph-cgroup", ...procs, "--"],
+    adopt: (pid) => adoptTree(procs, pid),
+    release: async () => {
+      for (const folder of [...made].reverse()) await killAndRemove(folder, host.version === 2);
+    },
+  };
+}
+
+let groupWarned = false;
+
+/**
+ * Starts a command inside a fresh group when `host` is set, and removes the group once the command's result is in.
+ * `startsNamespace` says that the first process of the chain to fork makes a new PID namespace (so the command can be
+ * adopted after `spawn`); otherwise `start` gets the self-join prefix. Without a host (or when the group cannot be
+ * made) `start` gets [] and only the rlimits apply.
+ */
+export function startInCommandCgroup(
+  host: CgroupHost | undefined,
+  limits: { memoryBytes: number; processes: number },
+  runId: string,
+  startsNamespace: boolean,
+  start: (prefix: string[]) => RunningCommand,
+): RunningCommand {
+  const group = host ? openCommandCgroup(host, limits, runId) : undefined;
+  if (host && !group && !groupWarned) {
+    groupWarned = true;
+    process.emitWarning(
+      `@skillgraph/shell: could not make a cgroup under ${host.memoryParent}; this command's memory is limited per process only`,
+    );
+  }
+  if (!group) return start([]);
+  const adopt = startsNamespace && canListChildren();
+  const running = start(adopt ? [] : group.joinPrefix);
+  if (adopt && running.pid > 0 && !group.adopt(running.pid)) {
+    // some process of the command could not be placed in its group: it does not run on outside the limits
+    void running.kill();
+  }
+  void running.result.finally(() => group.release());
+  return running;
+}

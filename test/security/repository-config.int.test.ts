@@ -1,0 +1,119 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { bubblewrapWorks, EXECUTORS, harnessesFor } from "./attack-harness.js";
+
+// A repository's configuration is input the model controls: a folder shaped like a bare repository (HEAD, config,
+// objects/, refs/; no dot-name) staged into the workspace must not make a narrow git grant run a program.
+
+const canSandbox = bubblewrapWorks();
+
+/** A bare-repository-shaped folder whose config names `command` under every key that runs a program. */
+function bareShape(config: string): Array<{ path: string; content: string }> {
+  return [
+    { path: "repo/HEAD", content: "ref: refs/heads/main\n" },
+    { path: "repo/config", content: config },
+    { path: "repo/objects/info/packs", content: "" },
+    { path: "repo/refs/heads/keep", content: "" },
+    { path: "repo/a.txt", content: "a\n" },
+    { path: "repo/b.txt", content: "b\n" },
+  ];
+}
+
+const mark = (name: string) => `touch "$WORKSPACE/PWNED-${name}"`;
+
+const hostileConfig = [
+  "[core]",
+  "\tbare = true",
+  `\tpager = "${mark("core-pager")}; cat"`,
+  `\teditor = "${mark("core-editor")}"`,
+  `\tfsmonitor = "${mark("fsmonitor")}"`,
+  `\tsshCommand = "${mark("ssh")}"`,
+  `\taskPass = "${mark("askpass")}"`,
+  "[pager]",
+  `\tstatus = "${mark("pager-status")}; cat"`,
+  `\tdiff = "${mark("pager-diff")}; cat"`,
+  `\tlog = "${mark("pager-log")}; cat"`,
+  "[diff]",
+  `\texternal = "${mark("diff-external")}"`,
+  "[sequence]",
+  `\teditor = "${mark("sequence-editor")}"`,
+  "[gpg]",
+  `\tprogram = "${mark("gpg")}"`,
+  "[credential]",
+  `\thelper = "!${mark("credential")}"`,
+  "",
+].join("\n");
+
+const attacks: Array<[string, Record<string, unknown>]> = [
+  ["git status on a terminal (pager.status)", { command: "git status", pty: true }],
+  ["git status without a terminal", { command: "git status" }],
+  ["git diff between two files (diff.external)", { command: "git diff --no-index a.txt b.txt" }],
+  ["git diff on a terminal (pager.diff)", { command: "git diff --no-index a.txt b.txt", pty: true }],
+  ["git log on a terminal (pager.log)", { command: "git log", pty: true }],
+  ["git status naming the repository (pager.status)", { command: "git --git-dir=. status", pty: true }],
+  ["git diff naming the repository (diff.external)", { command: "git --git-dir=. diff --no-index a.txt b.txt" }],
+];
+
+for (const executor of EXECUTORS) {
+  describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(
+    `repository configuration is untrusted (${executor})`,
+    () => {
+      const harness = harnessesFor(executor, afterAll);
+
+      it.each(attacks)(
+        "%s runs no program the repository names",
+        async (_name, input) => {
+          const attack = harness();
+          const staged = await attack.call("shell", { command: "true", files: bareShape(hostileConfig) });
+          expect(staged).toMatchObject({ status: "ok" });
+          const result = await attack.call("shell", { ...input, cwd: "repo" });
+          expect(result.reason).toBeUndefined();
+          const marks = ["", "repo"].flatMap((folder) =>
+            [
+              "core-pager",
+              "core-editor",
+              "fsmonitor",
+              "ssh",
+              "askpass",
+              "pager-status",
+              "pager-diff",
+              "pager-log",
+              "diff-external",
+              "sequence-editor",
+              "gpg",
+              "credential",
+            ].filter((name) => existsSync(path.join(attack.workspace, folder, `PWNED-${name}`))),
+          );
+          expect(marks).toEqual([]);
+        },
+        60_000,
+      );
+
+      it("an ordinary repository in the workspace still works", async () => {
+        const attack = harness();
+        await attack.call("shell", { command: "true" });
+        execFileSync("git", ["init", "-q", path.join(attack.workspace, "legit")]);
+        const result = await attack.call("shell", { command: "git status --short", cwd: "legit", pty: true });
+        expect(result).toMatchObject({ status: "ok", exit_code: 0 });
+      }, 60_000);
+
+      it("a repository in a folder above the workspace is not discovered", async () => {
+        const attack = harness();
+        await attack.call("shell", { command: "true" });
+        // a bare-repository shape in the folder holding the thread workspaces (as another thread could leave)
+        const above = path.dirname(attack.workspace);
+        for (const folder of ["objects", "refs"]) mkdirSync(path.join(above, folder), { recursive: true });
+        writeFileSync(path.join(above, "HEAD"), "ref: refs/heads/main\n");
+        writeFileSync(
+          path.join(above, "config"),
+          `[core]\n\tbare = false\n\tworktree = ${attack.workspace}\n[pager]\n\tstatus = "${mark("above")}; cat"\n`,
+        );
+        const result = await attack.call("shell", { command: "git status", pty: true });
+        expect(result.reason).toBeUndefined();
+        expect(existsSync(path.join(attack.workspace, "PWNED-above"))).toBe(false);
+      }, 60_000);
+    },
+  );
+}
