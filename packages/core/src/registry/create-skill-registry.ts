@@ -18,8 +18,10 @@ import { analysisKey, readStoredAnalyses, writeStoredAnalyses } from "../snapsho
 import type { IndexedDocument } from "../search/indexed-document.js";
 import { SourceWatcher, type WatchSettings } from "./source-watcher.js";
 import { embeddingsProblem, type SkillEmbeddings } from "../search/skill-embeddings.js";
-import { cosine, EmbeddingCache } from "../search/embedding-cache.js";
+import { EmbeddingCache } from "../search/embedding-cache.js";
+import { phrasingsOf } from "../search/fuse-phrasings.js";
 import { fuseRankings } from "../search/fuse-rankings.js";
+import { semanticRanking } from "../search/semantic-ranking.js";
 import { buildSnapshot, type LoadedCandidate, type RegistrySnapshot } from "./registry-snapshot.js";
 import { loadCandidate, readCandidateBody, readCandidateBodySync } from "./load-candidate.js";
 import { checkRelativePath, DEFAULT_MAX_RESOURCE_BYTES, listSkillFiles, readSkillResource } from "./skill-resources.js";
@@ -485,17 +487,18 @@ export class LayeredSkillRegistry implements SkillRegistry {
     return readSkillResource(name, entry.candidate.dir, relativePath, options.maxBytes);
   }
 
-  search(query: string, options?: SearchOptions): SearchResult[] {
+  search(query: string | readonly string[], options?: SearchOptions): SearchResult[] {
     return this.current().index.get().search(query, options);
   }
 
-  async searchAsync(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+  async searchAsync(query: string | readonly string[], options: SearchOptions = {}): Promise<SearchResult[]> {
     const model = this.settings.embeddings;
     if (!model) return this.search(query, options);
     const limit = options.limit ?? 10;
     const snapshot = this.current();
     const pool = Math.max(limit, 50);
     const lexical = snapshot.index.get().search(query, { ...options, limit: pool });
+    const phrasings = phrasingsOf(query) ?? [];
     const cache = (this.embeddingCache ??= new EmbeddingCache(model));
     const winners = [...snapshot.byName.values()];
     try {
@@ -505,16 +508,14 @@ export class LayeredSkillRegistry implements SkillRegistry {
       );
       this.embedding = pass.catch(() => {});
       await pass;
-      const vector = await cache.query(query);
-      const semantic = winners
-        .map((entry) => ({
-          name: entry.metadata.name,
-          path: entry.metadata.file,
-          description: entry.metadata.description,
-          cosine: cosineOf(cache.get(entry.metadata.hash), vector),
-        }))
-        .sort((a, b) => b.cosine - a.cosine || (a.name < b.name ? -1 : 1))
-        .slice(0, pool);
+      const vectors = await Promise.all(phrasings.map((phrasing) => cache.query(phrasing)));
+      const skills = winners.map(({ metadata }) => ({
+        name: metadata.name,
+        path: metadata.file,
+        description: metadata.description,
+        vector: cache.get(metadata.hash),
+      }));
+      const semantic = semanticRanking(skills, vectors, pool);
       return fuseRankings(lexical, semantic, limit);
     } catch {
       // The embeddings service failing (down, malformed answer) degrades to the lexical ranking, never to an error.
@@ -595,10 +596,6 @@ async function readRemoteFile(
 /** The text a skill is embedded by: what the model sees of it at level 1. */
 function embeddingText(metadata: { name: string; description: string }): string {
   return `${metadata.name}: ${metadata.description}`;
-}
-
-function cosineOf(document: Float32Array | undefined, query: Float32Array): number {
-  return document && document.length === query.length ? cosine(document, query) : -1;
 }
 
 /** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */

@@ -1,7 +1,5 @@
+import { RRF_K } from "./fuse-phrasings.js";
 import type { SearchResult } from "./search-types.js";
-
-/** RRF's rank constant (the value of the original paper, Cormack et al. 2009). */
-const RRF_K = 60;
 
 /** A skill's semantic match: cosine of its vector with the query's. */
 export interface SemanticHit {

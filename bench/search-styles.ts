@@ -1,0 +1,52 @@
+// Per-style figures of every labelled query set over the shared corpus (lexical index, straight from the corpus):
+// `node --import tsx bench/search-styles.ts [--rewrites] [--held-out] [--verbose] [--markdown]`.
+// --rewrites: paraphrase requests are searched as [request, ...rewrites] when /work/query-sets/rewrites-<set>.json
+// (or test/fixtures/search-rewrites-<set>.json) holds rewrites for them (written by an independent writer from the
+// search_skills tool description only). --held-out also scores the held-out set E3 (score it once, then say so).
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { loadCorpus } from "../packages/core/src/search/__fixtures__/load-corpus.js";
+import { createSearchIndex } from "../packages/core/src/search/search-index.js";
+import { loadQuerySets } from "./support/query-sets.js";
+import { evaluateStyles } from "./support/style-eval.js";
+
+const args = process.argv.slice(2);
+const flag = (name: string) => args.includes(name);
+const corpus = loadCorpus();
+const dirByPath = new Map(corpus.map((skill) => [skill.document.path, skill.dir]));
+const index = createSearchIndex(corpus.map((skill) => skill.document));
+
+/** Rewrites of a set's paraphrase requests, by query id (fixture copy first, then the writer's file). */
+export function rewritesOf(label: string): Record<string, string[]> {
+  const candidates = [
+    join(import.meta.dirname, `../test/fixtures/search-rewrites-${label.toLowerCase()}.json`),
+    `/work/query-sets/rewrites-${label.toLowerCase()}.json`,
+  ];
+  const file = candidates.find((path) => existsSync(path));
+  return file ? (JSON.parse(readFileSync(file, "utf8")) as { rewrites: Record<string, string[]> }).rewrites : {};
+}
+
+const pct = (value: number) => (Number.isNaN(value) ? "  -  " : value.toFixed(3));
+for (const set of loadQuerySets(flag("--held-out"))) {
+  const rewrites = flag("--rewrites") ? rewritesOf(set.label) : {};
+  const figures = evaluateStyles(
+    set.queries,
+    (item) => index.search(rewrites[item.id] ? [item.query, ...rewrites[item.id]!] : item.query, { limit: 5 }),
+    (path) => dirByPath.get(path),
+  );
+  const withRewrites = Object.keys(rewrites).length > 0 ? ` (paraphrase with ${Object.keys(rewrites).length} rewrites)` : "";
+  console.log(
+    `set ${set.label}${set.heldOut ? " HELD-OUT" : ""}${withRewrites}: off-topic confident ${figures.offTopicConfident}/${figures.offTopic}`,
+  );
+  for (const style of figures.styles) {
+    console.log(
+      `  ${style.style.padEnd(18)} n=${String(style.count).padStart(3)} top1=${pct(style.top1)} top5=${pct(style.top5)} ` +
+        `auc=${pct(style.auc)} conf=${pct(style.confident)} conf&wrong=${pct(style.confidentWrong)}`,
+    );
+  }
+  if (!flag("--verbose")) continue;
+  for (const row of figures.rows) {
+    const bad = row.kind === "off-topic" ? row.confident : row.confident && !row.right;
+    if (bad) console.log(`    ${row.kind === "off-topic" ? "OFF " : "WRONG"} ${row.score.toFixed(3)} ${row.query} -> ${row.first}`);
+  }
+}
