@@ -3,11 +3,9 @@
 // --rewrites: paraphrase requests are searched as [request, ...rewrites] when /work/query-sets/rewrites-<set>.json
 // (or test/fixtures/search-rewrites-<set>.json) holds rewrites for them (written by an independent writer from the
 // search_skills tool description only). --held-out also scores the held-out set E3 (score it once, then say so).
-import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
 import { loadCorpus } from "../packages/core/src/search/__fixtures__/load-corpus.js";
 import { createSearchIndex } from "../packages/core/src/search/search-index.js";
-import { loadQuerySets } from "./support/query-sets.js";
+import { loadQuerySets, rewritesOf } from "./support/query-sets.js";
 import { evaluateStyles } from "./support/style-eval.js";
 
 const args = process.argv.slice(2);
@@ -15,16 +13,6 @@ const flag = (name: string) => args.includes(name);
 const corpus = loadCorpus();
 const dirByPath = new Map(corpus.map((skill) => [skill.document.path, skill.dir]));
 const index = createSearchIndex(corpus.map((skill) => skill.document));
-
-/** Rewrites of a set's paraphrase requests, by query id (fixture copy first, then the writer's file). */
-export function rewritesOf(label: string): Record<string, string[]> {
-  const candidates = [
-    join(import.meta.dirname, `../test/fixtures/search-rewrites-${label.toLowerCase()}.json`),
-    `/work/query-sets/rewrites-${label.toLowerCase()}.json`,
-  ];
-  const file = candidates.find((path) => existsSync(path));
-  return file ? (JSON.parse(readFileSync(file, "utf8")) as { rewrites: Record<string, string[]> }).rewrites : {};
-}
 
 const pct = (value: number) => (Number.isNaN(value) ? "  -  " : value.toFixed(3));
 for (const set of loadQuerySets(flag("--held-out"))) {

@@ -1,6 +1,6 @@
 // Loads every labelled query set (natural-queries, A–D in test/fixtures, and the five-style sets E1/E2/E3 in
 // test/fixtures) into one shape, so the style report and the tests read them the same way.
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadNaturalQueries } from "../../packages/core/src/search/__fixtures__/load-corpus.js";
 
@@ -81,4 +81,20 @@ export function loadQuerySets(withHeldOut = false): QuerySet[] {
     if (existsSync(file)) sets.push(readQuerySet(label, file, heldOut));
   }
   return sets;
+}
+
+/**
+ * Rewrites of a set's paraphrase requests by query id, written by an independent writer from the search_skills
+ * description alone: the fixture copy (test/fixtures/search-rewrites-<set>.json) or the writer's file
+ * (/work/query-sets/rewrites-<set>[-<persona>].json); {} when there is none.
+ */
+export function rewritesOf(label: string): Record<string, string[]> {
+  const name = label.toLowerCase();
+  const fixture = join(FIXTURES, `search-rewrites-${name}.json`);
+  const shared = "/work/query-sets";
+  const written = existsSync(shared)
+    ? readdirSync(shared).find((file) => file === `rewrites-${name}.json` || file.startsWith(`rewrites-${name}-`))
+    : undefined;
+  const file = existsSync(fixture) ? fixture : written && join(shared, written);
+  return file ? (JSON.parse(readFileSync(file, "utf8")) as { rewrites: Record<string, string[]> }).rewrites : {};
 }
