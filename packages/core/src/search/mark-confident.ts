@@ -7,10 +7,10 @@ export interface ConfidenceRule {
 }
 
 /**
- * Marks at most one result `confident`: the one whose score is at least `rule.threshold` and at least `rule.margin`
+ * Marks at most one result `confident`, the first, when its score is at least `rule.threshold` and at least `rule.margin`
  * above the score of every other candidate (`others` holds the best score among candidates not in `results`, e.g.
  * the first one cut by the limit). Two skills scoring about the same are a coin toss, not an answer, so neither is
- * confident. `results` keeps its order (a fused list need not be sorted by score).
+ * confident; in a fused list (not sorted by score) whose best score is not first, the phrasings disagree: none is.
  */
 export function markConfident(
   results: readonly Omit<SearchResult, "confident">[],
@@ -27,6 +27,7 @@ export function markConfident(
       best = i;
     } else runnerUp = Math.max(runnerUp, result.score);
   });
-  const confident = best >= 0 && bestScore >= rule.threshold && bestScore - runnerUp >= rule.margin;
+  // Only the first result: a fused list whose best score is further down disagrees with itself.
+  const confident = best === 0 && bestScore >= rule.threshold && bestScore - runnerUp >= rule.margin;
   return results.map((result, i) => ({ ...result, confident: confident && i === best }));
 }
