@@ -3,7 +3,7 @@
 // The embeddings are the local test server's (test/support/openai-compatible-server.ts: character trigrams hashed
 // into 256 dimensions, served over HTTP as POST /v1/embeddings to LangChain's OpenAIEmbeddings): deterministic and
 // NOT semantic, so this measures the plumbing of the fusion, not what a real embedding model would add.
-// `SKILLGRAPH_SHARED=/work/shared node --import tsx bench/search-paraphrase-embeddings.ts [--held-out]`
+// `node --conditions=@skillgraph/source --import tsx bench/search-paraphrase-embeddings.ts [--held-out]`
 import { join, relative } from "node:path";
 import { OpenAIEmbeddings } from "@langchain/openai";
 import { createSkillRegistry, skillsFromDirectory, type SearchResult } from "@skillgraph/core";

@@ -70,7 +70,7 @@ export function loadQuerySets(withHeldOut = false): QuerySet[] {
     ["A", "search-development-queries-a.json", false],
     ["B", "search-development-queries-b.json", false],
     ["C", "search-development-queries-c.json", false],
-    ["D", "search-held-out-queries-d.json", false],
+    ["D", "search-development-queries-d.json", false],
     ["E1", "search-development-queries-e1.json", false],
     ["E2", "search-development-queries-e2.json", false],
     ["E3", "search-held-out-queries-e3.json", true],
