@@ -1,5 +1,5 @@
 // Per-style figures of every labelled query set over the shared corpus (lexical index, straight from the corpus):
-// `node --import tsx bench/search-styles.ts [--rewrites] [--held-out] [--verbose] [--markdown]`.
+// `node --import tsx bench/search-styles.ts [--rewrites] [--held-out] [--verbose] [--markdown]` (--markdown: table rows).
 // --rewrites: paraphrase requests are searched as [request, ...rewrites] when /work/query-sets/rewrites-<set>.json
 // (or test/fixtures/search-rewrites-<set>.json) holds rewrites for them (written by an independent writer from the
 // search_skills tool description only). --held-out also scores the held-out set E3 (score it once, then say so).
@@ -23,6 +23,18 @@ for (const set of loadQuerySets(flag("--held-out"))) {
     (path) => dirByPath.get(path),
   );
   const withRewrites = Object.keys(rewrites).length > 0 ? ` (paraphrase with ${Object.keys(rewrites).length} rewrites)` : "";
+  const name = `${set.label}${set.heldOut ? " (held out)" : ""}`;
+  if (flag("--markdown")) {
+    for (const style of figures.styles) {
+      const label = style.style === "paraphrase" && withRewrites ? "paraphrase + rewrites" : style.style;
+      console.log(
+        `| ${name} | ${label} | ${style.count} | ${pct(style.top1)} | ${pct(style.top5)} | ${pct(style.auc)} | ` +
+          `${pct(style.confident)} | ${Math.round(style.confidentWrong * style.count)} |`,
+      );
+    }
+    console.log(`| ${name} | off-topic | ${figures.offTopic} | | | | ${figures.offTopicConfident} confident | |`);
+    continue;
+  }
   console.log(
     `set ${set.label}${set.heldOut ? " HELD-OUT" : ""}${withRewrites}: off-topic confident ${figures.offTopicConfident}/${figures.offTopic}`,
   );
