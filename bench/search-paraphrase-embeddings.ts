@@ -15,7 +15,11 @@ const server = await startOpenAICompatibleServer({ script: ["unused"] });
 try {
   const skillsDir = join(CORPUS_DIR, "skills");
   const sources = [skillsFromDirectory(skillsDir)];
-  const embeddings = new OpenAIEmbeddings({ model: "test-embeddings", apiKey: "test", configuration: { baseURL: server.url } });
+  const embeddings = new OpenAIEmbeddings({
+    model: "test-embeddings",
+    apiKey: "test",
+    configuration: { baseURL: server.url },
+  });
   const lexical = await createSkillRegistry({ sources, snapshot: false });
   const fused = await createSkillRegistry({ sources, snapshot: false, embeddings });
   const dirOf = (path: string) => relative(skillsDir, path).replace(/\/SKILL\.md$/, "");
@@ -30,7 +34,11 @@ try {
     const ways: Array<[string, (item: StyledQuery) => Promise<SearchResult[]>, StyledQuery[]]> = [
       ["lexical", async (item) => lexical.search(item.query, { limit: 5 }), items],
       ["fused", (item) => fused.searchAsync(item.query, { limit: 5 }), items],
-      ["lexical+rewrites", async (item) => lexical.search([item.query, ...rewrites[item.id]!], { limit: 5 }), withRewrites],
+      [
+        "lexical+rewrites",
+        async (item) => lexical.search([item.query, ...rewrites[item.id]!], { limit: 5 }),
+        withRewrites,
+      ],
       ["fused+rewrites", (item) => fused.searchAsync([item.query, ...rewrites[item.id]!], { limit: 5 }), withRewrites],
     ];
     const cells: string[] = [];

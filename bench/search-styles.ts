@@ -22,7 +22,8 @@ for (const set of loadQuerySets(flag("--held-out"))) {
     (item) => index.search(rewrites[item.id] ? [item.query, ...rewrites[item.id]!] : item.query, { limit: 5 }),
     (path) => dirByPath.get(path),
   );
-  const withRewrites = Object.keys(rewrites).length > 0 ? ` (paraphrase with ${Object.keys(rewrites).length} rewrites)` : "";
+  const withRewrites =
+    Object.keys(rewrites).length > 0 ? ` (paraphrase with ${Object.keys(rewrites).length} rewrites)` : "";
   const name = `${set.label}${set.heldOut ? " (held out)" : ""}`;
   if (flag("--markdown")) {
     for (const style of figures.styles) {
@@ -47,6 +48,9 @@ for (const set of loadQuerySets(flag("--held-out"))) {
   if (!flag("--verbose")) continue;
   for (const row of figures.rows) {
     const bad = row.kind === "off-topic" ? row.confident : row.confident && !row.right;
-    if (bad) console.log(`    ${row.kind === "off-topic" ? "OFF " : "WRONG"} ${row.score.toFixed(3)} ${row.query} -> ${row.first}`);
+    if (bad)
+      console.log(
+        `    ${row.kind === "off-topic" ? "OFF " : "WRONG"} ${row.score.toFixed(3)} ${row.query} -> ${row.first}`,
+      );
   }
 }

@@ -45,7 +45,10 @@ describe("local embeddings recipe (OpenAIEmbeddings → an OpenAI-compatible /v1
     // The second phrasing is two edits from "zyxwvutsr": no lexical match, close in character trigrams.
     const fused = await registry.searchAsync(["tomorrow's sky outlook", "zyxwvut"], { limit: 3 });
     expect(fused.map((hit) => hit.name)).toContain("quarterly");
-    const queried = server.embeddingRequests.slice(before).flat().filter((text) => !text.includes(": "));
+    const queried = server.embeddingRequests
+      .slice(before)
+      .flat()
+      .filter((text) => !text.includes(": "));
     expect(queried.sort()).toEqual(["tomorrow's sky outlook", "zyxwvut"]);
     // A confident lexical first result stays first whatever the embeddings say.
     const clear = await registry.searchAsync(["weather forecast for a city", "zyxwvut"], { limit: 3 });
@@ -62,7 +65,10 @@ describe("local embeddings recipe (OpenAIEmbeddings → an OpenAI-compatible /v1
       const fused = await createSkillRegistry({ sources, snapshot: false, embeddings: localEmbeddings(server.url) });
       const dirOf = (path: string) => relative(skillsDir, path).replace(/\/SKILL\.md$/, "");
       for (const label of ["E1", "E2"]) {
-        const set = readQuerySet(label, join(REPO_ROOT, `test/fixtures/search-development-queries-${label.toLowerCase()}.json`));
+        const set = readQuerySet(
+          label,
+          join(REPO_ROOT, `test/fixtures/search-development-queries-${label.toLowerCase()}.json`),
+        );
         const rewrites = rewritesOf(label);
         const items = set.queries.filter((item) => item.kind === "paraphrase" && rewrites[item.id]);
         expect(items.length).toBe(25);

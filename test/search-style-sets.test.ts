@@ -18,7 +18,10 @@ const dirByPath = new Map(corpus.map((skill) => [skill.document.path, skill.dir]
 const index = createSearchIndex(corpus.map((skill) => skill.document));
 
 function figures(label: string, withRewrites: boolean): SetFigures {
-  const set = readQuerySet(label, join(REPO_ROOT, `test/fixtures/search-development-queries-${label.toLowerCase()}.json`));
+  const set = readQuerySet(
+    label,
+    join(REPO_ROOT, `test/fixtures/search-development-queries-${label.toLowerCase()}.json`),
+  );
   const rewrites = withRewrites ? rewritesOf(label) : {};
   const result = evaluateStyles(
     set.queries,

@@ -42,7 +42,9 @@ export function readQuerySet(label: string, file: string, heldOut = false): Quer
     const arrayExpected = Array.isArray(item.expected) ? item.expected : undefined;
     const folders = arrayExpected ?? (item.expectedFolder ? [item.expectedFolder] : []);
     const names =
-      typeof item.expected === "string" ? [item.expected, ...(item.alsoAcceptable ?? [])] : [...(item.alsoAcceptable ?? [])];
+      typeof item.expected === "string"
+        ? [item.expected, ...(item.alsoAcceptable ?? [])]
+        : [...(item.alsoAcceptable ?? [])];
     return {
       id: item.id ?? `${label}-${i + 1}`,
       query: item.query,
@@ -56,15 +58,13 @@ export function readQuerySet(label: string, file: string, heldOut = false): Quer
 
 /** Every development set present (and the held-out E3 only when `withHeldOut`). */
 export function loadQuerySets(withHeldOut = false): QuerySet[] {
-  const natural = loadNaturalQueries().map(
-    (item, i): StyledQuery => ({
-      id: `n-${i + 1}`,
-      query: item.query,
-      kind: item.expected.length === 0 ? "off-topic" : "mixed",
-      folders: item.expected,
-      names: [],
-    }),
-  );
+  const natural = loadNaturalQueries().map((item, i): StyledQuery => ({
+    id: `n-${i + 1}`,
+    query: item.query,
+    kind: item.expected.length === 0 ? "off-topic" : "mixed",
+    folders: item.expected,
+    names: [],
+  }));
   const sets: QuerySet[] = [{ label: "natural", file: "natural-queries.json", heldOut: false, queries: natural }];
   const files: Array<[string, string, boolean]> = [
     ["A", "search-development-queries-a.json", false],

@@ -21,7 +21,16 @@ export interface SetFigures {
   offTopic: number;
   offTopicConfident: number;
   /** Per query: id, kind, whether the first result is right, its score, confident, first name. */
-  rows: Array<{ id: string; kind: string; query: string; right: boolean; rank: number; score: number; confident: boolean; first?: string }>;
+  rows: Array<{
+    id: string;
+    kind: string;
+    query: string;
+    right: boolean;
+    rank: number;
+    score: number;
+    confident: boolean;
+    first?: string;
+  }>;
 }
 
 /** Scores `queries` with `search` (results best first); `dirOf` maps a result path to its corpus-relative folder. */
@@ -65,7 +74,15 @@ export function evaluateStyles(
     };
   };
   return {
-    styles: [...styles.map((style) => figures(style, real.filter((row) => row.kind === style))), figures("all", real)],
+    styles: [
+      ...styles.map((style) =>
+        figures(
+          style,
+          real.filter((row) => row.kind === style),
+        ),
+      ),
+      figures("all", real),
+    ],
     offTopic: off.length,
     offTopicConfident: off.filter((row) => row.confident).length,
     rows,

@@ -27,7 +27,12 @@ describe("markConfident", () => {
 
 describe("several phrasings of one need", () => {
   const index = createSearchIndex([
-    { name: "weather", description: "Look up weather forecasts for a city.", body: "# Weather", path: "/s/weather/SKILL.md" },
+    {
+      name: "weather",
+      description: "Look up weather forecasts for a city.",
+      body: "# Weather",
+      path: "/s/weather/SKILL.md",
+    },
     { name: "pdf-tools", description: "Create and edit PDF files.", body: "# PDF", path: "/s/pdf-tools/SKILL.md" },
     { name: "notes", description: "Take and organise notes.", body: "# Notes", path: "/s/notes/SKILL.md" },
   ]);

@@ -110,7 +110,11 @@ class ImmutableSearchIndex implements SearchIndex {
     }
     const phrasings = phrasingsOf(query);
     if (phrasings === undefined) {
-      throw new InvalidOptionsError({ option: "query", value: query, message: "must be a string or an array of strings" });
+      throw new InvalidOptionsError({
+        option: "query",
+        value: query,
+        message: "must be a string or an array of strings",
+      });
     }
     // One candidate past the limit, so `confident` can see the closest competitor the limit cut off.
     const pool = phrasings.length > 1 ? Math.max(limit + 1, FUSION_POOL) : limit + 1;

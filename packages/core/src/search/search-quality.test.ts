@@ -45,7 +45,9 @@ describe.skipIf(!CORPUS_AVAILABLE)(
         .filter((item) => index.search(item.query)[0]?.confident === true)
         .map((item) => item.query);
       const confident = real.filter((item) => index.search(item.query)[0]?.confident === true);
-      const wrong = confident.filter((item) => !item.expected.includes(dirByPath.get(index.search(item.query)[0]!.path)!));
+      const wrong = confident.filter(
+        (item) => !item.expected.includes(dirByPath.get(index.search(item.query)[0]!.path)!),
+      );
       console.log(
         `search confidence: real ${(confident.length / real.length).toFixed(3)}, confident and wrong ${wrong.length}/${real.length}, off-topic confident ${confidentOffTopic.length}/${offTopic.length}`,
       );

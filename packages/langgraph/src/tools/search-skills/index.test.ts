@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { createTestRegistry } from "../../__fixtures__/test-skills.js";
 import { toolContext } from "../../__fixtures__/tool-context.js";
@@ -24,14 +23,18 @@ describe("search_skills", () => {
       { queries: [asWritten, "weather forecast for a city", "look up weather"] },
       toolContext(registry),
     );
-    expect(withRewrites.content).toMatch(/^Skills matching 'I need tomorrow's sky outlook for Lisbon' \(and 2 rewrites\)/);
+    expect(withRewrites.content).toMatch(
+      /^Skills matching 'I need tomorrow's sky outlook for Lisbon' \(and 2 rewrites\)/,
+    );
     expect(listed(withRewrites.content)[0]).toMatch(/^- weather \(score [\d.]+, confident fit\)/);
   });
 
   it("says so when nothing is confident and suggests rewrites, instead of a list that reads as an answer", async () => {
     const registry = await createTestRegistry();
     const single = await runSearchSkills({ query: "organise my city trip" }, toolContext(registry));
-    expect(single.content).toMatch(/^No skill is a confident fit for 'organise my city trip'\. Closest matches, which may not fit/);
+    expect(single.content).toMatch(
+      /^No skill is a confident fit for 'organise my city trip'\. Closest matches, which may not fit/,
+    );
     expect(single.content).not.toContain("confident fit)");
     expect(single.content).toMatch(/Try again with \{"queries": \[the request as written, then two or three rewrites/);
     const several = await runSearchSkills(
@@ -81,7 +84,9 @@ describe("search_skills", () => {
   it("tells the model to send the request as written plus rewrites in a skill author's words", () => {
     const built = buildSearchSkillsTool();
     expect(built.description).toBe(SEARCH_SKILLS_DESCRIPTION);
-    expect(SEARCH_SKILLS_DESCRIPTION).toMatch(/first the user's request exactly as written, then two or three rewrites/);
+    expect(SEARCH_SKILLS_DESCRIPTION).toMatch(
+      /first the user's request exactly as written, then two or three rewrites/,
+    );
     for (const part of ["the task", "the tools, products, libraries or services", "the file formats"])
       expect(SEARCH_SKILLS_DESCRIPTION).toContain(part);
     expect(QUERIES_DESCRIPTION).toMatch(/task, tools, file formats/);

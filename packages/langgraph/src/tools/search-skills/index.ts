@@ -47,7 +47,8 @@ export async function runSearchSkills(args: unknown, context: SkillsToolContext)
       : 'Try again with {"queries": [the request as written, then two or three rewrites naming the task, the tools or products, and the file formats a skill author would mention]}, or continue without a skill.';
   if (hits.length === 0) return { content: `No skill matches ${request}. ${tryNext}` };
   const lines = hits.map(
-    (hit) => `- ${hit.name} (score ${hit.score.toFixed(2)}${hit.confident ? ", confident fit" : ""}): ${hit.description}`,
+    (hit) =>
+      `- ${hit.name} (score ${hit.score.toFixed(2)}${hit.confident ? ", confident fit" : ""}): ${hit.description}`,
   );
   if (hits.some((hit) => hit.confident))
     return { content: `Skills matching ${request}, best first:\n${lines.join("\n")}` };
