@@ -14,7 +14,7 @@ export const SEARCH_SKILLS_DESCRIPTION = [
 
 /** The `queries` parameter's description. */
 export const QUERIES_DESCRIPTION =
-  "The user's request as written, then two or three rewrites in a skill author's words (task, tools, file formats).";
+  "the user's request as written, then two or three rewrites in a skill author's words (task, tools, file formats).";
 
 /** The `query` parameter's description. */
-export const QUERY_DESCRIPTION = "A single phrasing; prefer `queries`.";
+export const QUERY_DESCRIPTION = "a single phrasing; prefer `queries`.";
