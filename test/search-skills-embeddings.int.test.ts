@@ -21,9 +21,12 @@ const toolText = (messages: BaseMessage[]) =>
     .map((message) => message.text)
     .join("\n");
 
-async function runSearch(withEmbeddings: boolean): Promise<{ text: string; embedded: string[][] }> {
+async function runSearch(
+  withEmbeddings: boolean,
+  args: Record<string, unknown> = { query: "zyxwvut" },
+): Promise<{ text: string; embedded: string[][]; toolSchema: unknown }> {
   const local = await startOpenAICompatibleServer({
-    script: [{ toolCalls: [{ id: "call_search", name: "search_skills", arguments: { query: "zyxwvut" } }] }, "Done."],
+    script: [{ toolCalls: [{ id: "call_search", name: "search_skills", arguments: args }] }, "Done."],
   });
   server = local;
   const root = writeTree({
@@ -44,7 +47,9 @@ async function runSearch(withEmbeddings: boolean): Promise<{ text: string; embed
   const agent = createAgent({ model, tools: [], middleware: [createSkillsMiddleware({ skills: registry })] });
   const result = await agent.invoke({ messages: [new HumanMessage("find the skill for the zyxwvut thing")] });
   expect(local.errors).toEqual([]);
-  return { text: toolText(result.messages), embedded: local.embeddingRequests };
+  const toolSchema = local.requests[0]?.tools.find((tool) => tool.function.name === "search_skills")?.function
+    .parameters;
+  return { text: toolText(result.messages), embedded: local.embeddingRequests, toolSchema };
 }
 
 describe("search_skills through createAgent uses the registry's async (embedding-fused) search", () => {
@@ -52,13 +57,22 @@ describe("search_skills through createAgent uses the registry's async (embedding
     // "zyxwvut" is two edits from "zyxwvutsr": too far for typo matching, close in character trigrams.
     const { text, embedded } = await runSearch(true);
     expect(text).toContain("- quarterly (score 0.00)");
-    expect(text).toContain("No match is a confident fit");
+    expect(text).toMatch(/^No skill is a confident fit for 'zyxwvut'\. Closest matches, which may not fit/);
     expect(embedded.flat()).toContain("zyxwvut");
   });
 
   it("without embeddings the same call finds nothing (the lexical ranking alone)", async () => {
     const { text, embedded } = await runSearch(false);
-    expect(text).toBe("No skill matches 'zyxwvut'.");
+    expect(text).toMatch(/^No skill matches 'zyxwvut'\. Try again with \{"queries": /);
     expect(embedded).toEqual([]);
+  });
+
+  it("takes several phrasings in one call (the request as written plus rewrites) and offers `queries` to the model", async () => {
+    const { text, toolSchema } = await runSearch(false, {
+      queries: ["find the skill for the zyxwvut thing", "compile ledger summary"],
+    });
+    expect(text).toMatch(/^Skills matching 'find the skill for the zyxwvut thing' \(and 1 rewrite\)/);
+    expect(text).toContain("- quarterly (score");
+    expect(JSON.stringify(toolSchema)).toContain('"queries"');
   });
 });

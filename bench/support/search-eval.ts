@@ -22,6 +22,8 @@ export interface SearchFigures {
   auc: number;
   /** Real queries marked confident / off-topic queries marked confident. */
   realConfident: number;
+  /** Real queries whose first result is confident and wrong. */
+  realConfidentWrong: number;
   offTopicConfident: number;
 }
 
@@ -34,6 +36,7 @@ export function evaluateSearch(
   let top1 = 0;
   let top5 = 0;
   let realConfident = 0;
+  let realConfidentWrong = 0;
   let offTopicConfident = 0;
   const realScores: number[] = [];
   const offScores: number[] = [];
@@ -50,6 +53,7 @@ export function evaluateSearch(
     if (results[0]?.confident) realConfident++;
     const rank = results.findIndex((result) => item.expected.includes(folderOf(result.path) ?? ""));
     if (rank === 0) top1++;
+    else if (results[0]?.confident) realConfidentWrong++;
     if (rank >= 0) top5++;
     else misses.push(item.query);
   }
@@ -63,6 +67,7 @@ export function evaluateSearch(
     top5: top5 / realScores.length,
     auc: pairs === 0 ? Number.NaN : wins / pairs,
     realConfident: realConfident / realScores.length,
+    realConfidentWrong: realConfidentWrong / realScores.length,
     offTopicConfident: offTopicConfident / Math.max(1, offScores.length),
     misses,
   };

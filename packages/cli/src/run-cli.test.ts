@@ -166,16 +166,21 @@ describe("skillgraph list, show and search", () => {
     expect(
       await runCli(["search", "summarise what changed since the last version", "--json", "--limit", "2"], io),
     ).toBe(0);
-    const { results, threshold, confident } = JSON.parse(io.out()) as {
+    const { results, threshold, margin, confident } = JSON.parse(io.out()) as {
       threshold: number;
+      margin: number;
       confident: boolean;
-      results: Array<{ name: string; score: number; path: string; skillFile: string }>;
+      results: Array<{ name: string; score: number; confident: boolean; path: string; skillFile: string }>;
     };
     expect(results[0]!.name).toBe("release-notes");
     expect(Object.keys(results[0]!).sort()).toEqual(["confident", "name", "path", "score", "skillFile"]);
     expect(results[0]!.skillFile).toBe(join(results[0]!.path, "SKILL.md"));
     expect(threshold).toBeGreaterThan(0);
-    expect(confident).toBe(results[0]!.score >= threshold);
+    expect(margin).toBeGreaterThan(0);
+    // Only the first result can be confident: at the threshold and ahead of every other by the margin.
+    expect(confident).toBe(results[0]!.confident);
+    expect(results.slice(1).every((result) => !result.confident)).toBe(true);
+    if (confident) expect(results[0]!.score).toBeGreaterThanOrEqual(threshold);
     expect(results.length).toBeLessThanOrEqual(2);
   });
 });

@@ -300,11 +300,11 @@ export class LayeredSkillRegistry implements SkillRegistry {
     return readCandidateFile(name, this.entry(name), relativePath, options);
   }
 
-  search(query: string, options?: SearchOptions): SearchResult[] {
+  search(query: string | readonly string[], options?: SearchOptions): SearchResult[] {
     return this.searcher.search(this.current(), query, options);
   }
 
-  async searchAsync(query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+  async searchAsync(query: string | readonly string[], options: SearchOptions = {}): Promise<SearchResult[]> {
     return this.searcher.searchAsync(this.current(), query, options);
   }
 

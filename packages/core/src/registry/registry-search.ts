@@ -1,5 +1,7 @@
-import { cosine, EmbeddingCache } from "../search/embedding-cache.js";
+import { EmbeddingCache } from "../search/embedding-cache.js";
+import { phrasingsOf } from "../search/fuse-phrasings.js";
 import { fuseRankings } from "../search/fuse-rankings.js";
+import { semanticRanking } from "../search/semantic-ranking.js";
 import type { SkillEmbeddings } from "../search/skill-embeddings.js";
 import type { SearchOptions, SearchResult } from "../search/search-types.js";
 import type { RegistrySnapshot } from "./registry-snapshot.js";
@@ -16,17 +18,22 @@ export class RegistrySearch {
   constructor(private readonly embeddings: SkillEmbeddings | undefined) {}
 
   /** Lexical search of a catalog. */
-  search(catalog: RegistrySnapshot, query: string, options?: SearchOptions): SearchResult[] {
+  search(catalog: RegistrySnapshot, query: string | readonly string[], options?: SearchOptions): SearchResult[] {
     return catalog.index.get().search(query, options);
   }
 
   /** Lexical and semantic search fused; lexical alone without a model or when the model fails. */
-  async searchAsync(catalog: RegistrySnapshot, query: string, options: SearchOptions = {}): Promise<SearchResult[]> {
+  async searchAsync(
+    catalog: RegistrySnapshot,
+    query: string | readonly string[],
+    options: SearchOptions = {},
+  ): Promise<SearchResult[]> {
     const model = this.embeddings;
     if (!model) return this.search(catalog, query, options);
     const limit = options.limit ?? 10;
     const pool = Math.max(limit, 50);
     const lexical = catalog.index.get().search(query, { ...options, limit: pool });
+    const phrasings = phrasingsOf(query) ?? [];
     const cache = (this.embeddingCache ??= new EmbeddingCache(model));
     const winners = [...catalog.byName.values()];
     try {
@@ -36,16 +43,14 @@ export class RegistrySearch {
       );
       this.embedding = pass.catch(() => {});
       await pass;
-      const vector = await cache.query(query);
-      const semantic = winners
-        .map((entry) => ({
-          name: entry.metadata.name,
-          path: entry.metadata.file,
-          description: entry.metadata.description,
-          cosine: cosineOf(cache.get(entry.metadata.hash), vector),
-        }))
-        .sort((a, b) => b.cosine - a.cosine || (a.name < b.name ? -1 : 1))
-        .slice(0, pool);
+      const vectors = await Promise.all(phrasings.map((phrasing) => cache.query(phrasing)));
+      const skills = winners.map(({ metadata }) => ({
+        name: metadata.name,
+        path: metadata.file,
+        description: metadata.description,
+        vector: cache.get(metadata.hash),
+      }));
+      const semantic = semanticRanking(skills, vectors, pool);
       return fuseRankings(lexical, semantic, limit);
     } catch {
       // The embeddings service failing (down, malformed answer) degrades to the lexical ranking, never to an error.
@@ -57,8 +62,4 @@ export class RegistrySearch {
 /** The text a skill is embedded by: what the model sees of it at level 1. */
 function embeddingText(metadata: { name: string; description: string }): string {
   return `${metadata.name}: ${metadata.description}`;
-}
-
-function cosineOf(document: Float32Array | undefined, query: Float32Array): number {
-  return document && document.length === query.length ? cosine(document, query) : -1;
 }

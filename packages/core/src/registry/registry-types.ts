@@ -74,13 +74,16 @@ export interface SkillCatalog {
   listFiles(name: string): Promise<SkillFileEntry[]>;
   /** Level 3: read one file of a skill; refuses `..`, absolute paths, NUL bytes, symlinks leading outside, binary files. */
   readFile(name: string, relativePath: string, options?: ReadSkillFileOptions): Promise<SkillFileContent>;
-  /** Ranked search over name, description and body (lexical, synchronous). */
-  search(query: string, options?: SearchOptions): SearchResult[];
+  /**
+   * Ranked search over name, description and body (lexical, synchronous). An array is several phrasings of one need
+   * (the request as written plus rewrites in a skill author's words), fused by reciprocal rank.
+   */
+  search(query: string | readonly string[], options?: SearchOptions): SearchResult[];
   /**
    * Ranked search fused with embeddings when the registry has an `embeddings` model (else the same as `search`);
    * falls back to the lexical ranking when the embeddings service fails.
    */
-  searchAsync(query: string, options?: SearchOptions): Promise<SearchResult[]>;
+  searchAsync(query: string | readonly string[], options?: SearchOptions): Promise<SearchResult[]>;
   /** A filtered view sharing this catalog's snapshot. */
   view(options: SkillViewOptions): SkillCatalog;
 }

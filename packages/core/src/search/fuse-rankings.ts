@@ -1,7 +1,5 @@
+import { RRF_K } from "./fuse-phrasings.js";
 import type { SearchResult } from "./search-types.js";
-
-/** RRF's rank constant (the value of the original paper, Cormack et al. 2009). */
-const RRF_K = 60;
 
 /** A skill's semantic match: cosine of its vector with the query's. */
 export interface SemanticHit {
@@ -14,7 +12,8 @@ export interface SemanticHit {
 /**
  * Fuses the lexical ranking with the semantic one by reciprocal rank fusion (each list contributes 1 / (60 + rank)),
  * which needs no common score scale. The reported `score` and `confident` stay the lexical ones (the calibrated
- * scale `confident` is defined on); a skill found only semantically scores 0 and is not confident.
+ * scale `confident` is defined on); a skill found only semantically scores 0 and is not confident. A confident
+ * lexical first result stays first: `confident` promises a clear fit, which a weaker embedding model cannot outvote.
  */
 export function fuseRankings(
   lexical: readonly SearchResult[],
@@ -33,6 +32,8 @@ export function fuseRankings(
         rrf: share,
       });
   });
+  const leader = lexical[0]?.confident ? fused.get(lexical[0].name) : undefined;
+  if (leader) leader.rrf = Number.POSITIVE_INFINITY;
   return [...fused.values()]
     .sort((a, b) => b.rrf - a.rrf || (a.result.name < b.result.name ? -1 : a.result.name > b.result.name ? 1 : 0))
     .slice(0, limit)

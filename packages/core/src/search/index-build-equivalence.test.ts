@@ -74,7 +74,15 @@ function expectSameIndex(documents: SearchDocument[]): void {
     ).toEqual(
       expected
         .filter(({ score }) => score > 0)
-        .map(({ name, score }) => ({ name, score, confident: score >= options.confidenceThreshold })),
+        .map(({ name, score }, i, all) => ({
+          name,
+          score,
+          // Only the first can be confident: it clears the threshold and leads the second by the margin.
+          confident:
+            i === 0 &&
+            score >= options.confidence.threshold &&
+            score - (all[1]?.score ?? 0) >= options.confidence.margin,
+        })),
     );
   }
   // Incremental updates: half the documents, then the rest added, some replaced by edited copies and some removed.

@@ -1,13 +1,16 @@
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { CONCEPT_GROUPS, EQUIVALENT_GROUPS } from "./concept-groups.js";
+import type { ConfidenceRule } from "./mark-confident.js";
 import type { ExpansionWeights } from "./query-slots.js";
 import type { RankingParameters } from "./rank-documents.js";
 import { buildSynonymMap, defaultSynonyms, type SynonymMap } from "./synonym-map.js";
 
 /** Tuning knobs of `createSearchIndex`; the defaults are what the quality test measures. */
 export interface SearchIndexOptions {
-  /** Score (0..1) at or above which a result is marked `confident`. @default 0.3 */
+  /** Score (0..1) the first result must reach to be marked `confident`. @default 0.45 */
   confidenceThreshold?: number;
+  /** How far (in score, 0..1) a `confident` result must lead every other match. @default 0.03 */
+  confidenceMargin?: number;
   /** Extra concept groups (lists of interchangeable words), added to the built-in table. @default [] */
   extraConceptGroups?: ReadonlyArray<readonly string[]>;
   /** Use the built-in concept table. @default true */
@@ -16,14 +19,17 @@ export interface SearchIndexOptions {
 
 /** Options with defaults filled in and derived structures built. */
 export interface ResolvedSearchIndexOptions {
-  confidenceThreshold: number;
+  confidence: ConfidenceRule;
   synonyms: SynonymMap;
   expansion: ExpansionWeights;
   ranking: RankingParameters;
 }
 
 /** Default score threshold for `confident` (see docs/search.md for how it was measured). */
-export const DEFAULT_CONFIDENCE_THRESHOLD = 0.3;
+export const DEFAULT_CONFIDENCE_THRESHOLD = 0.45;
+
+/** Default lead over every other match that a `confident` result needs (see docs/design/search-tuning.md). */
+export const DEFAULT_CONFIDENCE_MARGIN = 0.03;
 
 /** Checks options once and fills in defaults; throws InvalidOptionsError naming the bad option. */
 export function resolveSearchIndexOptions(options: SearchIndexOptions): ResolvedSearchIndexOptions {
@@ -34,6 +40,10 @@ export function resolveSearchIndexOptions(options: SearchIndexOptions): Resolved
       value: threshold,
       message: "must be a number in 0..1",
     });
+  }
+  const margin = options.confidenceMargin ?? DEFAULT_CONFIDENCE_MARGIN;
+  if (typeof margin !== "number" || !(margin >= 0 && margin <= 1)) {
+    throw new InvalidOptionsError({ option: "confidenceMargin", value: margin, message: "must be a number in 0..1" });
   }
   const extra = options.extraConceptGroups ?? [];
   if (
@@ -55,7 +65,7 @@ export function resolveSearchIndexOptions(options: SearchIndexOptions): Resolved
       ? defaultSynonyms()
       : buildSynonymMap([...(builtIn ? CONCEPT_GROUPS : []), ...extra], builtIn ? EQUIVALENT_GROUPS : []);
   return {
-    confidenceThreshold: threshold,
+    confidence: { threshold, margin },
     synonyms,
     expansion: { synonym: 0.5, equivalent: 0.9, fuzzy: 0.9 },
     ranking: {

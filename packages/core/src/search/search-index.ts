@@ -1,6 +1,8 @@
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { applyChanges, EMPTY_STATE, type IndexState } from "./index-state.js";
 import { analyzeDocument, type IndexedDocument } from "./indexed-document.js";
+import { fusePhrasings, phrasingsOf, type PhrasingRanking } from "./fuse-phrasings.js";
+import { markConfident } from "./mark-confident.js";
 import { buildQuerySlots } from "./query-slots.js";
 import { rankDocuments } from "./rank-documents.js";
 import {
@@ -20,10 +22,15 @@ export interface SearchIndexUpdate {
 export interface SearchIndex {
   /** Number of indexed documents. */
   readonly size: number;
-  /** The score at or above which a result is `confident`. */
+  /** The score the first result must reach to be `confident`. */
   readonly confidenceThreshold: number;
-  /** Ranks documents for a natural-language query, best first, ties broken by name. */
-  search(query: string, options?: SearchOptions): SearchResult[];
+  /** How far a `confident` result must lead every other match. */
+  readonly confidenceMargin: number;
+  /**
+   * Ranks documents for a natural-language query, best first, ties broken by name. An array is several phrasings of
+   * one need (the request as written plus rewrites), fused by reciprocal rank; each result's score is its best one.
+   */
+  search(query: string | readonly string[], options?: SearchOptions): SearchResult[];
   /** A new index with documents upserted (by name) and removed; unchanged documents are not re-tokenized. */
   update(changes: SearchIndexUpdate): SearchIndex;
 }
@@ -55,6 +62,9 @@ export function indexAnalyzedDocuments(
   return ImmutableSearchIndex.withAnalyzed(base, changes.upsert, changes.remove ?? [], options);
 }
 
+/** How many candidates each phrasing contributes to the fused ranking (as for embeddings: the lexical top 50). */
+const FUSION_POOL = 50;
+
 class ImmutableSearchIndex implements SearchIndex {
   static withAnalyzed(
     base: SearchIndex | undefined,
@@ -82,10 +92,14 @@ class ImmutableSearchIndex implements SearchIndex {
   }
 
   get confidenceThreshold(): number {
-    return this.#options.confidenceThreshold;
+    return this.#options.confidence.threshold;
   }
 
-  search(query: string, options: SearchOptions = {}): SearchResult[] {
+  get confidenceMargin(): number {
+    return this.#options.confidence.margin;
+  }
+
+  search(query: string | readonly string[], options: SearchOptions = {}): SearchResult[] {
     const limit = options.limit ?? 10;
     const minScore = options.minScore ?? 0;
     if (!Number.isInteger(limit) || limit < 0) {
@@ -94,21 +108,35 @@ class ImmutableSearchIndex implements SearchIndex {
     if (typeof minScore !== "number" || !(minScore >= 0 && minScore <= 1)) {
       throw new InvalidOptionsError({ option: "minScore", value: minScore, message: "must be a number in 0..1" });
     }
-    const slots = buildQuerySlots(query, this.#state, this.#options.synonyms, this.#options.expansion);
-    const ranked = rankDocuments(this.#state, slots, this.#options.ranking, limit);
-    const results: SearchResult[] = [];
-    for (const { document, score } of ranked) {
-      if (results.length >= limit || score < minScore) break;
-      if (score <= 0) break;
-      results.push({
+    const phrasings = phrasingsOf(query);
+    if (phrasings === undefined) {
+      throw new InvalidOptionsError({
+        option: "query",
+        value: query,
+        message: "must be a string or an array of strings",
+      });
+    }
+    // One candidate past the limit, so `confident` can see the closest competitor the limit cut off.
+    const pool = phrasings.length > 1 ? Math.max(limit + 1, FUSION_POOL) : limit + 1;
+    const rankings = phrasings.map((phrasing) => this.#rank(phrasing, pool));
+    const candidates = rankings.length === 1 ? rankings[0]! : fusePhrasings(rankings);
+    const shown = candidates.slice(0, limit);
+    const cut = candidates.slice(limit).reduce((best, candidate) => Math.max(best, candidate.score), 0);
+    return markConfident(shown, this.#options.confidence, cut).filter((result) => result.score >= minScore);
+  }
+
+  /** One phrasing's lexical ranking (positive scores only), best first. */
+  #rank(phrasing: string, limit: number): PhrasingRanking {
+    const slots = buildQuerySlots(phrasing, this.#state, this.#options.synonyms, this.#options.expansion);
+    return rankDocuments(this.#state, slots, this.#options.ranking, limit)
+      .filter(({ score }) => score > 0)
+      .slice(0, limit)
+      .map(({ document, score }) => ({
         name: document.name,
         score,
         path: document.path,
         description: document.description,
-        confident: score >= this.#options.confidenceThreshold,
-      });
-    }
-    return results;
+      }));
   }
 
   update(changes: SearchIndexUpdate): SearchIndex {

@@ -40,16 +40,22 @@ describe.skipIf(!CORPUS_AVAILABLE)(
       expect(tune).toBeGreaterThanOrEqual(0.9);
     });
 
-    it("marks off-topic queries not confident and at least 90% of real queries confident", () => {
+    it("marks no off-topic query confident, at least 65% of real queries confident, and few of them wrongly", () => {
       const confidentOffTopic = offTopic
         .filter((item) => index.search(item.query)[0]?.confident === true)
         .map((item) => item.query);
-      const confidentReal = real.filter((item) => index.search(item.query)[0]?.confident === true).length / real.length;
+      const confident = real.filter((item) => index.search(item.query)[0]?.confident === true);
+      const wrong = confident.filter(
+        (item) => !item.expected.includes(dirByPath.get(index.search(item.query)[0]!.path)!),
+      );
       console.log(
-        `search confidence: real ${confidentReal.toFixed(3)}, off-topic confident ${confidentOffTopic.length}/${offTopic.length}`,
+        `search confidence: real ${(confident.length / real.length).toFixed(3)}, confident and wrong ${wrong.length}/${real.length}, off-topic confident ${confidentOffTopic.length}/${offTopic.length}`,
       );
       expect(confidentOffTopic).toEqual([]);
-      expect(confidentReal).toBeGreaterThanOrEqual(0.9);
+      // 0.978 confident (20 of them wrong) at the earlier threshold 0.3 without a margin; 0.687 (4 wrong) since
+      // `confident` means "clearly this one" (docs/design/search-tuning.md).
+      expect(confident.length / real.length).toBeGreaterThanOrEqual(0.65);
+      expect(wrong.length / real.length).toBeLessThanOrEqual(0.04);
     });
   },
 );

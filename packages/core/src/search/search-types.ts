@@ -6,14 +6,17 @@ export interface SearchOptions {
   minScore?: number;
 }
 
-/** One ranked hit. `score` is in 0..1; `confident` is false when the best match is too weak to mean "this fits". */
+/**
+ * One ranked hit. `score` is in 0..1; `confident` is true for at most one result of a search, the one that clearly
+ * fits: false everywhere means "no clear fit" (nothing may fit, or several skills fit about equally).
+ */
 export interface SearchResult {
   name: string;
   score: number;
   /** Absolute path of the skill's SKILL.md ("" for code-defined skills). */
   path: string;
   description: string;
-  /** True when the score clears the "something fits" threshold. */
+  /** True when the score clears the threshold and leads every other match by the margin (at most one result). */
   confident: boolean;
 }
 

@@ -13,12 +13,12 @@ export const usage = "skillgraph search QUERY [--json] [--limit K] [--verbose] [
 
 export const help: CommandHelp = {
   summary:
-    "Rank skills for a task description, best first; says so when nothing fits well (score under the threshold).",
+    "Rank skills for a task description, best first; says so when no skill is a clear fit (the best score under the threshold, or not ahead of the next by the margin).",
   options: [
     { flags: "--limit K", description: "show at most K results", default: "5" },
     {
       flags: "--json",
-      description: "print { threshold, confident, results: [{ name, score, confident, path, skillFile }] }",
+      description: "print { threshold, margin, confident, results: [{ name, score, confident, path, skillFile }] }",
       default: "off",
     },
     {
@@ -58,10 +58,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const results = registry.search(query, { limit });
   const confident = results.length > 0 && results[0]!.confident;
   if (values.json) {
-    // The registry's index uses core's default threshold; an empty index reports the same default.
-    const threshold = createSearchIndex([]).confidenceThreshold;
+    // The registry's index uses core's defaults; an empty index reports the same ones.
+    const defaults = createSearchIndex([]);
     const payload = {
-      threshold,
+      threshold: defaults.confidenceThreshold,
+      margin: defaults.confidenceMargin,
       confident,
       results: results.map(({ name, score, path, confident: fits }) => ({
         name,
@@ -77,7 +78,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const style = createStyle(io.color);
   if (!confident)
     io.stdout.write(
-      style.yellow("Nothing fits this query well.") + (results.length > 0 ? style.dim(" Closest:") : "") + "\n",
+      style.yellow("No skill is a clear fit for this query.") +
+        (results.length > 0 ? style.dim(" Closest (may not fit):") : "") +
+        "\n",
     );
   if (results.length === 0) return 0;
   const names = results.map((hit) => terminalSafeLine(hit.name));
