@@ -21,14 +21,7 @@ export function foldStep(
   maxLoaded: number,
 ): { loaded: Record<string, LoadedSkillEntry>; evicted: string[] } {
   const entries = new Map<string, LoadedSkillEntry>(Object.entries(base));
-  const has = (type: SkillLoadEvent["type"]) => events.some((event) => event.type === type);
-
-  if (has("reset")) entries.clear();
-  if (has("end-turn")) dropWhere(entries, (entry) => entry.mode !== "session");
-  if (has("model-call"))
-    for (const [name, entry] of entries)
-      if (entry.mode === "once" && entry.loadedSeq < seq && !entry.consumed)
-        entries.set(name, { ...entry, consumed: true });
+  applyStepMarkers(entries, events, seq);
 
   const loads = new Map<string, { mode: LoadMode; hash: string }>();
   const docs = new Map<string, string[]>();
@@ -109,4 +102,19 @@ function evictOverCap(entries: Map<string, LoadedSkillEntry>, maxLoaded: number)
   const evicted = order.slice(0, entries.size - maxLoaded).map((entry) => entry.name);
   for (const name of evicted) entries.delete(name);
   return evicted;
+}
+
+/** The step-wide events first: `reset` empties, `end-turn` drops all but `session`, `model-call` consumes `once` bodies. */
+function applyStepMarkers(
+  entries: Map<string, LoadedSkillEntry>,
+  events: readonly SkillLoadEvent[],
+  seq: number,
+): void {
+  const has = (type: SkillLoadEvent["type"]) => events.some((event) => event.type === type);
+  if (has("reset")) entries.clear();
+  if (has("end-turn")) dropWhere(entries, (entry) => entry.mode !== "session");
+  if (!has("model-call")) return;
+  for (const [name, entry] of entries)
+    if (entry.mode === "once" && entry.loadedSeq < seq && !entry.consumed)
+      entries.set(name, { ...entry, consumed: true });
 }

@@ -114,47 +114,72 @@ export function expansionProblem(
   node: SyntaxNode,
   visitor: ExpansionVisitor,
 ): { name?: string; operator?: string; problem?: string } {
-  let name: string | undefined;
-  let operator: string | undefined;
-  let afterName = false;
+  const state: ExpansionState = { afterName: false };
   for (const child of node.children) {
     if (!child || child.type === "${" || child.type === "}") continue;
-    if (!child.isNamed) {
-      if (!afterName) {
-        if (child.type === "!")
-          return { problem: `'${node.text}' reads a variable whose name is known only at run time` };
-        if (child.type !== "#") return { problem: `'${node.text}' is an expansion the checker does not know` };
-        continue;
-      }
-      operator = (operator ?? "") + child.text;
-      continue;
-    }
-    if (!afterName) {
-      afterName = true;
-      if (child.type === "subscript") {
-        name = child.childForFieldName("name")?.text;
-        const index = child.childForFieldName("index");
-        if (index && !["@", "*"].includes(index.text)) visitor.arithmetic(index);
-      } else if (child.type === "variable_name" || child.type === "special_variable_name") name = child.text;
-      else return { problem: `'${node.text}' is an expansion the checker does not know` };
-      continue;
-    }
-    if (operator?.startsWith("@"))
-      return { problem: `'${node.text}': \${x@...} transformations are refused (@P runs prompt code)` };
-    if (operator === ":" || operator === undefined) {
-      visitor.arithmetic(child); // ${x:offset:length}
-      continue;
-    }
-    if (!PLAIN_OPERATORS.has(operator) && operator !== "=" && operator !== ":=")
-      return { problem: `'${node.text}' uses '${operator}', which the checker does not know` };
-    if (hidesExpansion(child.text) && (child.type === "word" || child.type === "regex"))
-      return { problem: `'${node.text}' holds an expansion the grammar does not show; write it outside \${...}` };
-    if (child.type !== "regex") visitor.word(child);
+    const problem = state.afterName
+      ? operandProblem(node, child, state, visitor)
+      : nameProblem(node, child, state, visitor);
+    if (problem !== undefined) return { problem };
   }
+  const { name, operator } = state;
   if (operator?.startsWith("@"))
     return { problem: `'${node.text}': \${x@...} transformations are refused (@P runs prompt code)` };
   if ((operator === "=" || operator === ":=") && name !== undefined) visitor.assign(name, false);
   return { ...(name !== undefined ? { name } : {}), ...(operator !== undefined ? { operator } : {}) };
+}
+
+/** What {@link expansionProblem} has read of `${...}` so far. */
+interface ExpansionState {
+  name?: string;
+  operator?: string;
+  afterName: boolean;
+}
+
+/** A piece before and including the variable name (`#` for a length, the name or `name[index]`). */
+function nameProblem(
+  node: SyntaxNode,
+  child: SyntaxNode,
+  state: ExpansionState,
+  visitor: ExpansionVisitor,
+): string | undefined {
+  if (!child.isNamed) {
+    if (child.type === "!") return `'${node.text}' reads a variable whose name is known only at run time`;
+    return child.type === "#" ? undefined : `'${node.text}' is an expansion the checker does not know`;
+  }
+  state.afterName = true;
+  if (child.type === "subscript") {
+    state.name = child.childForFieldName("name")?.text;
+    const index = child.childForFieldName("index");
+    if (index && !["@", "*"].includes(index.text)) visitor.arithmetic(index);
+  } else if (child.type === "variable_name" || child.type === "special_variable_name") state.name = child.text;
+  else return `'${node.text}' is an expansion the checker does not know`;
+  return undefined;
+}
+
+/** A piece after the name: operator characters, or an operand (offset arithmetic, a default or pattern word). */
+function operandProblem(
+  node: SyntaxNode,
+  child: SyntaxNode,
+  state: ExpansionState,
+  visitor: ExpansionVisitor,
+): string | undefined {
+  if (!child.isNamed) {
+    state.operator = (state.operator ?? "") + child.text;
+    return undefined;
+  }
+  const operator = state.operator;
+  if (operator?.startsWith("@")) return `'${node.text}': \${x@...} transformations are refused (@P runs prompt code)`;
+  if (operator === ":" || operator === undefined) {
+    visitor.arithmetic(child); // ${x:offset:length}
+    return undefined;
+  }
+  if (!PLAIN_OPERATORS.has(operator) && operator !== "=" && operator !== ":=")
+    return `'${node.text}' uses '${operator}', which the checker does not know`;
+  if (hidesExpansion(child.text) && (child.type === "word" || child.type === "regex"))
+    return `'${node.text}' holds an expansion the grammar does not show; write it outside \${...}`;
+  if (child.type !== "regex") visitor.word(child);
+  return undefined;
 }
 
 /** Callbacks of {@link checkArithmetic}. */
