@@ -38,6 +38,14 @@ export const SKILLGRAPH_ERROR_CODES = {
     summary: "The skills state channel holds a value that is not a skills load state.",
   },
   "invalid-load-event": { error: "SkillgraphError", summary: "A skill load event written to the state is malformed." },
+  "skills-folder-missing": {
+    error: "SkillSourceError",
+    summary: "A skills folder named as a source (not `optional`) does not exist.",
+  },
+  "skills-folder-unreadable": {
+    error: "SkillSourceError",
+    summary: "A skills folder named as a source (not `optional`) is not a folder or cannot be listed.",
+  },
   "package-not-found": {
     error: "SkillgraphError",
     summary: "`skillsFromPackage` names an npm package that is not installed.",

@@ -1,3 +1,4 @@
+import { SkillSourceError } from "../errors/skill-source-error.js";
 import { SkillNotFoundError } from "../errors/skill-not-found-error.js";
 import { SkillPathError } from "../errors/skill-path-error.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
@@ -248,6 +249,13 @@ export class LayeredSkillRegistry implements SkillRegistry {
         try {
           return { source, scan: await source.scan() };
         } catch (error) {
+          // A named folder that is missing or unreadable: createSkillRegistry rejects; a later reload reports it.
+          if (SkillSourceError.isInstance(error)) {
+            if (firstLoad) throw error;
+            const code = error.problem === "missing" ? "source-missing" : "source-unreadable";
+            const diagnostic: SkillDiagnostic = { code, severity: "error", message: error.message, path: error.path };
+            return { source, scan: { candidates: [], diagnostics: [diagnostic] } };
+          }
           const diagnostic: SkillDiagnostic = {
             code: "source-failed",
             severity: "error",
