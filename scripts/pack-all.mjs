@@ -27,11 +27,15 @@ function publishablePackages() {
 const started = Date.now();
 if (!process.argv.includes("--no-build")) {
   console.error("building the packages (turbo run build)...");
-  const build = spawnSync("bash", [join(root, "scripts", "pnpm.sh"), "exec", "turbo", "run", "build", "--output-logs=errors-only"], {
-    cwd: root,
-    stdio: ["ignore", 2, 2],
-    env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" },
-  });
+  const build = spawnSync(
+    "bash",
+    [join(root, "scripts", "pnpm.sh"), "exec", "turbo", "run", "build", "--output-logs=errors-only"],
+    {
+      cwd: root,
+      stdio: ["ignore", 2, 2],
+      env: { ...process.env, TURBO_TELEMETRY_DISABLED: "1", TURBO_NO_UPDATE_NOTIFIER: "1" },
+    },
+  );
   if (build.status !== 0) process.exit(build.status ?? 1);
   console.error(`built in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
@@ -55,5 +59,7 @@ for (const dir of publishablePackages()) {
   tarballs.push(stable);
   console.error(`packed ${manifest.name}@${manifest.version} -> ${stable}`);
 }
-console.error(`packed ${tarballs.length} packages in ${((Date.now() - started) / 1000).toFixed(1)} s; install them into an app with:`);
+console.error(
+  `packed ${tarballs.length} packages in ${((Date.now() - started) / 1000).toFixed(1)} s; install them into an app with:`,
+);
 console.log(`npm install ${tarballs.join(" ")}`);

@@ -20,7 +20,10 @@ describe("bootstrap.sh on a fresh checkout (warm pnpm store)", () => {
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it("says what each step does and how long it took, never quiet for long", async () => {
-    const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], { cwd: REPO_ROOT, encoding: "utf8" }).split("\0");
+    const files = execFileSync("git", ["ls-files", "-z", "--cached", "--others", "--exclude-standard"], {
+      cwd: REPO_ROOT,
+      encoding: "utf8",
+    }).split("\0");
     for (const file of files.filter((file) => file && existsSync(join(REPO_ROOT, file)))) {
       mkdirSync(join(work, dirname(file)), { recursive: true });
       cpSync(join(REPO_ROOT, file), join(work, file));
@@ -69,11 +72,18 @@ describe("bootstrap.sh on a fresh checkout (warm pnpm store)", () => {
 
     // Each step is announced, then ends with how long it took; a long step shows heartbeat lines.
     for (const step of ["installing dependencies", "building the packages"]) {
-      expect(progress.some((text) => text.startsWith(`skillgraph: ${step} (`) && text.endsWith("...")), step).toBe(true);
+      expect(
+        progress.some((text) => text.startsWith(`skillgraph: ${step} (`) && text.endsWith("...")),
+        step,
+      ).toBe(true);
       const done = progress.find((text) => text.startsWith(`skillgraph: ${step}: done in `));
       expect(done, step).toBeDefined();
       const seconds = Number(/done in ([\d.]+) s/.exec(done!)![1]);
-      if (seconds > 10) expect(progress.some((text) => text.includes(`... still ${step} (`)), step).toBe(true);
+      if (seconds > 10)
+        expect(
+          progress.some((text) => text.includes(`... still ${step} (`)),
+          step,
+        ).toBe(true);
     }
     expect(progress.at(-1)).toMatch(/^skillgraph: ready in \d+ s$/);
   }, 900_000);

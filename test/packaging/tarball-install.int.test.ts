@@ -134,7 +134,10 @@ describe("the packed packages, installed with npm into a project outside the wor
       ["checkpoint", "cli", "core", "langgraph", "shell"].map((name) => `dist-tarballs/skillgraph-${name}.tgz`),
     );
     // Every README that shows an install line shows tarballs pack:all makes (clone beside the app: ../skillgraph/).
-    for (const readme of ["README.md", ...readdirSync(join(REPO_ROOT, "packages")).map((p) => `packages/${p}/README.md`)]) {
+    for (const readme of [
+      "README.md",
+      ...readdirSync(join(REPO_ROOT, "packages")).map((p) => `packages/${p}/README.md`),
+    ]) {
       const text = readFileSync(join(REPO_ROOT, readme), "utf8");
       expect(text, readme).toContain("not yet on npm");
       const named = [...text.matchAll(/\.\.\/skillgraph\/(dist-tarballs\/[\w-]+\.tgz)/g)].map((m) => m[1]!);

@@ -133,6 +133,10 @@ export type SkillPathReason =
 export const SOURCE_DIAGNOSTIC_CODES = {
   "source-missing": { severity: "error", summary: "A skills folder given as a source does not exist." },
   "source-unreadable": { severity: "error", summary: "A folder under a source cannot be read or listed." },
+  "source-dangling-link": {
+    severity: "warning",
+    summary: "A symbolic link under a source leads to nothing (its target does not exist); skipped.",
+  },
   "source-cycle": { severity: "warning", summary: "A symlinked folder links back to a folder above it; skipped." },
   "source-duplicate-link": {
     severity: "warning",

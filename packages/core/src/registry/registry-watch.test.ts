@@ -27,7 +27,10 @@ async function watched(
   source: { optional?: boolean } = {},
 ) {
   const registry = await createSkillRegistry({
-    sources: [skillsFromDirectory(root, source), skillsFromCode([{ name: "in-code", description: "Code.", body: "x" }])],
+    sources: [
+      skillsFromDirectory(root, source),
+      skillsFromCode([{ name: "in-code", description: "Code.", body: "x" }]),
+    ],
     watch,
     snapshot: false,
   });
