@@ -11,6 +11,7 @@ const all: Record<string, string> = {
   "prompt-cache": "prompt-cache.ts",
   shell: "shell-overhead.ts",
   checkpoint: "checkpoint-storage.ts",
+  cli: "cli-list.ts",
 };
 const args = process.argv.slice(2);
 const flags = args.filter((arg) => arg.startsWith("--"));
