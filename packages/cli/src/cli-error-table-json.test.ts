@@ -3,6 +3,7 @@
 // folder that cannot be read makes `list` exit 1 with one report.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, symlinkSync } from "node:fs";
+import { createServer } from "node:net";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { skillMd, writeTree } from "../../../test/support/skill-tree.js";
@@ -90,5 +91,61 @@ describe("validate --all reports what it could not open", () => {
     const result = await run(["list", "--skills", join(root, "tree")]);
     expect(result.out).toContain("ok");
     expect(result.err.split("source-dangling-link")).toHaveLength(2);
+  });
+});
+
+describe("small things said right", () => {
+  it.each([
+    ["-v", "skillgraph --version"],
+    ["--versoin", "skillgraph --version"],
+    ["valdiate", "skillgraph validate"],
+  ])("%s: exit 2, one line with a did-you-mean, no full help", async (given, meant) => {
+    const result = await run([given]);
+    expect(result.code).toBe(2);
+    expect(result.out).toBe("");
+    expect(result.err).toBe(
+      `error: unknown command '${given}' (did you mean '${meant}'?)\nRun 'skillgraph --help' for every command.\n`,
+    );
+  });
+
+  it("--limit -3: the command's own message about the number, not parseArgs' 'ambiguous'", async () => {
+    const result = await run(["search", "release", "--limit", "-3", "--skills", join(root, "tree")]);
+    expect(result.code).toBe(2);
+    expect(result.err).toMatch(/^error: skillgraph search: --limit must be a positive integer, not '-3'\n/);
+    expect(result.err).not.toContain("ambiguous");
+  });
+
+  it("port 1: says fetch refuses that port, not a bare 'connection failed'", async () => {
+    const io = captureIO(root, { OPENAI_BASE_URL: "http://127.0.0.1:1/v1" });
+    const code = await runCli(["chat", "-p", "hi", "--ephemeral", "--skills", join(root, "tree")], io);
+    expect(code).toBe(1);
+    expect(io.err()).toContain(
+      "error: cannot reach the model at http://127.0.0.1:1/v1: port 1 is one fetch refuses to connect to",
+    );
+  });
+
+  it("--timeout is wall-clock against a server that never answers; the message counts the attempts", async () => {
+    const sockets: import("node:net").Socket[] = [];
+    const server = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+    try {
+      const io = captureIO(root, { OPENAI_BASE_URL: url });
+      const started = Date.now();
+      const code = await runCli(
+        ["chat", "-p", "hi", "--ephemeral", "--timeout", "1", "--skills", join(root, "tree")],
+        io,
+      );
+      const elapsed = Date.now() - started;
+      expect(code).toBe(1);
+      expect(io.err()).toContain(
+        `error: the model at ${url} did not answer within 1 s (1 attempt, retries included; raise the limit with --timeout SECONDS)`,
+      );
+      // Measured, not asserted: the whole call (the CLI allows one retry) ends at the limit.
+      console.log(`chat --timeout 1 against a silent server: exit ${code} after ${elapsed} ms`);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -68,7 +68,7 @@ export const help: CommandHelp = {
     },
     {
       flags: "--timeout SECONDS",
-      description: "give up on a model request after this long",
+      description: "give up on a model call after this long (wall clock: every retry included)",
       default: String(DEFAULT_TIMEOUT_SECONDS),
     },
     { flags: "--approve-all", description: "one-shot: run every command that needs approval", default: "off" },
