@@ -1,5 +1,6 @@
 // Request building: the rewritten model request (system text, tools, messages) with loaded bodies, docs and restored
 // skills materialised.
+import { unloadReason } from "./unload-reason.js";
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
@@ -136,7 +137,12 @@ export async function materialiseMessages(
     } else if (entry && latest.get(skill) !== position && options.bodyPlacement !== "system-prompt") {
       content = `[Skill '${skill}' instructions: see the later read_skill result of this skill.]`;
     } else if (!entry) {
-      const why = catalog.has(skill) ? "it is no longer loaded" : "it was removed from the skill registry";
+      const why = unloadReason({
+        inCatalog: catalog.has(skill),
+        mode: options.loadModes[skill] ?? options.loadMode,
+        loadedCount: Object.keys(state.load.loaded).length,
+        maxLoadedSkills: options.maxLoadedSkills,
+      });
       content = `[Skill '${skill}' instructions omitted: ${why}. Call read_skill with {"name": "${skill}"} again if you need them.]`;
     } else if (options.bodyPlacement === "system-prompt") {
       content = String(tool.content);
