@@ -1,4 +1,4 @@
-import type { BaseMessageChunk } from "@langchain/core/messages";
+import type { AIMessageChunk } from "@langchain/core/messages";
 import type { BaseLanguageModelInput } from "@langchain/core/language_models/base";
 import { ChatOpenAI, type ChatOpenAICallOptions } from "@langchain/openai";
 import type { ChatEndpoint } from "./chat-endpoint.js";
@@ -55,7 +55,7 @@ class WallClockChatOpenAI extends ChatOpenAI {
   override async *_streamIterator(
     input: BaseLanguageModelInput,
     options?: Partial<ChatOpenAICallOptions>,
-  ): AsyncGenerator<BaseMessageChunk> {
+  ): AsyncGenerator<AIMessageChunk> {
     const started = Date.now();
     try {
       yield* super._streamIterator(input, this.withDeadline(options));
