@@ -24,7 +24,7 @@ describe("bootstrap.sh on a fresh checkout (warm pnpm store)", () => {
       cwd: REPO_ROOT,
       encoding: "utf8",
     }).split("\0");
-    for (const file of files.filter((file) => file && existsSync(join(REPO_ROOT, file)))) {
+    for (const file of files.filter((path) => path && existsSync(join(REPO_ROOT, path)))) {
       mkdirSync(join(work, dirname(file)), { recursive: true });
       cpSync(join(REPO_ROOT, file), join(work, file));
     }

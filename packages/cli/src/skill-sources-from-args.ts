@@ -92,10 +92,10 @@ export async function loadSkillsFromArgs(
   const problems = registry.diagnostics().filter((diagnostic) => diagnostic.severity === "error");
   if (options.report !== false && problems.length > 0) {
     // Said once: folders that could not be read, then skills that could not be loaded, each with its path and cause.
-    const folders = problems.filter((problem) => problem.code.startsWith("source-"));
-    const skills = problems.filter((problem) => !problem.code.startsWith("source-"));
-    reportProblems(io, folders, "folder", "could not be read", options.verbose === true);
-    reportProblems(io, skills, "skill", "could not be loaded", options.verbose === true);
+    const unreadFolders = problems.filter((problem) => problem.code.startsWith("source-"));
+    const unloadedSkills = problems.filter((problem) => !problem.code.startsWith("source-"));
+    reportProblems(io, unreadFolders, "folder", "could not be read", options.verbose === true);
+    reportProblems(io, unloadedSkills, "skill", "could not be loaded", options.verbose === true);
   }
   const found = new Set(registry.list().map((skill) => skill.origin.sourceId));
   for (const root of roots) {
