@@ -55,7 +55,7 @@ const figures = {
 };
 console.log(
   `skillgraph list, ${n} skills: ${figures.listMs} ms (table) vs ${figures.listJsonMs} ms (--json): ` +
-    `${figures.ratio}x (medians of ${reps} fresh processes, load ${round(figures.loadAverage, 1)})`,
+    `${figures.ratio}x (medians of ${reps} fresh processes, load ${round(figures.loadAverage ?? 0, 1)})`,
 );
 mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
 const out = join(import.meta.dirname, "results", "cli-list.json");

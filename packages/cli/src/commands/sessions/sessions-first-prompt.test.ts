@@ -31,7 +31,13 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "sg-cli-first-prompt-"));
   const saver = await createCheckpointer(url());
   for (const thread of ["2026-11-25-1012", "2026-11-25-1130"]) {
-    const graph = buildSessionGraph({ checkpointer: saver, messages: "delta", snapshotFrequency: 3, script: [] });
+    const graph = buildSessionGraph({
+      checkpointer: saver,
+      messages: "delta",
+      snapshotFrequency: 3,
+      script: [],
+      lookup: () => undefined,
+    });
     for (let turn = 0; turn < 5; turn += 1)
       await graph.invoke(userTurn(`${thread} prompt ${turn}`, `${thread}-u${turn}`), {
         configurable: { thread_id: thread },
