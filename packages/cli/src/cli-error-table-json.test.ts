@@ -13,6 +13,7 @@ import { runCli } from "./run-cli.js";
 const root = writeTree({
   "nested/inner/SKILL.md": skillMd("inner", "A skill one level down."),
   "tree/ok/SKILL.md": skillMd("ok", "A good skill."),
+  "a.txt": "not a folder\n",
 });
 mkdirSync(join(root, "fifo"));
 execFileSync("mkfifo", [join(root, "fifo", "SKILL.md")]);
@@ -51,6 +52,26 @@ describe("validate --json gives a result for every path", () => {
     // The --all hint only where it is right: a folder that holds skills and has no SKILL.md entry at all.
     if (folder === "nested") expect(result.err).toContain("did you mean 'skillgraph validate --all");
     else expect(result.err).toBe("");
+  });
+
+  it("a path that does not exist: a result too (skill-dir-missing), never an empty stdout", async () => {
+    const result = await run(["validate", "--json", join(root, "does-not-exist")]);
+    expect(result.code).toBe(1);
+    const payload = JSON.parse(result.out) as ValidateJson;
+    expect(payload.results[0]!.diagnostics.map((d) => d.code)).toEqual(["skill-dir-missing"]);
+  });
+
+  it("a regular file given as the skill folder: skill-dir-not-directory", async () => {
+    const result = await run(["validate", "--json", join(root, "a.txt")]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out)).toEqual({
+      results: [
+        expect.objectContaining({
+          valid: false,
+          diagnostics: [expect.objectContaining({ code: "skill-dir-not-directory" })],
+        }),
+      ],
+    });
   });
 
   it("several paths: one result each, in order", async () => {

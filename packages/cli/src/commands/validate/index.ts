@@ -1,4 +1,4 @@
-import { existsSync, lstatSync } from "node:fs";
+import { existsSync, lstatSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { skillsFromDirectory, validateSkill, type SkillDiagnostic } from "@skillgraph/core";
@@ -65,10 +65,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     // Like the reference CLI: a path to SKILL.md itself means its folder.
     if (!values.all && basename(absolute).toLowerCase() === "skill.md" && existsSync(absolute))
       absolute = dirname(absolute);
-    const dir = checkSkillsFolder(absolute, io.cwd, values.all ? "skills folder" : "skill folder");
     if (!values.all) {
+      // A missing path or a file is a result too (skill-dir-missing, skill-dir-not-directory), as the reference says.
+      const dir = absolute;
       // Always a result (skill-md-missing, not-a-regular-file, ...); a folder that only holds skills gets a hint too.
-      if (!hasSkillFileEntry(dir)) {
+      if (isFolder(dir) && !hasSkillFileEntry(dir)) {
         const inside = (await skillsFromDirectory(dir).scan()).candidates.length;
         if (inside > 0)
           io.stderr.write(
@@ -78,6 +79,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       folders.push(dir);
       continue;
     }
+    const dir = checkSkillsFolder(absolute, io.cwd, "skills folder");
     const scan = await skillsFromDirectory(dir).scan();
     const found = scan.candidates.flatMap((candidate) => (candidate.kind === "disk" ? [candidate.dir] : []));
     const problems = scanProblems(scan.diagnostics);
@@ -126,6 +128,15 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${results.length - invalid} valid, ${invalid} invalid\n`);
   }
   return results.every((result) => result.valid) ? 0 : 1;
+}
+
+/** True when `path` is a folder (following symlinks). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 /** True when the folder has an entry named SKILL.md or skill.md of any type (a FIFO or folder is validated too). */
