@@ -15,6 +15,7 @@ const all: Record<string, string> = {
   shell: "shell-overhead.ts",
   checkpoint: "checkpoint-storage.ts",
   fleet: "fleet.ts",
+  cli: "cli-list.ts",
 };
 const args = process.argv.slice(2);
 const markdown = args.includes("--markdown");

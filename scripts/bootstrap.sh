@@ -1,13 +1,21 @@
 #!/usr/bin/env bash
 # Installs dependencies (building better-sqlite3 from source against the local Node headers) and builds every package.
+# Each step says what it is doing and how long it took, with a heartbeat line while a step is quiet (scripts/progress.mjs).
 set -euo pipefail
 # Everything here is progress, not output: stderr, so `npm start -- -p ... > answer.md` keeps only the answer.
 exec 1>&2
 export TURBO_TELEMETRY_DISABLED=1 TURBO_NO_UPDATE_NOTIFIER=1
 cd "$(dirname "$0")/.."
+started=$(date +%s)
+step() { node scripts/progress.mjs "$@"; }
 # No prebuilt binaries are reachable here: node-gyp must build against the installed headers.
 if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node.h ]; then export npm_config_nodedir=/usr; fi
 if [ ! -d node_modules/.pnpm ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ]; then
-  bash scripts/pnpm.sh install --frozen-lockfile --reporter=append-only --loglevel=warn
+  step "installing dependencies (pnpm install; on a first install this also builds the native SQLite module better-sqlite3 from source, about 75 s on 2 cores)" \
+    bash scripts/pnpm.sh install --frozen-lockfile --reporter=append-only --loglevel=warn
+else
+  echo "skillgraph: dependencies already installed (node_modules is newer than pnpm-lock.yaml)"
 fi
-bash scripts/pnpm.sh exec turbo run build --output-logs=errors-only
+step "building the packages (turbo run build; cached when nothing changed)" \
+  bash scripts/pnpm.sh exec turbo run build --output-logs=errors-only
+echo "skillgraph: ready in $(($(date +%s) - started)) s"

@@ -3,20 +3,19 @@
 # or, with no endpoint configured, a tour of the CLI over examples/skills and the message saying what to set.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-sg() { node packages/cli/dist/bin.js "$@"; }
-# Headings are decoration: stderr, so stdout carries only what the commands print.
+# Each tour step is announced and timed on stderr (scripts/progress.mjs), so stdout carries only what the commands print.
+sg() { node scripts/progress.mjs --inherit "skillgraph $*" node packages/cli/dist/bin.js "$@"; }
 say() { echo "$@" >&2; }
 if [ -n "${OPENAI_BASE_URL:-}" ] || [ -n "${OPENAI_API_KEY:-}" ]; then
+  say "skillgraph: starting skillgraph chat --skills examples/skills (endpoint ${OPENAI_BASE_URL:-OpenAI})"
   exec node packages/cli/dist/bin.js chat --skills examples/skills "$@"
 fi
-say "== skillgraph list --skills examples/skills"
 sg list --skills examples/skills
 say
-say "== skillgraph validate --all examples/skills"
 sg validate --all examples/skills
 say
-say "== skillgraph search 'check my database migration before I merge it' --skills examples/skills"
 sg search "check my database migration before I merge it" --skills examples/skills
 say
-say "== skillgraph chat --skills examples/skills"
-sg chat --skills examples/skills "$@"
+say "skillgraph: skillgraph chat --skills examples/skills"
+# Not through progress.mjs: chat reads the terminal directly (interactive when stdin and stdout are a terminal).
+node packages/cli/dist/bin.js chat --skills examples/skills "$@"

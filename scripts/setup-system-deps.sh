@@ -10,12 +10,16 @@ ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || need+=(postgresql)
 /usr/bin/python3 -c "import ensurepip, venv" >/dev/null 2>&1 || need+=(python3 python3-venv)
 # the terminal recording test of interactive chat (test/e2e/chat-terminal-recording.int.test.ts)
 command -v tmux >/dev/null 2>&1 || need+=(tmux)
-[ ${#need[@]} -eq 0 ] && exit 0
+if [ ${#need[@]} -eq 0 ]; then
+  echo "skillgraph: system packages present (bubblewrap, PostgreSQL, python3-venv, tmux)" >&2
+  exit 0
+fi
 if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
   echo "missing system packages: ${need[*]} (install them with your package manager)" >&2
   exit 1
 fi
-echo "installing Debian packages: ${need[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null 2>&1 || true
-apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+progress() { node "$(dirname "$0")/progress.mjs" "$@"; }
+progress "updating the Debian package lists (apt-get update)" bash -c 'apt-get update -qq >/dev/null 2>&1 || true'
+progress "installing Debian packages: ${need[*]} (apt-get install)" \
+  bash -c 'apt-get install -y -qq --no-install-recommends "$@" >/dev/null' apt-get "${need[@]}"

@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  scriptFromFile,
   startOpenAICompatibleServer,
   textOf,
   type OpenAICompatibleServer,
@@ -16,13 +18,9 @@ afterEach(async () => {
 
 describe("examples/create-agent-middleware", () => {
   it("loads sql-review, reads its index checklist and streams the answer, with each request carrying what the skills runtime promised", async () => {
-    server = await startOpenAICompatibleServer({
-      script: [
-        { toolCalls: [{ name: "read_skill", arguments: { name: "sql-review" } }] },
-        { toolCalls: [{ name: "read_skill_file", arguments: { name: "sql-review", path: "references/indexes.md" } }] },
-        { content: "1. Line 1: lower(email) defeats the index; add an expression index ON users (lower(email))." },
-      ],
-    });
+    // The replies the README's demo run plays (demo-replies.json), so the test runs exactly that script.
+    const { script } = await scriptFromFile(fileURLToPath(new URL("./demo-replies.json", import.meta.url)));
+    server = await startOpenAICompatibleServer({ script });
     const tokens: string[] = [];
     const result = await main({
       baseURL: server.url,

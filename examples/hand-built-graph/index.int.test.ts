@@ -1,6 +1,8 @@
 import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  scriptFromFile,
   startOpenAICompatibleServer,
   textOf,
   type OpenAICompatibleServer,
@@ -18,16 +20,10 @@ describe("examples/hand-built-graph", () => {
   it("loads release-notes, calls the ordinary tool through the interceptor's tool node and streams the answer", async () => {
     const answer =
       "## v1.3.0 (2026-11-22)\n\nRename `--dir` to `--source`.\n\n### Breaking changes\n- Rename `--dir` to `--source` (#44)\n  Migration: pass `--source DIR`.";
-    server = await startOpenAICompatibleServer({
-      script: [
-        {
-          content: "I'll use the release-notes skill.",
-          toolCalls: [{ name: "read_skill", arguments: { name: "release-notes" } }],
-        },
-        { toolCalls: [{ id: "call_changes", name: "list_merged_changes", arguments: { since: "v1.2.0" } }] },
-        { content: answer },
-      ],
-    });
+    // The replies the README's demo run plays (demo-replies.json), so the test runs exactly that script.
+    const { script } = await scriptFromFile(fileURLToPath(new URL("./demo-replies.json", import.meta.url)));
+    expect((script.at(-1) as { content: string }).content).toBe(answer);
+    server = await startOpenAICompatibleServer({ script });
     const tokens: string[] = [];
     const result = await main({
       baseURL: server.url,

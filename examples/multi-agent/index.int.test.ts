@@ -1,5 +1,7 @@
+import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  scriptFromFile,
   startOpenAICompatibleServer,
   textOf,
   type OpenAICompatibleServer,
@@ -21,25 +23,11 @@ describe("examples/multi-agent", () => {
   it("routes to both sub-agents, each of which sees and loads only its own skills", async () => {
     const review = "1. `DELETE FROM orders` has no WHERE: it deletes every row.";
     const commit = "fix(db): scope the orders cleanup to expired rows";
-    server = await startOpenAICompatibleServer({
-      script: [
-        { toolCalls: [{ id: "call_review", name: "ask_reviewer", arguments: { task: "Review: DELETE FROM orders" } }] },
-        { toolCalls: [{ name: "read_skill", arguments: { name: "sql-review" } }] },
-        review,
-        {
-          toolCalls: [
-            {
-              id: "call_commit",
-              name: "ask_writer",
-              arguments: { task: "Commit message for: add WHERE expires_at < now()" },
-            },
-          ],
-        },
-        { toolCalls: [{ name: "read_skill", arguments: { name: "commit-message" } }] },
-        commit,
-        "The reviewer found an unscoped DELETE; the writer proposes: fix(db): scope the orders cleanup to expired rows",
-      ],
-    });
+    // The replies the README's demo run plays (demo-replies.json), so the test runs exactly that script.
+    const { script } = await scriptFromFile(fileURLToPath(new URL("./demo-replies.json", import.meta.url)));
+    expect(script).toContain(review);
+    expect(script).toContain(commit);
+    server = await startOpenAICompatibleServer({ script });
     const result = await main({ baseURL: server.url, apiKey: "k", model: "team-model" });
 
     expect(server.errors).toEqual([]);

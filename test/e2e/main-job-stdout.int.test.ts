@@ -1,5 +1,5 @@
-// `npm start -- -p ... > answer.md` captures only the answer: npm's banner is silenced (.npmrc), install/build progress
-// and the CLI's activity lines go to stderr.
+// `npm start -- -p ... > answer.md` captures only the final answer: npm's banner is silenced (.npmrc), install/build
+// progress, the CLI's activity lines and the model's text before its tool calls go to stderr.
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -34,9 +34,10 @@ describe("the main job's stdout", () => {
     child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
     const code = await new Promise<number | null>((resolveExit) => child.on("close", resolveExit));
     expect(code, stderr).toBe(0);
-    const answer =
-      (script[0] as { content: string }).content + "\n" + (script[2] as { content: string }).content + "\n";
+    // Only the final answer: the model's text before its tool call is activity (stderr).
+    const answer = (script[2] as { content: string }).content + "\n";
     expect(stdout).toBe(answer);
+    expect(stderr).toContain((script[0] as { content: string }).content.split("\n")[0]!);
     expect(stderr).toContain("[skill] loaded release-notes");
   }, 300_000);
 });

@@ -1,4 +1,4 @@
-// Installs the packages as a user would: `pnpm pack` each one, then `npm install` the tarballs into a fresh project
+// Installs the packages as a user would: `pnpm pack:all` (the README's command), then `npm install` the tarballs into a fresh project
 // outside the workspace (no workspace links, no @skillgraph/source condition) that has its own, OLDER LangChain
 // (other minor/patch releases than the workspace's). Then: one copy of @langchain/core, the README quick start runs
 // against the local OpenAI-compatible server, and `npx skillgraph` works (including a SQLite session store).
@@ -6,7 +6,7 @@
 // Time: npm runs with --prefer-offline on its normal cache (first run downloads, later runs reuse it). better-sqlite3
 // is a native module: prebuild-install is pointed at a local prebuild made from the workspace's own build of the same
 // version (the same mechanism as a downloaded prebuilt binary); without one it builds from source against /usr.
-import { execFile, spawn, spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
@@ -20,12 +20,9 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startOpenAICompatibleServer, type OpenAICompatibleServer } from "../support/openai-compatible-server.js";
 import { REPO_ROOT } from "../support/shared-paths.js";
-
-const execFileAsync = promisify(execFile);
 
 /** The user's own LangChain: each an older release than the workspace's, each inside the packages' peer ranges. */
 const USER_DEPENDENCIES = {
@@ -83,21 +80,17 @@ describe("the packed packages, installed with npm into a project outside the wor
   const project = join(work, "user-app");
   let server: OpenAICompatibleServer | undefined;
   let npmEnv: NodeJS.ProcessEnv;
+  let installLine = "";
 
   beforeAll(async () => {
-    // Pack exactly what `pnpm publish` would upload (workspace:^ rewritten, publishConfig.exports applied).
-    const tarballs: string[] = [];
-    for (const name of readdirSync(join(REPO_ROOT, "packages")).sort()) {
-      const dir = join(REPO_ROOT, "packages", name);
-      const manifest = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { private?: boolean };
-      if (manifest.private) continue;
-      const { stdout } = await execFileAsync(
-        "bash",
-        [join(REPO_ROOT, "scripts", "pnpm.sh"), "pack", "--json", "--pack-destination", work],
-        { cwd: dir },
-      );
-      tarballs.push((JSON.parse(stdout.slice(stdout.indexOf("{"))) as { filename: string }).filename);
-    }
+    // The documented command (README "Install from the repository"): builds, packs exactly what `pnpm publish` would
+    // upload (workspace:^ rewritten, publishConfig.exports applied) into dist-tarballs/ and prints the install line.
+    const packed = await run("bash", [join(REPO_ROOT, "scripts", "pnpm.sh"), "--silent", "pack:all"], REPO_ROOT, {
+      ...process.env,
+    });
+    if (packed.code !== 0) throw new Error(`pnpm pack:all failed (exit ${packed.code}):\n${packed.stderr}`);
+    installLine = packed.stdout.trim();
+    const tarballs = installLine.replace(/^npm install /, "").split(" ");
     mkdirSync(project);
     writeFileSync(
       join(project, "package.json"),
@@ -133,6 +126,24 @@ describe("the packed packages, installed with npm into a project outside the wor
   afterAll(async () => {
     await server?.close();
     rmSync(work, { recursive: true, force: true });
+  });
+
+  it("packs every package into dist-tarballs/ under the names the READMEs' install lines use", () => {
+    const tarballs = installLine.replace(/^npm install /, "").split(" ");
+    expect(tarballs.map((path) => path.slice(REPO_ROOT.length + 1))).toEqual(
+      ["checkpoint", "cli", "core", "langgraph", "shell"].map((name) => `dist-tarballs/skillgraph-${name}.tgz`),
+    );
+    // Every README that shows an install line shows tarballs pack:all makes (clone beside the app: ../skillgraph/).
+    for (const readme of [
+      "README.md",
+      ...readdirSync(join(REPO_ROOT, "packages")).map((p) => `packages/${p}/README.md`),
+    ]) {
+      const text = readFileSync(join(REPO_ROOT, readme), "utf8");
+      expect(text, readme).toMatch(/not yet on npm/i);
+      const named = [...text.matchAll(/\.\.\/skillgraph\/(dist-tarballs\/[\w-]+\.tgz)/g)].map((m) => m[1]!);
+      expect(named.length, readme).toBeGreaterThan(0);
+      for (const path of named) expect(existsSync(join(REPO_ROOT, path)), `${readme}: ${path}`).toBe(true);
+    }
   });
 
   it("has exactly one copy of @langchain/core (the user's), and the user's LangChain versions", async () => {
@@ -215,6 +226,8 @@ describe("the packed packages, installed with npm into a project outside the wor
 
   it("runs `npx skillgraph` (help, list, and a SQLite session store)", async () => {
     const env = { ...npmEnv, HOME: join(work, "home"), NO_COLOR: "1" };
+    const version = await run("npx", ["--no-install", "skillgraph", "--version"], project, env);
+    expect({ code: version.code, stdout: version.stdout.trim() }).toEqual({ code: 0, stdout: "0.1.0" });
     const help = await run("npx", ["--no-install", "skillgraph", "--help"], project, env);
     expect(help.code, help.stderr).toBe(0);
     expect(help.stdout).toMatch(/validate/);

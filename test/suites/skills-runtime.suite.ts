@@ -184,7 +184,7 @@ export function describeSkillsRuntime({
       await say("two");
       const old = toolText(model.last.messages).join("\n");
       expect(old).not.toContain("NOTES BODY");
-      expect(old).toContain("no longer loaded");
+      expect(old).toContain("no longer loaded: it was loaded for one turn (load mode 'turn') and that turn ended");
     });
 
     it("keeps a read skill and its tools for a follow-up question by default (session mode), loaded after the call", async () => {
@@ -258,7 +258,7 @@ export function describeSkillsRuntime({
     }
 
     it("evicts the least recently used skill beyond maxLoadedSkills and reports it on the custom stream", async () => {
-      const { agent, config, state } = await build(
+      const { agent, config, state, model } = await build(
         [callTool("read_skill", { name: "notes" }), callTool("read_skill", { name: "weather" }), answer()],
         { maxLoadedSkills: 1, loadMode: "session" },
       );
@@ -273,6 +273,10 @@ export function describeSkillsRuntime({
       expect(getLoadedSkills(await state()).map((entry) => entry.name)).toEqual(["weather"]);
       expect(events).toContainEqual(expect.objectContaining({ type: "skill-loaded", skill: "notes" }));
       expect(events).toContainEqual(expect.objectContaining({ type: "skill-evicted", skill: "notes" }));
+      // The model is told why notes' instructions are gone: the cap, not just "no longer loaded".
+      expect(toolText(model.last.messages).join("\n")).toContain(
+        "no longer loaded: evicted to keep at most 1 skill loaded (maxLoadedSkills",
+      );
     });
 
     it("emits blocked tool calls on the custom stream", async () => {

@@ -96,11 +96,23 @@ describe("unloadable skills next to good ones", () => {
   it.each([
     ["list", ["list", "--skills", join(root, "mixed")]],
     ["search", ["search", "release notes", "--skills", join(root, "mixed")]],
-  ])("%s works, and reports the count and first reason on stderr", async (_name, args) => {
+  ])("%s works, and reports the count and first reason on stderr, once", async (name, args) => {
     const result = await run(args);
-    expect(result.code).toBe(0);
+    // list says something could not be read with its exit code; search still answers (exit 0).
+    expect(result.code).toBe(name === "list" ? 1 : 0);
     expect(result.out).toContain("release-notes");
     expect(result.err).toMatch(/^warning: 1 skill could not be loaded:\n {2}.*bad-yaml/m);
+    expect(`${result.out}${result.err}`.split("bad-yaml")).toHaveLength(2);
+  });
+
+  it("list --json exits 1 too, with each problem's path and cause in diagnostics", async () => {
+    const result = await run(["list", "--json", "--skills", join(root, "mixed")]);
+    expect(result.code).toBe(1);
+    expect(result.err).toBe("");
+    const payload = JSON.parse(result.out) as { diagnostics: Array<{ code: string; path: string; message: string }> };
+    expect(payload.diagnostics).toEqual([
+      expect.objectContaining({ code: "yaml-invalid", path: join(root, "mixed", "bad-yaml", "SKILL.md") }),
+    ]);
   });
 
   it("--verbose lists every reason, not only the first 3", async () => {
@@ -111,11 +123,11 @@ describe("unloadable skills next to good ones", () => {
       ]),
     );
     const short = captureIO(many);
-    expect(await runCli(["list", "--skills", many], short)).toBe(0);
+    expect(await runCli(["list", "--skills", many], short)).toBe(1);
     expect(short.err()).toContain("warning: 5 skills could not be loaded");
     expect(short.err()).toContain("... and 2 more (--verbose shows all)");
     const all = captureIO(many);
-    expect(await runCli(["list", "--verbose", "--skills", many], all)).toBe(0);
+    expect(await runCli(["list", "--verbose", "--skills", many], all)).toBe(1);
     expect(
       all
         .err()
@@ -151,10 +163,11 @@ describe("flag order is free", () => {
 });
 
 describe("consistent answers", () => {
-  it("validate PARENT hints at --all", async () => {
+  it("validate PARENT: invalid (skill-md-missing) with a hint at --all on stderr", async () => {
     const result = await run(["validate", join(root, "good")]);
     expect(result.code).toBe(1);
-    expectOneErrorLine(result, "did you mean 'skillgraph validate --all");
+    expect(result.out).toMatch(/✗ invalid good .*\n {4}error: skill-md-missing/);
+    expect(result.err).toMatch(/^hint: .*holds 1 skill: did you mean 'skillgraph validate --all /);
   });
 
   it("sessions show, prune and delete of an unknown session all exit 1", async () => {

@@ -4,6 +4,7 @@ import type { CliIO, CommandRun } from "./cli-io.js";
 import { CliError } from "./cli-error.js";
 import { formatCommandHelp, type CommandHelp } from "./output/command-help.js";
 import { terminalSafeLine } from "./output/terminal-safe.js";
+import { joinNegativeNumbers, suggestCommand } from "./suggest-command.js";
 import { UsageError } from "./usage-error.js";
 
 /** What a command folder exports: its runner and its help (options with defaults, examples). */
@@ -89,7 +90,12 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
   }
   const entry = commands[name];
   if (!entry) {
-    io.stderr.write(`error: unknown command '${terminalSafeLine(name)}'\n\n${mainHelp()}`);
+    const suggestion = suggestCommand(name, Object.keys(commands));
+    io.stderr.write(
+      suggestion
+        ? `error: unknown command '${terminalSafeLine(name)}' (did you mean '${suggestion}'?)\nRun 'skillgraph --help' for every command.\n`
+        : `error: unknown command '${terminalSafeLine(name)}'\n\n${mainHelp()}`,
+    );
     return 2;
   }
   const command = await entry.load();
@@ -98,7 +104,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
     return 0;
   }
   try {
-    return await command.run(rest, io);
+    return await command.run(joinNegativeNumbers(rest), io);
   } catch (error) {
     return reportError(name, command, error, io);
   }

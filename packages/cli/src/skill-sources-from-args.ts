@@ -4,6 +4,7 @@ import {
   conventionalSources,
   createSkillRegistry,
   skillsFromDirectory,
+  type SkillDiagnostic,
   type SkillRegistry,
   type SkillSource,
 } from "@skillgraph/core";
@@ -90,11 +91,11 @@ export async function loadSkillsFromArgs(
   const registry = await createSkillRegistry({ sources: [...folders, ...(options.extraSources ?? [])] });
   const problems = registry.diagnostics().filter((diagnostic) => diagnostic.severity === "error");
   if (options.report !== false && problems.length > 0) {
-    const shown = options.verbose ? problems : problems.slice(0, FIRST_REASONS);
-    io.stderr.write(`warning: ${problems.length} skill${problems.length === 1 ? "" : "s"} could not be loaded:\n`);
-    for (const problem of shown) io.stderr.write(`  ${terminalSafeLine(problem.message)}\n`);
-    if (shown.length < problems.length)
-      io.stderr.write(`  ... and ${problems.length - shown.length} more (--verbose shows all)\n`);
+    // Said once: folders that could not be read, then skills that could not be loaded, each with its path and cause.
+    const unreadFolders = problems.filter((problem) => problem.code.startsWith("source-"));
+    const unloadedSkills = problems.filter((problem) => !problem.code.startsWith("source-"));
+    reportProblems(io, unreadFolders, "folder", "could not be read", options.verbose === true);
+    reportProblems(io, unloadedSkills, "skill", "could not be loaded", options.verbose === true);
   }
   const found = new Set(registry.list().map((skill) => skill.origin.sourceId));
   for (const root of roots) {
@@ -105,4 +106,23 @@ export async function loadSkillsFromArgs(
     }
   }
   return registry;
+}
+
+/** One stderr block: "warning: N THINGs WHAT:" and a line per problem (path and cause), the first few unless verbose. */
+function reportProblems(
+  io: CliIO,
+  problems: readonly SkillDiagnostic[],
+  thing: string,
+  what: string,
+  verbose: boolean,
+): void {
+  if (problems.length === 0) return;
+  const shown = verbose ? problems : problems.slice(0, FIRST_REASONS);
+  io.stderr.write(`warning: ${problems.length} ${thing}${problems.length === 1 ? "" : "s"} ${what}:\n`);
+  for (const problem of shown) {
+    const message = problem.message.includes(problem.path) ? problem.message : `${problem.path}: ${problem.message}`;
+    io.stderr.write(`  ${terminalSafeLine(message)}\n`);
+  }
+  if (shown.length < problems.length)
+    io.stderr.write(`  ... and ${problems.length - shown.length} more (--verbose shows all)\n`);
 }

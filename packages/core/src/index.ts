@@ -11,6 +11,7 @@ export { SkillPathError } from "./errors/skill-path-error.js";
 export { SkillLoadError } from "./errors/skill-load-error.js";
 export { InvalidOptionsError } from "./errors/invalid-options-error.js";
 export { SkillDriftError, type SkillDriftPolicy } from "./errors/skill-drift-error.js";
+export { SkillSourceError, type SkillSourceProblem } from "./errors/skill-source-error.js";
 export type { LoadedSkillDrift } from "./load-state/load-state-types.js";
 
 // skills: types, loading, validation (lower-level SKILL.md reading: @skillgraph/core/skill)

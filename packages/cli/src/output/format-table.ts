@@ -1,23 +1,44 @@
 import stringWidth from "string-width";
 
+/** Printable ASCII only: one cell per character, no escapes (the common case, measured without string-width). */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
+/** Splits text into user-perceived characters (an emoji sequence or a letter with its accents is one). */
+const graphemes = new Intl.Segmenter(undefined, { granularity: "grapheme" });
+
 /** Visible width of a string in terminal cells (ANSI escapes ignored, East Asian wide characters count 2). */
 export function visibleWidth(text: string): number {
-  return stringWidth(text);
+  return PRINTABLE_ASCII.test(text) ? text.length : stringWidth(text);
 }
 
-/** Cuts a plain string to `width` terminal cells with an ellipsis (wide characters count 2). */
+/**
+ * Cuts a plain string to `width` terminal cells with an ellipsis (wide characters count 2). Linear in the text:
+ * ASCII is cut by length; otherwise each grapheme is measured once, and only until the width is used up.
+ */
 export function truncate(text: string, width: number): string {
   const flat = text.replace(/\s+/g, " ").trim();
-  if (stringWidth(flat) <= width) return flat;
+  if (PRINTABLE_ASCII.test(flat)) return flat.length <= width ? flat : `${flat.slice(0, Math.max(0, width - 1))}…`;
   let out = "";
   let used = 0;
-  for (const point of flat) {
-    const cells = stringWidth(point);
-    if (used + cells > width - 1) break;
-    out += point;
+  for (const { segment } of graphemes.segment(flat)) {
+    const cells = PRINTABLE_ASCII.test(segment) ? segment.length : stringWidth(segment);
+    if (used + cells > width) return `${cutTo(out, used, width - 1)}…`;
+    out += segment;
     used += cells;
   }
-  return `${out}…`;
+  return out;
+}
+
+/** `text` (of `used` cells, graphemes only) cut back until it fits in `width` cells. */
+function cutTo(text: string, used: number, width: number): string {
+  let out = text;
+  let cells = used;
+  while (cells > width && out.length > 0) {
+    const last = [...graphemes.segment(out)].pop()!.segment;
+    out = out.slice(0, -last.length);
+    cells -= PRINTABLE_ASCII.test(last) ? last.length : stringWidth(last);
+  }
+  return out;
 }
 
 /** Aligns rows into columns separated by two spaces; the last column is not padded. */

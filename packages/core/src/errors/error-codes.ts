@@ -38,6 +38,14 @@ export const SKILLGRAPH_ERROR_CODES = {
     summary: "The skills state channel holds a value that is not a skills load state.",
   },
   "invalid-load-event": { error: "SkillgraphError", summary: "A skill load event written to the state is malformed." },
+  "skills-folder-missing": {
+    error: "SkillSourceError",
+    summary: "A skills folder named as a source (not `optional`) does not exist.",
+  },
+  "skills-folder-unreadable": {
+    error: "SkillSourceError",
+    summary: "A skills folder named as a source (not `optional`) is not a folder or cannot be listed.",
+  },
   "package-not-found": {
     error: "SkillgraphError",
     summary: "`skillsFromPackage` names an npm package that is not installed.",
@@ -141,6 +149,10 @@ export type SkillPathReason =
 export const SOURCE_DIAGNOSTIC_CODES = {
   "source-missing": { severity: "error", summary: "A skills folder given as a source does not exist." },
   "source-unreadable": { severity: "error", summary: "A folder under a source cannot be read or listed." },
+  "source-dangling-link": {
+    severity: "warning",
+    summary: "A symbolic link under a source leads to nothing (its target does not exist); skipped.",
+  },
   "source-cycle": { severity: "warning", summary: "A symlinked folder links back to a folder above it; skipped." },
   "source-duplicate-link": {
     severity: "warning",

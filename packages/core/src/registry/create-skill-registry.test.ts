@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SkillNotFoundError } from "../errors/skill-not-found-error.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { SkillSourceError } from "../errors/skill-source-error.js";
 import { skillsFromCode } from "../sources/code-source.js";
 import { conventionalSources } from "../sources/conventional-sources.js";
 import { skillsFromDirectory } from "../sources/directory-source.js";
@@ -142,10 +143,36 @@ describe("createSkillRegistry", () => {
     expect((error as SkillNotFoundError).suggestions).toEqual(["pdf-tools"]);
   });
 
-  it("reports a missing explicit folder as a diagnostic, not a crash", async () => {
-    const registry = await createSkillRegistry({ sources: [skillsFromDirectory("/nonexistent/skillgraph-test")] });
+  it("rejects with a SkillSourceError naming a missing explicit folder; optional: true keeps it silently empty", async () => {
+    const error = await createSkillRegistry({ sources: [skillsFromDirectory("/nonexistent/skillgraph-test")] }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(SkillSourceError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "skills-folder-missing", path: "/nonexistent/skillgraph-test" });
+    expect((error as Error).message).toContain("/nonexistent/skillgraph-test does not exist");
+    const optional = await createSkillRegistry({
+      sources: [skillsFromDirectory("/nonexistent/skillgraph-test", { optional: true })],
+    });
+    expect(optional.list()).toEqual([]);
+    expect(optional.diagnostics()).toEqual([]);
+  });
+
+  it("rejects an explicit folder that is a file (unreadable), naming it", async () => {
+    const root = writeTree({ "not-a-folder": "text" });
+    const error = await createSkillRegistry({ sources: [skillsFromDirectory(join(root, "not-a-folder"))] }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toMatchObject({ code: "skills-folder-unreadable", path: join(root, "not-a-folder") });
+    expect((error as Error).message).toContain("not a folder");
+  });
+
+  it("reports an explicit folder that vanished after creation as a source-missing diagnostic on reload", async () => {
+    const root = writeTree({ "one/SKILL.md": skillMd("one", "One.") });
+    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot: false });
+    rmSync(root, { recursive: true, force: true });
+    await registry.reload();
     expect(registry.list()).toEqual([]);
-    expect(registry.diagnostics().map((d) => d.code)).toEqual(["source-missing"]);
+    expect(registry.diagnostics().map((d) => [d.code, d.path])).toEqual([["source-missing", root]]);
   });
 
   it("follows a symlinked skill folder and survives a symlink cycle", async () => {

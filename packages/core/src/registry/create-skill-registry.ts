@@ -209,8 +209,9 @@ export class LayeredSkillRegistry implements SkillRegistry {
   }
 
   private async doReload(): Promise<ReloadReport> {
-    const persisted = this.loads++ === 0 ? await this.persistence.readSnapshot() : undefined;
-    const pass = await this.loader.load(persisted?.snapshot);
+    const firstLoad = this.loads++ === 0;
+    const persisted = firstLoad ? await this.persistence.readSnapshot() : undefined;
+    const pass = await this.loader.load(persisted?.snapshot, { firstLoad });
     const diagnostics = [
       ...(persisted?.diagnostics ?? []),
       ...pass.diagnostics,

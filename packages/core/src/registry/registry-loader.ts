@@ -1,3 +1,4 @@
+import { SkillSourceError } from "../errors/skill-source-error.js";
 import { mapLimit } from "../internal/concurrency-limit.js";
 import { sameFileIdentity } from "../skill/skill-file-identity.js";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
@@ -46,8 +47,8 @@ export class RegistryLoader {
   }
 
   /** Scans every source and loads what changed; `persisted` is the snapshot file read on a cold start. */
-  async load(persisted: ReadSnapshot | undefined): Promise<LoaderPass> {
-    const scans = await Promise.all(this.sources.map((source) => scanSource(source)));
+  async load(persisted: ReadSnapshot | undefined, { firstLoad = false } = {}): Promise<LoaderPass> {
+    const scans = await Promise.all(this.sources.map((source) => scanSource(source, firstLoad)));
     const pass: LoaderPass = {
       cache: new Map(),
       loaded: [],
@@ -131,13 +132,23 @@ export function candidateCacheKey(sourceId: string, candidate: SkillCandidate): 
     : `${sourceId}\0${candidate.kind}:${candidate.key}`;
 }
 
-/** A source's scan; a source that throws becomes one `source-failed` diagnostic and no candidates. */
+/**
+ * A source's scan; a source that throws becomes one diagnostic and no candidates, except a named folder that is
+ * missing or unreadable on the first load (createSkillRegistry rejects with its SkillSourceError; a reload reports it).
+ */
 async function scanSource(
   source: SkillSource,
+  firstLoad: boolean,
 ): Promise<{ source: SkillSource; scan: { candidates: SkillCandidate[]; diagnostics: SkillDiagnostic[] } }> {
   try {
     return { source, scan: await source.scan() };
   } catch (error) {
+    if (SkillSourceError.isInstance(error)) {
+      if (firstLoad) throw error;
+      const code = error.problem === "missing" ? "source-missing" : "source-unreadable";
+      const diagnostic: SkillDiagnostic = { code, severity: "error", message: error.message, path: error.path };
+      return { source, scan: { candidates: [], diagnostics: [diagnostic] } };
+    }
     const diagnostic: SkillDiagnostic = {
       code: "source-failed",
       severity: "error",

@@ -21,9 +21,16 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((registry) => registry.close()));
 });
 
-async function watched(root: string, watch: boolean | { pollMs?: number; debounceMs?: number } = true) {
+async function watched(
+  root: string,
+  watch: boolean | { pollMs?: number; debounceMs?: number } = true,
+  source: { optional?: boolean } = {},
+) {
   const registry = await createSkillRegistry({
-    sources: [skillsFromDirectory(root), skillsFromCode([{ name: "in-code", description: "Code.", body: "x" }])],
+    sources: [
+      skillsFromDirectory(root, source),
+      skillsFromCode([{ name: "in-code", description: "Code.", body: "x" }]),
+    ],
     watch,
     snapshot: false,
   });
@@ -59,7 +66,8 @@ describe("createSkillRegistry({ watch: true })", () => {
   it("picks up a skills folder created after start by polling", async () => {
     const parent = writeTree({});
     const root = join(parent, "later");
-    const registry = await watched(root, { pollMs: 20 });
+    // A folder that does not exist yet must say it may be absent (otherwise creating the registry rejects).
+    const registry = await watched(root, { pollMs: 20 }, { optional: true });
     expect(registry.list().map((skill) => skill.name)).toEqual(["in-code"]);
     mkdirSync(join(root, "late"), { recursive: true });
     writeFileSync(join(root, "late/SKILL.md"), skillMd("late", "Late."));

@@ -92,6 +92,12 @@ const fixtures: Record<SkillDiagnosticCode, () => { dir: string; options?: Valid
     ),
   }),
   "body-empty": () => ({ dir: temp.skill("no-body", skillText(valid("no-body"), "")) }),
+  "description-placeholder": () => ({
+    dir: temp.skill(
+      "placeholder",
+      skillText("name: placeholder\ndescription: Describe what placeholder does and when to use it (edit me)."),
+    ),
+  }),
 };
 
 describe("every diagnostic code", () => {

@@ -70,6 +70,10 @@ export const SKILL_DIAGNOSTIC_CODES = {
     summary: "The body has more than 500 lines (the spec's recommended maximum).",
   },
   "body-empty": { severity: "warning", summary: "The body (instructions after the frontmatter) is empty." },
+  "description-placeholder": {
+    severity: "warning",
+    summary: "`description` is still a placeholder (what `skillgraph init` writes, or TODO/TBD/FIXME).",
+  },
   "dialect-field": {
     severity: "warning",
     summary:

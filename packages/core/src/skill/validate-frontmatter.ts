@@ -121,8 +121,19 @@ function validateDescription(frontmatter: Record<string, unknown>, file: string)
         `description exceeds ${MAX_DESCRIPTION_LENGTH} character limit (${length} chars)`,
       ),
     ];
+  if (PLACEHOLDER_DESCRIPTION.test(description))
+    return [
+      createDiagnostic(
+        "description-placeholder",
+        at,
+        "description is still a placeholder: say what the skill does and when to use it (an agent loads it by this text)",
+      ),
+    ];
   return [];
 }
+
+/** The description `skillgraph init` writes until it is edited, and the usual to-do markers. */
+const PLACEHOLDER_DESCRIPTION = /^Describe what \S+ does and when to use it\b|\b(TODO|TBD|FIXME)\b/;
 
 function validateCompatibility(frontmatter: Record<string, unknown>, file: string): SkillDiagnostic[] {
   if (!Object.hasOwn(frontmatter, "compatibility")) return [];

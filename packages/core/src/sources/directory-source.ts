@@ -1,15 +1,20 @@
-import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { SkillSourceError } from "../errors/skill-source-error.js";
 import type { SkillLayer } from "../skill/skill-types.js";
 import type { SkillSource, SourceScan } from "./skill-source.js";
-import { SkillFolderWalker, folderDiagnostic } from "./walk-skill-folders.js";
+import { SkillFolderWalker } from "./walk-skill-folders.js";
 
 /** Options for a folder-tree source. */
 export interface DirectorySourceOptions {
   /** Precedence layer. @default "explicit" */
   layer?: SkillLayer;
-  /** A missing folder is silently empty (conventional locations) instead of a diagnostic. @default false */
+  /**
+   * A missing or unreadable folder is silently empty (conventional locations). Otherwise `scan()` throws a
+   * `SkillSourceError` naming the folder, so `createSkillRegistry` rejects; a folder that vanishes after the first load
+   * is reported by `reload()` as a `source-missing` diagnostic instead. @default false
+   */
   optional?: boolean;
   /** Folder levels to descend below the root (nested skills are found). @default 6 */
   maxDepth?: number;
@@ -26,7 +31,8 @@ export interface DirectorySourceOptions {
 /**
  * Skills found in a folder tree: every folder holding a SKILL.md (or skill.md), nested ones included. The walk is
  * bounded (depth, skills, folders, symlinks followed), never enters `/proc`, `/sys` or `/dev`, and never follows a
- * symlink back to the root or a folder above it.
+ * symlink back to the root or a folder above it. A folder that
+ * does not exist or cannot be read is a `SkillSourceError` unless `optional: true`.
  * @example const source = skillsFromDirectory("./skills");
  */
 export function skillsFromDirectory(dir: string, options: DirectorySourceOptions = {}): SkillSource {
@@ -43,15 +49,27 @@ export function skillsFromDirectory(dir: string, options: DirectorySourceOptions
     layer: options.layer ?? "explicit",
     kind: "directory",
     async scan(): Promise<SourceScan> {
-      if (!existsSync(root)) {
-        return {
-          candidates: [],
-          diagnostics: options.optional
-            ? []
-            : [folderDiagnostic("source-missing", root, `skills folder ${root} does not exist`)],
-        };
+      let problem: SkillSourceError | undefined;
+      try {
+        if (!(await stat(root)).isDirectory())
+          problem = new SkillSourceError({ path: root, problem: "unreadable", reason: "not a folder" });
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        problem =
+          code === "ENOENT" || code === "ENOTDIR"
+            ? new SkillSourceError({ path: root, problem: "missing" })
+            : new SkillSourceError({ path: root, problem: "unreadable", reason: (error as Error).message });
       }
-      return walker.walk();
+      if (problem) {
+        if (options.optional) return { candidates: [], diagnostics: [] };
+        throw problem;
+      }
+      const scan = await walker.walk();
+      // The root itself could not be listed (permissions, I/O): as loud as a missing root.
+      const rootUnreadable = scan.diagnostics.find((d) => d.code === "source-unreadable" && d.path === root);
+      if (rootUnreadable && !options.optional)
+        throw new SkillSourceError({ path: root, problem: "unreadable", reason: rootUnreadable.message });
+      return scan;
     },
     watchRoots: () => walker.folders(),
     exportScanState: () => walker.exportFolders(),

@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
@@ -76,7 +76,18 @@ export class SkillFolderWalker {
         folderStat = firstWalk ? statSync(folder, { bigint: true }) : await io(() => stat(folder, { bigint: true }));
       } catch (error) {
         diagnostics.push(
-          folderDiagnostic("source-unreadable", folder, `cannot read folder ${folder}: ${(error as Error).message}`),
+          depth > 0 && isSymbolicLink(folder)
+            ? folderDiagnostic(
+                "source-dangling-link",
+                folder,
+                `${folder} is a symbolic link to a folder that does not exist; skipped`,
+                "warning",
+              )
+            : folderDiagnostic(
+                "source-unreadable",
+                folder,
+                `cannot read folder ${folder}: ${(error as Error).message}`,
+              ),
         );
         return;
       }
@@ -239,7 +250,8 @@ export class SkillFolderWalker {
   }
 
   private optionsKey(): string {
-    return JSON.stringify({ maxDepth: this.options.maxDepth, skip: [...this.options.skip].sort() });
+    // `listing`: what a stored listing holds (2: dangling folder links are kept, to be reported); older ones are relisted.
+    return JSON.stringify({ listing: 2, maxDepth: this.options.maxDepth, skip: [...this.options.skip].sort() });
   }
 
   /**
@@ -301,7 +313,7 @@ export class SkillFolderWalker {
           try {
             if (!(await stat(join(folder, name))).isDirectory()) continue;
           } catch {
-            continue;
+            // A link that leads nowhere: kept, so the visit reports it (source-dangling-link) on every walk.
           }
           links.add(join(folder, name));
         }
@@ -316,6 +328,15 @@ export class SkillFolderWalker {
       racy: false,
       ...(links.size > 0 ? { links } : {}),
     };
+  }
+}
+
+/** True when `path` is itself a symbolic link (false when it cannot be read at all). */
+function isSymbolicLink(path: string): boolean {
+  try {
+    return lstatSync(path).isSymbolicLink();
+  } catch {
+    return false;
   }
 }
 

@@ -1,5 +1,6 @@
 // Request building: the rewritten model request (system text, tools, messages) with loaded bodies, docs and restored
 // skills materialised.
+import { unloadReason } from "./unload-reason.js";
 import { ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
@@ -140,7 +141,15 @@ export async function materialiseMessages(
       ? await fileResultContent(context, catalog, skill, file.path, entry, selectedDocs)
       : await bodyResultContent(
           context,
-          { catalog, index, skill, entry, tool, latest: latest.get(skill) === position },
+          {
+            catalog,
+            index,
+            skill,
+            entry,
+            tool,
+            latest: latest.get(skill) === position,
+            loadedCount: Object.keys(state.load.loaded).length,
+          },
           body!.hash,
           selectedDocs,
         );
@@ -185,12 +194,14 @@ interface BodyResult {
   entry: LoadedSkillEntry | undefined;
   tool: ToolMessage;
   latest: boolean;
+  /** How many skills the agent has loaded (says why a skill was evicted). */
+  loadedCount: number;
 }
 
 /** What a read_skill result shows now: the body with its selected files (latest result), a pointer, or a note. */
 async function bodyResultContent(
   context: EngineContext,
-  { catalog, index, skill, entry, tool, latest }: BodyResult,
+  { catalog, index, skill, entry, tool, latest, loadedCount }: BodyResult,
   recordedHash: string,
   selectedDocs: ReadonlyMap<string, string[]>,
 ): Promise<string> {
@@ -199,7 +210,12 @@ async function bodyResultContent(
     return `[Skill '${skill}' instructions: see the later read_skill result of this skill.]`;
   }
   if (!entry) {
-    const why = catalog.has(skill) ? "it is no longer loaded" : "it was removed from the skill registry";
+    const why = unloadReason({
+      inCatalog: catalog.has(skill),
+      mode: options.loadModes[skill] ?? options.loadMode,
+      loadedCount,
+      maxLoadedSkills: options.maxLoadedSkills,
+    });
     return `[Skill '${skill}' instructions omitted: ${why}. Call read_skill with {"name": "${skill}"} again if you need them.]`;
   }
   if (options.bodyPlacement === "system-prompt") return String(tool.content);

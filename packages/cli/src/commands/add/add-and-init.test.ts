@@ -14,8 +14,12 @@ describe("skillgraph init", () => {
     expect(existsSync(join(dir, "scripts"))).toBe(true);
     expect(existsSync(join(dir, "references"))).toBe(true);
     const check = captureIO(root);
-    expect(await runCli(["validate", "--strict", dir], check)).toBe(0);
+    expect(await runCli(["validate", dir], check)).toBe(0);
     expect(check.out()).toContain("1 valid, 0 invalid");
+    // The placeholder description is a warning: --strict fails until it is edited.
+    const strict = captureIO(root);
+    expect(await runCli(["validate", "--strict", dir], strict)).toBe(1);
+    expect(strict.out()).toContain("warning: description-placeholder");
     const again = captureIO(root);
     expect(await runCli(["init", "csv-cleaner"], again)).toBe(1);
     expect(again.err()).toBe(`error: ${dir} already exists; choose another NAME or --dir\n`);
@@ -32,7 +36,17 @@ describe("skillgraph init", () => {
     expect(readFileSync(join(root, "skills/notes/SKILL.md"), "utf8")).toContain(
       'description: "Write notes: with a colon."',
     );
-    expect(await runCli(["validate", join(root, "skills/notes")], captureIO(root))).toBe(0);
+    expect(await runCli(["validate", "--strict", join(root, "skills/notes")], captureIO(root))).toBe(0);
+    const json = captureIO(root);
+    expect(await runCli(["init", "json-made", "--json", "--description", "Made for scripts."], json)).toBe(0);
+    expect(JSON.parse(json.out())).toEqual({
+      name: "json-made",
+      path: join(root, ".agents/skills/json-made"),
+      skillFile: join(root, ".agents/skills/json-made/SKILL.md"),
+      files: ["SKILL.md", "references/README.md", "scripts/"],
+      description: "Made for scripts.",
+      placeholder: false,
+    });
     for (const bad of ["Bad", "a--b", "a-", "x".repeat(65), "a/b", "../up"]) {
       const io = captureIO(root);
       expect(await runCli(["init", bad], io), bad).toBe(2);

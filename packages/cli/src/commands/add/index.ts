@@ -11,7 +11,7 @@ import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { UsageError } from "../../usage-error.js";
 import { copySkillFolder } from "./copy-skill-folder.js";
 
-export const usage = "skillgraph add PATH|NPM-PACKAGE [--dir DIR] [--force]";
+export const usage = "skillgraph add PATH|NPM-PACKAGE [--dir DIR] [--force] [--json]";
 
 export const help: CommandHelp = {
   summary:
@@ -25,6 +25,11 @@ export const help: CommandHelp = {
       description: "replace a skill of the same name that is already there",
       default: "off (refuse)",
     },
+    {
+      flags: "--json",
+      description: "print { added: [{ name, from, path, files, skipped }] }",
+      default: "off",
+    },
   ],
   notes: ["An npm package is read from node_modules (install it first); nothing is downloaded."],
   examples: ["skillgraph add ../shared-skills/pdf", "skillgraph add @acme/agent-skills --dir skills --force"],
@@ -35,7 +40,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { dir: { type: "string", default: ".agents/skills" }, force: { type: "boolean" } },
+    options: {
+      dir: { type: "string", default: ".agents/skills" },
+      force: { type: "boolean" },
+      json: { type: "boolean" },
+    },
   });
   const [source] = positionals;
   if (!source || positionals.length > 1) throw new UsageError("give exactly one PATH or npm package name");
@@ -56,6 +65,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     plans.push({ from, name: outcome.skill.name, to });
   }
   await mkdir(targetRoot, { recursive: true });
+  const added: Array<{ name: string; from: string; path: string; files: number; skipped: string[] }> = [];
   for (const plan of plans) {
     // Copy beside the target, then swap in: a failed copy leaves the old skill untouched.
     const staging = join(dirname(plan.to), `.${plan.name}.adding-${randomBytes(4).toString("hex")}`);
@@ -63,9 +73,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const report = await copySkillFolder(plan.from, staging);
       if (existsSync(plan.to)) await rm(plan.to, { recursive: true, force: true });
       await rename(staging, plan.to);
-      io.stdout.write(
-        `added ${terminalSafeLine(plan.name)} -> ${terminalSafeLine(plan.to)} (${report.files} file${report.files === 1 ? "" : "s"})\n`,
-      );
+      added.push({ name: plan.name, from: plan.from, path: plan.to, files: report.files, skipped: report.skipped });
+      if (!values.json)
+        io.stdout.write(
+          `added ${terminalSafeLine(plan.name)} -> ${terminalSafeLine(plan.to)} (${report.files} file${report.files === 1 ? "" : "s"})\n`,
+        );
       for (const skipped of report.skipped)
         io.stderr.write(`warning: ${terminalSafeLine(plan.name)}: skipped ${terminalSafeLine(skipped)}\n`);
     } catch (error) {
@@ -73,6 +85,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       throw new CliError(`could not copy ${plan.from}: ${(error as Error).message}`);
     }
   }
+  if (values.json) io.stdout.write(`${JSON.stringify({ added })}\n`);
   return 0;
 }
 

@@ -4,10 +4,10 @@ import { createChatModel } from "./create-chat-model.js";
 import { describeChatError } from "./describe-chat-error.js";
 
 /** A real model call's error against `baseURL`. */
-async function failure(baseURL: string, timeoutMs?: number): Promise<unknown> {
+async function failure(baseURL: string, timeoutMs?: number, maxRetries = 0): Promise<unknown> {
   const model = createChatModel(
     { baseURL, apiKey: "k", model: "m" },
-    { maxRetries: 0, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
+    { maxRetries, ...(timeoutMs === undefined ? {} : { timeoutMs }) },
   );
   try {
     for await (const _chunk of await model.stream("hi")) void _chunk;
@@ -36,8 +36,43 @@ describe("describeChatError names the URL and the cause", () => {
     const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
     try {
       expect(describeChatError(await failure(url, 300), { baseURL: url, timeoutMs: 300 })).toBe(
-        `the model at ${url} did not answer within 0.3 s (timeout; raise it with --timeout SECONDS)`,
+        `the model at ${url} did not answer within 0.3 s (1 attempt, retries included; raise the limit with --timeout SECONDS)`,
       );
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("the limit is wall-clock over the whole call, retries included (a server that answers only with silence)", async () => {
+    // The first request gets a 500 right away, the retry only silence: both attempts count against one limit.
+    let requests = 0;
+    const sockets: import("node:net").Socket[] = [];
+    const server = createServer((socket) => {
+      sockets.push(socket);
+      socket.once("data", () => {
+        requests++;
+        if (requests === 1)
+          socket.end("HTTP/1.1 500 Internal Server Error\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}");
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+    try {
+      const started = Date.now();
+      const error = await failure(url, 4000, 3);
+      const elapsed = Date.now() - started;
+      const message = describeChatError(error, { baseURL: url, timeoutMs: 4000 });
+      expect(message).toMatch(
+        new RegExp(
+          `^the model at ${url.replace(/[./]/g, "\\$&")} did not answer within 4 s \\((\\d+) attempts, retries included;`,
+        ),
+      );
+      const attempts = Number(/\((\d+) attempts/.exec(message)![1]);
+      expect(attempts).toBeGreaterThanOrEqual(2);
+      expect(attempts).toBe(requests);
+      // Measured, not asserted tightly: one limit (4 s) for the whole call; a per-attempt limit would allow 4 x 4 s.
+      console.log(`silent server, timeout 4 s with 3 retries allowed: ended after ${elapsed} ms, ${attempts} attempts`);
     } finally {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));

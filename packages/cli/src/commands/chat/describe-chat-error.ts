@@ -1,4 +1,5 @@
 import { redactUrl } from "@skillgraph/checkpoint";
+import { ModelCallTimeoutError } from "./model-call-timeout-error.js";
 
 /** Why a model call failed, in words: the URL it went to and the cause (refused, DNS, TLS, timeout, HTTP status). */
 export function describeChatError(
@@ -16,6 +17,11 @@ export function describeChatError(
   const code = networkCode(error);
   const cause = code ? networkCause(code) : undefined;
   if (cause && url) return `cannot reach the model at ${url}: ${cause} (${code})`;
+  if (ModelCallTimeoutError.isTimeout(error) && url) {
+    const ms = error.timeoutMs;
+    const tries = `${error.attempts} attempt${error.attempts === 1 ? "" : "s"}`;
+    return `the model at ${url} did not answer within ${formatSeconds(ms)} s (${tries}, retries included; raise the limit with --timeout SECONDS)`;
+  }
   if (isTimeout(error, message) && url) {
     const ms = endpoint?.timeoutMs;
     const seconds =
@@ -24,10 +30,21 @@ export function describeChatError(
         : ` within ${ms < 10_000 ? String(Number((ms / 1000).toFixed(1))) : Math.round(ms / 1000)} s`;
     return `the model at ${url} did not answer${seconds} (timeout; raise it with --timeout SECONDS)`;
   }
-  if (/^Connection error\.?$/i.test(message) && url) return `cannot reach the model at ${url}: connection failed`;
+  if (url && hasCauseMessage(error, /^bad port$/i)) {
+    const port = portOf(url);
+    return `cannot reach the model at ${url}: port ${port} is one fetch refuses to connect to (a "bad port" in the Fetch standard, reserved for other protocols); run the server on another port`;
+  }
+  if (/^Connection error\.?$/i.test(message) && url) {
+    const detail = deepestCauseMessage(error);
+    return `cannot reach the model at ${url}: connection failed${detail ? ` (${detail})` : ""}`;
+  }
   const status = typeof err.status === "number" && !message.startsWith(String(err.status)) ? `${err.status} ` : "";
   const where = url && typeof err.status === "number" ? ` (from ${url})` : "";
   return `${status}${message}${code && !message.includes(code) ? ` (${code})` : ""}${where}`;
+}
+
+function formatSeconds(ms: number): string {
+  return ms < 10_000 ? String(Number((ms / 1000).toFixed(1))) : String(Math.round(ms / 1000));
 }
 
 function isTimeout(error: unknown, message: string): boolean {
@@ -60,4 +77,37 @@ function networkCode(error: unknown): string | undefined {
       return current.code;
   }
   return undefined;
+}
+
+/** True when some error along the cause chain has a message matching `pattern`. */
+function hasCauseMessage(error: unknown, pattern: RegExp): boolean {
+  for (
+    let current = error as { message?: unknown; cause?: unknown } | undefined, depth = 0;
+    current && depth < 6;
+    current = current.cause as typeof current, depth++
+  )
+    if (typeof current.message === "string" && pattern.test(current.message)) return true;
+  return false;
+}
+
+/** The message of the last error along the cause chain, when it says more than the generic wrappers. */
+function deepestCauseMessage(error: unknown): string | undefined {
+  let last: string | undefined;
+  for (
+    let current = (error as { cause?: unknown }).cause as { message?: unknown; cause?: unknown } | undefined, depth = 0;
+    current && depth < 6;
+    current = current.cause as typeof current, depth++
+  )
+    if (typeof current.message === "string" && current.message !== "") last = current.message;
+  return last && !/^(fetch failed|Connection error\.?)$/i.test(last) ? last.split("\n")[0] : undefined;
+}
+
+/** The port of an http(s) URL (the scheme's default when none is written). */
+function portOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.port || (parsed.protocol === "https:" ? "443" : "80");
+  } catch {
+    return "?";
+  }
 }

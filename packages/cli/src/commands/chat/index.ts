@@ -16,6 +16,7 @@ import { runChatRepl } from "./chat-repl.js";
 import { createChatShell } from "./chat-shell.js";
 import { createChatAgent } from "./create-chat-agent.js";
 import { createChatModel } from "./create-chat-model.js";
+import { createOneShotRenderer, threadMessages, usageOf } from "./one-shot-output.js";
 import { parseChatLine } from "./explicit-invocation.js";
 import { openChatSession } from "./open-chat-session.js";
 import { runChatExchange } from "./run-chat-exchange.js";
@@ -23,7 +24,7 @@ import { sessionWorkspaceRoot } from "../../session-workspaces.js";
 
 export const usage =
   "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] " +
-  "[--system TEXT] [--agent FILE|NAME] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--shell] [--quiet] [--verbose]";
+  "[--system TEXT] [--agent FILE|NAME] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--shell] [--quiet] [--verbose] [--json]";
 
 /** Seconds one model request may take before chat gives up on it. */
 export const DEFAULT_TIMEOUT_SECONDS = 120;
@@ -36,8 +37,14 @@ export const help: CommandHelp = {
   options: [
     {
       flags: "-p, --prompt TEXT",
-      description: "answer one prompt and exit (otherwise an interactive session)",
+      description:
+        "answer one prompt and exit (otherwise an interactive session); stdout gets only the final answer (the text after the last tool call) unless it is a terminal",
       default: "interactive",
+    },
+    {
+      flags: "--json",
+      description: "with -p: print { answer, toolCalls, loadedSkills, usage } as one JSON object",
+      default: "off",
     },
     {
       flags: "--skills DIR",
@@ -75,7 +82,7 @@ export const help: CommandHelp = {
     },
     {
       flags: "--timeout SECONDS",
-      description: "give up on a model request after this long",
+      description: "give up on a model call after this long (wall clock: every retry included)",
       default: String(DEFAULT_TIMEOUT_SECONDS),
     },
     { flags: "--approve-all", description: "one-shot: run every command that needs approval", default: "off" },
@@ -134,12 +141,14 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       shell: { type: "boolean" },
       agent: { type: "string" },
       "trust-agent-endpoint": { type: "boolean" },
+      json: { type: "boolean" },
     },
   });
   const agentFile: AgentFile | undefined =
     values.agent === undefined ? undefined : await loadAgentFileOrNamed(values.agent, io);
   if (values.ephemeral && (values.session !== undefined || values.checkpoint !== undefined))
     throw new UsageError("--ephemeral cannot be combined with --session or --checkpoint");
+  if (values.json && values.prompt === undefined) throw new UsageError("--json needs -p PROMPT (a one-shot run)");
   if (values["approve-all"] && values["deny-all"])
     throw new UsageError("--approve-all and --deny-all exclude each other");
   const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(values.timeout);
@@ -210,6 +219,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
           `${style.dim(`session ${terminalSafeLine(session.name)} (${session.resumed ? "resumed" : "new"}; resume with --session ${terminalSafeLine(session.name)})`)}\n`,
         );
       if (shell.executor !== "bubblewrap") io.stderr.write(`${style.yellow(shell.notice)}\n`);
+      if (skills.list().length === 0)
+        io.stderr.write(
+          `${style.yellow("no skills found: the agent runs without skills (looked in .agents/skills, .claude/skills, skills/ and the user folders; use --skills DIR)")}\n`,
+        );
     }
     const repaired = await agent.repairCancelledToolCalls();
     if (repaired > 0 && !values.quiet)
@@ -230,12 +243,20 @@ export async function run(args: string[], io: CliIO): Promise<number> {
             : fromFile === "approve-all" || fromFile === "deny-all"
               ? fromFile
               : "deny-default";
-        const error = await runChatExchange(agent, input, renderer, {
+        // -p: only the final answer on stdout (streamed on a terminal); --json: one object with the whole run.
+        const output = createOneShotRenderer(renderer, io, values.json ? "json" : io.isTTY ? "stream" : "final");
+        const before = values.json ? (await threadMessages(agent)).length : 0;
+        const error = await runChatExchange(agent, input, output, {
           mode,
           signal: controller.signal,
           endpoint: where,
           alwaysApproved: shell.alwaysApproved,
         });
+        output.finish();
+        if (error === undefined && values.json) {
+          const result = output.result(usageOf(await threadMessages(agent), before));
+          io.stdout.write(`${JSON.stringify(result)}\n`);
+        }
         if (error === undefined) return 0;
         if (error === "interrupted") {
           await agent.repairCancelledToolCalls();

@@ -8,7 +8,7 @@ import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { UsageError } from "../../usage-error.js";
 
-export const usage = "skillgraph init NAME [--dir DIR] [--description TEXT]";
+export const usage = "skillgraph init NAME [--dir DIR] [--description TEXT] [--json]";
 
 export const help: CommandHelp = {
   summary:
@@ -18,7 +18,12 @@ export const help: CommandHelp = {
     {
       flags: "--description TEXT",
       description: "what the skill does and when to use it (frontmatter description)",
-      default: "a placeholder to edit",
+      default: "a placeholder to edit (validate --strict fails on it until edited)",
+    },
+    {
+      flags: "--json",
+      description: "print { name, path, skillFile, files, description, placeholder }",
+      default: "off",
     },
   ],
   notes: [
@@ -38,7 +43,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { dir: { type: "string", default: ".agents/skills" }, description: { type: "string" } },
+    options: {
+      dir: { type: "string", default: ".agents/skills" },
+      description: { type: "string" },
+      json: { type: "boolean" },
+    },
   });
   const [name] = positionals;
   if (!name || positionals.length > 1) throw new UsageError("give exactly one skill NAME");
@@ -92,8 +101,20 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     await rm(dir, { recursive: true, force: true });
     throw new CliError(`the new skill did not validate: ${outcome.issues.map((issue) => issue.message).join("; ")}`);
   }
+  if (values.json) {
+    const payload = {
+      name,
+      path: dir,
+      skillFile: join(dir, "SKILL.md"),
+      files: ["SKILL.md", "references/README.md", "scripts/"],
+      description,
+      placeholder: values.description === undefined,
+    };
+    io.stdout.write(`${JSON.stringify(payload)}\n`);
+    return 0;
+  }
   io.stdout.write(
-    `created ${dir}\n  SKILL.md, scripts/, references/README.md\nnext: edit the description and steps, then 'skillgraph validate ${terminalSafeLine(dir)}'\n`,
+    `created ${dir}\n  SKILL.md, scripts/, references/README.md\nnext: edit the description and steps, then 'skillgraph validate --strict ${terminalSafeLine(dir)}'\n`,
   );
   return 0;
 }

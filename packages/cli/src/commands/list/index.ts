@@ -34,6 +34,10 @@ export const help: CommandHelp = {
       default: "off",
     },
   ],
+  notes: [
+    "Each folder that could not be read and each skill that could not be loaded is reported once on stderr, with its",
+    "path and cause; the exit code is then 1 (the readable skills are still listed).",
+  ],
   examples: [
     "skillgraph list --skills examples/skills",
     "skillgraph list --json --skills ./skills --skills ~/shared-skills",
@@ -61,6 +65,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     skipDefaults: opened !== undefined && !values.skills,
   }).finally(() => opened?.close());
   const skills = registry.list();
+  // Something could not be read (a folder, a skill): reported once (stderr, or --json), and the exit code says so.
+  const unreadable = registry.diagnostics().some((diagnostic) => diagnostic.severity === "error");
   if (values.json) {
     const payload = {
       skills: skills.map((skill) => ({
@@ -73,17 +79,19 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         diagnostics: skill.diagnostics.map(({ code, severity, message }) => ({ code, severity, message })),
       })),
       shadowed: registry.shadowed(),
-      diagnostics: registry.diagnostics().map(({ code, severity, message }) => ({ code, severity, message })),
+      diagnostics: registry
+        .diagnostics()
+        .map(({ code, severity, message, path }) => ({ code, severity, message, path })),
     };
     io.stdout.write(`${JSON.stringify(payload)}\n`);
-    return 0;
+    return unreadable ? 1 : 0;
   }
   const style = createStyle(io.color);
   if (skills.length === 0) {
     io.stdout.write(
       "No skills found. Looked in .agents/skills, .claude/skills, skills/ and ~/.agents/skills, ~/.claude/skills, ~/.codex/skills (use --skills DIR).\n",
     );
-    return 0;
+    return unreadable ? 1 : 0;
   }
   const names = skills.map((skill) => terminalSafeLine(skill.name));
   const nameWidth = Math.max(...names.map((name) => visibleWidth(name)));
@@ -108,10 +116,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       ) + "\n",
     );
   }
-  for (const diagnostic of registry.diagnostics())
-    io.stdout.write(
-      style.yellow(terminalSafeLine(`${diagnostic.severity}: ${diagnostic.code}: ${diagnostic.message}`)) + "\n",
-    );
+  // Errors were reported by loadSkillsFromArgs; warnings (dangling links, cycles) once here, on stderr.
+  for (const diagnostic of registry.diagnostics().filter((d) => d.severity === "warning"))
+    io.stderr.write(`warning: ${diagnostic.code}: ${terminalSafeLine(diagnostic.message)}\n`);
   io.stdout.write(style.dim(`${skills.length} skill${skills.length === 1 ? "" : "s"}\n`));
-  return 0;
+  return unreadable ? 1 : 0;
 }

@@ -10,7 +10,7 @@ import { checkSkillsFolder, loadSkillsFromArgs } from "../../skill-sources-from-
 import { UsageError } from "../../usage-error.js";
 
 export const usage =
-  "skillgraph prompt [--chat [--system TEXT]] [--format xml|markdown] [--budget N] [--verbose] [PATH... | --skills DIR...]";
+  "skillgraph prompt [--chat [--system TEXT]] [--format xml|markdown] [--budget N] [--json] [--verbose] [PATH... | --skills DIR...]";
 
 export const help: CommandHelp = {
   summary:
@@ -38,6 +38,11 @@ export const help: CommandHelp = {
       description: "read skills from DIR (repeatable)",
       default: "the conventional skill folders",
     },
+    {
+      flags: "--json",
+      description: "print { prompt (the exact text), skills (names), chars, level (full, or the budget's level) }",
+      default: "off",
+    },
     { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
   ],
   notes: ["With PATH arguments (skill folders) and no --budget, prints exactly what the reference `to-prompt` prints."],
@@ -52,8 +57,6 @@ export const help: CommandHelp = {
  * budget it prints exactly what the reference's `to-prompt` prints, in argument order; with `--chat`, chat's system message.
  */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  // On a terminal the prompt is escaped (skill text may hold escape sequences); piped, it is exactly what the model gets.
-  const print = (text: string) => io.stdout.write(`${io.isTTY ? terminalSafe(text) : text}\n`);
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
@@ -64,8 +67,17 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       chat: { type: "boolean" },
       system: { type: "string" },
       verbose: { type: "boolean" },
+      json: { type: "boolean" },
     },
   });
+  // On a terminal the prompt is escaped (skill text may hold escape sequences); piped, it is exactly what the model gets.
+  // With --json: one object holding the exact text (JSON escapes it), the skills in it and its size.
+  const print = (text: string, names: readonly string[], level = "full") =>
+    io.stdout.write(
+      values.json
+        ? `${JSON.stringify({ prompt: text, skills: names, chars: text.length, level })}\n`
+        : `${io.isTTY ? terminalSafe(text) : text}\n`,
+    );
   const format = values.format;
   if (format !== "xml" && format !== "markdown")
     throw new UsageError(`--format must be xml or markdown, not '${format}'`);
@@ -83,6 +95,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         skills: registry,
         ...(values.system === undefined ? {} : { systemPrompt: values.system }),
       }),
+      registry.list().map((skill) => skill.name),
     );
     return 0;
   }
@@ -95,7 +108,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       const location = existsSync(join(dir, "SKILL.md")) ? join(dir, "SKILL.md") : join(dir, "skill.md");
       entries.push({ name: properties.name, description: properties.description, location });
     }
-    print(toPrompt(entries));
+    print(
+      toPrompt(entries),
+      entries.map((entry) => entry.name),
+    );
     return 0;
   }
 
@@ -111,8 +127,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     format,
     ...(budget === undefined ? {} : { budget: { maxChars: budget } }),
   });
-  print(text);
-  if (report.level !== "full")
+  print(
+    text,
+    skills.map((skill) => skill.name),
+    report.level,
+  );
+  if (report.level !== "full" && !values.json)
     io.stderr.write(`note: budget: rendered at level '${report.level}' (${report.chars} chars)\n`);
   return 0;
 }

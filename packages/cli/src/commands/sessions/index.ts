@@ -154,6 +154,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   }
 }
 
+/** The session's first user message (what it was started with), or undefined when it has none. */
+async function firstPrompt(saver: BaseCheckpointSaver, threadId: string): Promise<string | undefined> {
+  const session = await inspectSession(saver, threadId);
+  return session.messages.find((message) => message.type === "human")?.content;
+}
+
 async function list(
   saver: BaseCheckpointSaver,
   json: boolean,
@@ -161,12 +167,14 @@ async function list(
   style: ReturnType<typeof createStyle>,
 ): Promise<number> {
   const sessions = await listSessions(saver);
+  const firstPrompts = await Promise.all(sessions.map((s) => firstPrompt(saver, s.threadId)));
   if (json) {
     out(
       JSON.stringify({
-        sessions: sessions.map((s) => ({
+        sessions: sessions.map((s, index) => ({
           ...s,
           updatedAt: s.updatedAt === undefined ? null : new Date(s.updatedAt).toISOString(),
+          firstPrompt: firstPrompts[index] ?? null,
         })),
       }),
     );
@@ -176,15 +184,17 @@ async function list(
     out("No sessions.");
     return 0;
   }
-  const rows = [["NAME", "UPDATED", "CHECKPOINTS", "WRITES", "SIZE"].map((h) => style.dim(h))];
-  for (const s of sessions)
+  const rows = [["NAME", "UPDATED", "CHECKPOINTS", "WRITES", "SIZE", "FIRST PROMPT"].map((h) => style.dim(h))];
+  sessions.forEach((s, index) =>
     rows.push([
       style.bold(terminalSafeLine(s.threadId)),
       s.updatedAt ? new Date(s.updatedAt).toISOString().replace("T", " ").slice(0, 19) : "-",
       String(s.checkpoints),
       String(s.writes),
       formatBytes(s.bytes),
-    ]);
+      truncate(terminalSafeLine(firstPrompts[index] ?? "-"), 50),
+    ]),
+  );
   out(formatTable(rows));
   return 0;
 }

@@ -1,4 +1,4 @@
-import { existsSync, statSync } from "node:fs";
+import { existsSync, lstatSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -50,7 +50,11 @@ export const help: CommandHelp = {
       default: "off",
     },
   ],
-  notes: ["Exit codes: 0 all valid, 1 some invalid or a path is wrong, 2 usage error. Flags may come in any order."],
+  notes: [
+    "Every PATH gets a result, with --json too: a folder without a regular SKILL.md is invalid (skill-md-missing,",
+    "not-a-regular-file). With --all, folders that cannot be opened and dangling links are invalid entries too.",
+    "Exit codes: 0 all valid, 1 some invalid, unreadable or a path is wrong, 2 usage error. Flags may come in any order.",
+  ],
   examples: ["skillgraph validate examples/skills/report-builder", "skillgraph validate --all --json examples/skills"],
 };
 
@@ -74,27 +78,37 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       values.all ? "--all needs a folder of skills" : "give at least one skill folder, or --all DIR",
     );
   const folders: string[] = [];
+  /** Entries a scan could not open (unreadable folders, dangling links): reported as invalid results. */
+  const unopened: ValidationResult[] = [];
   for (const path of positionals) {
     let absolute = resolve(io.cwd, path);
     // Like the reference CLI: a path to SKILL.md itself means its folder.
     if (!values.all && basename(absolute).toLowerCase() === "skill.md" && existsSync(absolute))
       absolute = dirname(absolute);
-    const dir = checkSkillsFolder(absolute, io.cwd, values.all ? "skills folder" : "skill folder");
     if (!values.all) {
-      if (!hasSkillFile(dir)) {
+      // A missing path or a file is a result too (skill-dir-missing, skill-dir-not-directory), as the reference says.
+      const dir = absolute;
+      // Always a result (skill-md-missing, not-a-regular-file, ...); a folder that only holds skills gets a hint too.
+      if (isFolder(dir) && !hasSkillFileEntry(dir)) {
         const inside = (await skillsFromDirectory(dir).scan()).candidates.length;
         if (inside > 0)
-          throw new CliError(
-            `${dir} has no SKILL.md but holds ${inside} skill${inside === 1 ? "" : "s"}: did you mean 'skillgraph validate --all ${path}'?`,
+          io.stderr.write(
+            `hint: ${terminalSafeLine(dir)} has no SKILL.md but holds ${inside} skill${inside === 1 ? "" : "s"}: did you mean 'skillgraph validate --all ${terminalSafeLine(path)}'?\n`,
           );
       }
       folders.push(dir);
       continue;
     }
+    const dir = checkSkillsFolder(absolute, io.cwd, "skills folder");
     const scan = await skillsFromDirectory(dir).scan();
     const found = scan.candidates.flatMap((candidate) => (candidate.kind === "disk" ? [candidate.dir] : []));
-    if (found.length === 0) throw new CliError(`no skill found in ${dir} (a skill is a folder holding a SKILL.md)`);
+    const problems = scanProblems(scan.diagnostics);
+    for (const warning of scan.diagnostics.filter((d) => d.severity === "warning" && !isUnopened(d)))
+      io.stderr.write(`warning: ${warning.code}: ${terminalSafeLine(warning.message)}\n`);
+    if (found.length === 0 && problems.length === 0)
+      throw new CliError(`no skill found in ${dir} (a skill is a folder holding a SKILL.md)`);
     folders.push(...found);
+    unopened.push(...problems);
   }
 
   const results: ValidationResult[] = [];
@@ -115,6 +129,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       diagnostics: outcome.issues.map(({ code, severity, message }) => ({ code, severity, message })),
     });
   }
+  results.push(...unopened);
 
   if (values.json) {
     io.stdout.write(`${JSON.stringify({ results })}\n`);
@@ -139,12 +154,42 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   return results.every((result) => result.valid) ? 0 : 1;
 }
 
-function hasSkillFile(dir: string): boolean {
+/** True when `path` is a folder (following symlinks). */
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** True when the folder has an entry named SKILL.md or skill.md of any type (a FIFO or folder is validated too). */
+function hasSkillFileEntry(dir: string): boolean {
   return ["SKILL.md", "skill.md"].some((file) => {
     try {
-      return statSync(join(dir, file)).isFile();
+      lstatSync(join(dir, file));
+      return true;
     } catch {
       return false;
     }
+  });
+}
+
+/** A scan diagnostic that means "could not open this": an unreadable folder, a dangling folder or SKILL.md link. */
+function isUnopened(diagnostic: SkillDiagnostic): boolean {
+  return ["source-unreadable", "source-dangling-link", "skill-md-missing"].includes(diagnostic.code);
+}
+
+/** The scan's unopened entries as invalid results, one per path. */
+function scanProblems(diagnostics: readonly SkillDiagnostic[]): ValidationResult[] {
+  return diagnostics.filter(isUnopened).map((diagnostic) => {
+    const danglingSkillFile = diagnostic.code === "skill-md-missing";
+    return {
+      path: danglingSkillFile ? dirname(diagnostic.path) : diagnostic.path,
+      skillFile: danglingSkillFile ? diagnostic.path : null,
+      name: null,
+      valid: false,
+      diagnostics: [{ code: diagnostic.code, severity: "error", message: diagnostic.message }],
+    };
   });
 }
