@@ -8,12 +8,7 @@ export function describeChatError(
 ): string {
   const err = error as { message?: string; status?: number; name?: string };
   const message = (err.message ?? String(error)).split("\n")[0]!;
-  // Shown through the CLI's one URL redaction: a base URL may carry `user:password@`.
-  const url = endpoint
-    ? endpoint.baseURL === undefined
-      ? "https://api.openai.com/v1"
-      : redactUrl(endpoint.baseURL)
-    : undefined;
+  const url = endpointUrl(endpoint);
   const code = networkCode(error);
   const cause = code ? networkCause(code) : undefined;
   if (cause && url) return `cannot reach the model at ${url}: ${cause} (${code})`;
@@ -24,10 +19,7 @@ export function describeChatError(
   }
   if (isTimeout(error, message) && url) {
     const ms = endpoint?.timeoutMs;
-    const seconds =
-      ms === undefined
-        ? ""
-        : ` within ${ms < 10_000 ? String(Number((ms / 1000).toFixed(1))) : Math.round(ms / 1000)} s`;
+    const seconds = ms === undefined ? "" : ` within ${formatSeconds(ms)} s`;
     return `the model at ${url} did not answer${seconds} (timeout; raise it with --timeout SECONDS)`;
   }
   if (url && hasCauseMessage(error, /^bad port$/i)) {
@@ -41,6 +33,12 @@ export function describeChatError(
   const status = typeof err.status === "number" && !message.startsWith(String(err.status)) ? `${err.status} ` : "";
   const where = url && typeof err.status === "number" ? ` (from ${url})` : "";
   return `${status}${message}${code && !message.includes(code) ? ` (${code})` : ""}${where}`;
+}
+
+/** The endpoint as shown (through the CLI's one URL redaction: a base URL may carry `user:password@`). */
+function endpointUrl(endpoint: { baseURL: string | undefined } | undefined): string | undefined {
+  if (!endpoint) return undefined;
+  return endpoint.baseURL === undefined ? "https://api.openai.com/v1" : redactUrl(endpoint.baseURL);
 }
 
 function formatSeconds(ms: number): string {
