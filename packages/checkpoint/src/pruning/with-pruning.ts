@@ -30,14 +30,17 @@ export class PruningCheckpointSaver extends BaseCheckpointSaver {
     this.inner = inner;
   }
 
+  /** The inner saver's checkpoint for `config` (reads are passed through). */
   getTuple(config: Config): Promise<CheckpointTuple | undefined> {
     return this.inner.getTuple(config);
   }
 
+  /** The inner saver's checkpoints, newest first (passed through). */
   list(config: Config, options?: ListOptions): AsyncGenerator<CheckpointTuple> {
     return this.inner.list(config, options);
   }
 
+  /** Stores the checkpoint in the inner saver; every `pruneEvery` writes of a thread, prunes it by the policy. */
   async put(
     config: Config,
     checkpoint: Checkpoint,
