@@ -26,14 +26,29 @@ describe("the API reference", () => {
     expect([...config.entryPoints].sort()).toEqual(exportedEntryPoints());
   });
 
-  it("builds with no warning: no undocumented export, no link that points nowhere", () => {
-    const result = spawnSync(
-      join(REPO_ROOT, "node_modules", ".bin", "typedoc"),
-      ["--emit", "none", "--treatWarningsAsErrors", "--logLevel", "Warn"],
-      { cwd: REPO_ROOT, encoding: "utf8" },
-    );
-    const output = `${result.stdout}${result.stderr}`;
-    expect(output.replace(/\u001b\[[0-9;]*m/g, ""), output).not.toMatch(/\[warning\]|\[error\]/);
-    expect(result.status, output).toBe(0);
-  }, 900_000);
+  // TypeDoc reports an undocumented export only when the run covers that one package (checked by hand: with entry
+  // points of two packages the same undocumented function went unreported), so each package is checked on its own;
+  // the guides' links are checked in every run (they are project documents).
+  it.each(["checkpoint", "cli", "core", "langgraph", "shell"])(
+    "%s: no warning, so no undocumented export and no link that points nowhere",
+    (name) => {
+      const entries = exportedEntryPoints().filter((entry) => entry.startsWith(`packages/${name}/`));
+      const result = spawnSync(
+        join(REPO_ROOT, "node_modules", ".bin", "typedoc"),
+        [
+          "--emit",
+          "none",
+          "--treatWarningsAsErrors",
+          "--logLevel",
+          "Warn",
+          ...entries.flatMap((e) => ["--entryPoints", e]),
+        ],
+        { cwd: REPO_ROOT, encoding: "utf8" },
+      );
+      const output = `${result.stdout}${result.stderr}`;
+      expect(output.replace(/\u001b\[[0-9;]*m/g, ""), output).not.toMatch(/\[warning\]|\[error\]/);
+      expect(result.status, output).toBe(0);
+    },
+    900_000,
+  );
 });

@@ -22,6 +22,7 @@ export class PruningCheckpointSaver extends DelegatingCheckpointSaver {
     storeForSaver(inner); // fails now, not at the first prune, for a saver it cannot prune
   }
 
+  /** Stores the checkpoint in the inner saver; every `pruneEvery` writes of a thread, prunes it by the policy. */
   override async put(
     config: SaverConfig,
     checkpoint: Checkpoint,

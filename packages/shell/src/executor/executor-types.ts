@@ -67,6 +67,7 @@ export interface RunningCommand {
   readonly exited: boolean;
   /** Writes to stdin (false when stdin is closed). */
   write(data: string): boolean;
+  /** Closes stdin (the process sees end of input). */
   closeStdin(): void;
   /** Subscribes to output chunks as they arrive. */
   onOutput(listener: (stream: "stdout" | "stderr", chunk: Buffer) => void): void;

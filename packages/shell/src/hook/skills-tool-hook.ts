@@ -8,5 +8,6 @@ export type SkillsToolHook = CoreSkillsToolHook<StructuredToolInterface>;
 
 /** The structural catalog the shell hook needs: @skillgraph/core's SkillCatalog satisfies it. */
 export interface ShellSkillCatalog {
+  /** The skill of that name, or undefined. */
   get(name: string): SkillMetadata | undefined;
 }
