@@ -42,6 +42,7 @@ export class PruningCheckpointSaver extends DelegatingCheckpointSaver {
     return saved;
   }
 
+  /** Deletes a thread in the inner saver and forgets its write count. */
   override deleteThread(threadId: string): Promise<void> {
     this.writesSincePrune.delete(threadId);
     return this.inner.deleteThread(threadId);

@@ -25,14 +25,17 @@ export abstract class DelegatingCheckpointSaver extends BaseCheckpointSaver {
     this.inner = inner;
   }
 
+  /** The inner saver's checkpoint for `config`. */
   getTuple(config: SaverConfig): Promise<CheckpointTuple | undefined> {
     return this.inner.getTuple(config);
   }
 
+  /** The inner saver's checkpoints, newest first. */
   list(config: SaverConfig, options?: ListOptions): AsyncGenerator<CheckpointTuple> {
     return this.inner.list(config, options);
   }
 
+  /** Stores a checkpoint in the inner saver. */
   put(
     config: SaverConfig,
     checkpoint: Checkpoint,
@@ -42,18 +45,22 @@ export abstract class DelegatingCheckpointSaver extends BaseCheckpointSaver {
     return this.inner.put(config, checkpoint, metadata, versions);
   }
 
+  /** Stores pending writes in the inner saver. */
   putWrites(config: SaverConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     return this.inner.putWrites(config, writes, taskId, taskPath);
   }
 
+  /** Deletes a thread's checkpoints and writes in the inner saver. */
   deleteThread(threadId: string): Promise<void> {
     return this.inner.deleteThread(threadId);
   }
 
+  /** The inner saver's history of a delta channel. */
   override getDeltaChannelHistory(options: DeltaHistoryOptions) {
     return this.inner.getDeltaChannelHistory(options);
   }
 
+  /** The inner saver's next channel version. */
   override getNextVersion(current: number | undefined): number {
     return this.inner.getNextVersion(current);
   }

@@ -2,7 +2,7 @@ import { integerOption, InvalidOptionsError } from "../internal/core.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { detectCgroupHost, type CgroupHost } from "./command-cgroup.js";
 
-/** The `limits` option: `false` turns limits off; each value is optional (defaults in {@link resolveLimits}). */
+/** The `limits` option: `false` turns limits off; each value is optional (defaults in docs/shell.md). */
 export type CommandLimitsOption =
   | false
   | {
