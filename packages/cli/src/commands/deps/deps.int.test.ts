@@ -101,6 +101,6 @@ describe("skillgraph deps", () => {
     expect(plain.out()).toContain("declares no dependencies");
     const url = captureIO(dir, { PATH: process.env.PATH, XDG_CACHE_HOME: join(dir, "cache") });
     expect(await runCli(["deps", "url", "--skills", join(dir, "skills"), "--install", "--yes"], url)).toBe(1);
-    expect(url.out()).toContain("is not a plain package specifier");
+    expect(url.out()).toContain("is not a plain package requirement");
   });
 });
