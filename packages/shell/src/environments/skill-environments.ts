@@ -73,26 +73,7 @@ export async function readSkillRequirements(
         .split(/\r?\n/)
         .map((line) => line.replace(/(^|\s)#.*$/, "").trim())
         .filter((line) => line !== "");
-      if (lines.length > MAX_REQUIREMENTS)
-        return {
-          error: `skill '${skill.name}': ${file} has ${lines.length} requirements (at most ${MAX_REQUIREMENTS})`,
-        };
-      const packages: string[] = [];
-      for (const line of lines) {
-        const parsed = parseRequirementLine(line);
-        if (!parsed.ok)
-          return {
-            error:
-              `skill '${skill.name}': ${file} line '${line.slice(0, 80)}' is not a plain package requirement: ` +
-              `it ${parsed.message} (only names with version specifiers and simple markers are installed; ` +
-              "no options, URLs, paths or archives)",
-          };
-        packages.push(parsed.requirement);
-      }
-      const digest = createHash("sha256").update(`${process.version}\n${text}`).digest("hex").slice(0, 16);
-      const safeName = skill.name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
-      const recordDir = path.join(root, `${safeName}-${digest}`);
-      return { file, packages, text, recordDir, hostDir: path.join(recordDir, "env") };
+      return checkedRequirements(skill.name, { file, label: file, lines, text }, root);
     }
     return undefined;
   });
@@ -110,24 +91,39 @@ function declaredRequirements(
   root: string,
 ): SkillRequirements | { error: string } | undefined {
   if (declared.length === 0) return undefined;
-  if (declared.length > MAX_REQUIREMENTS)
-    return { error: `skill '${name}': depends.uv has ${declared.length} entries (at most ${MAX_REQUIREMENTS})` };
+  return checkedRequirements(name, { file: "", label: "depends.uv", lines: declared }, root);
+}
+
+/**
+ * Requirement lines checked against the strict grammar (at most {@link MAX_REQUIREMENTS}), in canonical form, with the
+ * environment folder named by skill name and content hash; an error names the first line that is not a plain
+ * requirement.
+ */
+function checkedRequirements(
+  name: string,
+  declared: { file: string; label: string; lines: readonly string[]; text?: string },
+  root: string,
+): SkillRequirements | { error: string } {
+  const { file, label, lines } = declared;
+  if (lines.length > MAX_REQUIREMENTS)
+    return { error: `skill '${name}': ${label} has ${lines.length} requirements (at most ${MAX_REQUIREMENTS})` };
   const packages: string[] = [];
-  for (const line of declared) {
+  for (const line of lines) {
     const parsed = parseRequirementLine(line);
     if (!parsed.ok)
       return {
         error:
-          `skill '${name}': depends.uv entry '${line.slice(0, 80)}' is not a plain package requirement: ` +
-          `it ${parsed.message} (URLs, paths, archives and options are not installed)`,
+          `skill '${name}': ${label} line '${line.slice(0, 80)}' is not a plain package requirement: ` +
+          `it ${parsed.message} (only names with version specifiers and simple markers are installed; ` +
+          "no options, URLs, paths or archives)",
       };
     packages.push(parsed.requirement);
   }
-  const text = `${packages.join("\n")}\n`;
+  const text = declared.text ?? `${packages.join("\n")}\n`;
   const digest = createHash("sha256").update(`${process.version}\n${text}`).digest("hex").slice(0, 16);
   const safeName = name.replace(/[^A-Za-z0-9._-]/g, "_").slice(0, 64);
   const recordDir = path.join(root, `${safeName}-${digest}`);
-  return { file: "", packages, text, recordDir, hostDir: path.join(recordDir, "env") };
+  return { file, packages, text, recordDir, hostDir: path.join(recordDir, "env") };
 }
 
 /**
