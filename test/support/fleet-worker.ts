@@ -33,10 +33,30 @@ const storeTarget = new URL(storeUrl);
 const storeSchema = storeTarget.searchParams.get("schema") ?? "public";
 storeTarget.searchParams.delete("schema");
 const store = guardPostgresPool(PostgresStore.fromConnString(storeTarget.toString(), { schema: storeSchema }));
-const registry = await createSkillRegistry({ sources: [skillsFromStore(store)], watch: { pollMs: 300 } });
+/**
+ * A worker restarted while PostgreSQL itself restarts (57P03 "the database system is shutting down", refused
+ * connections) retries its start-up for a bounded time, as a process supervisor would.
+ */
+async function untilDatabaseUp<T>(start: () => Promise<T>): Promise<T> {
+  const deadline = Date.now() + 45_000;
+  for (;;) {
+    try {
+      return await start();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
+  }
+}
+const registry = await untilDatabaseUp(() =>
+  createSkillRegistry({ sources: [skillsFromStore(store)], watch: { pollMs: 300 } }),
+);
 const hook = createShellHook({ skills: registry, executor: executor as "bubblewrap" | "local" });
 const middleware = createSkillsMiddleware({ skills: registry, hooks: [hook] });
-const saver = withPruning(await createCheckpointer(checkpointUrl), { keepLast: 10, onWrite: { every: 4 } });
+const saver = withPruning(await untilDatabaseUp(() => createCheckpointer(checkpointUrl)), {
+  keepLast: 10,
+  onWrite: { every: 4 },
+});
 const model = new ChatOpenAI({
   model: "scripted",
   apiKey: "test",
