@@ -5,6 +5,7 @@ import { fusePhrasings, phrasingsOf, type PhrasingRanking } from "./fuse-phrasin
 import { markConfident } from "./mark-confident.js";
 import { buildQuerySlots } from "./query-slots.js";
 import { rankDocuments } from "./rank-documents.js";
+import { hasUnknownWord } from "./unknown-words.js";
 import {
   resolveSearchIndexOptions,
   type ResolvedSearchIndexOptions,
@@ -65,6 +66,9 @@ export function indexAnalyzedDocuments(
 /** How many candidates each phrasing contributes to the fused ranking (as for embeddings: the lexical top 50). */
 const FUSION_POOL = 50;
 
+/** A rule no score meets: used when a judged phrasing holds a word no skill uses (see `hasUnknownWord`). */
+const NEVER_CONFIDENT = { threshold: Number.POSITIVE_INFINITY, margin: 0 };
+
 class ImmutableSearchIndex implements SearchIndex {
   static withAnalyzed(
     base: SearchIndex | undefined,
@@ -118,17 +122,21 @@ class ImmutableSearchIndex implements SearchIndex {
     }
     // One candidate past the limit, so `confident` can see the closest competitor the limit cut off.
     const pool = phrasings.length > 1 ? Math.max(limit + 1, FUSION_POOL) : limit + 1;
-    const rankings = phrasings.map((phrasing) => this.#rank(phrasing, pool));
+    const ranked = phrasings.map((phrasing) => this.#rank(phrasing, pool));
+    const rankings = ranked.map(({ ranking }) => ranking);
     const candidates = rankings.length === 1 ? rankings[0]! : fusePhrasings(rankings);
     const shown = candidates.slice(0, limit);
     const cut = candidates.slice(limit).reduce((best, candidate) => Math.max(best, candidate.score), 0);
-    return markConfident(shown, this.#options.confidence, cut).filter((result) => result.score >= minScore);
+    // With rewrites, only the rewrites are judged: the request as written is in the user's words, not an author's.
+    const judged = ranked.length === 1 ? ranked : ranked.slice(1);
+    const rule = judged.some(({ unknownWord }) => unknownWord) ? NEVER_CONFIDENT : this.#options.confidence;
+    return markConfident(shown, rule, cut).filter((result) => result.score >= minScore);
   }
 
-  /** One phrasing's lexical ranking (positive scores only), best first. */
-  #rank(phrasing: string, limit: number): PhrasingRanking {
+  /** One phrasing's lexical ranking (positive scores only, best first) and whether it holds a word no skill uses. */
+  #rank(phrasing: string, limit: number): { ranking: PhrasingRanking; unknownWord: boolean } {
     const slots = buildQuerySlots(phrasing, this.#state, this.#options.synonyms, this.#options.expansion);
-    return rankDocuments(this.#state, slots, this.#options.ranking, limit)
+    const ranking = rankDocuments(this.#state, slots, this.#options.ranking, limit)
       .filter(({ score }) => score > 0)
       .slice(0, limit)
       .map(({ document, score }) => ({
@@ -137,6 +145,7 @@ class ImmutableSearchIndex implements SearchIndex {
         path: document.path,
         description: document.description,
       }));
+    return { ranking, unknownWord: hasUnknownWord(slots, this.#state) };
   }
 
   update(changes: SearchIndexUpdate): SearchIndex {

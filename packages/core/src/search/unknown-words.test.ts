@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+import { createSearchIndex } from "./search-index.js";
+
+const index = createSearchIndex([
+  {
+    name: "dns-records",
+    description: "Manage DNS records for domains hosted on Cloudflare.",
+    body: "# DNS\nAdd, update and delete records.",
+    path: "/s/dns-records/SKILL.md",
+  },
+  { name: "pdf-tools", description: "Create and edit PDF files.", body: "# PDF", path: "/s/pdf-tools/SKILL.md" },
+]);
+
+const first = (query: string | string[]) => index.search(query)[0];
+
+describe("a word no skill uses rules out a confident result", () => {
+  it("keeps a clear fit confident when every word is known", () => {
+    expect(first("manage cloudflare dns records")).toMatchObject({ name: "dns-records", confident: true });
+  });
+
+  it("is not confident when the request names a product no skill mentions, though the rest matches", () => {
+    expect(first("manage godaddy dns records")).toMatchObject({ name: "dns-records", confident: false });
+  });
+
+  it("still counts a near spelling of a known word as known", () => {
+    expect(first("manage cloudflaer dns records")?.confident).toBe(true);
+  });
+
+  it("ignores short words (abbreviations) and words with digits", () => {
+    expect(first("manage cloudflare dns records xyz")?.confident).toBe(true);
+    expect(first("manage cloudflare dns records v2beta")?.confident).toBe(true);
+  });
+
+  it("judges only the rewrites when several phrasings are sent", () => {
+    const known = ["manage cloudflare dns records", "cloudflare dns records"];
+    expect(first(["please sort out my zone on the registrar", ...known])?.confident).toBe(true);
+    expect(first(["please sort out my zone", "godaddy dns records", ...known])?.confident).toBe(false);
+  });
+});
