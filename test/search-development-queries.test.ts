@@ -2,15 +2,15 @@
 // - test/fixtures/search-development-queries-a.json: 60 real queries of six kinds and 15 off-topic ones, written blind
 //   (by someone who never saw the search code), then used while building the ranking and the score calibration.
 // - test/fixtures/search-development-queries-b.json: 120 real queries of six kinds and 40 off-topic ones, written from
-//   the corpus's SKILL.md files alone; scored once as a held-out set, then used to tune the calibration (issue 12).
+//   the corpus's SKILL.md files alone; scored once as a held-out set, then used to tune the calibration.
 // - test/fixtures/search-development-queries-c.json: 180 real queries of six kinds and 60 off-topic ones, written from
 //   the corpus's SKILL.md files by a helper that never saw the search code; scored once as a held-out set
-//   (2026-11-23), then looked at while tuning the weight of words no skill knows (issue 12).
+//   (2026-11-23), then looked at while tuning the weight of words no skill knows.
 // - test/fixtures/search-development-queries-d.json: 180 real queries of six kinds and 60 off-topic ones, written the
 //   same way; scored once as a held-out set (2026-11-23), then looked at while choosing what `confident` means
 //   (threshold and margin, docs/design/search-tuning.md), so a development set since.
 // Every set: at most 5% of off-topic requests confident, at most 3% of real ones confident with a wrong first result.
-// The five-style sets E1 and E2 are in test/search-style-sets.test.ts; the held-out set E3 in
+// The five-style sets E1, E2 and E3 are in test/search-style-sets.test.ts; the held-out sets E4a–c in
 // test/search-held-out-queries.test.ts.
 // The bounds are floors under the measured figures (docs/search.md), so a regression fails but small changes do not.
 import { readFileSync } from "node:fs";
@@ -66,7 +66,7 @@ describe.skipIf(!CORPUS_AVAILABLE)(
       );
       expect(figures.realConfidentWrong).toBeLessThanOrEqual(0.03);
       expect(figures.real).toBeGreaterThanOrEqual(60);
-      // 0.95 with the hand-written product glossary, 0.883 since it was removed (issue 12): described-product queries
+      // 0.95 with the hand-written product glossary, 0.883 since it was removed: described-product queries
       // ("the Japanese business chat app") need knowledge no skill text holds; the `embeddings` option is the way there.
       expect(figures.top5).toBeGreaterThanOrEqual(0.85);
       expect(figures.auc).toBeGreaterThanOrEqual(0.97);
