@@ -69,9 +69,9 @@ describe("search_skills through createAgent uses the registry's async (embedding
 
   it("takes several phrasings in one call (the request as written plus rewrites) and offers `queries` to the model", async () => {
     const { text, toolSchema } = await runSearch(false, {
-      queries: ["find the skill for the zyxwvut thing", "compile ledger summary"],
+      queries: ["find the skill for the zyxwvut thing", "compile ledger summary", "compile the ledger into a summary"],
     });
-    expect(text).toMatch(/^Skills matching 'find the skill for the zyxwvut thing' \(and 1 rewrite\)/);
+    expect(text).toMatch(/^Skills matching 'find the skill for the zyxwvut thing' \(and 2 rewrites\)/);
     expect(text).toContain("- quarterly (score");
     expect(JSON.stringify(toolSchema)).toContain('"queries"');
   });

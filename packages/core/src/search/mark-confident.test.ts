@@ -38,9 +38,18 @@ describe("several phrasings of one need", () => {
   ]);
 
   it("are fused by reciprocal rank, each result keeping its best score", () => {
-    const results = index.search(["tomorrow's sky outlook for Lisbon", "weather forecast city"], { limit: 3 });
+    const phrasings = ["tomorrow's sky outlook for Lisbon", "weather forecast city", "city weather forecasts"];
+    const results = index.search(phrasings, { limit: 3 });
     expect(results[0]).toMatchObject({ name: "weather", confident: true });
-    expect(results[0]!.score).toBe(index.search("weather forecast city", { limit: 1 })[0]!.score);
+    expect(results[0]!.score).toBe(
+      Math.max(...phrasings.slice(1).map((phrasing) => index.search(phrasing, { limit: 1 })[0]!.score)),
+    );
+  });
+
+  it("are confident only when at least two phrasings each score the first result over the threshold", () => {
+    const one = index.search(["tomorrow's sky outlook for Lisbon", "weather forecast city"], { limit: 3 });
+    expect(one[0]).toMatchObject({ name: "weather", confident: false });
+    expect(index.search("weather forecast city", { limit: 1 })[0]!.confident).toBe(true);
   });
 
   it("equal one phrasing when given one, and ignore blank and repeated ones", () => {

@@ -2,6 +2,7 @@ import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { applyChanges, EMPTY_STATE, type IndexState } from "./index-state.js";
 import { analyzeDocument, type IndexedDocument } from "./indexed-document.js";
 import { fusePhrasings, phrasingsOf, type PhrasingRanking } from "./fuse-phrasings.js";
+import { confidenceRuleFor, type JudgedPhrasing } from "./judge-phrasings.js";
 import { markConfident } from "./mark-confident.js";
 import { buildQuerySlots } from "./query-slots.js";
 import { rankDocuments } from "./rank-documents.js";
@@ -66,9 +67,6 @@ export function indexAnalyzedDocuments(
 /** How many candidates each phrasing contributes to the fused ranking (as for embeddings: the lexical top 50). */
 const FUSION_POOL = 50;
 
-/** A rule no score meets: used when a judged phrasing holds a word no skill uses (see `hasUnknownWord`). */
-const NEVER_CONFIDENT = { threshold: Number.POSITIVE_INFINITY, margin: 0 };
-
 class ImmutableSearchIndex implements SearchIndex {
   static withAnalyzed(
     base: SearchIndex | undefined,
@@ -127,14 +125,12 @@ class ImmutableSearchIndex implements SearchIndex {
     const candidates = rankings.length === 1 ? rankings[0]! : fusePhrasings(rankings);
     const shown = candidates.slice(0, limit);
     const cut = candidates.slice(limit).reduce((best, candidate) => Math.max(best, candidate.score), 0);
-    // With rewrites, only the rewrites are judged: the request as written is in the user's words, not an author's.
-    const judged = ranked.length === 1 ? ranked : ranked.slice(1);
-    const rule = judged.some(({ unknownWord }) => unknownWord) ? NEVER_CONFIDENT : this.#options.confidence;
+    const rule = confidenceRuleFor(ranked, shown[0]?.name, this.#options.confidence);
     return markConfident(shown, rule, cut).filter((result) => result.score >= minScore);
   }
 
   /** One phrasing's lexical ranking (positive scores only, best first) and whether it holds a word no skill uses. */
-  #rank(phrasing: string, limit: number): { ranking: PhrasingRanking; unknownWord: boolean } {
+  #rank(phrasing: string, limit: number): JudgedPhrasing {
     const slots = buildQuerySlots(phrasing, this.#state, this.#options.synonyms, this.#options.expansion);
     const ranking = rankDocuments(this.#state, slots, this.#options.ranking, limit)
       .filter(({ score }) => score > 0)

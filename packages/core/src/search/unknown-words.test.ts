@@ -35,5 +35,7 @@ describe("a word no skill uses rules out a confident result", () => {
     const known = ["manage cloudflare dns records", "cloudflare dns records"];
     expect(first(["please sort out my zone on the registrar", ...known])?.confident).toBe(true);
     expect(first(["please sort out my zone", "godaddy dns records", ...known])?.confident).toBe(false);
+    // A word the user typed but no rewrite repeats does not count.
+    expect(first(["please sort out my godaddy zone", ...known])?.confident).toBe(true);
   });
 });
