@@ -1,10 +1,11 @@
-// DEVELOPMENT SETS E1, E2 and E3 (tuned on, not held out): 125 real requests each in five styles (plain, indirect,
+// DEVELOPMENT SETS E1, E2, E3 and E4a–c (tuned on, not held out): 125 real requests each in five styles (plain, indirect,
 // paraphrase, jargon, short) and 50 off-topic requests sharing the corpus's vocabulary, written from the corpus's
 // SKILL.md files by writers who never saw the search code (test/fixtures/search-development-queries-e{1,2,3}.json;
-// E3 was held out and scored once, then its results were read to find the unknown-word rule).
+// E3 was held out and scored once, then its results were read to find the unknown-word rule; E4a–c likewise, 100 real
+// and 40 off-topic requests each, every one also rewritten, then read to find the phrasing-agreement rule).
 // Their paraphrase requests are also searched with rewrites an independent writer produced from the search_skills
 // description alone (test/fixtures/search-rewrites-e{1,2,3}.json). The floors sit a little under the figures in
-// docs/design/search-tuning.md, so a regression fails and noise does not. The held-out sets E4a–c are not here
+// docs/design/search-tuning.md, so a regression fails and noise does not. The held-out sets E5a–c are not here
 // (test/search-held-out-queries.test.ts).
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -73,4 +74,19 @@ describe.skipIf(!CORPUS_AVAILABLE)("search on the five-style development sets E1
       expect(paraphrase.confidentWrong).toBeLessThanOrEqual(0.04);
     }
   });
+});
+
+describe.skipIf(!CORPUS_AVAILABLE)("search on the development sets E4a–c, every request also rewritten (corpus required)", () => {
+  for (const label of ["E4a", "E4b", "E4c"]) {
+    it(`set ${label}: as written and with rewrites, at most 5% of off-topic requests confident and 3% of real ones confident and wrong`, () => {
+      for (const withRewrites of [false, true]) {
+        const result = figures(label, withRewrites);
+        expect(result.offTopic).toBe(40);
+        expect(style(result, "all").count).toBe(100);
+        expect(style(result, "all").top5).toBeGreaterThanOrEqual(withRewrites ? 0.9 : 0.82);
+        expect(result.offTopicConfident / result.offTopic).toBeLessThanOrEqual(0.05);
+        expect(style(result, "all").confidentWrong).toBeLessThanOrEqual(0.03);
+      }
+    });
+  }
 });

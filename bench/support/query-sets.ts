@@ -1,5 +1,5 @@
-// Loads every labelled query set (natural-queries, A–D in test/fixtures, the five-style development sets E1/E2/E3 and
-// the held-out sets E4a/E4b/E4c in test/fixtures) into one shape, so the style report and the tests read them the same way.
+// Loads every labelled query set (natural-queries, A–D in test/fixtures, the five-style development sets E1–E4c and
+// the held-out sets E5a/E5b/E5c in test/fixtures) into one shape, so the style report and the tests read them the same way.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadNaturalQueries } from "../../packages/core/src/search/__fixtures__/load-corpus.js";
@@ -56,7 +56,7 @@ export function readQuerySet(label: string, file: string, heldOut = false): Quer
   return { label, file, heldOut, queries };
 }
 
-/** Every development set present (and the held-out E4 sets only when `withHeldOut`). */
+/** Every development set present (and the held-out E5 sets only when `withHeldOut`). */
 export function loadQuerySets(withHeldOut = false): QuerySet[] {
   const natural = loadNaturalQueries().map((item, i): StyledQuery => ({
     id: `n-${i + 1}`,
@@ -74,9 +74,12 @@ export function loadQuerySets(withHeldOut = false): QuerySet[] {
     ["E1", "search-development-queries-e1.json", false],
     ["E2", "search-development-queries-e2.json", false],
     ["E3", "search-development-queries-e3.json", false],
-    ["E4a", "search-held-out-queries-e4a.json", true],
-    ["E4b", "search-held-out-queries-e4b.json", true],
-    ["E4c", "search-held-out-queries-e4c.json", true],
+    ["E4a", "search-development-queries-e4a.json", false],
+    ["E4b", "search-development-queries-e4b.json", false],
+    ["E4c", "search-development-queries-e4c.json", false],
+    ["E5a", "search-held-out-queries-e5a.json", true],
+    ["E5b", "search-held-out-queries-e5b.json", true],
+    ["E5c", "search-held-out-queries-e5c.json", true],
   ];
   for (const [label, name, heldOut] of files) {
     const file = join(FIXTURES, name);
