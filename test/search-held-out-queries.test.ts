@@ -1,9 +1,9 @@
-// HELD-OUT SETS E4a, E4b, E4c: test/fixtures/search-held-out-queries-e4{a,b,c}.json (140 requests each: 100 real, 20
+// HELD-OUT SETS E5a, E5b, E5c: test/fixtures/search-held-out-queries-e5{a,b,c}.json (140 requests each: 100 real, 20
 // in each of five styles, and 40 off-topic sharing the corpus's vocabulary), written from the corpus's SKILL.md files
 // alone by three writers with different personas who never saw the search code (sha256 of each file as written is in
 // the fixture). Every request, off-topic ones included, was also rewritten by three more writers who saw only the
-// request text (shuffled, no labels) and the search_skills description (test/fixtures/search-rewrites-e4{a,b,c}.json).
-// All six files were committed before the first search over them, after the unknown-word rule was adopted, and scored
+// request text (shuffled, no labels) and the search_skills description (test/fixtures/search-rewrites-e5{a,b,c}.json).
+// All six files were committed before the first search over them, after the phrasing-agreement rule was adopted, and scored
 // ONCE (docs/design/search-tuning.md). Any change made while looking at their results turns them into development
 // sets, and docs/design/search-tuning.md must say so. The bounds are sanity floors under that single score, so a
 // regression fails but noise does not; the figures that count are the ones recorded at the scoring.
@@ -37,10 +37,10 @@ function figures(label: string, withRewrites: boolean): SetFigures {
   return result;
 }
 
-describe.skipIf(!CORPUS_AVAILABLE)("search on held-out sets E4a–c (never tuned on; corpus required)", () => {
-  // Scored once, as written: top-5 0.88 / 0.92 / 0.86; off-topic confident 0, 2, 0 of 40; confident and wrong 0.
-  for (const label of ["E4a", "E4b", "E4c"]) {
-    it(`set ${label} as written: top-5 and AUC over sanity floors, off-topic rarely confident, no confident wrong answer`, () => {
+describe.skipIf(!CORPUS_AVAILABLE)("search on held-out sets E5a–c (never tuned on; corpus required)", () => {
+  // Scored once, as written: top-5 0.85 / 0.85 / 0.96; off-topic confident 0, 1, 0 of 40; confident and wrong 1, 0, 0.
+  for (const label of ["E5a", "E5b", "E5c"]) {
+    it(`set ${label} as written: top-5 and AUC over sanity floors, off-topic rarely confident, confident wrong answers rare`, () => {
       const result = figures(label, false);
       const all = result.styles.find((style) => style.style === "all")!;
       expect(all.count).toBe(100);
@@ -48,20 +48,20 @@ describe.skipIf(!CORPUS_AVAILABLE)("search on held-out sets E4a–c (never tuned
       expect(all.top5).toBeGreaterThanOrEqual(0.8);
       expect(all.auc).toBeGreaterThanOrEqual(0.7);
       expect(result.offTopicConfident).toBeLessThanOrEqual(3);
-      expect(all.confidentWrong).toBeLessThanOrEqual(0.02);
+      expect(all.confidentWrong).toBeLessThanOrEqual(0.03);
     });
   }
 
-  // Scored once, every request with its rewrites: top-5 0.96 / 0.96 / 0.94; off-topic confident 4, 2, 2 of 40 (the
-  // worst set, E4a, is over the 5% goal: rewrites make some off-topic requests read like a skill's task).
+  // Scored once, every request with its rewrites: top-5 0.99 / 0.91 / 0.97; off-topic confident 1, 0, 0 of 40;
+  // confident and wrong 0.
   it("every request with its rewrites: top-5 rises on each set; confident wrong answers stay rare", () => {
-    for (const label of ["E4a", "E4b", "E4c"]) {
+    for (const label of ["E5a", "E5b", "E5c"]) {
       const without = figures(label, false).styles.find((style) => style.style === "all")!;
       const result = figures(label, true);
       const all = result.styles.find((style) => style.style === "all")!;
       expect(all.top5).toBeGreaterThan(without.top5);
       expect(all.top5).toBeGreaterThanOrEqual(0.9);
-      expect(result.offTopicConfident).toBeLessThanOrEqual(6);
+      expect(result.offTopicConfident).toBeLessThanOrEqual(3);
       expect(all.confidentWrong).toBeLessThanOrEqual(0.03);
     }
   });

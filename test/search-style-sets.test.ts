@@ -76,17 +76,20 @@ describe.skipIf(!CORPUS_AVAILABLE)("search on the five-style development sets E1
   });
 });
 
-describe.skipIf(!CORPUS_AVAILABLE)("search on the development sets E4a–c, every request also rewritten (corpus required)", () => {
-  for (const label of ["E4a", "E4b", "E4c"]) {
-    it(`set ${label}: as written and with rewrites, at most 5% of off-topic requests confident and 3% of real ones confident and wrong`, () => {
-      for (const withRewrites of [false, true]) {
-        const result = figures(label, withRewrites);
-        expect(result.offTopic).toBe(40);
-        expect(style(result, "all").count).toBe(100);
-        expect(style(result, "all").top5).toBeGreaterThanOrEqual(withRewrites ? 0.9 : 0.82);
-        expect(result.offTopicConfident / result.offTopic).toBeLessThanOrEqual(0.05);
-        expect(style(result, "all").confidentWrong).toBeLessThanOrEqual(0.03);
-      }
-    });
-  }
-});
+describe.skipIf(!CORPUS_AVAILABLE)(
+  "search on the development sets E4a–c, every request also rewritten (corpus required)",
+  () => {
+    for (const label of ["E4a", "E4b", "E4c"]) {
+      it(`set ${label}: as written and with rewrites, at most 5% of off-topic requests confident and 3% of real ones confident and wrong`, () => {
+        for (const withRewrites of [false, true]) {
+          const result = figures(label, withRewrites);
+          expect(result.offTopic).toBe(40);
+          expect(style(result, "all").count).toBe(100);
+          expect(style(result, "all").top5).toBeGreaterThanOrEqual(withRewrites ? 0.9 : 0.82);
+          expect(result.offTopicConfident / result.offTopic).toBeLessThanOrEqual(0.05);
+          expect(style(result, "all").confidentWrong).toBeLessThanOrEqual(0.03);
+        }
+      });
+    }
+  },
+);

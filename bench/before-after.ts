@@ -1,0 +1,102 @@
+// Before and after in one run: cold load (from skill files and from a snapshot), first search and per-call overhead at
+// 1 000 skills, measured on a baseline checkout and on this one, alternating, each sample in a fresh process.
+// Run: pnpm bench before-after [--base REV] [--quick]
+// The baseline (default: 8c42fac, the code before the registry split, the option schemas and the shell pipeline) is
+// checked out once into the OS temp folder and its dependencies installed from the pnpm store (offline when warm).
+// Verdict per figure: after / before ≤ 1.10 is "ok"; CPU time is used for loads (steadier than wall time on a busy
+// machine); a figure under 1 ms is compared but never called a regression on its ratio alone.
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { skillTree } from "./support/skill-trees.js";
+import { median, round } from "./support/stats.js";
+
+const args = process.argv.slice(2);
+const quick = args.includes("--quick");
+const baseRev = args.includes("--base") ? args[args.indexOf("--base") + 1]! : "8c42fac";
+const reps = quick ? 2 : 5;
+const repo = join(import.meta.dirname, "..");
+const PROBE = "bench/support/hub-probe.ts";
+
+/** The baseline checkout, made once: a detached worktree with its dependencies installed. */
+function baselineCheckout(rev: string): string {
+  const commit = execFileSync("git", ["rev-parse", "--verify", `${rev}^{commit}`], {
+    cwd: repo,
+    encoding: "utf8",
+  }).trim();
+  const dir = join(tmpdir(), `skillgraph-bench-base-${commit.slice(0, 12)}`);
+  if (!existsSync(join(dir, "node_modules", ".modules.yaml"))) {
+    rmSync(dir, { recursive: true, force: true });
+    execFileSync("git", ["worktree", "prune"], { cwd: repo });
+    execFileSync("git", ["worktree", "add", "--detach", "--force", dir, commit], { cwd: repo, stdio: "ignore" });
+    console.log(`baseline ${rev} (${commit.slice(0, 12)}): installing dependencies in ${dir}`);
+    execFileSync("bash", ["scripts/pnpm.sh", "install", "--frozen-lockfile", "--prefer-offline", "--ignore-scripts"], {
+      cwd: dir,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  }
+  mkdirSync(join(dir, "bench", "support"), { recursive: true });
+  copyFileSync(join(repo, PROBE), join(dir, PROBE));
+  return dir;
+}
+
+function probe(cwd: string, ...probeArgs: string[]): Record<string, number> {
+  const result = spawnSync(
+    process.execPath,
+    ["--expose-gc", "--conditions=@skillgraph/source", "--import", "tsx", PROBE, ...probeArgs],
+    { cwd, encoding: "utf8", maxBuffer: 1 << 24 },
+  );
+  if (result.status !== 0) throw new Error(`probe ${probeArgs[0]} in ${cwd} failed:\n${result.stderr}`);
+  return JSON.parse(result.stdout.trim().split("\n").pop()!) as Record<string, number>;
+}
+
+const base = baselineCheckout(baseRev);
+const { dir } = await skillTree(1000);
+const trees = { before: base, after: repo } as const;
+const snapshots = {
+  before: join(base, ".bench-snapshot.json"),
+  after: join(tmpdir(), "skillgraph-bench-after-snapshot.json"),
+};
+for (const side of ["before", "after"] as const) {
+  rmSync(snapshots[side], { force: true });
+  probe(trees[side], "write-snapshot", dir, snapshots[side]);
+}
+// A snapshot written less than ~2 s after a file changed is not trusted (racy-clean rule): wait it out.
+await new Promise((resolve) => setTimeout(resolve, 2500));
+
+const samples: Record<string, { before: number[]; after: number[] }> = {};
+const record = (figure: string, side: "before" | "after", value: number | undefined) => {
+  if (value === undefined) return;
+  (samples[figure] ??= { before: [], after: [] })[side].push(value);
+};
+for (let rep = 0; rep < reps; rep++) {
+  const order = rep % 2 === 0 ? (["before", "after"] as const) : (["after", "before"] as const);
+  for (const side of order) {
+    const cold = probe(trees[side], "cold", dir);
+    record("cold load from files, CPU ms", side, cold.loadCpuMs);
+    record("first search after a cold load, ms", side, cold.firstSearchMs);
+    const warm = probe(trees[side], "snapshot", dir, snapshots[side]);
+    record("cold load from a snapshot, CPU ms", side, warm.loadCpuMs);
+    record("first search after a snapshot load, ms", side, warm.firstSearchMs);
+    const calls = probe(trees[side], "calls", dir);
+    record("model call with skills (createAgent + middleware), ms", side, calls.perCallMs);
+    record("overhead per model call (with − without skills), ms", side, calls.overheadMs);
+  }
+}
+
+console.log(`\nbefore = ${baseRev}, after = this checkout; 1 000 skills; median of ${reps} samples each, alternating`);
+console.log(`| figure | before | after | after / before | verdict |\n|---|---|---|---|---|`);
+let worse = 0;
+for (const [figure, { before, after }] of Object.entries(samples)) {
+  const b = median(before);
+  const a = median(after);
+  const ratio = b > 0 ? a / b : Number.NaN;
+  const small = Math.max(Math.abs(a), Math.abs(b)) < 1;
+  const verdict = small ? "under 1 ms" : ratio <= 1.1 ? "ok" : "WORSE by more than 10%";
+  if (verdict.startsWith("WORSE")) worse++;
+  console.log(
+    `| ${figure} | ${round(b, 2)} | ${round(a, 2)} | ${Number.isNaN(ratio) ? "-" : round(ratio, 2)} | ${verdict} |`,
+  );
+}
+console.log(worse === 0 ? "\nno figure worse by more than 10%" : `\n${worse} figure(s) worse by more than 10%`);
