@@ -6,7 +6,7 @@
 // Verdict per figure: after / before ≤ 1.10 is "ok"; CPU time is used for loads (steadier than wall time on a busy
 // machine); a figure under 1 ms is compared but never called a regression on its ratio alone.
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { skillTree } from "./support/skill-trees.js";
@@ -54,10 +54,10 @@ function probe(cwd: string, ...probeArgs: string[]): Record<string, number> {
 const base = baselineCheckout(baseRev);
 const { dir } = await skillTree(1000);
 const trees = { before: base, after: repo } as const;
-const snapshots = {
-  before: join(base, ".bench-snapshot.json"),
-  after: join(tmpdir(), "skillgraph-bench-after-snapshot.json"),
-};
+// Each snapshot in a folder only this user can write (a snapshot in a world-writable folder such as /tmp itself is
+// not trusted: the registry reports it and loads from the files).
+const snapshotDir = mkdtempSync(join(tmpdir(), "skillgraph-bench-snapshots-"));
+const snapshots = { before: join(snapshotDir, "before.json"), after: join(snapshotDir, "after.json") };
 for (const side of ["before", "after"] as const) {
   rmSync(snapshots[side], { force: true });
   probe(trees[side], "write-snapshot", dir, snapshots[side]);
@@ -77,6 +77,8 @@ for (let rep = 0; rep < reps; rep++) {
     record("cold load from files, CPU ms", side, cold.loadCpuMs);
     record("first search after a cold load, ms", side, cold.firstSearchMs);
     const warm = probe(trees[side], "snapshot", dir, snapshots[side]);
+    const problems = warm.snapshotProblems as unknown as string[] | undefined;
+    if (problems?.length) console.log(`${side}: the snapshot was not used: ${problems.join("; ")}`);
     record("cold load from a snapshot, CPU ms", side, warm.loadCpuMs);
     record("first search after a snapshot load, ms", side, warm.firstSearchMs);
     const calls = probe(trees[side], "calls", dir);

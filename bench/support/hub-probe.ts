@@ -51,7 +51,13 @@ async function perCall(registry: Awaited<ReturnType<typeof load>>["registry"], w
 
 if (mode === "cold" || mode === "snapshot") {
   const { loadCpuMs, firstSearchMs, registry } = await load(mode === "snapshot" ? snapshotFile! : false);
-  process.stdout.write(`${JSON.stringify({ loadCpuMs, firstSearchMs, skills: registry.list().length })}\n`);
+  const snapshotProblems = registry
+    .diagnostics()
+    .filter((diagnostic) => String(diagnostic.code).startsWith("registry-snapshot"))
+    .map((diagnostic) => `${diagnostic.code}: ${diagnostic.message}`);
+  process.stdout.write(
+    `${JSON.stringify({ loadCpuMs, firstSearchMs, skills: registry.list().length, snapshotProblems })}\n`,
+  );
 } else if (mode === "write-snapshot") {
   await load(snapshotFile!);
   process.stdout.write(`${JSON.stringify({ written: snapshotFile })}\n`);
