@@ -21,7 +21,7 @@ import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { defaultSnapshotFile, defaultSnapshotFolder } from "./snapshot-location.js";
 import { checkSnapshotFile, RACY_WINDOW_NS, type SnapshotFile } from "./snapshot-format.js";
 import { changedAfter, racyThreshold } from "./snapshot-file.js";
-import { encodeSnapshotEntries, type StoredSnapshotEntry } from "./snapshot-entries-codec.js";
+import { encodeSnapshotEntries, type StoredSnapshotEntries } from "./snapshot-entries-codec.js";
 
 /** A fixed mtime (seconds) given to every SKILL.md, so a test can restore it exactly after an edit. */
 const FIXED_MTIME = 1_600_000_000;
@@ -36,8 +36,8 @@ function snapshotPath(): string {
   return join(mkdtempSync(join(tmpdir(), "skillgraph-snapfile-")), "registry.json");
 }
 
-/** The snapshot file as stored (one object per entry, the stat's millisecond time left out). */
-type StoredSnapshot = Omit<SnapshotFile, "entries"> & { entries: StoredSnapshotEntry[] };
+/** The snapshot file as stored (entries in columns). */
+type StoredSnapshot = Omit<SnapshotFile, "entries"> & { entries: StoredSnapshotEntries };
 
 function readStored(path: string): StoredSnapshot {
   return JSON.parse(readFileSync(path, "utf8")) as StoredSnapshot;
@@ -222,9 +222,9 @@ describe("registry snapshot file", () => {
     const file = snapshotPath();
     await load(root, file);
     const valid = readStored(file);
-    type Stored = Record<string, unknown> & { identity: Record<string, unknown>; metadata: Record<string, unknown> };
-    const withEntry = (edit: (entry: Stored) => void) => (snapshot: StoredSnapshot) => {
-      edit(snapshot.entries[0] as unknown as Stored);
+    const withEntries = (edit: (entries: Record<string, unknown>) => void) => (snapshot: StoredSnapshot) => {
+      const entries = snapshot.entries as unknown as Record<string, unknown>;
+      edit(entries);
       return snapshot;
     };
     const variants: Array<string | ((snapshot: StoredSnapshot) => unknown)> = [
@@ -232,23 +232,21 @@ describe("registry snapshot file", () => {
       "null",
       "[]",
       (snapshot) => ({ ...snapshot, entries: "nope" }),
-      // Entries of format 2 (columns) in a file that claims format 3.
-      (snapshot) => ({ ...snapshot, entries: { count: 1, source: [0], dirShared: [0], dirRest: [root] } }),
-      withEntry((entry) => (entry.metadata.name = 5)),
-      withEntry((entry) => (entry.identity.mtimeNs = "1e9")),
-      withEntry((entry) => (entry.identity.ctimeNs = "-1")),
-      // Paths that could point elsewhere: a SKILL.md outside the skill folder, metadata naming another file.
-      withEntry((entry) => (entry.file = "/etc/passwd")),
-      withEntry((entry) => (entry.file = `${String(entry.dir)}/../../etc/passwd`)),
-      withEntry((entry) => (entry.metadata.file = "/etc/passwd")),
-      withEntry((entry) => (entry.metadata.origin = { sourceId: "code:x", layer: "explicit", kind: "code" })),
-      withEntry((entry) => (entry.sourceId = "dir:/elsewhere")),
-      withEntry((entry) => delete entry.hash),
-      withEntry((entry) => ((entry.metadata.diagnostics as unknown[]) = [{ code: 1, severity: "error" }])),
-      withEntry((entry) => (entry.refused = [{ code: "c", severity: "fatal", message: "x", path: "" }])),
-      withEntry((entry) => (entry.verify = 1)),
-      withEntry((entry) => (entry.metadata.dependencies = { bins: "x" })),
-      (snapshot) => ({ ...snapshot, entries: [...snapshot.entries, null] }),
+      // An entry of format 1 (one object per entry) in a file that claims format 2.
+      (snapshot) => ({ ...snapshot, entries: [{ sourceId: snapshot.sources[0], dir: root }] }),
+      withEntries((entries) => ((entries.metadata as Array<Record<string, unknown>>)[0]!.name = 5)),
+      withEntries((entries) => ((entries.mtimeNs as string[])[0] = "1e9")),
+      withEntries((entries) => ((entries.ctimeNs as string[])[0] = "-1")),
+      // Paths that could point elsewhere: a file name with a separator, a shared prefix longer than the previous path.
+      withEntries((entries) => (entries.fileNames = ["../../etc/passwd"])),
+      withEntries((entries) => ((entries.dirShared as number[])[0] = 3)),
+      withEntries((entries) => ((entries.metadata as Array<Record<string, unknown>>)[0]!.file = "/etc/passwd")),
+      withEntries((entries) => ((entries.source as number[])[0] = 1)),
+      withEntries((entries) => ((entries.hash as string[])[0] = "")),
+      withEntries((entries) => ((entries.diagnostics as unknown[][])[0] = [[1, "error", 0, 1, ": x"]])),
+      withEntries((entries) => ((entries.refused as unknown[][])[0] = [["code", "fatal", 0, 1, ": x"]])),
+      withEntries((entries) => (entries.count = 2)),
+      withEntries((entries) => ((entries.metadata as Array<Record<string, unknown>>)[0]!.dependencies = { bins: "x" })),
     ];
     for (const variant of variants) {
       writeFileSync(file, typeof variant === "string" ? variant : JSON.stringify(variant(structuredClone(valid))));

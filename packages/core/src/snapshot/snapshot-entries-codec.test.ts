@@ -72,7 +72,7 @@ describe("snapshot entries codec", () => {
     ];
     const sources = ["dir:/skills", "npm:pkg"];
     const stored = JSON.parse(JSON.stringify(encodeSnapshotEntries(entries, sources)));
-    expect(stored).toHaveLength(4);
+    expect(stored.count).toBe(4);
     expect(decodeSnapshotEntries(stored, sources)).toEqual({ ok: true, entries });
   });
 
@@ -95,22 +95,21 @@ describe("snapshot entries codec", () => {
     expect(decoded.ok && decoded.entries[0]!.identity).toEqual(real);
   });
 
-  it("refuses a malformed entry, saying which entry and which field", () => {
+  it("refuses malformed columns with the entry and field at fault", () => {
     const stored = () => JSON.parse(JSON.stringify(encodeSnapshotEntries([entry("/skills/a")], ["dir:/skills"])));
-    const cases: Array<[(value: Array<Record<string, any>>) => void, string]> = [
-      [(value) => (value[0]!.identity.mtimeNs = "01"), "entries[0].identity.mtimeNs: not a decimal nanosecond time"],
-      [(value) => (value[0]!.file = "/skills/a/b/SKILL.md"), "entries[0]: 'file' is not a file in 'dir'"],
-      [(value) => (value[0]!.root = ""), "entries[0].root: Too small: expected string to have >=1 characters"],
-      [(value) => (value[0]!.hash = "A".repeat(64)), "entries[0].hash: not a sha256 hex digest"],
-      [(value) => (value[0]!.verify = 1), "entries[0].verify: Invalid input: expected boolean, received number"],
-      [(value) => (value[0]!.metadata.origin = {}), 'entries[0].metadata: Unrecognized key: "origin"'],
+    const cases: Array<[(value: Record<string, unknown[]>) => void, string]> = [
+      [(value) => (value.mtimeNs = ["01"]), "entry 0: bad 'identity.mtimeNs'"],
+      [(value) => (value.dirShared = [1]), "entry 0: bad 'dir'"],
+      [(value) => (value.fileNames = ["a/b"]), "bad 'entries.fileNames'"],
+      [(value) => (value.root = [2]), "entry 0: bad 'root'"],
+      [(value) => (value.hash = ["A".repeat(64)]), "entry 0: bad 'hash'"],
+      [(value) => (value.verify = [true]), "entry 0: bad 'verify'"],
       [
-        (value) => (value[0]!.metadata.diagnostics[0].line = -1),
-        "entries[0].metadata.diagnostics[0].line: Too small: expected number to be >0",
+        (value) => (value.metadata = [{ ...(value.metadata![0] as object), origin: {} }]),
+        "entry 0: metadata 'origin' is not stored",
       ],
-      [(value) => (value[0]!.metadata.hash = hash("b")), "entries[0]: metadata 'hash' is not the entry's"],
-      [(value) => (value[0]!.sourceId = "npm:other"), "entries[0].sourceId: unknown source"],
-      [(value) => value.push(5), "entries[1]: Invalid input: expected object, received number"],
+      [(value) => (value.diagnostics = [[["c", "error", 0, 1, "m", 0, -1]]]), "entry 0: bad metadata diagnostics"],
+      [(value) => (value.size = []), "bad 'entries.size'"],
     ];
     for (const [edit, problem] of cases) {
       const value = stored();

@@ -20,7 +20,7 @@ describe("folder listings codec", () => {
     const stored = JSON.parse(JSON.stringify(encodeFolderListings([...listings].reverse(), "/r")));
     expect(decodeFolderListings(stored, "/r")).toEqual(listings);
     // A folder outside the root is not stored.
-    expect(encodeFolderListings([{ ...listings[1]!, folder: "/other/a" }], "/r").folders).toHaveLength(0);
+    expect(encodeFolderListings([{ ...listings[1]!, folder: "/other/a" }], "/r").count).toBe(0);
   });
 
   it("refuses anything malformed: paths that climb out, separators in names, bad stamps, wrong lengths", () => {
@@ -34,18 +34,16 @@ describe("folder listings codec", () => {
         ),
       );
     expect(decodeFolderListings(good(), "/r")).toHaveLength(1);
-    const edits: Array<(value: { layout: unknown; folders: Array<Record<string, unknown>> }) => void> = [
-      (value) => (value.folders[0]!.path = "../etc"),
-      (value) => (value.folders[0]!.path = "a//b"),
-      (value) => (value.folders[0]!.path = "/etc"),
-      (value) => (value.folders[0]!.subfolders = ["x/.."]),
-      (value) => (value.folders[0]!.subfolders = [".."]),
-      (value) => (value.folders[0]!.mtimeNs = "1e9"),
-      (value) => (value.folders[0]!.skillFileName = "README.md"),
-      (value) => (value.folders[0]!.verify = "no"),
-      (value) => (value.folders[0]!.extra = 1),
-      (value) => value.folders.push({}),
-      (value) => (value.layout = 2),
+    const edits: Array<(value: Record<string, unknown>) => void> = [
+      (value) => (value.pathRest = ["../etc"]),
+      (value) => (value.pathRest = ["a//b"]),
+      (value) => (value.subfolders = ["x/.."]),
+      (value) => (value.subfolders = [".."]),
+      (value) => (value.mtimeNs = ["1e9"]),
+      (value) => (value.skill = [3]),
+      (value) => (value.pathShared = [5]),
+      (value) => (value.verify = []),
+      (value) => (value.layout = 1),
     ];
     for (const edit of edits) {
       const value = good();

@@ -1,17 +1,6 @@
 import type { z } from "zod";
 
-// Checks shared by the readers of a registry snapshot file (entries and folder listings), which is untrusted input.
-
-/** A non-negative integer in decimal without leading zeros, at most 30 digits (nanosecond times). */
-export function isDecimal(value: unknown): value is string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 30) return false;
-  if (value.length > 1 && value.charCodeAt(0) === 48) return false;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
-}
+// Checks shared by the row JSON codecs of bench/snapshot-codec.ts.
 
 /** A file or folder name: not empty, not `.` or `..`, no separator or NUL. */
 export function isPlainName(value: unknown): value is string {
