@@ -43,15 +43,15 @@ const metadataSchema = z.strictObject({
 });
 
 const storedEntrySchema = z.strictObject({
-    sourceId: z.string(),
-    dir: z.string().min(1),
-    file: z.string(),
-    root: z.string().min(1),
-    identity: z.strictObject({ size: z.number(), ino: z.number(), mtimeNs: decimal, ctimeNs: decimal }),
-    hash: hash.optional(),
-    metadata: metadataSchema.optional(),
-    refused: z.array(diagnosticSchema),
-    verify: z.boolean(),
+  sourceId: z.string(),
+  dir: z.string().min(1),
+  file: z.string(),
+  root: z.string().min(1),
+  identity: z.strictObject({ size: z.number(), ino: z.number(), mtimeNs: decimal, ctimeNs: decimal }),
+  hash: hash.optional(),
+  metadata: metadataSchema.optional(),
+  refused: z.array(diagnosticSchema),
+  verify: z.boolean(),
 });
 
 const storedEntriesSchema = z.array(storedEntrySchema);
