@@ -11,8 +11,10 @@ import { readDiagnostics, storeDiagnostic, type StoredDiagnostic } from "./store
 // How a snapshot file stores its entries (format 2): one array per field instead of one object per entry, paths
 // front-coded (each folder path stored as the length it shares with the previous one plus the rest), and everything
 // the entry already says left out of its metadata (folder, file, hash) and diagnostics (the file path in `path` and at
-// the head of `message`). For 10 000 skills this is about a third of the bytes of one JSON object per entry and a
-// small fraction of the objects to parse, which is most of what a cold start with a snapshot spends.
+// the head of `message`). For 10 000 skills this is about half the bytes of one JSON object per entry and a
+// small fraction of the objects to parse, which is most of what a cold start with a snapshot spends. Measured against
+// one object per entry checked by a zod schema (`pnpm bench snapshot-codec`, figures in docs/registry.md): about a
+// quarter of the cold start's CPU time at 1 000 and 10 000 skills, so the columns stay.
 
 /** The entries of a snapshot file as stored (columnar). All arrays have `count` items. */
 export interface StoredSnapshotEntries {
