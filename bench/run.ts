@@ -16,6 +16,7 @@ const all: Record<string, string> = {
   checkpoint: "checkpoint-storage.ts",
   fleet: "fleet.ts",
   cli: "cli-list.ts",
+  "snapshot-codec": "snapshot-codec.ts",
   "before-after": "before-after.ts",
 };
 const args = process.argv.slice(2);

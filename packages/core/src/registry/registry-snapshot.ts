@@ -38,8 +38,8 @@ export interface RegistrySnapshot {
   index: LazySearchIndex;
 }
 
-/** Builds the next snapshot: resolves precedence, reports shadowing and changes, updates the search index incrementally. */
-export async function buildSnapshot(input: {
+/** What `buildSnapshot` works from: the previous snapshot, the candidates just loaded, and how to reach bodies. */
+export interface BuildSnapshotInput {
   previous: RegistrySnapshot | undefined;
   loaded: LoadedCandidate[];
   sourceOrder: string[];
@@ -53,18 +53,60 @@ export async function buildSnapshot(input: {
   storedAnalyses: () => ReadonlyMap<string, unknown>;
   /** Called when a lazily built index has just been built (e.g. to persist its analyses). */
   onIndexBuilt?: () => void;
-}): Promise<{ snapshot: RegistrySnapshot; changes: { added: string[]; removed: string[]; changed: string[] } }> {
-  const { previous, loaded, sourceOrder } = input;
+}
+
+/** Names added, removed and changed since the previous snapshot (each sorted). */
+export interface SnapshotChanges {
+  added: string[];
+  removed: string[];
+  changed: string[];
+}
+
+type Winner = LoadedCandidate & { metadata: SkillMetadata };
+
+/**
+ * Builds the next snapshot: resolves precedence, reports shadowing and changes, updates the search index
+ * incrementally. The steps: order the candidates, pick a winner per name, compare with the previous snapshot
+ * (analysing what changed when an index is kept up to date), then the index, the sorted list and the version.
+ */
+export async function buildSnapshot(
+  input: BuildSnapshotInput,
+): Promise<{ snapshot: RegistrySnapshot; changes: SnapshotChanges }> {
+  const { previous, loaded } = input;
+  const { byName, shadowed, diagnostics } = resolvePrecedence(orderBySource(loaded, input.sourceOrder), input);
+  const { changes, upsert } = await compareWithPrevious(byName, input);
+  for (const entry of loaded) entry.body = undefined;
+  const nothingChanged =
+    previous !== undefined && changes.added.length + changes.changed.length + changes.removed.length === 0;
+  const winners = [...byName.values()];
+  const index = nextSearchIndex(winners, upsert, changes.removed, nothingChanged, input);
+  const list = nothingChanged && previous ? previous.list : sortedByName(winners);
+  const version = !previous
+    ? 1
+    : nothingChanged && sameShadowing(previous.shadowed, shadowed)
+      ? previous.version
+      : previous.version + 1;
+  return { snapshot: { version, byName, list, shadowed, diagnostics, index }, changes };
+}
+
+/** Candidates in precedence order: by source (the order given), then by folder or key within a source. */
+function orderBySource(loaded: readonly LoadedCandidate[], sourceOrder: readonly string[]): LoadedCandidate[] {
   const rank = new Map(sourceOrder.map((id, index) => [id, index]));
-  const ordered = [...loaded].sort((a, b) => {
+  return [...loaded].sort((a, b) => {
     const bySource = (rank.get(a.sourceId) ?? 0) - (rank.get(b.sourceId) ?? 0);
     if (bySource !== 0) return bySource;
     const ka = candidateKey(a.candidate);
     const kb = candidateKey(b.candidate);
     return ka < kb ? -1 : ka > kb ? 1 : 0;
   });
+}
 
-  const byName = new Map<string, LoadedCandidate & { metadata: SkillMetadata }>();
+/** The first candidate of each name wins; later ones are reported as shadowed, refused ones by their diagnostics. */
+function resolvePrecedence(
+  ordered: readonly LoadedCandidate[],
+  input: Pick<BuildSnapshotInput, "sourceDiagnostics">,
+): { byName: Map<string, Winner>; shadowed: ShadowedSkill[]; diagnostics: SkillDiagnostic[] } {
+  const byName = new Map<string, Winner>();
   const shadowed: ShadowedSkill[] = [];
   const diagnostics: SkillDiagnostic[] = [...input.sourceDiagnostics];
   for (const entry of ordered) {
@@ -81,64 +123,74 @@ export async function buildSnapshot(input: {
       });
       continue;
     }
-    byName.set(entry.metadata.name, entry as LoadedCandidate & { metadata: SkillMetadata });
+    byName.set(entry.metadata.name, entry as Winner);
   }
+  return { byName, shadowed, diagnostics };
+}
 
-  const added: string[] = [];
-  const changed: string[] = [];
-  const removed: string[] = [];
+/**
+ * Names added, changed (other content or file) and removed since the previous snapshot; when the index is kept up to
+ * date (already built, or built eagerly now), the analyses of the added and changed skills to put in it.
+ */
+async function compareWithPrevious(
+  byName: ReadonlyMap<string, Winner>,
+  input: BuildSnapshotInput,
+): Promise<{ changes: SnapshotChanges; upsert: IndexedDocument[] }> {
+  const { previous } = input;
+  const changes: SnapshotChanges = { added: [], removed: [], changed: [] };
   const upsert: IndexedDocument[] = [];
-  const builtIndex = previous?.index.built;
-  const needBodies = builtIndex !== undefined || (previous === undefined && input.eagerIndex);
+  const needBodies = previous?.index.built !== undefined || (previous === undefined && input.eagerIndex);
   for (const [name, entry] of byName) {
     const before = previous?.byName.get(name);
     if (before && before.metadata.hash === entry.metadata.hash && before.metadata.file === entry.metadata.file)
       continue;
-    (before ? changed : added).push(name);
+    (before ? changes.changed : changes.added).push(name);
     if (!needBodies) continue;
     const stored = restoredAnalysis(entry, input.storedAnalyses);
     upsert.push(stored ?? analyzeEntry(entry, entry.body ?? (await input.readBody(entry))));
   }
-  if (previous) for (const name of previous.byName.keys()) if (!byName.has(name)) removed.push(name);
-  for (const entry of loaded) entry.body = undefined;
+  if (previous) for (const name of previous.byName.keys()) if (!byName.has(name)) changes.removed.push(name);
+  changes.added.sort();
+  changes.removed.sort();
+  changes.changed.sort();
+  return { changes, upsert };
+}
 
-  const nothingChanged = previous !== undefined && added.length === 0 && changed.length === 0 && removed.length === 0;
-  const winners = [...byName.values()];
+/**
+ * The search index of the next snapshot: the previous one when nothing changed, the previous built index updated with
+ * the changes, one built now (eager first load), or one built lazily on the first search.
+ */
+function nextSearchIndex(
+  winners: Winner[],
+  upsert: IndexedDocument[],
+  removed: string[],
+  nothingChanged: boolean,
+  input: BuildSnapshotInput,
+): LazySearchIndex {
+  const { previous } = input;
+  if (previous && nothingChanged) return previous.index;
   // Skills whose analysis the snapshot file holds are not read nor tokenized again; the others are.
   const documents = () =>
     winners.map(
       (entry) => restoredAnalysis(entry, input.storedAnalyses) ?? analyzeEntry(entry, input.readBodySync(entry)),
     );
-  let index: LazySearchIndex;
-  if (previous && nothingChanged) index = previous.index;
-  else if (builtIndex)
-    index = new LazySearchIndex(documents, indexAnalyzedDocuments(builtIndex, { upsert, remove: removed }));
-  else
-    index = new LazySearchIndex(
-      documents,
-      previous === undefined && input.eagerIndex ? indexAnalyzedDocuments(undefined, { upsert }) : undefined,
-      input.onIndexBuilt,
-    );
-  const list =
-    nothingChanged && previous
-      ? previous.list
-      : winners.map((entry) => entry.metadata).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const version = previous
-    ? nothingChanged && sameShadowing(previous.shadowed, shadowed)
-      ? previous.version
-      : previous.version + 1
-    : 1;
-  return {
-    snapshot: { version, byName, list, shadowed, diagnostics, index },
-    changes: { added: added.sort(), removed: removed.sort(), changed: changed.sort() },
-  };
+  const builtIndex = previous?.index.built;
+  if (builtIndex)
+    return new LazySearchIndex(documents, indexAnalyzedDocuments(builtIndex, { upsert, remove: removed }));
+  const eager = previous === undefined && input.eagerIndex;
+  return new LazySearchIndex(
+    documents,
+    eager ? indexAnalyzedDocuments(undefined, { upsert }) : undefined,
+    input.onIndexBuilt,
+  );
+}
+
+function sortedByName(winners: readonly Winner[]): SkillMetadata[] {
+  return winners.map((entry) => entry.metadata).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** The entry's analysis if it has one, else the stored one for its content when valid (then kept on the entry). */
-function restoredAnalysis(
-  entry: LoadedCandidate & { metadata: SkillMetadata },
-  stored: () => ReadonlyMap<string, unknown>,
-): IndexedDocument | undefined {
+function restoredAnalysis(entry: Winner, stored: () => ReadonlyMap<string, unknown>): IndexedDocument | undefined {
   if (entry.analyzed) return entry.analyzed;
   const value = stored().get(analysisKey(entry.metadata));
   if (value === undefined) return undefined;
@@ -149,7 +201,7 @@ function restoredAnalysis(
 }
 
 /** Tokenizes the skill now and keeps the analysis on the entry (the snapshot writer stores it). */
-function analyzeEntry(entry: LoadedCandidate & { metadata: SkillMetadata }, body: string): IndexedDocument {
+function analyzeEntry(entry: Winner, body: string): IndexedDocument {
   const { name, description, file } = entry.metadata;
   entry.searchSaved = false;
   return (entry.analyzed = analyzeDocument({ name, description, body, path: file }));

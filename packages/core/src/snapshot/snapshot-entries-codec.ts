@@ -1,15 +1,20 @@
-import type { SkillDiagnostic } from "../skill/skill-types.js";
+import {
+  frontDecoded,
+  isDecimal,
+  isIndex,
+  isPlainName,
+  sharedPrefixLength,
+} from "../internal/snapshot-value-checks.js";
 import type { SnapshotEntry } from "./snapshot-entry.js";
+import { readDiagnostics, storeDiagnostic, type StoredDiagnostic } from "./stored-diagnostics.js";
 
 // How a snapshot file stores its entries (format 2): one array per field instead of one object per entry, paths
 // front-coded (each folder path stored as the length it shares with the previous one plus the rest), and everything
 // the entry already says left out of its metadata (folder, file, hash) and diagnostics (the file path in `path` and at
-// the head of `message`). For 10 000 skills this is about a third of the bytes of one JSON object per entry and a
-// small fraction of the objects to parse, which is most of what a cold start with a snapshot spends.
-
-/** A diagnostic as stored: [code, severity, path (0: the entry's file), message after the path (1) or whole (0),
- * message, field (0: none), line (0: none), column (0: none)]; trailing "none" fields are left out. */
-type StoredDiagnostic = [string, string, string | 0, 0 | 1, string, (string | 0)?, number?, number?];
+// the head of `message`). For 10 000 skills this is about half the bytes of one JSON object per entry and a
+// small fraction of the objects to parse, which is most of what a cold start with a snapshot spends. Measured against
+// one object per entry checked by a zod schema (`pnpm bench snapshot-codec`, figures in docs/registry.md): about a
+// quarter of the cold start's CPU time at 1 000 and 10 000 skills, so the columns stay.
 
 /** The entries of a snapshot file as stored (columnar). All arrays have `count` items. */
 export interface StoredSnapshotEntries {
@@ -79,12 +84,10 @@ export function encodeSnapshotEntries(
   for (const entry of entries) {
     const source = sourceIndex.get(entry.sourceId);
     const fileName = entry.file.slice(entry.dir.length + 1);
-    if (source === undefined || entry.file !== `${entry.dir}/${fileName}` || !isPlainFileName(fileName)) continue;
+    if (source === undefined || entry.file !== `${entry.dir}/${fileName}` || !isPlainName(fileName)) continue;
     if (entry.metadata && (entry.metadata.hash !== entry.hash || entry.metadata.dir !== entry.dir)) continue;
     if (entry.metadata && entry.metadata.file !== entry.file) continue;
-    let shared = 0;
-    const limit = Math.min(previousDir.length, entry.dir.length);
-    while (shared < limit && previousDir.charCodeAt(shared) === entry.dir.charCodeAt(shared)) shared++;
+    const shared = sharedPrefixLength(previousDir, entry.dir);
     stored.source.push(source);
     stored.dirShared.push(shared);
     stored.dirRest.push(entry.dir.slice(shared));
@@ -119,86 +122,114 @@ export function decodeSnapshotEntries(
   value: unknown,
   sources: readonly string[],
 ): { ok: true; entries: SnapshotEntry[] } | { ok: false; problem: string } {
-  const bad = (problem: string) => ({ ok: false as const, problem });
-  if (!isRecord(value)) return bad("bad 'entries'");
-  const count = value.count;
-  if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) return bad("bad 'entries.count'");
-  for (const key of COLUMNS)
-    if (!Array.isArray(value[key]) || (value[key] as unknown[]).length !== count) return bad(`bad 'entries.${key}'`);
-  const fileNames = value.fileNames;
-  const roots = value.roots;
-  if (!Array.isArray(fileNames) || !fileNames.every(isPlainFileName)) return bad("bad 'entries.fileNames'");
-  if (!Array.isArray(roots) || !roots.every((root) => typeof root === "string" && root !== ""))
-    return bad("bad 'entries.roots'");
-  const columns = value as unknown as StoredSnapshotEntries;
-  const entries: SnapshotEntry[] = new Array(count);
+  const table = checkColumns(value);
+  if (typeof table === "string") return { ok: false, problem: table };
+  const entries: SnapshotEntry[] = new Array(table.count);
   let previousDir = "";
-  for (let i = 0; i < count; i++) {
-    const problem = (what: string) => bad(`entry ${i}: ${what}`);
-    const source = columns.source[i];
-    if (!isIndex(source, sources.length)) return problem("unknown source");
-    const shared = columns.dirShared[i];
-    const rest = columns.dirRest[i];
-    if (!isIndex(shared, previousDir.length + 1) || typeof rest !== "string") return problem("bad 'dir'");
-    const dir = shared === 0 ? rest : previousDir.slice(0, shared) + rest;
-    if (dir === "") return problem("bad 'dir'");
-    previousDir = dir;
-    const fileName = columns.fileName[i];
-    if (!isIndex(fileName, fileNames.length)) return problem("bad 'file'");
-    const file = `${dir}/${fileNames[fileName] as string}`;
-    const root = columns.root[i];
-    if (!isIndex(root, roots.length + 1)) return problem("bad 'root'");
-    const size = columns.size[i];
-    const ino = columns.ino[i];
-    if (typeof size !== "number" || !Number.isFinite(size)) return problem("bad 'identity.size'");
-    if (typeof ino !== "number" || !Number.isFinite(ino)) return problem("bad 'identity.ino'");
-    const mtimeNs = columns.mtimeNs[i];
-    const ctimeStored = columns.ctimeNs[i];
-    if (!isDecimal(mtimeNs)) return problem("bad 'identity.mtimeNs'");
-    if (ctimeStored !== "" && !isDecimal(ctimeStored)) return problem("bad 'identity.ctimeNs'");
-    const hash = columns.hash[i];
-    if (hash !== "" && !isHash(hash)) return problem("bad 'hash'");
-    const verify = columns.verify[i];
-    if (verify !== 0 && verify !== 1) return problem("bad 'verify'");
-    const refused = readDiagnostics(columns.refused[i], file);
-    if (!refused) return problem("bad 'refused'");
-    const stored = columns.metadata[i];
-    let metadata: SnapshotEntry["metadata"];
-    if (stored === 0) {
-      if (refused.length === 0) return problem("neither metadata nor refusal");
-    } else {
-      const metadataProblem = checkMetadata(stored);
-      if (metadataProblem) return problem(metadataProblem);
-      if (hash === "") return problem("bad metadata hash");
-      const diagnostics = readDiagnostics(columns.diagnostics[i], file);
-      if (!diagnostics) return problem("bad metadata diagnostics");
-      // Completed in place (no copy): the parsed object is this load's own.
-      const complete = stored as Record<string, unknown>;
-      complete.dir = dir;
-      complete.file = file;
-      complete.hash = hash;
-      complete.diagnostics = diagnostics;
-      metadata = complete as unknown as NonNullable<SnapshotEntry["metadata"]>;
-    }
-    entries[i] = {
-      sourceId: sources[source] as string,
-      dir,
-      file,
-      root: root === 0 ? dir : (roots[root - 1] as string),
-      identity: {
-        mtimeMs: mtimeNs.length > 6 ? Number(mtimeNs.slice(0, -6)) : 0,
-        size,
-        ino,
-        mtimeNs,
-        ctimeNs: ctimeStored === "" ? mtimeNs : ctimeStored,
-      },
-      hash: hash === "" ? undefined : hash,
-      metadata,
-      refused,
-      verify: verify === 1,
-    };
+  for (let i = 0; i < table.count; i++) {
+    const entry = decodeEntry(table, i, previousDir, sources);
+    if (typeof entry === "string") return { ok: false, problem: `entry ${i}: ${entry}` };
+    entries[i] = entry;
+    previousDir = entry.dir;
   }
   return { ok: true, entries };
+}
+
+/** The columns, once their count, lengths and shared tables are checked; else what is wrong. */
+function checkColumns(value: unknown): StoredSnapshotEntries | string {
+  if (!isRecord(value)) return "bad 'entries'";
+  const count = value.count;
+  if (typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) return "bad 'entries.count'";
+  for (const key of COLUMNS)
+    if (!Array.isArray(value[key]) || (value[key] as unknown[]).length !== count) return `bad 'entries.${key}'`;
+  const { fileNames, roots } = value;
+  if (!Array.isArray(fileNames) || !fileNames.every(isPlainName)) return "bad 'entries.fileNames'";
+  if (!Array.isArray(roots) || !roots.every((root) => typeof root === "string" && root !== ""))
+    return "bad 'entries.roots'";
+  return value as unknown as StoredSnapshotEntries;
+}
+
+/** Entry `i` of checked columns (its folder front-coded against `previousDir`), or what is wrong with it. */
+function decodeEntry(
+  table: StoredSnapshotEntries,
+  i: number,
+  previousDir: string,
+  sources: readonly string[],
+): SnapshotEntry | string {
+  const source = table.source[i];
+  if (!isIndex(source, sources.length)) return "unknown source";
+  const dir = frontDecoded(previousDir, table.dirShared[i], table.dirRest[i]);
+  if (!dir) return "bad 'dir'";
+  const fileName = table.fileName[i];
+  if (!isIndex(fileName, table.fileNames.length)) return "bad 'file'";
+  const file = `${dir}/${table.fileNames[fileName] as string}`;
+  const root = table.root[i];
+  if (!isIndex(root, table.roots.length + 1)) return "bad 'root'";
+  const identity = decodeIdentity(table, i);
+  if (typeof identity === "string") return identity;
+  const hash = table.hash[i];
+  if (hash !== "" && !isHash(hash)) return "bad 'hash'";
+  const verify = table.verify[i];
+  if (verify !== 0 && verify !== 1) return "bad 'verify'";
+  const refused = readDiagnostics(table.refused[i], file);
+  if (!refused) return "bad 'refused'";
+  const metadata = decodeMetadata(table, i, { dir, file, hash, refused });
+  if (typeof metadata === "string") return metadata;
+  return {
+    sourceId: sources[source] as string,
+    dir,
+    file,
+    root: root === 0 ? dir : (table.roots[root - 1] as string),
+    identity,
+    hash: hash === "" ? undefined : hash,
+    metadata,
+    refused,
+    verify: verify === 1,
+  };
+}
+
+/** Entry `i`'s stat identity (the millisecond time derived from the nanosecond one), or what is wrong with it. */
+function decodeIdentity(table: StoredSnapshotEntries, i: number): SnapshotEntry["identity"] | string {
+  const size = table.size[i];
+  const ino = table.ino[i];
+  if (typeof size !== "number" || !Number.isFinite(size)) return "bad 'identity.size'";
+  if (typeof ino !== "number" || !Number.isFinite(ino)) return "bad 'identity.ino'";
+  const mtimeNs = table.mtimeNs[i];
+  const ctimeStored = table.ctimeNs[i];
+  if (!isDecimal(mtimeNs)) return "bad 'identity.mtimeNs'";
+  if (ctimeStored !== "" && !isDecimal(ctimeStored)) return "bad 'identity.ctimeNs'";
+  return {
+    mtimeMs: mtimeNs.length > 6 ? Number(mtimeNs.slice(0, -6)) : 0,
+    size,
+    ino,
+    mtimeNs,
+    ctimeNs: ctimeStored === "" ? mtimeNs : ctimeStored,
+  };
+}
+
+/**
+ * Entry `i`'s metadata completed with what the entry says (folder, file, hash, its diagnostics), undefined for a
+ * refused skill, or what is wrong with it.
+ */
+function decodeMetadata(
+  table: StoredSnapshotEntries,
+  i: number,
+  entry: { dir: string; file: string; hash: string; refused: readonly unknown[] },
+): SnapshotEntry["metadata"] | string {
+  const stored = table.metadata[i];
+  if (stored === 0) return entry.refused.length === 0 ? "neither metadata nor refusal" : undefined;
+  const metadataProblem = checkMetadata(stored);
+  if (metadataProblem) return metadataProblem;
+  if (entry.hash === "") return "bad metadata hash";
+  const diagnostics = readDiagnostics(table.diagnostics[i], entry.file);
+  if (!diagnostics) return "bad metadata diagnostics";
+  // Completed in place (no copy): the parsed object is this load's own.
+  const complete = stored as Record<string, unknown>;
+  complete.dir = entry.dir;
+  complete.file = entry.file;
+  complete.hash = entry.hash;
+  complete.diagnostics = diagnostics;
+  return complete as unknown as NonNullable<SnapshotEntry["metadata"]>;
 }
 
 const COLUMNS = [
@@ -227,45 +258,6 @@ function indexOf(index: Map<string, number>, table: string[], value: string): nu
   return position;
 }
 
-function storeDiagnostic(diagnostic: SkillDiagnostic, file: string): StoredDiagnostic {
-  const { code, severity, message, path, field, line, column } = diagnostic;
-  const prefixed = message.startsWith(path) ? 1 : 0;
-  const stored: StoredDiagnostic = [
-    code,
-    severity,
-    path === file ? 0 : path,
-    prefixed,
-    prefixed ? message.slice(path.length) : message,
-  ];
-  if (column !== undefined) stored.push(field ?? 0, line ?? 0, column);
-  else if (line !== undefined) stored.push(field ?? 0, line);
-  else if (field !== undefined) stored.push(field);
-  return stored;
-}
-
-function readDiagnostics(value: unknown, file: string): SkillDiagnostic[] | undefined {
-  if (!Array.isArray(value)) return undefined;
-  const diagnostics: SkillDiagnostic[] = new Array(value.length);
-  for (let i = 0; i < value.length; i++) {
-    const item: unknown = value[i];
-    if (!Array.isArray(item) || item.length < 5 || item.length > 8) return undefined;
-    const [code, severity, storedPath, prefixed, message, field, line, column] = item as unknown[];
-    if (typeof code !== "string" || (severity !== "error" && severity !== "warning")) return undefined;
-    if (storedPath !== 0 && typeof storedPath !== "string") return undefined;
-    if ((prefixed !== 0 && prefixed !== 1) || typeof message !== "string") return undefined;
-    if (field !== undefined && field !== 0 && typeof field !== "string") return undefined;
-    if (line !== undefined && !isPositionOrZero(line)) return undefined;
-    if (column !== undefined && !isPositionOrZero(column)) return undefined;
-    const path = storedPath === 0 ? file : storedPath;
-    const diagnostic: SkillDiagnostic = { code, severity, message: prefixed === 1 ? path + message : message, path };
-    if (typeof field === "string") diagnostic.field = field;
-    if (typeof line === "number" && line > 0) diagnostic.line = line;
-    if (typeof column === "number" && column > 0) diagnostic.column = column;
-    diagnostics[i] = diagnostic;
-  }
-  return diagnostics;
-}
-
 function checkMetadata(metadata: unknown): string | undefined {
   if (!isRecord(metadata)) return "bad 'metadata'";
   if (typeof metadata.name !== "string" || metadata.name.trim() === "" || typeof metadata.description !== "string")
@@ -289,38 +281,6 @@ function checkMetadata(metadata: unknown): string | undefined {
   )
     return "bad metadata dependencies";
   return undefined;
-}
-
-/** A file name inside the skill folder: not empty, no separator, not `.` or `..`. */
-function isPlainFileName(value: unknown): value is string {
-  return (
-    typeof value === "string" &&
-    value !== "" &&
-    value !== "." &&
-    value !== ".." &&
-    !value.includes("/") &&
-    !value.includes("\0")
-  );
-}
-
-function isIndex(value: unknown, length: number): value is number {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value < length;
-}
-
-/** A 1-based line or column, or 0 for none. */
-function isPositionOrZero(value: unknown): boolean {
-  return typeof value === "number" && Number.isInteger(value) && value >= 0;
-}
-
-/** A non-negative integer in decimal without leading zeros, at most 30 digits (nanosecond times). */
-export function isDecimal(value: unknown): value is string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 30) return false;
-  if (value.length > 1 && value.charCodeAt(0) === 48) return false;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
 }
 
 const HASH = /^[0-9a-f]{64}$/;

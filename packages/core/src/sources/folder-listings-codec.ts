@@ -1,3 +1,5 @@
+import { frontDecoded, isDecimal, isPlainName, sharedPrefixLength } from "../internal/snapshot-value-checks.js";
+
 // How a folder source's listings are stored in a registry snapshot: one array per field instead of one object per
 // folder, folder paths relative to the source root and front-coded (the length shared with the previous path plus the
 // rest), sub-folder names joined by "/" (a name never holds one). At 10 000 skill folders this is about a quarter of
@@ -63,9 +65,7 @@ export function encodeFolderListings(listings: Iterable<FolderListing>, root: st
     const names = listing.subfolders.map((sub) => sub.slice(listing.folder.length + 1));
     if (listing.subfolders.some((sub, i) => sub !== `${listing.folder}/${names[i]}` || !isPlainName(names[i])))
       continue;
-    let shared = 0;
-    const limit = Math.min(previous.length, relative.length);
-    while (shared < limit && previous.charCodeAt(shared) === relative.charCodeAt(shared)) shared++;
+    const shared = sharedPrefixLength(previous, relative);
     stored.pathShared.push(shared);
     stored.pathRest.push(relative.slice(shared));
     previous = relative;
@@ -85,67 +85,54 @@ export function encodeFolderListings(listings: Iterable<FolderListing>, root: st
  * is untrusted). Returns undefined when anything is malformed; never throws.
  */
 export function decodeFolderListings(value: unknown, root: string): FolderListing[] | undefined {
-  if (typeof value !== "object" || value === null) return undefined;
-  const stored = value as Partial<Record<keyof StoredFolderListings, unknown>>;
-  const count = stored.count;
-  if (stored.layout !== 2 || typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) return undefined;
-  for (const key of ["pathShared", "pathRest", "ino", "mtimeNs", "ctimeNs", "skill", "subfolders", "verify"] as const)
-    if (!Array.isArray(stored[key]) || (stored[key] as unknown[]).length !== count) return undefined;
-  const columns = stored as StoredFolderListings;
-  const listings: FolderListing[] = new Array(count);
+  const columns = checkColumns(value);
+  if (!columns) return undefined;
+  const listings: FolderListing[] = new Array(columns.count);
   let previous = "";
-  for (let i = 0; i < count; i++) {
-    const shared = columns.pathShared[i];
-    const rest = columns.pathRest[i];
-    if (typeof shared !== "number" || !Number.isInteger(shared) || shared < 0 || shared > previous.length) return;
-    if (typeof rest !== "string") return undefined;
-    const relative = shared === 0 ? rest : previous.slice(0, shared) + rest;
-    if (relative !== "" && !relative.split("/").every(isPlainName)) return undefined;
+  for (let i = 0; i < columns.count; i++) {
+    const relative = frontDecoded(previous, columns.pathShared[i], columns.pathRest[i]);
+    if (relative === undefined || (relative !== "" && !relative.split("/").every(isPlainName))) return undefined;
     previous = relative;
-    const folder = relative === "" ? root : `${root}/${relative}`;
-    const ino = columns.ino[i];
-    const mtimeNs = columns.mtimeNs[i];
-    const ctimeNs = columns.ctimeNs[i];
-    if (typeof ino !== "number" || !Number.isFinite(ino) || !isDecimal(mtimeNs)) return undefined;
-    if (ctimeNs !== "" && !isDecimal(ctimeNs)) return undefined;
-    const skill = columns.skill[i];
-    if (skill !== 0 && skill !== 1 && skill !== 2) return undefined;
-    const subfolders = columns.subfolders[i];
-    if (typeof subfolders !== "string") return undefined;
-    const names = subfolders === "" ? [] : subfolders.split("/");
-    if (!names.every(isPlainName)) return undefined;
-    const verify = columns.verify[i];
-    if (verify !== 0 && verify !== 1) return undefined;
-    listings[i] = {
-      folder,
-      stamp: { ino, mtimeNs, ctimeNs: ctimeNs === "" ? mtimeNs : ctimeNs },
-      skillFileName: SKILL_FILE_NAMES[skill],
-      subfolders: names.map((name) => `${folder}/${name}`),
-      verify: verify === 1,
-    };
+    const listing = decodeListing(columns, i, relative === "" ? root : `${root}/${relative}`);
+    if (!listing) return undefined;
+    listings[i] = listing;
   }
   return listings;
 }
 
-/** A folder name: not empty, not `.` or `..`, no separator or NUL. */
-function isPlainName(name: unknown): boolean {
-  return (
-    typeof name === "string" &&
-    name !== "" &&
-    name !== "." &&
-    name !== ".." &&
-    !name.includes("/") &&
-    !name.includes("\0")
-  );
+const COLUMNS = ["pathShared", "pathRest", "ino", "mtimeNs", "ctimeNs", "skill", "subfolders", "verify"] as const;
+
+/** The columns once the layout, count and lengths are checked. */
+function checkColumns(value: unknown): StoredFolderListings | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const stored = value as Partial<Record<keyof StoredFolderListings, unknown>>;
+  const count = stored.count;
+  if (stored.layout !== 2 || typeof count !== "number" || !Number.isSafeInteger(count) || count < 0) return undefined;
+  for (const key of COLUMNS)
+    if (!Array.isArray(stored[key]) || (stored[key] as unknown[]).length !== count) return undefined;
+  return stored as StoredFolderListings;
 }
 
-/** A non-negative integer in decimal without leading zeros, at most 30 digits (nanosecond times). */
-function isDecimal(value: unknown): value is string {
-  if (typeof value !== "string" || value.length === 0 || value.length > 30) return false;
-  if (value.length > 1 && value.charCodeAt(0) === 48) return false;
-  for (let i = 0; i < value.length; i++) {
-    const code = value.charCodeAt(i);
-    if (code < 48 || code > 57) return false;
-  }
-  return true;
+/** The listing of `folder` stored at `i`, or undefined when a field is malformed. */
+function decodeListing(columns: StoredFolderListings, i: number, folder: string): FolderListing | undefined {
+  const ino = columns.ino[i];
+  const mtimeNs = columns.mtimeNs[i];
+  const ctimeNs = columns.ctimeNs[i];
+  if (typeof ino !== "number" || !Number.isFinite(ino) || !isDecimal(mtimeNs)) return undefined;
+  if (ctimeNs !== "" && !isDecimal(ctimeNs)) return undefined;
+  const skill = columns.skill[i];
+  if (skill !== 0 && skill !== 1 && skill !== 2) return undefined;
+  const subfolders = columns.subfolders[i];
+  if (typeof subfolders !== "string") return undefined;
+  const names = subfolders === "" ? [] : subfolders.split("/");
+  if (!names.every(isPlainName)) return undefined;
+  const verify = columns.verify[i];
+  if (verify !== 0 && verify !== 1) return undefined;
+  return {
+    folder,
+    stamp: { ino, mtimeNs, ctimeNs: ctimeNs === "" ? mtimeNs : ctimeNs },
+    skillFileName: SKILL_FILE_NAMES[skill],
+    subfolders: names.map((name) => `${folder}/${name}`),
+    verify: verify === 1,
+  };
 }
