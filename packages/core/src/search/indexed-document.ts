@@ -9,7 +9,7 @@ export const FIELDS = ["name", "description", "headings", "body"] as const;
  * Version of what `analyzeDocument` produces (tokenizer, stemmer, fields, packing). Persisted analyses (registry
  * snapshots) carry it; bump it with any change that would make a stored analysis differ from a fresh one.
  */
-export const SEARCH_INDEX_FORMAT_VERSION = 1;
+export const SEARCH_INDEX_FORMAT_VERSION = 2;
 
 /** Per-field term-frequency caps; they fit the four counts into one 31-bit integer (unrolled in `analyzeDocument`). */
 const BITS = [4, 7, 7, 13] as const;
