@@ -16,6 +16,7 @@ import { rankDocuments } from "./rank-documents.js";
 import { createSearchIndex } from "./search-index.js";
 import { resolveSearchIndexOptions } from "./search-index-options.js";
 import type { SearchDocument } from "./search-types.js";
+import { termSlotCount } from "./term-slots.js";
 import { tokenize } from "./tokenize.js";
 import { restoreSearchAnalysis, storeSearchAnalysis } from "../snapshot/snapshot-search-index.js";
 
@@ -225,8 +226,8 @@ function hostileText(next: () => number, words: number): string {
   return text;
 }
 
-describe("the faster index build gives exactly the old index and rankings", () => {
-  it("on hostile generated text (every scanner path, word-table overflow)", () => {
+describe("the fast index build gives exactly the plain build's index and rankings", () => {
+  it("on hostile generated text (every scanner path, word-table overflow, term-table release)", () => {
     const next = random(12_345);
     const documents: SearchDocument[] = Array.from({ length: 300 }, (_, i) => ({
       name: `doc-${i}-${hostileText(next, 2).replace(/\s/g, "")}`,
@@ -240,15 +241,43 @@ describe("the faster index build gives exactly the old index and rankings", () =
     const many = Array.from({ length: 150_000 }, (_, i) => `w${letters(i)}`);
     expect(new Set(many).size).toBe(150_000);
     documents.push({ name: "many-words", description: "distinct words", body: many.join(" "), path: "/many" });
+    // With it, more terms than the analyzer's term table keeps, so it is emptied before the next document.
+    const more = many.map((word) => `v${word}`);
+    documents.push({ name: "more-words", description: "distinct words", body: more.join(" "), path: "/more" });
     expect(documents.slice(0, 300).map(analyzeDocument).map(analysis)).toEqual(
       documents.slice(0, 300).map(referenceAnalysis),
     );
-    const last = documents[documents.length - 1]!;
-    expect(analysis(analyzeDocument(last))).toEqual(referenceAnalysis(last));
-    // And again after the table was cleared.
+    const kept = documents.slice(0, 50).map(analyzeDocument);
+    const stored = kept.map(storeSearchAnalysis);
+    // Read back once before the release too, so the stored-term table holds these terms' old slots.
+    expect(stored.map((entry, i) => analysis(restoreSearchAnalysis(entry, documents[i]!)!))).toEqual(
+      kept.map(analysis),
+    );
+    for (const last of documents.slice(300)) expect(analysis(analyzeDocument(last))).toEqual(referenceAnalysis(last));
+    expect(termSlotCount()).toBeGreaterThan(200_000);
+    // And again after the tables were emptied (slots given out anew, in another order): first words the word table met
+    // last before the release (their old slots now name other terms), then analyses, stored analyses read back, and the
+    // index of analyses taken before the release with analyses taken after it.
+    const tail = { name: "tail", description: "", body: more.slice(-2000).join(" "), path: "/tail" };
+    expect(analysis(analyzeDocument(tail))).toEqual(referenceAnalysis(tail));
+    expect(termSlotCount()).toBeLessThan(100_000);
     expect(documents.slice(0, 50).map(analyzeDocument).map(analysis)).toEqual(
       documents.slice(0, 50).map(referenceAnalysis),
     );
+    const restored = stored.map((entry, i) => restoreSearchAnalysis(entry, documents[i]!)!);
+    expect(restored.map(analysis)).toEqual(documents.slice(0, 50).map(referenceAnalysis));
+    const mixed = [...kept.slice(0, 25), ...documents.slice(25, 50).map(analyzeDocument), ...restored.slice(10, 30)];
+    expect(stateContent(applyChanges(EMPTY_STATE, [], mixed))).toEqual(referenceContent(mixed));
+    // Documents hold no term ids (an index build numbers its own terms): nothing ties an analysis to a table.
+    expect(Object.keys(kept[0]!).sort()).toEqual([
+      "description",
+      "lengths",
+      "name",
+      "packed",
+      "path",
+      "scratch",
+      "terms",
+    ]);
   });
 
   it("refuses a stored term list with a repeated or empty term, whatever the term table holds", () => {
