@@ -51,7 +51,7 @@ function referenceAnalysis(document: SearchDocument) {
   });
   const terms = [...counts.keys()];
   const packed = terms.map((term) => packFrequencies(counts.get(term)!));
-  return { name: document.name, lengths: fields.map((terms) => terms.length), terms, packed };
+  return { name: document.name, lengths: fields.map((fieldTerms) => fieldTerms.length), terms, packed };
 }
 
 type Content = ReturnType<typeof stateContent>;
