@@ -64,6 +64,15 @@ describe("loadAgentFile", () => {
     ["loadModes:\n  a: turn\n  b: sometimes\n", 3, "loadModes.b must be one of"],
     ["skills: [unclosed\n", 2, "invalid YAML"],
     ["- just\n- a list\n", 1, "must be a mapping of settings"],
+    ["shell:\n  alwaysOn: yes\n  sandbox: true\n", 2, "shell.alwaysOn must be true or false"],
+    ["shell:\n  sandbox: true\n", 2, "unknown shell setting 'sandbox' (known: executor, approval, alwaysOn)"],
+    ["model:\n  temperature: .inf\n", 2, "model.temperature must be a number from 0 to 2, not 'Infinity'"],
+    ["model: [qwen3]\n", 1, "model must be a name or { name, baseUrl }"],
+    ["agentType: planner\n", 1, "agentType must be conversational or react"],
+    ["checkpointer: ''\n", 1, "checkpointer must be a non-empty string"],
+    // Several problems: the first in the file is reported.
+    ["skills: ./s\nloadMode: x\nbogus: 1\n", 1, "skills must be a list of strings"],
+    ["loadMode: x\nbogus: 1\n", 1, "loadMode must be one of turn, once, session"],
   ])("%j is refused with file and line %i", async (text, line, message) => {
     const dir = writeTree({ "skillgraph.agent.yaml": text });
     const file = join(dir, "skillgraph.agent.yaml");

@@ -2,38 +2,33 @@ import { readFile } from "node:fs/promises";
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { isMap, isScalar, LineCounter, parseDocument, type Document } from "yaml";
 import { AgentFileError } from "./agent-file-error.js";
+import { agentFileProblem, agentFileSettingsSchema, type AgentFileSettings } from "./agent-file-schema.js";
 import type { AgentFile } from "./agent-file-types.js";
-import { MODEL_PARAMETER_RULES, readModelParameters } from "./model-parameters.js";
-import { AGENT_TYPES, isAgentfile, parseAgentfile } from "./parse-agentfile.js";
+import { isAgentfile, parseAgentfile } from "./parse-agentfile.js";
 
 /** File names `findAgentFile` looks for. */
 export const AGENT_FILE_NAMES = ["skillgraph.agent.yaml", "skillgraph.agent.yml"] as const;
 
-const TOP_KEYS = [
-  "model",
-  "systemPrompt",
-  "skills",
-  "only",
-  "exclude",
-  "loadMode",
-  "loadModes",
-  "shell",
-  "checkpointer",
-  "agentType",
-];
-const LOAD_MODES = ["turn", "once", "session"];
-
 /**
  * Reads a declarative agent: `skillgraph.agent.yaml` (YAML), a package.json with a `skillgraph` key, or an Ollama-style
- * Agentfile (`FROM`, `SKILL`, `AGENT_TYPE`, `SYSTEM`, `PARAMETER`; see parseAgentfile). Plain checks,
- * no schema library; every problem is an AgentFileError naming the file and line (`agent.yaml:4: loadMode must be ...`).
+ * Agentfile (`FROM`, `SKILL`, `AGENT_TYPE`, `SYSTEM`, `PARAMETER`; see parseAgentfile). The settings are checked by one
+ * schema (agent-file-schema.ts); every problem is an AgentFileError naming the file and line
+ * (`agent.yaml:4: loadMode must be ...`).
  * @example const agent = await loadAgentFile("skillgraph.agent.yaml"); // { skills: ["/abs/skills"], model: { name: "qwen3" }, ... }
  */
 export async function loadAgentFile(path: string): Promise<AgentFile> {
   const file = resolve(path);
-  let text: string;
+  const text = await readAgentFile(file);
+  if (isAgentfile(file, text)) return parseAgentfile(file, text);
+  const parsed = parseSettings(file, text);
+  const settings = validateSettings(file, parsed);
+  return resolvePaths(file, settings);
+}
+
+/** The file's text; a missing, unreadable file or a folder is an AgentFileError. */
+async function readAgentFile(file: string): Promise<string> {
   try {
-    text = await readFile(file, "utf8");
+    return await readFile(file, "utf8");
   } catch (error) {
     const code = (error as { code?: string }).code;
     throw new AgentFileError({
@@ -46,124 +41,59 @@ export async function loadAgentFile(path: string): Promise<AgentFile> {
             : `cannot be read (${code})`,
     });
   }
-  if (isAgentfile(file, text)) return parseAgentfile(file, text);
+}
+
+/** Parsed settings with what finds their lines: the YAML (or JSON) document and the path of the settings in it. */
+interface ParsedSettings {
+  value: unknown;
+  doc: Document;
+  lines: LineCounter;
+  prefix: string[];
+}
+
+/** Parses YAML (package.json is JSON, a subset): its settings are the whole document, or package.json's `skillgraph`. */
+function parseSettings(file: string, text: string): ParsedSettings {
   const lines = new LineCounter();
   const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false });
+  const packageJson = basename(file) === "package.json";
   if (doc.errors.length > 0) {
     const first = doc.errors[0]!;
     throw new AgentFileError({
       file,
       line: lines.linePos(first.pos[0]).line,
-      message: `invalid ${basename(file) === "package.json" ? "JSON" : "YAML"}: ${first.message.split("\n")[0]}`,
+      message: `invalid ${packageJson ? "JSON" : "YAML"}: ${first.message.split("\n")[0]}`,
     });
   }
-  let root: unknown = doc.toJS();
-  let prefix: string[] = [];
-  if (basename(file) === "package.json") {
-    if (!isRecord(root) || !("skillgraph" in root))
-      throw new AgentFileError({ file, message: 'has no "skillgraph" key' });
-    root = root.skillgraph;
-    prefix = ["skillgraph"];
-  }
-  const at = (keys: readonly (string | number)[]) => lineOf(doc, lines, [...prefix, ...keys]);
-  const fail = (keys: readonly (string | number)[], message: string): never => {
-    throw new AgentFileError({ file, line: at(keys), message });
-  };
-  if (!isRecord(root)) fail([], "must be a mapping of settings");
-  const data = root as Record<string, unknown>;
-  for (const key of Object.keys(data))
-    if (!TOP_KEYS.includes(key)) fail([key], `unknown setting '${key}' (known: ${TOP_KEYS.join(", ")})`);
-  const base = dirname(file);
-  const str = (keys: string[], value: unknown): string => {
-    if (typeof value !== "string" || value.trim() === "") fail(keys, `${keys.join(".")} must be a non-empty string`);
-    return value as string;
-  };
-  const list = (key: string): string[] | undefined => {
-    const value = data[key];
-    if (value === undefined) return undefined;
-    if (!Array.isArray(value)) fail([key], `${key} must be a list of strings`);
-    return (value as unknown[]).map((entry, index) => str([key, String(index)], entry));
-  };
-  const agent: AgentFile = {
-    file,
-    skills: (list("skills") ?? []).map((dir) => (isAbsolute(dir) ? dir : resolve(base, dir))),
-  };
-  if (data.model !== undefined) {
-    if (typeof data.model === "string") agent.model = { name: str(["model"], data.model) };
-    else if (isRecord(data.model)) {
-      const parameters = Object.keys(MODEL_PARAMETER_RULES);
-      for (const key of Object.keys(data.model))
-        if (key !== "name" && key !== "baseUrl" && !parameters.includes(key))
-          fail(["model", key], `unknown model setting '${key}' (known: name, baseUrl, ${parameters.join(", ")})`);
-      agent.model = {
-        ...(data.model.name === undefined ? {} : { name: str(["model", "name"], data.model.name) }),
-        ...(data.model.baseUrl === undefined ? {} : { baseUrl: str(["model", "baseUrl"], data.model.baseUrl) }),
-      };
-      Object.assign(
-        agent.model,
-        readModelParameters(data.model, (key, message) => fail(["model", key], message)),
-      );
-    } else fail(["model"], "model must be a name or { name, baseUrl }");
-  }
-  if (data.systemPrompt !== undefined) agent.systemPrompt = str(["systemPrompt"], data.systemPrompt);
-  const only = list("only");
-  const exclude = list("exclude");
-  if (only) agent.only = only;
-  if (exclude) agent.exclude = exclude;
-  if (data.loadMode !== undefined) {
-    if (!LOAD_MODES.includes(data.loadMode as string))
-      fail(["loadMode"], `loadMode must be one of ${LOAD_MODES.join(", ")}`);
-    agent.loadMode = data.loadMode as AgentFile["loadMode"];
-  }
-  if (data.loadModes !== undefined) {
-    if (!isRecord(data.loadModes)) fail(["loadModes"], "loadModes must map skill names to turn, once or session");
-    const modes: Record<string, NonNullable<AgentFile["loadMode"]>> = {};
-    for (const [name, mode] of Object.entries(data.loadModes as Record<string, unknown>)) {
-      if (!LOAD_MODES.includes(mode as string))
-        fail(["loadModes", name], `loadModes.${name} must be one of ${LOAD_MODES.join(", ")}`);
-      modes[name] = mode as NonNullable<AgentFile["loadMode"]>;
-    }
-    agent.loadModes = modes;
-  }
-  if (data.shell !== undefined) {
-    if (!isRecord(data.shell)) fail(["shell"], "shell must be { executor, approval, alwaysOn }");
-    const shell = data.shell as Record<string, unknown>;
-    for (const key of Object.keys(shell))
-      if (key !== "executor" && key !== "approval" && key !== "alwaysOn")
-        fail(["shell", key], `unknown shell setting '${key}' (known: executor, approval, alwaysOn)`);
-    agent.shell = {};
-    if (shell.alwaysOn !== undefined) {
-      if (typeof shell.alwaysOn !== "boolean") fail(["shell", "alwaysOn"], "shell.alwaysOn must be true or false");
-      agent.shell.alwaysOn = shell.alwaysOn as boolean;
-    }
-    if (shell.executor !== undefined) {
-      if (!["sandbox", "unsafe-local", "off"].includes(shell.executor as string))
-        fail(["shell", "executor"], "shell.executor must be sandbox, unsafe-local or off");
-      agent.shell.executor = shell.executor as NonNullable<AgentFile["shell"]>["executor"];
-    }
-    if (shell.approval !== undefined) {
-      if (!["ask", "approve-all", "deny-all"].includes(shell.approval as string))
-        fail(["shell", "approval"], "shell.approval must be ask, approve-all or deny-all");
-      agent.shell.approval = shell.approval as NonNullable<AgentFile["shell"]>["approval"];
-    }
-  }
-  if (data.agentType !== undefined) {
-    if (!(AGENT_TYPES as readonly unknown[]).includes(data.agentType))
-      fail(["agentType"], `agentType must be ${AGENT_TYPES.join(" or ")}`);
-    agent.agentType = data.agentType as AgentFile["agentType"];
-  }
-  if (data.checkpointer !== undefined) {
-    const url = str(["checkpointer"], data.checkpointer);
-    agent.checkpointer =
-      url.startsWith("sqlite:") && url !== "sqlite::memory:" && !isAbsolute(url.slice(7))
-        ? `sqlite:${resolve(base, url.slice(7))}`
-        : url;
-  }
-  return agent;
+  const value: unknown = doc.toJS();
+  if (!packageJson) return { value, doc, lines, prefix: [] };
+  if (typeof value !== "object" || value === null || Array.isArray(value) || !("skillgraph" in value))
+    throw new AgentFileError({ file, message: 'has no "skillgraph" key' });
+  return { value: value.skillgraph, doc, lines, prefix: ["skillgraph"] };
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+/** The settings checked by the schema; the first problem in the file (by line) is an AgentFileError at its line. */
+function validateSettings(file: string, { value, doc, lines, prefix }: ParsedSettings): AgentFileSettings {
+  const result = agentFileSettingsSchema.safeParse(value);
+  if (result.success) return result.data;
+  const problems = result.error.issues.map((issue) => {
+    const { path, message } = agentFileProblem(issue);
+    return { line: lineOf(doc, lines, [...prefix, ...path]), message };
+  });
+  const first = problems.reduce((a, b) => ((b.line ?? Infinity) < (a.line ?? Infinity) ? b : a));
+  throw new AgentFileError({ file, line: first.line, message: first.message });
+}
+
+/** The agent file with skill folders and a sqlite checkpointer's file resolved against the file's folder. */
+function resolvePaths(file: string, settings: AgentFileSettings): AgentFile {
+  const base = dirname(file);
+  const { skills, checkpointer, ...rest } = settings;
+  const agent: AgentFile = { file, skills: skills.map((dir) => (isAbsolute(dir) ? dir : resolve(base, dir))), ...rest };
+  if (checkpointer !== undefined)
+    agent.checkpointer =
+      checkpointer.startsWith("sqlite:") && checkpointer !== "sqlite::memory:" && !isAbsolute(checkpointer.slice(7))
+        ? `sqlite:${resolve(base, checkpointer.slice(7))}`
+        : checkpointer;
+  return agent;
 }
 
 /** The 1-based line of the node at `path` (the key's line for a mapping entry), or of the nearest parent found. */

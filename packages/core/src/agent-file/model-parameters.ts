@@ -33,19 +33,3 @@ export function checkModelParameter(
     return { error: `${label} must be ${rule}, not '${String(value)}'` };
   return { value: number };
 }
-
-/** The model parameters of a YAML / JSON `model` mapping (numbers only), each checked; `fail` gets the key and message. */
-export function readModelParameters(
-  model: Record<string, unknown>,
-  fail: (key: string, message: string) => never,
-): AgentModelParameters {
-  const parameters: AgentModelParameters = {};
-  for (const key of Object.keys(MODEL_PARAMETER_RULES) as Array<keyof AgentModelParameters>) {
-    if (model[key] === undefined) continue;
-    if (typeof model[key] !== "number") fail(key, `model.${key} must be a number`);
-    const checked = checkModelParameter(key, `model.${key}`, model[key]);
-    if ("error" in checked) fail(key, checked.error);
-    else parameters[key] = checked.value;
-  }
-  return parameters;
-}

@@ -1,4 +1,4 @@
-import { isAlias, isCollection, isMap, isScalar, visit, type Document, type Node } from "yaml";
+import { isAlias, isCollection, isMap, isScalar, visit, type Document, type Node, type YAMLMap } from "yaml";
 
 /** One construct the reference's strictyaml refuses although standard YAML allows it. */
 export interface StrictYamlViolation {
@@ -19,7 +19,7 @@ export function findStrictYamlViolations(
   limit = 20,
 ): StrictYamlViolation[] {
   const violations: StrictYamlViolation[] = [];
-  const add = (node: Node, message: string) => {
+  const add: AddViolation = (node, message) => {
     if (violations.length < limit) violations.push({ message, offset: node.range?.[0] ?? 0 });
   };
   visit(document, (_key, node) => {
@@ -39,28 +39,40 @@ export function findStrictYamlViolations(
     if ((isCollection(node) || isScalar(node)) && node.tag !== undefined)
       add(node, `tag '${node.tag}' is not allowed (strict YAML: no explicit types)`);
     if (isMap(node)) {
-      let siblingColumn: number | undefined;
-      for (const pair of node.items) {
-        if (!isMap(pair.value) || pair.value.range === undefined || pair.value.range === null) continue;
-        const column = columnOf(pair.value.range[0]);
-        siblingColumn ??= column;
-        if (column !== siblingColumn)
-          add(
-            pair.value,
-            `mapping indented to column ${column}, unlike the previous mapping at column ${siblingColumn} (strict YAML: indent sibling mappings alike)`,
-          );
-      }
-      const seen = new Set<string>();
-      for (const pair of node.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
-        if (key === undefined) continue;
-        if (seen.has(key)) add(pair.key as Node, `duplicate key '${key}' is not allowed`);
-        if (key === "<<" && isScalar(pair.key) && pair.key.type === "PLAIN")
-          add(pair.key, "merge key '<<' is not allowed (strict YAML)");
-        seen.add(key);
-      }
+      checkSiblingIndentation(node, columnOf, add);
+      checkKeys(node, add);
     }
     return undefined;
   });
   return violations;
+}
+
+type AddViolation = (node: Node, message: string) => void;
+
+/** Mapping values of one mapping must start at the same column. */
+function checkSiblingIndentation(map: YAMLMap, columnOf: (offset: number) => number, add: AddViolation): void {
+  let siblingColumn: number | undefined;
+  for (const pair of map.items) {
+    if (!isMap(pair.value) || pair.value.range === undefined || pair.value.range === null) continue;
+    const column = columnOf(pair.value.range[0]);
+    siblingColumn ??= column;
+    if (column !== siblingColumn)
+      add(
+        pair.value,
+        `mapping indented to column ${column}, unlike the previous mapping at column ${siblingColumn} (strict YAML: indent sibling mappings alike)`,
+      );
+  }
+}
+
+/** No key twice in one mapping, and no plain merge key `<<`. */
+function checkKeys(map: YAMLMap, add: AddViolation): void {
+  const seen = new Set<string>();
+  for (const pair of map.items) {
+    const key = isScalar(pair.key) ? String(pair.key.value) : undefined;
+    if (key === undefined) continue;
+    if (seen.has(key)) add(pair.key as Node, `duplicate key '${key}' is not allowed`);
+    if (key === "<<" && isScalar(pair.key) && pair.key.type === "PLAIN")
+      add(pair.key, "merge key '<<' is not allowed (strict YAML)");
+    seen.add(key);
+  }
 }

@@ -1,5 +1,4 @@
 import { fieldFrequency, type IndexedDocument } from "./indexed-document.js";
-import { termIdCount, termIdGeneration } from "./term-ids.js";
 
 /** The documents holding one term, with their packed field frequencies (parallel arrays). */
 export interface PostingList {
@@ -29,77 +28,64 @@ function inHead(packed: number): boolean {
   return fieldFrequency(packed, 0) > 0 || fieldFrequency(packed, 1) > 0;
 }
 
-/** New postings per term, in document order (terms in order of first occurrence), with how many are in a head. */
+/**
+ * New postings per term, in document order (terms in order of first occurrence), with how many are in a head.
+ * The build numbers the terms it meets (ids that live only as long as this call): it counts the postings of each id,
+ * lays all lists out in one pair of arrays (each term's slice at an offset, in id order), fills them in document
+ * order, then cuts them apart, so the Map is touched once per term and posting and no list grows.
+ */
 function groupPostings(documents: readonly IndexedDocument[]): Map<string, PostingList & { head: number }> {
-  const additions = new Map<string, PostingList & { head: number }>();
-  const generation = termIdGeneration();
-  if (documents.every((document) => document.termIds !== undefined && document.termGeneration === generation)) {
-    // Every term has a current id: count the postings of each id, lay all lists out in one pair of arrays (each
-    // term's slice at an offset), fill them in document order, then cut them apart; the Map is touched once per term.
-    const count = termIdCount();
-    const cursor = new Int32Array(count);
-    for (const document of documents) {
-      const ids = document.termIds!;
-      for (let i = 0; i < ids.length; i++) cursor[ids[i]!]!++;
-    }
-    const order: number[] = [];
-    const firstTerm: string[] = [];
-    let total = 0;
-    for (const document of documents) {
-      const { terms } = document;
-      const ids = document.termIds!;
-      for (let i = 0; i < ids.length; i++) {
-        const id = ids[i]!;
-        const size = cursor[id]!;
-        if (size <= 0) continue;
-        // First sight of this term: reserve its slice; the cursor becomes -(offset + 1) until filling starts.
-        order.push(id);
-        firstTerm.push(terms[i]!);
-        cursor[id] = -(total + 1);
-        total += size;
-      }
-    }
-    const starts = new Int32Array(order.length + 1);
-    for (let k = 0; k < order.length; k++) {
-      const id = order[k]!;
-      starts[k] = -cursor[id]! - 1;
-      cursor[id] = starts[k]!;
-    }
-    starts[order.length] = total;
-    const allDocs = new Array<IndexedDocument>(total);
-    const allPacked = new Uint32Array(total);
-    for (const document of documents) {
-      const { packed } = document;
-      const ids = document.termIds!;
-      for (let i = 0; i < ids.length; i++) {
-        const at = cursor[ids[i]!]!++;
-        allDocs[at] = document;
-        allPacked[at] = packed[i]!;
-      }
-    }
-    for (let k = 0; k < order.length; k++) {
-      const start = starts[k]!;
-      const end = starts[k + 1]!;
-      let head = 0;
-      for (let at = start; at < end; at++) if (inHead(allPacked[at]!)) head++;
-      additions.set(firstTerm[k]!, { docs: allDocs.slice(start, end), packed: allPacked.slice(start, end), head });
-    }
-    return additions;
-  }
-  const growing = new Map<string, { docs: IndexedDocument[]; packed: number[]; head: number }>();
-  for (const document of documents) {
-    const { terms, packed } = document;
+  const idOfTerm = new Map<string, number>();
+  const termOfId: string[] = [];
+  let counts = new Int32Array(1024);
+  const idsOfDocument = documents.map(({ terms }) => {
+    const ids = new Int32Array(terms.length);
     for (let i = 0; i < terms.length; i++) {
       const term = terms[i]!;
-      let list = growing.get(term);
-      if (list === undefined) growing.set(term, (list = { docs: [], packed: [], head: 0 }));
-      const value = packed[i]!;
-      list.docs.push(document);
-      list.packed.push(value);
-      if (inHead(value)) list.head++;
+      let id = idOfTerm.get(term);
+      if (id === undefined) {
+        id = termOfId.length;
+        idOfTerm.set(term, id);
+        termOfId.push(term);
+        if (id === counts.length) {
+          const grown = new Int32Array(counts.length * 2);
+          grown.set(counts);
+          counts = grown;
+        }
+      }
+      counts[id]!++;
+      ids[i] = id;
     }
+    return ids;
+  });
+  // counts become each id's next free place in the shared arrays; starts keep where each slice begins.
+  const starts = new Int32Array(termOfId.length + 1);
+  let total = 0;
+  for (let id = 0; id < termOfId.length; id++) {
+    starts[id] = total;
+    total += counts[id]!;
+    counts[id] = starts[id]!;
   }
-  for (const [term, list] of growing) additions.set(term, { ...list, packed: Uint32Array.from(list.packed) });
+  starts[termOfId.length] = total;
+  const allDocs = new Array<IndexedDocument>(total);
+  const allPacked = new Uint32Array(total);
+  documents.forEach((document, d) => {
+    const { packed } = document;
+    const ids = idsOfDocument[d]!;
+    for (let i = 0; i < ids.length; i++) {
+      const at = counts[ids[i]!]!++;
+      allDocs[at] = document;
+      allPacked[at] = packed[i]!;
+    }
+  });
+  const additions = new Map<string, PostingList & { head: number }>();
+  for (let id = 0; id < termOfId.length; id++) {
+    const start = starts[id]!;
+    const end = starts[id + 1]!;
+    let head = 0;
+    for (let at = start; at < end; at++) if (inHead(allPacked[at]!)) head++;
+    additions.set(termOfId[id]!, { docs: allDocs.slice(start, end), packed: allPacked.slice(start, end), head });
+  }
   return additions;
 }
 

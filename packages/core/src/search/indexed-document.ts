@@ -1,6 +1,6 @@
 import type { SearchDocument } from "./search-types.js";
-import { termIdCount, termIdGeneration, termOfId } from "./term-ids.js";
-import { releaseTermIds, visitTerms } from "./tokenize.js";
+import { releaseTermSlots, termOfSlot, termSlotCount } from "./term-slots.js";
+import { visitTerms } from "./tokenize.js";
 
 /** Fields in scoring order: name, description, markdown headings, body. */
 export const FIELDS = ["name", "description", "headings", "body"] as const;
@@ -9,7 +9,7 @@ export const FIELDS = ["name", "description", "headings", "body"] as const;
  * Version of what `analyzeDocument` produces (tokenizer, stemmer, fields, packing). Persisted analyses (registry
  * snapshots) carry it; bump it with any change that would make a stored analysis differ from a fresh one.
  */
-export const SEARCH_INDEX_FORMAT_VERSION = 1;
+export const SEARCH_INDEX_FORMAT_VERSION = 2;
 
 /** Per-field term-frequency caps; they fit the four counts into one 31-bit integer (unrolled in `analyzeDocument`). */
 const BITS = [4, 7, 7, 13] as const;
@@ -26,9 +26,6 @@ export interface IndexedDocument {
   readonly terms: readonly string[];
   /** Per-term field frequencies packed by `packFrequencies`. */
   readonly packed: Uint32Array;
-  /** Ids of `terms` (see term-ids.ts) when taken in generation `termGeneration`: lets index builds skip string Maps. */
-  readonly termIds?: Int32Array;
-  readonly termGeneration?: number;
   /** Scratch space for one synchronous ranking pass (see rank-documents.ts); never part of the document's meaning. */
   readonly scratch: RankingScratch;
 }
@@ -63,7 +60,8 @@ const HEADING = /^#{1,6}[ \t]+(.+)$/gm;
  */
 export function analyzeDocument(document: SearchDocument): IndexedDocument {
   const headings = [...document.body.matchAll(HEADING)].map((match) => match[1]).join("\n");
-  if (releaseTermIds() || documentMark >= 0x7fffffff) {
+  releaseTermSlots();
+  if (documentMark >= 0x7fffffff) {
     markOfTerm.fill(0);
     documentMark = 0;
   }
@@ -79,9 +77,9 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
   const terms = new Array<string>(seenCount);
   const packed = new Uint32Array(seenCount);
   for (let k = 0; k < seenCount; k++) {
-    const id = seenIds[k]!;
-    const at = id * 4;
-    terms[k] = termOfId(id);
+    const slot = seenSlots[k]!;
+    const at = slot * 4;
+    terms[k] = termOfSlot(slot);
     packed[k] =
       Math.min(fieldCounts[at]!, 15) |
       (Math.min(fieldCounts[at + 1]!, 127) << 4) |
@@ -95,27 +93,26 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
     lengths,
     terms,
     packed,
-    termIds: seenIds.slice(0, seenCount),
-    termGeneration: termIdGeneration(),
     scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
 }
 
-// State of the document being analyzed (analysis is synchronous), indexed by term id: a term's counts are the current
-// document's when its mark is the document's; `seenIds` lists the document's terms in order of first occurrence.
+// State of the document being analyzed (analysis is synchronous), indexed by term slot: a term's counts are the current
+// document's when its mark is the document's (marks only grow, so a slot the term table gave out again after a release
+// carries an older mark); `seenSlots` lists the document's terms in order of first occurrence.
 let documentMark = 0;
 let markOfTerm = new Int32Array(1 << 16);
 let fieldCounts = new Int32Array(4 << 16);
-let seenIds = new Int32Array(1 << 12);
+let seenSlots = new Int32Array(1 << 12);
 let seenCount = 0;
 let currentField = 0;
 let counted = 0;
 
-/** Counts one occurrence of a term (by its id from `visitTerms`) in the current field. */
-function countTerm(_term: string, id: number): void {
+/** Counts one occurrence of a term (by its slot from `visitTerms`) in the current field. */
+function countTerm(_term: string, slot: number): void {
   counted++;
-  if (id >= markOfTerm.length) {
-    const size = Math.max(termIdCount(), id + 1) * 2;
+  if (slot >= markOfTerm.length) {
+    const size = Math.max(termSlotCount(), slot + 1) * 2;
     const marks = new Int32Array(size);
     marks.set(markOfTerm);
     markOfTerm = marks;
@@ -123,16 +120,16 @@ function countTerm(_term: string, id: number): void {
     grown.set(fieldCounts);
     fieldCounts = grown;
   }
-  const at = id * 4;
-  if (markOfTerm[id] !== documentMark) {
-    markOfTerm[id] = documentMark;
+  const at = slot * 4;
+  if (markOfTerm[slot] !== documentMark) {
+    markOfTerm[slot] = documentMark;
     fieldCounts[at] = fieldCounts[at + 1] = fieldCounts[at + 2] = fieldCounts[at + 3] = 0;
-    if (seenCount === seenIds.length) {
-      const grown = new Int32Array(seenIds.length * 2);
-      grown.set(seenIds);
-      seenIds = grown;
+    if (seenCount === seenSlots.length) {
+      const grown = new Int32Array(seenSlots.length * 2);
+      grown.set(seenSlots);
+      seenSlots = grown;
     }
-    seenIds[seenCount++] = id;
+    seenSlots[seenCount++] = slot;
   }
   fieldCounts[at + currentField]!++;
 }

@@ -2,7 +2,7 @@ import { porterStem } from "./porter-stem.js";
 import { STOP_WORDS } from "./stop-words.js";
 import { Buffer } from "node:buffer";
 import { CodeUnitTable, MISSING } from "./code-unit-table.js";
-import { resetTermIds, termIdCount, termIdOf, termOfId } from "./term-ids.js";
+import { onTermSlotsReleased, termOfSlot, termSlotOf } from "./term-slots.js";
 
 /** Character classes for the word scanner. */
 const CharKind = { Separator: 0, Lower: 1, Upper: 2, Digit: 3, OtherLetter: 4, Cjk: 5 } as const;
@@ -156,10 +156,11 @@ export function tokenize(text: string, options: { keepCompounds?: boolean } = {}
 
 // Documents are tokenized from a scratch copy of their UTF-16 code units through a table of the plain ASCII words already
 // seen (lowercase, Capitalized, UPPERCASE or all digits), probed with a hash computed while scanning: such a word costs
-// no substring, no string hashing and no Map lookup. Each term also gets a small integer id (see `visitTerms`).
-const TERM_ID_LIMIT = 1_000_000;
-/** Lowercased plain word -> its term id (-1: stop word). */
+// no substring, no string hashing and no Map lookup. Each term comes with its slot in the analyzer's term table
+// (term-slots.ts), a scratch key for counting.
+/** Lowercased plain word -> its term slot (-1: stop word). */
 const words = new CodeUnitTable();
+onTermSlotsReleased(() => words.clear());
 let codes = new Uint16Array(1 << 14);
 let codeBytes = Buffer.from(codes.buffer);
 const otherWords: string[] = [];
@@ -177,77 +178,34 @@ const ASCII_WORD_BITS = Uint8Array.from({ length: 128 }, (_, code) =>
         : 0,
 );
 
-/** The id of a stem from `stemOf`, -1 for the empty stop-word stem. */
-function stemId(stem: string): number {
-  return stem === "" ? -1 : termIdOf(stem);
-}
-
-/** Forgets every term id (and so the word table) when there are too many; call only between documents. */
-export function releaseTermIds(): boolean {
-  if (termIdCount() < TERM_ID_LIMIT) return false;
-  resetTermIds();
-  words.clear();
-  return true;
+/** The slot of a stem from `stemOf`, -1 for the empty stop-word stem. */
+function stemSlot(stem: string): number {
+  return stem === "" ? -1 : termSlotOf(stem);
 }
 
 /**
- * Calls `visit` with each index term of `text` in order and its id: exactly the terms `tokenize(text)` returns
- * (without `keepCompounds`), but without building the word list, for tokenizing whole documents.
+ * Calls `visit` with each index term of `text` in order and its slot (term-slots.ts, valid until the next
+ * `releaseTermSlots`): exactly the terms `tokenize(text)` returns (without `keepCompounds`), but without building the
+ * word list, for tokenizing whole documents.
  * @example visitTerms("Deploying apps", (term) => terms.push(term)) // deploi, app
  */
-export function visitTerms(text: string, visit: (term: string, id: number) => void): void {
+export function visitTerms(text: string, visit: (term: string, slot: number) => void): void {
   const length = text.length;
-  if (length > codes.length) {
-    codes = new Uint16Array(Math.max(length, codes.length * 2));
-    codeBytes = Buffer.from(codes.buffer);
-  }
-  codeBytes.write(text, 0, "utf16le");
-  const c = codes;
+  const c = codeUnitsOf(text);
   let i = 0;
   while (i < length) {
     const code = c[i]!;
     if (code < 128 && ASCII_WORD_BITS[code] !== 0) {
       // A run of ASCII letters and digits: plain words take the table, anything else the general scanner.
-      const start = i;
-      let hash = 0;
-      let seen = 0;
-      let upper = 0;
-      for (; i < length; i++) {
-        const next = c[i]!;
-        const bit = next < 128 ? ASCII_WORD_BITS[next]! : 0;
-        if (bit === 0) break;
-        seen |= bit;
-        if (bit === UPPER_BIT) {
-          upper++;
-          hash = (Math.imul(hash, 31) + (next | 32)) | 0;
-        } else hash = (Math.imul(hash, 31) + next) | 0;
-      }
-      const ended = i >= length || c[i]! < 128 || isSeparatorOrCjk(text, i);
-      // Plain: all lowercase, all digits, all capitals, or one leading capital then lowercase.
-      const plain =
-        seen === LOWER_BIT ||
-        seen === DIGIT_BIT ||
-        seen === UPPER_BIT ||
-        (seen === (LOWER_BIT | UPPER_BIT) && upper === 1 && code >= 65 && code <= 90);
-      if (ended && plain) {
-        if (upper > 0) for (let k = start; k < i; k++) c[k] = c[k]! | 32;
-        let id = words.find(c, start, i, hash);
-        if (id === MISSING) {
-          id = stemId(stemOf(String.fromCharCode.apply(null, c.subarray(start, i) as unknown as number[])));
-          words.add(c, start, i, hash, id);
-        }
-        if (id >= 0) visit(termOfId(id), id);
+      const end = visitPlainWord(text, c, i, visit);
+      if (end >= 0) {
+        i = end;
         continue;
       }
-      i = start;
     } else if (code < 128) {
       // ASCII punctuation and spaces, skipped in one go.
       i++;
-      while (i < length) {
-        const next = c[i]!;
-        if (next >= 128 || ASCII_WORD_BITS[next] !== 0) break;
-        i++;
-      }
+      while (i < length && c[i]! < 128 && ASCII_WORD_BITS[c[i]!] === 0) i++;
       continue;
     } else if (kindOf(text, i) === CharKind.Separator) {
       i++;
@@ -256,10 +214,63 @@ export function visitTerms(text: string, visit: (term: string, id: number) => vo
     otherWords.length = 0;
     i = scanRun(text, i, false, otherWords);
     for (const word of otherWords) {
-      const id = stemId(stemOf(word));
-      if (id >= 0) visit(termOfId(id), id);
+      const slot = stemSlot(stemOf(word));
+      if (slot >= 0) visit(termOfSlot(slot), slot);
     }
   }
+}
+
+/** The scratch copy of `text`'s UTF-16 code units (valid until the next call). */
+function codeUnitsOf(text: string): Uint16Array {
+  if (text.length > codes.length) {
+    codes = new Uint16Array(Math.max(text.length, codes.length * 2));
+    codeBytes = Buffer.from(codes.buffer);
+  }
+  codeBytes.write(text, 0, "utf16le");
+  return codes;
+}
+
+/**
+ * Visits the term of the run of ASCII letters and digits at `start` when it is a plain word (all lowercase, all
+ * digits, all capitals, or one leading capital then lowercase) that ends there, through the word table, and returns
+ * where it ends; -1 (nothing visited) for any other run, which the general scanner then reads.
+ */
+function visitPlainWord(
+  text: string,
+  c: Uint16Array,
+  start: number,
+  visit: (term: string, slot: number) => void,
+): number {
+  const length = text.length;
+  let i = start;
+  let hash = 0;
+  let seen = 0;
+  let upper = 0;
+  for (; i < length; i++) {
+    const next = c[i]!;
+    const bit = next < 128 ? ASCII_WORD_BITS[next]! : 0;
+    if (bit === 0) break;
+    seen |= bit;
+    if (bit === UPPER_BIT) {
+      upper++;
+      hash = (Math.imul(hash, 31) + (next | 32)) | 0;
+    } else hash = (Math.imul(hash, 31) + next) | 0;
+  }
+  const ended = i >= length || c[i]! < 128 || isSeparatorOrCjk(text, i);
+  const plain =
+    seen === LOWER_BIT ||
+    seen === DIGIT_BIT ||
+    seen === UPPER_BIT ||
+    (seen === (LOWER_BIT | UPPER_BIT) && upper === 1 && ASCII_WORD_BITS[c[start]!] === UPPER_BIT);
+  if (!ended || !plain) return -1;
+  if (upper > 0) for (let k = start; k < i; k++) c[k] = c[k]! | 32;
+  let slot = words.find(c, start, i, hash);
+  if (slot === MISSING) {
+    slot = stemSlot(stemOf(String.fromCharCode.apply(null, c.subarray(start, i) as unknown as number[])));
+    words.add(c, start, i, hash, slot);
+  }
+  if (slot >= 0) visit(termOfSlot(slot), slot);
+  return i;
 }
 
 function isSeparatorOrCjk(text: string, index: number): boolean {

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { closeSync, readFileSync } from "node:fs";
 import { FIELDS, type IndexedDocument } from "../search/indexed-document.js";
-import { termIdGeneration, termIdsOfList } from "../search/term-ids.js";
+import { termsOfList } from "../search/term-slots.js";
 import { SKILLGRAPH_CORE_VERSION, SNAPSHOT_VERSION } from "./snapshot-format.js";
 import { openTrustedCacheFile, writeCacheFileAtomic } from "./trusted-cache-file.js";
 
@@ -56,10 +56,9 @@ export function restoreSearchAnalysis(
     return undefined;
   if (typeof terms !== "string" || typeof packed !== "string") return undefined;
   // Terms are separated by single spaces and hold no whitespace; repeated terms are refused. The others are read as the
-  // index's shared strings, with their ids.
-  const list = terms === "" ? { terms: [], ids: new Int32Array(0) } : termIdsOfList(terms);
-  if (list === undefined) return undefined;
-  const { terms: termList, ids: termIds } = list;
+  // analyzer's shared strings.
+  const termList = terms === "" ? [] : termsOfList(terms);
+  if (termList === undefined) return undefined;
   const bytes = Buffer.from(packed, "base64");
   if (bytes.length !== termList.length * 4 || bytes.toString("base64") !== packed) return undefined;
   const frequencies = new Uint32Array(termList.length);
@@ -77,8 +76,6 @@ export function restoreSearchAnalysis(
     lengths: lengths as number[],
     terms: termList,
     packed: frequencies,
-    termIds,
-    termGeneration: termIdGeneration(),
     scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
 }
