@@ -15,6 +15,18 @@ export function optionPath(path: readonly PropertyKey[]): string {
 export function parseOptions<Schema extends z.ZodType>(schema: Schema, options: unknown): z.output<Schema> {
   const result = schema.safeParse(options, { reportInput: true });
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
+  const issue = innermostIssue(result.error.issues[0]!);
   throw new InvalidOptionsError({ option: optionPath(issue.path), value: issue.input, message: issue.message });
+}
+
+/**
+ * For a value no branch of a union accepts: when exactly one branch took the value's type (its issue is inside the
+ * value, e.g. `onWrite: { every: 1.5 }` against `boolean | { every }`), that branch's issue, which is more precise.
+ */
+function innermostIssue(issue: z.core.$ZodIssue): z.core.$ZodIssue {
+  if (issue.code !== "invalid_union") return issue;
+  const matched = issue.errors.filter((branch) => branch.some((inner) => inner.path.length > 0));
+  if (matched.length !== 1) return issue;
+  const inner = innermostIssue(matched[0]!.find((candidate) => candidate.path.length > 0)!);
+  return { ...inner, path: [...issue.path, ...inner.path] };
 }
