@@ -104,7 +104,7 @@ async function admitDocs(
   const selected: string[] = [];
   let total = 0;
   const budget = maxResourceBytes * 4;
-  for (const path of [...new Set(wanted)]) {
+  for (const path of new Set(wanted)) {
     if (base.length + selected.length >= MAX_SELECTED_DOCS) {
       refused.push({ path, reason: `the selection holds at most ${MAX_SELECTED_DOCS} files` });
       continue;
