@@ -5,15 +5,23 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type pgTypes from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { CheckpointerError, closeCheckpointer, createCheckpointer } from "../packages/checkpoint/src/index.js";
 import { isServerRestarting } from "../packages/checkpoint/src/database/startup-retry.js";
 import { startTestPostgres, type TestPostgresServer } from "./setup/postgres-server.js";
 import { REPO_ROOT } from "./support/shared-paths.js";
 
-// The driver the checkpoint package itself uses (the root has no dependency on pg).
-const pg = createRequire(join(REPO_ROOT, "packages/checkpoint/package.json"))("pg") as typeof pgTypes;
+/** The little of pg's Client used here. */
+interface PgClient {
+  connect(): Promise<void>;
+  query<Row>(sql: string): Promise<{ rows: Row[] }>;
+  end(): Promise<void>;
+  on(event: "error", listener: () => void): void;
+}
+// The driver the checkpoint package itself uses (the root depends on neither pg nor its types).
+const pg = createRequire(join(REPO_ROOT, "packages/checkpoint/package.json"))("pg") as {
+  Client: new (config: { connectionString: string; connectionTimeoutMillis?: number }) => PgClient;
+};
 
 const pgUnavailable = inject("postgresUrl") ? undefined : `no PostgreSQL server: ${inject("postgresUnavailable")}`;
 let server: TestPostgresServer | undefined;
