@@ -7,8 +7,8 @@ import { describeDriverError as describe } from "../database/connection-errors.j
 import { guardPostgresPool } from "../database/guard-postgres-pool.js";
 import { ResilientPostgresSaver } from "../database/resilient-postgres-saver.js";
 import { ResilientSqliteSaver } from "../database/resilient-sqlite-saver.js";
-import { CheckpointerError } from "../errors/checkpointer-error.js";
 import { retryWhileRestarting, type StartupGaveUp } from "../database/startup-retry.js";
+import { CheckpointerError } from "../errors/checkpointer-error.js";
 import { parseOptions } from "../options/parse-options.js";
 import { createCheckpointerOptionsSchema, type CreateCheckpointerOptions } from "./create-checkpointer-options.js";
 import { parseCheckpointerUrl } from "./parse-checkpointer-url.js";
@@ -43,7 +43,8 @@ function scrubber(url: string): (text: string) => string {
 /**
  * Opens the checkpoint saver a URL names, ready to use (tables created).
  * - `sqlite:PATH`: the embedded default, an official `SqliteSaver` on a file (parent directories created, WAL mode).
- * - `postgres://USER:PASSWORD@HOST:PORT/DB[?schema=NAME]`: the official `PostgresSaver`, `setup()` run for you.
+ * - `postgres://USER:PASSWORD@HOST:PORT/DB[?schema=NAME]`: the official `PostgresSaver`, `setup()` run for you; while
+ *   the server is restarting (connection refused, 57P03, 57P01) setup is retried for up to `startupRetryMs` (30 s).
  * - `memory:`: an in-process `MemorySaver` (tests).
  * Throws CheckpointerError naming the URL (password redacted) and what failed. Close it with `closeCheckpointer`.
  * @param url Where checkpoints live.
@@ -81,7 +82,11 @@ function openSqlite(path: string, shown: string): BaseCheckpointSaver {
     closers.set(saver, async () => void opened.close());
     return saver;
   } catch (cause) {
-    db?.close();
+    try {
+      db?.close();
+    } catch {
+      // the open or setup error below is the one to report
+    }
     throw new CheckpointerError({
       url: shown,
       reason: "setup-failed",
