@@ -62,7 +62,7 @@ function everythingShown(error: unknown): string {
 describe("a PostgreSQL password never leaks", () => {
   it.each(specials)("from createCheckpointer, password with '%s' (server unreachable)", async (char) => {
     for (const url of urlsWith(char, `127.0.0.1:${closedPort}`)) {
-      const error = await createCheckpointer(url, { connectTimeoutMs: 2000 }).then(
+      const error = await createCheckpointer(url, { connectTimeoutMs: 2000, startupRetryMs: 0 }).then(
         () => new Error(`connected to a closed port with ${url.length} chars`),
         (e: unknown) => e,
       );

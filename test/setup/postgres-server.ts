@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -10,6 +10,10 @@ export interface TestPostgresServer {
   stop(): void;
   /** Restarts the server as `pg_ctl restart -m fast` does (every connection gets 57P01); returns when it accepts again. */
   restart(): void;
+  /** Stops the server as `pg_ctl stop -m fast` does (every connection gets 57P01), keeping its data for `resume`. */
+  halt(): void;
+  /** Starts a halted server without blocking this process (pg_ctl in the background); resolves once it accepts connections. */
+  resume(): Promise<void>;
 }
 
 function findPgBin(): string | undefined {
@@ -65,7 +69,7 @@ export async function startTestPostgres(): Promise<TestPostgresServer> {
   const pgData = join(dataDir, "data");
   run("initdb", ["-D", pgData, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
   const port = await freePort();
-  run("pg_ctl", [
+  const startArgs = [
     "-D",
     pgData,
     "-l",
@@ -74,11 +78,29 @@ export async function startTestPostgres(): Promise<TestPostgresServer> {
     "-o",
     `-c listen_addresses=127.0.0.1 -p ${port} -k ${dataDir} -c max_connections=300 -c fsync=off`,
     "start",
-  ]);
+  ];
+  run("pg_ctl", startArgs);
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     restart() {
       run("pg_ctl", ["-D", pgData, "-l", join(dataDir, "log"), "-m", "fast", "-w", "restart"]);
+    },
+    halt() {
+      run("pg_ctl", ["-D", pgData, "-m", "fast", "-w", "stop"]);
+    },
+    resume() {
+      const [command, args] = asRoot
+        ? [runuser, ["-u", "postgres", "--", join(bin, "pg_ctl"), ...startArgs]]
+        : [join(bin, "pg_ctl"), startArgs];
+      return new Promise((resolve, reject) => {
+        const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
+        let stderr = "";
+        child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+        child.on("error", reject);
+        child.on("exit", (code) =>
+          code === 0 ? resolve() : reject(new Error(`pg_ctl start failed (exit ${code}): ${stderr}`)),
+        );
+      });
     },
     stop() {
       try {

@@ -33,9 +33,15 @@ const storeTarget = new URL(storeUrl);
 const storeSchema = storeTarget.searchParams.get("schema") ?? "public";
 storeTarget.searchParams.delete("schema");
 const store = guardPostgresPool(PostgresStore.fromConnString(storeTarget.toString(), { schema: storeSchema }));
+// Opened first: a worker restarted while PostgreSQL restarts waits here for the server (startupRetryMs, bounded).
+const saver = withPruning(await createCheckpointer(checkpointUrl, { startupRetryMs: 45_000 }), {
+  keepLast: 10,
+  onWrite: { every: 4 },
+});
 /**
  * A worker restarted while PostgreSQL itself restarts (57P03 "the database system is shutting down", refused
- * connections) retries its start-up for a bounded time, as a process supervisor would.
+ * connections) retries opening the skill store for a bounded time, as a process supervisor would (createCheckpointer
+ * does the same for the checkpoint database by itself: its `startupRetryMs`).
  */
 async function untilDatabaseUp<T>(start: () => Promise<T>): Promise<T> {
   const deadline = Date.now() + 45_000;
@@ -53,10 +59,6 @@ const registry = await untilDatabaseUp(() =>
 );
 const hook = createShellHook({ skills: registry, executor: executor as "bubblewrap" | "local" });
 const middleware = createSkillsMiddleware({ skills: registry, hooks: [hook] });
-const saver = withPruning(await untilDatabaseUp(() => createCheckpointer(checkpointUrl)), {
-  keepLast: 10,
-  onWrite: { every: 4 },
-});
 const model = new ChatOpenAI({
   model: "scripted",
   apiKey: "test",

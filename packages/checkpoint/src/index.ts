@@ -1,13 +1,16 @@
 // @skillgraph/checkpoint: checkpointed sessions on LangGraph's official savers — create and close a checkpointer,
 // pruning, listing and inspecting sessions, one writer per session (lease), the messages delta channel.
 export { createCheckpointer, closeCheckpointer } from "./create-checkpointer/create-checkpointer.js";
-export type { CreateCheckpointerOptions } from "./create-checkpointer/create-checkpointer.js";
+export {
+  createCheckpointerOptionsSchema,
+  type CreateCheckpointerOptions,
+} from "./create-checkpointer/create-checkpointer-options.js";
 export { redactUrl } from "./create-checkpointer/redact-url.js";
 export { CheckpointerError } from "./errors/checkpointer-error.js";
 export { guardPostgresPool } from "./database/guard-postgres-pool.js";
 export type { CheckpointerErrorReason } from "./errors/checkpointer-error.js";
 export { withPruning, PruningCheckpointSaver } from "./pruning/with-pruning.js";
-export type { PruningOptions, ResolvedPruningOptions } from "./pruning/pruning-options.js";
+export { pruningOptionsSchema, type PruningOptions, type ResolvedPruningOptions } from "./pruning/pruning-options.js";
 export { pruneCheckpoints } from "./pruning/prune-checkpoints.js";
 export type { PruneReport } from "./pruning/prune-checkpoints.js";
 export type { KeepReason, PruningPolicy } from "./pruning/plan-pruning.js";
@@ -22,7 +25,8 @@ export type {
   SessionSkillDrift,
 } from "./session/inspect-session.js";
 export { acquireSessionLease } from "./lease/session-lease.js";
-export type { SessionLease, SessionLeaseOptions } from "./lease/session-lease.js";
+export type { SessionLease } from "./lease/session-lease.js";
+export { sessionLeaseOptionsSchema, type SessionLeaseOptions } from "./lease/session-lease-options.js";
 export { SessionBusyError } from "./errors/session-busy-error.js";
 export type { SessionHolder } from "./errors/session-busy-error.js";
 export { SessionLeaseLostError } from "./errors/session-lease-lost-error.js";

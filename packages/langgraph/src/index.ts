@@ -16,6 +16,7 @@ export { getLoadedSkills } from "./state/get-loaded-skills.js";
 export { SKILLS_EVENT_NAME } from "./events/skills-event.js";
 export type { SkillsEvent, TaggedSkillsEvent } from "./events/skills-event.js";
 export { DEFAULT_SKILLS_PREAMBLE } from "./options/resolve-options.js";
+export { skillsRuntimeOptionsSchema } from "./options/skills-runtime-options.js";
 export type {
   BodyPlacement,
   SkillEvictionPolicy,

@@ -52,11 +52,52 @@ describe("createCheckpointer", () => {
     const port = await closedPort();
     const error = (await createCheckpointer(`postgres://bob:s3cret@127.0.0.1:${port}/db`, {
       connectTimeoutMs: 2000,
+      startupRetryMs: 0,
     }).catch((e: unknown) => e)) as CheckpointerError;
     expect(error.reason).toBe("unreachable");
+    expect(error.attempts).toBe(1);
     expect(error.message).toContain(`postgres://bob:***@127.0.0.1:${port}/db`);
     expect(error.message).not.toContain("s3cret");
     expect(error.message).toMatch(/ECONNREFUSED/);
+  });
+
+  it("retries a refused connection for startupRetryMs with a backoff, then says how many attempts over how long", async () => {
+    const port = await closedPort();
+    const error = (await createCheckpointer(`postgres://bob:s3cret@127.0.0.1:${port}/db`, {
+      startupRetryMs: 1500,
+    }).catch((e: unknown) => e)) as CheckpointerError;
+    expect(CheckpointerError.isInstance(error)).toBe(true);
+    expect(error.reason).toBe("unreachable");
+    // At least one retry; and a backoff, not a busy loop: waits of 200 ms doubling (jittered down to half) fit at most
+    // 5 retries in 1.5 s (a loaded machine only makes fewer).
+    expect(error.attempts).toBeGreaterThanOrEqual(2);
+    expect(error.attempts).toBeLessThanOrEqual(6);
+    expect(error.elapsedMs).toBeGreaterThanOrEqual(1500);
+    expect(error.message).toMatch(
+      new RegExp(
+        `^Cannot reach PostgreSQL at 'postgres://bob:\\*\\*\\*@127\\.0\\.0\\.1:${port}/db': still restarting or refusing ` +
+          `connections after ${error.attempts} attempts over \\d+\\.\\d s \\(startupRetryMs 1500\\); last error: ECONNREFUSED`,
+      ),
+    );
+    expect(error.message).not.toContain("s3cret");
+  });
+
+  it.each([
+    [
+      { startupRetryMs: -1 },
+      "Invalid option 'startupRetryMs': must be a non-negative integer no larger than 2147483647 (milliseconds; 0 tries once)",
+    ],
+    [
+      { connectTimeoutMs: 0 },
+      "Invalid option 'connectTimeoutMs': must be a positive integer no larger than 2147483647 (milliseconds)",
+    ],
+    [
+      { retryDelayMs: 1.5 },
+      "Invalid option 'retryDelayMs': must be a non-negative integer no larger than 2147483647 (milliseconds)",
+    ],
+    [{ cwd: "" }, "Invalid option 'cwd': must be a directory path"],
+  ])("checks its options before opening anything: %o", async (bad, message) => {
+    await expect(createCheckpointer("memory:", bad as never)).rejects.toThrow(message);
   });
 
   it("rejects a schema parameter that is not a plain identifier", async () => {

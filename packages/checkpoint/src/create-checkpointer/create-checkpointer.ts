@@ -7,20 +7,12 @@ import { describeDriverError as describe } from "../database/connection-errors.j
 import { guardPostgresPool } from "../database/guard-postgres-pool.js";
 import { ResilientPostgresSaver } from "../database/resilient-postgres-saver.js";
 import { ResilientSqliteSaver } from "../database/resilient-sqlite-saver.js";
+import { retryWhileRestarting, type StartupGaveUp } from "../database/startup-retry.js";
 import { CheckpointerError } from "../errors/checkpointer-error.js";
-import { integerOption } from "../internal/core.js";
+import { parseOptions } from "../options/parse-options.js";
+import { createCheckpointerOptionsSchema, type CreateCheckpointerOptions } from "./create-checkpointer-options.js";
 import { parseCheckpointerUrl } from "./parse-checkpointer-url.js";
 import { redactUrl } from "./redact-url.js";
-
-/** Options of `createCheckpointer`. */
-export interface CreateCheckpointerOptions {
-  /** Directory a relative `sqlite:` path is resolved against. @default process.cwd() */
-  cwd?: string;
-  /** Give up reaching PostgreSQL at setup after this many milliseconds (later waits for a pooled connection: up to 60 s). @default 5000 */
-  connectTimeoutMs?: number;
-  /** PostgreSQL: wait this long before the one retry of an operation whose connection was lost. @default 1000 */
-  retryDelayMs?: number;
-}
 
 const closers = new WeakMap<BaseCheckpointSaver, () => Promise<void>>();
 
@@ -51,7 +43,8 @@ function scrubber(url: string): (text: string) => string {
 /**
  * Opens the checkpoint saver a URL names, ready to use (tables created).
  * - `sqlite:PATH`: the embedded default, an official `SqliteSaver` on a file (parent directories created, WAL mode).
- * - `postgres://USER:PASSWORD@HOST:PORT/DB[?schema=NAME]`: the official `PostgresSaver`, `setup()` run for you.
+ * - `postgres://USER:PASSWORD@HOST:PORT/DB[?schema=NAME]`: the official `PostgresSaver`, `setup()` run for you; while
+ *   the server is restarting (connection refused, 57P03, 57P01) setup is retried for up to `startupRetryMs` (30 s).
  * - `memory:`: an in-process `MemorySaver` (tests).
  * Throws CheckpointerError naming the URL (password redacted) and what failed. Close it with `closeCheckpointer`.
  * @param url Where checkpoints live.
@@ -64,70 +57,118 @@ export async function createCheckpointer(
   url: string,
   options: CreateCheckpointerOptions = {},
 ): Promise<BaseCheckpointSaver> {
-  const target = parseCheckpointerUrl(url, options.cwd ?? process.cwd());
-  const shown = redactUrl(url);
-  const scrub = scrubber(url);
-  const retryDelayMs = integerOption("retryDelayMs", options.retryDelayMs ?? 1000, { min: 0, detail: "milliseconds" });
+  const resolved = parseOptions(createCheckpointerOptionsSchema, options);
+  const target = parseCheckpointerUrl(url, resolved.cwd);
   if (target.kind === "memory") {
     const saver = new MemorySaver();
     closers.set(saver, async () => undefined);
     return saver;
   }
-  if (target.kind === "sqlite") {
-    let db: Database.Database;
-    try {
-      if (target.path !== ":memory:") mkdirSync(dirname(target.path), { recursive: true });
-      db = new Database(target.path);
-      db.pragma("busy_timeout = 5000");
-      db.pragma("auto_vacuum = INCREMENTAL"); // takes effect on a new file only; lets pruning give freed pages back
-      const saver = new ResilientSqliteSaver(db, shown);
-      (saver as unknown as { setup(): void }).setup(); // protected in the typings, public at run time; creates the tables now
-      closers.set(saver, async () => void db.close());
-      return saver;
-    } catch (cause) {
-      throw new CheckpointerError({
-        url: shown,
-        reason: "setup-failed",
-        message: `Cannot open SQLite checkpoint database '${target.path}' (from '${shown}'): ${describe(cause)}`,
-        cause,
-      });
-    }
-  }
-  const pool = new pg.Pool({
-    connectionString: target.connectionString,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 5000,
-  });
-  guardPostgresPool(pool); // a connection the server ends (restart, idle cut) must not crash the process
-  const saver = new ResilientPostgresSaver(
-    pool,
-    { schema: target.schema },
-    { url: shown, delayMs: retryDelayMs, scrub },
-  );
+  if (target.kind === "sqlite") return openSqlite(target.path, redactUrl(url));
+  return openPostgres(url, target, resolved);
+}
+
+/** An official SqliteSaver on a file (parent directories created, tables set up), or CheckpointerError `setup-failed`. */
+function openSqlite(path: string, shown: string): BaseCheckpointSaver {
+  let db: Database.Database | undefined;
   try {
-    await saver.setup();
+    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+    db = new Database(path);
+    db.pragma("busy_timeout = 5000");
+    db.pragma("auto_vacuum = INCREMENTAL"); // takes effect on a new file only; lets pruning give freed pages back
+    const saver = new ResilientSqliteSaver(db, shown);
+    (saver as unknown as { setup(): void }).setup(); // protected in the typings, public at run time; creates the tables now
+    const opened = db;
+    closers.set(saver, async () => void opened.close());
+    return saver;
   } catch (cause) {
-    await pool.end().catch(() => undefined);
-    const code =
-      (cause as { code?: string }).code ?? (cause as { errors?: Array<{ code?: string }> }).errors?.[0]?.code;
-    const unreachable =
-      (code !== undefined && unreachableCodes.has(code)) || /timeout|terminated/i.test(describe(cause));
-    // The driver error is summarised (password scrubbed) rather than attached: its fields may carry the connection string.
+    try {
+      db?.close();
+    } catch {
+      // the open or setup error below is the one to report
+    }
     throw new CheckpointerError({
       url: shown,
-      reason: unreachable ? "unreachable" : "setup-failed",
-      message: unreachable
-        ? `Cannot reach PostgreSQL at '${shown}': ${scrub(describe(cause))}`
-        : `Cannot set up checkpoint tables in schema '${target.schema}' at '${shown}': ${scrub(describe(cause))}`,
+      reason: "setup-failed",
+      message: `Cannot open SQLite checkpoint database '${path}' (from '${shown}'): ${describe(cause)}`,
+      cause,
     });
   }
+}
+
+/**
+ * The official PostgresSaver (retrying an operation once on a lost connection), its tables set up; while the server
+ * is restarting, setup is retried on a new pool for up to `startupRetryMs`.
+ */
+async function openPostgres(
+  url: string,
+  target: { connectionString: string; schema: string },
+  options: { connectTimeoutMs: number; retryDelayMs: number; startupRetryMs: number },
+): Promise<BaseCheckpointSaver> {
+  const shown = redactUrl(url);
+  const scrub = scrubber(url);
+  const attempt = async () => {
+    const pool = new pg.Pool({
+      connectionString: target.connectionString,
+      connectionTimeoutMillis: options.connectTimeoutMs,
+    });
+    guardPostgresPool(pool); // a connection the server ends (restart, idle cut) must not crash the process
+    const saver = new ResilientPostgresSaver(
+      pool,
+      { schema: target.schema },
+      { url: shown, delayMs: options.retryDelayMs, scrub },
+    );
+    try {
+      await saver.setup();
+    } catch (error) {
+      await pool.end().catch(() => undefined);
+      throw error;
+    }
+    return { pool, saver };
+  };
+  const outcome = await retryWhileRestarting(attempt, options.startupRetryMs);
+  if ("gaveUp" in outcome) throw setupError(outcome.gaveUp, shown, target.schema, scrub, options.startupRetryMs);
+  const { pool, saver } = outcome.value;
   // The short timeout is for reaching the server at all (setup above). Later, under load, waiting for one of the pool's
   // 10 connections is not a failure: pg-pool applies the same option to that wait, so lengthen it now.
   (pool as unknown as { options: { connectionTimeoutMillis: number } }).options.connectionTimeoutMillis = Math.max(
-    options.connectTimeoutMs ?? 5000,
+    options.connectTimeoutMs,
     60_000,
   );
   closers.set(saver, () => pool.end());
   return saver;
+}
+
+/** The CheckpointerError for a PostgreSQL setup that failed: unreachable (with the attempts made) or tables not set up. */
+function setupError(
+  gaveUp: StartupGaveUp,
+  shown: string,
+  schema: string,
+  scrub: (text: string) => string,
+  startupRetryMs: number,
+): CheckpointerError {
+  const { cause, attempts, elapsedMs, timedOut } = gaveUp;
+  const code = (cause as { code?: string }).code ?? (cause as { errors?: Array<{ code?: string }> }).errors?.[0]?.code;
+  const unreachable =
+    timedOut || (code !== undefined && unreachableCodes.has(code)) || /timeout|terminated/i.test(describe(cause));
+  const last = scrub(describe(cause));
+  const seconds = (elapsedMs / 1000).toFixed(1);
+  const waited =
+    timedOut && startupRetryMs > 0
+      ? `still restarting or refusing connections after ${attempts} attempt${attempts === 1 ? "" : "s"} over ${seconds} s (startupRetryMs ${startupRetryMs}); last error: `
+      : attempts > 1
+        ? `after ${attempts} attempts over ${seconds} s (it was restarting), `
+        : "";
+  // The driver error is summarised (password scrubbed) rather than attached: its fields may carry the connection string.
+  return new CheckpointerError({
+    url: shown,
+    reason: unreachable ? "unreachable" : "setup-failed",
+    message: unreachable
+      ? `Cannot reach PostgreSQL at '${shown}': ${waited}${last}`
+      : `Cannot set up checkpoint tables in schema '${schema}' at '${shown}': ${waited}${last}`,
+    attempts,
+    elapsedMs,
+  });
 }
 
 /** Closes the database connection of a saver made by `createCheckpointer` (or of the saver a `withPruning` wraps); a no-op otherwise. */

@@ -22,22 +22,32 @@ export class CheckpointerError extends SkillgraphError {
   /** The checkpointer URL concerned, password redacted. */
   readonly url: string;
   readonly reason: CheckpointerErrorReason;
+  /** From `createCheckpointer` on PostgreSQL: how many times setup was tried (more than 1 while the server was restarting). */
+  readonly attempts: number | undefined;
+  /** From `createCheckpointer` on PostgreSQL: milliseconds from the first setup attempt to the last failure. */
+  readonly elapsedMs: number | undefined;
 
   constructor({
     url,
     reason,
     message,
     cause,
+    attempts,
+    elapsedMs,
   }: {
     url: string;
     reason: CheckpointerErrorReason;
     message: string;
     cause?: unknown;
+    attempts?: number;
+    elapsedMs?: number;
   }) {
     super({ code: `checkpointer-${reason}`, message, cause });
     this.name = "CheckpointerError";
     this.url = url;
     this.reason = reason;
+    this.attempts = attempts;
+    this.elapsedMs = elapsedMs;
   }
 
   /** True when `error` is a CheckpointerError from any copy of this package. */

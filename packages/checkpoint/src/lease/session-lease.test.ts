@@ -71,7 +71,16 @@ describe("acquireSessionLease", () => {
   it("checks its options", async () => {
     const [a, b] = await twoConnections();
     await expect(acquireSessionLease(a, "s", { ttlMs: 0 })).rejects.toThrow(/ttlMs/);
-    await expect(acquireSessionLease(a, "s", { ttlMs: 100, renewEveryMs: 100 })).rejects.toThrow(/renewEveryMs/);
+    await expect(acquireSessionLease(a, "s", { ttlMs: 100, renewEveryMs: 100 })).rejects.toThrow(
+      "Invalid option 'renewEveryMs': must be a positive integer no larger than 99 (milliseconds, below ttlMs (100))",
+    );
+    await expect(acquireSessionLease(a, "s", { ttlMs: 2 ** 31 })).rejects.toThrow(
+      "Invalid option 'ttlMs': must be a positive integer no larger than 2147483647 (milliseconds)",
+    );
+    await expect(acquireSessionLease(a, "s", { ttlMs: 1 })).rejects.toThrow("Invalid option 'renewEveryMs'");
+    await expect(acquireSessionLease(a, "s", { onLost: "log" as never })).rejects.toThrow(
+      "Invalid option 'onLost': must be a function",
+    );
     await expect(acquireSessionLease(a, "")).rejects.toThrow(/threadId/);
     await Promise.all([closeCheckpointer(a), closeCheckpointer(b)]);
   });

@@ -3,21 +3,13 @@ import { hostname } from "node:os";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { SessionBusyError, type SessionHolder } from "../errors/session-busy-error.js";
 import { SessionLeaseLostError } from "../errors/session-lease-lost-error.js";
-import { integerOption, InvalidOptionsError } from "../internal/core.js";
+import { InvalidOptionsError } from "../internal/core.js";
+import { parseOptions } from "../options/parse-options.js";
 import { saverBackend } from "../store/saver-backend.js";
 import { processIdentity } from "./holder-liveness.js";
 import { LeasedCheckpointSaver } from "./leased-checkpoint-saver.js";
 import { leaseStoreFor } from "./lease-store.js";
-
-/** Options of `acquireSessionLease`. */
-export interface SessionLeaseOptions {
-  /** The lease runs out this long after its last renewal (a crashed holder blocks the session this long). @default 30000 */
-  ttlMs?: number;
-  /** Renew this often while held. @default ttlMs / 3 */
-  renewEveryMs?: number;
-  /** Called once if the lease is lost (taken over, found so on renewal or refused by the database); writes through `protect()` throw from then on. */
-  onLost?: (error: SessionLeaseLostError) => void;
-}
+import { sessionLeaseOptionsSchema, type SessionLeaseOptions } from "./session-lease-options.js";
 
 /** A held lease on one session: renewed in the background until `release()`. */
 export interface SessionLease {
@@ -58,12 +50,7 @@ export async function acquireSessionLease(
   threadId: string,
   options: SessionLeaseOptions = {},
 ): Promise<SessionLease> {
-  // setTimeout fires at once for delays of 2^31 ms or more.
-  const ttlMs = integerOption("ttlMs", options.ttlMs ?? 30_000, { max: 2 ** 31 - 1, detail: "milliseconds" });
-  const renewEveryMs = integerOption("renewEveryMs", options.renewEveryMs ?? Math.max(1, Math.floor(ttlMs / 3)), {
-    max: ttlMs - 1,
-    detail: `milliseconds, below ttlMs (${ttlMs})`,
-  });
+  const { ttlMs, renewEveryMs, onLost } = parseOptions(sessionLeaseOptionsSchema, options);
   if (typeof threadId !== "string" || threadId === "") {
     throw new InvalidOptionsError({ option: "threadId", value: threadId, message: "must be a non-empty string" });
   }
@@ -83,7 +70,7 @@ export async function acquireSessionLease(
     if (lostError) return;
     lostError = error;
     clearInterval(timer);
-    options.onLost?.(lostError);
+    onLost?.(lostError);
   };
   let renewing = false;
   const timer = setInterval(() => {

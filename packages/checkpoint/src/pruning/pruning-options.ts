@@ -1,44 +1,47 @@
-import { integerOption, InvalidOptionsError } from "../internal/core.js";
-import type { PruningPolicy } from "./plan-pruning.js";
+import { z } from "zod";
+import { integerSchema } from "../options/integer-schema.js";
+import { parseOptions } from "../options/parse-options.js";
 
-/** Options of `withPruning`. */
-export interface PruningOptions extends PruningPolicy {
-  /** Prune a thread after its root-graph checkpoints are written: `true` after every one, `{ every: n }` after every n-th. @default false */
-  onWrite?: boolean | { every: number };
-}
+const NOTHING_TO_PRUNE = "set keepLast and/or maxAgeMs, or pruning would never remove anything";
 
-/** Pruning options checked and with defaults filled in. */
-export interface ResolvedPruningOptions {
-  policy: PruningPolicy;
-  /** Prune after this many root checkpoint writes per thread; 0 = never on write. */
-  pruneEvery: number;
-}
+/**
+ * The options of `withPruning` as a zod schema: it checks them (an InvalidOptionsError names the option at fault) and
+ * turns them into the policy and how often to prune on write; `PruningOptions` is its input type.
+ */
+export const pruningOptionsSchema = z
+  .object(
+    {
+      /** Keep this many newest checkpoints per thread and namespace. */
+      keepLast: integerSchema({ detail: "the newest checkpoint of each namespace is always kept" }).optional(),
+      /** Drop checkpoints older than this many milliseconds. */
+      maxAgeMs: z
+        .number({ error: "must be a positive number of milliseconds" })
+        .positive({ error: "must be a positive number of milliseconds" })
+        .optional(),
+      /** Prune a thread after its root-graph checkpoints are written: `true` after every one, `{ every: n }` after every n-th. @default false */
+      onWrite: z
+        .union([z.boolean(), z.object({ every: integerSchema() })], { error: "must be a boolean or { every: n }" })
+        .default(false),
+    },
+    { error: "must be an object" },
+  )
+  .superRefine(({ keepLast, maxAgeMs }, context) => {
+    if (keepLast === undefined && maxAgeMs === undefined)
+      context.addIssue({ code: "custom", path: ["keepLast"], input: undefined, message: NOTHING_TO_PRUNE });
+  })
+  .transform(({ keepLast, maxAgeMs, onWrite }) => ({
+    policy: { keepLast, maxAgeMs },
+    /** Prune after this many root checkpoint writes per thread; 0 = never on write. */
+    pruneEvery: onWrite === true ? 1 : onWrite === false ? 0 : onWrite.every,
+  }));
+
+/** Options of `withPruning` (the input of `pruningOptionsSchema`). */
+export type PruningOptions = z.input<typeof pruningOptionsSchema>;
+
+/** Pruning options checked and with defaults filled in (the output of `pruningOptionsSchema`). */
+export type ResolvedPruningOptions = z.output<typeof pruningOptionsSchema>;
 
 /** Checks `withPruning` options once, throwing InvalidOptionsError naming the field. */
 export function resolvePruningOptions(options: PruningOptions): ResolvedPruningOptions {
-  const { keepLast, maxAgeMs, onWrite = false } = options ?? {};
-  if (keepLast !== undefined)
-    integerOption("keepLast", keepLast, { detail: "the newest checkpoint of each namespace is always kept" });
-  if (maxAgeMs !== undefined && !(typeof maxAgeMs === "number" && Number.isFinite(maxAgeMs) && maxAgeMs > 0)) {
-    throw new InvalidOptionsError({
-      option: "maxAgeMs",
-      value: maxAgeMs,
-      message: "must be a positive number of milliseconds",
-    });
-  }
-  if (keepLast === undefined && maxAgeMs === undefined) {
-    throw new InvalidOptionsError({
-      option: "keepLast",
-      value: undefined,
-      message: "set keepLast and/or maxAgeMs, or pruning would never remove anything",
-    });
-  }
-  let pruneEvery = 0;
-  if (onWrite === true) pruneEvery = 1;
-  else if (typeof onWrite === "object" && onWrite !== null) {
-    pruneEvery = integerOption("onWrite.every", onWrite.every);
-  } else if (onWrite !== false) {
-    throw new InvalidOptionsError({ option: "onWrite", value: onWrite, message: "must be a boolean or { every: n }" });
-  }
-  return { policy: { keepLast, maxAgeMs }, pruneEvery };
+  return parseOptions(pruningOptionsSchema, options);
 }

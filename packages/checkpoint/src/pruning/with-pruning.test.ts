@@ -45,11 +45,23 @@ describe("withPruning", () => {
   it("checks its options once, naming the wrong one", async () => {
     const saver = await sqliteSaver();
     expect(() => withPruning(saver, {})).toThrow(InvalidOptionsError);
-    expect(() => withPruning(saver, { keepLast: 0 })).toThrow("Invalid option 'keepLast'");
-    expect(() => withPruning(saver, { maxAgeMs: -1 })).toThrow("Invalid option 'maxAgeMs'");
-    expect(() => withPruning(saver, { keepLast: 1, onWrite: { every: 1.5 } })).toThrow(
-      "Invalid option 'onWrite.every'",
+    expect(() => withPruning(saver, {})).toThrow(
+      "Invalid option 'keepLast': set keepLast and/or maxAgeMs, or pruning would never remove anything",
     );
+    expect(() => withPruning(saver, { keepLast: 0 })).toThrow(
+      "Invalid option 'keepLast': must be a positive integer (the newest checkpoint of each namespace is always kept)",
+    );
+    expect(() => withPruning(saver, { maxAgeMs: -1 })).toThrow(
+      "Invalid option 'maxAgeMs': must be a positive number of milliseconds",
+    );
+    expect(() => withPruning(saver, { maxAgeMs: Number.POSITIVE_INFINITY })).toThrow("Invalid option 'maxAgeMs'");
+    expect(() => withPruning(saver, { keepLast: 1, onWrite: { every: 1.5 } })).toThrow(
+      "Invalid option 'onWrite.every': must be a positive integer",
+    );
+    expect(() => withPruning(saver, { keepLast: 1, onWrite: "always" as never })).toThrow(
+      "Invalid option 'onWrite': must be a boolean or { every: n }",
+    );
+    expect(withPruning(saver, { keepLast: 2, onWrite: { every: 3 } }).constructor.name).toBe("PruningCheckpointSaver");
   });
 
   it("refuses a saver whose storage it cannot reach", () => {

@@ -1,5 +1,12 @@
 // The one place this package imports @skillgraph/core from, so a renamed core export is fixed here only.
-export type { SkillDriftPolicy, SearchResult, SkillCatalog, SkillFileEntry, SkillMetadata } from "@skillgraph/core";
+export type {
+  SkillDependencies,
+  SkillDriftPolicy,
+  SearchResult,
+  SkillCatalog,
+  SkillFileEntry,
+  SkillMetadata,
+} from "@skillgraph/core";
 export type { SkillsToolAuthorization, SkillsToolHook, SkillsToolHookContext } from "@skillgraph/core/hooks";
 export type {
   AgentSkillsState,

@@ -15,7 +15,8 @@ export interface ChatSession {
  * resume needs) and names the session: the given name, or a new time-stamped one.
  */
 export async function openChatSession(name: string | undefined, url: string, cwd: string): Promise<ChatSession> {
-  const saver = await createCheckpointer(url, { cwd });
+  // Someone is waiting at the terminal: an unreachable database is reported at once, not after a restart's wait.
+  const saver = await createCheckpointer(url, { cwd, startupRetryMs: 0 });
   const checkpointer = withPruning(saver, { keepLast: 20, onWrite: { every: 25 } });
   const sessionName =
     name ??

@@ -100,7 +100,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
 
-  const saver = await createCheckpointer(url, { cwd: io.cwd });
+  // A one-shot command reports an unreachable database at once rather than waiting for a restart to end.
+  const saver = await createCheckpointer(url, { cwd: io.cwd, startupRetryMs: 0 });
   try {
     if (action === "list") return await list(saver, values.json === true, out, style);
     if (action === "show")

@@ -29,6 +29,8 @@ export function asksForDocs(args: unknown): boolean {
   return record.docs !== undefined || record.include_all_docs === true || record.docs_mode !== undefined;
 }
 
+type Refusals = DocSelection["refused"];
+
 /**
  * Reads `docs` / `include_all_docs` / `docs_mode` of a read_skill call, checks every path by reading it through the
  * registry's confined reader (size-capped, binary refused), and caps the count and the total size of the selection.
@@ -41,55 +43,100 @@ export async function selectDocs(
   limits: { maxResourceBytes: number; seq: number },
 ): Promise<DocSelection> {
   const record = (args && typeof args === "object" ? args : {}) as Record<string, unknown>;
-  const refused: DocSelection["refused"] = [];
-  const modeArg = record.docs_mode;
-  const mode: DocsMode = modeArg === "replace" || modeArg === "clear" ? modeArg : "add";
-  if (modeArg !== undefined && modeArg !== "add" && modeArg !== "replace" && modeArg !== "clear")
-    refused.push({ path: String(modeArg).slice(0, 40), reason: "docs_mode must be add, replace or clear; used add" });
-  let wanted: string[] = [];
-  if (record.include_all_docs === true) {
-    const files = await catalog.listFiles(skill).catch(() => []);
-    wanted = files.filter((file) => !file.path.startsWith("scripts/")).map((file) => file.path);
-  }
-  if (Array.isArray(record.docs)) {
-    for (const item of record.docs.slice(0, MAX_SELECTED_DOCS * 4)) {
-      if (typeof item !== "string" || item.trim() === "")
-        refused.push({ path: JSON.stringify(item).slice(0, 40), reason: "not a path string" });
-      else if (item.length > MAX_DOC_PATH_CHARS)
-        refused.push({ path: `${item.slice(0, 40)}...`, reason: `longer than ${MAX_DOC_PATH_CHARS} characters` });
-      else wanted.push(item.trim());
-    }
-  } else if (record.docs !== undefined)
-    refused.push({ path: "docs", reason: "docs must be a list of paths relative to the skill folder" });
-  if (mode === "clear") wanted = [];
+  const refused: Refusals = [];
+  const mode = docsMode(record.docs_mode, refused);
+  const asked = await wantedPaths(record, skill, catalog, refused); // read under clear too: its refusals are shown
+  const wanted = mode === "clear" ? [] : asked;
   const base = mode === "add" ? [...current] : [];
-  const selected: string[] = [];
-  let total = 0;
-  const budget = limits.maxResourceBytes * 4;
-  for (const path of [...new Set(wanted)]) {
-    if (base.length + selected.length >= MAX_SELECTED_DOCS) {
-      refused.push({ path, reason: `the selection holds at most ${MAX_SELECTED_DOCS} files` });
-      continue;
-    }
-    try {
-      const file = await catalog.readFile(skill, path, { maxBytes: limits.maxResourceBytes });
-      if (file.size > limits.maxResourceBytes) {
-        refused.push({ path, reason: `${file.size} bytes is over the ${limits.maxResourceBytes}-byte limit` });
-        continue;
-      }
-      if (total + file.size > budget) {
-        refused.push({ path, reason: `the selection's files may total at most ${budget} bytes` });
-        continue;
-      }
-      total += file.size;
-      if (!base.includes(file.path) && !selected.includes(file.path)) selected.push(file.path);
-    } catch (error) {
-      if (!SkillgraphError.isInstance(error) && !(error instanceof Error)) throw error;
-      refused.push({ path, reason: (error as Error).message });
-    }
-  }
+  const selected = await admitDocs(wanted, base, skill, catalog, limits.maxResourceBytes, refused);
   const events: SkillLoadEvent[] = [];
   if (mode !== "add") events.push({ type: "undoc", name: skill, seq: limits.seq });
   for (const path of selected) events.push({ type: "doc", name: skill, path, seq: limits.seq });
   return { mode, selected, refused, events, after: [...new Set([...base, ...selected])].sort() };
+}
+
+/** The call's `docs_mode`; anything but add / replace / clear is refused (noted) and read as add. */
+function docsMode(modeArg: unknown, refused: Refusals): DocsMode {
+  if (modeArg === "replace" || modeArg === "clear") return modeArg;
+  if (modeArg !== undefined && modeArg !== "add")
+    refused.push({ path: String(modeArg).slice(0, 40), reason: "docs_mode must be add, replace or clear; used add" });
+  return "add";
+}
+
+/** The paths the call asks for: every non-script file under `include_all_docs`, then the `docs` strings (malformed ones refused). */
+async function wantedPaths(
+  record: Record<string, unknown>,
+  skill: string,
+  catalog: SkillCatalog,
+  refused: Refusals,
+): Promise<string[]> {
+  const wanted: string[] = [];
+  if (record.include_all_docs === true) {
+    const files = await catalog.listFiles(skill).catch(() => []);
+    for (const file of files) if (!file.path.startsWith("scripts/")) wanted.push(file.path);
+  }
+  if (record.docs !== undefined && !Array.isArray(record.docs)) {
+    refused.push({ path: "docs", reason: "docs must be a list of paths relative to the skill folder" });
+    return wanted;
+  }
+  for (const item of (record.docs as unknown[] | undefined)?.slice(0, MAX_SELECTED_DOCS * 4) ?? []) {
+    if (typeof item !== "string" || item.trim() === "")
+      refused.push({ path: JSON.stringify(item).slice(0, 40), reason: "not a path string" });
+    else if (item.length > MAX_DOC_PATH_CHARS)
+      refused.push({ path: `${item.slice(0, 40)}...`, reason: `longer than ${MAX_DOC_PATH_CHARS} characters` });
+    else wanted.push(item.trim());
+  }
+  return wanted;
+}
+
+/**
+ * Reads each wanted path through the registry's confined reader and keeps those within the caps (count, per-file size,
+ * total of four files' worth); returns the newly selected paths (normalised, not already in `base`).
+ */
+async function admitDocs(
+  wanted: readonly string[],
+  base: readonly string[],
+  skill: string,
+  catalog: SkillCatalog,
+  maxResourceBytes: number,
+  refused: Refusals,
+): Promise<string[]> {
+  const selected: string[] = [];
+  let total = 0;
+  const budget = maxResourceBytes * 4;
+  for (const path of new Set(wanted)) {
+    if (base.length + selected.length >= MAX_SELECTED_DOCS) {
+      refused.push({ path, reason: `the selection holds at most ${MAX_SELECTED_DOCS} files` });
+      continue;
+    }
+    const size = await readableSize(catalog, skill, path, maxResourceBytes, refused);
+    if (size === undefined) continue;
+    if (size.bytes > maxResourceBytes) {
+      refused.push({ path, reason: `${size.bytes} bytes is over the ${maxResourceBytes}-byte limit` });
+    } else if (total + size.bytes > budget) {
+      refused.push({ path, reason: `the selection's files may total at most ${budget} bytes` });
+    } else {
+      total += size.bytes;
+      if (!base.includes(size.path) && !selected.includes(size.path)) selected.push(size.path);
+    }
+  }
+  return selected;
+}
+
+/** Reads one path through the confined reader: its normalised path and size, or undefined (the refusal noted) when it cannot be read. */
+async function readableSize(
+  catalog: SkillCatalog,
+  skill: string,
+  path: string,
+  maxBytes: number,
+  refused: Refusals,
+): Promise<{ path: string; bytes: number } | undefined> {
+  try {
+    const file = await catalog.readFile(skill, path, { maxBytes });
+    return { path: file.path, bytes: file.size };
+  } catch (error) {
+    if (!SkillgraphError.isInstance(error) && !(error instanceof Error)) throw error;
+    refused.push({ path, reason: (error as Error).message });
+    return undefined;
+  }
 }

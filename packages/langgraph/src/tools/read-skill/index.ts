@@ -1,6 +1,7 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
-import { installHints } from "../../internal/core.js";
+import { READ_SKILL } from "../discovery-tool-names.js";
+import { installHints, type SkillDependencies } from "../../internal/core.js";
 import { runsInInterceptor, skillNameSchema } from "../skill-name-schema.js";
 import {
   stringArg,
@@ -9,10 +10,10 @@ import {
   type SkillsToolContext,
   type SkillsToolOutcome,
 } from "../skills-tool-context.js";
-import { asksForDocs, MAX_SELECTED_DOCS, selectDocs } from "./doc-selection.js";
+import { asksForDocs, type DocSelection, MAX_SELECTED_DOCS, selectDocs } from "./doc-selection.js";
 
 /** Name of the level-2 tool. */
-export const READ_SKILL = "read_skill";
+export { READ_SKILL } from "../discovery-tool-names.js";
 
 const MAX_LISTED_FILES = 50;
 
@@ -51,37 +52,18 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
   const { name } = resolved;
   const skill = name === undefined || context.state.disabled.includes(name) ? undefined : context.catalog.get(name);
   if (!skill || name === undefined) return unknownSkill(context, name);
-  const files = await context.catalog.listFiles(name).catch(() => []);
   const mode = context.options.loadModes[name] ?? context.options.loadMode;
   const tools = context.ownedTools(name).map((owned) => owned.name);
-  const lines = [`Skill '${name}' loaded (mode: ${mode}).`];
-  if (skill.dir) lines.push(`Skill folder: ${skill.dir}`);
-  if (files.length > 0) {
-    lines.push(`Files in this skill (read them with read_skill_file):`);
-    for (const file of files.slice(0, MAX_LISTED_FILES)) lines.push(`- ${file.path} (${file.size} bytes)`);
-    if (files.length > MAX_LISTED_FILES)
-      lines.push(`- ... ${files.length - MAX_LISTED_FILES} more (list_skill_files shows all)`);
-  }
-  if (tools.length > 0) lines.push(`Tools unlocked by this skill: ${tools.join(", ")}`);
-  const needs = skill.dependencies;
-  if (needs && needs.bins.length + needs.apt.length + needs.uv.length > 0) {
-    const declared = [
-      needs.bins.length > 0 ? `programs ${needs.bins.join(", ")}` : "",
-      needs.apt.length > 0 ? `Debian packages ${needs.apt.join(", ")}` : "",
-      needs.uv.length > 0 ? `Python packages ${needs.uv.join(", ")}` : "",
-    ];
-    lines.push(`Declared dependencies (skillgraph installs none): ${declared.filter(Boolean).join("; ")}.`);
-    for (const hint of installHints(needs)) lines.push(`If missing, the user can install them with: ${hint}`);
-  }
+  const files = await context.catalog.listFiles(name).catch(() => []);
+  const lines = [
+    `Skill '${name}' loaded (mode: ${mode}).`,
+    ...(skill.dir ? [`Skill folder: ${skill.dir}`] : []),
+    ...fileListLines(files),
+    ...(tools.length > 0 ? [`Tools unlocked by this skill: ${tools.join(", ")}`] : []),
+    ...dependencyLines(skill.dependencies),
+  ];
   const seq = context.state.load.seq + 1;
-  const current = context.state.load.loaded[name]?.docs ?? [];
-  const selection = asksForDocs(args)
-    ? await selectDocs(args, name, context.catalog, current, {
-        maxResourceBytes: context.options.maxResourceBytes,
-        seq,
-      })
-    : undefined;
-  const docs = selection ? selection.after : [...current];
+  const { docs, selection } = await docsAfterCall(args, name, context, seq);
   if (docs.length > 0)
     lines.push(`Reference files shown with these instructions while the skill is loaded: ${docs.join(", ")}`);
   for (const refused of selection?.refused ?? []) lines.push(`Not selected: ${refused.path} (${refused.reason})`);
@@ -100,6 +82,44 @@ export async function runReadSkill(args: unknown, context: SkillsToolContext): P
       ...(tools.length > 0 ? [{ type: "tools-unlocked" as const, agentId: context.agentId, skill: name, tools }] : []),
     ],
   };
+}
+
+/** The "Files in this skill" lines of a read_skill answer (at most MAX_LISTED_FILES, then a count of the rest). */
+function fileListLines(files: ReadonlyArray<{ path: string; size: number }>): string[] {
+  if (files.length === 0) return [];
+  const lines = [`Files in this skill (read them with read_skill_file):`];
+  for (const file of files.slice(0, MAX_LISTED_FILES)) lines.push(`- ${file.path} (${file.size} bytes)`);
+  if (files.length > MAX_LISTED_FILES)
+    lines.push(`- ... ${files.length - MAX_LISTED_FILES} more (list_skill_files shows all)`);
+  return lines;
+}
+
+/** The declared-dependencies lines of a read_skill answer, with install hints; none when the skill declares none. */
+function dependencyLines(needs: SkillDependencies | undefined): string[] {
+  if (!needs || needs.bins.length + needs.apt.length + needs.uv.length === 0) return [];
+  const declared = [
+    needs.bins.length > 0 ? `programs ${needs.bins.join(", ")}` : "",
+    needs.apt.length > 0 ? `Debian packages ${needs.apt.join(", ")}` : "",
+    needs.uv.length > 0 ? `Python packages ${needs.uv.join(", ")}` : "",
+  ];
+  return [
+    `Declared dependencies (skillgraph installs none): ${declared.filter(Boolean).join("; ")}.`,
+    ...installHints(needs).map((hint) => `If missing, the user can install them with: ${hint}`),
+  ];
+}
+
+/** The skill's docs selection after this call: changed by `docs` / `include_all_docs` / `docs_mode`, else kept. */
+async function docsAfterCall(
+  args: unknown,
+  name: string,
+  context: SkillsToolContext,
+  seq: number,
+): Promise<{ docs: string[]; selection: DocSelection | undefined }> {
+  const current = context.state.load.loaded[name]?.docs ?? [];
+  if (!asksForDocs(args)) return { docs: [...current], selection: undefined };
+  const limits = { maxResourceBytes: context.options.maxResourceBytes, seq };
+  const selection = await selectDocs(args, name, context.catalog, current, limits);
+  return { docs: selection.after, selection };
 }
 
 /** What a read_skill call's `name` / `path` arguments resolve to: a skill name, or an error to answer with. */
