@@ -16,7 +16,7 @@ import { parseCommandRule, type CommandRule } from "../policy/command-rules.js";
 import { DEFAULT_FIXED_PATH, resolveExecutable } from "../policy/program-resolution.js";
 import { SessionStore } from "../sessions/session-store.js";
 import { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
-import { integerOption, InvalidOptionsError } from "./core.js";
+import { integerOption, InvalidOptionsError } from "../internal/core.js";
 import { InMemoryStore, type BaseStore } from "@langchain/langgraph";
 import { artifactStoreFromBaseStore, type ArtifactQuota, type ArtifactStore } from "../artifacts/artifact-store.js";
 import { defaultEnvironmentRoot } from "../environments/skill-environments.js";

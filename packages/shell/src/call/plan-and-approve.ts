@@ -2,15 +2,15 @@
 // for approval rules and for pieces that cannot be judged before running).
 import path from "node:path";
 import { interrupt } from "@langchain/langgraph";
-import type { ShellApprovalRequest } from "../../hook/shell-hook-options.js";
-import type { CommandCallInput } from "../command-call-input.js";
-import type { ShellRuntime } from "../../internal/shell-runtime.js";
-import { needsApproval } from "../../policy/approval-rules.js";
-import type { ApprovalCandidate } from "../../policy/approval-types.js";
-import type { CommandPlan, CommandSkill } from "../../policy/command-check-types.js";
-import { planCommand } from "../../policy/plan-command.js";
-import { type Refusal, refusal } from "../../policy/refusal.js";
-import { missingRequirements } from "../../requirements/check-requirements.js";
+import type { ShellApprovalRequest } from "../hook/shell-hook-options.js";
+import type { CommandCallInput } from "../tools/command-call-input.js";
+import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import { needsApproval } from "../policy/approval-rules.js";
+import type { ApprovalCandidate } from "../policy/approval-types.js";
+import type { CommandPlan, CommandSkill } from "../policy/command-check-types.js";
+import { planCommand } from "../policy/plan-command.js";
+import { type Refusal, refusal } from "../policy/refusal.js";
+import { missingRequirements } from "../requirements/check-requirements.js";
 
 /** A planned call: the plan and the line as shown to the model and the approver (paths as the command sees them). */
 export type PlannedCall = { ok: true; plan: CommandPlan; display: string } | Refusal;

@@ -2,7 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { getCurrentTaskInput } from "@langchain/langgraph";
 import { NO_THREAD } from "../workspace/thread-workspaces.js";
 import type { ShellRuntime } from "./shell-runtime.js";
-import { SKILLS_STATE_KEY, type SkillsStateValue } from "./core.js";
+import { SKILLS_STATE_KEY, type SkillsStateValue } from "../internal/core.js";
 
 /** The thread id of a tool call (`configurable.thread_id`), if any. */
 export function threadIdOf(config: RunnableConfig | undefined): string | undefined {
