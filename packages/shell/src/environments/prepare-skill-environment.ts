@@ -12,7 +12,7 @@ import {
   withInstallFolder,
   type SkillRequirements,
 } from "./skill-environments.js";
-import type { ShellApprovalRequest } from "../hook/shell-hook-options.js";
+import type { ShellApprovalRequest } from "../policy/approval-types.js";
 import type { CommandSkill } from "../policy/plan-command.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import type { ShellRuntime } from "../runtime/shell-runtime.js";

@@ -1,7 +1,8 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { createShellRuntime, type ShellRuntime } from "../runtime/shell-runtime.js";
+import { createShellRuntime } from "../runtime/create-shell-runtime.js";
+import type { ShellRuntime } from "../runtime/shell-runtime.js";
 import type { SkillMetadata } from "../internal/core.js";
 import type { CommandSkill } from "../policy/plan-command.js";
 import { preflightCommand } from "../policy/plan-command.js";
