@@ -10,7 +10,11 @@ export function threadIdOf(config: RunnableConfig | undefined): string | undefin
   return typeof id === "string" && id !== "" ? id : typeof id === "number" ? String(id) : undefined;
 }
 
-function fromState(state: unknown, agentId: string): string[] | undefined {
+/**
+ * The skills loaded for an agent as the graph state records them: the skills state (`skillgraph[agentId].load.loaded`,
+ * the key the skills interceptor and middleware write), else a `loadedSkills` array; undefined when neither is there.
+ */
+export function loadedNamesInState(state: unknown, agentId: string): string[] | undefined {
   if (!state || typeof state !== "object") return undefined;
   const record = state as Record<string, unknown>;
   const skillgraph = record[SKILLS_STATE_KEY] as Partial<SkillsStateValue> | undefined;
@@ -39,7 +43,7 @@ export function loadedSkillNames(runtime: ShellRuntime, config: RunnableConfig):
     const names = runtime.loadedSkills({ state, config });
     if (names !== undefined) return names;
   }
-  const fromGraph = fromState(state, runtime.agentId);
+  const fromGraph = loadedNamesInState(state, runtime.agentId);
   if (fromGraph !== undefined) return fromGraph;
   return runtime.seenLoaded.get(threadIdOf(config) ?? NO_THREAD);
 }
