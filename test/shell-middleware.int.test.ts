@@ -34,19 +34,21 @@ const runScript: ScriptedReply = {
   ],
 };
 
-let server: OpenAICompatibleServer | undefined;
-let shell: ShellMiddleware | undefined;
+let openServer: OpenAICompatibleServer | undefined;
+let openShell: ShellMiddleware | undefined;
 afterEach(async () => {
-  await server?.close();
-  await shell?.dispose();
-  server = undefined;
-  shell = undefined;
+  await openServer?.close();
+  await openShell?.dispose();
+  openServer = undefined;
+  openShell = undefined;
 });
 
 async function agentWith(script: ScriptedReply[], options: Partial<ShellHookOptions> = {}) {
-  server = await startOpenAICompatibleServer({ script });
+  const server = await startOpenAICompatibleServer({ script });
+  openServer = server;
   const registry = await createSkillRegistry({ sources: [skillsFromDirectory(join(REPO_ROOT, "examples/skills"))] });
-  shell = createShellMiddleware({ skills: registry, ...options });
+  const shell = createShellMiddleware({ skills: registry, ...options });
+  openShell = shell;
   const model = new ChatOpenAI({ model: "test-model", apiKey: "test", configuration: { baseURL: server.url } });
   const agent = createAgent({
     model,

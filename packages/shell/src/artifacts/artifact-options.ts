@@ -1,9 +1,14 @@
 // The shell hook's `artifacts` option as a zod schema, and the resolved form the runtime keeps.
-import { InMemoryStore, type BaseStore } from "@langchain/langgraph";
+import type { BaseStore } from "@langchain/langgraph";
 import { z } from "zod";
 import { InvalidOptionsError } from "../internal/core.js";
 import { positiveInteger } from "../options/zod-options.js";
-import { artifactStoreFromBaseStore, type ArtifactQuota, type ArtifactStore } from "./artifact-store.js";
+import {
+  artifactQuotaSchema,
+  artifactStoreFromBaseStore,
+  type ArtifactQuota,
+  type ArtifactStore,
+} from "./artifact-store.js";
 
 /** Artifacts as the runtime keeps them: `false` when off; else a fixed store, or undefined to use the graph's store. */
 export type ResolvedArtifacts = false | { store?: ArtifactStore; maxBytes: number; quota: ArtifactQuota };
@@ -19,9 +24,7 @@ export const artifactOptionsSchema = z.union(
         })
         .optional(),
       maxBytes: positiveInteger(256 * 1024 * 1024).default(8 * 1024 * 1024),
-      quota: z
-        .custom<ArtifactQuota>((value) => typeof value === "object" && value !== null, { error: "must be an object" })
-        .default({}),
+      quota: artifactQuotaSchema.optional(),
     }),
   ],
   { error: "must be false or { store?, maxBytes? }" },
@@ -36,13 +39,12 @@ function isBaseStore(store: object): store is BaseStore {
 }
 
 /**
- * The artifacts of parsed options: the quota's numbers checked now (naming the bad one), a BaseStore wrapped as an
+ * The artifacts of parsed options (the quota's numbers were checked by the schema), a BaseStore wrapped as an
  * ArtifactStore. @throws InvalidOptionsError when the store is neither kind
  */
 export function resolveArtifacts(option: z.output<typeof artifactOptionsSchema> | undefined): ResolvedArtifacts {
   if (option === false) return false;
-  const { maxBytes, quota, store } = option ?? { maxBytes: 8 * 1024 * 1024, quota: {} };
-  artifactStoreFromBaseStore(new InMemoryStore(), quota); // checks the quota's numbers now, naming the bad one
+  const { maxBytes, quota = {}, store } = option ?? { maxBytes: 8 * 1024 * 1024 };
   if (store === undefined) return { maxBytes, quota };
   if (isArtifactStore(store)) return { store, maxBytes, quota };
   if (isBaseStore(store)) return { store: artifactStoreFromBaseStore(store, quota), maxBytes, quota };

@@ -37,6 +37,7 @@ describe("createShellHook options", () => {
     [{ environment: { allow: ["TZ", "PATH"] } }, "environment.allow[1]"],
     [{ hostInputs: { data: "relative" } }, "hostInputs.data"],
     [{ artifacts: { maxBytes: 0 } }, "artifacts.maxBytes"],
+    [{ artifacts: { quota: { maxVersionsPerThread: 0 } } }, "artifacts.quota.maxVersionsPerThread"],
     [{ sessions: { maxPerThread: 10_000 } }, "sessions.maxPerThread"],
     [{ skillEnvironments: { approve: "maybe" } }, "skillEnvironments.approve"],
     [{ outputFiles: { maxFiles: 1.5 } }, "outputFiles.maxFiles"],

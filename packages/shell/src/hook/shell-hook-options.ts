@@ -237,7 +237,7 @@ function hostInputsMessage(): string {
   return "must map a plain name (letters, digits, '.', '_', '-') to an absolute folder";
 }
 
-/** Options of {@link createShellHook} and {@link createShellMiddleware} (the input of {@link shellHookOptionsSchema}). */
+/** Options of {@link createShellHook} and {@link createShellMiddleware}: the input of their one zod schema. */
 export type ShellHookOptions = z.input<typeof shellHookOptionsSchema>;
 
 /** Options after parsing: defaults filled in. */

@@ -37,9 +37,9 @@ export function stringList() {
 }
 
 /** The option path of an issue: `limits.memoryBytes`, `deny[0]`, `environment.set.HOME`. */
-function optionPath(prefix: string, path: readonly PropertyKey[]): string {
+function optionPath(prefix: string, keys: readonly PropertyKey[]): string {
   let option = prefix;
-  for (const key of path) {
+  for (const key of keys) {
     if (typeof key === "number") option += `[${key}]`;
     else option += option === "" ? String(key) : `.${String(key)}`;
   }
@@ -47,9 +47,9 @@ function optionPath(prefix: string, path: readonly PropertyKey[]): string {
 }
 
 /** The value an issue is about, found in the input by its path. */
-function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+function valueAt(input: unknown, keys: readonly PropertyKey[]): unknown {
   let value = input;
-  for (const key of path) {
+  for (const key of keys) {
     if (value === null || typeof value !== "object") return undefined;
     value = (value as Record<PropertyKey, unknown>)[key];
   }
