@@ -101,7 +101,10 @@ describe("createShellMiddleware beside createSkillsMiddleware", () => {
     const { agent, shell } = await agentWith([readSkill, runScript, "Done."], { requireApproval: [/build-report/] });
     const config = { configurable: { thread_id: "middleware-approve" } };
     await agent.invoke(ask, config);
-    const interrupts = (await agent.getState(config)).tasks.flatMap((task) => task.interrupts);
+    const snapshot = (await agent.getState(config)) as unknown as {
+      tasks: Array<{ interrupts: Array<{ value?: unknown }> }>;
+    };
+    const interrupts = snapshot.tasks.flatMap((task) => task.interrupts);
     expect(interrupts).toHaveLength(1);
     expect(interrupts[0]?.value).toMatchObject({
       type: "skillgraph/shell-approval",
