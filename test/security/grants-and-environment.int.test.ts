@@ -61,6 +61,36 @@ const assignmentsRefused: Array<[string, string]> = [
   ["env -S split string", "env -S 'sh -c id'"],
 ];
 
+// The staging names and the environment allow-list are looked up on the host, before any executor is involved: each
+// table is checked once (on the local executor, where nothing runs either), and every executor keeps one case of each
+// (below) to show the same refusal reaches it.
+describe("refusals decided before any executor runs (each name checked once)", () => {
+  const harness = harnessesFor("local", afterAll);
+
+  it.each(stagingRefused)("refuses staging %s (%j)", async (_name, file) => {
+    const attack = harness();
+    const result = await attack.call("shell", {
+      command: "true",
+      files: [{ path: file, content: "[core]\n\tfsmonitor = touch PWNED\n" }],
+    });
+    expect(result).toMatchObject({ status: "refused", reason: "staging-refused" });
+    expect(exists(path.join(attack.workspace, "PWNED"))).toBe(false);
+  });
+
+  it.each(envRefused)("refuses setting %s from a tool call", async (_name, env) => {
+    const attack = harness();
+    const result = await attack.call("shell", { command: "true", env });
+    expect(result).toMatchObject({ status: "refused", reason: "env-not-allowed" });
+  });
+
+  it.each(assignmentsRefused)("refuses %s inside the command line", async (_name, command) => {
+    const attack = harness();
+    const result = await attack.call("shell", { command });
+    expect(result.status).toBe("refused");
+    expect(["env-not-allowed", "opaque-command"]).toContain(result.reason);
+  });
+});
+
 for (const executor of EXECUTORS) {
   describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(
     `grants and environment (${executor})`,
@@ -68,27 +98,19 @@ for (const executor of EXECUTORS) {
       const harness = harnessesFor(executor, afterAll);
       const strict = () => harness({ allow: ["true", "ls"] });
 
-      it.each(stagingRefused)("refuses staging %s (%j)", async (_name, file) => {
+      it("refuses a staged config file, a disallowed environment name and an env assignment, running nothing", async () => {
         const attack = harness();
-        const result = await attack.call("shell", {
-          command: "true",
-          files: [{ path: file, content: "[core]\n\tfsmonitor = touch PWNED\n" }],
+        const staged = await attack.call("shell", {
+          command: "touch RAN",
+          files: [{ path: stagingRefused[0]![1], content: "[core]\n\tfsmonitor = touch PWNED\n" }],
         });
-        expect(result).toMatchObject({ status: "refused", reason: "staging-refused" });
+        expect(staged).toMatchObject({ status: "refused", reason: "staging-refused" });
+        const env = await attack.call("shell", { command: "touch RAN", env: envRefused[0]![1] });
+        expect(env).toMatchObject({ status: "refused", reason: "env-not-allowed" });
+        const assignment = await attack.call("shell", { command: assignmentsRefused[0]![1] });
+        expect(assignment.status).toBe("refused");
+        expect(exists(path.join(attack.workspace, "RAN"))).toBe(false);
         expect(exists(path.join(attack.workspace, "PWNED"))).toBe(false);
-      });
-
-      it.each(envRefused)("refuses setting %s from a tool call", async (_name, env) => {
-        const attack = harness();
-        const result = await attack.call("shell", { command: "true", env });
-        expect(result).toMatchObject({ status: "refused", reason: "env-not-allowed" });
-      });
-
-      it.each(assignmentsRefused)("refuses %s inside the command line", async (_name, command) => {
-        const attack = harness();
-        const result = await attack.call("shell", { command });
-        expect(result.status).toBe("refused");
-        expect(["env-not-allowed", "opaque-command"]).toContain(result.reason);
       });
 
       it("a repository's core.fsmonitor does not run under a git status grant", async () => {

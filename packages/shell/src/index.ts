@@ -1,8 +1,12 @@
-// @skillgraph/shell: what an app uses — the shell hook (run skill scripts and commands, hardened against a hostile
-// model), its executors (and the contract for writing your own), approval rules and artifacts. Every type the
-// functions below take or return is exported here (or, for core's types, by @skillgraph/core).
+// @skillgraph/shell: what an app uses — the shell hook and the shell middleware (run skill scripts and commands,
+// hardened against a hostile model), its executors (and the contract for writing your own), approval rules and
+// artifacts. Every type the functions below take or return is exported here (or, for core's types, by @skillgraph/core).
 export { createShellHook } from "./hook/create-shell-hook.js";
 export type { ShellHook } from "./hook/create-shell-hook.js";
+/** The shell as a `createAgent` middleware, composed beside `createSkillsMiddleware` (same runtime as the hook). */
+export { createShellMiddleware } from "./middleware/create-shell-middleware.js";
+export type { ShellMiddleware } from "./middleware/create-shell-middleware.js";
+export type { ShellHandles } from "./runtime/shell-toolkit.js";
 export type {
   ApprovalCandidate,
   ApprovalCommand,
@@ -25,6 +29,7 @@ export type {
   RunningCommand,
 } from "./executor/executor-types.js";
 export type { CommandLimits, CommandLimitsOption } from "./executor/command-limits.js";
+export type { CgroupHost } from "./executor/command-cgroup.js";
 export type { SkillEnvironmentOptions } from "./environments/skill-environments.js";
 export { installSkillPythonEnvironment, skillPythonEnvironment } from "./environments/install-skill-python.js";
 export type {

@@ -40,4 +40,13 @@ describe("artifactStoreFromBaseStore", () => {
       artifacts.save("t", { name: "report.md@1", bytes: Buffer.from("x"), mimeType: "text/plain", savedFrom: "out/x" }),
     ).rejects.toThrow(/artifact name/);
   });
+
+  it("checks the quota's numbers, naming the bad one", () => {
+    expect(() => artifactStoreFromBaseStore(new InMemoryStore(), { maxBytesPerThread: 0 })).toThrow(
+      "Invalid option 'maxBytesPerThread': must be a positive integer",
+    );
+    expect(() => artifactStoreFromBaseStore(new InMemoryStore(), { maxVersionsPerThread: 2_000_000 })).toThrow(
+      "Invalid option 'maxVersionsPerThread': must be a positive integer no larger than 1000000",
+    );
+  });
 });

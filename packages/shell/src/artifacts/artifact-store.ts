@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { BaseStore } from "@langchain/langgraph";
-import { integerOption, InvalidOptionsError } from "../internal/core.js";
+import { z } from "zod";
+import { InvalidOptionsError } from "../internal/core.js";
+import { parseOptions, positiveInteger } from "../options/zod-options.js";
 import { ArtifactQuotaError } from "./artifact-quota-error.js";
 import { KeyedLock } from "./keyed-lock.js";
 
@@ -33,13 +35,19 @@ export interface ArtifactStore {
   describe?(threadId: string, name: string, version?: number): Promise<Artifact | undefined>;
 }
 
+/** The quota of {@link artifactStoreFromBaseStore} as a zod schema (its type is {@link ArtifactQuota}). */
+export const artifactQuotaSchema = z.object(
+  {
+    /** Bytes of every version of every artifact of one thread together. @default 64 MiB */
+    maxBytesPerThread: positiveInteger().default(64 * 1024 ** 2),
+    /** Versions of all artifacts of one thread together. @default 256 */
+    maxVersionsPerThread: positiveInteger(1_000_000).default(256),
+  },
+  { error: "must be an object" },
+);
+
 /** Limits of {@link artifactStoreFromBaseStore}, per thread. */
-export interface ArtifactQuota {
-  /** Bytes of every version of every artifact of one thread together. @default 64 MiB */
-  maxBytesPerThread?: number;
-  /** Versions of all artifacts of one thread together. @default 256 */
-  maxVersionsPerThread?: number;
-}
+export type ArtifactQuota = z.input<typeof artifactQuotaSchema>;
 
 const NAMESPACE = ["skillgraph", "artifacts"];
 const USAGE_KEY = "#usage";
@@ -77,10 +85,7 @@ function sameNamespace(a: readonly string[], b: readonly string[]): boolean {
  * @example const artifacts = artifactStoreFromBaseStore(new InMemoryStore(), { maxBytesPerThread: 32 * 1024 ** 2 });
  */
 export function artifactStoreFromBaseStore(store: BaseStore, quota: ArtifactQuota = {}): ArtifactStore {
-  const maxBytes = integerOption("maxBytesPerThread", quota.maxBytesPerThread ?? 64 * 1024 ** 2, {
-    max: Number.MAX_SAFE_INTEGER,
-  });
-  const maxVersions = integerOption("maxVersionsPerThread", quota.maxVersionsPerThread ?? 256, { max: 1_000_000 });
+  const { maxBytesPerThread: maxBytes, maxVersionsPerThread: maxVersions } = parseOptions(artifactQuotaSchema, quota);
   const lock = lockOf(store);
   const describe = async (threadId: string, name: string, version?: number) => {
     const key = version === undefined ? name : `${name}#${version}`;

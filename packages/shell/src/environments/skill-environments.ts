@@ -2,7 +2,9 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { z } from "zod";
 import { withConfinedFolder } from "../internal/core.js";
+import { absolutePath, MAX_TIMER_MS, positiveInteger, stringList } from "../options/zod-options.js";
 import { parseRequirementLine } from "./requirement-line.js";
 
 /** Where a skill declares the Python packages its scripts need (the first that exists). */
@@ -24,17 +26,23 @@ export interface SkillRequirements {
   hostDir: string;
 }
 
+/** The per-skill environments' options as a zod schema (the shell hook's `skillEnvironments` option). */
+export const skillEnvironmentOptionsSchema = z.object(
+  {
+    /** Folder holding the environments (outside any skill folder). @default `$XDG_CACHE_HOME/skillgraph/envs` or `~/.cache/skillgraph/envs` */
+    root: absolutePath().optional(),
+    /** `interrupt` asks through LangGraph `interrupt()` before installing; `always` installs without asking; `never` refuses. @default "interrupt" */
+    approve: z.enum(["interrupt", "always", "never"], { error: "must be 'interrupt', 'always' or 'never'" }).optional(),
+    /** Extra pip arguments, e.g. `["--no-index", "--find-links", "/srv/wheels"]` (absolute folders there are made readable in the sandbox). */
+    pipArgs: stringList().optional(),
+    /** Time limit of one install. @default 600000 (10 minutes) */
+    installTimeoutMs: positiveInteger(MAX_TIMER_MS).optional(),
+  },
+  { error: "must be false or an object" },
+);
+
 /** Options of the per-skill environments (the shell hook's `skillEnvironments` option). */
-export interface SkillEnvironmentOptions {
-  /** Folder holding the environments (outside any skill folder). @default `$XDG_CACHE_HOME/skillgraph/envs` or `~/.cache/skillgraph/envs` */
-  root?: string;
-  /** `interrupt` asks through LangGraph `interrupt()` before installing; `always` installs without asking; `never` refuses. @default "interrupt" */
-  approve?: "interrupt" | "always" | "never";
-  /** Extra pip arguments, e.g. `["--no-index", "--find-links", "/srv/wheels"]` (absolute folders there are made readable in the sandbox). */
-  pipArgs?: readonly string[];
-  /** Time limit of one install. @default 600000 (10 minutes) */
-  installTimeoutMs?: number;
-}
+export type SkillEnvironmentOptions = z.input<typeof skillEnvironmentOptionsSchema>;
 
 /** Most requirement lines one skill may declare. */
 const MAX_REQUIREMENTS = 200;

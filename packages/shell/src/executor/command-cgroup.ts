@@ -15,8 +15,9 @@ import type { RunningCommand } from "./executor-types.js";
  *   command does not run). Slower (a few ms: a process moving itself waits for the kernel), used otherwise.
  */
 
-/** Where per-command groups can be made here. */
+/** Where per-command cgroups can be made on this host (found by the executors; part of CommandLimits). */
 export interface CgroupHost {
+  /** The cgroup version the host mounts. */
   version: 1 | 2;
   /** v2: the one parent; v1: the memory hierarchy's parent. */
   memoryParent: string;

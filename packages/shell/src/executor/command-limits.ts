@@ -1,20 +1,34 @@
-import { integerOption, InvalidOptionsError } from "../internal/core.js";
+import { z } from "zod";
+import { InvalidOptionsError } from "../internal/core.js";
+import { booleanOption, parseOptions, positiveInteger } from "../options/zod-options.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { detectCgroupHost, type CgroupHost } from "./command-cgroup.js";
 
-/** The `limits` option: `false` turns limits off; each value is optional (defaults in docs/shell.md). */
-export type CommandLimitsOption =
-  | false
-  | {
-      memoryBytes?: number;
-      processes?: number;
-      fileSizeBytes?: number;
-      openFiles?: number;
-      tmpBytes?: number;
-      sharedMemoryBytes?: number;
+const GIB = 1024 ** 3;
+
+/** A per-command limit: a positive integer up to `max`. */
+const limit = (max: number) => positiveInteger(max).optional();
+
+/** The `limits` option as a zod schema (its type is {@link CommandLimitsOption}). */
+export const commandLimitsOptionSchema = z.union(
+  [
+    z.literal(false),
+    z.object({
+      memoryBytes: limit(1024 * GIB),
+      processes: limit(1_000_000),
+      fileSizeBytes: limit(1024 * GIB),
+      openFiles: limit(1_048_576),
+      tmpBytes: limit(1024 * GIB),
+      sharedMemoryBytes: limit(1024 * GIB),
       /** A cgroup per command where the host allows it (`false`: per-process limits only). @default true */
-      cgroup?: boolean;
-    };
+      cgroup: booleanOption().optional(),
+    }),
+  ],
+  { error: "must be false or an object" },
+);
+
+/** The `limits` option: `false` turns limits off; each value is optional (defaults in docs/shell.md). */
+export type CommandLimitsOption = z.input<typeof commandLimitsOptionSchema>;
 
 /**
  * Resource limits of one command, applied by util-linux `prlimit` per process, by a cgroup per command where the host
@@ -40,7 +54,6 @@ export interface CommandLimits {
   cgroups?: CgroupHost;
 }
 
-const GIB = 1024 ** 3;
 const DEFAULTS = {
   memoryBytes: 4 * GIB,
   processes: 512,
@@ -48,14 +61,6 @@ const DEFAULTS = {
   openFiles: 1024,
   tmpBytes: 512 * 1024 ** 2,
   sharedMemoryBytes: 64 * 1024 ** 2,
-};
-const MAXIMUMS = {
-  memoryBytes: 1024 * GIB,
-  processes: 1_000_000,
-  fileSizeBytes: 1024 * GIB,
-  openFiles: 1_048_576,
-  tmpBytes: 1024 * GIB,
-  sharedMemoryBytes: 1024 * GIB,
 };
 
 let warned = false;
@@ -79,16 +84,11 @@ function cgroupHost(): CgroupHost | undefined {
  * not apply); the defaults without it only warn once.
  */
 export function resolveLimits(option: CommandLimitsOption | undefined): CommandLimits | undefined {
-  if (option === false) return undefined;
-  if (option !== undefined && (typeof option !== "object" || option === null)) {
-    throw new InvalidOptionsError({ option: "limits", value: option, message: "must be false or an object" });
-  }
+  const checked = option === undefined ? undefined : parseOptions(commandLimitsOptionSchema, option, "limits");
+  if (checked === false) return undefined;
   const values = { ...DEFAULTS };
-  for (const key of Object.keys(DEFAULTS) as Array<keyof typeof DEFAULTS>) {
-    const value = option?.[key];
-    if (value === undefined) continue;
-    values[key] = integerOption(`limits.${key}`, value, { max: MAXIMUMS[key] });
-  }
+  for (const key of Object.keys(DEFAULTS) as Array<keyof typeof DEFAULTS>)
+    values[key] = checked?.[key] ?? DEFAULTS[key];
   const prlimitPath = resolveExecutable("prlimit");
   if (!prlimitPath) {
     if (option !== undefined) {
@@ -107,10 +107,7 @@ export function resolveLimits(option: CommandLimitsOption | undefined): CommandL
     }
     return undefined;
   }
-  const cgroupOption = option?.cgroup;
-  if (cgroupOption !== undefined && typeof cgroupOption !== "boolean")
-    throw new InvalidOptionsError({ option: "limits.cgroup", value: cgroupOption, message: "must be a boolean" });
-  const cgroups = cgroupOption === false ? undefined : cgroupHost();
+  const cgroups = checked?.cgroup === false ? undefined : cgroupHost();
   return { prlimitPath, ...values, ...(cgroups ? { cgroups } : {}) };
 }
 

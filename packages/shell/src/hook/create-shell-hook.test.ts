@@ -29,11 +29,43 @@ describe("createShellHook options", () => {
     [{ deny: ["rm; ls"] }, "deny[0]"],
     [{ fixedPath: "bin:/usr/bin" }, "fixedPath"],
     [{ workspaceRoot: "relative/dir" }, "workspaceRoot"],
-    [{ alwaysVisible: ["rm_everything"] }, "alwaysVisible"],
+    [{ alwaysVisible: ["rm_everything"] }, "alwaysVisible[0]"],
     [{ executor: "docker" }, "executor"],
     [{ requireApproval: [42] }, "requireApproval[0]"],
+    [{ limits: { memoryBytes: "lots" } }, "limits.memoryBytes"],
+    [{ environment: { set: { HOME: "/root" } } }, "environment.set.HOME"],
+    [{ environment: { allow: ["TZ", "PATH"] } }, "environment.allow[1]"],
+    [{ hostInputs: { data: "relative" } }, "hostInputs.data"],
+    [{ artifacts: { maxBytes: 0 } }, "artifacts.maxBytes"],
+    [{ artifacts: { quota: { maxVersionsPerThread: 0 } } }, "artifacts.quota.maxVersionsPerThread"],
+    [{ sessions: { maxPerThread: 10_000 } }, "sessions.maxPerThread"],
+    [{ skillEnvironments: { approve: "maybe" } }, "skillEnvironments.approve"],
+    [{ outputFiles: { maxFiles: 1.5 } }, "outputFiles.maxFiles"],
   ])("rejects %j naming option %s", (options, option) => {
     expect(optionError(options).option).toBe(option);
+  });
+
+  it.each([
+    [{ timeoutMs: 2 ** 31 }, "Invalid option 'timeoutMs': must be a positive integer no larger than 2147483647"],
+    [
+      { limits: { processes: 0 } },
+      "Invalid option 'limits.processes': must be a positive integer no larger than 1000000",
+    ],
+    [{ limits: "lots" }, "Invalid option 'limits': must be false or an object"],
+    [
+      { environment: { allow: ["PATH"] } },
+      "Invalid option 'environment.allow[0]': 'PATH' is not a valid name or is set by the runtime itself",
+    ],
+    [
+      { alwaysVisible: ["rm_everything"] },
+      "Invalid option 'alwaysVisible[0]': unknown tool 'rm_everything' (one of run_skill_script, shell, shell_session_write, shell_session_poll, shell_session_kill)",
+    ],
+    [
+      { artifacts: { store: 42 } },
+      "Invalid option 'artifacts.store': must be a LangGraph BaseStore or an ArtifactStore",
+    ],
+  ])("says what was wrong with %j", (options, message) => {
+    expect(optionError(options).message).toBe(message);
   });
 
   it("fails with a clear error when bubblewrap is chosen but bwrap is missing", () => {

@@ -41,3 +41,23 @@ export interface ApprovalCandidate {
  * RegExp over the command line and each program it runs, or a predicate (one that throws counts as "needs approval").
  */
 export type ApprovalRule = string | RegExp | ((candidate: ApprovalCandidate) => boolean);
+
+/** The payload of the `interrupt()` raised for a command needing approval. Resume with `{ approved: true }`. */
+export interface ShellApprovalRequest {
+  type: "skillgraph/shell-approval";
+  tool: "run_skill_script" | "shell";
+  skill?: string;
+  command: string;
+  argv: string[];
+  /** Working directory relative to the workspace. */
+  cwd: string;
+  executor: string;
+  /**
+   * What an "always" answer should remember: tool, skill, the files the line runs (resolved), the line as typed and
+   * its cwd. Approving one skill's `scripts/run.sh` this way never approves another skill's script of the same name.
+   * Absent on requests an "always" answer cannot cover (installing a skill's requirements).
+   */
+  key?: string;
+  /** Pieces of the line that cannot be judged before running (why approval is asked even without a matching rule). */
+  opaque?: Array<{ piece: string; message: string }>;
+}

@@ -1,7 +1,7 @@
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { runCommandCall } from "../../internal/run-command-call.js";
-import type { ShellRuntime } from "../../internal/shell-runtime.js";
+import { runCommandCall } from "../../call/run-command-call.js";
+import type { ShellRuntime } from "../../runtime/shell-runtime.js";
 import { commandFields } from "../command-input-schema.js";
 
 /** Input of `run_skill_script`. */

@@ -1,10 +1,10 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool } from "@langchain/core/tools";
 import { z } from "zod";
-import { threadIdOf } from "../../internal/loaded-skill-names.js";
-import { sessionPayload } from "../../internal/session-payload.js";
-import type { ShellRuntime } from "../../internal/shell-runtime.js";
-import { refusalPayload } from "../../internal/tool-payload.js";
+import { threadIdOf } from "../../runtime/loaded-skill-names.js";
+import { sessionPayload } from "../../sessions/session-payload.js";
+import type { ShellRuntime } from "../../runtime/shell-runtime.js";
+import { refusalPayload } from "../../call/tool-payload.js";
 import { refusal } from "../../policy/refusal.js";
 import type { InteractiveSession } from "../../sessions/interactive-session.js";
 

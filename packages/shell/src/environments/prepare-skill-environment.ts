@@ -11,11 +11,11 @@ import {
   readSkillRequirements,
   withInstallFolder,
   type SkillRequirements,
-} from "../environments/skill-environments.js";
-import type { ShellApprovalRequest } from "../hook/shell-hook-options.js";
+} from "./skill-environments.js";
+import type { ShellApprovalRequest } from "../policy/approval-types.js";
 import type { CommandSkill } from "../policy/plan-command.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
-import type { ShellRuntime } from "./shell-runtime.js";
+import type { ShellRuntime } from "../runtime/shell-runtime.js";
 
 /** Installs in progress, by environment folder (two calls for one skill share one install). */
 const installing = new Map<string, Promise<{ ok: true } | Refusal>>();

@@ -2,7 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { getCurrentTaskInput } from "@langchain/langgraph";
 import { NO_THREAD } from "../workspace/thread-workspaces.js";
 import type { ShellRuntime } from "./shell-runtime.js";
-import { SKILLS_STATE_KEY, type SkillsStateValue } from "./core.js";
+import { SKILLS_STATE_KEY, type SkillsStateValue } from "../internal/core.js";
 
 /** The thread id of a tool call (`configurable.thread_id`), if any. */
 export function threadIdOf(config: RunnableConfig | undefined): string | undefined {
@@ -10,7 +10,11 @@ export function threadIdOf(config: RunnableConfig | undefined): string | undefin
   return typeof id === "string" && id !== "" ? id : typeof id === "number" ? String(id) : undefined;
 }
 
-function fromState(state: unknown, agentId: string): string[] | undefined {
+/**
+ * The skills loaded for an agent as the graph state records them: the skills state (`skillgraph[agentId].load.loaded`,
+ * the key the skills interceptor and middleware write), else a `loadedSkills` array; undefined when neither is there.
+ */
+export function loadedNamesInState(state: unknown, agentId: string): string[] | undefined {
   if (!state || typeof state !== "object") return undefined;
   const record = state as Record<string, unknown>;
   const skillgraph = record[SKILLS_STATE_KEY] as Partial<SkillsStateValue> | undefined;
@@ -39,7 +43,7 @@ export function loadedSkillNames(runtime: ShellRuntime, config: RunnableConfig):
     const names = runtime.loadedSkills({ state, config });
     if (names !== undefined) return names;
   }
-  const fromGraph = fromState(state, runtime.agentId);
+  const fromGraph = loadedNamesInState(state, runtime.agentId);
   if (fromGraph !== undefined) return fromGraph;
   return runtime.seenLoaded.get(threadIdOf(config) ?? NO_THREAD);
 }

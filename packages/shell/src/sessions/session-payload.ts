@@ -1,4 +1,4 @@
-import type { SessionSnapshot } from "../sessions/interactive-session.js";
+import type { SessionSnapshot } from "./interactive-session.js";
 
 /** A session poll as the model sees it. */
 export function sessionPayload(snapshot: SessionSnapshot, command?: string): string {

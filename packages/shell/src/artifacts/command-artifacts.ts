@@ -1,12 +1,12 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { getStore } from "@langchain/langgraph";
-import { ArtifactQuotaError } from "../artifacts/artifact-quota-error.js";
+import { ArtifactQuotaError } from "./artifact-quota-error.js";
 import { createHash } from "node:crypto";
-import { artifactNameFor, type ArtifactNaming } from "../artifacts/artifact-names.js";
-import { artifactStoreFromBaseStore, type Artifact, type ArtifactStore } from "../artifacts/artifact-store.js";
+import { artifactNameFor, type ArtifactNaming } from "./artifact-names.js";
+import { artifactStoreFromBaseStore, type Artifact, type ArtifactStore } from "./artifact-store.js";
 import type { CollectedFile } from "../workspace/collect-output-files.js";
-import { withConfinedFolder } from "./core.js";
-import type { ShellRuntime } from "./shell-runtime.js";
+import { withConfinedFolder } from "../internal/core.js";
+import type { ShellRuntime } from "../runtime/shell-runtime.js";
 
 /** The artifact store of a call: the hook's own, else the graph's store; undefined when artifacts are off or absent. */
 export function artifactStoreFor(runtime: ShellRuntime, config: RunnableConfig): ArtifactStore | undefined {

@@ -1,0 +1,22 @@
+import type { ExecutionRequest, ExecutionResult } from "../executor/executor-types.js";
+import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { StagedCall } from "./call-types.js";
+import { withWorkspaceSpan } from "./workspace-spans.js";
+
+/** A finished command and when it started (files in `out/` modified since then are its outputs). */
+export interface RanCall {
+  result: ExecutionResult;
+  startedAt: number;
+}
+
+/** The run step: the executor runs the request to its end (timeout, output cap and kill included). */
+export async function runCall(runtime: ShellRuntime, call: StagedCall, request: ExecutionRequest): Promise<RanCall> {
+  const startedAt = Date.now();
+  const result = await withWorkspaceSpan(
+    call.config,
+    { ...call.span, stage: "run" },
+    () => runtime.executor.run(request),
+    (ran) => ({ exitCode: ran.exitCode, timedOut: ran.timedOut, executor: runtime.executor.name }),
+  );
+  return { result, startedAt };
+}

@@ -1,0 +1,116 @@
+// The stage step of a tool call: inputs, conversation attachments, the call's files and its editor text, written
+// into the workspace before the command runs.
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { getCurrentTaskInput } from "@langchain/langgraph";
+import { refusal, type Refusal } from "../policy/refusal.js";
+import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import { planAttachmentStaging, type AttachmentStaging } from "../workspace/attachment-staging.js";
+import { conversationAttachments, type ConversationAttachment } from "../workspace/conversation-attachments.js";
+import { editorText } from "../workspace/editor-text.js";
+import { resolveInputs } from "../workspace/input-sources.js";
+import { MAX_STAGED_BYTES, StagingRefusedError, type StagedFile } from "../workspace/thread-workspaces.js";
+import type { PlannedCall, StagedCall } from "./call-types.js";
+import { withWorkspaceSpan } from "./workspace-spans.js";
+
+function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
+  try {
+    const state = getCurrentTaskInput(config) as { messages?: unknown } | undefined;
+    return conversationAttachments(state?.messages);
+  } catch {
+    return [];
+  }
+}
+
+/** The thread's pinned artifact versions (in this process). */
+function pinnedArtifacts(runtime: ShellRuntime, threadId: string): Map<string, number> {
+  const pinned = runtime.pinnedArtifacts.get(threadId) ?? new Map<string, number>();
+  runtime.pinnedArtifacts.set(threadId, pinned);
+  return pinned;
+}
+
+/** The thread's memory of attachments already staged or skipped. */
+function seenAttachments(runtime: ShellRuntime, threadId: string): Set<string> {
+  const seen = runtime.stagedAttachments.get(threadId) ?? new Set<string>();
+  runtime.stagedAttachments.set(threadId, seen);
+  return seen;
+}
+
+function byteLength(content: string | Uint8Array): number {
+  return typeof content === "string" ? Buffer.byteLength(content) : content.byteLength;
+}
+
+function totalBytes(files: ReadonlyArray<{ content: string | Uint8Array }>): number {
+  return files.reduce((sum, file) => sum + byteLength(file.content), 0);
+}
+
+/** Runs a workspace write, turning a staging refusal into the call's refusal. */
+async function refusedOnStaging(write: () => Promise<unknown>): Promise<Refusal | undefined> {
+  try {
+    await write();
+    return undefined;
+  } catch (error) {
+    if (error instanceof StagingRefusedError) return refusal("staging-refused", error.message);
+    throw error;
+  }
+}
+
+/** The files a call stages: its own `files`, its resolved `inputs`, then the conversation's new attachments. */
+async function filesToStage(
+  runtime: ShellRuntime,
+  call: PlannedCall,
+): Promise<{ ok: true; files: StagedFile[]; attached: AttachmentStaging } | Refusal> {
+  const { input, threadId, workspaceDir } = call;
+  const attachments =
+    runtime.stageAttachments || input.inputs?.some((spec) => spec.from.startsWith("attachment://"))
+      ? attachmentsOf(call.config)
+      : [];
+  const resolved = await resolveInputs(input.inputs ?? [], {
+    threadId,
+    workspaceDir,
+    skillDir: (name) => [call.skill, ...call.loaded].find((entry) => entry?.name === name)?.dir || undefined,
+    artifacts: call.artifacts,
+    attachments,
+    maxBytes: runtime.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.artifacts.maxBytes, 1),
+    budgetBytes: MAX_STAGED_BYTES - totalBytes(input.files ?? []),
+    hostFolder: (name) => runtime.hostInputs.get(name),
+    pinned: pinnedArtifacts(runtime, threadId),
+  });
+  if (!resolved.ok) return refusal("staging-refused", resolved.message);
+  const declared = [...(input.files ?? []), ...resolved.files];
+  const attached = runtime.stageAttachments
+    ? planAttachmentStaging(
+        attachments,
+        seenAttachments(runtime, threadId),
+        workspaceDir,
+        MAX_STAGED_BYTES - totalBytes(declared),
+      )
+    : { files: [], skipped: [] };
+  return { ok: true, files: [...declared, ...attached.files], attached };
+}
+
+/** The stage step: every file of the call written into the workspace, then the editor text (when given). */
+export async function stageCall(runtime: ShellRuntime, call: PlannedCall): Promise<StagedCall | Refusal> {
+  const staging = await filesToStage(runtime, call);
+  if (!staging.ok) return staging;
+  const { threadId } = call;
+  if (staging.files.length > 0) {
+    const refused = await refusedOnStaging(() =>
+      withWorkspaceSpan(
+        call.config,
+        { ...call.span, stage: "stage" },
+        () => runtime.workspaces.stage(threadId, staging.files),
+        (written) => ({ files: written.length }),
+      ),
+    );
+    if (refused) return refused;
+  }
+  const editor =
+    call.input.editor_text === undefined
+      ? undefined
+      : editorText(call.input.editor_text, runtime.executor.view({ workspaceDir: call.workspaceDir }).workspaceDir);
+  if (editor) {
+    const refused = await refusedOnStaging(() => runtime.workspaces.writeRuntimeFile(threadId, editor.file));
+    if (refused) return refused;
+  }
+  return { ...call, attachmentsSkipped: staging.attached.skipped, ...(editor ? { editorEnv: editor.env } : {}) };
+}

@@ -1,0 +1,28 @@
+import type { ExecutionRequest } from "../executor/executor-types.js";
+import { refusal } from "../policy/refusal.js";
+import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import { InteractiveSession } from "../sessions/interactive-session.js";
+import { sessionPayload } from "../sessions/session-payload.js";
+import type { StagedCall } from "./call-types.js";
+import { refusalPayload } from "./tool-payload.js";
+
+/** The run step of an `interactive: true` call: starts a session (within the thread's cap) and returns its first poll. */
+export async function startSession(
+  runtime: ShellRuntime,
+  call: StagedCall,
+  request: ExecutionRequest,
+): Promise<string> {
+  if (!runtime.sessionsEnabled) return refusalPayload(refusal("invalid-input", "interactive sessions are turned off"));
+  if (runtime.sessions.count(call.threadId) >= runtime.maxSessionsPerThread) {
+    return refusalPayload(
+      refusal("too-many-sessions", `this thread already has ${runtime.maxSessionsPerThread} sessions; kill one first`),
+    );
+  }
+  const running = runtime.executor.start(request);
+  if (call.input.stdin !== undefined) running.write(call.input.stdin);
+  const session = new InteractiveSession(runtime.sessions.newId(), running, runtime.maxUnreadBytes);
+  runtime.sessions.add(call.threadId, session);
+  const snapshot = await session.poll(1_000);
+  if (snapshot.status === "exited") runtime.sessions.remove(call.threadId, session.id);
+  return sessionPayload(snapshot, call.display);
+}

@@ -1,0 +1,78 @@
+import { resolveArtifacts } from "../artifacts/artifact-options.js";
+import { defaultEnvironmentRoot } from "../environments/skill-environments.js";
+import { chooseExecutor } from "../executor/choose-executor.js";
+import { resolveLimits } from "../executor/command-limits.js";
+import {
+  SHELL_TOOL_NAMES,
+  shellHookOptionsSchema,
+  type ParsedShellOptions,
+  type ShellHookOptions,
+} from "../hook/shell-hook-options.js";
+import { parseOptions } from "../options/zod-options.js";
+import { compileApprovalRules } from "../policy/approval-rules.js";
+import { commandPolicy } from "../policy/policy-options.js";
+import { SessionStore } from "../sessions/session-store.js";
+import { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
+import type { ShellRuntime } from "./shell-runtime.js";
+
+function skillEnvironments(options: ParsedShellOptions): ShellRuntime["skillEnvironments"] {
+  const environments = options.skillEnvironments;
+  if (environments === false) return undefined;
+  return {
+    root: environments.root ?? defaultEnvironmentRoot(),
+    approve: environments.approve ?? "interrupt",
+    pipArgs: environments.pipArgs ?? [],
+    installTimeoutMs: environments.installTimeoutMs ?? 600_000,
+  };
+}
+
+/** The per-call limits of parsed options (timeouts, output caps, sessions). */
+function callLimits(options: ParsedShellOptions) {
+  return {
+    sessionsEnabled: options.sessions !== false,
+    maxSessionsPerThread: options.sessions === false ? 4 : options.sessions.maxPerThread,
+    maxUnreadBytes: options.sessions === false ? 65_536 : options.sessions.maxUnreadBytes,
+    timeoutMs: options.timeoutMs,
+    maxTimeoutMs: options.maxTimeoutMs ?? Math.max(600_000, options.timeoutMs),
+    killGraceMs: options.killGraceMs,
+    maxOutputBytes: options.maxOutputBytes,
+    killAfterOutputBytes: options.killAfterOutputBytes,
+    outputFiles: options.outputFiles,
+  };
+}
+
+/** Checks the options once (one zod schema) and fills in defaults (throws InvalidOptionsError naming the option). */
+export function createShellRuntime(input: ShellHookOptions): ShellRuntime {
+  const options = parseOptions(shellHookOptionsSchema, input);
+  const approvalRules = compileApprovalRules(options.requireApproval);
+  const policy = commandPolicy(options, approvalRules.length > 0);
+  const limits = resolveLimits(options.limits);
+  const always = options.alwaysVisible === true ? SHELL_TOOL_NAMES : options.alwaysVisible || [];
+  return {
+    catalog: options.skills,
+    executor: chooseExecutor(options.executor, options.bubblewrap, limits),
+    policy,
+    workspaces: new ThreadWorkspaces(
+      options.workspaceRoot,
+      options.workspaceMaxAgeMs === undefined ? {} : { maxAgeMs: options.workspaceMaxAgeMs },
+    ),
+    sessions: new SessionStore(),
+    ...callLimits(options),
+    approvalRules,
+    requireSkillRead: options.requireSkillRead,
+    checkRequirements: options.checkRequirements,
+    alwaysVisible: new Set(always),
+    removeWorkspacesOnDispose: options.removeWorkspacesOnDispose,
+    loadedSkills: options.loadedSkills,
+    agentId: options.agentId,
+    fixedEnv: { ...options.environment.set },
+    limits,
+    artifacts: resolveArtifacts(options.artifacts),
+    stageAttachments: options.stageAttachments,
+    skillEnvironments: skillEnvironments(options),
+    hostInputs: new Map(Object.entries(options.hostInputs)),
+    pinnedArtifacts: new Map(),
+    stagedAttachments: new Map(),
+    seenLoaded: new Map(),
+  };
+}

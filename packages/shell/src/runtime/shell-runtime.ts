@@ -1,0 +1,53 @@
+import type { CompiledApprovalRule } from "../policy/approval-rules.js";
+import type { CommandPolicy } from "../policy/command-policy.js";
+import type { ResolvedArtifacts } from "../artifacts/artifact-options.js";
+import type { CommandExecutor } from "../executor/executor-types.js";
+import type { CommandLimits } from "../executor/command-limits.js";
+import type { ShellHookOptions, ShellToolName } from "../hook/shell-hook-options.js";
+import type { ShellSkillCatalog } from "../hook/skills-tool-hook.js";
+import type { SessionStore } from "../sessions/session-store.js";
+import type { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
+
+/** Everything the shell tools share, built once from the options. */
+export interface ShellRuntime {
+  catalog: ShellSkillCatalog;
+  executor: CommandExecutor;
+  policy: CommandPolicy;
+  workspaces: ThreadWorkspaces;
+  sessions: SessionStore;
+  sessionsEnabled: boolean;
+  maxSessionsPerThread: number;
+  maxUnreadBytes: number;
+  approvalRules: readonly CompiledApprovalRule[];
+  requireSkillRead: boolean;
+  checkRequirements: boolean;
+  timeoutMs: number;
+  maxTimeoutMs: number;
+  killGraceMs: number;
+  maxOutputBytes: number;
+  killAfterOutputBytes: number;
+  outputFiles: { maxFiles: number; maxFileBytes: number; inlineTextBytes: number };
+  alwaysVisible: ReadonlySet<ShellToolName>;
+  removeWorkspacesOnDispose: boolean;
+  loadedSkills: ShellHookOptions["loadedSkills"];
+  agentId: string;
+  /** Fixed environment values from `environment.set`. */
+  fixedEnv: Readonly<Record<string, string>>;
+  /** Resource limits per command, or undefined when turned off. */
+  limits: CommandLimits | undefined;
+  /** Artifacts: `false` when off; else a fixed store, or undefined to use the graph's store. */
+  artifacts: ResolvedArtifacts;
+  stageAttachments: boolean;
+  /** Per-skill environments, or undefined when off. */
+  skillEnvironments:
+    | { root: string; approve: "interrupt" | "always" | "never"; pipArgs: readonly string[]; installTimeoutMs: number }
+    | undefined;
+  /** Host folders `host://<name>/...` inputs may copy from, by name. */
+  hostInputs: ReadonlyMap<string, string>;
+  /** Artifact versions pinned by `pin: true` inputs, per thread (in this process). */
+  pinnedArtifacts: Map<string, Map<string, number>>;
+  /** sha256 of attachments already staged, per thread. */
+  stagedAttachments: Map<string, Set<string>>;
+  /** Loaded skill names `authorize` last saw, per thread. */
+  seenLoaded: Map<string, readonly string[]>;
+}

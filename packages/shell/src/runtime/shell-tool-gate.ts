@@ -1,0 +1,79 @@
+// Which shell tools the model may see and call, given the loaded skills: shared by the hook (interceptor) and the
+// middleware (createAgent).
+import { existsSync } from "node:fs";
+import path from "node:path";
+import type { SkillMetadata } from "../internal/core.js";
+import type { CommandSkill } from "../policy/plan-command.js";
+import { preflightCommand } from "../policy/plan-command.js";
+import { grantOf } from "../policy/command-rules.js";
+import { NO_THREAD } from "../workspace/thread-workspaces.js";
+import type { ShellToolName } from "../hook/shell-hook-options.js";
+import type { SkillsToolAuthorization, SkillsToolHookContext } from "../hook/skills-tool-hook.js";
+import type { ShellRuntime } from "./shell-runtime.js";
+
+/**
+ * Whether a loaded skill has a `scripts/` folder, checked on every request (one stat per loaded skill, a few
+ * microseconds): a cache would keep `run_skill_script` hidden after a reload adds the folder.
+ */
+function hasScriptsFolder(dir: string): boolean {
+  return dir !== "" && existsSync(path.join(dir, "scripts"));
+}
+
+function asCommandSkill(skill: SkillMetadata): CommandSkill {
+  return { name: skill.name, dir: skill.dir, allowedTools: skill.allowedTools };
+}
+
+/** The shell tools the loaded skills ask for (plus those always visible). */
+export function visibleTools(runtime: ShellRuntime, context: SkillsToolHookContext): string[] {
+  const visible = new Set<ShellToolName>(runtime.alwaysVisible);
+  for (const skill of context.loadedSkills) {
+    const grant = grantOf(asCommandSkill(skill));
+    if (skill.dir !== "" && (grant.mentionsShell || hasScriptsFolder(skill.dir))) visible.add("run_skill_script");
+    if (grant.anyCommand || grant.rules.length > 0 || skill.allowedTools.includes("shell")) visible.add("shell");
+  }
+  if (runtime.sessionsEnabled && (visible.has("run_skill_script") || visible.has("shell"))) {
+    visible.add("shell_session_write");
+    visible.add("shell_session_poll");
+    visible.add("shell_session_kill");
+  }
+  return [...visible];
+}
+
+/** Checks a shell tool call before it runs (skill read, every command of the line allowed); records the loaded skills. */
+export function authorize(
+  runtime: ShellRuntime,
+  call: { toolName: string; args: unknown },
+  context: SkillsToolHookContext,
+): SkillsToolAuthorization {
+  const names = context.loadedSkills.map((skill) => skill.name);
+  runtime.seenLoaded.set(context.threadId ?? NO_THREAD, names);
+  if (call.toolName !== "run_skill_script" && call.toolName !== "shell") return { allowed: true };
+  const args = (call.args ?? {}) as { skill?: unknown; command?: unknown; cwd?: unknown; env?: unknown };
+  if (typeof args.command !== "string") return { allowed: false, reason: "invalid-input: 'command' must be a string" };
+  let skill: CommandSkill | undefined;
+  if (call.toolName === "run_skill_script") {
+    const metadata = typeof args.skill === "string" ? runtime.catalog.get(args.skill) : undefined;
+    if (!metadata)
+      return { allowed: false, reason: `skill-not-found: skill '${String(args.skill)}' not found in the catalog` };
+    if (runtime.requireSkillRead && !names.includes(metadata.name)) {
+      return {
+        allowed: false,
+        reason: `skill-not-read: read skill '${metadata.name}' (read_skill) before running its scripts`,
+      };
+    }
+    skill = asCommandSkill(metadata);
+  }
+  const checked = preflightCommand(
+    {
+      command: args.command,
+      mode: call.toolName === "run_skill_script" ? "skill" : "shell",
+      skill,
+      loadedSkills: context.loadedSkills.map(asCommandSkill),
+      workspaceDir: runtime.workspaces.pathFor(context.threadId),
+      cwd: typeof args.cwd === "string" ? args.cwd : undefined,
+      env: args.env && typeof args.env === "object" ? (args.env as Record<string, string>) : undefined,
+    },
+    runtime.policy,
+  );
+  return checked.ok ? { allowed: true } : { allowed: false, reason: `${checked.reason}: ${checked.message}` };
+}
