@@ -49,6 +49,14 @@ function run(words: string[], env: NodeJS.ProcessEnv): ChildProcess {
   return child;
 }
 
+it("every runnable example (a folder with a package.json) ships demo replies and a README demo run", () => {
+  const runnable = readdirSync(join(root, "examples")).filter((name) =>
+    existsSync(join(root, "examples", name, "package.json")),
+  );
+  expect(runnable.length).toBeGreaterThan(0);
+  expect(examples).toEqual(runnable);
+});
+
 describe.each(examples)("examples/%s README demo run", (name) => {
   it("prints what the README says, against the scripted server with the example's replies", async () => {
     const demo = demoRun(readFileSync(join(root, "examples", name, "README.md"), "utf8"));

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Installs dependencies (building better-sqlite3 from source against the local Node headers) and builds every package.
+# Installs dependencies (building better-sqlite3 from source against the local Node headers, unless pnpm's store has
+# that build already) and builds every package.
 # Each step says what it is doing and how long it took, with a heartbeat line while a step is quiet (scripts/progress.mjs).
 set -euo pipefail
 # Everything here is progress, not output: stderr, so `npm start -- -p ... > answer.md` keeps only the answer.
@@ -11,7 +12,14 @@ step() { node scripts/progress.mjs "$@"; }
 # No prebuilt binaries are reachable here: node-gyp must build against the installed headers.
 if [ -z "${npm_config_nodedir:-}" ] && [ -f /usr/include/node/node.h ]; then export npm_config_nodedir=/usr; fi
 if [ ! -d node_modules/.pnpm ] || [ pnpm-lock.yaml -nt node_modules/.modules.yaml ]; then
-  step "installing dependencies (pnpm install; on a first install this also builds the native SQLite module better-sqlite3 from source, about 75 s on 2 cores)" \
+  # One pnpm install: the native build runs inside it and is reported as a step of its own (see progress.mjs
+  # --substep). Deferring it (install --ignore-scripts, then pnpm rebuild) would cost a full build from source on every
+  # fresh checkout: pnpm only reuses the build its store keeps (the side-effects cache) during an install.
+  step --substep \
+    "building the native SQLite module (better-sqlite3 from source against the local Node headers with node-gyp, about 75 s on 2 cores)" \
+    "node-gyp" \
+    "building the native SQLite module: nothing to build (pnpm restored better-sqlite3's earlier build from its store, or it was already built)" \
+    "installing dependencies (pnpm install: linking every package from the pnpm store, downloading what it lacks)" \
     bash scripts/pnpm.sh install --frozen-lockfile --reporter=append-only --loglevel=warn
 else
   echo "skillgraph: dependencies already installed (node_modules is newer than pnpm-lock.yaml)"

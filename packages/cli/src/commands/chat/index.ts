@@ -1,33 +1,36 @@
-import { parseArgs } from "node:util";
 import type { AgentFile } from "@skillgraph/core/agent-file";
 import { acquireSessionLease, closeCheckpointer, type SessionLease } from "@skillgraph/checkpoint";
+import { checkedOptions } from "../../checked-options.js";
 import type { CliIO } from "../../cli-io.js";
-import { CliError } from "../../cli-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
-import { createStyle } from "../../output/style.js";
-import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { SESSIONS_URL_HELP, sessionsUrl } from "../../sessions-url.js";
+import { SESSIONS_URL_HELP } from "../../sessions-url.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
-import { UsageError } from "../../usage-error.js";
-import { loadAgentFileOrNamed, modelParameters } from "../agents/agent-store.js";
-import { agentFileEndpoint, NO_ENDPOINT_MESSAGE, resolveChatEndpoint } from "./chat-endpoint.js";
+import { loadAgentFileOrNamed } from "../agents/agent-store.js";
+import {
+  chatEndpointFor,
+  modelSettingsFor,
+  oneShotApprovalMode,
+  shellSettingsFor,
+  skillFoldersFor,
+  skillsOptionsFor,
+  systemPromptFor,
+} from "./chat-agent-settings.js";
+import { NO_ENDPOINT_MESSAGE } from "./chat-endpoint.js";
+import { writeRepairedNotice, writeReplGreeting, writeStartNotices } from "./chat-notices.js";
+import { chatOptionsSchema, DEFAULT_TIMEOUT_SECONDS, readChatFlags } from "./chat-options.js";
 import { createChatRenderer } from "./chat-renderer.js";
 import { runChatRepl } from "./chat-repl.js";
 import { createChatShell } from "./chat-shell.js";
+import { openChatStorage } from "./chat-storage.js";
 import { createChatAgent } from "./create-chat-agent.js";
 import { createChatModel } from "./create-chat-model.js";
-import { createOneShotRenderer, threadMessages, usageOf } from "./one-shot-output.js";
-import { parseChatLine } from "./explicit-invocation.js";
-import { openChatSession } from "./open-chat-session.js";
-import { runChatExchange } from "./run-chat-exchange.js";
-import { sessionWorkspaceRoot } from "../../session-workspaces.js";
+import { oneShotInput, runOneShotChat } from "./run-one-shot-chat.js";
+
+export { DEFAULT_TIMEOUT_SECONDS } from "./chat-options.js";
 
 export const usage =
   "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] " +
   "[--system TEXT] [--agent FILE|NAME] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--shell] [--quiet] [--verbose] [--json]";
-
-/** Seconds one model request may take before chat gives up on it. */
-export const DEFAULT_TIMEOUT_SECONDS = 120;
 
 export const help: CommandHelp = {
   summary:
@@ -121,162 +124,49 @@ export const help: CommandHelp = {
  * Exit codes: 0 ok, 1 model call failed, 2 usage error or no endpoint configured.
  */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      prompt: { type: "string", short: "p" },
-      skills: { type: "string", multiple: true },
-      model: { type: "string" },
-      "base-url": { type: "string" },
-      system: { type: "string" },
-      quiet: { type: "boolean", short: "q" },
-      verbose: { type: "boolean" },
-      session: { type: "string" },
-      checkpoint: { type: "string" },
-      ephemeral: { type: "boolean" },
-      timeout: { type: "string" },
-      "approve-all": { type: "boolean" },
-      "deny-all": { type: "boolean" },
-      "unsafe-local": { type: "boolean" },
-      shell: { type: "boolean" },
-      agent: { type: "string" },
-      "trust-agent-endpoint": { type: "boolean" },
-      json: { type: "boolean" },
-    },
-  });
+  const flags = readChatFlags(args);
   const agentFile: AgentFile | undefined =
-    values.agent === undefined ? undefined : await loadAgentFileOrNamed(values.agent, io);
-  if (values.ephemeral && (values.session !== undefined || values.checkpoint !== undefined))
-    throw new UsageError("--ephemeral cannot be combined with --session or --checkpoint");
-  if (values.json && values.prompt === undefined) throw new UsageError("--json needs -p PROMPT (a one-shot run)");
-  if (values["approve-all"] && values["deny-all"])
-    throw new UsageError("--approve-all and --deny-all exclude each other");
-  const timeoutSeconds = values.timeout === undefined ? DEFAULT_TIMEOUT_SECONDS : Number(values.timeout);
-  if (!Number.isFinite(timeoutSeconds) || timeoutSeconds <= 0)
-    throw new UsageError(`--timeout must be a positive number of seconds, not '${values.timeout}'`);
-  const endpoint = resolveChatEndpoint(
-    { baseURL: values["base-url"], model: values.model ?? agentFile?.model?.name },
-    io.env,
-    agentFileEndpoint(agentFile, values["trust-agent-endpoint"]),
-  );
+    flags.agent === undefined ? undefined : await loadAgentFileOrNamed(flags.agent, io);
+  const options = checkedOptions(chatOptionsSchema, flags);
+  const endpoint = chatEndpointFor(options, agentFile, io.env);
   if (!endpoint) {
     io.stderr.write(NO_ENDPOINT_MESSAGE);
     return 2;
   }
   if (endpoint.warning) io.stderr.write(endpoint.warning);
-  const skills = await loadSkillsFromArgs([...(values.skills ?? []), ...(agentFile?.skills ?? [])], io, {
-    verbose: values.verbose === true,
-  });
-  const style = createStyle(io.color);
-  const oneShot = values.prompt !== undefined;
-  const parsed = oneShot ? parseChatLine(values.prompt!, skills) : undefined;
-  if (parsed?.kind === "unknown-skill") {
-    throw new CliError(
-      `no skill named '${parsed.name}'${parsed.suggestions.length > 0 ? ` (did you mean ${parsed.suggestions.join(", ")}?)` : ""}`,
-    );
-  }
-  // Every chat is a checkpointed session (SQLite by default) unless --ephemeral: resume it with --session NAME.
-  const checkpointUrl = sessionsUrl(values.checkpoint, io.env, agentFile?.checkpointer);
-  const session = values.ephemeral ? undefined : await openChatSession(values.session, checkpointUrl, io.cwd);
-  // The session's files live beside its checkpoints, so a resumed session finds them; an ephemeral (or in-memory)
-  // session gets a temporary workspace that goes when the process ends.
-  const workspaceRoot = session ? sessionWorkspaceRoot(checkpointUrl, io.cwd, session.name) : undefined;
-  const executorChoice = agentFile?.shell?.executor;
+  const skills = await loadSkillsFromArgs(skillFoldersFor(options, agentFile), io, { verbose: options.verbose });
+  const input = oneShotInput(options.prompt, skills);
+  const { session, workspaceRoot } = await openChatStorage(options, agentFile, io);
   const shell = createChatShell(skills, {
-    unsafeLocal: values["unsafe-local"] === true || executorChoice === "unsafe-local",
-    off: executorChoice === "off" && !values["unsafe-local"],
-    alwaysOn: values.shell === true || agentFile?.shell?.alwaysOn === true,
+    ...shellSettingsFor(options, agentFile),
     ...(workspaceRoot ? { workspaceRoot } : {}),
   });
+  const where = { baseURL: endpoint.baseURL, timeoutMs: options.timeoutMs };
   let lease: SessionLease | undefined;
-  const timeoutMs = Math.round(timeoutSeconds * 1000);
-  const where = { baseURL: endpoint.baseURL, timeoutMs };
   try {
     // One writer per session: a second `chat --session NAME` gets SessionBusyError (exit 1), never a lost turn.
     if (session) lease = await acquireSessionLease(session.checkpointer, session.name);
+    const systemPrompt = systemPromptFor(options, agentFile);
     const agent = createChatAgent({
-      model: createChatModel(endpoint, { timeoutMs, maxRetries: 1, ...modelParameters(agentFile) }),
+      model: createChatModel(endpoint, modelSettingsFor(options, agentFile)),
       skills,
-      skillsOptions: {
-        ...(shell.hook ? { hooks: [shell.hook] } : {}),
-        ...(agentFile?.only ? { only: agentFile.only } : {}),
-        ...(agentFile?.exclude ? { exclude: agentFile.exclude } : {}),
-        ...(agentFile?.loadMode ? { loadMode: agentFile.loadMode } : {}),
-        ...(agentFile?.loadModes ? { loadModes: agentFile.loadModes } : {}),
-      },
-      ...((values.system ?? agentFile?.systemPrompt) === undefined
-        ? {}
-        : { systemPrompt: (values.system ?? agentFile?.systemPrompt)! }),
+      skillsOptions: skillsOptionsFor(agentFile, shell),
+      ...(systemPrompt === undefined ? {} : { systemPrompt }),
       ...(session && lease ? { checkpointer: lease.protect(session.checkpointer), threadId: session.name } : {}),
     });
     const renderer = createChatRenderer(io, {
-      quiet: values.quiet === true,
+      quiet: options.quiet,
       ...(shell.hook ? { workspaceDir: shell.hook.workspacePath(agent.threadId) } : {}),
     });
-    if (!values.quiet) {
-      if (session)
-        io.stderr.write(
-          `${style.dim(`session ${terminalSafeLine(session.name)} (${session.resumed ? "resumed" : "new"}; resume with --session ${terminalSafeLine(session.name)})`)}\n`,
-        );
-      if (shell.executor !== "bubblewrap") io.stderr.write(`${style.yellow(shell.notice)}\n`);
-      if (skills.list().length === 0)
-        io.stderr.write(
-          `${style.yellow("no skills found: the agent runs without skills (looked in .agents/skills, .claude/skills, skills/ and the user folders; use --skills DIR)")}\n`,
-        );
-    }
+    if (!options.quiet) writeStartNotices(io, { session, shell, skills });
     const repaired = await agent.repairCancelledToolCalls();
-    if (repaired > 0 && !values.quiet)
-      io.stderr.write(
-        `${style.dim(`${repaired} tool call${repaired === 1 ? "" : "s"} cancelled in the last run marked as cancelled`)}\n`,
-      );
-    if (oneShot && parsed) {
-      const controller = new AbortController();
-      const onSigint = () => controller.abort();
-      process.once("SIGINT", onSigint);
-      try {
-        const input = parsed.kind === "invoke" ? { text: parsed.text, invokeSkill: parsed.skill } : parsed.text;
-        const fromFile = agentFile?.shell?.approval;
-        const mode = values["approve-all"]
-          ? "approve-all"
-          : values["deny-all"]
-            ? "deny-all"
-            : fromFile === "approve-all" || fromFile === "deny-all"
-              ? fromFile
-              : "deny-default";
-        // -p: only the final answer on stdout (streamed on a terminal); --json: one object with the whole run.
-        const output = createOneShotRenderer(renderer, io, values.json ? "json" : io.isTTY ? "stream" : "final");
-        const before = values.json ? (await threadMessages(agent)).length : 0;
-        const error = await runChatExchange(agent, input, output, {
-          mode,
-          signal: controller.signal,
-          endpoint: where,
-          alwaysApproved: shell.alwaysApproved,
-        });
-        output.finish();
-        if (error === undefined && values.json) {
-          const result = output.result(usageOf(await threadMessages(agent), before));
-          io.stdout.write(`${JSON.stringify(result)}\n`);
-        }
-        if (error === undefined) return 0;
-        if (error === "interrupted") {
-          await agent.repairCancelledToolCalls();
-          io.stderr.write(
-            `${style.yellow("cancelled")}${session ? `; resume with --session ${terminalSafeLine(session.name)}` : ""}\n`,
-          );
-          return 130;
-        }
-        io.stderr.write(`${style.red(`error: ${terminalSafeLine(error)}`)}\n`);
-        return 1;
-      } finally {
-        process.removeListener("SIGINT", onSigint);
-      }
+    if (!options.quiet) writeRepairedNotice(io, repaired);
+    if (input !== undefined) {
+      const mode = oneShotApprovalMode(options, agentFile);
+      const chat = { agent, renderer, io, mode, json: options.json, endpoint: where, session };
+      return await runOneShotChat(input, { ...chat, alwaysApproved: shell.alwaysApproved });
     }
-    if (!values.quiet) {
-      const names = skills.list().map((skill) => terminalSafeLine(skill.name));
-      io.stderr.write(
-        `${style.dim(`skillgraph chat: ${endpoint.model} at ${endpoint.baseURL ?? "api.openai.com"}; ${names.length} skill${names.length === 1 ? "" : "s"}${names.length > 0 ? ` (${names.join(", ")})` : ""}. /help for commands.`)}\n`,
-      );
-    }
+    if (!options.quiet) writeReplGreeting(io, endpoint, skills);
     return await runChatRepl(agent, skills, renderer, io, { alwaysApproved: shell.alwaysApproved, endpoint: where });
   } finally {
     await lease?.release();
