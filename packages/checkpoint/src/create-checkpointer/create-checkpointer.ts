@@ -9,7 +9,7 @@ import { ResilientPostgresSaver } from "../database/resilient-postgres-saver.js"
 import { ResilientSqliteSaver } from "../database/resilient-sqlite-saver.js";
 import { retryWhileRestarting, type StartupGaveUp } from "../database/startup-retry.js";
 import { CheckpointerError } from "../errors/checkpointer-error.js";
-import { parseOptions } from "../options/parse-options.js";
+import { parseOptions } from "../internal/core.js";
 import { createCheckpointerOptionsSchema, type CreateCheckpointerOptions } from "./create-checkpointer-options.js";
 import { parseCheckpointerUrl } from "./parse-checkpointer-url.js";
 import { redactUrl } from "./redact-url.js";

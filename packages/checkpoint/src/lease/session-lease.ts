@@ -4,7 +4,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { SessionBusyError, type SessionHolder } from "../errors/session-busy-error.js";
 import { SessionLeaseLostError } from "../errors/session-lease-lost-error.js";
 import { InvalidOptionsError } from "../internal/core.js";
-import { parseOptions } from "../options/parse-options.js";
+import { parseOptions } from "../internal/core.js";
 import { saverBackend } from "../store/saver-backend.js";
 import { processIdentity } from "./holder-liveness.js";
 import { LeasedCheckpointSaver } from "./leased-checkpoint-saver.js";

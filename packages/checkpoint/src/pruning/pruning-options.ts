@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { integerSchema } from "../options/integer-schema.js";
-import { parseOptions } from "../options/parse-options.js";
+import { parseOptions } from "../internal/core.js";
 
 const NOTHING_TO_PRUNE = "set keepLast and/or maxAgeMs, or pruning would never remove anything";
 

@@ -1,4 +1,4 @@
-import { parseOptions } from "./parse-options.js";
+import { parseOptions } from "../internal/core.js";
 import {
   skillsRuntimeOptionsSchema,
   type ResolvedSkillsRuntimeOptions,

@@ -1,8 +1,7 @@
-// Options are zod schemas: these helpers give the schemas the messages core's integerOption gives, and turn the first
-// problem zod finds into an InvalidOptionsError naming the option (`limits.memoryBytes`, `deny[0]`).
+// Options are zod schemas: these helpers give the schemas the messages core's integerOption gives; core's parseOptions
+// turns the first problem zod finds into an InvalidOptionsError naming the option (`limits.memoryBytes`, `deny[0]`).
 import path from "node:path";
 import { z } from "zod";
-import { InvalidOptionsError } from "../internal/core.js";
 
 /** setTimeout's largest delay: a longer timeout would fire at once. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -36,54 +35,5 @@ export function stringList() {
   return z.array(z.string({ error }), { error });
 }
 
-/** The option path of an issue: `limits.memoryBytes`, `deny[0]`, `environment.set.HOME`. */
-function optionPath(prefix: string, keys: readonly PropertyKey[]): string {
-  let option = prefix;
-  for (const key of keys) {
-    if (typeof key === "number") option += `[${key}]`;
-    else option += option === "" ? String(key) : `.${String(key)}`;
-  }
-  return option === "" ? "options" : option;
-}
-
-/** The value an issue is about, found in the input by its path. */
-function valueAt(input: unknown, keys: readonly PropertyKey[]): unknown {
-  let value = input;
-  for (const key of keys) {
-    if (value === null || typeof value !== "object") return undefined;
-    value = (value as Record<PropertyKey, unknown>)[key];
-  }
-  return value;
-}
-
-/**
- * The issue to report: for a union (`false | { ... }`) whose input had the right shape but a bad field, the field's
- * issue (its path under the union's); else the issue itself with the union's own message.
- */
-function reportedIssue(issue: z.core.$ZodIssue): { path: PropertyKey[]; message: string } {
-  if (issue.code === "invalid_union") {
-    for (const branch of issue.errors) {
-      const inner = branch[0];
-      if (inner && inner.path.length > 0) {
-        const deeper = reportedIssue(inner);
-        return { path: [...issue.path, ...deeper.path], message: deeper.message };
-      }
-    }
-  }
-  return { path: [...issue.path], message: issue.message };
-}
-
-/**
- * Parses `input` with `schema`; the first problem becomes an InvalidOptionsError naming the option (under `prefix`).
- * @throws InvalidOptionsError
- */
-export function parseOptions<Schema extends z.ZodType>(schema: Schema, input: unknown, prefix = ""): z.output<Schema> {
-  const parsed = schema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  const issue = reportedIssue(parsed.error.issues[0]!);
-  throw new InvalidOptionsError({
-    option: optionPath(prefix, issue.path),
-    value: valueAt(input, issue.path),
-    message: issue.message,
-  });
-}
+/** Parses options with their zod schema; the first problem becomes an InvalidOptionsError naming the option. */
+export { parseOptions } from "../internal/core.js";

@@ -30,10 +30,26 @@ export function isShellApproval(value: unknown): value is ShellApprovalRequest {
   );
 }
 
-/** The approval question as one line. */
-export function approvalQuestion(request: ShellApprovalRequest): string {
+/** The command asking for approval, where it runs, and (when parts of it cannot be checked before it runs) why. */
+function approvalSubject(request: ShellApprovalRequest): { what: string; why: string } {
   const who = request.skill ? ` (skill ${request.skill}, ${request.executor})` : ` (${request.executor})`;
-  return terminalSafeLine(`Run \`${request.command}\`${who}?`);
+  const opaque = (request.opaque ?? []).map(({ piece, message }) => `\`${piece}\`: ${message}`);
+  return {
+    what: `\`${request.command}\`${who}`,
+    why: opaque.length > 0 ? ` Not checkable before it runs: ${opaque.join("; ")}.` : "",
+  };
+}
+
+/** The approval question as one line, with the reason when parts of the line cannot be checked before it runs. */
+export function approvalQuestion(request: ShellApprovalRequest): string {
+  const { what, why } = approvalSubject(request);
+  return terminalSafeLine(`Run ${what}?${why}`);
+}
+
+/** The approved or denied command as a notice line (no question). */
+function approvalNotice(request: ShellApprovalRequest): string {
+  const { what, why } = approvalSubject(request);
+  return terminalSafeLine(`${what}${why}`);
 }
 
 /**
@@ -74,7 +90,7 @@ async function answerInterrupts(
     let answer: ApprovalAnswer;
     if (options.mode === "approve-all") {
       answer = "yes";
-      renderer.notice(`approved (--approve-all): ${approvalQuestion(request).replace(/^Run /, "").replace(/\?$/, "")}`);
+      renderer.notice(`approved (--approve-all): ${approvalNotice(request)}`);
     } else if (options.mode === "ask" && options.ask) {
       if (options.signal?.aborted) return undefined;
       answer = await options.ask(request);
@@ -84,7 +100,7 @@ async function answerInterrupts(
         options.mode === "deny-all"
           ? "(--deny-all)"
           : "(one-shot runs deny commands that need approval; pass --approve-all to run them)";
-      renderer.notice(`denied ${hint}: ${approvalQuestion(request).replace(/^Run /, "").replace(/\?$/, "")}`);
+      renderer.notice(`denied ${hint}: ${approvalNotice(request)}`);
     }
     // remembered by key: tool, skill, the files the line runs, the line as typed and its cwd (never the line alone)
     if (answer === "always" && typeof request.key === "string") options.alwaysApproved?.add(request.key);
