@@ -12,7 +12,7 @@ import { RecordingChatModel } from "../../packages/langgraph/src/__fixtures__/re
 import { buildAgent, toolLoop } from "./interceptor-harness.js";
 
 const [mode, dir, snapshotFile] = process.argv.slice(2);
-const CALLS = 100;
+const CALLS = 200;
 
 async function load(snapshot: string | false) {
   const cpuStart = process.cpuUsage();
