@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { integerSchema } from "../options/integer-schema.js";
+import { integerSchema, MAX_TIMER_MS } from "../internal/core.js";
 
 // setTimeout fires at once for delays of 2^31 ms or more.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * The options of `createCheckpointer` as a zod schema: it checks them (an InvalidOptionsError names the option at

@@ -1,6 +1,6 @@
 // The one place this package imports @skillgraph/core from, so a renamed core export is fixed here only.
 export { InvalidOptionsError, SkillgraphError } from "@skillgraph/core";
-export { integerOption, parseOptions } from "@skillgraph/core/errors";
+export { integerMessage, integerOption, integerSchema, MAX_TIMER_MS, parseOptions } from "@skillgraph/core/errors";
 export {
   SKILLS_STATE_KEY,
   createLoadStateReducer,

@@ -1,9 +1,8 @@
 import { z } from "zod";
 import type { SessionLeaseLostError } from "../errors/session-lease-lost-error.js";
-import { integerMessage, integerSchema } from "../options/integer-schema.js";
+import { integerMessage, integerSchema, MAX_TIMER_MS } from "../internal/core.js";
 
 // setTimeout fires at once for delays of 2^31 ms or more.
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 const renewEveryByDefault = (ttlMs: number) => Math.max(1, Math.floor(ttlMs / 3));
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { integerSchema } from "../options/integer-schema.js";
+import { integerSchema } from "../internal/core.js";
 import { parseOptions } from "../internal/core.js";
 
 const NOTHING_TO_PRUNE = "set keepLast and/or maxAgeMs, or pruning would never remove anything";

@@ -1,4 +1,8 @@
+import { z } from "zod";
 import { InvalidOptionsError } from "./invalid-options-error.js";
+
+/** setTimeout's largest delay (ms): a longer timeout fires at once, so duration options are bounded by it. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Bounds of an integer option: `min` 1 (a count, a size) or 0 (0 turns something off); `max` when one matters. */
 export interface IntegerOptionBounds {
@@ -10,16 +14,29 @@ export interface IntegerOptionBounds {
   detail?: string;
 }
 
+/** The message for an integer out of these bounds, e.g. "must be a positive integer no larger than 10 (ms)". */
+export function integerMessage({ min = 1, max = Number.MAX_SAFE_INTEGER, detail }: IntegerOptionBounds = {}): string {
+  const kind = min === 0 ? "non-negative" : "positive";
+  const limit = max === Number.MAX_SAFE_INTEGER ? "" : ` no larger than ${max}`;
+  return `must be a ${kind} integer${limit}${detail === undefined ? "" : ` (${detail})`}`;
+}
+
 /**
  * The one check of integer options across the packages: returns `value` when it is a safe integer within the bounds,
  * else throws InvalidOptionsError naming `option`, e.g. "Invalid option 'maxResourceBytes': must be a positive integer".
  * @example const maxResourceBytes = integerOption("maxResourceBytes", options.maxResourceBytes ?? 65_536);
  */
 export function integerOption(option: string, value: unknown, bounds: IntegerOptionBounds = {}): number {
-  const { min = 1, max = Number.MAX_SAFE_INTEGER, detail } = bounds;
+  const { min = 1, max = Number.MAX_SAFE_INTEGER } = bounds;
   if (typeof value === "number" && Number.isSafeInteger(value) && value >= min && value <= max) return value;
-  const kind = min === 0 ? "non-negative" : "positive";
-  const limit = max === Number.MAX_SAFE_INTEGER ? "" : ` no larger than ${max}`;
-  const message = `must be a ${kind} integer${limit}${detail === undefined ? "" : ` (${detail})`}`;
-  throw new InvalidOptionsError({ option, value, message });
+  throw new InvalidOptionsError({ option, value, message: integerMessage(bounds) });
+}
+
+/** The same check as a zod schema (for option schemas read with `parseOptions`), every failure with `integerMessage`. */
+export function integerSchema(bounds: IntegerOptionBounds = {}) {
+  const error = integerMessage(bounds);
+  return z
+    .int({ error })
+    .min(bounds.min ?? 1, { error })
+    .max(bounds.max ?? Number.MAX_SAFE_INTEGER, { error });
 }

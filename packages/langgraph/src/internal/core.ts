@@ -24,7 +24,7 @@ export {
   SkillNotFoundError,
   SkillLoadError,
 } from "@skillgraph/core";
-export { integerOption, parseOptions } from "@skillgraph/core/errors";
+export { integerMessage, integerOption, integerSchema, MAX_TIMER_MS, parseOptions } from "@skillgraph/core/errors";
 export { SKILLS_STATE_KEY, applyLoadEvents, detectLoadedSkillDrift, emptyLoadState } from "@skillgraph/core/load-state";
 export { createSkillsPromptRenderer, defaultPreamble, escapeHtml } from "@skillgraph/core/prompt";
 export { installHints } from "@skillgraph/core/skill";

@@ -10,7 +10,8 @@ import {
   type SkillDriftPolicy,
 } from "../internal/core.js";
 import { READ_SKILL, SEARCH_SKILLS } from "../tools/discovery-tool-names.js";
-import { integerSchema, oneOfSchema, shapeSchema } from "./option-schemas.js";
+import { integerSchema } from "../internal/core.js";
+import { oneOfSchema, shapeSchema } from "./option-schemas.js";
 
 /** How skill-owned tools reach the model: `dynamic` (listed once unlocked), `static` (all listed, execution gated), `dispatcher` (one `call_skill_tool`, byte-stable list). */
 export type ToolExposure = "dynamic" | "static" | "dispatcher";
@@ -128,7 +129,7 @@ export const skillsRuntimeOptionsSchema = z
         .readonly()
         .default({}),
       /** Most skills loaded at once; the least recently used is evicted (or what `evictionPolicy` picks). @default 8 */
-      maxLoadedSkills: integerSchema(1).default(8),
+      maxLoadedSkills: integerSchema().default(8),
       /**
        * Picks which loaded skills to unload when a read_skill would go over `maxLoadedSkills` (names not loaded, or the
        * incoming skill, are ignored; if too few are picked, least-recently-used eviction removes the rest).
@@ -141,7 +142,7 @@ export const skillsRuntimeOptionsSchema = z
       /** While a loaded skill declares `allowed-tools`, only those tools (and the skills tools) run. @default false */
       restrictTools: z.boolean({ error: "must be true or false" }).default(false),
       /** With at most this many visible skills, skill-name parameters are a zod enum; 0 turns the enum off. @default 50 */
-      enumThreshold: integerSchema(0).default(50),
+      enumThreshold: integerSchema({ min: 0 }).default(50),
       /**
        * Offer `disable_skill`: `true` or `"thread"` hides the skill for this agent on this thread only; `"app"` adds it
        * to `disabledSkills`, hiding it for every agent and thread given that set (spring-ai-alibaba's registry-wide
@@ -177,9 +178,9 @@ export const skillsRuntimeOptionsSchema = z
         .optional()
         .transform((prompt) => ({ ...prompt, preamble: prompt?.preamble ?? DEFAULT_SKILLS_PREAMBLE })),
       /** Largest file `read_skill_file` returns, in bytes. @default 65536 */
-      maxResourceBytes: integerSchema(1).default(65_536),
+      maxResourceBytes: integerSchema().default(65_536),
       /** Results of `search_skills`. @default 5 */
-      searchLimit: integerSchema(1).default(5),
+      searchLimit: integerSchema().default(5),
     },
     { error: "must be an object" },
   )

@@ -2,7 +2,7 @@
 import type { BaseStore } from "@langchain/langgraph";
 import { z } from "zod";
 import { InvalidOptionsError } from "../internal/core.js";
-import { positiveInteger } from "../options/zod-options.js";
+import { integerSchema } from "../internal/core.js";
 import {
   artifactQuotaSchema,
   artifactStoreFromBaseStore,
@@ -23,7 +23,7 @@ export const artifactOptionsSchema = z.union(
           error: "must be a LangGraph BaseStore or an ArtifactStore",
         })
         .optional(),
-      maxBytes: positiveInteger(256 * 1024 * 1024).default(8 * 1024 * 1024),
+      maxBytes: integerSchema({ max: 256 * 1024 * 1024 }).default(8 * 1024 * 1024),
       quota: artifactQuotaSchema.optional(),
     }),
   ],

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { BaseStore } from "@langchain/langgraph";
 import { z } from "zod";
 import { InvalidOptionsError } from "../internal/core.js";
-import { parseOptions, positiveInteger } from "../options/zod-options.js";
+import { integerSchema, parseOptions } from "../internal/core.js";
 import { ArtifactQuotaError } from "./artifact-quota-error.js";
 import { KeyedLock } from "./keyed-lock.js";
 
@@ -39,9 +39,9 @@ export interface ArtifactStore {
 export const artifactQuotaSchema = z.object(
   {
     /** Bytes of every version of every artifact of one thread together. @default 64 MiB */
-    maxBytesPerThread: positiveInteger().default(64 * 1024 ** 2),
+    maxBytesPerThread: integerSchema().default(64 * 1024 ** 2),
     /** Versions of all artifacts of one thread together. @default 256 */
-    maxVersionsPerThread: positiveInteger(1_000_000).default(256),
+    maxVersionsPerThread: integerSchema({ max: 1_000_000 }).default(256),
   },
   { error: "must be an object" },
 );

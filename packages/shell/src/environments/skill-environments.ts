@@ -4,7 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 import { withConfinedFolder } from "../internal/core.js";
-import { absolutePath, MAX_TIMER_MS, positiveInteger, stringList } from "../options/zod-options.js";
+import { integerSchema, MAX_TIMER_MS } from "../internal/core.js";
+import { absolutePath, stringList } from "../options/zod-options.js";
 import { parseRequirementLine } from "./requirement-line.js";
 
 /** Where a skill declares the Python packages its scripts need (the first that exists). */
@@ -36,7 +37,7 @@ export const skillEnvironmentOptionsSchema = z.object(
     /** Extra pip arguments, e.g. `["--no-index", "--find-links", "/srv/wheels"]` (absolute folders there are made readable in the sandbox). */
     pipArgs: stringList().optional(),
     /** Time limit of one install. @default 600000 (10 minutes) */
-    installTimeoutMs: positiveInteger(MAX_TIMER_MS).optional(),
+    installTimeoutMs: integerSchema({ max: MAX_TIMER_MS }).optional(),
   },
   { error: "must be false or an object" },
 );

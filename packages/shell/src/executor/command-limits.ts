@@ -1,13 +1,14 @@
 import { z } from "zod";
 import { InvalidOptionsError } from "../internal/core.js";
-import { booleanOption, parseOptions, positiveInteger } from "../options/zod-options.js";
+import { integerSchema, parseOptions } from "../internal/core.js";
+import { booleanOption } from "../options/zod-options.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { detectCgroupHost, type CgroupHost } from "./command-cgroup.js";
 
 const GIB = 1024 ** 3;
 
 /** A per-command limit: a positive integer up to `max`. */
-const limit = (max: number) => positiveInteger(max).optional();
+const limit = (max: number) => integerSchema({ max }).optional();
 
 /** The `limits` option as a zod schema (its type is {@link CommandLimitsOption}). */
 export const commandLimitsOptionSchema = z.union(

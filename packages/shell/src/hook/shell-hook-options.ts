@@ -8,7 +8,8 @@ import { skillEnvironmentOptionsSchema } from "../environments/skill-environment
 import type { BubblewrapExecutorOptions } from "../executor/bubblewrap-executor.js";
 import { commandLimitsOptionSchema } from "../executor/command-limits.js";
 import type { CommandExecutor } from "../executor/executor-types.js";
-import { absolutePath, booleanOption, MAX_TIMER_MS, positiveInteger } from "../options/zod-options.js";
+import { integerSchema, MAX_TIMER_MS } from "../internal/core.js";
+import { absolutePath, booleanOption } from "../options/zod-options.js";
 import { policyOptionFields } from "../policy/policy-options.js";
 import type { ShellSkillCatalog } from "./skills-tool-hook.js";
 
@@ -93,7 +94,7 @@ export const shellHookOptionsSchema = z
       /** Delete a thread's workspace in `dispose(threadId)`. @default false (workspaces live across runs of a thread) */
       removeWorkspacesOnDispose: booleanOption().default(false),
       /** Remove a thread's workspace once unused for this long (swept when another one is used). @default no limit */
-      workspaceMaxAgeMs: positiveInteger().optional(),
+      workspaceMaxAgeMs: integerSchema().optional(),
       /** When set, only these commands run (prefixes like `git status`, `python3`; `:*` suffix allowed), plus loaded skills' `Bash(...)` grants. */
       allow: policyOptionFields.allow,
       /** Commands that never run. @default DEFAULT_DENIED_PROGRAMS (sudo, su, mount, kill, ...) */
@@ -124,15 +125,15 @@ export const shellHookOptionsSchema = z
       /** PATH programs are resolved from (never the environment's). @default "/usr/local/bin:/usr/bin:/bin" */
       fixedPath: policyOptionFields.fixedPath,
       /** Default timeout of a command. @default 300000 (5 minutes) */
-      timeoutMs: positiveInteger(MAX_TIMER_MS).default(300_000),
+      timeoutMs: integerSchema({ max: MAX_TIMER_MS }).default(300_000),
       /** Largest timeout a tool call may ask for. @default 600000 (or timeoutMs when larger) */
-      maxTimeoutMs: positiveInteger(MAX_TIMER_MS).optional(),
+      maxTimeoutMs: integerSchema({ max: MAX_TIMER_MS }).optional(),
       /** Time between SIGTERM and SIGKILL when a command is stopped. @default 2000 */
-      killGraceMs: positiveInteger(60_000).default(2_000),
+      killGraceMs: integerSchema({ max: 60_000 }).default(2_000),
       /** stdout and stderr each keep this many bytes (head and tail). @default 16384 */
-      maxOutputBytes: positiveInteger(16 * 1024 ** 2).default(16_384),
+      maxOutputBytes: integerSchema({ max: 16 * 1024 ** 2 }).default(16_384),
       /** Kill a command once stdout + stderr exceed this. @default 67108864 (64 MiB) */
-      killAfterOutputBytes: positiveInteger(MAX_BUFFER_BYTES).default(64 * 1024 * 1024),
+      killAfterOutputBytes: integerSchema({ max: MAX_BUFFER_BYTES }).default(64 * 1024 * 1024),
       /**
        * The environment of every command is an allow-list: the runtime's own fixed names (PATH, HOME, TMPDIR,
        * WORKSPACE, OUT_DIR, SKILL_DIR, SKILL_NAME, LANG, git and Python hardening) plus `set`, plus the names in
@@ -182,9 +183,9 @@ export const shellHookOptionsSchema = z
       outputFiles: z
         .object(
           {
-            maxFiles: positiveInteger(1_000).default(20),
-            maxFileBytes: positiveInteger(MAX_BUFFER_BYTES).default(1_048_576),
-            inlineTextBytes: positiveInteger(16 * 1024 ** 2).default(16_384),
+            maxFiles: integerSchema({ max: 1_000 }).default(20),
+            maxFileBytes: integerSchema({ max: MAX_BUFFER_BYTES }).default(1_048_576),
+            inlineTextBytes: integerSchema({ max: 16 * 1024 ** 2 }).default(16_384),
           },
           { error: "must be an object" },
         )
@@ -195,8 +196,8 @@ export const shellHookOptionsSchema = z
           [
             z.literal(false),
             z.object({
-              maxPerThread: positiveInteger(64).default(4),
-              maxUnreadBytes: positiveInteger(16 * 1024 ** 2).default(65_536),
+              maxPerThread: integerSchema({ max: 64 }).default(4),
+              maxUnreadBytes: integerSchema({ max: 16 * 1024 ** 2 }).default(65_536),
             }),
           ],
           { error: "must be false or an object" },

@@ -2,7 +2,7 @@
 export type { SkillMetadata } from "@skillgraph/core";
 export type { SkillsToolAuthorization, SkillsToolHook, SkillsToolHookContext } from "@skillgraph/core/hooks";
 export { InvalidOptionsError, SkillgraphError } from "@skillgraph/core";
-export { integerOption, parseOptions } from "@skillgraph/core/errors";
+export { integerMessage, integerOption, integerSchema, MAX_TIMER_MS, parseOptions } from "@skillgraph/core/errors";
 export { SKILLS_STATE_KEY } from "@skillgraph/core/load-state";
 export { isBinaryContent, isInsideFolder, splitRelativePath, withConfinedFolder } from "@skillgraph/core/safe-fs";
 export type { SkillsStateValue } from "@skillgraph/core/load-state";

@@ -8,7 +8,7 @@ import {
   type ParsedShellOptions,
   type ShellHookOptions,
 } from "../hook/shell-hook-options.js";
-import { parseOptions } from "../options/zod-options.js";
+import { parseOptions } from "../internal/core.js";
 import { compileApprovalRules } from "../policy/approval-rules.js";
 import { commandPolicy } from "../policy/policy-options.js";
 import { SessionStore } from "../sessions/session-store.js";
