@@ -2,7 +2,8 @@
 // 1 000 skills, measured on a baseline checkout and on this one, alternating, each sample in a fresh process.
 // Run: pnpm bench before-after [--base REV] [--quick]
 // The baseline (default: 8c42fac, the code before the registry split, the option schemas and the shell pipeline) is
-// checked out once into the OS temp folder and its dependencies installed from the pnpm store (offline when warm).
+// checked out once into the OS temp folder and its dependencies installed from the pnpm store (offline when warm); it
+// stays there for the next run (remove it with `git worktree remove`). The snapshots of one run are removed at its end.
 // Verdict per figure: after / before ≤ 1.10 is "ok", judged on the best sample of each side (the one least disturbed by
 // other work on a shared machine; the medians are printed beside it); CPU time is used for loads; a figure under 1 ms
 // is compared but never called a regression on its ratio alone. Loads are cheap, so they get three times the samples.
@@ -111,4 +112,5 @@ for (const [figure, { before, after }] of Object.entries(samples)) {
       `${show(ratio)} / ${show(medianRatio)} | ${verdict} |`,
   );
 }
+rmSync(snapshotDir, { recursive: true, force: true });
 console.log(worse === 0 ? "\nno figure worse by more than 10%" : `\n${worse} figure(s) worse by more than 10%`);
