@@ -117,4 +117,20 @@ describe("snapshot entries codec", () => {
       expect(decodeSnapshotEntries(value, ["dir:/skills"])).toEqual({ ok: false, problem });
     }
   });
+
+  it("names the first bad entry when several columns are bad in different entries", () => {
+    const entries = ["/skills/a", "/skills/b", "/skills/c", "/skills/d"].map((dir) => entry(dir));
+    const value = JSON.parse(JSON.stringify(encodeSnapshotEntries(entries, ["dir:/skills"])));
+    value.verify[3] = 2;
+    value.hash[2] = "not a hash";
+    value.dirShared[1] = 999;
+    expect(decodeSnapshotEntries(value, ["dir:/skills"])).toEqual({ ok: false, problem: "entry 1: bad 'dir'" });
+    value.dirShared[1] = 0;
+    value.dirRest[1] = "";
+    expect(decodeSnapshotEntries(value, ["dir:/skills"])).toEqual({ ok: false, problem: "entry 1: bad 'dir'" });
+    value.dirRest[1] = "/skills/b";
+    expect(decodeSnapshotEntries(value, ["dir:/skills"])).toEqual({ ok: false, problem: "entry 2: bad 'hash'" });
+    value.hash[2] = value.hash[0];
+    expect(decodeSnapshotEntries(value, ["dir:/skills"])).toEqual({ ok: false, problem: "entry 3: bad 'verify'" });
+  });
 });

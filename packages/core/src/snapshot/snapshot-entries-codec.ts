@@ -116,7 +116,12 @@ export function encodeSnapshotEntries(
 
 /**
  * Reads stored entries back, checking every field (a snapshot is untrusted input: hand-edited, truncated, from another
- * tool). Returns the entries, or what is wrong with the first bad one; never throws.
+ * tool). Returns the entries, or what is wrong (the first bad entry of the plain columns, else of the diagnostics and
+ * metadata); never throws.
+ *
+ * The plain columns are checked first, each by its own short loop, and only then are the entries put together: a
+ * function called once per entry would be compiled by the optimizing JIT during the load with everything it calls
+ * inlined, which costs more CPU on a cold start than the whole decode (measured with `--trace-opt`).
  */
 export function decodeSnapshotEntries(
   value: unknown,
@@ -124,13 +129,31 @@ export function decodeSnapshotEntries(
 ): { ok: true; entries: SnapshotEntry[] } | { ok: false; problem: string } {
   const table = checkColumns(value);
   if (typeof table === "string") return { ok: false, problem: table };
-  const entries: SnapshotEntry[] = new Array(table.count);
-  let previousDir = "";
-  for (let i = 0; i < table.count; i++) {
-    const entry = decodeEntry(table, i, previousDir, sources);
-    if (typeof entry === "string") return { ok: false, problem: `entry ${i}: ${entry}` };
-    entries[i] = entry;
-    previousDir = entry.dir;
+  const dirs = frontDecodedFolders(table.dirShared, table.dirRest);
+  const columnProblem = firstBadColumnValue(table, sources.length, typeof dirs === "number" ? dirs : -1);
+  if (columnProblem) return { ok: false, problem: `entry ${columnProblem.at}: ${columnProblem.problem}` };
+  if (typeof dirs === "number") return { ok: false, problem: `entry ${dirs}: bad 'dir'` };
+  const { count, fileName, fileNames, root, roots, hash, verify } = table;
+  const entries: SnapshotEntry[] = new Array(count);
+  for (let i = 0; i < count; i++) {
+    const dir = dirs[i]!;
+    const file = `${dir}/${fileNames[fileName[i]!]!}`;
+    const refused = readDiagnostics(table.refused[i], file);
+    if (!refused) return { ok: false, problem: `entry ${i}: bad 'refused'` };
+    const completed = decodeMetadata(table, i, { dir, file, hash: hash[i]!, refused });
+    if (typeof completed === "string") return { ok: false, problem: `entry ${i}: ${completed}` };
+    const rootIndex = root[i]!;
+    entries[i] = {
+      sourceId: sources[table.source[i]!]!,
+      dir,
+      file,
+      root: rootIndex === 0 ? dir : roots[rootIndex - 1]!,
+      identity: identityAt(table, i),
+      hash: hash[i] === "" ? undefined : hash[i],
+      metadata: completed,
+      refused,
+      verify: verify[i] === 1,
+    };
   }
   return { ok: true, entries };
 }
@@ -149,59 +172,82 @@ function checkColumns(value: unknown): StoredSnapshotEntries | string {
   return value as unknown as StoredSnapshotEntries;
 }
 
-/** Entry `i` of checked columns (its folder front-coded against `previousDir`), or what is wrong with it. */
-function decodeEntry(
+/**
+ * The first entry whose plain columns (source, folder, file name, root, identity, hash, verify) are malformed, checked
+ * column by column (`badFolder`: the first entry whose folder path did not decode, or -1).
+ */
+function firstBadColumnValue(
   table: StoredSnapshotEntries,
-  i: number,
-  previousDir: string,
-  sources: readonly string[],
-): SnapshotEntry | string {
-  const source = table.source[i];
-  if (!isIndex(source, sources.length)) return "unknown source";
-  const dir = frontDecoded(previousDir, table.dirShared[i], table.dirRest[i]);
-  if (!dir) return "bad 'dir'";
-  const fileName = table.fileName[i];
-  if (!isIndex(fileName, table.fileNames.length)) return "bad 'file'";
-  const file = `${dir}/${table.fileNames[fileName] as string}`;
-  const root = table.root[i];
-  if (!isIndex(root, table.roots.length + 1)) return "bad 'root'";
-  const identity = decodeIdentity(table, i);
-  if (typeof identity === "string") return identity;
-  const hash = table.hash[i];
-  if (hash !== "" && !isHash(hash)) return "bad 'hash'";
-  const verify = table.verify[i];
-  if (verify !== 0 && verify !== 1) return "bad 'verify'";
-  const refused = readDiagnostics(table.refused[i], file);
-  if (!refused) return "bad 'refused'";
-  const metadata = decodeMetadata(table, i, { dir, file, hash, refused });
-  if (typeof metadata === "string") return metadata;
-  return {
-    sourceId: sources[source] as string,
-    dir,
-    file,
-    root: root === 0 ? dir : (table.roots[root - 1] as string),
-    identity,
-    hash: hash === "" ? undefined : hash,
-    metadata,
-    refused,
-    verify: verify === 1,
-  };
+  sourceCount: number,
+  badFolder: number,
+): { at: number; problem: string } | undefined {
+  const checks: Array<[number, string]> = [
+    [firstNotIndex(table.source, sourceCount), "unknown source"],
+    [badFolder, "bad 'dir'"],
+    [firstNotIndex(table.fileName, table.fileNames.length), "bad 'file'"],
+    [firstNotIndex(table.root, table.roots.length + 1), "bad 'root'"],
+    [firstNotFinite(table.size), "bad 'identity.size'"],
+    [firstNotFinite(table.ino), "bad 'identity.ino'"],
+    [firstNotDecimal(table.mtimeNs, false), "bad 'identity.mtimeNs'"],
+    [firstNotDecimal(table.ctimeNs, true), "bad 'identity.ctimeNs'"],
+    [firstNotHash(table.hash), "bad 'hash'"],
+    [firstNotIndex(table.verify, 2), "bad 'verify'"],
+  ];
+  let first: { at: number; problem: string } | undefined;
+  for (const [at, problem] of checks) if (at >= 0 && (!first || at < first.at)) first = { at, problem };
+  return first;
 }
 
-/** Entry `i`'s stat identity (the millisecond time derived from the nanosecond one), or what is wrong with it. */
-function decodeIdentity(table: StoredSnapshotEntries, i: number): SnapshotEntry["identity"] | string {
-  const size = table.size[i];
-  const ino = table.ino[i];
-  if (typeof size !== "number" || !Number.isFinite(size)) return "bad 'identity.size'";
-  if (typeof ino !== "number" || !Number.isFinite(ino)) return "bad 'identity.ino'";
-  const mtimeNs = table.mtimeNs[i];
-  const ctimeStored = table.ctimeNs[i];
-  if (!isDecimal(mtimeNs)) return "bad 'identity.mtimeNs'";
-  if (ctimeStored !== "" && !isDecimal(ctimeStored)) return "bad 'identity.ctimeNs'";
+function firstNotIndex(column: readonly unknown[], length: number): number {
+  for (let i = 0; i < column.length; i++) if (!isIndex(column[i], length)) return i;
+  return -1;
+}
+
+/** The folder paths of front-coded columns, or the first entry whose path does not decode (an empty one included). */
+function frontDecodedFolders(shared: readonly unknown[], rest: readonly unknown[]): string[] | number {
+  const dirs: string[] = new Array(shared.length);
+  let dir = "";
+  for (let i = 0; i < shared.length; i++) {
+    const decoded = frontDecoded(dir, shared[i], rest[i]);
+    if (!decoded) return i;
+    dirs[i] = dir = decoded;
+  }
+  return dirs;
+}
+
+function firstNotFinite(column: readonly unknown[]): number {
+  for (let i = 0; i < column.length; i++) {
+    const value = column[i];
+    if (typeof value !== "number" || !Number.isFinite(value)) return i;
+  }
+  return -1;
+}
+
+/** The first value that is not a decimal (or, where `emptyAllowed`, ""). */
+function firstNotDecimal(column: readonly unknown[], emptyAllowed: boolean): number {
+  for (let i = 0; i < column.length; i++) {
+    const value = column[i];
+    if (!(emptyAllowed && value === "") && !isDecimal(value)) return i;
+  }
+  return -1;
+}
+
+function firstNotHash(column: readonly unknown[]): number {
+  for (let i = 0; i < column.length; i++) {
+    const value = column[i];
+    if (value !== "" && !isHash(value)) return i;
+  }
+  return -1;
+}
+
+/** Entry `i`'s stat identity (checked columns; the millisecond time derived from the nanosecond one). */
+function identityAt(table: StoredSnapshotEntries, i: number): SnapshotEntry["identity"] {
+  const mtimeNs = table.mtimeNs[i]!;
+  const ctimeStored = table.ctimeNs[i]!;
   return {
     mtimeMs: mtimeNs.length > 6 ? Number(mtimeNs.slice(0, -6)) : 0,
-    size,
-    ino,
+    size: table.size[i]!,
+    ino: table.ino[i]!,
     mtimeNs,
     ctimeNs: ctimeStored === "" ? mtimeNs : ctimeStored,
   };
