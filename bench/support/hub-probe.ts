@@ -4,7 +4,8 @@
 //   cold DIR           registry load from the skill files, no snapshot (CPU ms), then the first search (ms)
 //   snapshot DIR FILE  registry load from a snapshot file an earlier process of the same checkout wrote
 //   calls DIR          per-call overhead: a scripted tool loop through createAgent + skills middleware, with and
-//                      without skills (1 000 registered, 3 loaded), ms per model call
+//                      without skills (1 000 registered, 3 loaded), ms per model call, wall and CPU (the process's
+//                      CPU time, which a busy machine disturbs less than the wall clock)
 import { performance } from "node:perf_hooks";
 import { createSkillRegistry, skillsFromDirectory } from "../../packages/core/src/index.js";
 import { HumanMessage } from "../../packages/langgraph/src/__fixtures__/langchain.js";
@@ -30,9 +31,12 @@ async function perCall(registry: Awaited<ReturnType<typeof load>>["registry"], w
   }));
   const model = new RecordingChatModel(withSkills ? toolLoop(CALLS, first) : toolLoop(CALLS));
   const times: number[] = [];
+  const cpuTimes: number[] = [];
   const original = model._generate.bind(model);
   model._generate = async (...args) => {
     times.push(performance.now());
+    const cpu = process.cpuUsage();
+    cpuTimes.push((cpu.user + cpu.system) / 1000);
     model.calls.length = 0;
     return original(...args);
   };
@@ -46,7 +50,10 @@ async function perCall(registry: Awaited<ReturnType<typeof load>>["registry"], w
     { messages: [new HumanMessage("go")] },
     { configurable: { thread_id: "probe" }, recursionLimit: 1000 },
   );
-  return (times[times.length - 1]! - times[0]!) / (CALLS - 1);
+  return {
+    wallMs: (times[times.length - 1]! - times[0]!) / (CALLS - 1),
+    cpuMs: (cpuTimes[cpuTimes.length - 1]! - cpuTimes[0]!) / (CALLS - 1),
+  };
 }
 
 if (mode === "cold" || mode === "snapshot") {
@@ -66,7 +73,14 @@ if (mode === "cold" || mode === "snapshot") {
   await perCall(registry, true); // warm-up: module loading and JIT, not measured
   const without = await perCall(registry, false);
   const withSkills = await perCall(registry, true);
-  process.stdout.write(`${JSON.stringify({ perCallMs: withSkills, overheadMs: withSkills - without })}\n`);
+  const result = {
+    perCallMs: withSkills.wallMs,
+    perCallCpuMs: withSkills.cpuMs,
+    withoutCpuMs: without.cpuMs,
+    overheadMs: withSkills.wallMs - without.wallMs,
+    overheadCpuMs: withSkills.cpuMs - without.cpuMs,
+  };
+  process.stdout.write(`${JSON.stringify(result)}\n`);
 } else {
   throw new Error(`hub-probe: unknown mode '${mode}' (cold | snapshot | write-snapshot | calls)`);
 }
