@@ -24,6 +24,7 @@ export function cancelledToolMessageId(toolCallId: string): string {
  * if (repairs.length > 0) await graph.updateState(config, { messages: repairs });
  */
 export function repairDanglingToolCalls(messages: readonly BaseMessage[]): RepairedHistory {
+  if (isWellFormed(messages)) return { messages: messages as BaseMessage[], repairs: [] };
   const answers = firstAnswers(messages);
   if (answers === undefined) return { messages: messages as BaseMessage[], repairs: [] };
   const repair: Repair = { out: [], placed: new Set(), repairs: [], moved: false };
@@ -43,6 +44,22 @@ export function repairDanglingToolCalls(messages: readonly BaseMessage[]): Repai
   }
   const { out, repairs, moved } = repair;
   return moved || repairs.length > 0 ? { messages: out, repairs } : { messages: messages as BaseMessage[], repairs };
+}
+
+/**
+ * True when every tool call is answered by the tool messages right after its AI message (the repair would then move
+ * and add nothing): the common case, checked in one pass without building the answer map the repair needs.
+ */
+function isWellFormed(messages: readonly BaseMessage[]): boolean {
+  for (let index = 0; index < messages.length; index += 1) {
+    const message = messages[index]!;
+    if (!isAIMessage(message) || !message.tool_calls?.length) continue;
+    const unanswered = new Set(message.tool_calls.map((call) => call.id ?? ""));
+    while (index + 1 < messages.length && messages[index + 1]!.getType() === "tool")
+      unanswered.delete((messages[++index] as ToolMessage).tool_call_id);
+    if (unanswered.size > 0) return false;
+  }
+  return true;
 }
 
 /** The repaired history being built. */
