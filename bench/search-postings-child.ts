@@ -64,7 +64,9 @@ if (mode === "index") {
     digest: batch.digest,
   };
 } else if (mode === "write") {
-  await (await createSkillRegistry({ sources: [skillsFromDirectory(dir)], snapshot: file, searchIndex: "eager" })).close();
+  await (
+    await createSkillRegistry({ sources: [skillsFromDirectory(dir)], snapshot: file, searchIndex: "eager" })
+  ).close();
   out = { searchIndexBytes: statSync(`${file}.search`).size };
 } else {
   const storedAt = statSync(`${file}.search`).mtimeMs;
@@ -74,7 +76,8 @@ if (mode === "index") {
   const count = registry.list().length;
   await registry.close();
   // A skill analyzed from its file (a stored analysis refused) would be written back: the index was not all restored.
-  if (statSync(`${file}.search`).mtimeMs !== storedAt) throw new Error("the stored search index was not fully restored");
+  if (statSync(`${file}.search`).mtimeMs !== storedAt)
+    throw new Error("the stored search index was not fully restored");
   out = { count, restoreMs: first.ms, batchMs: batch.ms, digest: batch.digest };
 }
 process.stdout.write(`${JSON.stringify({ mode, parts: loadedPlainParts(), ...out })}\n`);

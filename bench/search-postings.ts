@@ -11,7 +11,8 @@
 // the restore (cold start from the snapshot, then the first search: stored analyses read, checked and indexed), and the
 // memory the built index retains (heap + array buffers after gc). A typed part pays where its plain version is worse
 // by more than 10% on the best sample of a figure the part touches.
-// Run: pnpm bench search-postings (or node --expose-gc --import tsx bench/search-postings.ts [--quick]).
+// Run: pnpm bench search-postings (or node --expose-gc --import tsx bench/search-postings.ts [--quick]
+// [--parts=scores,…] [--rep-factor=2]).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -20,8 +21,9 @@ import { skillTree } from "./support/skill-trees.js";
 import { median, round } from "./support/stats.js";
 
 const quick = process.argv.includes("--quick");
+const flag = (name: string) => process.argv.find((arg) => arg.startsWith(`--${name}=`))?.slice(name.length + 3);
 const sizes = quick ? [100, 1000] : [1000, 10_000];
-const reps = (n: number) => (quick ? 2 : n >= 10_000 ? 5 : 9);
+const reps = (n: number) => (quick ? 2 : n >= 10_000 ? 5 : 9) * Number(flag("rep-factor") ?? 1);
 const THRESHOLD = 0.1;
 
 type Figure = "buildMs" | "retained" | "firstSearchMs" | "batchMs" | "restoreMs";
@@ -40,7 +42,10 @@ const PARTS: Record<string, Figure[]> = {
   "list-table": ["restoreMs"],
   scores: ["firstSearchMs", "batchMs"],
 };
-const arms = ["typed", ...Object.keys(PARTS)];
+// --parts=a,b measures only those parts against the typed index (all by default).
+const picked = flag("parts")?.split(",") ?? Object.keys(PARTS);
+for (const part of picked) if (!(part in PARTS)) throw new Error(`unknown part '${part}'`);
+const arms = ["typed", ...picked];
 const hooks = join(import.meta.dirname, "support", "plain-search", "register.mjs");
 
 type Sample = Record<string, unknown> & { parts: string[]; digest?: string };
@@ -48,7 +53,15 @@ function child(arm: string, args: string[]): Sample {
   // Every arm loads the hook (the typed arm with nothing to swap), so all processes start alike.
   const out = execFileSync(
     process.execPath,
-    ["--expose-gc", "--import", "tsx", "--import", hooks, join(import.meta.dirname, "search-postings-child.ts"), ...args],
+    [
+      "--expose-gc",
+      "--import",
+      "tsx",
+      "--import",
+      hooks,
+      join(import.meta.dirname, "search-postings-child.ts"),
+      ...args,
+    ],
     { encoding: "utf8", maxBuffer: 1 << 24, env: { ...process.env, PLAIN_SEARCH: arm === "typed" ? "" : arm } },
   );
   const sample = JSON.parse(out.trim().split("\n").pop()!) as Sample;
@@ -60,7 +73,9 @@ function child(arm: string, args: string[]): Sample {
 /** Same rankings and scores as the typed arm, or a loud failure. */
 function checkSame(arm: string, what: string, sample: Sample, typed: Sample | undefined): void {
   if (typed && sample.digest !== typed.digest)
-    throw new Error(`${arm} ${what}: rankings or scores differ from the typed index (${sample.digest} ≠ ${typed.digest})`);
+    throw new Error(
+      `${arm} ${what}: rankings or scores differ from the typed index (${sample.digest} ≠ ${typed.digest})`,
+    );
 }
 
 const queries = (() => {
@@ -117,13 +132,13 @@ for (const n of sizes) {
     }
   }
   const values = (arm: string, figure: Figure) => samples[arm]!.map((sample) => sample[figure] as number);
-  for (const [part, figures] of Object.entries(PARTS)) {
+  for (const part of picked) {
+    const figures = PARTS[part]!;
     for (const figure of figures) {
       const typed = values("typed", figure);
       const plain = values(part, figure);
       const ratio = Math.min(...plain) / Math.min(...typed);
-      const verdict =
-        ratio > 1 + THRESHOLD ? "typed pays" : ratio < 1 - THRESHOLD ? "plain better" : "within 10%";
+      const verdict = ratio > 1 + THRESHOLD ? "typed pays" : ratio < 1 - THRESHOLD ? "plain better" : "within 10%";
       const row = {
         n,
         part,
@@ -155,5 +170,9 @@ console.log(
 mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
 writeFileSync(
   join(import.meta.dirname, "results", "search-postings.json"),
-  JSON.stringify({ node: process.version, date: new Date().toISOString(), quick, queries: queries.length, rows }, null, 2),
+  JSON.stringify(
+    { node: process.version, date: new Date().toISOString(), quick, queries: queries.length, rows },
+    null,
+    2,
+  ),
 );

@@ -33,7 +33,9 @@ function inHead(packed: number): boolean {
 }
 
 /** New postings per term, in document order (terms in order of first occurrence): one growing pair of arrays per term. */
-function groupPostings(documents: readonly IndexedDocument[]): Map<string, { docs: IndexedDocument[]; packed: number[] }> {
+function groupPostings(
+  documents: readonly IndexedDocument[],
+): Map<string, { docs: IndexedDocument[]; packed: number[] }> {
   const additions = new Map<string, { docs: IndexedDocument[]; packed: number[] }>();
   for (const document of documents) {
     const { terms, packed } = document;
