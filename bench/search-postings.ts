@@ -2,8 +2,9 @@
 // parts (bench/support/plain-search, swapped in for core's modules by a module hook), one part at a time, in the same
 // run on the same skill trees. Parts: "postings" (posting lists as Uint32Array slices of one counted layout),
 // "frequencies" (a document's field counts in slot-indexed Int32Array scratch, packed into a Uint32Array),
-// "word-table" (tokenizing through a code-unit hash table over a Uint16Array copy of the text), "list-table" (reading
-// stored term lists the same way) and "scores" (a Float64Array of scores and its numeric sort). Before any timing, every
+// "word-table" (tokenizing through a code-unit hash table over a Uint16Array copy of the text) and "list-table" (reading
+// stored term lists the same way). (Ranking's Float64Array of scores was measured here too, did not pay, and became a
+// plain array: see docs/design/code-shape.md.) Before any timing, every
 // arm builds the index and restores it from a registry snapshot and must give the same rankings with the same scores
 // for every development query (a digest of names and exact scores); the timed samples are checked the same way.
 // Every sample is a fresh process (--expose-gc); the arms alternate, the order rotating every repetition. Figures are
@@ -12,7 +13,7 @@
 // memory the built index retains (heap + array buffers after gc). A typed part pays where its plain version is worse
 // by more than 10% on the best sample of a figure the part touches.
 // Run: pnpm bench search-postings (or node --expose-gc --import tsx bench/search-postings.ts [--quick]
-// [--parts=scores,…] [--rep-factor=2]).
+// [--parts=postings,…] [--rep-factor=2]).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -40,7 +41,6 @@ const PARTS: Record<string, Figure[]> = {
   frequencies: ["buildMs", "retained"],
   "word-table": ["buildMs", "retained"],
   "list-table": ["restoreMs"],
-  scores: ["firstSearchMs", "batchMs"],
 };
 // --parts=a,b measures only those parts against the typed index (all by default).
 const picked = flag("parts")?.split(",") ?? Object.keys(PARTS);

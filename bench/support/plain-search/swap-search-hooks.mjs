@@ -6,7 +6,6 @@ const PARTS = {
   frequencies: ["/packages/core/src/search/indexed-document.", "plain-indexed-document.ts"],
   "word-table": ["/packages/core/src/search/tokenize.", "plain-tokenize.ts"],
   "list-table": ["/packages/core/src/search/term-slots.", "plain-term-slots.ts"],
-  scores: ["/packages/core/src/search/rank-documents.", "plain-rank-documents.ts"],
 };
 let swaps = [];
 
