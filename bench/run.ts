@@ -17,6 +17,7 @@ const all: Record<string, string> = {
   fleet: "fleet.ts",
   cli: "cli-list.ts",
   "snapshot-codec": "snapshot-codec.ts",
+  "search-postings": "search-postings.ts",
   "before-after": "before-after.ts",
 };
 const args = process.argv.slice(2);

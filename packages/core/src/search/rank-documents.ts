@@ -114,16 +114,16 @@ export function rankDocuments(
   // The part of a name the document does not match weighs more in its coverage: the request is about something else.
   const evidenceScale = inverseDocumentFrequency(0, count);
   const missedNameExtra = parameters.unmatchedNameWeight - 1;
-  const scores = new Float64Array(touched.length);
+  const scores: number[] = [];
   for (let i = 0; i < touched.length; i++) {
     const scratch = touched[i]!.scratch;
     const total = totalImportance + missedNameExtra * (nameImportance - scratch.names);
-    scores[i] = calibratedScore(scratch.total, total, evidenceScale);
+    scores.push(calibratedScore(scratch.total, total, evidenceScale));
   }
-  // Only the best `limit` matter: find the limit-th best score with a numeric sort, then fully order those at or above it.
+  // Only the best `limit` matter: find the limit-th best score with a sorted copy, then fully order those at or above it.
   let cutoff = Number.NEGATIVE_INFINITY;
   if (touched.length > limit) {
-    const sorted = Float64Array.from(scores).sort();
+    const sorted = [...scores].sort((a, b) => a - b);
     cutoff = limit > 0 ? sorted[sorted.length - limit]! : Number.POSITIVE_INFINITY;
   }
   const ranked: RankedDocument[] = [];
