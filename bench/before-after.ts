@@ -8,7 +8,7 @@
 // other work on a shared machine; the medians are printed beside it); CPU time is judged (the wall time of a model
 // call is printed, not judged); a figure under 1 ms is compared but never called a regression on its ratio alone. The
 // same agent without skills is a control: its code is LangChain's, identical on both sides, so a difference there is
-// the machine, not the change. Loads are cheap, so they get three times the samples.
+// the machine, not the change. Each figure gets 15 samples per side (6 with --quick).
 import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -21,6 +21,9 @@ const quick = args.includes("--quick");
 const baseRev = args.includes("--base") ? args[args.indexOf("--base") + 1]! : "8c42fac";
 const reps = quick ? 2 : 5;
 const loadReps = reps * 3;
+// A model call's CPU time moves by a quarter between samples on a shared machine (garbage collection, the JIT), even
+// for the agent without skills whose code is the same on both sides: as many samples as the loads.
+const callReps = loadReps;
 const repo = join(import.meta.dirname, "..");
 const PROBE = "bench/support/hub-probe.ts";
 /** The same agent without skills: LangChain's own code, identical in both checkouts, so it shows the machine's drift. */
@@ -88,7 +91,7 @@ for (let rep = 0; rep < loadReps; rep++) {
     if (problems?.length) console.log(`${side}: the snapshot was not used: ${problems.join("; ")}`);
     record("cold load from a snapshot, CPU ms", side, warm.loadCpuMs);
     record("first search after a snapshot load, ms", side, warm.firstSearchMs);
-    if (rep >= reps) continue;
+    if (rep >= callReps) continue;
     const calls = probe(trees[side], "calls", dir);
     record("model call with skills (createAgent + middleware), CPU ms", side, calls.perCallCpuMs);
     record(CONTROL, side, calls.withoutCpuMs);
@@ -98,8 +101,8 @@ for (let rep = 0; rep < loadReps; rep++) {
 }
 
 console.log(
-  `\nbefore = ${baseRev}, after = this checkout; 1 000 skills; ${loadReps} samples per load figure and ${reps} per ` +
-    `model-call figure, alternating; verdict on the best sample of each side`,
+  `\nbefore = ${baseRev}, after = this checkout; 1 000 skills; ${loadReps} samples per load figure and ${callReps} ` +
+    `per model-call figure, alternating; verdict on the best sample of each side`,
 );
 console.log(`| figure | before (best / median) | after (best / median) | after / before (best / median) | verdict |`);
 console.log(`|---|---|---|---|---|`);
