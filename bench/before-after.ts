@@ -27,7 +27,7 @@ const callReps = loadReps;
 const repo = join(import.meta.dirname, "..");
 const PROBE = "bench/support/hub-probe.ts";
 /** The same agent without skills: LangChain's own code, identical in both checkouts, so it shows the machine's drift. */
-const CONTROL = "control: model call without skills (same code on both sides), CPU ms";
+const CONTROL = "control: model call without skills (same code on both sides), CPU ms of the median call";
 
 /** The baseline checkout, made once: a detached worktree with its dependencies installed. */
 function baselineCheckout(rev: string): string {
@@ -93,10 +93,10 @@ for (let rep = 0; rep < loadReps; rep++) {
     record("first search after a snapshot load, ms", side, warm.firstSearchMs);
     if (rep >= callReps) continue;
     const calls = probe(trees[side], "calls", dir);
-    record("model call with skills (createAgent + middleware), CPU ms", side, calls.perCallCpuMs);
+    record("model call with skills (createAgent + middleware), CPU ms of the median call", side, calls.perCallCpuMs);
     record(CONTROL, side, calls.withoutCpuMs);
-    record("overhead per model call (with − without skills), CPU ms", side, calls.overheadCpuMs);
-    record("model call with skills, wall ms (not judged: a busy machine stretches it)", side, calls.perCallMs);
+    record("overhead per model call (with − without skills), CPU ms of the median call", side, calls.overheadCpuMs);
+    record("model call with skills, mean wall ms (not judged: a busy machine stretches it)", side, calls.perCallMs);
   }
 }
 
