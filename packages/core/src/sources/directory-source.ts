@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { SkillSourceError } from "../errors/skill-source-error.js";
@@ -51,8 +51,7 @@ export function skillsFromDirectory(dir: string, options: DirectorySourceOptions
     async scan(): Promise<SourceScan> {
       let problem: SkillSourceError | undefined;
       try {
-        // Synchronous, like the first walk's stats: one call, not worth a round trip through libuv's thread pool.
-        if (!statSync(root).isDirectory())
+        if (!(await stat(root)).isDirectory())
           problem = new SkillSourceError({ path: root, problem: "unreadable", reason: "not a folder" });
       } catch (error) {
         const code = (error as NodeJS.ErrnoException).code;
