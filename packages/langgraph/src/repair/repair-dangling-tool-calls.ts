@@ -26,7 +26,6 @@ export function cancelledToolMessageId(toolCallId: string): string {
 export function repairDanglingToolCalls(messages: readonly BaseMessage[]): RepairedHistory {
   if (isWellFormed(messages)) return { messages: messages as BaseMessage[], repairs: [] };
   const answers = firstAnswers(messages);
-  if (answers === undefined) return { messages: messages as BaseMessage[], repairs: [] };
   const repair: Repair = { out: [], placed: new Set(), repairs: [], moved: false };
   for (let index = 0; index < messages.length; index += 1) {
     const message = messages[index]!;
@@ -70,17 +69,15 @@ interface Repair {
   moved: boolean;
 }
 
-/** The first answer of each tool call id, or undefined when no AI message calls a tool (nothing to repair). */
-function firstAnswers(messages: readonly BaseMessage[]): Map<string, BaseMessage> | undefined {
+/** The first answer of each tool call id. */
+function firstAnswers(messages: readonly BaseMessage[]): Map<string, BaseMessage> {
   const answers = new Map<string, BaseMessage>();
-  let anyCalls = false;
   for (const message of messages) {
-    if (message.getType() === "tool") {
-      const id = (message as ToolMessage).tool_call_id;
-      if (!answers.has(id)) answers.set(id, message);
-    } else if (!anyCalls && isAIMessage(message) && (message.tool_calls?.length ?? 0) > 0) anyCalls = true;
+    if (message.getType() !== "tool") continue;
+    const id = (message as ToolMessage).tool_call_id;
+    if (!answers.has(id)) answers.set(id, message);
   }
-  return anyCalls ? answers : undefined;
+  return answers;
 }
 
 function place(repair: Repair, message: BaseMessage): void {
