@@ -87,8 +87,9 @@ const cat = {
 
 describe("a chat session's workspace", () => {
   it("a second process resuming the session reads the report the first one wrote; delete removes it", async () => {
-    // one server for both processes, so its message ids go on (a resumed history keeps the first run's)
-    server = await startOpenAICompatibleServer({ script: [read, build, "Built it.", read, cat, "Here it is."] });
+    // A restarted local server counts its completion ids (chatcmpl-1, ...) and call ids from 1 again: the second
+    // process talks to a new server, so its replies repeat the ids already stored in the session.
+    server = await startOpenAICompatibleServer({ script: [read, build, "Built it."] });
     const first = await cli(
       ["chat", "--session", "q3", "-p", "build the report", "--skills", "examples/skills", ...executorFlags],
       {
@@ -96,6 +97,7 @@ describe("a chat session's workspace", () => {
       },
     );
     expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toBe("Built it.\n");
     const workspaces = join(home, "workspaces", "q3");
     // chat says where the files are, and shows the script's first output lines with the size
     expect(first.stderr).toMatch(new RegExp(`\\[files\\] in ${workspaces}/thread-[0-9a-f]+: out/report\\.md`));
@@ -103,6 +105,8 @@ describe("a chat session's workspace", () => {
     expect(first.stderr).toContain("  | wrote out/report.md");
     expect(leftInTmp()).toEqual([]);
 
+    await server.close();
+    server = await startOpenAICompatibleServer({ script: [read, cat, "Here it is."] });
     const second = await cli(
       [
         "chat",
@@ -119,8 +123,10 @@ describe("a chat session's workspace", () => {
     );
     expect(second.code, second.stderr).toBe(0);
     expect(second.stderr).toContain("resumed");
+    // each answer printed once (LangGraph also emits a node's new messages at its end, with the runtime's id)
+    expect(second.stdout).toBe("Here it is.\n");
     const catResult = JSON.parse(
-      server.requests[5]!.messages.filter((message) => message.role === "tool")
+      server.requests[2]!.messages.filter((message) => message.role === "tool")
         .map((message) => textOf(message.content))
         .at(-1)!,
     );

@@ -9,6 +9,7 @@ import { emitSkillsEvents } from "../events/emit-skills-events.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 import type { BuiltModelRequest } from "../engine/model-request.js";
 import { SkillsEngine } from "../engine/skills-engine.js";
+import { settleModelReply } from "../history/settle-model-reply.js";
 import { mergeAgentUpdates } from "../engine/state-events.js";
 import {
   gateCalls,
@@ -159,7 +160,9 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
       return async (state, config) => {
         const request = await prepareModelRequest(state, config, callOptions);
         const bound = model.bindTools!(request.tools);
-        const response = await bound.invoke(request.input, config);
+        // The reply gets an id of this runtime and thread-unique call ids before it reaches state: endpoints repeat
+        // both, and the messages reducer would replace an earlier message with the same id.
+        const response = settleModelReply(await bound.invoke(request.input, config), state.messages);
         await emitSkillsEvents(request.events, { writer: config.writer, config });
         // Cancellation answers for dangling tool calls are persisted (before the response, which stays last); the
         // request builder moves them next to their AI message on every request.
@@ -174,7 +177,7 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
       return async (state, config) => {
         const at = pendingCalls(state.messages);
         const { agentState, catalog, threadId } = scope(state, config);
-        const gateScope = { engine, agentId, agentState, catalog, threadId };
+        const gateScope = { engine, agentId, agentState, catalog, threadId, messages: state.messages };
         const gated = await gateCalls(at.calls, gateScope);
         // GraphInterrupt (and any error ToolNode rethrows) propagates from here: the graph pauses, nothing is written.
         const outputs = await runForwarded(libraryNode, state as never, at, gated.forwarded, config);

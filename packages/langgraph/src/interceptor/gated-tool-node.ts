@@ -8,6 +8,7 @@ import { mergeAgentUpdates } from "../engine/state-events.js";
 import { blockedMessage, outcomeMessage } from "../engine/tool-running.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
+import { refusedCall, refusedCallMessage } from "../history/refused-call.js";
 
 /** Options of the gated tool node; `handleToolErrors` is LangGraph `ToolNode`'s own option. */
 export interface GatedToolNodeOptions {
@@ -34,6 +35,8 @@ export interface GateScope {
   agentState: AgentSkillsState;
   catalog: SkillCatalog;
   threadId: string | undefined;
+  /** The thread's messages (refusals recorded on the AI message are looked up there). */
+  messages: readonly BaseMessage[];
 }
 
 /**
@@ -50,6 +53,11 @@ export async function gateCalls(calls: readonly ToolCall[], scope: GateScope): P
   await Promise.all(
     calls.map(async (toolCall) => {
       const call = { name: toolCall.name, args: toolCall.args, id: toolCall.id };
+      const refusal = refusedCall(scope.messages, toolCall.id);
+      if (refusal) {
+        answered.set(toolCall.id ?? "", refusedCallMessage(refusal, call));
+        return;
+      }
       const decision = engine.gateToolCall(call, agentState, catalog, threadId);
       if (decision.action === "block") {
         events.push({ type: "tool-blocked", agentId, tool: call.name, reason: decision.reason });
@@ -108,23 +116,29 @@ export function toolNodeTools(
   return [...served, ...own.filter((tool) => !names.has(tool.name))];
 }
 
-/** The pending calls of the last AI message (those without a ToolMessage yet), as LangGraph's ToolNode picks them. */
+/**
+ * The pending calls of the last AI message: those no ToolMessage after it answers (an answer earlier in the thread
+ * belongs to an earlier call, even when an endpoint repeated its id).
+ */
 export function pendingCalls(messages: readonly BaseMessage[]): {
   index: number;
   message?: AIMessage;
   calls: ToolCall[];
 } {
-  const answered = new Set(
-    messages.filter((message) => message.getType() === "tool").map((message) => (message as ToolMessage).tool_call_id),
-  );
   for (let index = messages.length - 1; index >= 0; index -= 1) {
     const message = messages[index]!;
-    if (isAIMessage(message))
-      return {
-        index,
-        message,
-        calls: (message.tool_calls ?? []).filter((call) => call.id == null || !answered.has(call.id)),
-      };
+    if (!isAIMessage(message)) continue;
+    const answered = new Set(
+      messages
+        .slice(index + 1)
+        .filter((later) => later.getType() === "tool")
+        .map((later) => (later as ToolMessage).tool_call_id),
+    );
+    return {
+      index,
+      message,
+      calls: (message.tool_calls ?? []).filter((call) => call.id == null || !answered.has(call.id)),
+    };
   }
   return { index: -1, calls: [] };
 }

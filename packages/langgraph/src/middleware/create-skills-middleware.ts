@@ -1,9 +1,11 @@
-import { SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, SystemMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { emitSkillsEvents } from "../events/emit-skills-events.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 import { SkillsEngine } from "../engine/skills-engine.js";
+import { refusedCall, refusedCallMessage } from "../history/refused-call.js";
+import { settleModelReply } from "../history/settle-model-reply.js";
 import { mergeAgentUpdates } from "../engine/state-events.js";
 import { blockedMessage, outcomeMessage } from "../engine/tool-running.js";
 import { invocationOptions } from "../options/invocation-options.js";
@@ -72,6 +74,7 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
         messages: built.messages,
         tools: built.tools as never,
       });
+      settleInPlace(response, request.state);
       const after = engine.afterModel(prepared.state);
       await emit([...prepared.events, ...after.events], runtime);
       const update = mergeAgentUpdates(prepared.update, after.update);
@@ -88,6 +91,8 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       const runtime = request.runtime as RuntimeLike;
       const { agentState, catalog, threadId } = context(request.state, runtime);
       const call = { name: request.toolCall.name, args: request.toolCall.args, id: request.toolCall.id };
+      const refusal = refusedCall(messagesOf(request.state), call.id);
+      if (refusal) return refusedCallMessage(refusal, call);
       const decision = engine.gateToolCall(call, agentState, catalog, threadId);
       if (decision.action === "block") {
         await emit([{ type: "tool-blocked", agentId, tool: call.name, reason: decision.reason }], runtime);
@@ -120,4 +125,28 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       return new Command({ update: { messages: [result], ...stateUpdate(touch) } });
     },
   });
+}
+
+function messagesOf(state: unknown): readonly BaseMessage[] {
+  const messages = (state as { messages?: unknown } | undefined)?.messages;
+  return Array.isArray(messages) ? (messages as BaseMessage[]) : [];
+}
+
+/**
+ * Settles the model's reply (see settleModelReply) on the reply object itself: when this middleware returns a
+ * Command, createAgent stores the AIMessage its base handler produced, not one returned from here.
+ */
+function settleInPlace(response: unknown, state: unknown): void {
+  if (!AIMessage.isInstance(response)) return;
+  const settled = settleModelReply(response, messagesOf(state));
+  const fields = {
+    id: settled.id,
+    content: settled.content,
+    tool_calls: settled.tool_calls,
+    invalid_tool_calls: settled.invalid_tool_calls,
+    additional_kwargs: settled.additional_kwargs,
+    response_metadata: settled.response_metadata,
+  };
+  Object.assign(response, fields);
+  Object.assign(response.lc_kwargs, fields);
 }

@@ -1,0 +1,164 @@
+// A model reply settled before it reaches state: an id of this runtime, tool-call ids unique in the thread, and calls
+// that must not run (arguments that are not JSON, a reply cut off by the token limit) marked as refused.
+import { randomBytes, randomUUID } from "node:crypto";
+import { AIMessage, type BaseMessage, type InvalidToolCall, type ToolCall } from "@langchain/core/messages";
+import { threadIds } from "./thread-ids.js";
+
+/** Why a call of a settled reply is answered with an error instead of being run. */
+export type RefusedCallReason = "invalid-arguments" | "cut-off";
+
+/** A call the runtime answers itself: the model is told why and can call again. */
+export interface RefusedCall {
+  reason: RefusedCallReason;
+  /** The parser's message (invalid arguments) or the finish reason (cut off). */
+  detail: string;
+  /** The arguments as the endpoint sent them, when they were not a JSON object. */
+  rawArguments?: string;
+}
+
+/** What the runtime records under `response_metadata.skillgraph` of every settled reply. */
+export interface SettledReplyRecord {
+  /** The id the endpoint gave the reply (`chatcmpl-…`), when it gave one. */
+  providerMessageId?: string;
+  /** Runtime tool-call id → the endpoint's id, for calls whose id had to change (empty, repeated, missing). */
+  providerToolCallIds?: Record<string, string>;
+  /** Calls answered with an error instead of running, by tool-call id. */
+  refusedCalls?: Record<string, RefusedCall>;
+  /** The endpoint stopped the reply at its output token limit (`finish_reason: "length"`). */
+  cutOff?: boolean;
+}
+
+/** The key of the runtime's record in a reply's `response_metadata`. */
+export const SETTLED_REPLY_KEY = "skillgraph";
+
+const CUT_OFF_REASONS = new Set(["length", "max_tokens", "model_length"]);
+const NINE_CHAR_ID = /^[A-Za-z0-9]{9}$/;
+const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+
+/**
+ * Settles a model reply against the thread it joins: the reply gets an id of its own (LangGraph's messages reducers
+ * replace a message whose id is already in state, and endpoints repeat completion ids), every tool call gets an id
+ * no other call or result in the thread has (the endpoint's id is kept when it is already unique), calls whose
+ * arguments are not JSON come back as tool calls the runtime refuses (so the model is told), and every call of a reply
+ * cut off by the token limit is refused. The reply object itself is not changed.
+ * @param reply the model's reply
+ * @param history the thread's messages before the reply (the full state, not a trimmed view)
+ * @example
+ * const settled = settleModelReply(await model.invoke(messages), state.messages);
+ */
+export function settleModelReply(reply: AIMessage, history: readonly BaseMessage[]): AIMessage {
+  const record: SettledReplyRecord = {};
+  if (reply.id) record.providerMessageId = reply.id;
+  const finish = finishReason(reply);
+  if (finish !== undefined && CUT_OFF_REASONS.has(finish)) record.cutOff = true;
+  const calls = settleToolCalls(reply, history, record);
+  const renamed = record.providerToolCallIds ?? {};
+  const fields = {
+    content: renameContentBlocks(reply.content, renamed),
+    name: reply.name,
+    additional_kwargs: renameRawCalls(reply.additional_kwargs, renamed),
+    response_metadata: { ...reply.response_metadata, [SETTLED_REPLY_KEY]: record },
+    usage_metadata: reply.usage_metadata,
+    tool_calls: calls,
+    invalid_tool_calls: [] as InvalidToolCall[],
+    id: `skillgraph-reply-${randomUUID()}`,
+  };
+  return new AIMessage(fields as ConstructorParameters<typeof AIMessage>[0] & object);
+}
+
+/** The runtime's record on a reply, if the runtime settled it. */
+export function settledReplyRecord(message: BaseMessage): SettledReplyRecord | undefined {
+  const metadata = (message as { response_metadata?: Record<string, unknown> }).response_metadata;
+  const record = metadata?.[SETTLED_REPLY_KEY];
+  return record && typeof record === "object" ? (record as SettledReplyRecord) : undefined;
+}
+
+function finishReason(reply: AIMessage): string | undefined {
+  const metadata = reply.response_metadata as { finish_reason?: unknown; stop_reason?: unknown } | undefined;
+  const reason = metadata?.finish_reason ?? metadata?.stop_reason;
+  return typeof reason === "string" ? reason : undefined;
+}
+
+/** The reply's calls, valid then invalid, each with a thread-unique id; refusals recorded in `record`. */
+function settleToolCalls(reply: AIMessage, history: readonly BaseMessage[], record: SettledReplyRecord): ToolCall[] {
+  const valid = reply.tool_calls ?? [];
+  const invalid = reply.invalid_tool_calls ?? [];
+  if (valid.length === 0 && invalid.length === 0) return [];
+  const used = threadIds(history);
+  const settled: ToolCall[] = [];
+  const refuse = (id: string, refusal: RefusedCall) => {
+    record.refusedCalls = { ...record.refusedCalls, [id]: refusal };
+  };
+  for (const call of valid) {
+    const id = uniqueCallId(call.id, used, record);
+    settled.push({ ...call, id, type: "tool_call" });
+    if (record.cutOff) refuse(id, { reason: "cut-off", detail: finishReason(reply) ?? "length" });
+  }
+  for (const call of invalid) {
+    const id = uniqueCallId(call.id, used, record);
+    settled.push({ name: call.name ?? "unknown_tool", args: {}, id, type: "tool_call" });
+    const rawArguments = typeof call.args === "string" ? call.args : undefined;
+    refuse(
+      id,
+      record.cutOff
+        ? { reason: "cut-off", detail: finishReason(reply) ?? "length", ...(rawArguments ? { rawArguments } : {}) }
+        : {
+            reason: "invalid-arguments",
+            detail: call.error ?? "not a JSON object",
+            ...(rawArguments ? { rawArguments } : {}),
+          },
+    );
+  }
+  return settled;
+}
+
+/** The endpoint's id when no call or result of the thread (or this reply) has it; otherwise a fresh one of its shape. */
+function uniqueCallId(providerId: string | undefined, used: Set<string>, record: SettledReplyRecord): string {
+  if (providerId && !used.has(providerId)) {
+    used.add(providerId);
+    return providerId;
+  }
+  let id: string;
+  do id = freshCallId(providerId ?? "");
+  while (used.has(id));
+  used.add(id);
+  if (providerId !== undefined) record.providerToolCallIds = { ...record.providerToolCallIds, [id]: providerId };
+  return id;
+}
+
+/** A new call id: 9 letters and digits where the endpoint uses that shape (Mistral checks it), else `call_` + 24. */
+function freshCallId(like: string): string {
+  return NINE_CHAR_ID.test(like) ? randomAlphanumeric(9) : `call_${randomAlphanumeric(24)}`;
+}
+
+function randomAlphanumeric(length: number): string {
+  const bytes = randomBytes(length);
+  let out = "";
+  for (const byte of bytes) out += ALPHABET[byte % ALPHABET.length];
+  return out;
+}
+
+/** Content blocks that carry a call id (Anthropic's `tool_use`, standard `tool_call`) follow a renamed call. */
+function renameContentBlocks(content: AIMessage["content"], renamed: Record<string, string>): AIMessage["content"] {
+  if (!Array.isArray(content) || Object.keys(renamed).length === 0) return content;
+  const byProvider = new Map(Object.entries(renamed).map(([ours, theirs]) => [theirs, ours]));
+  return content.map((block) => {
+    const id = (block as { id?: unknown }).id;
+    const type = (block as { type?: unknown }).type;
+    if (typeof id !== "string" || !byProvider.has(id) || (type !== "tool_use" && type !== "tool_call")) return block;
+    return { ...block, id: byProvider.get(id)! };
+  }) as AIMessage["content"];
+}
+
+/**
+ * Without the endpoint's raw calls (`additional_kwargs.tool_calls`) once a call was renamed: they still carry the old
+ * ids, and ChatOpenAI sends the settled `tool_calls` whenever there are any.
+ */
+function renameRawCalls(
+  kwargs: AIMessage["additional_kwargs"],
+  renamed: Record<string, string>,
+): AIMessage["additional_kwargs"] {
+  if (!Array.isArray(kwargs?.tool_calls) || Object.keys(renamed).length === 0) return kwargs;
+  const { tool_calls: _stale, ...rest } = kwargs;
+  return rest;
+}
