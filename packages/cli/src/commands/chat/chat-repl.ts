@@ -8,6 +8,8 @@ import type { ChatAgent } from "./create-chat-agent.js";
 import type { ChatRenderer } from "./chat-renderer.js";
 import { completeChatLine, parseChatLine, REPL_COMMANDS } from "./explicit-invocation.js";
 import { approvalQuestion, runChatExchange, type ApprovalAnswer } from "./run-chat-exchange.js";
+import { threadMessages } from "./one-shot-output.js";
+import { turnOutcome } from "./turn-outcome.js";
 
 const HELP =
   "Commands: /skills lists the skills, $name or /name at the start of a message loads that skill first, /help shows this, " +
@@ -93,6 +95,7 @@ export async function runChatRepl(
         current = new AbortController();
         await agent.repairCancelledToolCalls();
         const input = parsed.kind === "invoke" ? { text: parsed.text, invokeSkill: parsed.skill } : parsed.text;
+        const before = (await threadMessages(agent)).length;
         const error = await runChatExchange(agent, input, renderer, {
           mode: "ask",
           ask,
@@ -111,6 +114,16 @@ export async function runChatRepl(
             ),
           );
         } else if (error !== undefined) io.stderr.write(`${style.red(`error: ${terminalSafeLine(error)}`)}\n`);
+        else {
+          const outcome = turnOutcome(await threadMessages(agent), before);
+          if (!outcome.answered) {
+            lastFailed = true;
+            io.stderr.write(`${style.red(`no answer: ${outcome.why}`)}\n`);
+          } else if (outcome.cutOff)
+            renderer.notice(
+              style.yellow("the answer was cut off by the endpoint's output token limit; it may be incomplete"),
+            );
+        }
       }
     }
     rl.prompt();

@@ -3,6 +3,13 @@ import type { BaseLanguageModelInput } from "@langchain/core/language_models/bas
 import { ChatOpenAI, type ChatOpenAICallOptions } from "@langchain/openai";
 import type { ChatEndpoint } from "./chat-endpoint.js";
 import { ModelCallTimeoutError } from "./model-call-timeout-error.js";
+import { readErrorBody, rememberEndpointErrorBody } from "./endpoint-error-body.js";
+
+/** One model call's HTTP attempts and the body of its last failed response. */
+interface CallRecord {
+  attempts: number;
+  errorBody?: string;
+}
 
 /**
  * ChatOpenAI whose `callTimeoutMs` is wall-clock over one whole model call, retries included: the call gets an abort
@@ -13,8 +20,8 @@ class WallClockChatOpenAI extends ChatOpenAI {
   constructor(
     private readonly settings: ConstructorParameters<typeof ChatOpenAI>[0],
     private readonly callTimeoutMs: number | undefined,
-    /** HTTP requests of the current call, shared with copies (reset when a call starts; one call at a time). */
-    private readonly counter: { attempts: number },
+    /** HTTP requests of the current call and the body of its last failed response, shared with copies (reset when a call starts; one call at a time). */
+    private readonly counter: CallRecord,
   ) {
     super(settings);
   }
@@ -33,12 +40,14 @@ class WallClockChatOpenAI extends ChatOpenAI {
 
   private withDeadline(options: Partial<ChatOpenAICallOptions> | undefined): Partial<ChatOpenAICallOptions> {
     this.counter.attempts = 0;
+    this.counter.errorBody = undefined;
     if (this.callTimeoutMs === undefined) return options ?? {};
     const given = options?.timeout;
     return { ...options, timeout: given === undefined ? this.callTimeoutMs : Math.min(given, this.callTimeoutMs) };
   }
 
   private timedOut(started: number, error: unknown): unknown {
+    rememberEndpointErrorBody(error, this.counter.errorBody);
     if (this.callTimeoutMs === undefined || Date.now() - started < this.callTimeoutMs - 50) return error;
     return new ModelCallTimeoutError({ timeoutMs: this.callTimeoutMs, attempts: this.counter.attempts, cause: error });
   }
@@ -77,11 +86,13 @@ export function createChatModel(
   endpoint: ChatEndpoint,
   options: { maxRetries?: number; temperature?: number; topP?: number; maxTokens?: number; timeoutMs?: number } = {},
 ): ChatOpenAI {
-  const counter = { attempts: 0 };
-  // Counts the HTTP attempts of a call (the retries go through the same fetch).
-  const countingFetch: typeof fetch = (input, init) => {
+  const counter: CallRecord = { attempts: 0 };
+  // Counts the HTTP attempts of a call (the retries go through the same fetch) and keeps what a failed one said.
+  const countingFetch: typeof fetch = async (input, init) => {
     counter.attempts++;
-    return fetch(input, init);
+    const response = await fetch(input, init);
+    if (!response.ok) counter.errorBody = await readErrorBody(response);
+    return response;
   };
   return new WallClockChatOpenAI(
     {

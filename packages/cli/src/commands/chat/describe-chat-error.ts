@@ -1,5 +1,6 @@
 import { redactUrl } from "@skillgraph/checkpoint";
 import { ModelCallTimeoutError } from "./model-call-timeout-error.js";
+import { endpointErrorReason } from "./endpoint-error-body.js";
 
 /** Why a model call failed, in words: the URL it went to and the cause (refused, DNS, TLS, timeout, HTTP status). */
 export function describeChatError(
@@ -30,9 +31,26 @@ export function describeChatError(
     const detail = deepestCauseMessage(error);
     return `cannot reach the model at ${url}: connection failed${detail ? ` (${detail})` : ""}`;
   }
-  const status = typeof err.status === "number" && !message.startsWith(String(err.status)) ? `${err.status} ` : "";
-  const where = url && typeof err.status === "number" ? ` (from ${url})` : "";
-  return `${status}${message}${code && !message.includes(code) ? ` (${code})` : ""}${where}`;
+  return otherFailure(error, message, url, code);
+}
+
+/** An HTTP error with the endpoint's own reason, a reply that broke off or was not JSON; the endpoint always named. */
+function otherFailure(error: unknown, message: string, url: string | undefined, code: string | undefined): string {
+  const status = (error as { status?: unknown }).status;
+  const reason = endpointErrorReason(error);
+  let text = message;
+  if (reason !== undefined && !message.includes(reason)) text = `${message.replace(/\s*\(no body\)$/, "")}: ${reason}`;
+  if (typeof status === "number") {
+    const prefix = text.startsWith(String(status)) ? "" : `${status} `;
+    return `${prefix}${text}${url ? ` (from ${url})` : ""}`;
+  }
+  const codeNote = code && !text.includes(code) ? ` (${code})` : "";
+  if (!url) return `${text}${codeNote}`;
+  if (code === "UND_ERR_SOCKET" || /^terminated$/i.test(text))
+    return `the model at ${url} closed the connection before its reply was complete${codeNote}`;
+  if ((error as { name?: unknown }).name === "SyntaxError")
+    return `the model at ${url} sent a reply that is not valid JSON: ${text}`;
+  return `the model call to ${url} failed: ${text}${codeNote}`;
 }
 
 /** The endpoint as shown (through the CLI's one URL redaction: a base URL may carry `user:password@`). */

@@ -34,6 +34,8 @@ export interface OneShotRenderer extends ChatRenderer {
   result(usage: OneShotUsage | null): OneShotResult;
   /** Writes the final answer to stdout (buffered mode only; streamed answers are already out). */
   finish(): void;
+  /** The run failed or ended without an answer: nothing goes to stdout; a streamed partial answer is marked as such. */
+  abandon(): void;
 }
 
 /**
@@ -91,6 +93,10 @@ export function createOneShotRenderer(
       if (mode !== "final") return;
       base.endTurn();
       if (segment !== "") io.stdout.write(`${terminalSafe(segment)}${segment.endsWith("\n") ? "" : "\n"}`);
+    },
+    abandon() {
+      base.endTurn();
+      if (mode === "stream" && segment !== "") base.notice("(the answer above is incomplete)");
     },
     result(usage) {
       return { answer: segment, toolCalls, loadedSkills, usage };

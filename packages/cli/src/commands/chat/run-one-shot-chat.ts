@@ -12,6 +12,7 @@ import { parseChatLine } from "./explicit-invocation.js";
 import { createOneShotRenderer, threadMessages, usageOf } from "./one-shot-output.js";
 import type { ChatSession } from "./open-chat-session.js";
 import { runChatExchange, type ApprovalMode } from "./run-chat-exchange.js";
+import { turnOutcome } from "./turn-outcome.js";
 
 /** What a one-shot run needs besides its input. */
 export interface OneShotChat {
@@ -54,21 +55,34 @@ export async function runOneShotChat(input: ChatTurnInput, chat: OneShotChat): P
   }
 }
 
-/** The exchange, its answer written out (and the --json object when it succeeded); the error, if any. */
+/**
+ * The exchange, its answer written out (and the --json object); the error, if any. Only a run that ended with an
+ * answer writes it: after a failure or a run without an answer, nothing partial reaches stdout (the --json object
+ * says what happened instead).
+ */
 async function answerOnce(input: ChatTurnInput, chat: OneShotChat, signal: AbortSignal): Promise<string | undefined> {
   const { agent, io, json } = chat;
   const output = createOneShotRenderer(chat.renderer, io, json ? "json" : io.isTTY ? "stream" : "final");
-  const before = json ? (await threadMessages(agent)).length : 0;
-  const error = await runChatExchange(agent, input, output, {
+  const before = (await threadMessages(agent)).length;
+  let error = await runChatExchange(agent, input, output, {
     mode: chat.mode,
     signal,
     endpoint: chat.endpoint,
     alwaysApproved: chat.alwaysApproved,
   });
-  output.finish();
-  if (error === undefined && json) {
-    const result = output.result(usageOf(await threadMessages(agent), before));
-    io.stdout.write(`${JSON.stringify(result)}\n`);
+  const messages = error === undefined ? await threadMessages(agent) : [];
+  const outcome = error === undefined ? turnOutcome(messages, before) : undefined;
+  if (outcome && !outcome.answered) error = `no answer: ${outcome.why}`;
+  if (error === undefined) output.finish();
+  else output.abandon();
+  if (outcome?.answered && outcome.cutOff)
+    chat.io.stderr.write(
+      `${createStyle(chat.io.color).yellow("warning: the answer was cut off by the endpoint's output token limit (finish reason 'length'); it may be incomplete")}\n`,
+    );
+  if (json && error !== "interrupted") {
+    const result = output.result(usageOf(messages, before));
+    const report = { ...result, answered: error === undefined, cutOff: outcome?.answered === true && outcome.cutOff };
+    io.stdout.write(`${JSON.stringify(error === undefined ? report : { ...report, error })}\n`);
   }
   return error;
 }

@@ -1,0 +1,136 @@
+// `chat -p` against endpoints at their worst: ids repeated within a thread, empty and shared tool-call ids, arguments
+// that are not JSON, replies with nothing in them, error bodies the OpenAI SDK does not read. Every run either
+// answers or says why not and exits non-zero; the history it leaves is one a strict server accepts.
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PassThrough, Readable } from "node:stream";
+import { fileURLToPath } from "node:url";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import {
+  startOpenAICompatibleServer,
+  textOf,
+  type OpenAICompatibleServer,
+  type ScriptedReply,
+  type WireMessage,
+} from "../../../../../test/support/openai-compatible-server.js";
+import type { CliIO } from "../../cli-io.js";
+import { run } from "./index.js";
+
+const skills = fileURLToPath(new URL("../../../../../examples/skills", import.meta.url));
+let home: string;
+let server: OpenAICompatibleServer | undefined;
+beforeAll(async () => {
+  home = await mkdtemp(join(tmpdir(), "chat-quirks-"));
+});
+afterAll(() => rm(home, { recursive: true, force: true }));
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function oneShot(replies: ScriptedReply[], args: string[] = []) {
+  server = await startOpenAICompatibleServer({ script: replies });
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let out = "";
+  let err = "";
+  stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+  stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
+  const io: CliIO = {
+    stdout,
+    stderr,
+    stdin: Readable.from([""]),
+    env: { HOME: home, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k" },
+    cwd: home,
+    color: false,
+    isTTY: false,
+  };
+  const code = await run(["-p", "Release notes for v1.2.0", "--ephemeral", "--skills", skills, ...args], io);
+  return { code, out, err };
+}
+
+/**
+ * What a strict server (api.openai.com) checks on a request: every call id non-empty and unique, each tool message
+ * answering a call of the assistant message right before it, every call answered before the next non-tool message.
+ */
+function strictProblems(messages: readonly WireMessage[]): string[] {
+  const problems: string[] = [];
+  const seen = new Set<string>();
+  let open = new Set<string>();
+  messages.forEach((message, index) => {
+    if (message.role === "tool") {
+      if (!open.delete(message.tool_call_id ?? ""))
+        problems.push(`messages[${index}]: tool result answers no open call`);
+      return;
+    }
+    if (open.size > 0) problems.push(`messages[${index}]: ${open.size} call(s) left unanswered`);
+    open = new Set();
+    for (const call of message.tool_calls ?? []) {
+      if (!call.id) problems.push(`messages[${index}]: empty tool call id`);
+      else if (seen.has(call.id)) problems.push(`messages[${index}]: duplicate tool call id ${call.id}`);
+      seen.add(call.id);
+      open.add(call.id);
+    }
+  });
+  return problems;
+}
+
+const readSkill = (id: string) => ({ id, name: "read_skill", arguments: { name: "release-notes" } });
+const listFiles = (id: string) => ({ id, name: "list_skill_files", arguments: { name: "release-notes" } });
+
+describe("chat -p against endpoints at their worst", () => {
+  it("one fixed call id, two tool calls in a row: both run and the answer is printed once", async () => {
+    const result = await oneShot([{ toolCalls: [readSkill("call_0")] }, { toolCalls: [listFiles("call_0")] }, "Done."]);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toBe("Done.\n");
+    const last = server!.requests.at(-1)!.messages;
+    expect(strictProblems(last)).toEqual([]);
+    const results = last.filter((message) => message.role === "tool").map((message) => textOf(message.content));
+    expect(results).toHaveLength(2);
+    expect(results[1]).not.toContain("cancelled");
+  });
+
+  it("empty tool-call ids: the call runs and later requests carry no empty id", async () => {
+    const result = await oneShot([{ toolCalls: [readSkill("")] }, "Done."]);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toBe("Done.\n");
+    expect(strictProblems(server!.requests.at(-1)!.messages)).toEqual([]);
+  });
+
+  it("one id shared by two parallel calls: both results reach the model, under distinct ids", async () => {
+    const result = await oneShot([{ toolCalls: [readSkill("call_x"), listFiles("call_x")] }, "Done."]);
+    expect(result.code, result.err).toBe(0);
+    const last = server!.requests.at(-1)!.messages;
+    expect(strictProblems(last)).toEqual([]);
+    expect(last.filter((message) => message.role === "tool")).toHaveLength(2);
+  });
+
+  it("arguments that are not JSON go back to the model as an error it can correct", async () => {
+    const result = await oneShot([
+      { toolCalls: [{ id: "call_1", name: "read_skill", arguments: "{'name': 'release-notes'" }] },
+      { toolCalls: [readSkill("call_2")] },
+      "Done.",
+    ]);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toBe("Done.\n");
+    const second = server!.requests[1]!.messages;
+    expect(strictProblems(second)).toEqual([]);
+    const told = textOf(second.at(-1)!.content);
+    expect(told).toContain("not valid JSON");
+    expect(told).toContain("{'name': 'release-notes'");
+  });
+
+  it("a reply with nothing in it is a run without an answer: stderr says so, exit 1, nothing on stdout", async () => {
+    const result = await oneShot([""]);
+    expect(result.code).toBe(1);
+    expect(result.out).toBe("");
+    expect(result.err).toContain("no answer: the model's reply was empty");
+  });
+
+  it("--json reports a run without an answer", async () => {
+    const result = await oneShot([""], ["--json"]);
+    expect(result.code).toBe(1);
+    expect(JSON.parse(result.out)).toMatchObject({ answered: false, error: "no answer: the model's reply was empty" });
+  });
+});
