@@ -1,3 +1,4 @@
+import { createServer as createHttpServer } from "node:http";
 import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createChatModel } from "./create-chat-model.js";
@@ -99,5 +100,57 @@ describe("describeChatError names the URL and the cause", () => {
     expect(describeChatError(error, { baseURL: "http://h/v1" })).toBe(
       "404 The model `nope` does not exist (from http://h/v1)",
     );
+  });
+
+  it.each([
+    [
+      "vLLM",
+      '{"object":"error","message":"This model\'s maximum context length is 4096 tokens","type":"BadRequestError","param":null,"code":400}',
+      "This model's maximum context length is 4096 tokens",
+    ],
+    ["FastAPI", '{"detail":"model not loaded"}', "model not loaded"],
+    ["FastAPI validation", '{"detail":[{"loc":["body","messages"],"msg":"field required"}]}', "field required"],
+    ["plain text", "upstream overloaded, try later", "upstream overloaded, try later"],
+  ])("an error body in %s shape: the server's own reason, the status and the URL", async (_shape, body, reason) => {
+    const server = createHttpServer((_request, response) => {
+      response.writeHead(400, { "content-type": body.startsWith("{") ? "application/json" : "text/plain" });
+      response.end(body);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+    try {
+      const message = describeChatError(await failure(url), { baseURL: url });
+      expect(message).toContain(reason);
+      expect(message).toMatch(/^400 /);
+      expect(message).toContain(`(from ${url})`);
+      expect(message).not.toContain("(no body)");
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it("a stream the server drops midway names the endpoint and says the reply was not complete", async () => {
+    const server = createHttpServer((_request, response) => {
+      response.writeHead(200, { "content-type": "text/event-stream" });
+      const chunk = {
+        id: "c",
+        object: "chat.completion.chunk",
+        created: 0,
+        model: "m",
+        choices: [{ index: 0, delta: { content: "Half an" }, finish_reason: null }],
+      };
+      response.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      setTimeout(() => response.socket?.destroy(), 20);
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+    try {
+      const message = describeChatError(await failure(url), { baseURL: url });
+      expect(message).toContain(url);
+      expect(message).toMatch(/closed the connection before its reply was complete|connection reset by the server/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
