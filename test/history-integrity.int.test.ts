@@ -101,22 +101,27 @@ const savers: Array<{ name: string; url: () => string; skip?: string }> = [
 ];
 
 describe.each(savers)("one thread over three processes, each against a restarted endpoint ($name)", (saver) => {
-  it.skipIf(saver.skip !== undefined)("every turn answered, stored in order, each call with its own result", async () => {
-    const url = saver.url();
-    const threadId = `t-${randomBytes(4).toString("hex")}`;
-    for (const turn of turns) {
-      const { answer } = await turnInNewProcess(url, threadId, turn.prompt, turn.script);
-      expect(answer).toBe(turn.answer);
-    }
-    const messages = await storedMessages(url, threadId);
-    expect(strictHistoryProblems(messages)).toEqual([]);
-    const ids = messages.map((message) => message.id);
-    expect(new Set(ids).size).toBe(ids.length);
-    const humans = messages.filter((message) => message.getType() === "human").map((message) => message.content);
-    expect(humans).toEqual(turns.map((turn) => turn.prompt));
-    const answers = messages
-      .filter((message) => message.getType() === "ai" && (message as { tool_calls?: unknown[] }).tool_calls?.length === 0)
-      .map((message) => message.content);
-    expect(answers).toEqual(turns.map((turn) => turn.answer));
-  });
+  it.skipIf(saver.skip !== undefined)(
+    "every turn answered, stored in order, each call with its own result",
+    async () => {
+      const url = saver.url();
+      const threadId = `t-${randomBytes(4).toString("hex")}`;
+      for (const turn of turns) {
+        const { answer } = await turnInNewProcess(url, threadId, turn.prompt, turn.script);
+        expect(answer).toBe(turn.answer);
+      }
+      const messages = await storedMessages(url, threadId);
+      expect(strictHistoryProblems(messages)).toEqual([]);
+      const ids = messages.map((message) => message.id);
+      expect(new Set(ids).size).toBe(ids.length);
+      const humans = messages.filter((message) => message.getType() === "human").map((message) => message.content);
+      expect(humans).toEqual(turns.map((turn) => turn.prompt));
+      const answers = messages
+        .filter(
+          (message) => message.getType() === "ai" && (message as { tool_calls?: unknown[] }).tool_calls?.length === 0,
+        )
+        .map((message) => message.content);
+      expect(answers).toEqual(turns.map((turn) => turn.answer));
+    },
+  );
 });

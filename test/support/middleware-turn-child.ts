@@ -27,9 +27,12 @@ const agent = createAgent({
   checkpointer,
 });
 try {
-  const result = (await agent.invoke({ messages: [new HumanMessage(prompt)] }, {
-    configurable: { thread_id: threadId },
-  })) as { messages: Array<{ content: unknown }> };
+  const result = (await agent.invoke(
+    { messages: [new HumanMessage(prompt)] },
+    {
+      configurable: { thread_id: threadId },
+    },
+  )) as { messages: Array<{ content: unknown }> };
   process.stdout.write(`${JSON.stringify({ answer: result.messages.at(-1)?.content })}\n`);
 } finally {
   await hook.dispose?.();

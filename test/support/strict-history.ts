@@ -19,7 +19,8 @@ export function strictHistoryProblems(messages: ReadonlyArray<WireMessage | Hist
   messages.forEach((message, index) => {
     const role = "role" in message ? message.role : message.getType();
     if (role === "tool") {
-      if (!open.delete(message.tool_call_id ?? "")) problems.push(`messages[${index}]: tool result answers no open call`);
+      if (!open.delete(message.tool_call_id ?? ""))
+        problems.push(`messages[${index}]: tool result answers no open call`);
       return;
     }
     if (open.size > 0) problems.push(`messages[${index}]: ${open.size} call(s) left unanswered`);

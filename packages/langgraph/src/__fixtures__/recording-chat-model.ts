@@ -22,10 +22,11 @@ interface RecordingCallOptions extends BaseChatModelCallOptions {
   tools?: Array<{ name?: string; function?: { name: string } }>;
 }
 
-// Process-wide, like a real provider's ids: two models on one thread never reuse a tool_call_id.
-let callIds = 0;
-
-/** A scripted chat model that records every request (messages AND bound tools) and replays replies in order. */
+/**
+ * A scripted chat model that records every request (messages AND bound tools) and replays replies in order. Its ids
+ * are those of the worst real endpoints: every reply has the same message id and its calls are numbered per reply
+ * (`call_0`, `call_1`, ...), so ids repeat across replies as they do with a restarted or per-response-numbering server.
+ */
 export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> {
   readonly calls: RecordedCall[] = [];
   private next = 0;
@@ -48,8 +49,14 @@ export class RecordingChatModel extends BaseChatModel<RecordingCallOptions> {
     this.calls.push({ system, messages: messages.filter((message) => message.getType() !== "system"), tools });
     const reply = this.script[this.next++] ?? { content: "done" };
     const message = new AIMessage({
+      id: "chatcmpl-1",
       content: reply.content ?? "",
-      tool_calls: (reply.toolCalls ?? []).map((call) => ({ name: call.name, args: call.args, id: `call_${++callIds}`, type: "tool_call" as const })),
+      tool_calls: (reply.toolCalls ?? []).map((call, position) => ({
+        name: call.name,
+        args: call.args,
+        id: `call_${position}`,
+        type: "tool_call" as const,
+      })),
     });
     return { generations: [{ message, text: reply.content ?? "" }] };
   }
