@@ -56,7 +56,9 @@ async function storedMessages(checkpointUrl: string, threadId: string) {
       middleware: [createSkillsMiddleware({ skills: registry })],
       checkpointer,
     });
-    const state = await agent.getState({ configurable: { thread_id: threadId } });
+    const state = await (agent as unknown as { getState(config: unknown): Promise<{ values: unknown }> }).getState({
+      configurable: { thread_id: threadId },
+    });
     return (state.values as { messages: import("@langchain/core/messages").BaseMessage[] }).messages;
   } finally {
     await closeCheckpointer(checkpointer);

@@ -31,4 +31,6 @@ export { SessionBusyError } from "./errors/session-busy-error.js";
 export type { SessionHolder } from "./errors/session-busy-error.js";
 export { SessionLeaseLostError } from "./errors/session-lease-lost-error.js";
 export { messagesDeltaChannel } from "./state/messages-delta-channel.js";
+export { runTurnOnce, type TurnOnceResult } from "./turn/run-turn-once.js";
+export { turnStatus, type TurnGraph, type TurnStatus } from "./turn/turn-status.js";
 export type { MessagesDeltaChannel, MessagesDeltaChannelOptions } from "./state/messages-delta-channel.js";

@@ -1,0 +1,46 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
+import { InvalidOptionsError } from "../internal/core.js";
+import { turnStatus, type TurnGraph, type TurnStatus } from "./turn-status.js";
+
+/** What `runTurnOnce` did and the state the turn ended in. */
+export interface TurnOnceResult {
+  /** `ran`: a new turn (or a retry of one that ended without an answer) ran; `continued`: a run that stopped part-way went on from its last checkpoint; `stored`: the turn was answered already, nothing ran; `waiting`: it waits on an interrupt. */
+  outcome: "ran" | "continued" | "stored" | "waiting";
+  status: TurnStatus;
+}
+
+/**
+ * Runs a user turn at most once, keyed by its input message's id: a retry of a turn whose answer is stored returns it
+ * without running anything, a retry of a run that stopped part-way (the process died, the connection was lost after a
+ * write) continues it from its last checkpoint (LangGraph replays the writes it kept), and only a turn the thread has
+ * not seen, or one that ended without an answer, runs with its input. Clients retry with the same message id; two
+ * processes must not serve one thread at once (hold a session lease).
+ * @param graph a compiled graph with a checkpointer (a StateGraph, or createAgent's agent)
+ * @param input the turn's input; its `messages[0].id` keys the turn
+ * @param config the run's config, with `configurable.thread_id`
+ * @example
+ * const { status } = await runTurnOnce(agent, { messages: [new HumanMessage({ id: requestId, content: text })] }, config);
+ * if (status.state === "answered") reply(status.reply.content);
+ */
+export async function runTurnOnce(
+  graph: TurnGraph,
+  input: { messages: readonly BaseMessage[] },
+  config: RunnableConfig,
+): Promise<TurnOnceResult> {
+  const messageId = input.messages[0]?.id;
+  if (typeof messageId !== "string" || messageId === "")
+    throw new InvalidOptionsError({
+      option: "input.messages[0].id",
+      value: messageId,
+      message: "runTurnOnce keys a turn by its input message's id: give the message an id the client keeps for retries",
+    });
+  const before = await turnStatus(graph, config, messageId);
+  if (before.state === "answered") return { outcome: "stored", status: before };
+  if (before.state === "waiting") return { outcome: "waiting", status: before };
+  await graph.invoke(before.state === "unfinished" ? null : input, config);
+  return {
+    outcome: before.state === "unfinished" ? "continued" : "ran",
+    status: await turnStatus(graph, config, messageId),
+  };
+}
