@@ -155,12 +155,24 @@ describe("what ChatOpenAI throws for each error body (maxRetries 0)", () => {
     expect(error.cause).toMatchObject({ status: 400, code: "context_length_exceeded" });
   });
 
-  it("a 429 with Retry-After once, then success: the SDK waits and retries, and the reply arrives", async () => {
+  it("a 429 with Retry-After once, then success: LangChain's caller waits and retries (the SDK gets maxRetries 0), and the reply arrives", async () => {
     const server = await start({ script: [{ error: { status: 429, retryAfter: 1, message: "slow down" } }, "after the wait"] });
     const message = await streamAll(modelFor(server, 1));
     expect(message!.content).toBe("after the wait");
     expect(server.requests).toHaveLength(2);
     expect(server.errors).toHaveLength(1);
+  });
+
+  it("a 429 with code insufficient_quota is not retried: InsufficientQuotaError, rateLimitType stop", async () => {
+    const server = await start({
+      script: [{ error: { status: 429, code: "insufficient_quota", message: "You exceeded your current quota" } }, "unused"],
+    });
+    const error = await modelFor(server, 2)
+      .invoke("hi")
+      .catch((caught: unknown) => caught as Error & { rateLimitType?: string });
+    expect(error).toMatchObject({ name: "InsufficientQuotaError", rateLimitType: "stop" });
+    expect(error.message).toMatch(/^429 You exceeded your current quota\n\nTroubleshooting URL: .*MODEL_RATE_LIMIT/);
+    expect(server.requests).toHaveLength(1);
   });
 
   it("DeepSeek's refusal of a repeated tool-call id reaches the caller as a BadRequestError", async () => {
