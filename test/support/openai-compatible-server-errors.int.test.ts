@@ -33,6 +33,15 @@ async function thrown(run: () => Promise<unknown>) {
   }
   throw new Error("expected an error");
 }
+/** The error `run` throws, for assertions on its own properties. */
+async function errorOf<Extra>(run: () => Promise<unknown>): Promise<Error & Extra> {
+  try {
+    await run();
+  } catch (error) {
+    return error as Error & Extra;
+  }
+  throw new Error("expected an error");
+}
 const streamAll = async (model: ChatOpenAI) => {
   let message: AIMessageChunk | undefined;
   for await (const chunk of await model.stream("hi")) message = message ? concat(message, chunk) : chunk;
@@ -41,8 +50,16 @@ const streamAll = async (model: ChatOpenAI) => {
 
 describe("HTTP error bodies on the wire", () => {
   it.each([
-    ["openai", "application/json", '{"error":{"message":"bad thing","type":"invalid_request_error","param":null,"code":null}}'],
-    ["vllm", "application/json", '{"object":"error","message":"bad thing","type":"BadRequestError","param":null,"code":400}'],
+    [
+      "openai",
+      "application/json",
+      '{"error":{"message":"bad thing","type":"invalid_request_error","param":null,"code":null}}',
+    ],
+    [
+      "vllm",
+      "application/json",
+      '{"object":"error","message":"bad thing","type":"BadRequestError","param":null,"code":400}',
+    ],
     ["llama-cpp", "application/json", '{"error":{"code":400,"message":"bad thing","type":"invalid_request_error"}}'],
     ["fastapi", "application/json", '{"detail":"bad thing"}'],
     ["text", "text/plain; charset=utf-8", "bad thing"],
@@ -73,14 +90,20 @@ describe("HTTP error bodies on the wire", () => {
 
   it("context-length errors in OpenAI's, vLLM's and llama.cpp's words", async () => {
     const server = await start({
-      script: [{ error: { contextLength: "openai" } }, { error: { contextLength: "vllm" } }, { error: { contextLength: "llama-cpp" } }],
+      script: [
+        { error: { contextLength: "openai" } },
+        { error: { contextLength: "vllm" } },
+        { error: { contextLength: "llama-cpp" } },
+      ],
     });
     const [openai, vllm, llama] = [await chatJson(server.url), await chatJson(server.url), await chatJson(server.url)];
     expect([openai.status, vllm.status, llama.status]).toEqual([400, 400, 400]);
     expect(openai.json).toMatchObject({ error: { type: "invalid_request_error", code: "context_length_exceeded" } });
     expect(openai.json!.error.message).toMatch(/^This model's maximum context length is 128000 tokens\./);
     expect(vllm.json).toMatchObject({ object: "error", type: "BadRequestError", code: 400 });
-    expect(vllm.json!.message).toMatch(/^This model's maximum context length is 4096 tokens\. However, you requested 5000 tokens/);
+    expect(vllm.json!.message).toMatch(
+      /^This model's maximum context length is 4096 tokens\. However, you requested 5000 tokens/,
+    );
     expect(llama.json).toEqual({
       error: {
         code: 400,
@@ -103,23 +126,53 @@ describe("HTTP error bodies on the wire", () => {
 
 // What @langchain/openai 1.5.8 (openai 6.49) throws for each body: the runtime's error handling depends on it.
 const NO_BODY = "400 status code (no body)";
-const ERRORS: Array<[string, ScriptedHttpError, { class: string; message: string | RegExp; status: number | undefined }]> = [
+const ERRORS: Array<
+  [string, ScriptedHttpError, { class: string; message: string | RegExp; status: number | undefined }]
+> = [
   ["openai shape", { message: "bad thing" }, { class: "BadRequestError", message: "400 bad thing", status: 400 }],
-  ["vllm shape: the message is lost", { shape: "vllm", message: "bad thing" }, { class: "BadRequestError", message: NO_BODY, status: 400 }],
-  ["llama-cpp shape", { shape: "llama-cpp", message: "bad thing" }, { class: "BadRequestError", message: "400 bad thing", status: 400 }],
-  ["fastapi detail: the message is lost", { shape: "fastapi", message: "bad thing" }, { class: "BadRequestError", message: NO_BODY, status: 400 }],
-  ["plain text body", { shape: "text", message: "bad thing" }, { class: "BadRequestError", message: "400 bad thing", status: 400 }],
+  [
+    "vllm shape: the message is lost",
+    { shape: "vllm", message: "bad thing" },
+    { class: "BadRequestError", message: NO_BODY, status: 400 },
+  ],
+  [
+    "llama-cpp shape",
+    { shape: "llama-cpp", message: "bad thing" },
+    { class: "BadRequestError", message: "400 bad thing", status: 400 },
+  ],
+  [
+    "fastapi detail: the message is lost",
+    { shape: "fastapi", message: "bad thing" },
+    { class: "BadRequestError", message: NO_BODY, status: 400 },
+  ],
+  [
+    "plain text body",
+    { shape: "text", message: "bad thing" },
+    { class: "BadRequestError", message: "400 bad thing", status: 400 },
+  ],
   ["empty body", { shape: "empty" }, { class: "BadRequestError", message: NO_BODY, status: 400 }],
   [
     "OpenAI context length: ContextOverflowError (status only on .cause)",
     { contextLength: "openai" },
-    { class: "ContextOverflowError", message: /^400 This model's maximum context length is 128000 tokens/, status: undefined },
+    {
+      class: "ContextOverflowError",
+      message: /^400 This model's maximum context length is 128000 tokens/,
+      status: undefined,
+    },
   ],
-  ["vLLM context length: the wording is lost", { contextLength: "vllm" }, { class: "BadRequestError", message: NO_BODY, status: 400 }],
+  [
+    "vLLM context length: the wording is lost",
+    { contextLength: "vllm" },
+    { class: "BadRequestError", message: NO_BODY, status: 400 },
+  ],
   [
     "llama.cpp context length: not recognised as an overflow",
     { contextLength: "llama-cpp" },
-    { class: "BadRequestError", message: /^400 request \(13392 tokens\) exceeds the available context size/, status: 400 },
+    {
+      class: "BadRequestError",
+      message: /^400 request \(13392 tokens\) exceeds the available context size/,
+      status: 400,
+    },
   ],
   ["500", { status: 500, message: "boom" }, { class: "InternalServerError", message: "500 boom", status: 500 }],
   [
@@ -127,7 +180,8 @@ const ERRORS: Array<[string, ScriptedHttpError, { class: string; message: string
     { status: 429, message: "slow down" },
     {
       class: "RateLimitError",
-      message: "429 slow down\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langchain/errors/MODEL_RATE_LIMIT/\n",
+      message:
+        "429 slow down\n\nTroubleshooting URL: https://docs.langchain.com/oss/javascript/langchain/errors/MODEL_RATE_LIMIT/\n",
       status: 429,
     },
   ],
@@ -144,19 +198,20 @@ describe("what ChatOpenAI throws for each error body (maxRetries 0)", () => {
       else expect(seen.message).toMatch(expected.message);
       expect(seen.status).toBe(expected.status);
     }
-    if (expected.class === "RateLimitError") expect(streamed).toMatchObject({ lc_error_code: "MODEL_RATE_LIMIT", name: "RateLimitCapacityError" });
+    if (expected.class === "RateLimitError")
+      expect(streamed).toMatchObject({ lc_error_code: "MODEL_RATE_LIMIT", name: "RateLimitCapacityError" });
   });
 
   it("the ContextOverflowError keeps the SDK's BadRequestError as its cause", async () => {
     const server = await start({ script: [{ error: { contextLength: "openai" } }] });
-    const error = await modelFor(server)
-      .invoke("hi")
-      .catch((caught: unknown) => caught as Error & { cause?: { status?: number; code?: string } });
+    const error = await errorOf<{ cause?: unknown }>(() => modelFor(server).invoke("hi"));
     expect(error.cause).toMatchObject({ status: 400, code: "context_length_exceeded" });
   });
 
   it("a 429 with Retry-After once, then success: LangChain's caller waits and retries (the SDK gets maxRetries 0), and the reply arrives", async () => {
-    const server = await start({ script: [{ error: { status: 429, retryAfter: 1, message: "slow down" } }, "after the wait"] });
+    const server = await start({
+      script: [{ error: { status: 429, retryAfter: 1, message: "slow down" } }, "after the wait"],
+    });
     const message = await streamAll(modelFor(server, 1));
     expect(message!.content).toBe("after the wait");
     expect(server.requests).toHaveLength(2);
@@ -165,11 +220,12 @@ describe("what ChatOpenAI throws for each error body (maxRetries 0)", () => {
 
   it("a 429 with code insufficient_quota is not retried: InsufficientQuotaError, rateLimitType stop", async () => {
     const server = await start({
-      script: [{ error: { status: 429, code: "insufficient_quota", message: "You exceeded your current quota" } }, "unused"],
+      script: [
+        { error: { status: 429, code: "insufficient_quota", message: "You exceeded your current quota" } },
+        "unused",
+      ],
     });
-    const error = await modelFor(server, 2)
-      .invoke("hi")
-      .catch((caught: unknown) => caught as Error & { rateLimitType?: string });
+    const error = await errorOf<{ rateLimitType?: string }>(() => modelFor(server, 2).invoke("hi"));
     expect(error).toMatchObject({ name: "InsufficientQuotaError", rateLimitType: "stop" });
     expect(error.message).toMatch(/^429 You exceeded your current quota\n\nTroubleshooting URL: .*MODEL_RATE_LIMIT/);
     expect(server.requests).toHaveLength(1);
@@ -205,10 +261,22 @@ describe("what ChatOpenAI does when a stream fails", () => {
   }
 
   it.each([
-    ["error-event", { kind: "error-event" }, { name: "Error", message: "The server had an error while processing your request." }],
-    ["vLLM error-event", { kind: "error-event", shape: "vllm", status: 400, message: "engine died" }, { name: "Error", message: "engine died" }],
+    [
+      "error-event",
+      { kind: "error-event" },
+      { name: "Error", message: "The server had an error while processing your request." },
+    ],
+    [
+      "vLLM error-event",
+      { kind: "error-event", shape: "vllm", status: 400, message: "engine died" },
+      { name: "Error", message: "engine died" },
+    ],
     ["drop", { kind: "drop" }, { name: "TypeError", message: "terminated" }],
-    ["malformed", { kind: "malformed" }, { name: "SyntaxError", message: "Unterminated string in JSON at position 40" }],
+    [
+      "malformed",
+      { kind: "malformed" },
+      { name: "SyntaxError", message: "Unterminated string in JSON at position 40" },
+    ],
   ] as const)("%s after 3 chunks: the first words arrive, then it throws", async (_label, failure, expected) => {
     const server = await start({ script: [{ ...words, streamFailure: { afterChunks: 3, ...failure } }] });
     const { text, error } = await partial(server);
@@ -217,7 +285,9 @@ describe("what ChatOpenAI does when a stream fails", () => {
   });
 
   it("stall: the stream waits until the server closes, then throws terminated", async () => {
-    const server = await startOpenAICompatibleServer({ script: [{ ...words, streamFailure: { afterChunks: 3, kind: "stall" } }] });
+    const server = await startOpenAICompatibleServer({
+      script: [{ ...words, streamFailure: { afterChunks: 3, kind: "stall" } }],
+    });
     const stream = await modelFor(server).stream("hi");
     const iterator = stream[Symbol.asyncIterator]();
     const seen: string[] = [];
@@ -233,7 +303,10 @@ describe("what ChatOpenAI does when a stream fails", () => {
         { ...words, streamFailure: { afterChunks: 0, kind: "malformed" } },
       ],
     });
-    expect(await thrown(() => modelFor(server).invoke("hi"))).toMatchObject({ name: "Error", message: "Connection error." });
+    expect(await thrown(() => modelFor(server).invoke("hi"))).toMatchObject({
+      name: "Error",
+      message: "Connection error.",
+    });
     expect(await thrown(() => modelFor(server).invoke("hi"))).toMatchObject({ name: "SyntaxError" });
   });
 });

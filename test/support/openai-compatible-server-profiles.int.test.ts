@@ -18,7 +18,12 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()));
 });
 
-const twoCalls = { toolCalls: [{ name: "alpha", arguments: { a: 1 } }, { name: "beta", arguments: { b: 2 } }] };
+const twoCalls = {
+  toolCalls: [
+    { name: "alpha", arguments: { a: 1 } },
+    { name: "beta", arguments: { b: 2 } },
+  ],
+};
 const UUID = "[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}";
 
 /** What each preset's ids look like on the wire: completion id, and tool-call ids by position (null: no `id` field). */
@@ -28,9 +33,18 @@ const EXPECTED: Record<ProfilePresetName, { completion: RegExp; tools: [RegExp |
   ollama: { completion: /^chatcmpl-\d{1,3}$/, tools: [/^call_[a-z0-9]{8}$/, /^call_[a-z0-9]{8}$/] },
   "llama-cpp-old": { completion: /^chatcmpl-[A-Za-z0-9]{29}$/, tools: [null, null] },
   "lm-studio": { completion: /^chatcmpl-[A-Za-z0-9]{29}$/, tools: [/^$/, /^$/] },
-  deepseek: { completion: new RegExp(`^${UUID}$`), tools: [/^call_00_[A-Za-z0-9]{20}\d{4}$/, /^call_01_[A-Za-z0-9]{20}\d{4}$/] },
-  xinference: { completion: new RegExp(`^chatcmpl-${UUID}$`), tools: [new RegExp(`^call_${UUID}$`), new RegExp(`^call_${UUID}$`)] },
-  vllm: { completion: /^chatcmpl-[0-9a-f]{32}$/, tools: [/^chatcmpl-tool-[0-9a-f]{32}$/, /^chatcmpl-tool-[0-9a-f]{32}$/] },
+  deepseek: {
+    completion: new RegExp(`^${UUID}$`),
+    tools: [/^call_00_[A-Za-z0-9]{20}\d{4}$/, /^call_01_[A-Za-z0-9]{20}\d{4}$/],
+  },
+  xinference: {
+    completion: new RegExp(`^chatcmpl-${UUID}$`),
+    tools: [new RegExp(`^call_${UUID}$`), new RegExp(`^call_${UUID}$`)],
+  },
+  vllm: {
+    completion: /^chatcmpl-[0-9a-f]{32}$/,
+    tools: [/^chatcmpl-tool-[0-9a-f]{32}$/, /^chatcmpl-tool-[0-9a-f]{32}$/],
+  },
   kimi: { completion: /^chatcmpl-[0-9a-f]{32}$/, tools: [/^functions\.alpha:0$/, /^functions\.beta:1$/] },
   mistral: { completion: /^chatcmpl-[0-9a-f]{32}$/, tools: [/^[A-Za-z0-9]{9}$/, /^[A-Za-z0-9]{9}$/] },
   fixed: { completion: /^chatcmpl-fixed$/, tools: [/^call_[A-Za-z0-9]{24}$/, /^call_[A-Za-z0-9]{24}$/] },
@@ -133,9 +147,17 @@ describe("endpoint profiles: ids on the wire", () => {
 describe("endpoint profiles: a server refusing repeated tool-call ids (deepseek)", () => {
   const history = (secondId: string) => [
     { role: "user", content: "go" },
-    { role: "assistant", content: null, tool_calls: [{ id: "call_a", type: "function", function: { name: "x", arguments: "{}" } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: "call_a", type: "function", function: { name: "x", arguments: "{}" } }],
+    },
     { role: "tool", tool_call_id: "call_a", content: "1" },
-    { role: "assistant", content: null, tool_calls: [{ id: secondId, type: "function", function: { name: "x", arguments: "{}" } }] },
+    {
+      role: "assistant",
+      content: null,
+      tool_calls: [{ id: secondId, type: "function", function: { name: "x", arguments: "{}" } }],
+    },
     { role: "tool", tool_call_id: secondId, content: "2" },
   ];
 
@@ -168,7 +190,9 @@ describe("restarting: startAt and restartServer", () => {
     await chatJson(server.url);
     const exhausted = await chatJson(server.url);
     expect(exhausted.status).toBe(400);
-    expect(exhausted.json!.error.message).toContain("script exhausted: request 3 (started at entry 1) but only 3 replies");
+    expect(exhausted.json!.error.message).toContain(
+      "script exhausted: request 3 (started at entry 1) but only 3 replies",
+    );
   });
 
   it("restartServer continues the script on a new server whose ids repeat the first server's", async () => {

@@ -30,10 +30,13 @@ const streamOf = async (reply: ScriptedReplyObject, profile?: Parameters<typeof 
   return streamChat(server.url, { stream_options: { include_usage: true } });
 };
 const finishReasons = (chunks: WireChunk[]) =>
-  chunks.flatMap((chunk) => chunk.choices.filter((choice) => "finish_reason" in choice && choice.finish_reason !== null));
+  chunks.flatMap((chunk) =>
+    chunk.choices.filter((choice) => "finish_reason" in choice && choice.finish_reason !== null),
+  );
 const argumentsByIndex = (chunks: WireChunk[]) => {
   const byIndex = new Map<number, string>();
-  for (const delta of toolDeltasOf(chunks)) byIndex.set(delta.index, (byIndex.get(delta.index) ?? "") + (delta.function.arguments ?? ""));
+  for (const delta of toolDeltasOf(chunks))
+    byIndex.set(delta.index, (byIndex.get(delta.index) ?? "") + (delta.function.arguments ?? ""));
   return [...byIndex.values()];
 };
 
@@ -62,11 +65,18 @@ describe("streamed tool-call chunking", () => {
 
   it("interleaved: the deltas of two calls alternate by index and still add up per index", async () => {
     const { events } = await streamOf({
-      toolCalls: [{ name: "a", arguments: { first: "x".repeat(20) } }, { name: "b", arguments: { second: "y".repeat(20) } }],
+      toolCalls: [
+        { name: "a", arguments: { first: "x".repeat(20) } },
+        { name: "b", arguments: { second: "y".repeat(20) } },
+      ],
       toolCallChunks: "interleaved",
     });
     const chunks = chunksOf(events);
-    expect(toolDeltasOf(chunks).slice(0, 4).map((delta) => delta.index)).toEqual([0, 1, 0, 1]);
+    expect(
+      toolDeltasOf(chunks)
+        .slice(0, 4)
+        .map((delta) => delta.index),
+    ).toEqual([0, 1, 0, 1]);
     expect(argumentsByIndex(chunks).map((text) => JSON.parse(text))).toEqual([
       { first: "x".repeat(20) },
       { second: "y".repeat(20) },
@@ -119,13 +129,24 @@ describe("reply quirks", () => {
     const omitStream = chunksOf((await streamOf({ content: "a", finishReason: "omit" })).events);
     const last = omitStream.filter((chunk) => chunk.choices.length > 0).at(-1)!;
     expect(last.choices[0]).not.toHaveProperty("finish_reason");
-    const server = await start({ script: [{ content: "a", finishReason: null }, { content: "a", finishReason: "omit" }] });
+    const server = await start({
+      script: [
+        { content: "a", finishReason: null },
+        { content: "a", finishReason: "omit" },
+      ],
+    });
     expect((await chatJson(server.url)).json!.choices[0].finish_reason).toBeNull();
     expect((await chatJson(server.url)).json!.choices[0]).not.toHaveProperty("finish_reason");
   });
 
   it("cutOff: the last tool call's arguments stop half-way (invalid JSON), finish_reason length", async () => {
-    const reply = { toolCalls: [{ name: "a", arguments: { x: 1 } }, { name: "b", arguments: { text: "abcdefgh" } }], cutOff: true };
+    const reply = {
+      toolCalls: [
+        { name: "a", arguments: { x: 1 } },
+        { name: "b", arguments: { text: "abcdefgh" } },
+      ],
+      cutOff: true,
+    };
     const chunks = chunksOf((await streamOf(reply)).events);
     const [first, second] = argumentsByIndex(chunks);
     expect(JSON.parse(first!)).toEqual({ x: 1 });
@@ -160,7 +181,12 @@ describe("stream failures", () => {
     expect(read.error).toBeUndefined();
     expect(read.events).toHaveLength(3);
     expect(read.events[2]).toEqual({
-      error: { message: "The server had an error while processing your request.", type: "server_error", param: null, code: 500 },
+      error: {
+        message: "The server had an error while processing your request.",
+        type: "server_error",
+        param: null,
+        code: 500,
+      },
     });
   });
 
@@ -181,7 +207,9 @@ describe("stream failures", () => {
   });
 
   it("stall: two chunks, then nothing; close() still ends the server and the reader sees the connection end", async () => {
-    const server = await startOpenAICompatibleServer({ script: [{ ...words, streamFailure: { afterChunks: 2, kind: "stall" } }] });
+    const server = await startOpenAICompatibleServer({
+      script: [{ ...words, streamFailure: { afterChunks: 2, kind: "stall" } }],
+    });
     const reader = sseReader(await postChat(server.url, { model: "m", messages: [], stream: true }));
     expect(await reader.untilEvents(2)).toHaveLength(2);
     await server.close();
@@ -194,9 +222,11 @@ describe("stream failures", () => {
     const read = await streamOf({ ...words, streamFailure: { afterChunks: 2, kind: "malformed" } });
     expect(read.events[2]).toBe('{"id":"chatcmpl-1","object":"chat.comple');
     expect(read.events.at(-1)).toBe("[DONE]");
-    expect(chunksOf(read.events).flatMap((chunk) => chunk.choices.map((choice) => choice.delta.content ?? "")).join("")).toBe(
-      words.content,
-    );
+    expect(
+      chunksOf(read.events)
+        .flatMap((chunk) => chunk.choices.map((choice) => choice.delta.content ?? ""))
+        .join(""),
+    ).toBe(words.content);
   });
 
   it("without streaming: drop fails the request, malformed cuts the body, stall waits until close()", async () => {

@@ -98,8 +98,17 @@ export async function streamChat(url: string, body: Record<string, unknown>): Pr
   return sseReader(await postChat(url, { model: "m", messages: [], ...body, stream: true })).all();
 }
 
+/** A non-streaming answer: status, headers, raw text, and the parsed JSON (undefined when the body is not JSON). */
+export interface ChatAnswer {
+  status: number;
+  headers: Headers;
+  text: string;
+  // oxlint-disable-next-line typescript/no-explicit-any -- tests read deep into arbitrary completion JSON
+  json: Record<string, any> | undefined;
+}
+
 /** Sends one non-streaming request and returns the status and parsed body. */
-export async function chatJson(url: string, body: Record<string, unknown> = {}) {
+export async function chatJson(url: string, body: Record<string, unknown> = {}): Promise<ChatAnswer> {
   const response = await postChat(url, { model: "m", messages: [], ...body });
   const text = await response.text();
   let json: unknown;
@@ -108,5 +117,5 @@ export async function chatJson(url: string, body: Record<string, unknown> = {}) 
   } catch {
     json = undefined;
   }
-  return { status: response.status, headers: response.headers, text, json: json as Record<string, any> | undefined };
+  return { status: response.status, headers: response.headers, text, json: json as ChatAnswer["json"] };
 }
