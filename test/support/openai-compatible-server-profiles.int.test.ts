@@ -71,6 +71,7 @@ describe("endpoint profiles: ids on the wire", () => {
 
       const { events } = await streamChat(server.url, {});
       const chunks = chunksOf(events);
+      expect(server.completions.map((sent) => sent.completionId)).toEqual([json!.id, chunks[0]!.id]);
       expect(new Set(chunks.map((chunk) => chunk.id)).size).toBe(1);
       expect(chunks[0]!.id).toMatch(expected.completion);
       const deltas = toolDeltasOf(chunks);
@@ -224,5 +225,14 @@ describe("restarting: startAt and restartServer", () => {
     const after = (await chatJson(second.url)).json!;
     expect([before.id, after.id]).toEqual(["chatcmpl-1", "chatcmpl-1"]);
     expect(after.choices[0].message.tool_calls[0].id).toBe("call_1_1");
+    for (const server of [first, second])
+      expect(server.completions).toEqual([
+        {
+          requestIndex: 0,
+          completionId: "chatcmpl-1",
+          toolCallIds: ["call_1_1", "call_1_2"],
+          finishReason: "tool_calls",
+        },
+      ]);
   });
 });

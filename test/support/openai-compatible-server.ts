@@ -30,6 +30,7 @@ export type {
   ScriptedReplyObject,
   ScriptedStreamFailure,
   ScriptedToolCall,
+  SentCompletion,
   WireMessage,
   WireTool,
 } from "./openai-compatible-server/types.js";

@@ -12,6 +12,7 @@ import type {
   OpenAICompatibleServerOptions,
   RecordedChatRequest,
   ScriptedReplyObject,
+  SentCompletion,
 } from "./types.js";
 
 function sendAnswer(response: ServerResponse, answer: HttpAnswer): void {
@@ -42,6 +43,7 @@ interface ServerState {
   taken: number;
   requests: RecordedChatRequest[];
   embeddingRequests: string[][];
+  completions: SentCompletion[];
   errors: string[];
 }
 
@@ -114,6 +116,12 @@ async function handleChat(state: ServerState, request: IncomingMessage, response
     random: state.random,
     served: recorded.index + 1,
   });
+  state.completions.push({
+    requestIndex: recorded.index,
+    completionId: completion.id,
+    toolCallIds: completion.toolCalls.map((call) => call.id),
+    finishReason: completion.finishReason,
+  });
   if (!recorded.stream) return sendCompletionJson(response, completionJson(completion), reply);
   const includeUsage = Boolean((body.stream_options as { include_usage?: boolean } | undefined)?.include_usage);
   await streamCompletion({ response, completion, reply, profile, random: state.random, includeUsage });
@@ -171,6 +179,7 @@ export async function startOpenAICompatibleServer(
     taken: 0,
     requests: [],
     embeddingRequests: [],
+    completions: [],
     errors: [],
   };
   const server = createServer((request, response) => {
@@ -189,6 +198,7 @@ export async function startOpenAICompatibleServer(
     port,
     requests: state.requests,
     embeddingRequests: state.embeddingRequests,
+    completions: state.completions,
     errors: state.errors,
     options,
     nextScriptPosition: () => state.startAt + state.taken,

@@ -102,6 +102,16 @@ export interface RecordedChatRequest {
   headers: IncomingHttpHeaders;
 }
 
+/** The ids of one completion the server sent (what a test compares with the history the client sends next). */
+export interface SentCompletion {
+  /** The request it answered (`RecordedChatRequest.index`). */
+  requestIndex: number;
+  completionId: string;
+  /** By position; undefined where the profile left the `id` field out. */
+  toolCallIds: Array<string | undefined>;
+  finishReason: string | null;
+}
+
 /** Options of the local server. */
 export interface OpenAICompatibleServerOptions {
   /** Replies, used in order, one per chat completion request. */
@@ -132,6 +142,8 @@ export interface OpenAICompatibleServer {
   requests: RecordedChatRequest[];
   /** Every `POST /v1/embeddings` request: the texts it asked to embed, in order. */
   embeddingRequests: string[][];
+  /** Every completion sent (JSON or streamed, also one whose stream then fails), in order. */
+  completions: SentCompletion[];
   /** Problems the server answered with an error (exhausted script, bad JSON, unknown route, scripted errors), so a test can assert there were none. */
   errors: string[];
   /** The options it was started with (what `restartServer` reuses). */
