@@ -38,7 +38,7 @@ export const endpointProfileSchema = z
     /** The id of every completion with `completionIds: "fixed"`. */
     fixedCompletionId: z.string().default("chatcmpl-fixed"),
     toolCallChunks: z.enum(TOOL_CALL_CHUNKINGS).default("pieces"),
-    /** Tool-call deltas after the first carry the id again: `same` (the call's id) or `fresh` (a new random id each time). */
+    /** Tool-call deltas after the first carry an id again: `same` (the call's id) or `fresh` (a new id of the profile's scheme each time: random for the random schemes). */
     idOnEveryChunk: z.enum(["no", "same", "fresh"]).default("no"),
     /** No usage anywhere, even when `stream_options.include_usage` asks for it. */
     omitUsage: z.boolean().default(false),
