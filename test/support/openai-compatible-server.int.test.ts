@@ -216,6 +216,42 @@ describe("scriptFromFile and CLI mode", () => {
     }
   });
 
+  it("serves with --profile, --seed and --start-at, and refuses an unknown profile with exit code 2", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "oai-script-"));
+    const serve = (args: string[]) =>
+      spawn(process.execPath, ["--import", "tsx", "test/support/openai-compatible-server.ts", ...args], {
+        cwd: process.cwd(),
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    try {
+      const file = join(dir, "script.json");
+      await writeFile(file, JSON.stringify(["first", "second"]));
+      const child = serve(["--script", file, "--profile", "ollama", "--seed", "3", "--start-at", "1"]);
+      try {
+        const url = await new Promise<string>((resolveUrl, rejectUrl) => {
+          createInterface({ input: child.stdout! }).once("line", resolveUrl);
+          child.once("exit", (code) => rejectUrl(new Error(`server exited with ${code}`)));
+        });
+        const json = (await (await post(url, { model: "m", messages: [] })).json()) as {
+          id: string;
+          choices: Array<{ message: { content: string } }>;
+        };
+        expect(json.choices[0]!.message.content).toBe("second");
+        expect(json.id).toMatch(/^chatcmpl-\d{1,3}$/);
+      } finally {
+        child.kill("SIGTERM");
+      }
+      const refused = serve(["--script", file, "--profile", "nonesuch"]);
+      let stderr = "";
+      refused.stderr!.on("data", (data: Buffer) => (stderr += data.toString()));
+      const code = await new Promise<number | null>((resolveExit) => refused.once("exit", resolveExit));
+      expect(code).toBe(2);
+      expect(stderr).toContain('unknown --profile "nonesuch" (known: default, openai, ollama');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a script file without replies, naming the file", async () => {
     const dir = await mkdtemp(join(tmpdir(), "oai-script-"));
     try {
