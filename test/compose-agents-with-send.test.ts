@@ -4,6 +4,7 @@
 // unites the disabled skills, so a disable that loads nothing (and raises no sequence number) survives the merge.
 import { describe, expect, it } from "vitest";
 import {
+  AIMessage,
   Annotation,
   HumanMessage,
   MemorySaver,
@@ -14,6 +15,7 @@ import {
   toolsCondition,
   StateGraph,
   createAgent,
+  emptyCheckpoint,
 } from "../packages/langgraph/src/__fixtures__/langchain.js";
 import { answer, callTool, RecordingChatModel } from "../packages/langgraph/src/__fixtures__/recording-chat-model.js";
 import { createTestRegistry } from "../packages/langgraph/src/__fixtures__/test-skills.js";
@@ -146,4 +148,62 @@ describe("compiled agents composed directly with Send", () => {
         expect(refused.text).toMatch(/weather/);
         expect(refused.text).not.toMatch(/WEATHER BODY/);
       });
+
+  it("continues a thread saved before the merge change (an old checkpoint, one entry without a journal)", async () => {
+    const registry = await createTestRegistry();
+    const hash = (name: string) => registry.get(name)!.hash;
+    // The channel value as the earlier reducer saved it after a turn in which a loaded notes (through its subgraph's
+    // whole entry, journal included) and b only disabled a skill (an entry with seq 0 and no journal).
+    const saved = {
+      a: {
+        load: {
+          seq: 1,
+          loaded: {
+            notes: { name: "notes", mode: "session", loadedSeq: 1, lastUsedSeq: 1, hash: hash("notes"), docs: [] },
+          },
+          journal: {
+            base: {},
+            events: [{ type: "load", name: "notes", mode: "session", hash: hash("notes"), seq: 1 }],
+          },
+        },
+        disabled: [],
+      },
+      b: { load: { seq: 0, loaded: {} }, disabled: ["pdf-tools"] },
+    };
+    const saver = new MemorySaver();
+    const thread = { configurable: { thread_id: "saved-before", checkpoint_ns: "" } };
+    await saver.put(
+      thread,
+      {
+        ...emptyCheckpoint(),
+        channel_values: { messages: [new HumanMessage("turn one"), new AIMessage("done")], skillgraph: saved },
+        channel_versions: { messages: 1, skillgraph: 1 },
+      },
+      { source: "update", step: 1, parents: {} },
+    );
+    const agents = {
+      a: middlewareAgent(registry, "a", [callTool("disable_skill", { name: "weather" }), answer("disabled")]),
+      b: middlewareAgent(registry, "b", [callTool("read_skill", { name: "git-helper" }), answer("git loaded")]),
+    };
+    const State = Annotation.Root({ ...MessagesAnnotation.spec, ...skillsStateSpec });
+    const graph = new StateGraph(State)
+      .addNode("a", agents.a.graph as never)
+      .addNode("b", agents.b.graph as never)
+      .addConditionalEdges(START, (state: typeof State.State) => [new Send("a", state), new Send("b", state)], [
+        "a",
+        "b",
+      ])
+      .compile({ checkpointer: saver });
+    expect((await graph.getState(thread)).values.skillgraph).toEqual(saved);
+
+    await graph.invoke({ messages: [new HumanMessage("turn two")] }, thread);
+    const after = (await graph.getState(thread)).values;
+    expect(getLoadedSkills(after, "a").map((entry) => entry.name)).toEqual(["notes"]);
+    expect(readAgentSkillsState(after, "a").disabled).toEqual(["weather"]);
+    expect(getLoadedSkills(after, "b").map((entry) => entry.name)).toEqual(["git-helper"]);
+    expect(readAgentSkillsState(after, "b").disabled).toEqual(["pdf-tools"]);
+    // b's first request of the turn was built from the saved state: the skill it disabled is not offered.
+    expect(agents.b.model.calls[0]!.system).not.toMatch(/Create and edit PDF files/);
+    expect(agents.b.model.calls[0]!.system).toMatch(/Git workflows/);
+  });
 });
