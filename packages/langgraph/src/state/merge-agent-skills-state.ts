@@ -33,15 +33,25 @@ export function uniteDisabled(a: readonly string[] | undefined, b: readonly stri
 export function joinLoadStates(a: SkillLoadState, b: SkillLoadState): SkillLoadState {
   // A whole state written by hand may lack `seq`: it counts as 0, as it always has.
   if ((a.seq ?? 0) !== (b.seq ?? 0)) return (a.seq ?? 0) > (b.seq ?? 0) ? a : b;
+  // The usual case: a branch's stale copy of an entry no branch changed.
+  if (sameData(a, b)) return a;
   const stepA = latestStep(a);
   const stepB = latestStep(b);
-  const baseA = canonicalJson(stepA.base);
-  const baseB = canonicalJson(stepB.base);
-  if (baseA !== baseB) return baseA > baseB ? a : b;
-  if (stepB.events.length > 0) return applyLoadEvents(a, restamp(stepB.events, a.seq)).state;
-  if (stepA.events.length > 0) return a;
-  // Neither side has events of this step: both should equal their base; keep the greater one if they somehow differ.
-  return canonicalJson(a.loaded) >= canonicalJson(b.loaded) ? a : b;
+  if (!sameData(stepA.base, stepB.base)) {
+    const baseA = canonicalJson(stepA.base);
+    return baseA > canonicalJson(stepB.base) ? a : b;
+  }
+  // One side's events include the other's: that side is the join.
+  const eventsA = new Set(stepA.events.map((event) => JSON.stringify(event)));
+  const eventsB = new Set(stepB.events.map((event) => JSON.stringify(event)));
+  const aHasB = [...eventsB].every((event) => eventsA.has(event));
+  const bHasA = [...eventsA].every((event) => eventsB.has(event));
+  if (aHasB && bHasA && stepA.events.length === 0)
+    // Neither side has events of this step: both should equal their base; keep the greater if they somehow differ.
+    return sameData(a.loaded, b.loaded) || canonicalJson(a.loaded) >= canonicalJson(b.loaded) ? a : b;
+  if (aHasB) return a;
+  if (bHasA) return b;
+  return applyLoadEvents(a, restamp(stepB.events, a.seq)).state;
 }
 
 /** The latest step of a state: its journal, or (a state without one, e.g. an old checkpoint) its loaded set with no events. */
@@ -51,6 +61,19 @@ function latestStep(state: SkillLoadState): LoadStep {
 
 function restamp(events: readonly SkillLoadEvent[], seq: number): SkillLoadEvent[] {
   return events.map((event) => (event.seq === seq ? event : { ...event, seq }));
+}
+
+/** Deep equality of plain JSON data, whatever order object keys were written in. */
+function sameData(x: unknown, y: unknown): boolean {
+  if (x === y) return true;
+  if (typeof x !== "object" || typeof y !== "object" || x === null || y === null) return false;
+  if (Array.isArray(x) !== Array.isArray(y)) return false;
+  const keysX = Object.keys(x);
+  if (keysX.length !== Object.keys(y).length) return false;
+  return keysX.every(
+    (key) =>
+      Object.hasOwn(y, key) && sameData((x as Record<string, unknown>)[key], (y as Record<string, unknown>)[key]),
+  );
 }
 
 /** JSON with object keys sorted at every level: equal content gives equal text whatever order keys were written in. */
