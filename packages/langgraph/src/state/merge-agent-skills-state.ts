@@ -25,7 +25,7 @@ export function uniteDisabled(a: readonly string[] | undefined, b: readonly stri
 
 /**
  * The join of two load states of one agent. The higher `seq` wins: every change to what is loaded raises it, so the
- * higher one saw more steps. At the same `seq`, states whose latest step started from the same loaded set are one step
+ * copy of the branch that owns the agent is ahead of the stale copies other branches carry. At the same `seq`, states whose latest step started from the same loaded set are one step
  * taken in parallel: the result is that step with both sides' events (what the step's event updates would have given).
  * Two states of the same `seq` with different starting sets cannot be joined; the one whose starting set has the
  * greater canonical JSON is kept (an arbitrary but fixed choice, so the join stays a lattice join).
