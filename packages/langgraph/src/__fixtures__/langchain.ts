@@ -9,4 +9,4 @@ export { createAgent } from "langchain";
 export { tool } from "@langchain/core/tools";
 export { z } from "zod";
 export { AIMessage, RemoveMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-export { Command, interrupt } from "@langchain/langgraph";
+export { Command, emptyCheckpoint, interrupt } from "@langchain/langgraph";

@@ -5,6 +5,7 @@ import {
   reduceSkillsState,
   type AgentSkillsUpdate,
   type SkillsStateUpdate,
+  type SkillsStateValue,
 } from "./skills-state.js";
 
 const load = (name: string, seq: number) => ({ type: "load" as const, name, mode: "turn" as const, hash: "h", seq });
@@ -33,7 +34,7 @@ describe("skills channel reducer", () => {
     expect(Object.keys(forward.a!.load.loaded).sort()).toEqual(["x", "y"]);
   });
 
-  it("replaces an agent's entry with a whole agent state of the same or a newer sequence, never an older one", () => {
+  it("takes a whole agent state's loads when its sequence is the same or newer, never an older one", () => {
     const before = reduceSkillsState({}, { a: { events: [load("x", 1)] }, b: { events: [load("y", 1)] } });
     const stale = reduceSkillsState(before, { a: emptyAgentSkillsState() });
     expect(Object.keys(stale.a!.load.loaded)).toEqual(["x"]);
@@ -41,6 +42,40 @@ describe("skills channel reducer", () => {
     const after = reduceSkillsState(before, { a: newer });
     expect(Object.keys(after.a!.load.loaded).sort()).toEqual(["v", "z"]);
     expect(Object.keys(after.b!.load.loaded)).toEqual(["y"]);
+  });
+
+  it("keeps a disable that raised no sequence when a stale copy of the entry arrives, in either order", () => {
+    const before = reduceSkillsState({}, { a: { events: [load("x", 1)] } });
+    const disabled = reduceSkillsState(before, { a: { events: [], disable: ["w"] } }).a!;
+    expect(disabled.load.seq).toBe(before.a!.load.seq);
+    for (const writes of [
+      [disabled, before.a!],
+      [before.a!, disabled],
+    ]) {
+      const merged = writes.reduce<SkillsStateValue>((value, entry) => reduceSkillsState(value, { a: entry }), before);
+      expect(merged.a!.disabled).toEqual(["w"]);
+      expect(Object.keys(merged.a!.load.loaded)).toEqual(["x"]);
+    }
+    // An older whole entry loses its loads but not its disabled skills.
+    const older = reduceSkillsState(before, { a: { load: { seq: 0, loaded: {} }, disabled: ["v"] } });
+    expect(older.a!.disabled).toEqual(["v"]);
+    expect(Object.keys(older.a!.load.loaded)).toEqual(["x"]);
+  });
+
+  it("reads and merges a value saved before per-field merging (an entry without journal, disabled names unsorted)", () => {
+    const entry = { name: "x", mode: "session" as const, loadedSeq: 2, lastUsedSeq: 3, hash: "h", docs: ["a.md"] };
+    const saved = JSON.parse(
+      JSON.stringify({ a: { load: { seq: 3, loaded: { x: entry } }, disabled: ["z", "w"] } }),
+    ) as SkillsStateValue;
+    // A branch's stale copy, one that loads at the next seq, and one that disables: every change is kept.
+    const writes: SkillsStateUpdate[] = [saved, { a: { events: [load("y", 4)] } }, { a: { disable: ["v"] } }];
+    const results = [writes, [...writes].reverse()].map((order) =>
+      order.reduce<SkillsStateValue>((value, write) => reduceSkillsState(value, write), saved),
+    );
+    expect(results[0]).toEqual(results[1]);
+    expect(Object.keys(results[0]!.a!.load.loaded).sort()).toEqual(["x", "y"]);
+    expect(results[0]!.a!.load.loaded.x).toEqual(entry);
+    expect(results[0]!.a!.disabled).toEqual(["v", "w", "z"]);
   });
 
   it("unites disabled names", () => {

@@ -2,6 +2,7 @@ import { Annotation } from "@langchain/langgraph";
 import { applyLoadEvents, emptyLoadState } from "../internal/core.js";
 import type { AgentSkillsState, SkillLoadEvent, SkillsStateValue } from "../internal/core.js";
 import { SKILLS_STATE_KEY } from "../internal/core.js";
+import { mergeAgentSkillsState, uniteDisabled } from "./merge-agent-skills-state.js";
 
 // The channel's name and value shape are core's one contract (shared with @skillgraph/shell and @skillgraph/checkpoint).
 export { SKILLS_STATE_KEY };
@@ -17,8 +18,9 @@ export interface AgentSkillsUpdate {
 }
 
 /**
- * The channel update: agent id -> update (events merge, also in parallel) or a whole AgentSkillsState (replaces that
- * agent's entry unless its `load.seq` is lower than the entry's: subgraph outputs, restores).
+ * The channel update: agent id -> update (events merge, also in parallel) or a whole AgentSkillsState (a subgraph's
+ * output, a restore), merged per field into that agent's entry: its load state by sequence number, its disabled skills
+ * by union (see mergeAgentSkillsState).
  */
 export type SkillsStateUpdate = Record<string, AgentSkillsUpdate | AgentSkillsState>;
 
@@ -38,11 +40,9 @@ export function reduceSkillsState(
   for (const [agentId, entry] of Object.entries(update)) {
     if (!entry) continue;
     if ("load" in entry && entry.load) {
-      // A whole entry (a subgraph's output, a restore) replaces the agent's entry unless it is older: a parallel branch
-      // of another agent writes back the copy of this agent's entry it started from, which must not undo newer loads.
-      const present = next[agentId];
-      if (present && (entry.load.seq ?? 0) < present.load.seq) continue;
-      next[agentId] = { load: entry.load, disabled: [...(entry.disabled ?? [])] };
+      // A whole entry: each parallel branch of another agent writes back the copy of this agent's entry it started
+      // from, so it must neither undo newer loads (the higher seq wins) nor a disable that raised no seq (union).
+      next[agentId] = mergeAgentSkillsState(next[agentId], entry);
       continue;
     }
     next[agentId] = applyAgentSkillsUpdate(base[agentId] ?? emptyAgentSkillsState(), entry as AgentSkillsUpdate);
@@ -58,9 +58,7 @@ export function applyAgentSkillsUpdate(previous: AgentSkillsState, change: Agent
   const load =
     change.events && change.events.length > 0 ? applyLoadEvents(previous.load, change.events).state : previous.load;
   const disabled =
-    change.disable && change.disable.length > 0
-      ? [...new Set([...previous.disabled, ...change.disable])].sort()
-      : previous.disabled;
+    change.disable && change.disable.length > 0 ? uniteDisabled(previous.disabled, change.disable) : previous.disabled;
   return { load, disabled };
 }
 
