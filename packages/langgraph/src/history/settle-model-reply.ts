@@ -2,6 +2,7 @@
 // that must not run (arguments that are not JSON, a reply cut off by the token limit) marked as refused.
 import { randomBytes, randomUUID } from "node:crypto";
 import { AIMessage, type BaseMessage, type InvalidToolCall, type ToolCall } from "@langchain/core/messages";
+import { replyToolCalls } from "./reply-tool-calls.js";
 import { threadIds } from "./thread-ids.js";
 
 /** Why a call of a settled reply is answered with an error instead of being run. */
@@ -43,21 +44,30 @@ const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
  * cut off by the token limit is refused. The reply object itself is not changed.
  * @param reply the model's reply
  * @param history the thread's messages before the reply (the full state, not a trimmed view)
+ * @param options.finishReason the call's finish reason when the reply's metadata lacks it (a streamed call)
  * @example
  * const settled = settleModelReply(await model.invoke(messages), state.messages);
  */
-export function settleModelReply(reply: AIMessage, history: readonly BaseMessage[]): AIMessage {
+export function settleModelReply(
+  reply: AIMessage,
+  history: readonly BaseMessage[],
+  options: { finishReason?: string } = {},
+): AIMessage {
   const record: SettledReplyRecord = {};
   if (reply.id) record.providerMessageId = reply.id;
-  const finish = finishReason(reply);
+  const finish = finishReason(reply) ?? options.finishReason;
   if (finish !== undefined && CUT_OFF_REASONS.has(finish)) record.cutOff = true;
-  const calls = settleToolCalls(reply, history, record);
+  const calls = settleToolCalls(reply, history, record, finish ?? "length");
   const renamed = record.providerToolCallIds ?? {};
   const fields = {
     content: renameContentBlocks(reply.content, renamed),
     name: reply.name,
     additional_kwargs: renameRawCalls(reply.additional_kwargs, renamed),
-    response_metadata: { ...reply.response_metadata, [SETTLED_REPLY_KEY]: record },
+    response_metadata: {
+      ...(finish === undefined ? {} : { finish_reason: finish }),
+      ...reply.response_metadata,
+      [SETTLED_REPLY_KEY]: record,
+    },
     usage_metadata: reply.usage_metadata,
     tool_calls: calls,
     invalid_tool_calls: [] as InvalidToolCall[],
@@ -80,9 +90,13 @@ function finishReason(reply: AIMessage): string | undefined {
 }
 
 /** The reply's calls, valid then invalid, each with a thread-unique id; refusals recorded in `record`. */
-function settleToolCalls(reply: AIMessage, history: readonly BaseMessage[], record: SettledReplyRecord): ToolCall[] {
-  const valid = reply.tool_calls ?? [];
-  const invalid = reply.invalid_tool_calls ?? [];
+function settleToolCalls(
+  reply: AIMessage,
+  history: readonly BaseMessage[],
+  record: SettledReplyRecord,
+  finish: string,
+): ToolCall[] {
+  const { valid, invalid } = replyToolCalls(reply);
   if (valid.length === 0 && invalid.length === 0) return [];
   const used = threadIds(history);
   const settled: ToolCall[] = [];
@@ -92,7 +106,7 @@ function settleToolCalls(reply: AIMessage, history: readonly BaseMessage[], reco
   for (const call of valid) {
     const id = uniqueCallId(call.id, used, record);
     settled.push({ ...call, id, type: "tool_call" });
-    if (record.cutOff) refuse(id, { reason: "cut-off", detail: finishReason(reply) ?? "length" });
+    if (record.cutOff) refuse(id, { reason: "cut-off", detail: finish });
   }
   for (const call of invalid) {
     const id = uniqueCallId(call.id, used, record);
@@ -101,7 +115,7 @@ function settleToolCalls(reply: AIMessage, history: readonly BaseMessage[], reco
     refuse(
       id,
       record.cutOff
-        ? { reason: "cut-off", detail: finishReason(reply) ?? "length", ...(rawArguments ? { rawArguments } : {}) }
+        ? { reason: "cut-off", detail: finish, ...(rawArguments ? { rawArguments } : {}) }
         : {
             reason: "invalid-arguments",
             detail: call.error ?? "not a JSON object",

@@ -5,6 +5,7 @@ import { emitSkillsEvents } from "../events/emit-skills-events.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 import { SkillsEngine } from "../engine/skills-engine.js";
 import { refusedCall, refusedCallMessage } from "../history/refused-call.js";
+import { withFinishReason } from "../history/finish-reason-capture.js";
 import { settleModelReply } from "../history/settle-model-reply.js";
 import { mergeAgentUpdates } from "../engine/state-events.js";
 import { blockedMessage, outcomeMessage } from "../engine/tool-running.js";
@@ -68,13 +69,11 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
         : base
           ? request.systemMessage.concat(`\n\n${suffix}`)
           : new SystemMessage(suffix);
-      const response = await handler({
-        ...request,
-        systemMessage,
-        messages: built.messages,
-        tools: built.tools as never,
-      });
-      settleInPlace(response, request.state);
+      const call = await withFinishReason(async () =>
+        handler({ ...request, systemMessage, messages: built.messages, tools: built.tools as never }),
+      );
+      const response = call.value;
+      settleInPlace(response, request.state, call.finishReason);
       const after = engine.afterModel(prepared.state);
       await emit([...prepared.events, ...after.events], runtime);
       const update = mergeAgentUpdates(prepared.update, after.update);
@@ -136,9 +135,9 @@ function messagesOf(state: unknown): readonly BaseMessage[] {
  * Settles the model's reply (see settleModelReply) on the reply object itself: when this middleware returns a
  * Command, createAgent stores the AIMessage its base handler produced, not one returned from here.
  */
-function settleInPlace(response: unknown, state: unknown): void {
+function settleInPlace(response: unknown, state: unknown, finishReason: string | undefined): void {
   if (!AIMessage.isInstance(response)) return;
-  const settled = settleModelReply(response, messagesOf(state));
+  const settled = settleModelReply(response, messagesOf(state), { finishReason });
   const fields = {
     id: settled.id,
     content: settled.content,
@@ -146,6 +145,19 @@ function settleInPlace(response: unknown, state: unknown): void {
     invalid_tool_calls: settled.invalid_tool_calls,
     additional_kwargs: settled.additional_kwargs,
     response_metadata: settled.response_metadata,
+    // A streamed reply is a chunk, which rebuilds its calls from its deltas when read back from a checkpoint: the
+    // deltas must say what the settled calls say.
+    ...("tool_call_chunks" in response
+      ? {
+          tool_call_chunks: (settled.tool_calls ?? []).map((call, index) => ({
+            name: call.name,
+            args: JSON.stringify(call.args),
+            id: call.id,
+            index,
+            type: "tool_call_chunk" as const,
+          })),
+        }
+      : {}),
   };
   Object.assign(response, fields);
   Object.assign(response.lc_kwargs, fields);
