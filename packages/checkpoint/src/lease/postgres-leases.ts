@@ -1,4 +1,5 @@
 import { retryOnceOnConnectionLoss } from "../database/retry-once.js";
+import { serialisedSetup } from "../database/serialised-setup.js";
 import type { SaverBackend } from "../store/saver-backend.js";
 import { holderIsGone } from "./holder-liveness.js";
 import { type AcquireResult, LEASE_TABLE, type LeaseRow, type LeaseStore, toHolder } from "./lease-rows.js";
@@ -17,23 +18,20 @@ export function postgresLeases(backend: Extract<SaverBackend, { kind: "postgres"
     retryOnceOnConnectionLoss(what, target, () => pool.query<R>(sql, args));
   installPostgresFence(pool, table);
   let ready: Promise<void> | undefined;
+  // Under the database's set-up lock: processes starting together on a fresh schema take turns creating the table.
   const ensure = () =>
-    (ready ??= (async () => {
-      const create = `CREATE TABLE IF NOT EXISTS ${table} (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL,
-        pid INTEGER NOT NULL, host TEXT NOT NULL, acquired_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)`;
-      try {
-        await query("creating the lease table", create);
-      } catch (error) {
-        // Two processes creating the table at once: one gets a unique violation on the catalog; the table exists then.
-        if ((error as { code?: string }).code !== "23505") throw error;
-        await query("creating the lease table", create);
-      }
+    (ready ??= serialisedSetup(pool, async () => {
+      await query(
+        "creating the lease table",
+        `CREATE TABLE IF NOT EXISTS ${table} (thread_id TEXT PRIMARY KEY, owner TEXT NOT NULL,
+          pid INTEGER NOT NULL, host TEXT NOT NULL, acquired_at BIGINT NOT NULL, expires_at BIGINT NOT NULL)`,
+      );
       await query(
         "upgrading the lease table",
         `ALTER TABLE ${table} ADD COLUMN IF NOT EXISTS identity TEXT NOT NULL DEFAULT '',
            ADD COLUMN IF NOT EXISTS token BIGINT NOT NULL DEFAULT 1`,
       );
-    })().catch((error: unknown) => {
+    }).catch((error: unknown) => {
       ready = undefined;
       throw error;
     }));
