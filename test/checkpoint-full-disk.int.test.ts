@@ -13,6 +13,7 @@ import {
   inspectSession,
 } from "../packages/checkpoint/src/index.js";
 import { createSkillRegistry, skillsFromDirectory } from "../packages/core/src/index.js";
+import { startLineChild } from "./support/line-child.js";
 
 const mountPoint = mkdtempSync(join(tmpdir(), "sg-full-disk-"));
 const mounted =
@@ -72,6 +73,52 @@ describe.skipIf(!mounted)("a full disk (2 MB tmpfs; mounting one needs root)", (
     const turns = await humans(saver, "full");
     expect(turns.filter((text) => !text.startsWith("three"))).toEqual(["one", "two", "four"]);
     await closeCheckpointer(saver);
+  });
+
+  it("a fresh process opens the sessions database on a full disk and reads every session; its write fails with disk-full", async () => {
+    const dir = join(mountPoint, "fleet");
+    mkdirSync(dir);
+    const url = `sqlite:${join(dir, "sessions.db")}`;
+    // A worker that keeps running (its connection keeps the WAL index, <file>-shm, in place) wrote three sessions.
+    const worker = await createCheckpointer(url);
+    const graph = buildSessionGraph({ checkpointer: worker, messages: "delta", script: [], lookup: () => undefined });
+    const written: Record<string, string[]> = { a: ["a-1", "a-2"], b: ["b-1"], c: ["c-1", "c-2", "c-3"] };
+    for (const [thread, turns] of Object.entries(written))
+      for (const turn of turns) await graph.invoke(userTurn(turn, turn), { configurable: { thread_id: thread } });
+    const reader = async () => {
+      const child = startLineChild("test/support/fleet-sessions-reader.ts", [url, "a"]);
+      const { code } = await child.exited;
+      expect(code, child.stderr()).toBe(0);
+      return child.lines.at(-1)!;
+    };
+    const free = fillDisk(mountPoint);
+    try {
+      const seen = await reader();
+      expect(seen.openFailed, JSON.stringify(seen)).toBeUndefined();
+      expect(seen.sessions).toEqual(written);
+      expect(seen.write).toMatchObject({ ok: false, code: "checkpointer-disk-full" });
+      expect(String((seen.write as { message: string }).message)).toMatch(/disk is full.*nothing was written/);
+      await closeCheckpointer(worker);
+      // The last connection closed. On a full disk SQLite may keep <file>-wal (its frames could not be copied back)
+      // and -shm; a -shm no process has open is only a cache of the WAL's index, rebuilt on the next open. Remove it,
+      // as if the file had been closed with room to spare and the disk filled up later: the next open must build it.
+      rmSync(join(dir, "sessions.db-shm"), { force: true });
+      const refill = fillDisk(mountPoint);
+      try {
+        // Nobody has the file open: SQLite must first make its 32 KB WAL index, and there is no room for it. The
+        // open fails, saying so (reading in exclusive mode instead would hold every other process off the file).
+        const alone = await reader();
+        expect(alone.openFailed, JSON.stringify(alone)).toMatchObject({ code: "checkpointer-disk-full" });
+        expect(String((alone.openFailed as { message: string }).message)).toMatch(/disk is full.*-shm/);
+      } finally {
+        refill();
+      }
+    } finally {
+      free();
+    }
+    const after = await reader(); // space is back: the same process run writes
+    expect(after.write).toEqual({ ok: true });
+    expect(after.sessions).toEqual(written);
   });
 
   it("under the registry snapshot: loading still works and the skipped write is a warning", async () => {

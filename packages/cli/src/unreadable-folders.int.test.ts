@@ -1,6 +1,8 @@
 // A folder the CLI cannot open (permissions): `list` reports it once with its path and cause and exits 1, and
-// `validate --all` lists it as an invalid entry (exit 1). Root reads everything, so the CLI runs as `nobody` here
-// (runuser); without root the test runs the CLI as the current user, for whom mode 000 is unreadable already.
+// `validate --all` lists it as an invalid entry (exit 1). Root reads everything through two capabilities
+// (CAP_DAC_OVERRIDE, CAP_DAC_READ_SEARCH), so as root the CLI runs without them (setpriv drops them from the bounding
+// set): still root, so it reaches the clone wherever it lies (a 0700 temp folder, say), but mode 000 stops it as it
+// stops any user. Without root the CLI runs as the current user, for whom mode 000 is unreadable already.
 import { spawnSync } from "node:child_process";
 import { chmodSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,7 +12,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { skillMd, writeTree } from "../../../test/support/skill-tree.js";
 
 const root = fileURLToPath(new URL("../../../", import.meta.url));
-const runuser = ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser"].find((path) => existsSync(path));
+const setpriv = ["/usr/bin/setpriv", "/bin/setpriv", "/usr/sbin/setpriv"].find((path) => existsSync(path));
+const withoutReadAll = ["--bounding-set", "-dac_override,-dac_read_search", "--"];
 const asRoot = process.getuid?.() === 0;
 const base = mkdtempSync(join(tmpdir(), "sg-unreadable-"));
 chmodSync(base, 0o755);
@@ -34,7 +37,7 @@ function cli(args: string[]) {
     "packages/cli/src/bin.ts",
     ...args,
   ];
-  const [command, ...rest] = asRoot && runuser ? [runuser, "-u", "nobody", "--", ...node] : node;
+  const [command, ...rest] = asRoot && setpriv ? [setpriv, ...withoutReadAll, ...node] : node;
   const result = spawnSync(command!, rest, {
     cwd: root,
     encoding: "utf8",
@@ -43,7 +46,7 @@ function cli(args: string[]) {
   return { code: result.status, out: result.stdout, err: result.stderr };
 }
 
-describe.skipIf(asRoot && !runuser)("folders the CLI cannot open", () => {
+describe.skipIf(asRoot && !setpriv)("folders the CLI cannot open (as root: needs setpriv, from util-linux)", () => {
   it("list: one report with the path and the cause, exit 1, the readable skills still listed", () => {
     const result = cli(["list", "--skills", tree]);
     expect(result.code, result.err).toBe(1);

@@ -2,6 +2,8 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { CheckpointerError } from "../errors/checkpointer-error.js";
 import { closeCheckpointer, createCheckpointer } from "./create-checkpointer.js";
@@ -30,6 +32,23 @@ describe("createCheckpointer", () => {
     expect(existsSync(join(dir, ".skillgraph/nested/sessions.db"))).toBe(true);
     expect(await saver.getTuple({ configurable: { thread_id: "none" } })).toBeUndefined();
     await closeCheckpointer(saver);
+  });
+
+  it("a new SQLite file gets auto_vacuum INCREMENTAL (pruning gives pages back); an existing file keeps its setting", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "sg-ckpt-"));
+    dirs.push(dir);
+    const autoVacuum = (saver: BaseCheckpointSaver) =>
+      (saver as unknown as { db: Database.Database }).db.pragma("auto_vacuum", { simple: true });
+    const fresh = await createCheckpointer("sqlite:fresh.db", { cwd: dir });
+    expect(autoVacuum(fresh)).toBe(2);
+    await closeCheckpointer(fresh);
+    const plain = new Database(join(dir, "plain.db"));
+    plain.exec("CREATE TABLE other (a)");
+    plain.close();
+    const existing = await createCheckpointer("sqlite:plain.db", { cwd: dir });
+    expect(autoVacuum(existing)).toBe(0); // setting it now would change nothing, and it would be a write
+    expect(await existing.getTuple({ configurable: { thread_id: "none" } })).toBeUndefined();
+    await closeCheckpointer(existing);
   });
 
   it("gives an in-process saver for memory:", async () => {

@@ -1,12 +1,9 @@
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
 import { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import Database from "better-sqlite3";
 import pg from "pg";
 import { describeDriverError as describe } from "../database/connection-errors.js";
 import { guardPostgresPool } from "../database/guard-postgres-pool.js";
 import { ResilientPostgresSaver } from "../database/resilient-postgres-saver.js";
-import { ResilientSqliteSaver } from "../database/resilient-sqlite-saver.js";
+import { openSqliteSaver } from "../database/open-sqlite.js";
 import { retryWhileRestarting, type StartupGaveUp } from "../database/startup-retry.js";
 import { CheckpointerError } from "../errors/checkpointer-error.js";
 import { parseOptions } from "../internal/core.js";
@@ -68,32 +65,11 @@ export async function createCheckpointer(
   return openPostgres(url, target, resolved);
 }
 
-/** An official SqliteSaver on a file (parent directories created, tables set up), or CheckpointerError `setup-failed`. */
+/** An official SqliteSaver on a file (see `openSqliteSaver`), registered for `closeCheckpointer`. */
 function openSqlite(path: string, shown: string): BaseCheckpointSaver {
-  let db: Database.Database | undefined;
-  try {
-    if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
-    db = new Database(path);
-    db.pragma("busy_timeout = 5000");
-    db.pragma("auto_vacuum = INCREMENTAL"); // takes effect on a new file only; lets pruning give freed pages back
-    const saver = new ResilientSqliteSaver(db, shown);
-    (saver as unknown as { setup(): void }).setup(); // protected in the typings, public at run time; creates the tables now
-    const opened = db;
-    closers.set(saver, async () => void opened.close());
-    return saver;
-  } catch (cause) {
-    try {
-      db?.close();
-    } catch {
-      // the open or setup error below is the one to report
-    }
-    throw new CheckpointerError({
-      url: shown,
-      reason: "setup-failed",
-      message: `Cannot open SQLite checkpoint database '${path}' (from '${shown}'): ${describe(cause)}`,
-      cause,
-    });
-  }
+  const { saver, close } = openSqliteSaver(path, shown);
+  closers.set(saver, async () => close());
+  return saver;
 }
 
 /**

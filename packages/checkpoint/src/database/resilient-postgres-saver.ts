@@ -8,6 +8,7 @@ import type {
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type pg from "pg";
 import { type RetryTarget, retryOnceOnConnectionLoss } from "./retry-once.js";
+import { serialisedSetup } from "./serialised-setup.js";
 
 type Config = Parameters<PostgresSaver["getTuple"]>[0];
 type ListOptions = Parameters<PostgresSaver["list"]>[1];
@@ -16,14 +17,21 @@ type ListOptions = Parameters<PostgresSaver["list"]>[1];
  * The official `PostgresSaver`, with every operation retried once on a new connection when the first one was lost
  * (server restart, failover, idle cut). Each operation is idempotent: reads; `put` / `putWrites` are one transaction of
  * upserts keyed by checkpoint id (a lost COMMIT either landed, and the retry rewrites the same rows, or did not, and the
- * retry writes them); `deleteThread` deletes. A second loss is a CheckpointerError `connection-lost`.
+ * retry writes them); `deleteThread` deletes. A second loss is a CheckpointerError `connection-lost`. `setup()` runs
+ * under the database's set-up lock, so processes starting together on a fresh database do not race in the migrations.
  */
 export class ResilientPostgresSaver extends PostgresSaver {
   private readonly retryTarget: RetryTarget;
+  private readonly setupPool: pg.Pool;
 
   constructor(pool: pg.Pool, options: { schema: string }, retryTarget: RetryTarget) {
     super(pool, undefined, options);
     this.retryTarget = retryTarget;
+    this.setupPool = pool;
+  }
+
+  override setup(): Promise<void> {
+    return serialisedSetup(this.setupPool, () => super.setup());
   }
 
   override getTuple(config: Config): Promise<CheckpointTuple | undefined> {

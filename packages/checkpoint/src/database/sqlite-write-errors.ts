@@ -2,7 +2,7 @@ import { CheckpointerError } from "../errors/checkpointer-error.js";
 
 /**
  * Turns SQLite's "database is locked" (SQLITE_BUSY, after the busy timeout) and "database or disk is full"
- * (SQLITE_FULL, or ENOSPC / SQLITE_IOERR on a full file system) into a CheckpointerError that says what happened; the
+ * (SQLITE_FULL, or ENOSPC / SQLITE_IOERR / SQLITE_IOERR_SHMSIZE on a full file system) into a CheckpointerError that says what happened; the
  * failed statement or transaction was rolled back by SQLite, so the session stays as it was before the write.
  * Other errors are returned unchanged.
  */
@@ -18,7 +18,13 @@ export function explainSqliteError(error: unknown, url: string, what: string): u
       cause: error,
     });
   }
-  if (code.startsWith("SQLITE_FULL") || code === "SQLITE_IOERR_WRITE" || code === "SQLITE_IOERR") {
+  // SQLITE_IOERR_SHMSIZE: the shared-memory index (<file>-shm) could not grow, which on a full disk is the first thing to fail.
+  if (
+    code.startsWith("SQLITE_FULL") ||
+    code === "SQLITE_IOERR_WRITE" ||
+    code === "SQLITE_IOERR" ||
+    code === "SQLITE_IOERR_SHMSIZE"
+  ) {
     return new CheckpointerError({
       url,
       reason: "disk-full",

@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import { hostname } from "node:os";
 import { describe, expect, it } from "vitest";
-import { holderIsGone, processIdentity } from "./holder-liveness.js";
+import { holderIsGone, holderState, processIdentity } from "./holder-liveness.js";
 
 const linux = process.platform === "linux";
 
@@ -27,5 +27,9 @@ describe.runIf(linux)("holderIsGone (pid plus process start time, Linux /proc)",
     expect(holderIsGone(holder, hostname())).toBe(true);
     expect(holderIsGone({ ...holder, host: "another-host" }, hostname())).toBe(false);
     expect(holderIsGone({ ...holder, identity: "" }, hostname())).toBe(false);
+    // What the PostgreSQL leases ask: only an `unknown` holder is judged by its connection instead.
+    expect(holderState(holder, hostname())).toBe("gone");
+    expect(holderState({ ...holder, pid: process.pid, identity: processIdentity() }, hostname())).toBe("alive");
+    expect(holderState({ ...holder, host: "another-host" }, hostname())).toBe("unknown");
   });
 });

@@ -38,18 +38,30 @@ export function processIdentity(pid: number = process.pid): string {
   return boot !== undefined && stat ? `${boot}/${stat.startTicks}` : "";
 }
 
+/** What this host can tell of a lease holder's process: `gone`, `alive`, or `unknown` (another host, no identity, no `/proc`). */
+export type HolderState = "gone" | "alive" | "unknown";
+
 /**
- * True when a lease holder certainly no longer runs: it recorded this host and a process identity, and that process is
- * gone (no such pid, a zombie, or the pid now belongs to a process started later, or the machine rebooted since).
- * False whenever it cannot be known (another host, no identity recorded, no `/proc`): such a holder waits for expiry.
+ * Whether a lease holder's process still runs, as far as this host can tell: it recorded this host and a process
+ * identity, and that process is gone (no such pid, a zombie, the pid now belongs to a process started later, or the
+ * machine rebooted since), or still runs; `unknown` whenever it cannot be known (another host, no identity recorded,
+ * no `/proc`).
+ */
+export function holderState(holder: { pid: number; host: string; identity: string }, thisHost: string): HolderState {
+  if (holder.host !== thisHost || holder.identity === "") return "unknown";
+  const boot = readBootId();
+  if (boot === undefined) return "unknown";
+  const [holderBoot] = holder.identity.split("/");
+  if (holderBoot !== boot) return "gone"; // recorded before the last reboot
+  const stat = readStat(holder.pid);
+  if (!stat || stat.state === "Z" || stat.state === "X") return "gone";
+  return `${boot}/${stat.startTicks}` === holder.identity ? "alive" : "gone";
+}
+
+/**
+ * True when a lease holder certainly no longer runs (`holderState` is `gone`); false when it runs or cannot be known:
+ * such a holder waits for expiry (or, on PostgreSQL, for its connection to be found gone).
  */
 export function holderIsGone(holder: { pid: number; host: string; identity: string }, thisHost: string): boolean {
-  if (holder.host !== thisHost || holder.identity === "") return false;
-  const boot = readBootId();
-  if (boot === undefined) return false;
-  const [holderBoot] = holder.identity.split("/");
-  if (holderBoot !== boot) return true; // recorded before the last reboot
-  const stat = readStat(holder.pid);
-  if (!stat || stat.state === "Z" || stat.state === "X") return true;
-  return `${boot}/${stat.startTicks}` !== holder.identity;
+  return holderState(holder, thisHost) === "gone";
 }

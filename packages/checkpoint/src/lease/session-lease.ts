@@ -8,6 +8,7 @@ import { parseOptions } from "../internal/core.js";
 import { saverBackend } from "../store/saver-backend.js";
 import { processIdentity } from "./holder-liveness.js";
 import { LeasedCheckpointSaver } from "./leased-checkpoint-saver.js";
+import { leaseReleaser } from "./lease-releaser.js";
 import { leaseStoreFor } from "./lease-store.js";
 import { sessionLeaseOptionsSchema, type SessionLeaseOptions } from "./session-lease-options.js";
 
@@ -27,7 +28,12 @@ export interface SessionLease {
    * the lease still has our owner and fencing token, and refuses the write (SessionLeaseLostError) otherwise.
    */
   protect(saver: BaseCheckpointSaver): BaseCheckpointSaver;
-  /** Stops renewing and deletes the lease row (safe to call twice). */
+  /**
+   * Stops renewing and ends the lease row, so another process may take the session at once; writes through
+   * `protect()` are refused from now on. When the database cannot be reached it rejects (CheckpointerError
+   * `connection-lost`), and the release is retried in the background until it lands or the lease runs out; calling
+   * `release()` again tries again at once. Resolves at once once released.
+   */
   release(): Promise<void>;
 }
 
@@ -88,6 +94,11 @@ export async function acquireSessionLease(
   }, renewEveryMs);
   timer.unref();
 
+  // A failed release is retried (each call, and in the background until the lease would have run out anyway).
+  const releaser = leaseReleaser(
+    () => store.release(threadId, me.owner),
+    () => deadline,
+  );
   const guard = {
     threadId,
     fence: { threadId, owner: me.owner, token: holder.token },
@@ -111,11 +122,10 @@ export async function acquireSessionLease(
     protect(inner) {
       return new LeasedCheckpointSaver(inner, guard);
     },
-    async release() {
-      if (released) return;
+    release() {
       released = true;
       clearInterval(timer);
-      await store.release(threadId, me.owner);
+      return releaser.release();
     },
   };
   return lease;
