@@ -50,7 +50,11 @@ export async function turnStatus(graph: TurnGraph, config: RunnableConfig, messa
     // the latest turn: its run may still be paused or stopped part-way
     const interrupts = (snapshot.tasks ?? []).flatMap((task) => task.interrupts ?? []);
     if (interrupts.length > 0) return { state: "waiting", interrupts };
-    if ((snapshot.next ?? []).length > 0) return { state: "unfinished", next: snapshot.next! };
+    // A step cut short keeps the writes of the tasks that finished: they are tasks of the snapshot without being in
+    // `next` (LangGraph lists only tasks still to run there), and the step is not over until they are committed.
+    const pending = (snapshot.tasks ?? []).map((task) => (task as { name?: string }).name ?? "");
+    if ((snapshot.next ?? []).length > 0 || pending.length > 0)
+      return { state: "unfinished", next: snapshot.next?.length ? snapshot.next : pending };
   }
   const last = messages[end - 1]!;
   const answered = end - 1 > at && last.getType?.() === "ai" && (last.tool_calls ?? []).length === 0 && hasText(last);
@@ -59,7 +63,8 @@ export async function turnStatus(graph: TurnGraph, config: RunnableConfig, messa
 
 /** The index of the first user message after `at` (the next turn's input), or the length when there is none. */
 function nextHumanIndex(messages: readonly MessageView[], at: number): number {
-  for (let index = at + 1; index < messages.length; index += 1) if (messages[index]!.getType?.() === "human") return index;
+  for (let index = at + 1; index < messages.length; index += 1)
+    if (messages[index]!.getType?.() === "human") return index;
   return messages.length;
 }
 
