@@ -52,6 +52,14 @@ describe.skipIf(unavailable !== undefined || (!sandbox && process.env.CI !== "tr
               humans.filter((content) => content === `turn ${record.id}`),
               `${record.id} in ${thread}`,
             ).toHaveLength(1);
+            // and its answer exactly once: a retry after the reply was stored returns it instead of asking again
+            expect(
+              session.messages.filter(
+                (message) =>
+                  message.type === "ai" && new RegExp(`^answer ${record.id}( |$)`).test(String(message.content)),
+              ),
+              `answers to ${record.id} in ${thread}`,
+            ).toHaveLength(1);
           }
           expect(humans.at(-1)).toBe(`turn ${thread}-resume`); // resumed by another process
         }

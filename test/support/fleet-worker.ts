@@ -14,9 +14,12 @@ import {
   guardPostgresPool,
   SessionBusyError,
   SessionLeaseLostError,
+  runTurnOnce,
   type SessionLease,
+  type TurnGraph,
   withPruning,
 } from "../../packages/checkpoint/src/index.js";
+import { HumanMessage } from "@langchain/core/messages";
 import { createSkillRegistry } from "../../packages/core/src/index.js";
 import { createSkillsMiddleware } from "../../packages/langgraph/src/index.js";
 import { skillsFromStore } from "../../packages/langgraph/src/store-source/index.js";
@@ -106,12 +109,16 @@ async function turn(threadId: string, id: string): Promise<void> {
   const startedAt = Date.now();
   try {
     const { agent } = await serve(threadId);
-    const result = await agent.invoke(
-      { messages: [{ role: "user", content: `turn ${id}`, id }] },
+    // Keyed by the client's message id: a retry of a turn whose answer is stored returns it, one that stopped
+    // part-way continues; nothing is written twice.
+    const result = await runTurnOnce(
+      agent as unknown as TurnGraph,
+      { messages: [new HumanMessage({ id, content: `turn ${id}` })] },
       { configurable: { thread_id: threadId } },
     );
-    const reply = String(result.messages.at(-1)?.content ?? "");
-    print({ thread: threadId, id, ok: reply.startsWith(`answer ${id}`), reply, startedAt, at: Date.now() });
+    const reply = result.status.state === "answered" ? String(result.status.reply.content) : "";
+    const outcome = result.outcome;
+    print({ thread: threadId, id, ok: reply.startsWith(`answer ${id}`), reply, outcome, startedAt, at: Date.now() });
   } catch (error) {
     if (SessionLeaseLostError.isInstance(error)) served.delete(threadId);
     const { code, message } = error as { code?: string; message?: string };
