@@ -18,6 +18,7 @@ import { createChatModel } from "../../packages/cli/src/commands/chat/create-cha
 import { createSkillRegistry, skillsFromDirectory, type SkillCatalog } from "../../packages/core/src/index.js";
 import { createSkillsInterceptor } from "../../packages/langgraph/src/index.js";
 import {
+  restartServer,
   startOpenAICompatibleServer,
   textOf,
   type OpenAICompatibleServer,
@@ -349,13 +350,15 @@ describe("skillgraph chat as a child process", () => {
     });
     expect(first.code).toBe(0);
     expect(first.session).toEqual(["work", "new"]);
+    // the second process talks to a restarted server, whose completion and call ids start over
+    server = await restartServer(server);
     const second = await runCli(["-p", "second question", "--skills", "examples/skills", "--session", "work"], {
       OPENAI_BASE_URL: server.url,
     });
     expect(second.code).toBe(0);
     expect(second.session).toEqual(["work", "resumed"]);
     expect(second.stdout).toBe("Second answer.\n");
-    const resumed = server.requests[2]!.messages.map((message) => [message.role, textOf(message.content).slice(0, 20)]);
+    const resumed = server.requests[0]!.messages.map((message) => [message.role, textOf(message.content).slice(0, 20)]);
     expect(resumed.filter(([role]) => role === "user")).toEqual([
       ["user", "first question"],
       ["user", "second question"],
