@@ -133,4 +133,41 @@ describe("chat -p against endpoints at their worst", () => {
     expect(result.code).toBe(1);
     expect(JSON.parse(result.out)).toMatchObject({ answered: false, error: "no answer: the model's reply was empty" });
   });
+
+  it.each(["error-event", "drop", "malformed"] as const)(
+    "a stream that fails midway (%s): exit 1, nothing partial on stdout, the endpoint named",
+    async (kind) => {
+      const result = await oneShot([
+        {
+          content: "Here is the first part of a long answer that will not finish",
+          streamFailure: { afterChunks: 4, kind },
+        },
+      ]);
+      expect(result.code).toBe(1);
+      expect(result.out).toBe("");
+      expect(result.err).toContain(server!.url);
+    },
+  );
+
+  it("a context-length error in vLLM's body shape: the server's own reason is shown", async () => {
+    const result = await oneShot([{ error: { contextLength: "vllm" } }]);
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/maximum context length/i);
+    expect(result.err).not.toContain("(no body)");
+  });
+
+  it("a 429 with Retry-After is retried and the run answers", async () => {
+    const result = await oneShot([{ error: { status: 429, retryAfter: 1, message: "slow down" } }, "Done."]);
+    expect(result.code, result.err).toBe(0);
+    expect(result.out).toBe("Done.\n");
+  });
+
+  it("an answer cut off by the token limit is printed with a warning; --json says cutOff", async () => {
+    const cut = { content: "The release notes are as follows and they go on", cutOff: true };
+    const plain = await oneShot([cut]);
+    expect(plain.code, plain.err).toBe(0);
+    expect(plain.err).toContain("cut off by the endpoint's output token limit");
+    const json = await oneShot([cut], ["--json"]);
+    expect(JSON.parse(json.out)).toMatchObject({ answered: true, cutOff: true });
+  });
 });
