@@ -79,7 +79,7 @@ export async function repairSession(
 async function refusalOf(session: ChatSessionGraph, name: string): Promise<string | undefined> {
   const foreign = await session.foreignChannels();
   if (foreign.length > 0)
-    return `session '${name}' was not written by skillgraph chat (state channels ${foreign.join(", ")}): repair only rewrites chat sessions`;
+    return `session '${name}' was not written by skillgraph chat (channels ${foreign.join(", ")}): repair only rewrites chat sessions`;
   if (await session.waitsForInterrupt())
     return `session '${name}' waits for an approval: answer it with skillgraph chat --session ${name} first`;
   return undefined;
@@ -139,8 +139,12 @@ function printReport(report: SessionRepairReport, context: SessionsContext): voi
     out(title);
     for (const line of problemLines(problems)) out(`  ${line}`);
   };
-  section("Left in storage (no stored message is deleted), fixed in every request sent to the model:", report.fixedInRequests);
-  if (report.fixedInRequests.some((problem) => problem.code.endsWith("tool-call-id"))) out(style.dim(STORAGE_REID_NOTE));
+  section(
+    "Left in storage (no stored message is deleted), fixed in every request sent to the model:",
+    report.fixedInRequests,
+  );
+  if (report.fixedInRequests.some((problem) => problem.code.endsWith("tool-call-id")))
+    out(style.dim(STORAGE_REID_NOTE));
   section("Left as they are (model servers accept them):", report.warnings);
   section(style.red("Not fixed:"), report.unfixed);
   const is = report.dryRun ? "would be" : "is";

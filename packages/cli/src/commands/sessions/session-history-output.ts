@@ -45,7 +45,9 @@ export function messageBody(message: BaseMessage): string {
     const calls = message.tool_calls ?? [];
     if (calls.length > 0) parts.push(`calls ${calls.map((call) => `${call.name} [${call.id || "no id"}]`).join(", ")}`);
     for (const call of message.invalid_tool_calls ?? [])
-      parts.push(`invalid call ${call.name ?? "?"} [${call.id || "no id"}]: ${call.error ?? "arguments did not parse"}`);
+      parts.push(
+        `invalid call ${call.name ?? "?"} [${call.id || "no id"}]: ${call.error ?? "arguments did not parse"}`,
+      );
   }
   if (message.getType() === "tool") parts.unshift(`[${(message as ToolMessage).tool_call_id || "no id"}]`);
   return parts.length > 0 ? parts.join(" | ") : "(empty)";
@@ -53,12 +55,19 @@ export function messageBody(message: BaseMessage): string {
 
 /** One line per problem: the message index, the code, what is wrong. */
 export function problemLines(problems: readonly HistoryProblem[]): string[] {
-  return problems.map((problem) =>
-    terminalSafeLine(`message ${problem.index}: ${problem.code}: ${problem.detail}`),
-  );
+  return problems.map((problem) => terminalSafeLine(`message ${problem.index}: ${problem.code}: ${problem.detail}`));
 }
 
-/** The warning block of a damaged session, ending with the command that repairs it. */
+/** What to do about the problems: repair when it has something to write, else what every request already does. */
+function advice(name: string, problems: readonly HistoryProblem[]): string {
+  if (problems.some((problem) => problem.code === "unanswered-call"))
+    return `Run: skillgraph sessions repair ${terminalSafeLine(name)}`;
+  if (problems.some((problem) => problem.severity === "error" && !problem.fixedInRequests))
+    return "sessions repair cannot fix these: strict model servers reject the session until they are gone.";
+  return "Nothing to repair: every request leaves these out or sends them under unique ids (sessions repair writes nothing).";
+}
+
+/** The warning block of a damaged session, ending with what to do about it. */
 export function damagedHistoryBlock(name: string, problems: readonly HistoryProblem[], style: Style): string[] {
   const errors = problems.filter((problem) => problem.severity === "error").length;
   return [
@@ -67,6 +76,6 @@ export function damagedHistoryBlock(name: string, problems: readonly HistoryProb
     ),
     style.yellow("Sessions saved by an older skillgraph can hold replaced replies and repeated tool-call ids:"),
     ...problemLines(problems).map((line) => `  ${line}`),
-    style.yellow(`Run: skillgraph sessions repair ${terminalSafeLine(name)}`),
+    style.yellow(advice(name, problems)),
   ];
 }

@@ -74,7 +74,8 @@ function actionOf(positionals: string[]): { action: (typeof ACTIONS)[number]; na
   const [action, name, ...extra] = positionals;
   if (!action) return "missing action: list, show, repair, prune or delete";
   if (!(ACTIONS as readonly string[]).includes(action)) return `unknown action '${action}'`;
-  if ((action === "show" || action === "repair" || action === "delete") && !name) return `${action} needs a session NAME`;
+  if ((action === "show" || action === "repair" || action === "delete") && !name)
+    return `${action} needs a session NAME`;
   if (extra.length > 0 || (action === "list" && name)) return `unexpected argument '${extra[0] ?? name}'`;
   return { action: action as (typeof ACTIONS)[number], name };
 }
