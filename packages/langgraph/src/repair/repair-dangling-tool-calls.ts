@@ -68,10 +68,10 @@ export function repairDanglingToolCalls(messages: readonly BaseMessage[]): Repai
 function isWellFormed(messages: readonly BaseMessage[]): boolean {
   const ids = new Set<string>();
   for (let at = 0; at < messages.length; at += 1) {
-    const message = messages[at]!;
-    if (message.getType() === "tool") return false;
-    const calls = toolCallsOf(message);
-    if (calls.length === 0) continue;
+    const type = messages[at]!.getType();
+    if (type === "tool") return false;
+    const calls = type === "ai" ? (messages[at] as AIMessage).tool_calls : undefined;
+    if (!calls?.length) continue;
     const pending = new Set<string>();
     for (const call of calls) {
       if (!call.id || ids.has(call.id)) return false;
