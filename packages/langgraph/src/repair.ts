@@ -4,3 +4,5 @@ export { cancelledToolMessageId, repairDanglingToolCalls } from "./repair/repair
 export type { RepairedHistory } from "./repair/repair-dangling-tool-calls.js";
 export { inspectHistory } from "./repair/inspect-history.js";
 export type { HistoryInspection, HistoryProblem, HistoryProblemCode } from "./repair/inspect-history.js";
+export { renameRepeatedToolCallIds } from "./repair/rename-repeated-tool-call-ids.js";
+export type { KeptToolCallId, RenamedToolCall, ToolCallIdRenaming } from "./repair/rename-repeated-tool-call-ids.js";

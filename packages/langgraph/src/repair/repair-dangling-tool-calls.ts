@@ -1,5 +1,6 @@
-import { AIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { callKey, pairToolResults, toolCallsOf, type ToolResultPairing } from "./pair-tool-results.js";
+import { aiMessageWithCallIds, toolMessageWithCallId } from "./renamed-messages.js";
 
 /** The history as the model is sent it, and the cancellation answers that were added. */
 export interface RepairedHistory {
@@ -50,12 +51,12 @@ export function repairDanglingToolCalls(messages: readonly BaseMessage[]): Repai
       const sentId = pairing.renamed.get(key) ?? call.id ?? "";
       const answer = pairing.answerFor.get(key);
       if (answer !== undefined) {
-        out.push(withCallId(messages[answer] as ToolMessage, sentId));
+        out.push(toolMessageWithCallId(messages[answer] as ToolMessage, sentId));
         return;
       }
       const cancelled = cancelledToolMessage(call.name, call.id ?? "", sentId);
       repairs.push(cancelled);
-      out.push(withCallId(cancelled, sentId));
+      out.push(toolMessageWithCallId(cancelled, sentId));
     });
   });
   return { messages: out, repairs, orphans: pairing.orphans };
@@ -87,37 +88,8 @@ function isWellFormed(messages: readonly BaseMessage[]): boolean {
 
 /** The AI message as sent: itself, or a copy whose empty or repeated call ids are replaced. */
 function sentAIMessage(message: AIMessage, at: number, pairing: ToolResultPairing): AIMessage {
-  const calls = message.tool_calls ?? [];
-  if (!calls.some((_, index) => pairing.renamed.has(callKey({ message: at, index })))) return message;
-  const { tool_calls: _raw, ...additional } = message.additional_kwargs ?? {};
-  return new AIMessage({
-    content: message.content,
-    id: message.id,
-    name: message.name,
-    additional_kwargs: additional,
-    response_metadata: message.response_metadata,
-    usage_metadata: message.usage_metadata,
-    invalid_tool_calls: message.invalid_tool_calls,
-    tool_calls: calls.map((call, index) => ({
-      ...call,
-      id: pairing.renamed.get(callKey({ message: at, index })) ?? call.id,
-    })),
-  });
-}
-
-/** The tool result as sent: itself, or a copy answering the call's new id. */
-function withCallId(message: ToolMessage, toolCallId: string): ToolMessage {
-  if (message.tool_call_id === toolCallId) return message;
-  return new ToolMessage({
-    content: message.content,
-    tool_call_id: toolCallId,
-    name: message.name,
-    id: message.id,
-    artifact: message.artifact,
-    status: message.status,
-    additional_kwargs: message.additional_kwargs,
-    response_metadata: message.response_metadata,
-  });
+  const ids = (message.tool_calls ?? []).map((_, index) => pairing.renamed.get(callKey({ message: at, index })));
+  return ids.some((id) => id !== undefined) ? aiMessageWithCallIds(message, ids, "drop") : message;
 }
 
 /** The stored cancellation: it answers the call's stored id; its message id comes from the id the call is sent under. */

@@ -1,7 +1,14 @@
-import { type BaseMessage, type ToolMessage } from "@langchain/core/messages";
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { messagesDeltaReducer, type BaseCheckpointSaver } from "@langchain/langgraph";
 import { acquireSessionLease, SessionBusyError, type SessionLease } from "@skillgraph/checkpoint";
-import { inspectHistory, repairDanglingToolCalls, type HistoryProblem } from "@skillgraph/langgraph/repair";
+import {
+  inspectHistory,
+  renameRepeatedToolCallIds,
+  repairDanglingToolCalls,
+  type HistoryProblem,
+  type KeptToolCallId,
+  type RenamedToolCall,
+} from "@skillgraph/langgraph/repair";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { openChatSession, type ChatSessionGraph } from "./chat-session-graph.js";
 import { problemLines } from "./session-history-output.js";
@@ -24,6 +31,10 @@ export interface SessionRepairReport {
   session: string;
   dryRun: boolean;
   cancelled: CancelledCall[];
+  /** Repeated or empty tool-call ids given unique ids (AI message and result replaced in place). */
+  renamed: RenamedToolCall[];
+  /** Repeated or empty tool-call ids left as stored (every request sends them under unique ids), with the reason. */
+  kept: KeptToolCallId[];
   /** Problems before the repair. */
   before: HistoryProblem[];
   /** Problems after it (with --dry-run: what they would be). */
@@ -38,14 +49,11 @@ export interface SessionRepairReport {
   sound: boolean;
 }
 
-/** Why repeated call ids stay in storage (said once, when there are some). */
-const STORAGE_REID_NOTE =
-  "Repeated or empty tool-call ids are not rewritten in storage: the chat's tool results carry no message id, so the delta messages channel can only append results, not replace them in place; every request sends those calls, and their results, under unique ids instead.";
-
 /**
- * `sessions repair NAME`: answers the tool calls left without a result with a "cancelled" result (through the chat
- * graph, under the session's lease), never deletes a message, and reports what stays in storage. Exit 0 when the
- * session is sound afterwards, 1 when something could not be fixed, the session is busy or was not written by chat.
+ * `sessions repair NAME`: gives repeated and empty tool-call ids unique ids (AI message and result replaced in place,
+ * where both have their own message id) and answers the tool calls left without a result with a "cancelled" result,
+ * through the chat graph under the session's lease; never deletes a message; reports what stays in storage. Exit 0
+ * when the session is sound afterwards, 1 when something could not be fixed, the session is busy or not chat's.
  */
 export async function repairSession(
   saver: BaseCheckpointSaver,
@@ -85,17 +93,17 @@ async function refusalOf(session: ChatSessionGraph, name: string): Promise<strin
   return undefined;
 }
 
-/** Writes the cancellations (unless a dry run) and reports the problems before and after. */
+/** Writes the renamed ids and the cancellations (unless a dry run) and reports the problems before and after. */
 async function repairHistory(session: ChatSessionGraph, name: string, dryRun: boolean): Promise<SessionRepairReport> {
   const messages = await session.messages();
   const before = inspectHistory(messages).problems;
-  const { repairs } = repairDanglingToolCalls(messages);
-  if (!dryRun && repairs.length > 0) await session.graph.updateState(session.config, { messages: repairs }, "end_turn");
-  const afterMessages = dryRun
-    ? (messagesDeltaReducer(messages, [repairs]) as BaseMessage[])
-    : await session.messages();
+  const renaming = renameRepeatedToolCallIds(messages);
+  const { repairs } = repairDanglingToolCalls(renaming.history);
+  const writes = [...renaming.messages, ...repairs];
+  if (!dryRun && writes.length > 0) await session.graph.updateState(session.config, { messages: writes }, "end_turn");
+  const afterMessages = dryRun ? (messagesDeltaReducer(messages, [writes]) as BaseMessage[]) : await session.messages();
   const after = inspectHistory(afterMessages).problems;
-  const unanswered = before.filter((problem) => problem.code === "unanswered-call");
+  const unanswered = inspectHistory(renaming.history).problems.filter((problem) => problem.code === "unanswered-call");
   const cancelled = repairs.map((repair: ToolMessage, at) => ({
     index: unanswered[at]?.index ?? -1,
     callIndex: unanswered[at]?.callIndex ?? 0,
@@ -110,6 +118,8 @@ async function repairHistory(session: ChatSessionGraph, name: string, dryRun: bo
     session: name,
     dryRun,
     cancelled,
+    renamed: renaming.renamed,
+    kept: renaming.kept,
     before,
     after,
     fixedInRequests: errors.filter((problem) => !stored(problem)),
@@ -134,6 +144,18 @@ function printReport(report: SessionRepairReport, context: SessionsContext): voi
     for (const call of report.cancelled)
       out(`  message ${call.index}: ${terminalSafeLine(`${call.name} [${call.toolCallId || "no id"}]`)}`);
   }
+  if (report.renamed.length > 0) {
+    const did = report.dryRun ? "Would give" : "Gave";
+    out(
+      `${did} ${report.renamed.length} repeated or empty tool-call id(s) a unique id (call and result replaced in place):`,
+    );
+    for (const call of report.renamed)
+      out(`  message ${call.index}: ${terminalSafeLine(`${call.from || "(empty)"} -> ${call.to}`)}`);
+  }
+  for (const kept of report.kept)
+    out(
+      style.dim(`Kept ${terminalSafeLine(`${kept.toolCallId || "(empty)"} of message ${kept.index}: ${kept.reason}`)}`),
+    );
   const section = (title: string, problems: HistoryProblem[]) => {
     if (problems.length === 0) return;
     out(title);
@@ -143,8 +165,6 @@ function printReport(report: SessionRepairReport, context: SessionsContext): voi
     "Left in storage (no stored message is deleted), fixed in every request sent to the model:",
     report.fixedInRequests,
   );
-  if (report.fixedInRequests.some((problem) => problem.code.endsWith("tool-call-id")))
-    out(style.dim(STORAGE_REID_NOTE));
   section("Left as they are (model servers accept them):", report.warnings);
   section(style.red("Not fixed:"), report.unfixed);
   const is = report.dryRun ? "would be" : "is";

@@ -50,6 +50,10 @@ const readSkill = (id: string) => ({
   type: "tool_call" as const,
 });
 
+/** A read_skill result as the chat's tool node stored it: message id `run-<run id>-tool-<call id>`. */
+const toolResult = (content: string, runId: string) =>
+  new ToolMessage({ content, tool_call_id: "call_0", name: "read_skill", id: `${runId}-tool-call_0` });
+
 /** Writes `steps` through the chat graph as the node that stored them (what the old engine's replies and tools wrote). */
 async function writeSession(name: string, steps: Array<[node: "agent" | "tools", messages: BaseMessage[]]>) {
   const saver = await createCheckpointer(url());
@@ -87,14 +91,14 @@ beforeAll(async () => {
     // First chat run: the server's completion ids start at chatcmpl-1, its tool calls are numbered call_0.
     ["agent", [new HumanMessage({ content: "Review DELETE FROM orders", id: "u1" })]],
     ["agent", [new AIMessage({ content: "", id: "chatcmpl-1", tool_calls: [readSkill("call_0")] })]],
-    ["tools", [new ToolMessage({ content: "first load", tool_call_id: "call_0", name: "read_skill" })]],
+    ["tools", [toolResult("first load", "run-1")]],
     ["agent", [new AIMessage({ content: "Add a WHERE clause.", id: "chatcmpl-2" })]],
     // Second run, the server restarted: its reply's id chatcmpl-1 replaced the first AI message in place.
     ["agent", [new HumanMessage({ content: "And the UPDATE?", id: "u2" })]],
     ["agent", [new AIMessage({ content: "The UPDATE needs one too.", id: "chatcmpl-1" })]],
     ["agent", [new HumanMessage({ content: "Load the skill again", id: "u3" })]],
     ["agent", [new AIMessage({ content: "", id: "chatcmpl-3", tool_calls: [readSkill("call_0")] })]],
-    ["tools", [new ToolMessage({ content: "second load", tool_call_id: "call_0", name: "read_skill" })]],
+    ["tools", [toolResult("second load", "run-2")]],
     // Ctrl-C during the third call_0: no result stored.
     ["agent", [new AIMessage({ content: "", id: "chatcmpl-4", tool_calls: [readSkill("call_0")] })]],
   ]);
@@ -174,7 +178,12 @@ describe("skillgraph sessions show / repair on a session saved by an older versi
       cancelled: Array<{ index: number }>;
       sound: boolean;
     };
-    expect(report).toMatchObject({ dryRun: true, sound: true, cancelled: [{ index: 8, toolCallId: "call_0" }] });
+    expect(report).toMatchObject({
+      dryRun: true,
+      sound: true,
+      renamed: [{ index: 8, callIndex: 0, from: "call_0", to: "call_0-skillgraph-1" }],
+      cancelled: [{ index: 8, toolCallId: "call_0-skillgraph-1" }],
+    });
     const shown = captureIO();
     await run(["show", "old", "--json"], shown.io);
     expect(JSON.parse(shown.chunks.stdout).messages).toHaveLength(9);
@@ -184,7 +193,9 @@ describe("skillgraph sessions show / repair on a session saved by an older versi
     const repair = captureIO();
     expect(await run(["repair", "old"], repair.io)).toBe(0);
     expect(repair.chunks.stdout).toContain('Answered 1 tool call(s) left without a result with a "cancelled" result:');
-    expect(repair.chunks.stdout).toContain("message 8: read_skill [call_0]");
+    expect(repair.chunks.stdout).toContain("Gave 1 repeated or empty tool-call id(s) a unique id");
+    expect(repair.chunks.stdout).toContain("message 8: call_0 -> call_0-skillgraph-1");
+    expect(repair.chunks.stdout).toContain("message 8: read_skill [call_0-skillgraph-1]");
     expect(repair.chunks.stdout).toContain("Left in storage (no stored message is deleted)");
     expect(repair.chunks.stdout).toContain("Session 'old' is sound");
     const again = captureIO();
@@ -196,7 +207,7 @@ describe("skillgraph sessions show / repair on a session saved by an older versi
     };
     expect(second.cancelled).toEqual([]);
     expect(second.sound).toBe(true);
-    expect(second.after.map((p) => p.code)).toEqual(["orphan-result", "duplicate-tool-call-id"]);
+    expect(second.after.map((p) => p.code)).toEqual(["orphan-result"]);
     const shown = captureIO();
     await run(["show", "old", "--json"], shown.io);
     const stored = JSON.parse(shown.chunks.stdout) as { messages: Array<{ type: string; content: string }> };
