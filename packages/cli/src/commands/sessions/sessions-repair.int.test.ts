@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { AIMessage, HumanMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
-import { closeCheckpointer, createCheckpointer } from "@skillgraph/checkpoint";
+import { acquireSessionLease, closeCheckpointer, createCheckpointer } from "@skillgraph/checkpoint";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   startOpenAICompatibleServer,
@@ -168,6 +168,22 @@ describe("skillgraph sessions show / repair on a session saved by an older versi
     expect(await run(["repair", "bad-args"], repair.io)).toBe(1);
     expect(repair.chunks.stdout).toContain("Not fixed:");
     expect(repair.chunks.stdout).toContain("is not sound");
+  });
+
+  it("repair writes nothing while a chat holds the session's lease: exit 1 naming the holder", async () => {
+    const saver = await createCheckpointer(url());
+    const lease = await acquireSessionLease(saver, "old");
+    try {
+      const busy = captureIO();
+      expect(await run(["repair", "old"], busy.io)).toBe(1);
+      expect(busy.chunks.stderr).toContain(`session old is in use by pid ${process.pid}`);
+    } finally {
+      await lease.release();
+      await closeCheckpointer(saver);
+    }
+    const shown = captureIO();
+    await run(["show", "old", "--json"], shown.io);
+    expect(JSON.parse(shown.chunks.stdout).messages).toHaveLength(9);
   });
 
   it("repair --dry-run says what it would write and writes nothing", async () => {
