@@ -30,6 +30,8 @@ export interface ChatSessionGraph {
   waitsForInterrupt(): Promise<boolean>;
   /** State channels of the stored session that the chat graph does not have (a session another graph wrote). */
   foreignChannels(): Promise<string[]>;
+  /** Writes stored under the newest checkpoint (tasks of an unfinished step that finished): a new checkpoint drops them. */
+  pendingWrites(): Promise<number>;
 }
 
 /** Opens session `name` of `saver` (a lease-protected saver for writes) through the chat graph. */
@@ -47,6 +49,10 @@ export async function openChatSession(saver: BaseCheckpointSaver, name: string):
     async waitsForInterrupt() {
       const state = await graph.getState(config);
       return (state.tasks ?? []).some((task) => (task.interrupts ?? []).length > 0);
+    },
+    async pendingWrites() {
+      const tuple = await saver.getTuple({ configurable: { thread_id: name, checkpoint_ns: "" } });
+      return tuple?.pendingWrites?.length ?? 0;
     },
     async foreignChannels() {
       const tuple = await saver.getTuple({ configurable: { thread_id: name, checkpoint_ns: "" } });

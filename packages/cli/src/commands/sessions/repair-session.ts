@@ -90,6 +90,9 @@ async function refusalOf(session: ChatSessionGraph, name: string): Promise<strin
     return `session '${name}' was not written by skillgraph chat (channels ${foreign.join(", ")}): repair only rewrites chat sessions`;
   if (await session.waitsForInterrupt())
     return `session '${name}' waits for an approval: answer it with skillgraph chat --session ${name} first`;
+  const pending = await session.pendingWrites();
+  if (pending > 0)
+    return `session '${name}' holds ${pending} stored write(s) of an unfinished step, which a repair would leave behind: continue it with skillgraph chat --session ${name} first`;
   return undefined;
 }
 
@@ -138,7 +141,9 @@ function printReport(report: SessionRepairReport, context: SessionsContext): voi
     return;
   }
   const verb = report.dryRun ? "Would answer" : "Answered";
-  out(report.dryRun ? `Dry run: nothing written to session '${name}'.` : `Repaired session '${name}'.`);
+  const wrote = report.cancelled.length + report.renamed.length > 0;
+  if (report.dryRun) out(`Dry run: nothing written to session '${name}'.`);
+  else out(wrote ? `Repaired session '${name}'.` : `Nothing to write to session '${name}'.`);
   if (report.cancelled.length > 0) {
     out(`${verb} ${report.cancelled.length} tool call(s) left without a result with a "cancelled" result:`);
     for (const call of report.cancelled)

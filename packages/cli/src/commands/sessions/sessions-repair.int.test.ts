@@ -186,6 +186,27 @@ describe("skillgraph sessions show / repair on a session saved by an older versi
     expect(JSON.parse(shown.chunks.stdout).messages).toHaveLength(9);
   });
 
+  it("repair refuses a session with stored writes of an unfinished step (a new checkpoint would leave them behind)", async () => {
+    await writeSession("unfinished", [
+      ["agent", [new HumanMessage({ content: "go", id: "p1" })]],
+      [
+        "agent",
+        [new AIMessage({ content: "", id: "chatcmpl-1", tool_calls: [readSkill("call_0"), readSkill("call_1")] })],
+      ],
+    ]);
+    const saver = await createCheckpointer(url());
+    try {
+      const tuple = await saver.getTuple({ configurable: { thread_id: "unfinished", checkpoint_ns: "" } });
+      const finished = new ToolMessage({ content: "done first", tool_call_id: "call_0", id: "run-9-tool-call_0" });
+      await saver.putWrites(tuple!.config, [["messages", [finished]]], "tools-task");
+    } finally {
+      await closeCheckpointer(saver);
+    }
+    const refused = captureIO();
+    expect(await run(["repair", "unfinished"], refused.io)).toBe(1);
+    expect(refused.chunks.stderr).toContain("holds 1 stored write(s) of an unfinished step");
+  });
+
   it("repair --dry-run says what it would write and writes nothing", async () => {
     const dry = captureIO();
     expect(await run(["repair", "old", "--dry-run", "--json"], dry.io)).toBe(0);
