@@ -43,7 +43,7 @@ export const help: CommandHelp = {
   notes: [
     "A session's workspace (the files its commands wrote) lives beside the sessions database, in workspaces/<session>; delete removes it, prune removes those of sessions no longer stored and, with --max-age, those unused that long.",
     "show flags a damaged history (sessions saved by an older skillgraph: replaced replies, repeated tool-call ids); repair gives repeated or empty tool-call ids unique ids (call and result replaced in place) and answers tool calls left without a result with a 'cancelled' result; it never deletes a message (results that answer no call stay stored, and every request leaves them out).",
-    "Exit codes: 0 ok, 1 session not found (show, repair, prune NAME, delete) or, for repair, a session that is still not sound (or busy, or not written by chat), 2 usage error.",
+    "Exit codes: 0 ok, 1 session not found (show, repair, prune NAME, delete) or, for repair, a session that is still not sound or that it refuses to write (busy, waiting for an approval, an unfinished step, not written by chat), 2 usage error.",
   ],
   examples: [
     "skillgraph sessions list",
