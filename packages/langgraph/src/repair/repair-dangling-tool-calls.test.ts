@@ -75,6 +75,16 @@ describe("repairDanglingToolCalls", () => {
     expect((history[2] as AIMessage).tool_calls![0]!.id).toBe("call_0");
   });
 
+  it("gives a result in the block right after an AI message to that message's call, not an older open one", () => {
+    const history = [ai("a1", "c"), new HumanMessage("stop"), ai("a2", "c"), answer("c")];
+    const { messages, repairs } = repairDanglingToolCalls(history);
+    expect(repairs.map((repair) => [repair.tool_call_id, repair.id])).toEqual([["c", cancelledToolMessageId("c")]]);
+    expect(messages.map((message) => message.getType())).toEqual(["ai", "tool", "human", "ai", "tool"]);
+    expect(messages[1]!.text).toContain("cancelled");
+    expect(messages[4]!.text).toBe("answer c");
+    expect((messages[4] as ToolMessage).tool_call_id).toBe((messages[3] as AIMessage).tool_calls![0]!.id);
+  });
+
   it("leaves out results that answer no call (a replaced AI message) or a call already answered, keeping the input", () => {
     const replaced = new AIMessage({ content: "the reply that replaced the call", id: "chatcmpl-1" });
     const history = [new HumanMessage("hi"), replaced, answer("call_9"), ai("a2", "c1"), answer("c1"), answer("c1")];
