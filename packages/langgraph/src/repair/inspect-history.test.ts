@@ -64,7 +64,7 @@ describe("inspectHistory", () => {
     ).toEqual(["duplicate-tool-call-id", "empty-tool-call-id", "orphan-result", "unanswered-call", "unanswered-call"]);
   });
 
-  it("flags a call whose arguments did not parse: an error when ChatOpenAI would send it with no result", () => {
+  it("flags a call whose arguments did not parse; sent raw without parsed calls, it also needs a result", () => {
     const broken = new AIMessage({
       content: "",
       id: "b",
@@ -75,15 +75,12 @@ describe("inspectHistory", () => {
       },
     });
     const { problems } = inspectHistory([new HumanMessage("go"), broken]);
-    expect(problems).toEqual([
-      expect.objectContaining({
-        code: "invalid-tool-call",
-        index: 1,
-        toolCallId: "call_1",
-        severity: "error",
-        fixedInRequests: false,
-      }),
+    expect(problems.map((p) => [p.code, p.index, p.toolCallId, p.severity, p.fixedInRequests])).toEqual([
+      ["unanswered-call", 1, "call_1", "error", true],
+      ["invalid-tool-call", 1, "call_1", "warning", false],
     ]);
-    expect(problems[0]!.detail).toContain("bad JSON");
+    expect(problems[1]!.detail).toContain("bad JSON");
+    const sent = repairDanglingToolCalls([new HumanMessage("go"), broken]);
+    expect(inspectHistory(sent.messages).problems.map((p) => p.code)).toEqual(["invalid-tool-call"]);
   });
 });

@@ -135,17 +135,15 @@ function messageProblems(messages: readonly BaseMessage[]): HistoryProblem[] {
     if (!isAIMessage(message)) return;
     const invalid = message.invalid_tool_calls ?? [];
     const base = { index: at, ...(id ? { messageId: id } : {}) };
-    // Without parsed calls, ChatOpenAI sends the raw ones kept in additional_kwargs: calls no result answers.
-    const sentRaw = !message.tool_calls?.length && Array.isArray(message.additional_kwargs?.tool_calls);
     invalid.forEach((call, index) =>
       problems.push({
         ...base,
         code: "invalid-tool-call",
         callIndex: index,
-        severity: sentRaw ? "error" : "warning",
+        severity: "warning",
         fixedInRequests: false,
         toolCallId: call.id ?? "",
-        detail: `tool call '${call.name ?? "?"}' has arguments that did not parse${call.error ? ` (${call.error})` : ""}: it never ran and has no result`,
+        detail: `tool call '${call.name ?? "?"}' has arguments that did not parse${call.error ? ` (${call.error})` : ""}: it never ran`,
       }),
     );
     if (invalid.length === 0 && !message.tool_calls?.length && message.text.trim() === "")

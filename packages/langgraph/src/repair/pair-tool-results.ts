@@ -26,9 +26,24 @@ export interface ToolResultPairing {
 /** The key of a call in the pairing's maps. */
 export const callKey = (call: CallRef): string => `${call.message}:${call.index}`;
 
-/** The AI message's tool calls, or none. */
+/**
+ * The tool calls a request carries for a message: an AI message's parsed calls; without any, the provider's raw calls
+ * kept in `additional_kwargs.tool_calls` (calls whose arguments did not parse: ChatOpenAI sends those); else none.
+ */
 export function toolCallsOf(message: BaseMessage): ReadonlyArray<{ id?: string; name: string }> {
-  return isAIMessage(message) ? (message.tool_calls ?? []) : [];
+  if (!isAIMessage(message)) return [];
+  if (message.tool_calls?.length) return message.tool_calls;
+  return rawToolCallsOf(message);
+}
+
+/** The raw (OpenAI format) calls of an AI message without parsed ones, as `{ id, name }`. */
+export function rawToolCallsOf(message: BaseMessage): ReadonlyArray<{ id?: string; name: string }> {
+  const raw = (message.additional_kwargs as { tool_calls?: unknown } | undefined)?.tool_calls;
+  if (!Array.isArray(raw) || raw.length === 0) return [];
+  return raw.map((entry: { id?: unknown; function?: { name?: unknown } } | undefined) => ({
+    ...(typeof entry?.id === "string" ? { id: entry.id } : {}),
+    name: typeof entry?.function?.name === "string" ? entry.function.name : "",
+  }));
 }
 
 /**

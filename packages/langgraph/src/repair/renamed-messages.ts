@@ -16,11 +16,15 @@ export function aiMessageWithCallIds(
 ): AIMessage {
   const calls = message.tool_calls ?? [];
   const { tool_calls: rawCalls, ...additional } = message.additional_kwargs ?? {};
+  // Without parsed calls, the raw ones are what a request carries: rename them by position, never drop them.
+  const rawOnly = calls.length === 0;
   const renamedRaw =
-    raw === "rename" && Array.isArray(rawCalls)
+    (raw === "rename" || rawOnly) && Array.isArray(rawCalls)
       ? {
           tool_calls: rawCalls.map((entry, index) =>
-            ids[index] !== undefined && entry?.id === calls[index]?.id ? { ...entry, id: ids[index]! } : entry,
+            ids[index] !== undefined && (rawOnly || entry?.id === calls[index]?.id)
+              ? { ...entry, id: ids[index]! }
+              : entry,
           ),
         }
       : raw === "rename" && rawCalls !== undefined

@@ -85,6 +85,28 @@ describe("repairDanglingToolCalls", () => {
     expect((messages[4] as ToolMessage).tool_call_id).toBe((messages[3] as AIMessage).tool_calls![0]!.id);
   });
 
+  it("answers a call sent raw (its arguments did not parse) with a 'not run' result, renaming a repeated raw id", () => {
+    const rawOnly = (id: string, call: string) =>
+      new AIMessage({
+        content: "",
+        id,
+        tool_calls: [],
+        invalid_tool_calls: [{ name: "job", args: "{", id: call, error: "bad JSON", type: "invalid_tool_call" }],
+        additional_kwargs: { tool_calls: [{ id: call, type: "function", function: { name: "job", arguments: "{" } }] },
+      });
+    const history = [rawOnly("a1", "call_0"), answer("call_0"), new HumanMessage("again"), rawOnly("a2", "call_0")];
+    const { messages, repairs, orphans } = repairDanglingToolCalls(history);
+    expect(orphans).toEqual([]);
+    expect(repairs.map((repair) => repair.tool_call_id)).toEqual(["call_0"]);
+    expect(repairs[0]!.text).toContain("was not run: its arguments did not parse (bad JSON)");
+    const sent = messages[3] as AIMessage;
+    const rawIds = (sent.additional_kwargs.tool_calls as Array<{ id: string }>).map((raw) => raw.id);
+    expect(rawIds).toEqual(["call_0-skillgraph-1"]);
+    expect(sent.tool_calls).toEqual([]);
+    expect((messages[4] as ToolMessage).tool_call_id).toBe("call_0-skillgraph-1");
+    expect(messages[1]).toBe(history[1]);
+  });
+
   it("leaves out results that answer no call (a replaced AI message) or a call already answered, keeping the input", () => {
     const replaced = new AIMessage({ content: "the reply that replaced the call", id: "chatcmpl-1" });
     const history = [new HumanMessage("hi"), replaced, answer("call_9"), ai("a2", "c1"), answer("c1"), answer("c1")];

@@ -1,5 +1,5 @@
 import { ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { callKey, pairToolResults, toolCallsOf, type ToolResultPairing } from "./pair-tool-results.js";
+import { callKey, pairToolResults, rawToolCallsOf, toolCallsOf, type ToolResultPairing } from "./pair-tool-results.js";
 import { aiMessageWithCallIds, toolMessageWithCallId } from "./renamed-messages.js";
 
 /** The history as the model is sent it, and the cancellation answers that were added. */
@@ -26,7 +26,9 @@ export function cancelledToolMessageId(toolCallId: string): string {
  * one is not answered by that earlier result). Then each answer is placed right after its AI message, results that
  * answer no call are left out (they stay in state), each unanswered call (Ctrl-C, a crash) gets an error ToolMessage
  * saying it was cancelled, and a call whose id is empty or repeats an earlier call's is sent under a new id
- * (`<id>-skillgraph-<n>`, stable while the thread grows) with its answer. A sound history is returned as is (the
+ * (`<id>-skillgraph-<n>`, stable while the thread grows) with its answer. An AI message without parsed calls counts
+ * the raw ones a request still carries (`additional_kwargs.tool_calls`: arguments that did not parse); unanswered,
+ * such a call gets a result saying it was not run. A sound history is returned as is (the
  * same array), so the normal request keeps its bytes; the check is one pass.
  * @param messages the thread's messages, oldest first
  * @example
@@ -54,7 +56,7 @@ export function repairDanglingToolCalls(messages: readonly BaseMessage[]): Repai
         out.push(toolMessageWithCallId(messages[answer] as ToolMessage, sentId));
         return;
       }
-      const cancelled = cancelledToolMessage(call.name, call.id ?? "", sentId);
+      const cancelled = cancelledToolMessage(call, sentId, unparsedError(message as AIMessage, call.id));
       repairs.push(cancelled);
       out.push(toolMessageWithCallId(cancelled, sentId));
     });
@@ -71,8 +73,10 @@ function isWellFormed(messages: readonly BaseMessage[]): boolean {
   for (let at = 0; at < messages.length; at += 1) {
     const type = messages[at]!.getType();
     if (type === "tool") return false;
-    const calls = type === "ai" ? (messages[at] as AIMessage).tool_calls : undefined;
-    if (!calls?.length) continue;
+    if (type !== "ai") continue;
+    const parsed = (messages[at] as AIMessage).tool_calls;
+    const calls = parsed?.length ? parsed : rawToolCallsOf(messages[at]!);
+    if (calls.length === 0) continue;
     const pending = new Set<string>();
     for (const call of calls) {
       if (!call.id || ids.has(call.id)) return false;
@@ -88,17 +92,28 @@ function isWellFormed(messages: readonly BaseMessage[]): boolean {
 
 /** The AI message as sent: itself, or a copy whose empty or repeated call ids are replaced. */
 function sentAIMessage(message: AIMessage, at: number, pairing: ToolResultPairing): AIMessage {
-  const ids = (message.tool_calls ?? []).map((_, index) => pairing.renamed.get(callKey({ message: at, index })));
+  const ids = toolCallsOf(message).map((_, index) => pairing.renamed.get(callKey({ message: at, index })));
   return ids.some((id) => id !== undefined) ? aiMessageWithCallIds(message, ids, "drop") : message;
 }
 
-/** The stored cancellation: it answers the call's stored id; its message id comes from the id the call is sent under. */
-function cancelledToolMessage(name: string, toolCallId: string, sentId: string): ToolMessage {
+/** Why a call never ran when its arguments did not parse (the invalid call's error), else undefined. */
+function unparsedError(message: AIMessage, id: string | undefined): string | undefined {
+  if (message.tool_calls?.length) return undefined;
+  const invalid = (message.invalid_tool_calls ?? []).find((call) => call.id === id);
+  return invalid ? (invalid.error ?? "arguments did not parse") : undefined;
+}
+
+/** The stored answer of an unanswered call: it answers the call's stored id; its message id comes from the sent id. */
+function cancelledToolMessage(call: { id?: string; name: string }, sentId: string, unparsed: string | undefined) {
+  const { name } = call;
   return new ToolMessage({
     id: cancelledToolMessageId(sentId),
     name,
-    tool_call_id: toolCallId,
+    tool_call_id: call.id ?? "",
     status: "error",
-    content: `Tool call '${name}' was cancelled: the run stopped before it returned (interrupted or crashed), so its result is unknown. Call it again if it is still needed.`,
+    content:
+      unparsed === undefined
+        ? `Tool call '${name}' was cancelled: the run stopped before it returned (interrupted or crashed), so its result is unknown. Call it again if it is still needed.`
+        : `Tool call '${name}' was not run: its arguments did not parse (${unparsed}). Call it again with valid JSON arguments if it is still needed.`,
   });
 }

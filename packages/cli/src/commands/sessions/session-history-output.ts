@@ -62,8 +62,6 @@ export function problemLines(problems: readonly HistoryProblem[]): string[] {
 function advice(name: string, problems: readonly HistoryProblem[]): string {
   if (problems.some((problem) => problem.code === "unanswered-call"))
     return `Run: skillgraph sessions repair ${terminalSafeLine(name)}`;
-  if (problems.some((problem) => problem.severity === "error" && !problem.fixedInRequests))
-    return "sessions repair cannot fix these: strict model servers reject the session until they are gone.";
   return "Nothing to repair: every request leaves these out or sends them under unique ids (sessions repair writes nothing).";
 }
 

@@ -153,11 +153,12 @@ describe("skillgraph sessions show / repair on a session saved by an older versi
     expect(shown.messages[8]!.tool_calls).toEqual([{ id: "call_0", name: "read_skill", args: { name: "sql-review" } }]);
   });
 
-  it("show lists a call whose arguments did not parse instead of an empty AI message; repair says it cannot fix it", async () => {
+  it("show lists a call whose arguments did not parse instead of an empty AI message; repair answers it", async () => {
     const human = captureIO();
     expect(await run(["show", "bad-args"], human.io)).toBe(0);
     expect(human.chunks.stdout).toContain("invalid call read_skill [call_7]: bad JSON");
-    expect(human.chunks.stdout).toContain("sessions repair cannot fix these");
+    expect(human.chunks.stdout).toContain("message 1: unanswered-call");
+    expect(human.chunks.stdout).toContain("Run: skillgraph sessions repair bad-args");
     const json = captureIO();
     await run(["show", "bad-args", "--json"], json.io);
     const shown = JSON.parse(json.chunks.stdout) as { messages: Array<{ invalid_tool_calls?: unknown[] }> };
@@ -165,9 +166,14 @@ describe("skillgraph sessions show / repair on a session saved by an older versi
       { id: "call_7", name: "read_skill", args: '{"name": sql', error: "bad JSON" },
     ]);
     const repair = captureIO();
-    expect(await run(["repair", "bad-args"], repair.io)).toBe(1);
-    expect(repair.chunks.stdout).toContain("Not fixed:");
-    expect(repair.chunks.stdout).toContain("is not sound");
+    expect(await run(["repair", "bad-args"], repair.io)).toBe(0);
+    expect(repair.chunks.stdout).toContain("message 1: read_skill [call_7]");
+    expect(repair.chunks.stdout).toContain("Left as they are (model servers accept them):");
+    const after = captureIO();
+    await run(["show", "bad-args", "--json"], after.io);
+    const stored = JSON.parse(after.chunks.stdout) as { messages: Array<{ content: string; toolCallId?: string }> };
+    expect(stored.messages[2]).toMatchObject({ toolCallId: "call_7" });
+    expect(stored.messages[2]!.content).toContain("was not run: its arguments did not parse (bad JSON)");
   });
 
   it("repair writes nothing while a chat holds the session's lease: exit 1 naming the holder", async () => {
