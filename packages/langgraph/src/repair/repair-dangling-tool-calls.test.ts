@@ -41,6 +41,94 @@ describe("repairDanglingToolCalls", () => {
     expect(messages.at(-1)!.getType()).toBe("tool");
   });
 
+  it("does not take a call whose id repeats an answered one as answered by that earlier result", () => {
+    const history = [
+      ai("a1", "call_0"),
+      answer("call_0"),
+      new AIMessage("ok"),
+      new HumanMessage("next"),
+      ai("a2", "call_0"),
+    ];
+    const { messages, repairs, orphans } = repairDanglingToolCalls(history);
+    expect(orphans).toEqual([]);
+    expect(repairs).toHaveLength(1);
+    expect(repairs[0]!.tool_call_id).toBe("call_0");
+    expect(repairs[0]!.id).toBe(cancelledToolMessageId("call_0-skillgraph-1"));
+    expect(repairs[0]!.id).not.toBe(cancelledToolMessageId("call_0"));
+    const sent = messages.at(-2) as AIMessage;
+    expect(sent.id).toBe("a2");
+    expect(sent.tool_calls![0]!.id).toBe("call_0-skillgraph-1");
+    expect((messages.at(-1) as ToolMessage).tool_call_id).toBe("call_0-skillgraph-1");
+    expect((messages[1] as ToolMessage).tool_call_id).toBe("call_0");
+    expect(repairDanglingToolCalls([...history, repairs[0]!]).repairs).toEqual([]);
+  });
+
+  it("pairs each answer of a repeated call id with the call right before it, renaming the later one on the wire", () => {
+    const history = [ai("a1", "call_0"), answer("call_0"), ai("a2", "call_0"), answer("call_0"), new AIMessage("done")];
+    const { messages, repairs } = repairDanglingToolCalls(history);
+    expect(repairs).toEqual([]);
+    expect(messages.map((message) => message.getType())).toEqual(["ai", "tool", "ai", "tool", "ai"]);
+    expect(messages[3]).not.toBe(history[3]);
+    expect((messages[3] as ToolMessage).tool_call_id).toBe((messages[2] as AIMessage).tool_calls![0]!.id);
+    expect(messages[3]!.text).toBe("answer call_0");
+    expect(history[2]).toBeInstanceOf(AIMessage);
+    expect((history[2] as AIMessage).tool_calls![0]!.id).toBe("call_0");
+  });
+
+  it("gives a result in the block right after an AI message to that message's call, not an older open one", () => {
+    const history = [ai("a1", "c"), new HumanMessage("stop"), ai("a2", "c"), answer("c")];
+    const { messages, repairs } = repairDanglingToolCalls(history);
+    expect(repairs.map((repair) => [repair.tool_call_id, repair.id])).toEqual([["c", cancelledToolMessageId("c")]]);
+    expect(messages.map((message) => message.getType())).toEqual(["ai", "tool", "human", "ai", "tool"]);
+    expect(messages[1]!.text).toContain("cancelled");
+    expect(messages[4]!.text).toBe("answer c");
+    expect((messages[4] as ToolMessage).tool_call_id).toBe((messages[3] as AIMessage).tool_calls![0]!.id);
+  });
+
+  it("answers a call sent raw (its arguments did not parse) with a 'not run' result, renaming a repeated raw id", () => {
+    const rawOnly = (id: string, call: string) =>
+      new AIMessage({
+        content: "",
+        id,
+        tool_calls: [],
+        invalid_tool_calls: [{ name: "job", args: "{", id: call, error: "bad JSON", type: "invalid_tool_call" }],
+        additional_kwargs: { tool_calls: [{ id: call, type: "function", function: { name: "job", arguments: "{" } }] },
+      });
+    const history = [rawOnly("a1", "call_0"), answer("call_0"), new HumanMessage("again"), rawOnly("a2", "call_0")];
+    const { messages, repairs, orphans } = repairDanglingToolCalls(history);
+    expect(orphans).toEqual([]);
+    expect(repairs.map((repair) => repair.tool_call_id)).toEqual(["call_0"]);
+    expect(repairs[0]!.text).toContain("was not run: its arguments did not parse (bad JSON)");
+    const sent = messages[3] as AIMessage;
+    const rawIds = (sent.additional_kwargs.tool_calls as Array<{ id: string }>).map((raw) => raw.id);
+    expect(rawIds).toEqual(["call_0-skillgraph-1"]);
+    expect(sent.tool_calls).toEqual([]);
+    expect((messages[4] as ToolMessage).tool_call_id).toBe("call_0-skillgraph-1");
+    expect(messages[1]).toBe(history[1]);
+  });
+
+  it("leaves out results that answer no call (a replaced AI message) or a call already answered, keeping the input", () => {
+    const replaced = new AIMessage({ content: "the reply that replaced the call", id: "chatcmpl-1" });
+    const history = [new HumanMessage("hi"), replaced, answer("call_9"), ai("a2", "c1"), answer("c1"), answer("c1")];
+    const { messages, orphans } = repairDanglingToolCalls(history);
+    expect(orphans).toEqual([2, 5]);
+    expect(messages).toEqual([history[0], replaced, history[3], history[4]]);
+    expect(history).toHaveLength(6);
+  });
+
+  it("gives empty call ids an id on the wire and answers them in place", () => {
+    const empty = new AIMessage({
+      content: "",
+      id: "a",
+      tool_calls: [{ name: "job", args: {}, id: "", type: "tool_call" }],
+    });
+    const { messages, repairs } = repairDanglingToolCalls([empty, answer("")]);
+    expect(repairs).toEqual([]);
+    const id = (messages[0] as AIMessage).tool_calls![0]!.id!;
+    expect(id).not.toBe("");
+    expect((messages[1] as ToolMessage).tool_call_id).toBe(id);
+  });
+
   it("on random histories: every call answered right after it, nothing lost, a sound history kept as is, idempotent", () => {
     let seed = 7;
     const random = (n: number) => {
@@ -88,5 +176,70 @@ describe("repairDanglingToolCalls", () => {
     }
     expect(sound).toBeGreaterThan(20);
     expect(sound).toBeLessThan(380);
+  });
+});
+
+describe("repairDanglingToolCalls on damaged histories (repeated message and call ids, empty ids, orphan results)", () => {
+  /** What a strict server accepts: each result right after its own call, each call answered once, call ids unique. */
+  const validOnWire = (messages: readonly BaseMessage[]) => {
+    const ids = new Set<string>();
+    for (let at = 0; at < messages.length; at++) {
+      const message = messages[at]!;
+      if (message.getType() === "tool") return false;
+      if (!isAIMessage(message) || !message.tool_calls?.length) continue;
+      const pending = new Set<string>();
+      for (const call of message.tool_calls) {
+        if (!call.id || ids.has(call.id)) return false;
+        ids.add(call.id);
+        pending.add(call.id);
+      }
+      while (at + 1 < messages.length && messages[at + 1]!.getType() === "tool")
+        if (!pending.delete((messages[++at] as ToolMessage).tool_call_id)) return false;
+      if (pending.size > 0) return false;
+    }
+    return true;
+  };
+
+  it("every call answered right after it under a unique id, only orphans left out, persisted repairs settle it", () => {
+    let seed = 11;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return Math.floor(seed / 65_536) % n; // the high bits: the low ones of this generator cycle quickly
+    };
+    const callIds = ["call_0", "call_1", ""];
+    const counts = { orphans: 0, renamed: 0, repairs: 0 };
+    for (let round = 0; round < 400; round++) {
+      const history: BaseMessage[] = [new HumanMessage("go")];
+      const pending: string[] = [];
+      for (let step = 0; step < 9; step++) {
+        const kind = random(8);
+        if (kind === 0) history.push(new HumanMessage(`h${step}`));
+        else if (kind <= 2) {
+          const calls = Array.from({ length: 1 + random(2) }, () => callIds[random(callIds.length)]!);
+          history.push(ai(`chatcmpl-${random(3)}`, ...calls));
+          pending.push(...calls);
+        } else if (kind === 3) history.push(answer(random(2) === 0 ? "call_0" : `gone_${step}`));
+        else if (pending.length > 0) history.push(answer(pending.splice(random(pending.length), 1)[0]!));
+      }
+      const { messages, repairs, orphans } = repairDanglingToolCalls(history);
+      expect(validOnWire(messages)).toBe(true);
+      expect(messages).toHaveLength(history.length - orphans.length + repairs.length);
+      for (const index of orphans) expect(history[index]!.getType()).toBe("tool");
+      const sentText = messages.map((message) => `${message.getType()}:${message.id}:${message.text}`);
+      history.forEach((message, index) => {
+        if (!orphans.includes(index)) expect(sentText).toContain(`${message.getType()}:${message.id}:${message.text}`);
+      });
+      expect(new Set(repairs.map((repair) => repair.id)).size).toBe(repairs.length);
+      expect(repairDanglingToolCalls(messages).messages).toBe(messages);
+      const persisted = [...history, ...repairs];
+      expect(repairDanglingToolCalls(persisted).repairs).toEqual([]);
+      expect(validOnWire(repairDanglingToolCalls(persisted).messages)).toBe(true);
+      counts.orphans += orphans.length;
+      counts.repairs += repairs.length;
+      counts.renamed += messages.filter((message, index) => message !== history[index] && isAIMessage(message)).length;
+    }
+    expect(counts.orphans).toBeGreaterThan(50);
+    expect(counts.repairs).toBeGreaterThan(50);
+    expect(counts.renamed).toBeGreaterThan(50);
   });
 });

@@ -1,119 +1,119 @@
-import { isAIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
+import { ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { callKey, pairToolResults, rawToolCallsOf, toolCallsOf, type ToolResultPairing } from "./pair-tool-results.js";
+import { aiMessageWithCallIds, toolMessageWithCallId } from "./renamed-messages.js";
 
-/** A history with every tool call answered right after its AI message, and the cancellation answers that were added. */
+/** The history as the model is sent it, and the cancellation answers that were added. */
 export interface RepairedHistory {
   /** The repaired history; the input array itself when nothing needed repair. */
   messages: BaseMessage[];
   /** ToolMessages added for calls that never got an answer (to persist: their ids are stable per call). */
   repairs: ToolMessage[];
+  /** Indexes (in the input) of tool results left out of `messages` because they answer no call; state keeps them. */
+  orphans: number[];
 }
 
-/** The id of the cancellation ToolMessage for `toolCallId` (stable, so persisting it twice replaces, never duplicates). */
+/**
+ * The id of the cancellation ToolMessage for a call (stable, so persisting it twice replaces, never duplicates).
+ * @param toolCallId the id the call is sent under: unique in the thread, see `repairDanglingToolCalls`
+ */
 export function cancelledToolMessageId(toolCallId: string): string {
   return `skillgraph-cancelled-${toolCallId}`;
 }
 
 /**
- * Repairs dangling tool calls (Ctrl-C or a crash during a tool call leaves an AI message whose calls have no
- * ToolMessage, which providers reject): each unanswered call gets an error ToolMessage saying it was cancelled, and an
- * answer stored later in the history (e.g. a persisted repair) is moved to right after its AI message. A history
- * that needs nothing is returned as is (same array), so the normal request keeps its bytes.
+ * Makes a history a model accepts. Tool results pair with calls by position: a result answers a call only when it
+ * comes after the call's AI message and no earlier result took that call (a call whose id repeats an earlier, answered
+ * one is not answered by that earlier result). Then each answer is placed right after its AI message, results that
+ * answer no call are left out (they stay in state), each unanswered call (Ctrl-C, a crash) gets an error ToolMessage
+ * saying it was cancelled, and a call whose id is empty or repeats an earlier call's is sent under a new id
+ * (`<id>-skillgraph-<n>`, stable while the thread grows) with its answer. An AI message without parsed calls counts
+ * the raw ones a request still carries (`additional_kwargs.tool_calls`: arguments that did not parse); unanswered,
+ * such a call gets a result saying it was not run. A sound history is returned as is (the
+ * same array), so the normal request keeps its bytes; the check is one pass.
  * @param messages the thread's messages, oldest first
  * @example
  * const { messages, repairs } = repairDanglingToolCalls(state.messages);
  * if (repairs.length > 0) await graph.updateState(config, { messages: repairs });
  */
 export function repairDanglingToolCalls(messages: readonly BaseMessage[]): RepairedHistory {
-  if (isWellFormed(messages)) return { messages: messages as BaseMessage[], repairs: [] };
-  const answers = firstAnswers(messages);
-  const repair: Repair = { out: [], placed: new Set(), repairs: [], moved: false };
-  for (let index = 0; index < messages.length; index += 1) {
-    const message = messages[index]!;
-    if (repair.placed.has(message)) continue;
-    repair.out.push(message);
-    if (!isAIMessage(message) || !message.tool_calls?.length) continue;
-    const covered = new Set<string>();
-    while (index + 1 < messages.length && messages[index + 1]!.getType() === "tool") {
-      const next = messages[++index] as ToolMessage;
-      if (repair.placed.has(next)) continue;
-      place(repair, next);
-      covered.add(next.tool_call_id);
+  if (isWellFormed(messages)) return { messages: messages as BaseMessage[], repairs: [], orphans: [] };
+  const pairing = pairToolResults(messages);
+  const out: BaseMessage[] = [];
+  const repairs: ToolMessage[] = [];
+  messages.forEach((message, at) => {
+    if (message.getType() === "tool") return; // placed after its call below, or an orphan left out
+    const calls = toolCallsOf(message);
+    if (calls.length === 0) {
+      out.push(message);
+      return;
     }
-    answerRemainingCalls(repair, message.tool_calls, covered, answers);
-  }
-  const { out, repairs, moved } = repair;
-  return moved || repairs.length > 0 ? { messages: out, repairs } : { messages: messages as BaseMessage[], repairs };
+    out.push(sentAIMessage(message as AIMessage, at, pairing));
+    calls.forEach((call, index) => {
+      const key = callKey({ message: at, index });
+      const sentId = pairing.renamed.get(key) ?? call.id ?? "";
+      const answer = pairing.answerFor.get(key);
+      if (answer !== undefined) {
+        out.push(toolMessageWithCallId(messages[answer] as ToolMessage, sentId));
+        return;
+      }
+      const cancelled = cancelledToolMessage(call, sentId, unparsedError(message as AIMessage, call.id));
+      repairs.push(cancelled);
+      out.push(toolMessageWithCallId(cancelled, sentId));
+    });
+  });
+  return { messages: out, repairs, orphans: pairing.orphans };
 }
 
 /**
- * True when every tool call is answered by the tool messages right after its AI message (the repair would then move
- * and add nothing): the common case, checked in one pass without building the answer map the repair needs.
+ * True when the repair would change nothing: every tool result sits in the block right after the AI message whose
+ * call it answers, every call is answered there exactly once, and call ids are non-empty and unique in the thread.
  */
 function isWellFormed(messages: readonly BaseMessage[]): boolean {
-  for (let index = 0; index < messages.length; index += 1) {
-    const message = messages[index]!;
-    if (!isAIMessage(message) || !message.tool_calls?.length) continue;
-    const unanswered = new Set(message.tool_calls.map((call) => call.id ?? ""));
-    while (index + 1 < messages.length && messages[index + 1]!.getType() === "tool")
-      unanswered.delete((messages[++index] as ToolMessage).tool_call_id);
-    if (unanswered.size > 0) return false;
+  const ids = new Set<string>();
+  for (let at = 0; at < messages.length; at += 1) {
+    const type = messages[at]!.getType();
+    if (type === "tool") return false;
+    if (type !== "ai") continue;
+    const parsed = (messages[at] as AIMessage).tool_calls;
+    const calls = parsed?.length ? parsed : rawToolCallsOf(messages[at]!);
+    if (calls.length === 0) continue;
+    const pending = new Set<string>();
+    for (const call of calls) {
+      if (!call.id || ids.has(call.id)) return false;
+      ids.add(call.id);
+      pending.add(call.id);
+    }
+    while (at + 1 < messages.length && messages[at + 1]!.getType() === "tool")
+      if (!pending.delete((messages[++at] as ToolMessage).tool_call_id)) return false;
+    if (pending.size > 0) return false;
   }
   return true;
 }
 
-/** The repaired history being built. */
-interface Repair {
-  out: BaseMessage[];
-  placed: Set<BaseMessage>;
-  repairs: ToolMessage[];
-  moved: boolean;
+/** The AI message as sent: itself, or a copy whose empty or repeated call ids are replaced. */
+function sentAIMessage(message: AIMessage, at: number, pairing: ToolResultPairing): AIMessage {
+  const ids = toolCallsOf(message).map((_, index) => pairing.renamed.get(callKey({ message: at, index })));
+  return ids.some((id) => id !== undefined) ? aiMessageWithCallIds(message, ids, "drop") : message;
 }
 
-/** The first answer of each tool call id. */
-function firstAnswers(messages: readonly BaseMessage[]): Map<string, BaseMessage> {
-  const answers = new Map<string, BaseMessage>();
-  for (const message of messages) {
-    if (message.getType() !== "tool") continue;
-    const id = (message as ToolMessage).tool_call_id;
-    if (!answers.has(id)) answers.set(id, message);
-  }
-  return answers;
+/** Why a call never ran when its arguments did not parse (the invalid call's error), else undefined. */
+function unparsedError(message: AIMessage, id: string | undefined): string | undefined {
+  if (message.tool_calls?.length) return undefined;
+  const invalid = (message.invalid_tool_calls ?? []).find((call) => call.id === id);
+  return invalid ? (invalid.error ?? "arguments did not parse") : undefined;
 }
 
-function place(repair: Repair, message: BaseMessage): void {
-  repair.out.push(message);
-  repair.placed.add(message);
-}
-
-/** Answers each call not yet covered: its later answer moved up to here, or a cancellation. */
-function answerRemainingCalls(
-  repair: Repair,
-  calls: ReadonlyArray<{ id?: string; name: string }>,
-  covered: Set<string>,
-  answers: ReadonlyMap<string, BaseMessage>,
-): void {
-  for (const call of calls) {
-    const id = call.id ?? "";
-    if (covered.has(id)) continue;
-    covered.add(id);
-    const later = answers.get(id);
-    if (later && !repair.placed.has(later)) {
-      place(repair, later);
-      repair.moved = true;
-    } else if (!later) {
-      const cancelled = cancelledToolMessage(call.name, id);
-      repair.out.push(cancelled);
-      repair.repairs.push(cancelled);
-    }
-  }
-}
-
-function cancelledToolMessage(name: string, toolCallId: string): ToolMessage {
+/** The stored answer of an unanswered call: it answers the call's stored id; its message id comes from the sent id. */
+function cancelledToolMessage(call: { id?: string; name: string }, sentId: string, unparsed: string | undefined) {
+  const { name } = call;
   return new ToolMessage({
-    id: cancelledToolMessageId(toolCallId),
+    id: cancelledToolMessageId(sentId),
     name,
-    tool_call_id: toolCallId,
+    tool_call_id: call.id ?? "",
     status: "error",
-    content: `Tool call '${name}' was cancelled: the run stopped before it returned (interrupted or crashed), so its result is unknown. Call it again if it is still needed.`,
+    content:
+      unparsed === undefined
+        ? `Tool call '${name}' was cancelled: the run stopped before it returned (interrupted or crashed), so its result is unknown. Call it again if it is still needed.`
+        : `Tool call '${name}' was not run: its arguments did not parse (${unparsed}). Call it again with valid JSON arguments if it is still needed.`,
   });
 }

@@ -85,6 +85,20 @@ describe("skillgraph sessions", () => {
     ]);
   });
 
+  it("repair refuses a session another graph wrote (it would drop that graph's state) and writes nothing", async () => {
+    const { io, chunks } = captureIO(dir);
+    expect(await run(["repair", "alpha", "--checkpoint", url()], io)).toBe(1);
+    expect(chunks.stderr).toContain("session 'alpha' was not written by skillgraph chat (channels ");
+    expect(chunks.stderr).toMatch(/channels [^)]*\bskills\b/);
+    const shown = captureIO(dir);
+    await run(["show", "alpha", "--checkpoint", url(), "--json", "--skills", "skills"], shown.io);
+    expect(JSON.parse(shown.chunks.stdout)).toMatchObject({ problems: [] });
+    await expect(run(["repair", "--checkpoint", url()], io)).rejects.toThrow("repair needs a session NAME");
+    await expect(run(["show", "alpha", "--dry-run", "--checkpoint", url()], io)).rejects.toThrow(
+      "--dry-run is for repair",
+    );
+  });
+
   it("prunes one session and reports what it removed, leaving it readable", async () => {
     const { io, chunks } = captureIO(dir);
     expect(await run(["prune", "beta", "--keep-last", "2", "--checkpoint", url(), "--json"], io)).toBe(0);

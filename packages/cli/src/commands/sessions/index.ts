@@ -8,6 +8,7 @@ import { SESSIONS_URL_HELP, sessionsUrl } from "../../sessions-url.js";
 import { deleteSession } from "./delete-session.js";
 import { listStoredSessions } from "./list-sessions.js";
 import { pruneSessions } from "./prune-sessions.js";
+import { repairSession } from "./repair-session.js";
 import {
   readSessionsArgs,
   sessionsCommandSchema,
@@ -19,10 +20,10 @@ import { showSession } from "./show-session.js";
 
 /** One-line usage shown by `skillgraph sessions --help` and on usage errors. */
 export const usage =
-  "skillgraph sessions list | show NAME [--skills DIR]... | prune [NAME] [--keep-last N] [--max-age D] | delete NAME   [--checkpoint URL] [--json]";
+  "skillgraph sessions list | show NAME [--skills DIR]... | repair NAME [--dry-run] | prune [NAME] [--keep-last N] [--max-age D] | delete NAME   [--checkpoint URL] [--json]";
 
 export const help: CommandHelp = {
-  summary: "List, inspect, prune and delete the checkpointed sessions `skillgraph chat` writes.",
+  summary: "List, inspect, repair, prune and delete the checkpointed sessions `skillgraph chat` writes.",
   options: [
     SESSIONS_URL_HELP,
     { flags: "--json", description: "print JSON instead of text", default: "off" },
@@ -32,6 +33,7 @@ export const help: CommandHelp = {
       default: "none",
     },
     { flags: "--max-age D", description: "prune: drop checkpoints older than D (e.g. 30m, 12h, 7d)", default: "none" },
+    { flags: "--dry-run", description: "repair: say what it would do, write nothing", default: "off" },
     {
       flags: "--skills DIR",
       description: "show: skill folders to check loaded skills against for drift (repeatable)",
@@ -40,12 +42,17 @@ export const help: CommandHelp = {
   ],
   notes: [
     "A session's workspace (the files its commands wrote) lives beside the sessions database, in workspaces/<session>; delete removes it, prune removes those of sessions no longer stored and, with --max-age, those unused that long.",
-    "Exit codes: 0 ok, 1 session not found (show, prune NAME, delete), 2 usage error.",
+    "show flags a damaged history (sessions saved by an older skillgraph: replaced replies, repeated tool-call ids); repair gives repeated or empty tool-call ids unique ids (call and result replaced in place) and answers tool calls left without a result with a 'cancelled' result; it never deletes a message (results that answer no call stay stored, and every request leaves them out).",
+    "Exit codes: 0 ok, 1 session not found (show, repair, prune NAME, delete) or, for repair, a session that is still not sound or that it refuses to write (busy, waiting for an approval, an unfinished step, not written by chat), 2 usage error.",
   ],
-  examples: ["skillgraph sessions list", "skillgraph sessions prune --keep-last 5 --max-age 7d"],
+  examples: [
+    "skillgraph sessions list",
+    "skillgraph sessions repair 2026-11-25-1012 --dry-run",
+    "skillgraph sessions prune --keep-last 5 --max-age 7d",
+  ],
 };
 
-/** `skillgraph sessions`: list, inspect, prune and delete checkpointed sessions. */
+/** `skillgraph sessions`: list, inspect, repair, prune and delete checkpointed sessions. */
 export async function run(args: string[], io: CliIO): Promise<number> {
   const command = checkedOptions(sessionsCommandSchema, readSessionsArgs(args));
   const url = sessionsUrl(command.checkpoint, io.env);
@@ -74,6 +81,8 @@ function runAction(saver: BaseCheckpointSaver, command: SessionsCommand, context
       return listStoredSessions(saver, context);
     case "show":
       return showSession(saver, command.name, command.skills, context);
+    case "repair":
+      return repairSession(saver, command.name, command.dryRun, context);
     case "prune":
       return pruneSessions(saver, command.name, command, context);
     case "delete":

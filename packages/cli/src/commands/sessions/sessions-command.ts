@@ -9,12 +9,13 @@ import { parseDuration } from "./parse-duration.js";
 const sessionsFlags = {
   checkpoint: { type: "string" },
   json: { type: "boolean" },
+  "dry-run": { type: "boolean" },
   "keep-last": { type: "string" },
   "max-age": { type: "string" },
   skills: { type: "string", multiple: true },
 } as const;
 
-const ACTIONS = ["list", "show", "prune", "delete"] as const;
+const ACTIONS = ["list", "show", "repair", "prune", "delete"] as const;
 
 /** What every action shares: the flags that are not the action's own. */
 interface SessionsFlags {
@@ -29,6 +30,7 @@ export type SessionsCommand = SessionsFlags &
   (
     | { action: "list" }
     | { action: "show" | "delete"; name: string }
+    | { action: "repair"; name: string; dryRun: boolean }
     | { action: "prune"; name: string | undefined; keepLast: number | undefined; maxAgeMs: number | undefined }
   );
 
@@ -70,9 +72,10 @@ function maxAgeOf(text: string | undefined): number | string | undefined {
 /** The action and its NAME, or the message saying what is wrong with them. */
 function actionOf(positionals: string[]): { action: (typeof ACTIONS)[number]; name: string | undefined } | string {
   const [action, name, ...extra] = positionals;
-  if (!action) return "missing action: list, show, prune or delete";
+  if (!action) return "missing action: list, show, repair, prune or delete";
   if (!(ACTIONS as readonly string[]).includes(action)) return `unknown action '${action}'`;
-  if ((action === "show" || action === "delete") && !name) return `${action} needs a session NAME`;
+  if ((action === "show" || action === "repair" || action === "delete") && !name)
+    return `${action} needs a session NAME`;
   if (extra.length > 0 || (action === "list" && name)) return `unexpected argument '${extra[0] ?? name}'`;
   return { action: action as (typeof ACTIONS)[number], name };
 }
@@ -84,6 +87,7 @@ export const sessionsCommandSchema = z
     values: z.object({
       checkpoint: z.string().optional(),
       json: z.boolean().optional(),
+      "dry-run": z.boolean().optional(),
       "keep-last": z.string().optional(),
       "max-age": z.string().optional(),
       skills: z.array(z.string()).optional(),
@@ -105,5 +109,8 @@ export const sessionsCommandSchema = z
     const flags = { checkpoint: args.values.checkpoint, json: args.values.json === true, skills: args.values.skills };
     if (action.action === "list") return { ...flags, action: "list" };
     if (action.action === "prune") return { ...flags, action: "prune", name: action.name, keepLast, maxAgeMs };
+    if (action.action === "repair")
+      return { ...flags, action: "repair", name: action.name!, dryRun: args.values["dry-run"] === true };
+    if (args.values["dry-run"]) return problem("--dry-run is for repair");
     return { ...flags, action: action.action, name: action.name! };
   });

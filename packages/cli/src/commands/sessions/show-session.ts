@@ -1,14 +1,18 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { checkpointStats, inspectSession } from "@skillgraph/checkpoint";
+import { inspectHistory } from "@skillgraph/langgraph/repair";
 import { truncate } from "../../output/format-table.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
+import { openChatSession } from "./chat-session-graph.js";
 import { formatBytes } from "./parse-duration.js";
+import { damagedHistoryBlock, messageBody, messageJson } from "./session-history-output.js";
 import type { SessionsContext } from "./sessions-command.js";
 
 /**
  * `sessions show NAME`: the session's storage, loaded skills (flagging those changed on disk since, checked against
- * `skills` or the conventional folders), pending writes and approvals, and messages; exit 1 when it is not stored.
+ * `skills` or the conventional folders), pending writes and approvals, a damaged history's problems, and messages with
+ * their tool calls; exit 1 when it is not stored.
  */
 export async function showSession(
   saver: BaseCheckpointSaver,
@@ -24,12 +28,16 @@ export async function showSession(
     return 1;
   }
   const stats = await checkpointStats(saver, name);
+  const messages = await (await openChatSession(saver, name)).messages();
+  const { problems } = inspectHistory(messages);
   if (json) {
     out(
       JSON.stringify({
         ...session,
         updatedAt: session.updatedAt === undefined ? null : new Date(session.updatedAt).toISOString(),
         storage: stats,
+        messages: messages.map(messageJson),
+        problems,
       }),
     );
     return 0;
@@ -56,11 +64,13 @@ export async function showSession(
         `\nWaiting for approval: ${terminalSafeLine(session.pendingInterrupts.map((value) => JSON.stringify(value)).join(", "))}`,
       ),
     );
-  out(`\nMessages (${session.messages.length}):`);
-  const width = Math.max(30, ((io.stdout as { columns?: number }).columns ?? 100) - 12);
-  for (const message of session.messages) {
-    const body = message.toolCalls ? `calls ${message.toolCalls.join(", ")}` : message.content;
-    out(`  ${style.cyan(message.type.padEnd(6))} ${truncate(terminalSafeLine(body), width)}`);
-  }
+  if (problems.length > 0) for (const line of damagedHistoryBlock(name, problems, style)) out(line);
+  out(`\nMessages (${messages.length}):`);
+  const width = Math.max(30, ((io.stdout as { columns?: number }).columns ?? 100) - 18);
+  messages.forEach((message, index) => {
+    const number = style.dim(String(index).padStart(4));
+    const body = truncate(terminalSafeLine(messageBody(message)), width);
+    out(`${number} ${style.cyan(message.getType().padEnd(6))} ${body}`);
+  });
   return 0;
 }
