@@ -73,9 +73,18 @@ export const NUMERIC_SPECIALS: ReadonlySet<string> = new Set([
   "OPTIND",
 ]);
 
-/** Text the grammar kept as a plain leaf although bash expands it: a backtick or `$(`, `${`, `$name` inside. */
+/**
+ * Text the grammar kept as a plain leaf although bash expands it: an unescaped backtick, or `$(`, `${`, `$[`, `$name`
+ * or a special parameter inside (backslash pairs are skipped, so `\\$(x)` counts and `\$(x)` does not).
+ */
 export function hidesExpansion(text: string): boolean {
-  return /(^|[^\\])(`|\$[({A-Za-z_0-9@*#?$!-])/.test(text);
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === "\\") index += 1;
+    else if (char === "`") return true;
+    else if (char === "$" && /[({[A-Za-z_0-9@*#?$!-]/.test(text[index + 1] ?? "")) return true;
+  }
+  return false;
 }
 
 /** Callbacks of {@link expansionProblem}. */
@@ -176,7 +185,7 @@ function operandProblem(
   }
   if (!PLAIN_OPERATORS.has(operator) && operator !== "=" && operator !== ":=")
     return `'${node.text}' uses '${operator}', which the checker does not know`;
-  if (hidesExpansion(child.text) && (child.type === "word" || child.type === "regex"))
+  if (hidesExpansion(child.text) && ["word", "regex", "raw_string"].includes(child.type))
     return `'${node.text}' holds an expansion the grammar does not show; write it outside \${...}`;
   if (child.type !== "regex") visitor.word(child);
   return undefined;

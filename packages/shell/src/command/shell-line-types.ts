@@ -52,6 +52,8 @@ export interface ShellProblem {
 
 /** Everything one command line can run, found by walking its syntax tree once. */
 export interface ShellLine {
+  /** The line as bash reads it (backslash-newline pairs joined, see join-continuations.ts): word offsets point here. */
+  text: string;
   commands: SimpleShellCommand[];
   redirects: ShellRedirect[];
   /** Functions the line defines (their bodies are among `commands`). */

@@ -72,7 +72,10 @@ function piecesOf(node: SyntaxNode, context: WordContext): Piece[] {
       const pieces: Piece[] = [];
       for (const child of node.namedChildren) {
         if (!child) continue;
-        if (child.type === "string_content") pieces.push(quoted({ value: unescapeDoubleQuoted(child.text) }));
+        if (child.type === "string_content" && hidesExpansion(child.text)) {
+          context.hidden(child);
+          pieces.push(quoted({ why: "an expansion the grammar does not show" }));
+        } else if (child.type === "string_content") pieces.push(quoted({ value: unescapeDoubleQuoted(child.text) }));
         else pieces.push(...piecesOf(child, context).map(quoted));
       }
       return pieces.length > 0 ? pieces : [{ value: "", plain: "" }];

@@ -15,6 +15,7 @@ import type {
   SimpleShellCommand,
   ShellWord,
 } from "./shell-line-types.js";
+import { joinContinuations } from "./join-continuations.js";
 import { wordValue, type WordContext } from "./shell-word-value.js";
 
 /** Statement nodes whose named children are statements (or clauses holding statements). */
@@ -77,6 +78,9 @@ class LineWalker {
 
   /** `$(...)`, `<(...)`, `$((...))` inside a word. */
   inner(node: SyntaxNode): void {
+    // inside backticks bash drops the backslash before `$`, a backtick or `\` before reading the command
+    if (node.text.startsWith("`") && /\\[$`\\]/.test(node.text))
+      this.problem("opaque", node, "backslashes inside backticks change what bash reads there; use $(...)");
     if (node.type === "arithmetic_expansion") {
       for (const child of node.namedChildren) if (child) this.arithmetic(child);
       return;
@@ -241,10 +245,7 @@ class LineWalker {
       const quotedDelimiter = /['"\\]/.test(start);
       for (const child of node.namedChildren) {
         if (child?.type !== "heredoc_body" || quotedDelimiter) continue;
-        for (const part of child.namedChildren) {
-          if (!part || part.type === "heredoc_content") continue;
-          this.word(part);
-        }
+        this.heredocBody(child);
       }
       for (const child of node.namedChildren) {
         // a command after the here-document's start on the same line: `cat <<EOF | grep x`
@@ -267,6 +268,24 @@ class LineWalker {
       const duplicate = operator.endsWith("&") && index === 0 && /^(\d+|-)$/.test(target.value ?? "");
       this.redirects.push({ operator, ...(duplicate ? {} : { target }), text: node.text });
     }
+  }
+
+  /**
+   * An unquoted here-document body: the expansions the grammar shows are walked; any other `$` or backtick in the
+   * text (the grammar misses them after `<<-` tabs and in backticks) makes the body opaque.
+   */
+  heredocBody(body: SyntaxNode): void {
+    let rest = "";
+    let at = body.startIndex;
+    for (const part of body.namedChildren) {
+      if (!part || part.type === "heredoc_content") continue;
+      rest += body.text.slice(at - body.startIndex, part.startIndex - body.startIndex) + " ";
+      at = part.endIndex;
+      this.word(part);
+    }
+    rest += body.text.slice(at - body.startIndex);
+    if (hidesExpansion(rest))
+      this.problem("opaque", body, "a here-document body with an expansion the grammar does not show; quote the delimiter (<<'EOF') or use $(...) unindented");
   }
 
   forLoop(node: SyntaxNode): void {
@@ -369,9 +388,19 @@ class LineWalker {
 export function walkShellLine(line: string, known: Readonly<Record<string, string>>): ShellLine {
   if (line.includes("\0")) return refusedLine(line, "the command contains a NUL byte");
   if (line.length > LINE_LIMIT) return refusedLine(line, `the command is longer than ${LINE_LIMIT} characters`);
-  return withBashTree(line, (root) => {
+  const joined = joinContinuations(line);
+  return withBashTree(joined.text, (root) => {
     if (root.hasError) return refusedLine(errorPiece(root) ?? line, "bash cannot parse this line");
+    const left = keptContinuation(root, joined.text);
+    if (left !== undefined)
+      return refusedLine(left, "a backslash-newline the checker cannot place (bash may join these lines); write it on one line");
     const walker = new LineWalker(known);
+    for (const piece of joined.inWord)
+      walker.problem(
+        "opaque",
+        piece,
+        "a backslash-newline inside a word: bash joins the two lines into one word before reading it; write the word on one line",
+      );
     walker.statement(root);
     walker.finish();
     const simple =
@@ -382,6 +411,7 @@ export function walkShellLine(line: string, known: Readonly<Record<string, strin
       walker.commands[0]?.assignments.length === 0 &&
       walker.commands[0].words.every((word) => word.value !== undefined);
     return {
+      text: joined.text,
       commands: walker.commands,
       redirects: walker.redirects,
       functions: walker.functions,
@@ -403,8 +433,34 @@ function errorPiece(root: SyntaxNode): string | undefined {
   return undefined;
 }
 
+/** Nodes whose text bash reads literally: a backslash-newline in them stays. */
+const LITERAL = new Set(["raw_string", "ansi_c_string", "comment"]);
+
+/**
+ * The first backslash-newline left in the joined line that bash would still join: outside single quotes, `$'...'`,
+ * comments and quoted-delimiter here-documents, an odd run of backslashes before a newline (none should be left).
+ */
+function keptContinuation(root: SyntaxNode, text: string): string | undefined {
+  for (let at = text.indexOf("\\\n"); at !== -1; at = text.indexOf("\\\n", at + 2)) {
+    let run = 1;
+    while (text[at - run] === "\\") run += 1;
+    let node: SyntaxNode | null = root.descendantForIndex(at, at + 1);
+    let literal = false;
+    for (; node && !literal; node = node.parent) {
+      if (LITERAL.has(node.type)) literal = true;
+      else if (node.type === "heredoc_body") {
+        const start = node.parent?.namedChildren.find((child) => child?.type === "heredoc_start")?.text ?? "";
+        literal = /['"\\]/.test(start);
+      }
+    }
+    if (!literal && run % 2 === 1) return text.slice(Math.max(0, at - 20), at + 20);
+  }
+  return undefined;
+}
+
 function refusedLine(piece: string, message: string): ShellLine {
   return {
+    text: "", // never run: a syntax problem refuses the line
     commands: [],
     redirects: [],
     functions: new Set(),

@@ -17,7 +17,10 @@ import { type Refusal, refusal } from "./refusal.js";
 /** A checked line: the text to run (skill script paths rewritten), each command's verdict, the opaque pieces. */
 export interface CheckedLine {
   ok: true;
-  /** The line bash runs: as typed, except skill scripts and `scripts/...` arguments point into the skill folder. */
+  /**
+   * The line bash runs: as typed with backslash-newline pairs joined (what bash reads), except skill scripts and
+   * `scripts/...` arguments point into the skill folder.
+   */
   run: string;
   commands: CheckedCommand[];
   opaque: ShellProblem[];
@@ -304,7 +307,7 @@ export function checkShellLine(
       `'${first.piece}': ${first.message}. Without approval rules, such pieces are refused; write the program and its arguments out`,
     );
   }
-  let run = input.command;
+  let run = line.text;
   for (const edit of [...checker.edits].sort((a, b) => b.start - a.start))
     run = run.slice(0, edit.start) + edit.text + run.slice(edit.end);
   return { ok: true, run, commands: checker.commands, opaque: checker.opaque };
