@@ -198,7 +198,7 @@ class Joiner {
       return;
     } else if (char === "<" && next === "<") return this.heredocStart();
     else if (char === "}" && this.context === "param") this.stack.pop();
-    else if (char === "(" && this.context === "top") this.parens[this.parens.length - 1] += 1;
+    else if (char === "(" && this.context === "top") this.parens.push((this.parens.pop() as number) + 1);
     else if (char === ")" && this.context === "top") this.closeParen();
     this.out += char;
     this.index += 1;

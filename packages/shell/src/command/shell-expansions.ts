@@ -199,6 +199,33 @@ export interface ArithmeticVisitor {
   assign(name: string, piece: string): void;
   /** `$(...)` inside the expression. */
   commands(node: SyntaxNode): void;
+  /** A piece bash evaluates as code that the checker cannot read (quoted text: `'a[$(cmd)]'`). */
+  opaque(piece: string, message: string): void;
+}
+
+/** Nodes of an arithmetic expression whose children are themselves arithmetic. */
+const ARITHMETIC_STRUCTURE = new Set([
+  "binary_expression",
+  "unary_expression",
+  "ternary_expression",
+  "parenthesized_expression",
+  "postfix_expression",
+  "subscript",
+  "arithmetic_expansion",
+]);
+
+/** Quoted text in arithmetic: a plain number, or expansions alone (`"$n"`), is read; anything else is code. */
+function quotedArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): void {
+  if (/^(['"])\s*-?\d+\s*\1$/.test(node.text)) return;
+  const parts = node.namedChildren;
+  if (node.type === "string" && parts.length > 0 && parts.every((part) => part?.type === "simple_expansion" || part?.type === "expansion")) {
+    for (const part of parts) if (part) checkArithmetic(part, visitor);
+    return;
+  }
+  visitor.opaque(
+    node.text,
+    `quoted text in arithmetic ('${node.text}') is evaluated as an expression, which can run commands ('a[$(cmd)]'); write a number or a variable`,
+  );
 }
 
 const ASSIGNING = /^([-+*/%&|^]|<<|>>)?=$|^\+\+$|^--$/;
@@ -240,7 +267,18 @@ export function checkArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): v
       if (value) checkArithmetic(value, visitor);
       return;
     }
+    case "string":
+    case "raw_string":
+    case "ansi_c_string":
+    case "translated_string":
+    case "concatenation":
+      quotedArithmetic(node, visitor);
+      return;
     default:
+      if (!ARITHMETIC_STRUCTURE.has(node.type)) {
+        visitor.opaque(node.text, `'${node.text}' (${node.type}) in arithmetic is not something the checker reads`);
+        return;
+      }
       for (const child of node.namedChildren) if (child) checkArithmetic(child, visitor);
   }
 }

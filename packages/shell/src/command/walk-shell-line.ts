@@ -16,6 +16,7 @@ import type {
   ShellWord,
 } from "./shell-line-types.js";
 import { joinContinuations } from "./join-continuations.js";
+import { testOperandProblem } from "./test-operands.js";
 import { wordValue, type WordContext } from "./shell-word-value.js";
 
 /** Statement nodes whose named children are statements (or clauses holding statements). */
@@ -93,6 +94,7 @@ class LineWalker {
       read: (name, piece) => this.arithmeticReads.push({ name, piece }),
       assign: (name, piece) => this.assign(name, true, piece),
       commands: (inner) => this.inner(inner),
+      opaque: (piece, message) => this.problem("opaque", piece, message),
     });
   }
 
@@ -341,15 +343,20 @@ class LineWalker {
   /** `[ ... ]` and `[[ ... ]]`: operands are words; `[[`'s numeric comparisons and `-v` evaluate arithmetic. */
   testCommand(node: SyntaxNode): void {
     const double = node.firstChild?.type === "[[";
+    const operands: Array<string | undefined> = [];
     const visit = (expression: SyntaxNode): void => {
       const operator = expression.children.find((child) => child?.type === "test_operator")?.text;
       const arithmeticOperands =
         operator === "-v" || (double && ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"].includes(operator ?? ""));
-      for (const child of expression.namedChildren) {
-        if (!child || child.type === "test_operator") continue;
-        if (["binary_expression", "unary_expression", "parenthesized_expression"].includes(child.type)) visit(child);
-        else if (arithmeticOperands) this.arithmetic(child);
-        else if (child.type !== "regex") this.word(child);
+      for (const child of expression.children) {
+        if (!child || ["[", "]", "[[", "]]"].includes(child.type)) continue;
+        if (!child.isNamed || child.type === "test_operator") operands.push(child.text);
+        else if (["binary_expression", "unary_expression", "parenthesized_expression"].includes(child.type))
+          visit(child);
+        else if (arithmeticOperands) {
+          operands.push(child.text);
+          this.arithmetic(child);
+        } else if (child.type !== "regex") operands.push(this.word(child).value);
         else if (hidesExpansion(child.text))
           this.problem(
             "opaque",
@@ -359,6 +366,9 @@ class LineWalker {
       }
     };
     visit(node);
+    // `[` is the test builtin: a word known only at run time may be `-v` (`[[` reads its operators as syntax)
+    const problem = double ? undefined : testOperandProblem(operands);
+    if (problem) this.problem("opaque", node, problem);
     this.commands.push({
       words: [{ value: double ? "[[" : "[", text: node.text, start: node.startIndex, end: node.endIndex }],
       assignments: [],

@@ -1,5 +1,7 @@
 import { programName } from "./command-rules.js";
 import { DYNAMIC_WORD, isDynamicWord } from "./dynamic-word.js";
+import { gitProgramOption } from "./git-program-options.js";
+import { isInterpreter, pipedCode } from "./interpreter-input.js";
 
 /**
  * The programs one command line runs, outermost first, so that deny, allow and approval rules see through wrappers:
@@ -279,6 +281,8 @@ function canonicalGit(args: readonly string[]): string[] | string {
   if (subcommand === undefined) return ["git"];
   if (!isDynamicWord(subcommand) && !GIT_COMMANDS.has(subcommand))
     return `'git ${subcommand}' is not a command git ships: it may be a repository alias or be autocorrected to another command`;
+  const program = isDynamicWord(subcommand) ? undefined : gitProgramOption(subcommand, args.slice(index + 1));
+  if (program) return program;
   return ["git", ...args.slice(index)];
 }
 
@@ -344,6 +348,8 @@ export function commandLayers(argv: readonly string[]): CommandLayers {
         layers,
       };
     }
+    const piped = isInterpreter(name, SHELLS) ? pipedCode(name, args, SHELLS.has(name)) : undefined;
+    if (piped) return { ok: false, program: name, message: piped, layers };
     if (SHELLS.has(name)) {
       if (args.some((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg) || arg === "--command")) {
         return {
@@ -354,6 +360,8 @@ export function commandLayers(argv: readonly string[]): CommandLayers {
         };
       }
       const script = args.find((arg) => !arg.startsWith("-") && !arg.startsWith("+"));
+      if (script !== undefined && isDynamicWord(script))
+        return { ok: false, program: name, message: `'${name}' runs a script named only at run time`, layers };
       const informational = args.length > 0 && args.every((arg) => arg === "--version" || arg === "--help");
       if (!informational && (script === undefined || args.some((arg) => /^-[A-Za-z]*[si]/.test(arg)))) {
         return {
