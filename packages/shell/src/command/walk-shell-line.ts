@@ -16,6 +16,7 @@ import type {
   ShellWord,
 } from "./shell-line-types.js";
 import { joinContinuations } from "./join-continuations.js";
+import { PLAN_TIME_BOX_MESSAGE, PlanBudget } from "./plan-budget.js";
 import { testOperandProblem } from "./test-operands.js";
 import { wordValue, type WordContext } from "./shell-word-value.js";
 
@@ -48,7 +49,10 @@ class LineWalker {
   private readonly context: WordContext;
   private depth = 0;
 
-  constructor(private readonly known: Readonly<Record<string, string>>) {
+  constructor(
+    private readonly known: Readonly<Record<string, string>>,
+    readonly budget: PlanBudget,
+  ) {
     this.context = {
       known,
       walkInner: (node) => this.inner(node),
@@ -74,6 +78,7 @@ class LineWalker {
   }
 
   word(node: SyntaxNode): ShellWord {
+    if (this.budget.spent()) return { text: "", start: node.startIndex, end: node.startIndex, why: "unchecked" };
     return wordValue(node, this.context);
   }
 
@@ -119,7 +124,7 @@ class LineWalker {
     this.depth += 1;
     try {
       if (this.depth > 200) this.problem("unsupported", node, "the line nests too deeply");
-      else this.dispatch(node);
+      else if (!this.budget.spent()) this.dispatch(node);
     } finally {
       this.depth -= 1;
     }
@@ -200,10 +205,20 @@ class LineWalker {
       if (index) this.arithmetic(index);
     }
     const word = value && value.type !== "array" ? this.word(value) : undefined;
-    if (value?.type === "array") for (const element of value.namedChildren) if (element) this.word(element);
+    if (value?.type === "array") for (const element of value.namedChildren) if (element) this.arrayElement(element);
     if (standalone || !isSpecialVariable(name))
       this.assign(name, value?.type === "number" || value?.type === "arithmetic_expansion", node.text);
     return { name, ...(word ? { value: word } : {}), text: node.text };
+  }
+
+  /** `a=(x [k]=v)`: a `[k]=` key is arithmetic (indexed arrays); only a number or a plain name is read. */
+  arrayElement(element: SyntaxNode): void {
+    const key = /^\[(.*)\]\+?=/s.exec(element.text)?.[1];
+    if (key !== undefined && !/^\s*\d+\s*$/.test(key)) {
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) this.arithmeticReads.push({ name: key, piece: element.text });
+      else this.problem("opaque", element, `array key '[${key}]' is evaluated as arithmetic; write a number`);
+    }
+    this.word(element);
   }
 
   standaloneAssignments(nodes: SyntaxNode[]): void {
@@ -394,17 +409,24 @@ class LineWalker {
  * whole: the grammar recovers from errors, bash does not, and the two would disagree about what runs.
  * @param line the command line as typed
  * @param known variables whose values are known before running (host paths of $WORKSPACE, $OUT_DIR, $SKILL_DIR)
+ * @param budget the time box: a line whose parse and walk outlast it is refused (unsupported)
  */
-export function walkShellLine(line: string, known: Readonly<Record<string, string>>): ShellLine {
+export function walkShellLine(
+  line: string,
+  known: Readonly<Record<string, string>>,
+  budget: PlanBudget = new PlanBudget(),
+): ShellLine {
   if (line.includes("\0")) return refusedLine(line, "the command contains a NUL byte");
   if (line.length > LINE_LIMIT) return refusedLine(line, `the command is longer than ${LINE_LIMIT} characters`);
   const joined = joinContinuations(line);
-  return withBashTree(joined.text, (root) => {
+  const timedOut = () => refusedLine(line.slice(0, 80), PLAN_TIME_BOX_MESSAGE, "unsupported");
+  const cancel = { spent: () => budget.spent(), onCancel: timedOut };
+  const walked = withBashTree(joined.text, (root) => {
     if (root.hasError) return refusedLine(errorPiece(root) ?? line, "bash cannot parse this line");
     const left = keptContinuation(root, joined.text);
     if (left !== undefined)
       return refusedLine(left, "a backslash-newline the checker cannot place (bash may join these lines); write it on one line");
-    const walker = new LineWalker(known);
+    const walker = new LineWalker(known, budget);
     for (const piece of joined.inWord)
       walker.problem(
         "opaque",
@@ -429,7 +451,8 @@ export function walkShellLine(line: string, known: Readonly<Record<string, strin
       assigned: new Set(walker.assigned.keys()),
       simple,
     };
-  });
+  }, cancel);
+  return budget.spent() ? timedOut() : walked;
 }
 
 function errorPiece(root: SyntaxNode): string | undefined {
@@ -468,13 +491,13 @@ function keptContinuation(root: SyntaxNode, text: string): string | undefined {
   return undefined;
 }
 
-function refusedLine(piece: string, message: string): ShellLine {
+function refusedLine(piece: string, message: string, kind: ShellProblem["kind"] = "syntax"): ShellLine {
   return {
     text: "", // never run: a syntax problem refuses the line
     commands: [],
     redirects: [],
     functions: new Set(),
-    problems: [{ kind: "syntax", piece, message }],
+    problems: [{ kind, piece, message }],
     assigned: new Set(),
     simple: false,
   };

@@ -1,6 +1,7 @@
 // Every simple command of a parsed line through the rules: unwrapping, deny/allow/grants, builtins, paths, scripts.
 import path from "node:path";
 import { shellQuote } from "../command/shell-quote.js";
+import { PLAN_TIME_BOX_MESSAGE, PlanBudget } from "../command/plan-budget.js";
 import type { ShellLine, ShellProblem, ShellWord, SimpleShellCommand } from "../command/shell-line-types.js";
 import { checkBuiltin, isBashBuiltin } from "./bash-builtins.js";
 import { commandLayers } from "./command-layers.js";
@@ -40,6 +41,9 @@ function ruleWord(word: ShellWord): string {
   return word.value ?? `${DYNAMIC_WORD}${word.why ?? "an expansion"}`;
 }
 
+/** Folders a line may be in after its `cd`s (each `cd` may or may not have run, so the set doubles). */
+const MAX_CWDS = 16;
+
 class LineChecker {
   readonly commands: CheckedCommand[] = [];
   readonly opaque: ShellProblem[] = [];
@@ -47,13 +51,17 @@ class LineChecker {
   readonly roots: string[];
   readonly cwds: string[];
 
+  private readonly fileSystem: boolean;
+  private readonly budget: PlanBudget;
+
   constructor(
     private readonly input: CommandCheckInput,
     private readonly policy: CommandPolicy,
     private readonly line: ShellLine,
-    cwd: string,
-    private readonly fileSystem: boolean,
+    { cwd, fileSystem, budget }: { cwd: string; fileSystem: boolean; budget: PlanBudget },
   ) {
+    this.fileSystem = fileSystem;
+    this.budget = budget;
     this.roots = [realpathOrUndefined(input.workspaceDir) ?? input.workspaceDir];
     const skillDir = input.mode === "skill" ? input.skill?.dir : undefined;
     if (skillDir) this.roots.push(realpathOrUndefined(skillDir) ?? skillDir);
@@ -75,6 +83,7 @@ class LineChecker {
     } else if (word.globPrefix) candidates.push(word.globPrefix);
     for (const candidate of candidates)
       for (const cwd of this.cwds) {
+        if (this.budget.spent()) return refusal("shell-syntax", PLAN_TIME_BOX_MESSAGE);
         const problem = checkArgumentPath(candidate, cwd, this.roots, this.policy);
         if (problem) return problem;
       }
@@ -89,6 +98,8 @@ class LineChecker {
     const problem = this.checkPath(word);
     if (problem) return problem;
     const target = verdict.target;
+    if (this.cwds.length > MAX_CWDS)
+      return refusal("shell-syntax", `the line changes folder more than ${MAX_CWDS} ways; split it into shorter commands`);
     this.cwds.push(...this.cwds.map((cwd) => path.resolve(cwd, target)));
     return undefined;
   }
@@ -263,8 +274,10 @@ export function checkShellLine(
   input: CommandCheckInput,
   policy: CommandPolicy,
   line: ShellLine,
-  options: { cwd: string; fileSystem: boolean },
+  options: { cwd: string; fileSystem: boolean; budget?: PlanBudget },
 ): CheckedLine | Refusal {
+  const budget = options.budget ?? new PlanBudget();
+  const timedOut = refusal("shell-syntax", PLAN_TIME_BOX_MESSAGE);
   const structural = line.problems.find((problem) => problem.kind !== "opaque");
   if (structural) {
     return refusal(
@@ -278,7 +291,7 @@ export function checkShellLine(
       "only a single program with plain arguments runs here (syntax: 'simple'): no pipes, lists, redirections or expansions",
     );
   }
-  const checker = new LineChecker(input, policy, line, options.cwd, options.fileSystem);
+  const checker = new LineChecker(input, policy, line, { ...options, budget });
   for (const problem of line.problems) checker.opaque.push(problem);
   // a variable already in the command's environment is exported: assigning it changes what every later program sees
   for (const name of line.assigned) {
@@ -292,10 +305,12 @@ export function checkShellLine(
     if (problem) return problem;
   }
   for (const command of line.commands) {
+    if (budget.spent()) return timedOut;
     const problem = checker.command(command);
     if (problem) return problem;
   }
   for (const redirect of line.redirects) {
+    if (budget.spent()) return timedOut;
     if (!redirect.target) continue;
     const problem = checker.checkPath(redirect.target);
     if (problem) return { ...problem, message: `redirection '${redirect.text}': ${problem.message}` };

@@ -291,7 +291,9 @@ function findCommands(args: readonly string[]): string[][] {
   const commands: string[][] = [];
   for (let index = 0; index < args.length; index += 1) {
     if (!["-exec", "-execdir", "-ok", "-okdir"].includes(args[index] as string)) continue;
-    const end = args.findIndex((arg, at) => at > index && (arg === ";" || arg === "+"));
+    let end = index + 1;
+    while (end < args.length && args[end] !== ";" && args[end] !== "+") end += 1;
+    if (end === args.length) end = -1;
     // `{}` is each file found: in command position the program is known only at run time
     const inner = args
       .slice(index + 1, end === -1 ? undefined : end)
