@@ -5,7 +5,8 @@
  * One word of a command line after quote removal. `value` is set when the word's text is known before running
  * (literals, quotes, `$WORKSPACE`-style variables the runtime sets); otherwise `why` says what makes it unknown
  * (`$(...)`, a variable the line sets, a glob, brace expansion, `~`). A glob keeps the literal text before its first
- * pattern character in `globPrefix`, so the folder it searches can still be checked.
+ * pattern character in `globPrefix` (a word with an expansion, the folder written before it: `/proc/` of
+ * `/proc/$$/cwd`), so the folder it searches can still be checked.
  */
 export interface ShellWord {
   value?: string;

@@ -126,7 +126,12 @@ export function wordValue(node: SyntaxNode, context: WordContext): ShellWord {
   const unknown = pieces.find((piece) => piece.value === undefined);
   if (BRACES.test(plain)) return { ...base, why: "brace expansion" };
   if (plain.startsWith("~")) return { ...base, why: "'~' (the home folder)" };
-  if (unknown) return { ...base, why: unknown.why ?? "an expansion" };
+  if (unknown) {
+    // the folder written out before the first unknown piece (`/proc/$$/x` is under /proc/) is checked like a path
+    const known = pieces.slice(0, pieces.indexOf(unknown)).map((piece) => piece.value).join("");
+    const folder = known.slice(0, known.lastIndexOf("/") + 1);
+    return { ...base, why: unknown.why ?? "an expansion", ...(folder ? { globPrefix: folder } : {}) };
+  }
   const value = pieces.map((piece) => piece.value).join("");
   const globAt = plain.search(GLOB);
   if (globAt !== -1) {

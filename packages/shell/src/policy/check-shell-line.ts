@@ -14,6 +14,7 @@ import { checkEnvName } from "./env-names.js";
 import { checkArgumentPath, checkScriptLocation, hasParentSegment, realpathOrUndefined } from "./path-confinement.js";
 import { innerProgramsDenied, resolveExecutable, resolveProgram } from "./program-resolution.js";
 import { type Refusal, refusal } from "./refusal.js";
+import { attachedValue, isRepositoryConfig, writtenWords } from "./write-targets.js";
 
 /** A checked line: the text to run (skill script paths rewritten), each command's verdict, the opaque pieces. */
 export interface CheckedLine {
@@ -73,13 +74,13 @@ class LineChecker {
   }
 
   /** Checks a path (argument or redirection target) against every folder the line may be in. */
-  checkPath(word: ShellWord): Refusal | undefined {
+  checkPath(word: ShellWord, program = ""): Refusal | undefined {
     if (!this.policy.confinePaths || !this.fileSystem) return undefined;
     const candidates: string[] = [];
     if (word.value !== undefined) {
       candidates.push(word.value);
-      const equals = word.value.indexOf("=");
-      if (word.value.startsWith("-") && equals > 0) candidates.push(word.value.slice(equals + 1));
+      const attached = attachedValue(word, program); // `-t..`, `--output=../x`, dd's `of=../x`
+      if (attached !== undefined) candidates.push(attached);
     } else if (word.globPrefix) candidates.push(word.globPrefix);
     for (const candidate of candidates)
       for (const cwd of this.cwds) {
@@ -102,6 +103,21 @@ class LineChecker {
       return refusal("shell-syntax", `the line changes folder more than ${MAX_CWDS} ways; split it into shorter commands`);
     this.cwds.push(...this.cwds.map((cwd) => path.resolve(cwd, target)));
     return undefined;
+  }
+
+  /** A write the checker cannot judge: a target known only at run time, or git's repository configuration. */
+  writeTarget(word: ShellWord, piece: string): void {
+    if (word.value === undefined) {
+      this.opaquePiece(
+        piece,
+        `it writes to ${word.why ?? "a path"}, known only at run time (it may name .git/ or a folder outside the workspace); write the path out`,
+      );
+    } else if (isRepositoryConfig(word.value, this.cwds, this.input.workspaceDir)) {
+      this.opaquePiece(
+        piece,
+        `it writes '${word.value}', git's repository configuration: a filter, hook or program named there runs on a later git command`,
+      );
+    }
   }
 
   envNames(command: SimpleShellCommand, name: string): Refusal | undefined {
@@ -209,6 +225,7 @@ class LineChecker {
       kind: name.includes("/") ? "script" : "program",
     };
     this.commands.push(checked);
+    for (const word of writtenWords(command.words)) this.writeTarget(word, command.text);
     if (!this.fileSystem) return undefined;
     const parsed = { argv, cwd: this.cwds[0] as string, layers: unwrapped.layers };
     if (builtin) {
@@ -222,7 +239,7 @@ class LineChecker {
     }
     for (const word of command.words.slice(1)) {
       this.rewriteSkillArgument(word);
-      const problem = this.checkPath(word);
+      const problem = this.checkPath(word, programName(name));
       if (problem) return problem;
     }
     return undefined;
@@ -312,6 +329,7 @@ export function checkShellLine(
   for (const redirect of line.redirects) {
     if (budget.spent()) return timedOut;
     if (!redirect.target) continue;
+    if (redirect.operator.includes(">")) checker.writeTarget(redirect.target, redirect.text);
     const problem = checker.checkPath(redirect.target);
     if (problem) return { ...problem, message: `redirection '${redirect.text}': ${problem.message}` };
   }
