@@ -301,3 +301,30 @@ describe("what the rules missed before: pieces that cannot be judged ask, grants
     expect(one?.command).toBe(two?.command);
   });
 });
+
+describe("writes outside the workspace under the local executor (no sandbox): refused or asked about", () => {
+  const guarded = hook();
+  const shell = guarded.tools.find((tool) => tool.name === "shell")!;
+  const config = { configurable: { thread_id: "paths" } };
+  const parent = () => path.dirname(guarded.workspacePath("paths"));
+
+  it.each([
+    ["cp -t..", "cp -t.. x"],
+    ["install -t..", "install -t.. x"],
+    ["mv -t..", "mv -t.. x"],
+    ["cp --target-directory=..", "cp --target-directory=.. x"],
+    ["dd of=..", "dd if=x of=../escaped"],
+    ["sort -o..", "sort -o../escaped x"],
+    ["${PWD%/*}", "echo x > ${PWD%/*}/escaped"],
+    ["~/..", "echo x > ~/../escaped"],
+    ["a variable holding ..", "d=..; echo x > $d/escaped"],
+    ["/proc/$$/cwd", "echo x > /proc/$$/cwd/../escaped"],
+    ["/proc/self/cwd", "cp x /proc/self/cwd/../escaped"],
+  ])("refuses %s", async (_name, command) => {
+    expect(JSON.parse(String(await shell.invoke({ command: "echo x > x" }, config))).status).toBe("ok");
+    const before = readdirSync(parent()).sort();
+    const result = JSON.parse(String(await shell.invoke({ command }, config)));
+    expect(result.status).toBe("refused");
+    expect(readdirSync(parent()).sort()).toEqual(before);
+  });
+});
