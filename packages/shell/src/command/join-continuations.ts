@@ -17,11 +17,24 @@ interface Heredoc {
   stripTabs: boolean;
 }
 
+/** Characters each context acts on; any other character is copied as it is (global: searched from lastIndex). */
+const SPECIAL: Record<Context, RegExp> = {
+  top: /[\\'"$`#<()}\n]/g,
+  param: /[\\'"$`#<()}\n]/g,
+  dquote: /[\\"$`}]/g,
+  dparam: /[\\"$`}]/g,
+  backtick: /[\\`]/g,
+};
+
 /** Characters that end a word outside quotes. */
 const BREAKS = new Set([" ", "\t", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 
 class Joiner {
-  out = "";
+  /** The joined text, in pieces (joined once at the end: reading the end of a growing string would flatten it). */
+  readonly out: string[] = [];
+  /** The last character emitted, and the current line so far (for here-document delimiters). */
+  last: string | undefined;
+  currentLine = "";
   index = 0;
   readonly inWord: string[] = [];
   readonly stack: Context[] = ["top"];
@@ -35,11 +48,21 @@ class Joiner {
     return this.stack.at(-1) as Context;
   }
 
+  /** Appends text to the output. */
+  emit(text: string): void {
+    if (text === "") return;
+    this.out.push(text);
+    this.last = text.at(-1);
+    if (this.pending.length === 0) return; // the current line matters only in a here-document body
+    const newline = text.lastIndexOf("\n");
+    this.currentLine = newline === -1 ? this.currentLine + text : text.slice(newline + 1);
+  }
+
   /** `\` at the index: a continuation is dropped, any other pair is copied whole. */
   backslash(): void {
     const next = this.line[this.index + 1];
     if (next === "\n") {
-      const before = this.out.at(-1);
+      const before = this.last;
       const after = this.line[this.index + 2];
       const quoted = this.context !== "top" && this.context !== "param";
       const joins = (char: string | undefined) => char !== undefined && (quoted ? char !== "\n" : !BREAKS.has(char));
@@ -48,7 +71,7 @@ class Joiner {
       this.index += 2;
       return;
     }
-    this.out += next === undefined ? "\\" : `\\${next}`;
+    this.emit(next === undefined ? "\\" : `\\${next}`);
     this.index += next === undefined ? 1 : 2;
   }
 
@@ -56,7 +79,7 @@ class Joiner {
   copyUntil(end: string): void {
     const close = this.line.indexOf(end, this.index + 1);
     const stop = close === -1 ? this.line.length : close + 1;
-    this.out += this.line.slice(this.index, stop);
+    this.emit(this.line.slice(this.index, stop));
     this.index = stop;
   }
 
@@ -65,7 +88,7 @@ class Joiner {
     let at = this.index + 2;
     while (at < this.line.length && this.line[at] !== "'") at += this.line[at] === "\\" ? 2 : 1;
     const stop = Math.min(at + 1, this.line.length);
-    this.out += this.line.slice(this.index, stop);
+    this.emit(this.line.slice(this.index, stop));
     this.index = stop;
   }
 
@@ -73,7 +96,7 @@ class Joiner {
   comment(): void {
     const close = this.line.indexOf("\n", this.index);
     const stop = close === -1 ? this.line.length : close;
-    this.out += this.line.slice(this.index, stop);
+    this.emit(this.line.slice(this.index, stop));
     this.index = stop;
   }
 
@@ -102,7 +125,7 @@ class Joiner {
       }
     }
     this.pending.push({ delimiter, quoted, stripTabs: strip });
-    this.out += this.line.slice(this.index, Math.min(at, this.line.length));
+    this.emit(this.line.slice(this.index, Math.min(at, this.line.length)));
     this.index = Math.min(at, this.line.length);
   }
 
@@ -111,14 +134,18 @@ class Joiner {
     for (const heredoc of this.pending) {
       for (;;) {
         if (this.index >= this.line.length) break;
+        this.currentLine = "";
         const lineEnd = this.bodyLine(heredoc);
-        const text = this.out.slice(this.out.lastIndexOf("\n", this.out.length - 2) + 1).replace(/\n$/, "");
+        const text = this.bodyText;
         const compared = heredoc.stripTabs ? text.replace(/^\t+/, "") : text;
         if (compared === heredoc.delimiter || lineEnd) break;
       }
     }
     this.pending = [];
   }
+
+  /** The body line just copied, without its newline. */
+  private bodyText = "";
 
   /** Copies one body line (continuations joined unless the delimiter is quoted); true at the end of the input. */
   private bodyLine(heredoc: Heredoc): boolean {
@@ -128,10 +155,19 @@ class Joiner {
         this.backslashInBody();
         continue;
       }
-      this.out += char;
-      this.index += 1;
-      if (char === "\n") return false;
+      if (char === "\n") {
+        this.bodyText = this.currentLine;
+        this.emit(char);
+        this.index += 1;
+        return false;
+      }
+      const plain = /[\\\n]/g;
+      plain.lastIndex = this.index;
+      const stop = plain.exec(this.line)?.index ?? this.line.length;
+      this.emit(this.line.slice(this.index, Math.max(stop, this.index + 1)));
+      this.index = Math.max(stop, this.index + 1);
     }
+    this.bodyText = this.currentLine;
     return true;
   }
 
@@ -142,10 +178,19 @@ class Joiner {
     this.stack.length = saved;
   }
 
-  /** One character (or construct) in the current context. */
+  /** One character (or construct) in the current context; a run of plain characters is copied at once. */
   step(): void {
     const char = this.line[this.index] as string;
     const context = this.context;
+    const run = SPECIAL[context];
+    run.lastIndex = this.index;
+    if (run.exec(this.line)?.index !== this.index) {
+      run.lastIndex = this.index;
+      const stop = run.exec(this.line)?.index ?? this.line.length;
+      this.emit(this.line.slice(this.index, stop));
+      this.index = stop;
+      return;
+    }
     if (char === "\\") return this.backslash();
     if (context === "backtick") return this.inBacktick(char);
     if (context === "dquote" || context === "dparam") return this.inDoubleQuotes(char);
@@ -154,7 +199,7 @@ class Joiner {
 
   private inBacktick(char: string): void {
     if (char === "`") this.stack.pop();
-    this.out += char;
+    this.emit(char);
     this.index += 1;
   }
 
@@ -163,7 +208,7 @@ class Joiner {
     if (char === '"' && this.context === "dquote") this.stack.pop();
     else if (char === "}" && this.context === "dparam") this.stack.pop();
     else if (char === '"' && this.context === "dparam") this.stack.push("dquote");
-    this.out += char;
+    this.emit(char);
     this.index += 1;
   }
 
@@ -179,7 +224,7 @@ class Joiner {
       this.stack.push(inQuotes ? "dparam" : "param");
     } else return false;
     const length = char === "`" ? 1 : 2;
-    this.out += this.line.slice(this.index, this.index + length);
+    this.emit(this.line.slice(this.index, this.index + length));
     this.index += length;
     return true;
   }
@@ -190,17 +235,17 @@ class Joiner {
     if (char === "$" && next === "'") return this.ansiC();
     if (this.opensExpansion(char)) return;
     if (char === '"') this.stack.push("dquote");
-    else if (char === "#" && this.context === "top" && (this.out === "" || BREAKS.has(this.out.at(-1) as string)))
+    else if (char === "#" && this.context === "top" && (this.last === undefined || BREAKS.has(this.last)))
       return this.comment();
     else if (char === "<" && next === "<" && this.line[this.index + 2] === "<") {
-      this.out += "<<<";
+      this.emit("<<<");
       this.index += 3;
       return;
     } else if (char === "<" && next === "<") return this.heredocStart();
     else if (char === "}" && this.context === "param") this.stack.pop();
     else if (char === "(" && this.context === "top") this.parens.push((this.parens.pop() as number) + 1);
     else if (char === ")" && this.context === "top") this.closeParen();
-    this.out += char;
+    this.emit(char);
     this.index += 1;
     if (char === "\n" && this.pending.length > 0) this.heredocBodies();
   }
@@ -218,10 +263,14 @@ class Joiner {
 /**
  * Joins backslash-newline pairs the way bash's lexer does (see the file comment). Pairs it keeps are in single
  * quotes, `$'...'`, comments and quoted-delimiter here-documents; the walker refuses any other it finds left.
+ * Returns undefined when `budget` is spent first.
  */
-export function joinContinuations(line: string): JoinedLine {
+export function joinContinuations(line: string, budget?: { spent: () => boolean }): JoinedLine | undefined {
   if (!line.includes("\\\n")) return { text: line, inWord: [] };
   const joiner = new Joiner(line);
-  while (joiner.index < line.length) joiner.step();
-  return { text: joiner.out, inWord: joiner.inWord };
+  while (joiner.index < line.length) {
+    if (budget?.spent()) return undefined;
+    joiner.step();
+  }
+  return { text: joiner.out.join(""), inWord: joiner.inWord };
 }

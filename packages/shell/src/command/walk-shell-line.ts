@@ -418,8 +418,9 @@ export function walkShellLine(
 ): ShellLine {
   if (line.includes("\0")) return refusedLine(line, "the command contains a NUL byte");
   if (line.length > LINE_LIMIT) return refusedLine(line, `the command is longer than ${LINE_LIMIT} characters`);
-  const joined = joinContinuations(line);
   const timedOut = () => refusedLine(line.slice(0, 80), PLAN_TIME_BOX_MESSAGE, "unsupported");
+  const joined = joinContinuations(line, budget);
+  if (!joined) return timedOut();
   const cancel = { spent: () => budget.spent(), onCancel: timedOut };
   const walked = withBashTree(joined.text, (root) => {
     if (root.hasError) return refusedLine(errorPiece(root) ?? line, "bash cannot parse this line");
