@@ -218,7 +218,11 @@ const ARITHMETIC_STRUCTURE = new Set([
 function quotedArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): void {
   if (/^(['"])\s*-?\d+\s*\1$/.test(node.text)) return;
   const parts = node.namedChildren;
-  if (node.type === "string" && parts.length > 0 && parts.every((part) => part?.type === "simple_expansion" || part?.type === "expansion")) {
+  if (
+    node.type === "string" &&
+    parts.length > 0 &&
+    parts.every((part) => part?.type === "simple_expansion" || part?.type === "expansion")
+  ) {
     for (const part of parts) if (part) checkArithmetic(part, visitor);
     return;
   }
@@ -230,6 +234,22 @@ function quotedArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): void {
 
 const ASSIGNING = /^([-+*/%&|^]|<<|>>)?=$|^\+\+$|^--$/;
 
+/** Quoted and concatenated text in arithmetic (see {@link quotedArithmetic}). */
+const QUOTED = new Set(["string", "raw_string", "ansi_c_string", "translated_string", "concatenation"]);
+
+/** A bare name or number in arithmetic: a read (checked later), an assignment (`i++`, `x = 1`), or a literal. */
+function arithmeticWord(node: SyntaxNode, visitor: ArithmeticVisitor): void {
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(node.text)) {
+    const parent = node.parent;
+    const assigning =
+      parent !== null &&
+      parent.namedChildren[0]?.id === node.id &&
+      parent.children.some((child) => child !== null && !child.isNamed && ASSIGNING.test(child.text));
+    if (assigning) visitor.assign(node.text, node.text);
+    visitor.read(node.text, parent?.text ?? node.text);
+  } else if (!/^-?(0[xX])?[0-9A-Fa-f#]+$/.test(node.text)) visitor.read(node.text, node.text);
+}
+
 /** Walks an arithmetic expression: every variable it reads or assigns, every command it runs. */
 export function checkArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): void {
   switch (node.type) {
@@ -237,16 +257,7 @@ export function checkArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): v
       return;
     case "variable_name":
     case "word":
-      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(node.text)) {
-        const parent = node.parent;
-        const assigning =
-          parent !== null &&
-          parent.namedChildren[0]?.id === node.id &&
-          parent.children.some((child) => child !== null && !child.isNamed && ASSIGNING.test(child.text));
-        if (assigning) visitor.assign(node.text, node.text);
-        visitor.read(node.text, parent?.text ?? node.text);
-      } else if (!/^-?(0[xX])?[0-9A-Fa-f#]+$/.test(node.text)) visitor.read(node.text, node.text);
-      return;
+      return arithmeticWord(node, visitor);
     case "simple_expansion":
     case "expansion": {
       const name = node.namedChildren.find(
@@ -267,14 +278,8 @@ export function checkArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): v
       if (value) checkArithmetic(value, visitor);
       return;
     }
-    case "string":
-    case "raw_string":
-    case "ansi_c_string":
-    case "translated_string":
-    case "concatenation":
-      quotedArithmetic(node, visitor);
-      return;
     default:
+      if (QUOTED.has(node.type)) return quotedArithmetic(node, visitor);
       if (!ARITHMETIC_STRUCTURE.has(node.type)) {
         visitor.opaque(node.text, `'${node.text}' (${node.type}) in arithmetic is not something the checker reads`);
         return;

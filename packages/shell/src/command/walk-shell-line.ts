@@ -16,8 +16,9 @@ import type {
   ShellWord,
 } from "./shell-line-types.js";
 import { joinContinuations } from "./join-continuations.js";
+import { errorPiece, keptContinuation, refusedLine } from "./refused-lines.js";
 import { PLAN_TIME_BOX_MESSAGE, PlanBudget } from "./plan-budget.js";
-import { testOperandProblem } from "./test-operands.js";
+import { walkTestCommand } from "./test-operands.js";
 import { wordValue, type WordContext } from "./shell-word-value.js";
 
 /** Statement nodes whose named children are statements (or clauses holding statements). */
@@ -302,7 +303,11 @@ class LineWalker {
     }
     rest += body.text.slice(at - body.startIndex);
     if (hidesExpansion(rest))
-      this.problem("opaque", body, "a here-document body with an expansion the grammar does not show; quote the delimiter (<<'EOF') or use $(...) unindented");
+      this.problem(
+        "opaque",
+        body,
+        "a here-document body with an expansion the grammar does not show; quote the delimiter (<<'EOF') or use $(...) unindented",
+      );
   }
 
   forLoop(node: SyntaxNode): void {
@@ -355,35 +360,14 @@ class LineWalker {
     }
   }
 
-  /** `[ ... ]` and `[[ ... ]]`: operands are words; `[[`'s numeric comparisons and `-v` evaluate arithmetic. */
+  /** `[ ... ]` and `[[ ... ]]` (see test-operands.ts). */
   testCommand(node: SyntaxNode): void {
+    walkTestCommand(node, {
+      arithmetic: (child) => this.arithmetic(child),
+      word: (child) => this.word(child),
+      opaque: (piece, message) => this.problem("opaque", piece, message),
+    });
     const double = node.firstChild?.type === "[[";
-    const operands: Array<string | undefined> = [];
-    const visit = (expression: SyntaxNode): void => {
-      const operator = expression.children.find((child) => child?.type === "test_operator")?.text;
-      const arithmeticOperands =
-        operator === "-v" || (double && ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"].includes(operator ?? ""));
-      for (const child of expression.children) {
-        if (!child || ["[", "]", "[[", "]]"].includes(child.type)) continue;
-        if (!child.isNamed || child.type === "test_operator") operands.push(child.text);
-        else if (["binary_expression", "unary_expression", "parenthesized_expression"].includes(child.type))
-          visit(child);
-        else if (arithmeticOperands) {
-          operands.push(child.text);
-          this.arithmetic(child);
-        } else if (child.type !== "regex") operands.push(this.word(child).value);
-        else if (hidesExpansion(child.text))
-          this.problem(
-            "opaque",
-            child,
-            "a =~ pattern with an expansion the grammar does not show; match a literal pattern",
-          );
-      }
-    };
-    visit(node);
-    // `[` is the test builtin: a word known only at run time may be `-v` (`[[` reads its operators as syntax)
-    const problem = double ? undefined : testOperandProblem(operands);
-    if (problem) this.problem("opaque", node, problem);
     this.commands.push({
       words: [{ value: double ? "[[" : "[", text: node.text, start: node.startIndex, end: node.endIndex }],
       assignments: [],
@@ -422,84 +406,43 @@ export function walkShellLine(
   const joined = joinContinuations(line, budget);
   if (!joined) return timedOut();
   const cancel = { spent: () => budget.spent(), onCancel: timedOut };
-  const walked = withBashTree(joined.text, (root) => {
-    if (root.hasError) return refusedLine(errorPiece(root) ?? line, "bash cannot parse this line");
-    const left = keptContinuation(root, joined.text);
-    if (left !== undefined)
-      return refusedLine(left, "a backslash-newline the checker cannot place (bash may join these lines); write it on one line");
-    const walker = new LineWalker(known, budget);
-    for (const piece of joined.inWord)
-      walker.problem(
-        "opaque",
-        piece,
-        "a backslash-newline inside a word: bash joins the two lines into one word before reading it; write the word on one line",
-      );
-    walker.statement(root);
-    walker.finish();
-    const simple =
-      root.namedChildren.length === 1 &&
-      root.namedChildren[0]?.type === "command" &&
-      walker.commands.length === 1 &&
-      walker.redirects.length === 0 &&
-      walker.commands[0]?.assignments.length === 0 &&
-      walker.commands[0].words.every((word) => word.value !== undefined);
-    return {
-      text: joined.text,
-      commands: walker.commands,
-      redirects: walker.redirects,
-      functions: walker.functions,
-      problems: walker.problems,
-      assigned: new Set(walker.assigned.keys()),
-      simple,
-    };
-  }, cancel);
+  const walked = withBashTree(
+    joined.text,
+    (root) => {
+      if (root.hasError) return refusedLine(errorPiece(root) ?? line, "bash cannot parse this line");
+      const left = keptContinuation(root, joined.text);
+      if (left !== undefined)
+        return refusedLine(
+          left,
+          "a backslash-newline the checker cannot place (bash may join these lines); write it on one line",
+        );
+      const walker = new LineWalker(known, budget);
+      for (const piece of joined.inWord)
+        walker.problem(
+          "opaque",
+          piece,
+          "a backslash-newline inside a word: bash joins the two lines into one word before reading it; write the word on one line",
+        );
+      walker.statement(root);
+      walker.finish();
+      const simple =
+        root.namedChildren.length === 1 &&
+        root.namedChildren[0]?.type === "command" &&
+        walker.commands.length === 1 &&
+        walker.redirects.length === 0 &&
+        walker.commands[0]?.assignments.length === 0 &&
+        walker.commands[0].words.every((word) => word.value !== undefined);
+      return {
+        text: joined.text,
+        commands: walker.commands,
+        redirects: walker.redirects,
+        functions: walker.functions,
+        problems: walker.problems,
+        assigned: new Set(walker.assigned.keys()),
+        simple,
+      };
+    },
+    cancel,
+  );
   return budget.spent() ? timedOut() : walked;
-}
-
-function errorPiece(root: SyntaxNode): string | undefined {
-  const stack: SyntaxNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as SyntaxNode;
-    if (node.isError || node.isMissing)
-      return node.isMissing ? `missing '${node.type}' near '${node.parent?.text ?? ""}'` : node.text;
-    for (const child of node.children) if (child?.hasError || child?.isMissing) stack.push(child);
-  }
-  return undefined;
-}
-
-/** Nodes whose text bash reads literally: a backslash-newline in them stays. */
-const LITERAL = new Set(["raw_string", "ansi_c_string", "comment"]);
-
-/**
- * The first backslash-newline left in the joined line that bash would still join: outside single quotes, `$'...'`,
- * comments and quoted-delimiter here-documents, an odd run of backslashes before a newline (none should be left).
- */
-function keptContinuation(root: SyntaxNode, text: string): string | undefined {
-  for (let at = text.indexOf("\\\n"); at !== -1; at = text.indexOf("\\\n", at + 2)) {
-    let run = 1;
-    while (text[at - run] === "\\") run += 1;
-    let node: SyntaxNode | null = root.descendantForIndex(at, at + 1);
-    let literal = false;
-    for (; node && !literal; node = node.parent) {
-      if (LITERAL.has(node.type)) literal = true;
-      else if (node.type === "heredoc_body") {
-        const start = node.parent?.namedChildren.find((child) => child?.type === "heredoc_start")?.text ?? "";
-        literal = /['"\\]/.test(start);
-      }
-    }
-    if (!literal && run % 2 === 1) return text.slice(Math.max(0, at - 20), at + 20);
-  }
-  return undefined;
-}
-
-function refusedLine(piece: string, message: string, kind: ShellProblem["kind"] = "syntax"): ShellLine {
-  return {
-    text: "", // never run: a syntax problem refuses the line
-    commands: [],
-    redirects: [],
-    functions: new Set(),
-    problems: [{ kind, piece, message }],
-    assigned: new Set(),
-    simple: false,
-  };
 }

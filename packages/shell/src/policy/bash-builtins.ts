@@ -112,7 +112,10 @@ function namesOnly(args: Array<string | undefined>, what: string): BuiltinVerdic
     if (arg === undefined) return { kind: "opaque", message: `${what} takes a variable name known only at run time` };
     if (/^-[A-Za-z]+$/.test(arg)) continue;
     if (arg.startsWith("-"))
-      return { kind: "opaque", message: `${what} option '${arg}' holds a value glued to it; write the option and its value apart` };
+      return {
+        kind: "opaque",
+        message: `${what} option '${arg}' holds a value glued to it; write the option and its value apart`,
+      };
     if (!PLAIN_NAME.test(arg) || isSpecialVariable(arg))
       return {
         kind: "opaque",

@@ -100,7 +100,10 @@ class LineChecker {
     if (problem) return problem;
     const target = verdict.target;
     if (this.cwds.length > MAX_CWDS)
-      return refusal("shell-syntax", `the line changes folder more than ${MAX_CWDS} ways; split it into shorter commands`);
+      return refusal(
+        "shell-syntax",
+        `the line changes folder more than ${MAX_CWDS} ways; split it into shorter commands`,
+      );
     this.cwds.push(...this.cwds.map((cwd) => path.resolve(cwd, target)));
     return undefined;
   }
@@ -282,6 +285,24 @@ class LineChecker {
   }
 }
 
+/** Every command, then every redirection, within the time box: the first refusal. */
+function checkEveryPiece(checker: LineChecker, line: ShellLine, budget: PlanBudget): Refusal | undefined {
+  const timedOut = refusal("shell-syntax", PLAN_TIME_BOX_MESSAGE);
+  for (const command of line.commands) {
+    if (budget.spent()) return timedOut;
+    const problem = checker.command(command);
+    if (problem) return problem;
+  }
+  for (const redirect of line.redirects) {
+    if (budget.spent()) return timedOut;
+    if (!redirect.target) continue;
+    if (redirect.operator.includes(">")) checker.writeTarget(redirect.target, redirect.text);
+    const problem = checker.checkPath(redirect.target);
+    if (problem) return { ...problem, message: `redirection '${redirect.text}': ${problem.message}` };
+  }
+  return undefined;
+}
+
 /**
  * Checks every command of a walked line (see walk-shell-line.ts). `fileSystem: false` is the cheap pre-check (no
  * program resolution, no path confinement); `true` is the full check that comes right before running.
@@ -294,7 +315,6 @@ export function checkShellLine(
   options: { cwd: string; fileSystem: boolean; budget?: PlanBudget },
 ): CheckedLine | Refusal {
   const budget = options.budget ?? new PlanBudget();
-  const timedOut = refusal("shell-syntax", PLAN_TIME_BOX_MESSAGE);
   const structural = line.problems.find((problem) => problem.kind !== "opaque");
   if (structural) {
     return refusal(
@@ -321,18 +341,8 @@ export function checkShellLine(
     const problem = checker.followCd(command);
     if (problem) return problem;
   }
-  for (const command of line.commands) {
-    if (budget.spent()) return timedOut;
-    const problem = checker.command(command);
-    if (problem) return problem;
-  }
-  for (const redirect of line.redirects) {
-    if (budget.spent()) return timedOut;
-    if (!redirect.target) continue;
-    if (redirect.operator.includes(">")) checker.writeTarget(redirect.target, redirect.text);
-    const problem = checker.checkPath(redirect.target);
-    if (problem) return { ...problem, message: `redirection '${redirect.text}': ${problem.message}` };
-  }
+  const problem = checkEveryPiece(checker, line, budget);
+  if (problem) return problem;
   if (checker.opaque.length > 0 && !policy.opaqueNeedsApproval) {
     const [first] = checker.opaque as [ShellProblem];
     return refusal(

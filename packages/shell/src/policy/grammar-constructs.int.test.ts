@@ -119,7 +119,9 @@ describe("every construct of the bash grammar wrapping git push (deny git push)"
   it("has lines for every named node type of tree-sitter-bash", () => {
     const require = createRequire(import.meta.url);
     const file = path.join(path.dirname(require.resolve("tree-sitter-bash/package.json")), "src", "node-types.json");
-    const types = (JSON.parse(readFileSync(file, "utf8")) as Array<{ type: string; named: boolean; subtypes?: unknown }>)
+    const types = (
+      JSON.parse(readFileSync(file, "utf8")) as Array<{ type: string; named: boolean; subtypes?: unknown }>
+    )
       .filter((node) => node.named && node.subtypes === undefined)
       .map((node) => node.type);
     expect(types.length).toBeGreaterThan(50);
