@@ -2,6 +2,7 @@ import { programName } from "./command-rules.js";
 import { DYNAMIC_WORD, isDynamicWord } from "./dynamic-word.js";
 import { gitProgramOption } from "./git-program-options.js";
 import { isInterpreter, pipedCode } from "./interpreter-input.js";
+import { programValuedOption } from "./program-valued-options.js";
 
 /**
  * The programs one command line runs, outermost first, so that deny, allow and approval rules see through wrappers:
@@ -350,7 +351,9 @@ export function commandLayers(argv: readonly string[]): CommandLayers {
         layers,
       };
     }
-    const piped = isInterpreter(name, SHELLS) ? pipedCode(name, args, SHELLS.has(name)) : undefined;
+    const piped =
+      (isInterpreter(name, SHELLS) ? pipedCode(name, args, SHELLS.has(name)) : undefined) ??
+      programValuedOption(name, args);
     if (piped) return { ok: false, program: name, message: piped, layers };
     if (SHELLS.has(name)) {
       if (args.some((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg) || arg === "--command")) {
