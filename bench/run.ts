@@ -19,6 +19,7 @@ const all: Record<string, string> = {
   "snapshot-codec": "snapshot-codec.ts",
   "search-postings": "search-postings.ts",
   "before-after": "before-after.ts",
+  "planner-blocking": "planner-blocking.ts",
 };
 const args = process.argv.slice(2);
 const markdown = args.includes("--markdown");

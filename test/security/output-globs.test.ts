@@ -32,6 +32,18 @@ describe("output globs match in linear time", () => {
     expect(compileOutputGlobs(["{".repeat(10) + "a" + "}".repeat(10)]).ok).toBe(false);
   });
 
+  it("refuses glob sets beyond the token budget over all globs and alternatives, with a clear message", () => {
+    // 32 globs × 32 brace alternatives each, every one within the per-glob bounds: blocked collection for seconds
+    const glob = (k: number) => `${"**/*{a,b}*".repeat(5)}/**/*${k}*z*`.slice(0, 256);
+    for (const count of [1, 16, 32]) {
+      const compiled = compileOutputGlobs(Array.from({ length: count }, (_, k) => glob(k)));
+      expect(compiled).toEqual({ ok: false, message: expect.stringContaining("pattern tokens") });
+    }
+    // ordinary sets stay well inside
+    expect(compileOutputGlobs(Array.from({ length: 10 }, (_, k) => `out/r${k}/**/*.{md,csv}`)).ok).toBe(true);
+    expect(compileOutputGlobs(Array.from({ length: 32 }, (_, k) => `r${k}/*.md`)).ok).toBe(true);
+  });
+
   it("still matches what it should", () => {
     expect(matcher("*a*a*a*a*a*a*a*a*a*az")("a".repeat(40) + "z")).toBe(true);
     expect(matcher("**/*.{md,csv}")("x/y/report.csv")).toBe(true);

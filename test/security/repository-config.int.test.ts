@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { bubblewrapWorks, EXECUTORS, harnessesFor } from "./attack-harness.js";
@@ -56,6 +56,33 @@ const attacks: Array<[string, Record<string, unknown>]> = [
   ["git diff naming the repository (diff.external)", { command: "git --git-dir=. diff --no-index a.txt b.txt" }],
 ];
 
+/** A filter driver (and diff, include, upload-pack entries) that marks the workspace when any git command reads it. */
+const driver = (name: string) =>
+  `[filter "x"]\n\tclean = ${mark(name)}; cat\n\tsmudge = ${mark(name)}; cat\n\trequired = true\n`;
+
+/** Lines that write git's configuration, or hand git a program: each needs approval (refused without rules). */
+const configWrites: Array<[string, string]> = [
+  ["printf appending a filter to .git/config", `printf '${driver("printf")}' >> .git/config`],
+  ["printf writing .gitattributes", "printf '* filter=x\\n' > .gitattributes"],
+  ["a subfolder's .gitattributes", "printf '* filter=x\\n' > sub/.gitattributes"],
+  ["cd .git, then a relative write", `cd .git && printf '${driver("cd")}' >> config`],
+  ["tee -a .git/config", `printf '${driver("tee")}' | tee -a .git/config`],
+  ["cp over .git/config", "cp staged.cfg .git/config"],
+  ["cp of a file named .gitattributes into the repository", "cp sub/x/.gitattributes ."],
+  ["mkdir of a hooks folder", "mkdir -p .git/hooks"],
+  ["a .git segment in another case", `printf '${driver("case")}' >> .GIT/config`],
+  ["git config setting a filter", `git config filter.x.clean '${mark("git-config")}'`],
+  ["git config setting a textconv", `git config diff.x.textconv '${mark("textconv")}'`],
+  ["git config adding an include", "git config include.path ../evil.cfg"],
+  ["git config setting uploadpack", `git config remote.origin.uploadpack '${mark("uploadpack")}'`],
+  ["git fetch --upload-pack", `git fetch --upload-pack='${mark("fetch")}' .`],
+  ["git ls-remote --upload-pack", `git ls-remote --upload-pack='${mark("ls-remote")}' .`],
+  ["git push --receive-pack", `git push --receive-pack='${mark("push")}' . HEAD`],
+  ["git clone -u", `git clone -u '${mark("clone")}' . copy`],
+  ["git archive --exec", `git archive --exec='${mark("archive")}' --remote=. HEAD`],
+  ["a write target known only at run time", `f=.git/config; printf '${driver("variable")}' >> "$f"`],
+];
+
 for (const executor of EXECUTORS) {
   describe.skipIf(executor === "bubblewrap" && !canSandbox && process.env.CI !== "true")(
     `repository configuration is untrusted (${executor})`,
@@ -87,6 +114,26 @@ for (const executor of EXECUTORS) {
               "credential",
             ].filter((name) => existsSync(path.join(attack.workspace, folder, `PWNED-${name}`))),
           );
+          expect(marks).toEqual([]);
+        },
+        60_000,
+      );
+
+      it.each(configWrites)(
+        "%s needs approval (refused without approval rules); git status then runs no driver",
+        async (_name, command) => {
+          const attack = harness();
+          await attack.call("shell", { command: "true" });
+          const repo = path.join(attack.workspace, "repo");
+          execFileSync("git", ["init", "-q", repo]);
+          mkdirSync(path.join(repo, "sub", "x"), { recursive: true });
+          writeFileSync(path.join(repo, "sub", "x", ".gitattributes"), "* filter=x\n");
+          writeFileSync(path.join(repo, "staged.cfg"), driver("cp"));
+          writeFileSync(path.join(repo, "a.txt"), "a\n");
+          const result = await attack.call("shell", { command, cwd: "repo" });
+          expect(result).toMatchObject({ status: "refused", reason: "opaque-command" });
+          await attack.call("shell", { command: "git status --short && git add -A", cwd: "repo" });
+          const marks = readdirSync(attack.workspace).filter((name) => name.startsWith("PWNED"));
           expect(marks).toEqual([]);
         },
         60_000,

@@ -71,6 +71,10 @@ for (const executor of EXECUTORS) {
         ["an over-long glob", ["a".repeat(1000)]],
         ["too many globs", Array.from({ length: 100 }, (_, index) => `f${index}`)],
         ["an unbalanced bracket", ["[abc"]],
+        [
+          "32 globs of 32 brace alternatives each (over the token budget)",
+          Array.from({ length: 32 }, (_, k) => `${"**/*{a,b}*".repeat(5)}/**/*${k}*z*`.slice(0, 256)),
+        ],
       ])("refuses %s before the command runs", async (_name, globs) => {
         const attack = harness();
         const result = await attack.call("shell", { command: "touch out/RAN", output_globs: globs });

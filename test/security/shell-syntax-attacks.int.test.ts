@@ -186,6 +186,31 @@ const attacks: Array<[string, string]> = [
   ["cd out of the workspace", "cd /; canary"],
   ["an unterminated quote", "echo 'x; canary"],
   ["a select menu", "select x in a; do canary; done"],
+  // bash joins backslash-newline before it reads words; the grammar did not
+  ["$ and ( joined by a backslash-newline in double quotes", 'echo "$\\\n(canary)"'],
+  ["$ and ( joined in a here-string", 'cat <<< "$\\\n(canary)"'],
+  ["$ and ( joined in a here-document body", "cat <<EOF\n$\\\n(canary)\nEOF"],
+  ["${x@P} split by a backslash-newline", "x='$(canary)'; echo $\\\n{x@P}"],
+  ["${!x} split by a backslash-newline", "x=y; echo $\\\n{!x}"],
+  ["a comment that is not one", "x\\\n#$(canary)"],
+  ["a <<- here-document body", "cat <<-EOF\n\t$(canary)\nEOF"],
+  ["backticks in a here-document body", "cat <<EOF\n`canary`\nEOF"],
+  ["escaped backticks nested in backticks", "echo `echo \\`canary\\``"],
+  ["a shell reading /dev/stdin", "sh /dev/stdin <<< canary"],
+  ["a shell reading a process substitution", "bash <(echo canary)"],
+  // text bash evaluates as arithmetic code
+  ["a quoted operand of [[ -eq ]]", "[[ 'a[$(canary)]' -eq 1 ]]"],
+  ["a quoted operand of (( ))", "(( 'a[$(canary)]' ))"],
+  ["a quoted operand of $(( ))", 'echo $(( "a[$(canary)]" ))'],
+  ["a quoted subscript", "echo ${x['a[$(canary)]']}"],
+  ["a quoted array key", "a=(['a[$(canary)]']=1)"],
+  ["a second -v in test", "test -v x -a -v 'a[$(canary)]'"],
+  ["a second -v in [", "[ -v x -a -v 'a[$(canary)]' ]"],
+  ["printf -v glued to its name", "printf -v'a[$(canary)]' x"],
+  ["printf -v repeated", "printf -v a -v 'a[$(canary)]' x"],
+  ["local -i, then a plain assignment", "f() { local -i n; n='a[$(canary)]'; }; f"],
+  ["local -n, then a plain assignment", "f() { local -n r=x; r='a[$(canary)]'; }; f"],
+  ["single quotes inside a double-quoted ${x:-...}", `echo "\${x:-'$(canary)'}"`],
 ];
 
 describe("shell syntax, attacked: a denied program hidden anywhere never runs", () => {
@@ -222,6 +247,12 @@ describe("what the rules missed before: pieces that cannot be judged ask, grants
     ["an unknown global option", "git --no-literal-pathspecs push"],
     ["a repository alias", "git p origin"],
     ["--git-dir and -c before an allowed subcommand", "git --git-dir=r -c core.fsmonitor=x status"],
+    ["--upload-pack", "git fetch --upload-pack=canary ."],
+    ["--receive-pack", "git push --receive-pack=canary . HEAD"],
+    ["clone -u", "git clone -u canary . copy"],
+    ["git config writing a filter", "git config filter.x.clean canary"],
+    ["a branch name known only at run time", 'b=main; git push origin "$b"'],
+    ["git push split by a backslash-newline inside a word", "git pu\\\nsh"],
   ])("interrupts for %s (allow git:*, requireApproval git push)", async (_name, command) => {
     expect(await interrupts(["git push"], command, gitRules)).toBe(true);
   });
@@ -268,5 +299,32 @@ describe("what the rules missed before: pieces that cannot be judged ask, grants
     expect(one?.key).toEqual(expect.any(String));
     expect(one?.key).not.toBe(two?.key);
     expect(one?.command).toBe(two?.command);
+  });
+});
+
+describe("writes outside the workspace under the local executor (no sandbox): refused or asked about", () => {
+  const guarded = hook();
+  const shell = guarded.tools.find((tool) => tool.name === "shell")!;
+  const config = { configurable: { thread_id: "paths" } };
+  const parent = () => path.dirname(guarded.workspacePath("paths"));
+
+  it.each([
+    ["cp -t..", "cp -t.. x"],
+    ["install -t..", "install -t.. x"],
+    ["mv -t..", "mv -t.. x"],
+    ["cp --target-directory=..", "cp --target-directory=.. x"],
+    ["dd of=..", "dd if=x of=../escaped"],
+    ["sort -o..", "sort -o../escaped x"],
+    ["${PWD%/*}", "echo x > ${PWD%/*}/escaped"],
+    ["~/..", "echo x > ~/../escaped"],
+    ["a variable holding ..", "d=..; echo x > $d/escaped"],
+    ["/proc/$$/cwd", "echo x > /proc/$$/cwd/../escaped"],
+    ["/proc/self/cwd", "cp x /proc/self/cwd/../escaped"],
+  ])("refuses %s", async (_name, command) => {
+    expect(JSON.parse(String(await shell.invoke({ command: "echo x > x" }, config))).status).toBe("ok");
+    const before = readdirSync(parent()).sort();
+    const result = JSON.parse(String(await shell.invoke({ command }, config)));
+    expect(result.status).toBe("refused");
+    expect(readdirSync(parent()).sort()).toEqual(before);
   });
 });

@@ -31,11 +31,22 @@ export function bashParserReady(): boolean {
 
 /**
  * Parses `line` with the bash grammar and hands the tree's root to `use` (the tree is freed afterwards, so `use`
- * must not keep nodes). Throws when the grammar is not loaded yet (await {@link loadBashParser} first).
+ * must not keep nodes). Throws when the grammar is not loaded yet (await {@link loadBashParser} first). With `cancel`,
+ * a parse still running when `cancel.spent()` turns true stops, and `cancel.onCancel()` is returned.
  */
-export function withBashTree<T>(line: string, use: (root: Node) => T): T {
+export function withBashTree<T>(
+  line: string,
+  use: (root: Node) => T,
+  cancel?: { spent: () => boolean; onCancel: () => T },
+): T {
   if (!parser) throw new Error("the bash parser is not loaded: await loadBashParser() first");
-  const tree: Tree | null = parser.parse(line);
+  // the grammar cancels a parse whose progress callback returns true (its typings say void)
+  const progressCallback = cancel ? ((() => cancel.spent()) as () => void) : undefined;
+  const tree: Tree | null = parser.parse(line, null, progressCallback ? { progressCallback } : undefined);
+  if (!tree && cancel?.spent()) {
+    parser.reset();
+    return cancel.onCancel();
+  }
   if (!tree) throw new Error("the bash parser returned no tree");
   try {
     return use(tree.rootNode);

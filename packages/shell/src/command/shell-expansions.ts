@@ -73,9 +73,18 @@ export const NUMERIC_SPECIALS: ReadonlySet<string> = new Set([
   "OPTIND",
 ]);
 
-/** Text the grammar kept as a plain leaf although bash expands it: a backtick or `$(`, `${`, `$name` inside. */
+/**
+ * Text the grammar kept as a plain leaf although bash expands it: an unescaped backtick, or `$(`, `${`, `$[`, `$name`
+ * or a special parameter inside (backslash pairs are skipped, so `\\$(x)` counts and `\$(x)` does not).
+ */
 export function hidesExpansion(text: string): boolean {
-  return /(^|[^\\])(`|\$[({A-Za-z_0-9@*#?$!-])/.test(text);
+  for (let index = 0; index < text.length; index += 1) {
+    const char = text[index];
+    if (char === "\\") index += 1;
+    else if (char === "`") return true;
+    else if (char === "$" && /[({[A-Za-z_0-9@*#?$!-]/.test(text[index + 1] ?? "")) return true;
+  }
+  return false;
 }
 
 /** Callbacks of {@link expansionProblem}. */
@@ -176,7 +185,7 @@ function operandProblem(
   }
   if (!PLAIN_OPERATORS.has(operator) && operator !== "=" && operator !== ":=")
     return `'${node.text}' uses '${operator}', which the checker does not know`;
-  if (hidesExpansion(child.text) && (child.type === "word" || child.type === "regex"))
+  if (hidesExpansion(child.text) && ["word", "regex", "raw_string"].includes(child.type))
     return `'${node.text}' holds an expansion the grammar does not show; write it outside \${...}`;
   if (child.type !== "regex") visitor.word(child);
   return undefined;
@@ -190,9 +199,56 @@ export interface ArithmeticVisitor {
   assign(name: string, piece: string): void;
   /** `$(...)` inside the expression. */
   commands(node: SyntaxNode): void;
+  /** A piece bash evaluates as code that the checker cannot read (quoted text: `'a[$(cmd)]'`). */
+  opaque(piece: string, message: string): void;
+}
+
+/** Nodes of an arithmetic expression whose children are themselves arithmetic. */
+const ARITHMETIC_STRUCTURE = new Set([
+  "binary_expression",
+  "unary_expression",
+  "ternary_expression",
+  "parenthesized_expression",
+  "postfix_expression",
+  "subscript",
+  "arithmetic_expansion",
+]);
+
+/** Quoted text in arithmetic: a plain number, or expansions alone (`"$n"`), is read; anything else is code. */
+function quotedArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): void {
+  if (/^(['"])\s*-?\d+\s*\1$/.test(node.text)) return;
+  const parts = node.namedChildren;
+  if (
+    node.type === "string" &&
+    parts.length > 0 &&
+    parts.every((part) => part?.type === "simple_expansion" || part?.type === "expansion")
+  ) {
+    for (const part of parts) if (part) checkArithmetic(part, visitor);
+    return;
+  }
+  visitor.opaque(
+    node.text,
+    `quoted text in arithmetic ('${node.text}') is evaluated as an expression, which can run commands ('a[$(cmd)]'); write a number or a variable`,
+  );
 }
 
 const ASSIGNING = /^([-+*/%&|^]|<<|>>)?=$|^\+\+$|^--$/;
+
+/** Quoted and concatenated text in arithmetic (see {@link quotedArithmetic}). */
+const QUOTED = new Set(["string", "raw_string", "ansi_c_string", "translated_string", "concatenation"]);
+
+/** A bare name or number in arithmetic: a read (checked later), an assignment (`i++`, `x = 1`), or a literal. */
+function arithmeticWord(node: SyntaxNode, visitor: ArithmeticVisitor): void {
+  if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(node.text)) {
+    const parent = node.parent;
+    const assigning =
+      parent !== null &&
+      parent.namedChildren[0]?.id === node.id &&
+      parent.children.some((child) => child !== null && !child.isNamed && ASSIGNING.test(child.text));
+    if (assigning) visitor.assign(node.text, node.text);
+    visitor.read(node.text, parent?.text ?? node.text);
+  } else if (!/^-?(0[xX])?[0-9A-Fa-f#]+$/.test(node.text)) visitor.read(node.text, node.text);
+}
 
 /** Walks an arithmetic expression: every variable it reads or assigns, every command it runs. */
 export function checkArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): void {
@@ -201,16 +257,7 @@ export function checkArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): v
       return;
     case "variable_name":
     case "word":
-      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(node.text)) {
-        const parent = node.parent;
-        const assigning =
-          parent !== null &&
-          parent.namedChildren[0]?.id === node.id &&
-          parent.children.some((child) => child !== null && !child.isNamed && ASSIGNING.test(child.text));
-        if (assigning) visitor.assign(node.text, node.text);
-        visitor.read(node.text, parent?.text ?? node.text);
-      } else if (!/^-?(0[xX])?[0-9A-Fa-f#]+$/.test(node.text)) visitor.read(node.text, node.text);
-      return;
+      return arithmeticWord(node, visitor);
     case "simple_expansion":
     case "expansion": {
       const name = node.namedChildren.find(
@@ -232,6 +279,11 @@ export function checkArithmetic(node: SyntaxNode, visitor: ArithmeticVisitor): v
       return;
     }
     default:
+      if (QUOTED.has(node.type)) return quotedArithmetic(node, visitor);
+      if (!ARITHMETIC_STRUCTURE.has(node.type)) {
+        visitor.opaque(node.text, `'${node.text}' (${node.type}) in arithmetic is not something the checker reads`);
+        return;
+      }
       for (const child of node.namedChildren) if (child) checkArithmetic(child, visitor);
   }
 }

@@ -5,7 +5,8 @@
  * One word of a command line after quote removal. `value` is set when the word's text is known before running
  * (literals, quotes, `$WORKSPACE`-style variables the runtime sets); otherwise `why` says what makes it unknown
  * (`$(...)`, a variable the line sets, a glob, brace expansion, `~`). A glob keeps the literal text before its first
- * pattern character in `globPrefix`, so the folder it searches can still be checked.
+ * pattern character in `globPrefix` (a word with an expansion, the folder written before it: `/proc/` of
+ * `/proc/$$/cwd`), so the folder it searches can still be checked.
  */
 export interface ShellWord {
   value?: string;
@@ -52,6 +53,8 @@ export interface ShellProblem {
 
 /** Everything one command line can run, found by walking its syntax tree once. */
 export interface ShellLine {
+  /** The line as bash reads it (backslash-newline pairs joined, see join-continuations.ts): word offsets point here. */
+  text: string;
   commands: SimpleShellCommand[];
   redirects: ShellRedirect[];
   /** Functions the line defines (their bodies are among `commands`). */

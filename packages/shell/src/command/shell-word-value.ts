@@ -68,15 +68,8 @@ function piecesOf(node: SyntaxNode, context: WordContext): Piece[] {
     }
     case "raw_string":
       return [{ value: node.text.slice(1, -1), plain: "\u0001".repeat(Math.max(node.text.length - 2, 0)) }];
-    case "string": {
-      const pieces: Piece[] = [];
-      for (const child of node.namedChildren) {
-        if (!child) continue;
-        if (child.type === "string_content") pieces.push(quoted({ value: unescapeDoubleQuoted(child.text) }));
-        else pieces.push(...piecesOf(child, context).map(quoted));
-      }
-      return pieces.length > 0 ? pieces : [{ value: "", plain: "" }];
-    }
+    case "string":
+      return stringPieces(node, context);
     case "concatenation":
       return node.namedChildren.flatMap((child) => (child ? piecesOf(child, context) : []));
     case "simple_expansion": {
@@ -112,6 +105,20 @@ function piecesOf(node: SyntaxNode, context: WordContext): Piece[] {
   }
 }
 
+/** A double-quoted string: its contents (a piece the grammar kept as text but bash expands is opaque) and expansions. */
+function stringPieces(node: SyntaxNode, context: WordContext): Piece[] {
+  const pieces: Piece[] = [];
+  for (const child of node.namedChildren) {
+    if (!child) continue;
+    if (child.type === "string_content" && hidesExpansion(child.text)) {
+      context.hidden(child);
+      pieces.push(quoted({ why: "an expansion the grammar does not show" }));
+    } else if (child.type === "string_content") pieces.push(quoted({ value: unescapeDoubleQuoted(child.text) }));
+    else pieces.push(...piecesOf(child, context).map(quoted));
+  }
+  return pieces.length > 0 ? pieces : [{ value: "", plain: "" }];
+}
+
 const GLOB = /[*?[]/;
 const BRACES = /\{[^{}]*(,|\.\.)[^{}]*\}/;
 
@@ -123,7 +130,15 @@ export function wordValue(node: SyntaxNode, context: WordContext): ShellWord {
   const unknown = pieces.find((piece) => piece.value === undefined);
   if (BRACES.test(plain)) return { ...base, why: "brace expansion" };
   if (plain.startsWith("~")) return { ...base, why: "'~' (the home folder)" };
-  if (unknown) return { ...base, why: unknown.why ?? "an expansion" };
+  if (unknown) {
+    // the folder written out before the first unknown piece (`/proc/$$/x` is under /proc/) is checked like a path
+    const known = pieces
+      .slice(0, pieces.indexOf(unknown))
+      .map((piece) => piece.value)
+      .join("");
+    const folder = known.slice(0, known.lastIndexOf("/") + 1);
+    return { ...base, why: unknown.why ?? "an expansion", ...(folder ? { globPrefix: folder } : {}) };
+  }
   const value = pieces.map((piece) => piece.value).join("");
   const globAt = plain.search(GLOB);
   if (globAt !== -1) {

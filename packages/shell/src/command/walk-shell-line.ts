@@ -15,6 +15,10 @@ import type {
   SimpleShellCommand,
   ShellWord,
 } from "./shell-line-types.js";
+import { joinContinuations } from "./join-continuations.js";
+import { errorPiece, keptContinuation, refusedLine } from "./refused-lines.js";
+import { PLAN_TIME_BOX_MESSAGE, PlanBudget } from "./plan-budget.js";
+import { walkTestCommand } from "./test-operands.js";
 import { wordValue, type WordContext } from "./shell-word-value.js";
 
 /** Statement nodes whose named children are statements (or clauses holding statements). */
@@ -46,7 +50,10 @@ class LineWalker {
   private readonly context: WordContext;
   private depth = 0;
 
-  constructor(private readonly known: Readonly<Record<string, string>>) {
+  constructor(
+    private readonly known: Readonly<Record<string, string>>,
+    readonly budget: PlanBudget,
+  ) {
     this.context = {
       known,
       walkInner: (node) => this.inner(node),
@@ -72,11 +79,15 @@ class LineWalker {
   }
 
   word(node: SyntaxNode): ShellWord {
+    if (this.budget.spent()) return { text: "", start: node.startIndex, end: node.startIndex, why: "unchecked" };
     return wordValue(node, this.context);
   }
 
   /** `$(...)`, `<(...)`, `$((...))` inside a word. */
   inner(node: SyntaxNode): void {
+    // inside backticks bash drops the backslash before `$`, a backtick or `\` before reading the command
+    if (node.text.startsWith("`") && /\\[$`\\]/.test(node.text))
+      this.problem("opaque", node, "backslashes inside backticks change what bash reads there; use $(...)");
     if (node.type === "arithmetic_expansion") {
       for (const child of node.namedChildren) if (child) this.arithmetic(child);
       return;
@@ -89,6 +100,7 @@ class LineWalker {
       read: (name, piece) => this.arithmeticReads.push({ name, piece }),
       assign: (name, piece) => this.assign(name, true, piece),
       commands: (inner) => this.inner(inner),
+      opaque: (piece, message) => this.problem("opaque", piece, message),
     });
   }
 
@@ -113,7 +125,7 @@ class LineWalker {
     this.depth += 1;
     try {
       if (this.depth > 200) this.problem("unsupported", node, "the line nests too deeply");
-      else this.dispatch(node);
+      else if (!this.budget.spent()) this.dispatch(node);
     } finally {
       this.depth -= 1;
     }
@@ -194,10 +206,20 @@ class LineWalker {
       if (index) this.arithmetic(index);
     }
     const word = value && value.type !== "array" ? this.word(value) : undefined;
-    if (value?.type === "array") for (const element of value.namedChildren) if (element) this.word(element);
+    if (value?.type === "array") for (const element of value.namedChildren) if (element) this.arrayElement(element);
     if (standalone || !isSpecialVariable(name))
       this.assign(name, value?.type === "number" || value?.type === "arithmetic_expansion", node.text);
     return { name, ...(word ? { value: word } : {}), text: node.text };
+  }
+
+  /** `a=(x [k]=v)`: a `[k]=` key is arithmetic (indexed arrays); only a number or a plain name is read. */
+  arrayElement(element: SyntaxNode): void {
+    const key = /^\[(.*)\]\+?=/s.exec(element.text)?.[1];
+    if (key !== undefined && !/^\s*\d+\s*$/.test(key)) {
+      if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(key)) this.arithmeticReads.push({ name: key, piece: element.text });
+      else this.problem("opaque", element, `array key '[${key}]' is evaluated as arithmetic; write a number`);
+    }
+    this.word(element);
   }
 
   standaloneAssignments(nodes: SyntaxNode[]): void {
@@ -241,10 +263,7 @@ class LineWalker {
       const quotedDelimiter = /['"\\]/.test(start);
       for (const child of node.namedChildren) {
         if (child?.type !== "heredoc_body" || quotedDelimiter) continue;
-        for (const part of child.namedChildren) {
-          if (!part || part.type === "heredoc_content") continue;
-          this.word(part);
-        }
+        this.heredocBody(child);
       }
       for (const child of node.namedChildren) {
         // a command after the here-document's start on the same line: `cat <<EOF | grep x`
@@ -267,6 +286,28 @@ class LineWalker {
       const duplicate = operator.endsWith("&") && index === 0 && /^(\d+|-)$/.test(target.value ?? "");
       this.redirects.push({ operator, ...(duplicate ? {} : { target }), text: node.text });
     }
+  }
+
+  /**
+   * An unquoted here-document body: the expansions the grammar shows are walked; any other `$` or backtick in the
+   * text (the grammar misses them after `<<-` tabs and in backticks) makes the body opaque.
+   */
+  heredocBody(body: SyntaxNode): void {
+    let rest = "";
+    let at = body.startIndex;
+    for (const part of body.namedChildren) {
+      if (!part || part.type === "heredoc_content") continue;
+      rest += body.text.slice(at - body.startIndex, part.startIndex - body.startIndex) + " ";
+      at = part.endIndex;
+      this.word(part);
+    }
+    rest += body.text.slice(at - body.startIndex);
+    if (hidesExpansion(rest))
+      this.problem(
+        "opaque",
+        body,
+        "a here-document body with an expansion the grammar does not show; quote the delimiter (<<'EOF') or use $(...) unindented",
+      );
   }
 
   forLoop(node: SyntaxNode): void {
@@ -319,27 +360,14 @@ class LineWalker {
     }
   }
 
-  /** `[ ... ]` and `[[ ... ]]`: operands are words; `[[`'s numeric comparisons and `-v` evaluate arithmetic. */
+  /** `[ ... ]` and `[[ ... ]]` (see test-operands.ts). */
   testCommand(node: SyntaxNode): void {
+    walkTestCommand(node, {
+      arithmetic: (child) => this.arithmetic(child),
+      word: (child) => this.word(child),
+      opaque: (piece, message) => this.problem("opaque", piece, message),
+    });
     const double = node.firstChild?.type === "[[";
-    const visit = (expression: SyntaxNode): void => {
-      const operator = expression.children.find((child) => child?.type === "test_operator")?.text;
-      const arithmeticOperands =
-        operator === "-v" || (double && ["-eq", "-ne", "-lt", "-le", "-gt", "-ge"].includes(operator ?? ""));
-      for (const child of expression.namedChildren) {
-        if (!child || child.type === "test_operator") continue;
-        if (["binary_expression", "unary_expression", "parenthesized_expression"].includes(child.type)) visit(child);
-        else if (arithmeticOperands) this.arithmetic(child);
-        else if (child.type !== "regex") this.word(child);
-        else if (hidesExpansion(child.text))
-          this.problem(
-            "opaque",
-            child,
-            "a =~ pattern with an expansion the grammar does not show; match a literal pattern",
-          );
-      }
-    };
-    visit(node);
     this.commands.push({
       words: [{ value: double ? "[[" : "[", text: node.text, start: node.startIndex, end: node.endIndex }],
       assignments: [],
@@ -365,51 +393,56 @@ class LineWalker {
  * whole: the grammar recovers from errors, bash does not, and the two would disagree about what runs.
  * @param line the command line as typed
  * @param known variables whose values are known before running (host paths of $WORKSPACE, $OUT_DIR, $SKILL_DIR)
+ * @param budget the time box: a line whose parse and walk outlast it is refused (unsupported)
  */
-export function walkShellLine(line: string, known: Readonly<Record<string, string>>): ShellLine {
+export function walkShellLine(
+  line: string,
+  known: Readonly<Record<string, string>>,
+  budget: PlanBudget = new PlanBudget(),
+): ShellLine {
   if (line.includes("\0")) return refusedLine(line, "the command contains a NUL byte");
   if (line.length > LINE_LIMIT) return refusedLine(line, `the command is longer than ${LINE_LIMIT} characters`);
-  return withBashTree(line, (root) => {
-    if (root.hasError) return refusedLine(errorPiece(root) ?? line, "bash cannot parse this line");
-    const walker = new LineWalker(known);
-    walker.statement(root);
-    walker.finish();
-    const simple =
-      root.namedChildren.length === 1 &&
-      root.namedChildren[0]?.type === "command" &&
-      walker.commands.length === 1 &&
-      walker.redirects.length === 0 &&
-      walker.commands[0]?.assignments.length === 0 &&
-      walker.commands[0].words.every((word) => word.value !== undefined);
-    return {
-      commands: walker.commands,
-      redirects: walker.redirects,
-      functions: walker.functions,
-      problems: walker.problems,
-      assigned: new Set(walker.assigned.keys()),
-      simple,
-    };
-  });
-}
-
-function errorPiece(root: SyntaxNode): string | undefined {
-  const stack: SyntaxNode[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop() as SyntaxNode;
-    if (node.isError || node.isMissing)
-      return node.isMissing ? `missing '${node.type}' near '${node.parent?.text ?? ""}'` : node.text;
-    for (const child of node.children) if (child?.hasError || child?.isMissing) stack.push(child);
-  }
-  return undefined;
-}
-
-function refusedLine(piece: string, message: string): ShellLine {
-  return {
-    commands: [],
-    redirects: [],
-    functions: new Set(),
-    problems: [{ kind: "syntax", piece, message }],
-    assigned: new Set(),
-    simple: false,
-  };
+  const timedOut = () => refusedLine(line.slice(0, 80), PLAN_TIME_BOX_MESSAGE, "unsupported");
+  const joined = joinContinuations(line, budget);
+  if (!joined) return timedOut();
+  const cancel = { spent: () => budget.spent(), onCancel: timedOut };
+  const walked = withBashTree(
+    joined.text,
+    (root) => {
+      if (root.hasError) return refusedLine(errorPiece(root) ?? line, "bash cannot parse this line");
+      const left = keptContinuation(root, joined.text);
+      if (left !== undefined)
+        return refusedLine(
+          left,
+          "a backslash-newline the checker cannot place (bash may join these lines); write it on one line",
+        );
+      const walker = new LineWalker(known, budget);
+      for (const piece of joined.inWord)
+        walker.problem(
+          "opaque",
+          piece,
+          "a backslash-newline inside a word: bash joins the two lines into one word before reading it; write the word on one line",
+        );
+      walker.statement(root);
+      walker.finish();
+      const simple =
+        root.namedChildren.length === 1 &&
+        root.namedChildren[0]?.type === "command" &&
+        walker.commands.length === 1 &&
+        walker.redirects.length === 0 &&
+        walker.commands[0]?.assignments.length === 0 &&
+        walker.commands[0].words.every((word) => word.value !== undefined);
+      return {
+        text: joined.text,
+        commands: walker.commands,
+        redirects: walker.redirects,
+        functions: walker.functions,
+        problems: walker.problems,
+        assigned: new Set(walker.assigned.keys()),
+        simple,
+      };
+    },
+    cancel,
+  );
+  return budget.spent() ? timedOut() : walked;
 }

@@ -1,6 +1,7 @@
 // What the checker says about a bash builtin: each one it lets run has its arguments checked; the rest fail closed.
 import type { SimpleShellCommand } from "../command/shell-line-types.js";
 import { isSpecialVariable } from "../command/shell-expansions.js";
+import { testOperandProblem } from "../command/test-operands.js";
 
 /** The verdict on one builtin call. `program`: check it like a program (rules, but no PATH lookup: `kill`). */
 export type BuiltinVerdict =
@@ -109,7 +110,12 @@ function values(command: SimpleShellCommand): Array<string | undefined> {
 function namesOnly(args: Array<string | undefined>, what: string): BuiltinVerdict {
   for (const arg of args) {
     if (arg === undefined) return { kind: "opaque", message: `${what} takes a variable name known only at run time` };
-    if (arg.startsWith("-")) continue;
+    if (/^-[A-Za-z]+$/.test(arg)) continue;
+    if (arg.startsWith("-"))
+      return {
+        kind: "opaque",
+        message: `${what} option '${arg}' holds a value glued to it; write the option and its value apart`,
+      };
     if (!PLAIN_NAME.test(arg) || isSpecialVariable(arg))
       return {
         kind: "opaque",
@@ -181,12 +187,12 @@ const CHECKS: Record<string, Check> = {
   getopts: (args) => namesOnly(args.slice(1, 2), "getopts"),
   mapfile: checkMapfile,
   readarray: checkMapfile,
-  printf: (args) => (args.includes("-v") ? namesOnly([args[args.indexOf("-v") + 1]], "printf -v") : OK),
-  local: (args, name) => namesOnly(args.map(nameOfAssignment), `'${name}'`),
-  export: (args, name) => namesOnly(args.map(nameOfAssignment), `'${name}'`),
+  printf: (args) => namesOnly(optionOperands(args, "v"), "printf -v"),
+  local: (args, name) => withoutAttributes(args, name) ?? namesOnly(args.map(nameOfAssignment), `'${name}'`),
+  export: (args, name) => withoutAttributes(args, name) ?? namesOnly(args.map(nameOfAssignment), `'${name}'`),
   unset: (args, name) => namesOnly(args.map(nameOfAssignment), `'${name}'`),
-  test: (args) => (args.includes("-v") ? namesOnly([args[args.indexOf("-v") + 1]], "test -v") : OK),
-  "[": (args) => (args.includes("-v") ? namesOnly([args[args.indexOf("-v") + 1]], "test -v") : OK),
+  test: checkTest,
+  "[": checkTest,
   set: checkSet,
   shopt: checkShopt,
   wait: (args) => (args.includes("-p") ? { kind: "opaque", message: "'wait -p' is refused" } : OK),
@@ -194,6 +200,43 @@ const CHECKS: Record<string, Check> = {
   command: () => ({ kind: "program" }),
   time: () => ({ kind: "program" }),
 };
+
+function checkTest(args: Array<string | undefined>): BuiltinVerdict {
+  const problem = testOperandProblem(args);
+  return problem ? { kind: "opaque", message: problem } : OK;
+}
+
+/**
+ * The operands of every `-x` option in `args` (`-x NAME`, glued `-xNAME`, or `-abx NAME` in a cluster) before the
+ * first operand: each is a variable name bash assigns, so each must be a plain name. A word known only at run time in
+ * option position may be `-x`.
+ */
+function optionOperands(args: Array<string | undefined>, letter: string): Array<string | undefined> {
+  const operands: Array<string | undefined> = [];
+  for (const [index, arg] of args.entries()) {
+    if (arg === undefined) {
+      operands.push(undefined); // an option known only at run time may be -v
+      break;
+    }
+    if (index > 0 && operands.length > 0 && args[index - 1] === `-${letter}`) continue;
+    if (arg === "--" || !arg.startsWith("-")) break;
+    const cluster = /^-([A-Za-z]*)$/.exec(arg);
+    if (arg === `-${letter}` || (cluster?.[1]?.endsWith(letter) ?? false)) operands.push(args[index + 1]);
+    else if (arg.startsWith(`-${letter}`)) operands.push(arg.slice(2));
+    else if (/^-[A-Za-z]+/.test(arg) && arg.includes(letter)) operands.push(arg);
+  }
+  return operands;
+}
+
+/** `local -i`, `local -n`, `export -f`, ...: attributes change how later assignments are read; opaque. */
+function withoutAttributes(args: Array<string | undefined>, name: string): BuiltinVerdict | undefined {
+  const at = args.findIndex((arg) => arg === undefined || (/^[-+]/.test(arg) && !(name === "export" && arg === "-p")));
+  if (at === -1) return undefined;
+  return {
+    kind: "opaque",
+    message: `'${name} ${args[at] ?? "…"}': attribute options (-i, -n, -a, -f, ...) change how later assignments are read; use NAME=value`,
+  };
+}
 
 function nameOfAssignment(arg: string | undefined): string | undefined {
   return arg?.includes("=") ? arg.slice(0, arg.indexOf("=")) : arg;

@@ -1,6 +1,7 @@
 // Every simple command of a parsed line through the rules: unwrapping, deny/allow/grants, builtins, paths, scripts.
 import path from "node:path";
 import { shellQuote } from "../command/shell-quote.js";
+import { PLAN_TIME_BOX_MESSAGE, PlanBudget } from "../command/plan-budget.js";
 import type { ShellLine, ShellProblem, ShellWord, SimpleShellCommand } from "../command/shell-line-types.js";
 import { checkBuiltin, isBashBuiltin } from "./bash-builtins.js";
 import { commandLayers } from "./command-layers.js";
@@ -13,11 +14,15 @@ import { checkEnvName } from "./env-names.js";
 import { checkArgumentPath, checkScriptLocation, hasParentSegment, realpathOrUndefined } from "./path-confinement.js";
 import { innerProgramsDenied, resolveExecutable, resolveProgram } from "./program-resolution.js";
 import { type Refusal, refusal } from "./refusal.js";
+import { attachedValue, isRepositoryConfig, writtenWords } from "./write-targets.js";
 
 /** A checked line: the text to run (skill script paths rewritten), each command's verdict, the opaque pieces. */
 export interface CheckedLine {
   ok: true;
-  /** The line bash runs: as typed, except skill scripts and `scripts/...` arguments point into the skill folder. */
+  /**
+   * The line bash runs: as typed with backslash-newline pairs joined (what bash reads), except skill scripts and
+   * `scripts/...` arguments point into the skill folder.
+   */
   run: string;
   commands: CheckedCommand[];
   opaque: ShellProblem[];
@@ -37,6 +42,9 @@ function ruleWord(word: ShellWord): string {
   return word.value ?? `${DYNAMIC_WORD}${word.why ?? "an expansion"}`;
 }
 
+/** Folders a line may be in after its `cd`s (each `cd` may or may not have run, so the set doubles). */
+const MAX_CWDS = 16;
+
 class LineChecker {
   readonly commands: CheckedCommand[] = [];
   readonly opaque: ShellProblem[] = [];
@@ -44,13 +52,17 @@ class LineChecker {
   readonly roots: string[];
   readonly cwds: string[];
 
+  private readonly fileSystem: boolean;
+  private readonly budget: PlanBudget;
+
   constructor(
     private readonly input: CommandCheckInput,
     private readonly policy: CommandPolicy,
     private readonly line: ShellLine,
-    cwd: string,
-    private readonly fileSystem: boolean,
+    { cwd, fileSystem, budget }: { cwd: string; fileSystem: boolean; budget: PlanBudget },
   ) {
+    this.fileSystem = fileSystem;
+    this.budget = budget;
     this.roots = [realpathOrUndefined(input.workspaceDir) ?? input.workspaceDir];
     const skillDir = input.mode === "skill" ? input.skill?.dir : undefined;
     if (skillDir) this.roots.push(realpathOrUndefined(skillDir) ?? skillDir);
@@ -62,16 +74,17 @@ class LineChecker {
   }
 
   /** Checks a path (argument or redirection target) against every folder the line may be in. */
-  checkPath(word: ShellWord): Refusal | undefined {
+  checkPath(word: ShellWord, program = ""): Refusal | undefined {
     if (!this.policy.confinePaths || !this.fileSystem) return undefined;
     const candidates: string[] = [];
     if (word.value !== undefined) {
       candidates.push(word.value);
-      const equals = word.value.indexOf("=");
-      if (word.value.startsWith("-") && equals > 0) candidates.push(word.value.slice(equals + 1));
+      const attached = attachedValue(word, program); // `-t..`, `--output=../x`, dd's `of=../x`
+      if (attached !== undefined) candidates.push(attached);
     } else if (word.globPrefix) candidates.push(word.globPrefix);
     for (const candidate of candidates)
       for (const cwd of this.cwds) {
+        if (this.budget.spent()) return refusal("shell-syntax", PLAN_TIME_BOX_MESSAGE);
         const problem = checkArgumentPath(candidate, cwd, this.roots, this.policy);
         if (problem) return problem;
       }
@@ -86,8 +99,28 @@ class LineChecker {
     const problem = this.checkPath(word);
     if (problem) return problem;
     const target = verdict.target;
+    if (this.cwds.length > MAX_CWDS)
+      return refusal(
+        "shell-syntax",
+        `the line changes folder more than ${MAX_CWDS} ways; split it into shorter commands`,
+      );
     this.cwds.push(...this.cwds.map((cwd) => path.resolve(cwd, target)));
     return undefined;
+  }
+
+  /** A write the checker cannot judge: a target known only at run time, or git's repository configuration. */
+  writeTarget(word: ShellWord, piece: string): void {
+    if (word.value === undefined) {
+      this.opaquePiece(
+        piece,
+        `it writes to ${word.why ?? "a path"}, known only at run time (it may name .git/ or a folder outside the workspace); write the path out`,
+      );
+    } else if (isRepositoryConfig(word.value, this.cwds, this.input.workspaceDir)) {
+      this.opaquePiece(
+        piece,
+        `it writes '${word.value}', git's repository configuration: a filter, hook or program named there runs on a later git command`,
+      );
+    }
   }
 
   envNames(command: SimpleShellCommand, name: string): Refusal | undefined {
@@ -195,6 +228,7 @@ class LineChecker {
       kind: name.includes("/") ? "script" : "program",
     };
     this.commands.push(checked);
+    for (const word of writtenWords(command.words)) this.writeTarget(word, command.text);
     if (!this.fileSystem) return undefined;
     const parsed = { argv, cwd: this.cwds[0] as string, layers: unwrapped.layers };
     if (builtin) {
@@ -208,7 +242,7 @@ class LineChecker {
     }
     for (const word of command.words.slice(1)) {
       this.rewriteSkillArgument(word);
-      const problem = this.checkPath(word);
+      const problem = this.checkPath(word, programName(name));
       if (problem) return problem;
     }
     return undefined;
@@ -251,6 +285,24 @@ class LineChecker {
   }
 }
 
+/** Every command, then every redirection, within the time box: the first refusal. */
+function checkEveryPiece(checker: LineChecker, line: ShellLine, budget: PlanBudget): Refusal | undefined {
+  const timedOut = refusal("shell-syntax", PLAN_TIME_BOX_MESSAGE);
+  for (const command of line.commands) {
+    if (budget.spent()) return timedOut;
+    const problem = checker.command(command);
+    if (problem) return problem;
+  }
+  for (const redirect of line.redirects) {
+    if (budget.spent()) return timedOut;
+    if (!redirect.target) continue;
+    if (redirect.operator.includes(">")) checker.writeTarget(redirect.target, redirect.text);
+    const problem = checker.checkPath(redirect.target);
+    if (problem) return { ...problem, message: `redirection '${redirect.text}': ${problem.message}` };
+  }
+  return undefined;
+}
+
 /**
  * Checks every command of a walked line (see walk-shell-line.ts). `fileSystem: false` is the cheap pre-check (no
  * program resolution, no path confinement); `true` is the full check that comes right before running.
@@ -260,8 +312,9 @@ export function checkShellLine(
   input: CommandCheckInput,
   policy: CommandPolicy,
   line: ShellLine,
-  options: { cwd: string; fileSystem: boolean },
+  options: { cwd: string; fileSystem: boolean; budget?: PlanBudget },
 ): CheckedLine | Refusal {
+  const budget = options.budget ?? new PlanBudget();
   const structural = line.problems.find((problem) => problem.kind !== "opaque");
   if (structural) {
     return refusal(
@@ -275,7 +328,7 @@ export function checkShellLine(
       "only a single program with plain arguments runs here (syntax: 'simple'): no pipes, lists, redirections or expansions",
     );
   }
-  const checker = new LineChecker(input, policy, line, options.cwd, options.fileSystem);
+  const checker = new LineChecker(input, policy, line, { ...options, budget });
   for (const problem of line.problems) checker.opaque.push(problem);
   // a variable already in the command's environment is exported: assigning it changes what every later program sees
   for (const name of line.assigned) {
@@ -288,15 +341,8 @@ export function checkShellLine(
     const problem = checker.followCd(command);
     if (problem) return problem;
   }
-  for (const command of line.commands) {
-    const problem = checker.command(command);
-    if (problem) return problem;
-  }
-  for (const redirect of line.redirects) {
-    if (!redirect.target) continue;
-    const problem = checker.checkPath(redirect.target);
-    if (problem) return { ...problem, message: `redirection '${redirect.text}': ${problem.message}` };
-  }
+  const problem = checkEveryPiece(checker, line, budget);
+  if (problem) return problem;
   if (checker.opaque.length > 0 && !policy.opaqueNeedsApproval) {
     const [first] = checker.opaque as [ShellProblem];
     return refusal(
@@ -304,7 +350,7 @@ export function checkShellLine(
       `'${first.piece}': ${first.message}. Without approval rules, such pieces are refused; write the program and its arguments out`,
     );
   }
-  let run = input.command;
+  let run = line.text;
   for (const edit of [...checker.edits].sort((a, b) => b.start - a.start))
     run = run.slice(0, edit.start) + edit.text + run.slice(edit.end);
   return { ok: true, run, commands: checker.commands, opaque: checker.opaque };

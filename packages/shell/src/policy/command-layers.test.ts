@@ -114,10 +114,11 @@ describe("command policy (property)", () => {
     fc.assert(
       fc.property(commandLine, ({ argv, program, isPush }) => {
         const unwrapped = commandLayers(argv);
-        expect(unwrapped.ok).toBe(true);
+        // xargs appends words known only at run time: after `git push` one may be `--receive-pack=...` (opaque)
+        expect(unwrapped.ok || (argv.includes("xargs") && isPush)).toBe(true);
         const last = unwrapped.layers.at(-1) ?? [];
         expect(last[0]).toBe(program);
-        if (isPush) expect(last[1]).toBe("push");
+        if (isPush && unwrapped.ok) expect(last[1]).toBe("push");
       }),
       { numRuns: 500 },
     );

@@ -1,5 +1,8 @@
 import { programName } from "./command-rules.js";
 import { DYNAMIC_WORD, isDynamicWord } from "./dynamic-word.js";
+import { gitProgramOption } from "./git-program-options.js";
+import { isInterpreter, pipedCode } from "./interpreter-input.js";
+import { programValuedOption } from "./program-valued-options.js";
 
 /**
  * The programs one command line runs, outermost first, so that deny, allow and approval rules see through wrappers:
@@ -279,6 +282,8 @@ function canonicalGit(args: readonly string[]): string[] | string {
   if (subcommand === undefined) return ["git"];
   if (!isDynamicWord(subcommand) && !GIT_COMMANDS.has(subcommand))
     return `'git ${subcommand}' is not a command git ships: it may be a repository alias or be autocorrected to another command`;
+  const program = isDynamicWord(subcommand) ? undefined : gitProgramOption(subcommand, args.slice(index + 1));
+  if (program) return program;
   return ["git", ...args.slice(index)];
 }
 
@@ -287,7 +292,9 @@ function findCommands(args: readonly string[]): string[][] {
   const commands: string[][] = [];
   for (let index = 0; index < args.length; index += 1) {
     if (!["-exec", "-execdir", "-ok", "-okdir"].includes(args[index] as string)) continue;
-    const end = args.findIndex((arg, at) => at > index && (arg === ";" || arg === "+"));
+    let end = index + 1;
+    while (end < args.length && args[end] !== ";" && args[end] !== "+") end += 1;
+    if (end === args.length) end = -1;
     // `{}` is each file found: in command position the program is known only at run time
     const inner = args
       .slice(index + 1, end === -1 ? undefined : end)
@@ -344,6 +351,10 @@ export function commandLayers(argv: readonly string[]): CommandLayers {
         layers,
       };
     }
+    const piped =
+      (isInterpreter(name, SHELLS) ? pipedCode(name, args, SHELLS.has(name)) : undefined) ??
+      programValuedOption(name, args);
+    if (piped) return { ok: false, program: name, message: piped, layers };
     if (SHELLS.has(name)) {
       if (args.some((arg) => /^-[A-Za-z]*c[A-Za-z]*$/.test(arg) || arg === "--command")) {
         return {
@@ -354,6 +365,8 @@ export function commandLayers(argv: readonly string[]): CommandLayers {
         };
       }
       const script = args.find((arg) => !arg.startsWith("-") && !arg.startsWith("+"));
+      if (script !== undefined && isDynamicWord(script))
+        return { ok: false, program: name, message: `'${name}' runs a script named only at run time`, layers };
       const informational = args.length > 0 && args.every((arg) => arg === "--version" || arg === "--help");
       if (!informational && (script === undefined || args.some((arg) => /^-[A-Za-z]*[si]/.test(arg)))) {
         return {

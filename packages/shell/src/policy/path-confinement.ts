@@ -20,18 +20,37 @@ export function realpathOrUndefined(candidate: string): string | undefined {
   }
 }
 
-/** The real path of the deepest existing ancestor of `candidate` joined with the rest (resolves symlinked parents). */
-export function realpathOfNearest(candidate: string): string {
-  const missing: string[] = [];
-  let current = candidate;
-  for (;;) {
-    const real = realpathOrUndefined(current);
-    if (real !== undefined) return path.join(real, ...missing.reverse());
-    const parent = path.dirname(current);
-    if (parent === current) return candidate;
-    missing.push(path.basename(current));
-    current = parent;
+/** realpath(3) in one call, or undefined when the path does not exist (or is too long to name). */
+function nativeRealpath(candidate: string): string | undefined {
+  try {
+    return realpathSync.native(candidate);
+  } catch {
+    return undefined;
   }
+}
+
+/**
+ * The real path of the deepest existing ancestor of `candidate` joined with the rest (resolves symlinked parents).
+ * The ancestor is found by bisection over the path's segments (existence is monotone along them), so a path of n
+ * segments costs O(log n) lookups, never one per segment.
+ */
+export function realpathOfNearest(candidate: string): string {
+  const whole = nativeRealpath(candidate);
+  if (whole !== undefined) return whole;
+  const absolute = path.isAbsolute(candidate);
+  const segments = candidate.split("/").filter((segment) => segment !== "");
+  const prefix = (count: number) => (absolute ? "/" : "") + segments.slice(0, count).join("/");
+  // invariant: prefix(low) exists (or is the root / empty), prefix(high) does not
+  let low = 0;
+  let high = segments.length;
+  while (high - low > 1) {
+    const middle = (low + high) >> 1;
+    if (nativeRealpath(prefix(middle)) === undefined) high = middle;
+    else low = middle;
+  }
+  const base = low === 0 ? (absolute ? "/" : undefined) : nativeRealpath(prefix(low));
+  if (base === undefined) return candidate;
+  return path.join(base, ...segments.slice(low));
 }
 
 /** Host path of a path-qualified executable: relative ones resolve in the skill folder (skill mode) or the cwd. */

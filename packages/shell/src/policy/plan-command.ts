@@ -2,6 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { bashParserReady } from "../command/bash-parser.js";
+import { PlanBudget } from "../command/plan-budget.js";
 import { walkShellLine } from "../command/walk-shell-line.js";
 import { isInsideFolder } from "../internal/core.js";
 import { checkShellLine, type CheckedLine } from "./check-shell-line.js";
@@ -43,8 +44,9 @@ function checkLine(input: CommandCheckInput, policy: CommandPolicy, fileSystem: 
   if (hasParentSegment(cwdText)) return refusal("path-traversal", `cwd '${cwdText}' may not contain '..'`);
   if (input.command.trim() === "") return refusal("empty-command", "the command is empty");
   const cwd = path.resolve(input.workspaceDir, cwdText);
-  const line = walkShellLine(input.command, knownVariables(input));
-  return checkShellLine(input, policy, line, { cwd, fileSystem });
+  const budget = new PlanBudget();
+  const line = walkShellLine(input.command, knownVariables(input), budget);
+  return checkShellLine(input, policy, line, { cwd, fileSystem, budget });
 }
 
 /**

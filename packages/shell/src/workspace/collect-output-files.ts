@@ -2,6 +2,9 @@ import { isBinaryContent, withConfinedFolder } from "../internal/core.js";
 import { detectMimeType } from "./detect-mime-type.js";
 import type { OutputMatcher } from "./output-globs.js";
 
+/** Synchronous work between two turns of the event loop while matching `out/` entries, at most (milliseconds). */
+const YIELD_AFTER_MS = 10;
+
 /** Limits of {@link collectOutputFiles}. */
 export interface CollectOutputOptions {
   /** Which paths (relative to `out/`) are reported. @default every file */
@@ -72,7 +75,13 @@ export async function collectOutputFiles(
     const listed = await workspace.list("out", { maxEntries: options.maxEntries ?? 10_000 });
     if (!listed.ok) return;
     result.truncated = listed.truncated;
+    let since = performance.now();
     for (const entry of listed.entries) {
+      // matching is linear but not free: give the event loop a turn every few milliseconds of it
+      if (performance.now() - since > YIELD_AFTER_MS) {
+        await new Promise((resolve) => setImmediate(resolve));
+        since = performance.now();
+      }
       if (entry.kind === "folder" || !match(entry.path)) continue;
       const shown = `out/${entry.path}`;
       if (entry.kind !== "file") {

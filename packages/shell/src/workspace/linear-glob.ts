@@ -25,7 +25,14 @@ type Token =
   | { kind: "rest" };
 
 /** A checked glob, or a message naming what is wrong with it. */
-export type LinearGlob = { ok: true; match: (name: string) => boolean } | { ok: false; message: string };
+export type LinearGlob =
+  | {
+      ok: true;
+      match: (name: string) => boolean;
+      /** Tokens over all alternatives: matching one name costs O(name length × tokens). */
+      tokens: number;
+    }
+  | { ok: false; message: string };
 
 function braceDepth(glob: string): number {
   let depth = 0;
@@ -236,5 +243,6 @@ export function compileLinearGlob(glob: string): LinearGlob {
     compiled.push(...tokens);
   }
   const matches = (name: string) => compiled.some((tokens) => simulate(tokens, name));
-  return { ok: true, match: negated ? (name) => !matches(name) : matches };
+  const tokens = compiled.reduce((sum, alternative) => sum + alternative.length + 1, 0);
+  return { ok: true, match: negated ? (name) => !matches(name) : matches, tokens };
 }

@@ -4,6 +4,11 @@ import { compileLinearGlob } from "./linear-glob.js";
 export const MAX_OUTPUT_GLOBS = 32;
 /** Longest glob accepted. */
 export const MAX_GLOB_LENGTH = 256;
+/**
+ * Most pattern tokens over every glob of a call and every `{a,b}` alternative it expands to: matching one path in
+ * out/ costs O(path length × tokens), so this bounds the work per file collected.
+ */
+export const MAX_OUTPUT_GLOB_TOKENS = 512;
 
 /** A matcher over `/`-separated paths relative to `out/`. */
 export type OutputMatcher = (relativePath: string) => boolean;
@@ -24,7 +29,7 @@ function normalizeOutputGlob(glob: string): string[] {
 
 /**
  * Checks and compiles `output_globs` before the command runs, with a matcher linear in name × pattern (no pattern
- * backtracks), within length, segment, brace-depth and alternative bounds. `*` and `?` stay inside a segment, `**`
+ * backtracks), within length, segment, brace-depth and alternative bounds, and a token budget over all of them. `*` and `?` stay inside a segment, `**`
  * spans segments, `{a,b}` alternates; dot-files match like other files. `$OUTPUT_DIR/*.txt`, `${OUT_DIR}/*.txt` and
  * `out/*.txt` mean `*.txt` in out/.
  * @returns the matcher, or a message naming the bad glob
@@ -37,6 +42,7 @@ export function compileOutputGlobs(
   if (globs.length > MAX_OUTPUT_GLOBS)
     return { ok: false, message: `at most ${MAX_OUTPUT_GLOBS} output_globs, not ${globs.length}` };
   const matchers: OutputMatcher[] = [];
+  let tokens = 0;
   for (const glob of globs) {
     if (typeof glob !== "string" || glob === "" || glob.length > MAX_GLOB_LENGTH || glob.includes("\0")) {
       return {
@@ -49,6 +55,12 @@ export function compileOutputGlobs(
         return { ok: false, message: `output glob '${glob}' must be relative to out/ without '..'` };
       const compiled = compileLinearGlob(normalized);
       if (!compiled.ok) return { ok: false, message: `output glob '${glob.slice(0, 80)}' ${compiled.message}` };
+      tokens += compiled.tokens;
+      if (tokens > MAX_OUTPUT_GLOB_TOKENS)
+        return {
+          ok: false,
+          message: `output_globs expand to more than ${MAX_OUTPUT_GLOB_TOKENS} pattern tokens (counting every {a,b} alternative); use fewer globs or alternatives`,
+        };
       matchers.push(compiled.match);
     }
   }
