@@ -26,6 +26,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -85,9 +86,20 @@ static void remount_noexec_outside(char **roots, int root_count) {
   int count = 0;
   while (fgets(line, sizeof line, mounts)) {
     char target[4096], options[1024];
-    if (sscanf(line, "%*s %*s %*s %*s %4095s %1023s", target, options) != 2) fail("cannot parse", "/proc/self/mountinfo");
+    unsigned long long id;
+    if (sscanf(line, "%llu %*s %*s %*s %4095s %1023s", &id, target, options) != 3)
+      fail("cannot parse", "/proc/self/mountinfo");
     unescape(target);
     if (has_option(options, "noexec")) continue;
+    /* a mount hidden under a later one (a read-only path under /tmp, covered by the sandbox's /tmp) cannot be reached:
+       what its path shows now is another mount, which has a line of its own */
+    struct statx seen;
+    if (statx(AT_FDCWD, target, AT_SYMLINK_NOFOLLOW, STATX_MNT_ID, &seen) != 0) {
+      if (errno == ENOENT || errno == ENOTDIR) continue;
+      fail("cannot stat", target);
+    }
+    if (!(seen.stx_mask & STATX_MNT_ID)) fail("the kernel does not report mount ids for", target);
+    if (seen.stx_mnt_id != id) continue;
     int kept = 0;
     for (int k = 0; k < root_count; k++) kept |= is_beneath(target, roots[k]);
     if (kept) continue;

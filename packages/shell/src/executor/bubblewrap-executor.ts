@@ -125,7 +125,15 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
     const typed = request.shellCommand !== undefined ? bashCommand(request.shellCommand) : request.argv.map(map);
     const command = request.pty ? ptyCommand(typed) : typed;
-    args.push("--", ...(helpers ? guardedCommand(roots.map((root) => root.sandbox), command) : command));
+    args.push(
+      "--",
+      ...(helpers
+        ? guardedCommand(
+            roots.map((root) => root.sandbox),
+            command,
+          )
+        : command),
+    );
     // bwrap itself carries the run marker too, so a /proc sweep finds it; prlimit execs bwrap (same pid, same limits)
     const [file, ...rest] = [...cgroupPrefix, ...limitsPrefix(options.limits), bwrapPath, ...args];
     return {

@@ -52,15 +52,7 @@ export function guardedCommand(execRoots: readonly string[], command: readonly s
  * namespace only; after `--cap-drop ALL`.
  */
 export function guardArgs(helpers: ExecEnforcementHelpers): string[] {
-  return [
-    "--cap-add",
-    "CAP_SYS_ADMIN",
-    "--cap-add",
-    "CAP_SETPCAP",
-    "--ro-bind",
-    helpers.guard,
-    SANDBOX_EXEC_GUARD,
-  ];
+  return ["--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", "--ro-bind", helpers.guard, SANDBOX_EXEC_GUARD];
 }
 
 function sandboxPathOf(hostPath: string, visible: readonly VisibleFolder[]): string | undefined {
