@@ -17,6 +17,7 @@ import {
   guardedCommand,
   probeExecGuard,
   stubArgs,
+  warmProgramIndex,
   type ExecEnforcementHelpers,
 } from "./exec-enforcement.js";
 import type { VisibleFolder } from "./program-index.js";
@@ -96,6 +97,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   if (options.probe ?? true) probeSandbox(bwrapPath, baseArgs);
   const helpers = options.execEnforcement ? findExecEnforcementHelpers(bwrapPath) : undefined;
   if (helpers && (options.probe ?? true)) probeExecGuard(bwrapPath, baseArgs, helpers);
+  if (helpers) warmProgramIndex(systemExecRoots(options));
   const spec = (request: ExecutionRequest, cgroupPrefix: readonly string[]): SpawnSpec => {
     const view = sandboxView(request);
     const mappings: Array<readonly [string, string]> = [[request.workspaceDir, SANDBOX_WORKSPACE]];
@@ -165,6 +167,16 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
 
 /** The folders files may run from, as host and sandbox paths: /usr (and unmerged /bin, /lib...), extra read-only paths, the skill and its environment. */
 function execRoots(request: ExecutionRequest, options: BubblewrapExecutorOptions): VisibleFolder[] {
+  const roots = systemExecRoots(options);
+  for (const extra of request.readOnlyPaths ?? []) roots.push({ host: extra, sandbox: extra, stable: false });
+  if (request.skillDir) roots.push({ host: request.skillDir, sandbox: SANDBOX_SKILL_DIR, stable: false });
+  if (request.skillEnvironment)
+    roots.push({ host: request.skillEnvironment.hostDir, sandbox: SANDBOX_ENVIRONMENT, stable: false });
+  return roots;
+}
+
+/** The exec roots every command has: /usr, unmerged top-level system folders, the executor's read-only paths. */
+function systemExecRoots(options: BubblewrapExecutorOptions): VisibleFolder[] {
   const roots: VisibleFolder[] = [{ host: "/usr", sandbox: "/usr", stable: true }];
   for (const top of SYSTEM_TOP_FOLDERS) {
     try {
@@ -174,10 +186,6 @@ function execRoots(request: ExecutionRequest, options: BubblewrapExecutorOptions
     }
   }
   for (const extra of options.readOnlyPaths ?? []) roots.push({ host: extra, sandbox: extra, stable: true });
-  for (const extra of request.readOnlyPaths ?? []) roots.push({ host: extra, sandbox: extra, stable: false });
-  if (request.skillDir) roots.push({ host: request.skillDir, sandbox: SANDBOX_SKILL_DIR, stable: false });
-  if (request.skillEnvironment)
-    roots.push({ host: request.skillEnvironment.hostDir, sandbox: SANDBOX_ENVIRONMENT, stable: false });
   return roots;
 }
 

@@ -2,7 +2,7 @@
 // sandbox, and the native exec-guard (Landlock + noexec mounts + seccomp) as the sandbox's first program, so a deny
 // rule holds whoever starts the program. Design and measurements: docs/design/exec-enforcement.md.
 import { spawnSync } from "node:child_process";
-import { realpathSync, statSync } from "node:fs";
+import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { BubblewrapUnavailableError } from "../errors/bubblewrap-unavailable-error.js";
@@ -63,10 +63,51 @@ function sandboxPathOf(hostPath: string, visible: readonly VisibleFolder[]): str
   return undefined;
 }
 
+/** Whether a file can be run: an exec bit, or an ELF header (ld.so loads an ELF without one). */
+function isProgramFile(file: string, mode: number): boolean {
+  if (mode & 0o111) return true;
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const head = Buffer.alloc(4);
+    return readSync(fd, head, 0, 4, 0) === 4 && head.toString("latin1") === "\x7fELF";
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The stub targets `folder` adds (sandbox paths; the file a name resolves to may lie in another visible folder). */
+function folderTargets(names: ReadonlySet<string>, folder: VisibleFolder, visible: readonly VisibleFolder[]): string[] {
+  const targets: string[] = [];
+  for (const found of filesNamed(folder, names)) {
+    let real: string;
+    try {
+      real = realpathSync(found);
+      const stat = statSync(real);
+      if (!stat.isFile() || !isProgramFile(real, stat.mode)) continue;
+    } catch {
+      continue; // a dangling symlink runs nothing
+    }
+    const inside = sandboxPathOf(real, visible);
+    if (inside) targets.push(inside);
+    for (const other of visible)
+      for (const link of hardLinksOf(other, real)) {
+        const linkInside = sandboxPathOf(link, visible);
+        if (linkInside) targets.push(linkInside);
+      }
+  }
+  return targets;
+}
+
+const stableTargets = new Map<string, string[]>();
+
 /**
- * Sandbox paths to bind the stub over, so no name of a denied program runs it: every file or symlink named like a
- * denied program beneath the visible folders, resolved to the file it is (a symlink's target is stubbed, so every
- * name of a multi-call binary is denied with it: `pkill` is `pgrep` on Debian), plus that file's hard links.
+ * Sandbox paths to bind the stub over, so no name of a denied program runs it: every program file (exec bit or ELF)
+ * named like a denied program beneath the visible folders, resolved to the file it is (a symlink's target is stubbed,
+ * so every name of a multi-call binary is denied with it: `pkill` is `pgrep` on Debian), plus that file's hard links.
+ * What stable folders (/usr) add is computed once per deny list and visible set.
  * @param programs denied program names (no `/`)
  * @param visible host folders the sandbox shows, and where (the exec roots: /usr, the skill, its environment, ...)
  */
@@ -74,25 +115,29 @@ export function deniedProgramPaths(programs: readonly string[], visible: readonl
   if (programs.length === 0) return [];
   const names = new Set(programs);
   const targets = new Set<string>();
+  const key = JSON.stringify([[...names].sort(), visible]);
   for (const folder of visible) {
-    for (const found of filesNamed(folder, names)) {
-      let real: string;
-      try {
-        real = realpathSync(found);
-        if (!statSync(real).isFile()) continue;
-      } catch {
-        continue; // a dangling symlink runs nothing
-      }
-      const inside = sandboxPathOf(real, visible);
-      if (inside) targets.add(inside);
-      for (const other of visible)
-        for (const link of hardLinksOf(other, real)) {
-          const linkInside = sandboxPathOf(link, visible);
-          if (linkInside) targets.add(linkInside);
-        }
+    if (!folder.stable) {
+      for (const target of folderTargets(names, folder, visible)) targets.add(target);
+      continue;
     }
+    const cacheKey = `${key}\0${folder.host}`;
+    let found = stableTargets.get(cacheKey);
+    if (!found) {
+      found = folderTargets(names, folder, visible);
+      stableTargets.set(cacheKey, found);
+    }
+    for (const target of found) targets.add(target);
   }
   return [...targets].sort();
+}
+
+/** Indexes the stable folders now (seconds for /usr), so the first command's time is not spent on it. */
+export function warmProgramIndex(visible: readonly VisibleFolder[]): void {
+  deniedProgramPaths(
+    ["\0"],
+    visible.filter((folder) => folder.stable),
+  );
 }
 
 /** bwrap arguments binding the stub over each path. */
