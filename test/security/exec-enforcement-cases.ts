@@ -9,29 +9,34 @@ export interface HidingConstruct {
   wrap: (inner: string) => string;
   /** Only around a simple command (a program and its words), so only innermost when constructs are nested. */
   simpleOnly?: boolean;
-  /** Tested alone only: an alias is expanded only in lines read after it was defined, so not inside a nested body. */
+  /** Tested alone only (an alias is expanded only in lines read after it was defined, so not inside a nested body). */
   alone?: boolean;
+  /** Runs the inner command inside an arithmetic context, where bash mis-parses a here-document's lines. */
+  arithmetic?: boolean;
 }
 
 /** Bash syntax that runs its inner command: each keyed by a node type of the grammar. */
 export const SYNTAX_CONSTRUCTS: readonly HidingConstruct[] = [
   { nodeType: "command_substitution", wrap: (c) => `echo "$( ${c})"` },
-  { nodeType: "process_substitution", wrap: (c) => `cat <(${c})` },
-  { nodeType: "heredoc_redirect", wrap: (c) => `{ bash <<'EOF'\n${c}\nEOF\n}` },
+  // `; true`: the last command of the substitution would take its exec'd place and close the pipe first, so `cat` could
+  // end (and the sandbox with it) while that command still runs
+  { nodeType: "process_substitution", wrap: (c) => `cat <( ${c}; true )` },
+  // alone: a here-document's lines do not survive every enclosing construct (a make recipe, $(( )), <( ))
+  { nodeType: "heredoc_redirect", wrap: (c) => `bash <<'EOF'\n${c}\nEOF`, alone: true },
   { nodeType: "herestring_redirect", wrap: (c) => `bash <<< ${quote(c)}` },
   { nodeType: "function_definition", wrap: (c) => `f() { ${c}; }; f` },
-  { nodeType: "subshell", wrap: (c) => `(${c})` },
+  { nodeType: "subshell", wrap: (c) => `( ${c} )` },
   { nodeType: "compound_statement", wrap: (c) => `{ ${c}; }` },
-  { nodeType: "pipeline", wrap: (c) => `echo x | ${c}` },
+  { nodeType: "pipeline", wrap: (c) => `echo x | { ${c}; }` },
   { nodeType: "list", wrap: (c) => `true && ${c}` },
-  { nodeType: "negated_command", wrap: (c) => `! ${c}` },
+  { nodeType: "negated_command", wrap: (c) => `! { ${c}; }` },
   { nodeType: "if_statement", wrap: (c) => `if true; then ${c}; fi` },
   { nodeType: "while_statement", wrap: (c) => `while true; do ${c}; break; done` },
   { nodeType: "for_statement", wrap: (c) => `for i in 1; do ${c}; done` },
   { nodeType: "c_style_for_statement", wrap: (c) => `for ((i = 0; i < 1; i++)); do ${c}; done` },
   { nodeType: "case_statement", wrap: (c) => `case x in x) ${c};; esac` },
-  { nodeType: "arithmetic_expansion", wrap: (c) => `echo $(( $( ${c}; echo 1) + 1 ))` },
-  { nodeType: "subscript", wrap: (c) => `a=(); a[$( ${c}; echo 0)]=1` },
+  { nodeType: "arithmetic_expansion", wrap: (c) => `echo $(( $( ${c}; echo 1) + 1 ))`, arithmetic: true },
+  { nodeType: "subscript", wrap: (c) => `a=(); a[$( ${c}; echo 0)]=1`, arithmetic: true },
   { nodeType: "variable_assignment", wrap: (c) => `x=$( ${c})` },
   { nodeType: "declaration_command", wrap: (c) => `declare x="$( ${c})"` },
   { nodeType: "unset_command", wrap: (c) => `unset "$( ${c})"` },
@@ -45,7 +50,7 @@ export const SYNTAX_CONSTRUCTS: readonly HidingConstruct[] = [
   { nodeType: "ansi_c_string", wrap: (c) => `eval $'${c.replace(/[\\']/g, "\\$&")}'` },
   { nodeType: "raw_string", wrap: (c) => `eval ${quote(c)}` },
   { nodeType: "simple_expansion", wrap: (c) => `c=${quote(c)}; $c`, simpleOnly: true },
-  { nodeType: "ternary_expression", wrap: (c) => `echo $(( 1 ? $( ${c}; echo 2) : 3 ))` },
+  { nodeType: "ternary_expression", wrap: (c) => `echo $(( 1 ? $( ${c}; echo 2) : 3 ))`, arithmetic: true },
 ];
 
 /** Programs and tricks that start the inner command without bash naming it as a command. */

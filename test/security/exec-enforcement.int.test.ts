@@ -163,6 +163,14 @@ describe.skipIf(!canSandbox)("exec enforcement under bubblewrap (planner not inv
     const outer = fc.constantFrom(...all.filter((construct) => !construct.simpleOnly));
     await fc.assert(
       fc.asyncProperty(innermost, fc.array(outer, { minLength: 1, maxLength: 2 }), async (first, rest) => {
+        // bash cannot parse a here-document inside $(( )) (a limit of bash, not of the enforcement)
+        fc.pre(
+          !rest.some(
+            (layer, index) =>
+              layer.arithmetic &&
+              [first, ...rest].slice(0, index + 1).some((inner) => inner.nodeType === "heredoc_redirect"),
+          ),
+        );
         const line = [first, ...rest].reduce((inner, layer) => layer.wrap(inner), DENIED);
         await expectHeldOnlyByEnforcement(line);
       }),
