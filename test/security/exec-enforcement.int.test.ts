@@ -178,6 +178,13 @@ describe.skipIf(!canSandbox)("exec enforcement under bubblewrap (planner not inv
     );
   });
 
+  it("runs no copy through the sandbox's first process's view of the mounts (/proc/1/root, where nothing is noexec)", async () => {
+    const line = "/lib64/ld-linux-x86-64.so.2 /proc/1/root/workspace/copy";
+    const guarded = await ran(enforced, line);
+    expect(guarded.ran).toBe(false);
+    expect(guarded.result.stderr).toContain("Permission denied");
+  });
+
   it("denies every hard link of a denied file (perl and its versioned name are one file)", async () => {
     const links = spawnSync("find", ["/usr/bin", "-samefile", "/usr/bin/perl"], { encoding: "utf8" }).stdout.split(
       "\n",

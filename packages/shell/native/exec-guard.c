@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sched.h>
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -171,6 +172,11 @@ int main(int argc, char **argv) {
   if (exec_count == 0) fail("at least one --exec folder is needed", NULL);
   for (int n = 0; n < exec_count; n++)
     if (exec_dirs[n][0] != '/') fail("an --exec folder must be an absolute path:", exec_dirs[n]);
+  /* a mount namespace of its own: under an unprivileged bubblewrap the command runs in a user namespace nested in the
+     one that owns bubblewrap's mount namespace, where no mount can be changed; in a new one, owned by this user
+     namespace, the mounts copied in can still be made noexec (only clearing their flags is refused) */
+  if (unshare(CLONE_NEWNS) != 0) fail("cannot make a mount namespace", NULL);
+  if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) fail("cannot make the mounts private", NULL);
   remount_noexec_outside(exec_dirs, exec_count);
   drop_capabilities();
   restrict_execution(exec_dirs, exec_count);
