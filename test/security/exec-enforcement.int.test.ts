@@ -4,7 +4,7 @@
 // and (the control, so no case passes by being broken) the same line creates it in the same sandbox without it.
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
@@ -13,7 +13,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { loadBashParser, withBashTree, type SyntaxNode } from "../../packages/shell/src/command/bash-parser.js";
 import { createBubblewrapExecutor } from "../../packages/shell/src/executor/bubblewrap-executor.js";
 import type { CommandExecutor, ExecutionRequest } from "../../packages/shell/src/executor/executor-types.js";
-import { bubblewrapWorks } from "./attack-harness.js";
+import { attackHarness, bubblewrapWorks } from "./attack-harness.js";
 import { PROGRAM_CONSTRUCTS, SYNTAX_CONSTRUCTS, type HidingConstruct } from "./exec-enforcement-cases.js";
 
 const DENIED = "denied-tool";
@@ -194,5 +194,28 @@ describe.skipIf(!canSandbox)("exec enforcement under bubblewrap (planner not inv
     const line = `${other} -e 'open(F, ">/workspace/${MARKER}")'`;
     expect((await ran(plain, line, ["perl"])).ran).toBe(true);
     expect((await ran(enforced, line, ["perl"])).ran).toBe(false);
+  });
+
+  it("holds through the shell hook: the deny list reaches the sandbox, a skill script hiding the program is stopped", async () => {
+    const harnessWith = (execEnforcement: boolean) =>
+      attackHarness("bubblewrap", {
+        bubblewrap: { execEnforcement, readOnlyPaths: [toolsDir] },
+        deny: [DENIED],
+        fixedPath: `${toolsDir}:/usr/local/bin:/usr/bin:/bin`,
+      });
+    for (const [execEnforcement, expected] of [
+      [false, true],
+      [true, false],
+    ] as const) {
+      const harness = harnessWith(execEnforcement);
+      // the planner sees `scripts/hidden.sh`; what the script starts is decided where it starts
+      const hidden = path.join(harness.skillDir, "scripts", "hidden.sh");
+      writeFileSync(hidden, `#!/bin/sh\npython3 -c 'import subprocess; subprocess.run(["${DENIED}"])'\necho done\n`);
+      chmodSync(hidden, 0o755);
+      const result = await harness.call("run_skill_script", { skill: "attacker", command: "scripts/hidden.sh" });
+      expect(result.stdout, JSON.stringify(result)).toContain("done");
+      expect(existsSync(path.join(harness.workspace, MARKER)), `execEnforcement: ${execEnforcement}`).toBe(expected);
+      await harness.hook.dispose();
+    }
   });
 });
