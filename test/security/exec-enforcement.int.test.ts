@@ -185,6 +185,21 @@ describe.skipIf(!canSandbox)("exec enforcement under bubblewrap (planner not inv
     expect(guarded.result.stderr).toContain("Permission denied");
   });
 
+  it("refuses mount(2) even in a user namespace of the command's own (a fresh tmpfs would not be noexec)", async () => {
+    const line = [
+      "python3 - <<'EOF'",
+      "import ctypes, os",
+      "libc = ctypes.CDLL(None, use_errno=True)",
+      'print("unshare", libc.unshare(0x10000000 | 0x00020000))',
+      'print("mount", libc.mount(b"x", b"/tmp", b"tmpfs", 0, None), os.strerror(ctypes.get_errno()))',
+      "EOF",
+    ].join("\n");
+    const result = await enforced.run(request(line, [DENIED]));
+    // the unshare passes (the command then holds CAP_SYS_ADMIN over a new mount namespace); the mount must not
+    expect(result.stdout).toContain("unshare 0\n");
+    expect(result.stdout).toMatch(/mount -1 Operation not permitted/);
+  });
+
   it("denies every hard link of a denied file (perl and its versioned name are one file)", async () => {
     const links = spawnSync("find", ["/usr/bin", "-samefile", "/usr/bin/perl"], { encoding: "utf8" }).stdout.split(
       "\n",
