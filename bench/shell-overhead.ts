@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import { createBubblewrapExecutor, createLocalExecutor, createShellHook } from "../packages/shell/src/index.js";
 import type { CommandExecutor, ExecutionRequest } from "../packages/shell/src/index.js";
 import { shellSyntaxCost } from "./shell-syntax-cost.js";
+import { execEnforcementCost } from "./exec-enforcement-cost.js";
 import { resolveLimits } from "../packages/shell/src/executor/command-limits.js";
 
 const runs = Number(process.env.BENCH_RUNS ?? 60);
@@ -192,6 +193,8 @@ if (limits?.cgroups) {
 } else {
   console.log("cgroup per command: not available on this host (see the warning above)");
 }
+
+if (bwrap) results.execEnforcement = await execEnforcementCost(runs);
 
 for (const [name, tree] of [
   ["obedient", obedientTree],

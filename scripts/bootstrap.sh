@@ -24,6 +24,12 @@ if [ ! -d node_modules/.pnpm ] || [ pnpm-lock.yaml -nt node_modules/.modules.yam
 else
   echo "skillgraph: dependencies already installed (node_modules is newer than pnpm-lock.yaml)"
 fi
+# The exec-enforcement helpers (C, a few seconds): pnpm builds them in the package's install script; a checkout whose
+# dependencies were installed before they existed, or whose C sources changed since, builds them here.
+guard=packages/shell/native/build/exec-guard
+if [ ! -x "$guard" ] || [ packages/shell/native/exec-guard.c -nt "$guard" ] || [ packages/shell/native/denied-stub.c -nt "$guard" ]; then
+  step "building the exec-enforcement helpers (packages/shell/native, C)" sh packages/shell/native/build.sh
+fi
 step "building the packages (turbo run build; cached when nothing changed)" \
   bash scripts/pnpm.sh exec turbo run build --output-logs=errors-only
 echo "skillgraph: ready in $(($(date +%s) - started)) s"

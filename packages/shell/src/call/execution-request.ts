@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { deniedProgramNames } from "../executor/denied-programs.js";
 import type { ExecutionRequest } from "../executor/executor-types.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
@@ -27,6 +28,7 @@ export function executionRequest(runtime: ShellRuntime, call: StagedCall): Execu
     workspaceDir: call.workspaceDir,
     ...(skill ? { skillDir: skill.dir, skillName: skill.name } : {}),
     ...(call.environmentDir ? { skillEnvironment: { hostDir: call.environmentDir, writable: false } } : {}),
+    deniedPrograms: deniedProgramNames(runtime.policy),
     env: { ...runtime.fixedEnv, ...input.env, ...call.editorEnv },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     ...(input.pty ? { pty: true } : {}),

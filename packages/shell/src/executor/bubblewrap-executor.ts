@@ -10,6 +10,17 @@ import { ptyCommand } from "./pty-command.js";
 import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 import { bashCommand } from "./bash-command.js";
 import { startInCommandCgroup } from "./command-cgroup.js";
+import {
+  deniedProgramPaths,
+  findExecEnforcementHelpers,
+  guardArgs,
+  guardedCommand,
+  probeExecGuard,
+  stubArgs,
+  warmProgramIndex,
+  type ExecEnforcementHelpers,
+} from "./exec-enforcement.js";
+import type { VisibleFolder } from "./program-index.js";
 
 /** Options of {@link createBubblewrapExecutor}. */
 export interface BubblewrapExecutorOptions {
@@ -23,6 +34,13 @@ export interface BubblewrapExecutorOptions {
   probe?: boolean;
   /** Resource limits (set by the shell hook from its `limits` option). */
   limits?: CommandLimits;
+  /**
+   * Enforce the request's `deniedPrograms` where programs start, whoever starts them: each denied program is replaced
+   * by a refusing stub at every path it has in the sandbox, files run only from the read-only system and skill
+   * folders (Landlock), every other mount is noexec and memfd_create fails. Needs the native helpers
+   * (`native/build.sh`, run at install); creation fails without them. @default false
+   */
+  execEnforcement?: boolean;
 }
 
 /** HOME inside the sandbox: a fresh folder on the private /tmp, empty at every command. */
@@ -34,6 +52,9 @@ export const SANDBOX_ENVIRONMENT = "/env";
 export const SANDBOX_WORKSPACE = "/workspace";
 /** Where the skill folder appears inside the sandbox (read-only). */
 export const SANDBOX_SKILL_DIR = "/skill";
+
+/** Top-level system folders: a symlink into /usr on merged-/usr systems, else bound read-only. */
+const SYSTEM_TOP_FOLDERS = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
 
 const etcFiles = [
   "/etc/alternatives",
@@ -74,6 +95,9 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   const baseArgs = sandboxBaseArgs(options);
   const networkedArgs = options.network ? baseArgs : sandboxBaseArgs({ ...options, network: true });
   if (options.probe ?? true) probeSandbox(bwrapPath, baseArgs);
+  const helpers = options.execEnforcement ? findExecEnforcementHelpers(bwrapPath) : undefined;
+  if (helpers && (options.probe ?? true)) probeExecGuard(bwrapPath, baseArgs, helpers);
+  if (helpers) warmProgramIndex(systemExecRoots(options));
   const spec = (request: ExecutionRequest, cgroupPrefix: readonly string[]): SpawnSpec => {
     const view = sandboxView(request);
     const mappings: Array<readonly [string, string]> = [[request.workspaceDir, SANDBOX_WORKSPACE]];
@@ -95,11 +119,23 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
         SANDBOX_ENVIRONMENT,
       );
     for (const extra of request.readOnlyPaths ?? []) args.push("--ro-bind", extra, extra);
+    // the stubs go after every other bind, so they cover the files those binds show
+    const roots = helpers ? execRoots(request, options) : [];
+    if (helpers) args.push(...enforcementArgs(helpers, request, roots));
     // the sandbox root (and /etc, /opt, ... on it) becomes read-only too; only the workspace and /tmp stay writable
     args.push("--remount-ro", "/", "--chdir", map(request.cwd));
     for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
-    const command = request.shellCommand !== undefined ? bashCommand(request.shellCommand) : request.argv.map(map);
-    args.push("--", ...(request.pty ? ptyCommand(command) : command));
+    const typed = request.shellCommand !== undefined ? bashCommand(request.shellCommand) : request.argv.map(map);
+    const command = request.pty ? ptyCommand(typed) : typed;
+    args.push(
+      "--",
+      ...(helpers
+        ? guardedCommand(
+            roots.map((root) => root.sandbox),
+            command,
+          )
+        : command),
+    );
     // bwrap itself carries the run marker too, so a /proc sweep finds it; prlimit execs bwrap (same pid, same limits)
     const [file, ...rest] = [...cgroupPrefix, ...limitsPrefix(options.limits), bwrapPath, ...args];
     return {
@@ -129,6 +165,39 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   };
 }
 
+/** The folders files may run from, as host and sandbox paths: /usr (and unmerged /bin, /lib...), extra read-only paths, the skill and its environment. */
+function execRoots(request: ExecutionRequest, options: BubblewrapExecutorOptions): VisibleFolder[] {
+  const roots = systemExecRoots(options);
+  for (const extra of request.readOnlyPaths ?? []) roots.push({ host: extra, sandbox: extra, stable: false });
+  if (request.skillDir) roots.push({ host: request.skillDir, sandbox: SANDBOX_SKILL_DIR, stable: false });
+  if (request.skillEnvironment)
+    roots.push({ host: request.skillEnvironment.hostDir, sandbox: SANDBOX_ENVIRONMENT, stable: false });
+  return roots;
+}
+
+/** The exec roots every command has: /usr, unmerged top-level system folders, the executor's read-only paths. */
+function systemExecRoots(options: BubblewrapExecutorOptions): VisibleFolder[] {
+  const roots: VisibleFolder[] = [{ host: "/usr", sandbox: "/usr", stable: true }];
+  for (const top of SYSTEM_TOP_FOLDERS) {
+    try {
+      if (lstatSync(top).isDirectory()) roots.push({ host: top, sandbox: top, stable: true });
+    } catch {
+      // absent on this system
+    }
+  }
+  for (const extra of options.readOnlyPaths ?? []) roots.push({ host: extra, sandbox: extra, stable: true });
+  return roots;
+}
+
+/** Stubs over the request's denied programs, and exec-guard bound in with the capabilities it drops. */
+function enforcementArgs(
+  helpers: ExecEnforcementHelpers,
+  request: ExecutionRequest,
+  roots: readonly VisibleFolder[],
+): string[] {
+  return [...guardArgs(helpers), ...stubArgs(helpers.stub, deniedProgramPaths(request.deniedPrograms ?? [], roots))];
+}
+
 function probeSandbox(bwrapPath: string, baseArgs: readonly string[]): void {
   const trueProgram = resolveExecutable("true") ?? "/usr/bin/true";
   const probe = spawnSync(bwrapPath, [...baseArgs, "--", trueProgram], {
@@ -154,7 +223,7 @@ export function sandboxBaseArgs(options: BubblewrapExecutorOptions): string[] {
   const args = ["--unshare-all"];
   if (options.network) args.push("--share-net");
   args.push("--die-with-parent", "--new-session", "--clearenv", "--cap-drop", "ALL", "--ro-bind", "/usr", "/usr");
-  for (const top of ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"]) {
+  for (const top of SYSTEM_TOP_FOLDERS) {
     try {
       const stat = lstatSync(top);
       if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(top), top);

@@ -23,6 +23,11 @@ export interface ExecutionRequest {
   readOnlyPaths?: readonly string[];
   /** Give this one command the network (installing requirements), whatever the executor's default. */
   network?: boolean;
+  /**
+   * Program names (a deny rule's single word) that must not start in this command, whoever starts them. Enforced only
+   * by an executor that enforces at exec time (bubblewrap with `execEnforcement`); others rely on the planner's check.
+   */
+  deniedPrograms?: readonly string[];
   /** Extra environment, names already checked against the allow-list (host paths in values are mapped). Nothing else is inherited. */
   env: Readonly<Record<string, string>>;
   /** Run on a pseudo-terminal (util-linux `script`); see {@link CommandExecutor}. */

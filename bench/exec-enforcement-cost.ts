@@ -1,0 +1,79 @@
+// What exec enforcement costs per call under bubblewrap: `true` through the executor without and with it (the default
+// deny list stubbed, exec-guard's Landlock + noexec + seccomp set up), alternated call by call so a change in the
+// machine's load falls on both alike. Also a line that starts 100 programs, for the cost per program start.
+import { randomUUID } from "node:crypto";
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { createBubblewrapExecutor } from "../packages/shell/src/executor/bubblewrap-executor.js";
+import { deniedProgramNames } from "../packages/shell/src/executor/denied-programs.js";
+import type { CommandExecutor, ExecutionRequest } from "../packages/shell/src/executor/executor-types.js";
+import { commandRules } from "../packages/shell/src/policy/policy-options.js";
+import { DEFAULT_DENIED_PROGRAMS } from "../packages/shell/src/policy/command-policy.js";
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+const round = (value: number) => Math.round(value * 100) / 100;
+
+/** Per-call cost of exec enforcement, or undefined (with the reason printed) where it cannot be set up. */
+export async function execEnforcementCost(runs: number): Promise<Record<string, unknown> | undefined> {
+  let on: CommandExecutor;
+  try {
+    on = createBubblewrapExecutor({ execEnforcement: true });
+  } catch (error) {
+    console.log(`exec enforcement: not available here (${(error as Error).message})`);
+    return undefined;
+  }
+  const off = createBubblewrapExecutor({});
+  const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "exec-enforcement-bench-"));
+  const deniedPrograms = deniedProgramNames({ deny: commandRules("deny", DEFAULT_DENIED_PROGRAMS) });
+  const request = (shellCommand: string): ExecutionRequest => ({
+    argv: [],
+    shellCommand,
+    cwd: workspaceDir,
+    workspaceDir,
+    deniedPrograms,
+    env: {},
+    timeoutMs: 60_000,
+    killGraceMs: 1_000,
+    maxOutputBytes: 16_384,
+    killAfterOutputBytes: 1 << 26,
+    runId: randomUUID(),
+  });
+  const results: Record<string, unknown> = { deniedPrograms: deniedPrograms.length };
+  for (const [label, line, count] of [
+    ["true", "true", runs],
+    ["100 program starts", "for i in $(seq 100); do /usr/bin/true; done", Math.max(5, Math.round(runs / 4))],
+  ] as const) {
+    const offSamples: number[] = [];
+    const onSamples: number[] = [];
+    for (let index = 0; index < count + 3; index += 1) {
+      for (const [executor, samples] of [
+        [off, offSamples],
+        [on, onSamples],
+      ] as const) {
+        const started = performance.now();
+        const result = await executor.run(request(line));
+        if (result.exitCode !== 0) throw new Error(`exec enforcement bench: '${line}' failed: ${result.stderr}`);
+        if (index >= 3) samples.push(performance.now() - started);
+      }
+    }
+    const entry = {
+      offMs: round(median(offSamples)),
+      onMs: round(median(onSamples)),
+      extraMs: round(median(onSamples) - median(offSamples)),
+      runs: count,
+    };
+    results[label] = entry;
+    console.log(
+      `exec enforcement (bubblewrap, ${label}): off ${entry.offMs} ms, on ${entry.onMs} ms, +${entry.extraMs} ms at p50 (n=${count}, alternated)`,
+    );
+  }
+  return results;
+}

@@ -1,0 +1,165 @@
+// Exec enforcement under bubblewrap: denied programs replaced by a refusing stub at every path they have inside the
+// sandbox, and the native exec-guard (Landlock + noexec mounts + seccomp) as the sandbox's first program, so a deny
+// rule holds whoever starts the program. Design and measurements: docs/design/exec-enforcement.md.
+import { spawnSync } from "node:child_process";
+import { closeSync, openSync, readSync, realpathSync, statSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { BubblewrapUnavailableError } from "../errors/bubblewrap-unavailable-error.js";
+import { isExecutableFile } from "../policy/program-resolution.js";
+import { filesNamed, hardLinksOf, type VisibleFolder } from "./program-index.js";
+
+/** Where `native/build.sh` puts the helpers (the same from src/executor/ and dist/executor/). */
+export const NATIVE_BUILD_DIR = fileURLToPath(new URL("../../native/build/", import.meta.url));
+
+/** Where exec-guard is bound inside the sandbox (on the sandbox's root, which becomes noexec once it runs). */
+export const SANDBOX_EXEC_GUARD = "/.skillgraph-exec-guard";
+
+/** The two helpers, as host paths. */
+export interface ExecEnforcementHelpers {
+  /** Sets up Landlock, noexec mounts and seccomp, then execs the command. */
+  guard: string;
+  /** Bound over every path of a denied program: says so and exits 126. */
+  stub: string;
+}
+
+/**
+ * The built helpers, or a BubblewrapUnavailableError saying how to build them: exec enforcement never runs without
+ * them (fail closed).
+ * @param bwrapPath for the error
+ * @param buildDir where the helpers are @default NATIVE_BUILD_DIR
+ */
+export function findExecEnforcementHelpers(bwrapPath: string, buildDir = NATIVE_BUILD_DIR): ExecEnforcementHelpers {
+  const guard = path.join(buildDir, "exec-guard");
+  const stub = path.join(buildDir, "denied-stub");
+  for (const helper of [guard, stub])
+    if (!isExecutableFile(helper))
+      throw new BubblewrapUnavailableError({
+        bwrapPath,
+        message: `bubblewrap executor: execEnforcement needs the native helper '${helper}', which is not built (run 'sh ${path.join(buildDir, "..", "build.sh")}'; it needs a C compiler)`,
+      });
+  return { guard, stub };
+}
+
+/** The argv that runs `command` under exec-guard, executable only beneath `execRoots` (sandbox paths). */
+export function guardedCommand(execRoots: readonly string[], command: readonly string[]): string[] {
+  return [SANDBOX_EXEC_GUARD, ...execRoots.flatMap((root) => ["--exec", root]), "--", ...command];
+}
+
+/**
+ * The bwrap arguments a guarded command needs: exec-guard bound in, and the two capabilities it uses before it drops
+ * every capability (CAP_SYS_ADMIN to remount noexec, CAP_SETPCAP to empty the bounding set). Inside the sandbox's user
+ * namespace only; after `--cap-drop ALL`.
+ */
+export function guardArgs(helpers: ExecEnforcementHelpers): string[] {
+  return ["--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", "--ro-bind", helpers.guard, SANDBOX_EXEC_GUARD];
+}
+
+function sandboxPathOf(hostPath: string, visible: readonly VisibleFolder[]): string | undefined {
+  for (const { host, sandbox } of visible) {
+    if (hostPath === host) return sandbox;
+    if (hostPath.startsWith(`${host}/`)) return sandbox + hostPath.slice(host.length);
+  }
+  return undefined;
+}
+
+/** Whether a file can be run: an exec bit, or an ELF header (ld.so loads an ELF without one). */
+function isProgramFile(file: string, mode: number): boolean {
+  if (mode & 0o111) return true;
+  let fd: number | undefined;
+  try {
+    fd = openSync(file, "r");
+    const head = Buffer.alloc(4);
+    return readSync(fd, head, 0, 4, 0) === 4 && head.toString("latin1") === "\x7fELF";
+  } catch {
+    return false;
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/** The stub targets `folder` adds (sandbox paths; the file a name resolves to may lie in another visible folder). */
+function folderTargets(names: ReadonlySet<string>, folder: VisibleFolder, visible: readonly VisibleFolder[]): string[] {
+  const targets: string[] = [];
+  for (const found of filesNamed(folder, names)) {
+    let real: string;
+    try {
+      real = realpathSync(found);
+      const stat = statSync(real);
+      if (!stat.isFile() || !isProgramFile(real, stat.mode)) continue;
+    } catch {
+      continue; // a dangling symlink runs nothing
+    }
+    const inside = sandboxPathOf(real, visible);
+    if (inside) targets.push(inside);
+    for (const other of visible)
+      for (const link of hardLinksOf(other, real)) {
+        const linkInside = sandboxPathOf(link, visible);
+        if (linkInside) targets.push(linkInside);
+      }
+  }
+  return targets;
+}
+
+const stableTargets = new Map<string, string[]>();
+
+/**
+ * Sandbox paths to bind the stub over, so no name of a denied program runs it: every program file (exec bit or ELF)
+ * named like a denied program beneath the visible folders, resolved to the file it is (a symlink's target is stubbed,
+ * so every name of a multi-call binary is denied with it: `pkill` is `pgrep` on Debian), plus that file's hard links.
+ * What stable folders (/usr) add is computed once per deny list and visible set.
+ * @param programs denied program names (no `/`)
+ * @param visible host folders the sandbox shows, and where (the exec roots: /usr, the skill, its environment, ...)
+ */
+export function deniedProgramPaths(programs: readonly string[], visible: readonly VisibleFolder[]): string[] {
+  if (programs.length === 0) return [];
+  const names = new Set(programs);
+  const targets = new Set<string>();
+  const key = JSON.stringify([[...names].sort(), visible]);
+  for (const folder of visible) {
+    if (!folder.stable) {
+      for (const target of folderTargets(names, folder, visible)) targets.add(target);
+      continue;
+    }
+    const cacheKey = `${key}\0${folder.host}`;
+    let found = stableTargets.get(cacheKey);
+    if (!found) {
+      found = folderTargets(names, folder, visible);
+      stableTargets.set(cacheKey, found);
+    }
+    for (const target of found) targets.add(target);
+  }
+  return [...targets].sort();
+}
+
+/** Indexes the stable folders now (seconds for /usr), so the first command's time is not spent on it. */
+export function warmProgramIndex(visible: readonly VisibleFolder[]): void {
+  deniedProgramPaths(
+    ["\0"],
+    visible.filter((folder) => folder.stable),
+  );
+}
+
+/** bwrap arguments binding the stub over each path. */
+export function stubArgs(stub: string, sandboxPaths: readonly string[]): string[] {
+  return sandboxPaths.flatMap((target) => ["--ro-bind", stub, target]);
+}
+
+/**
+ * Runs `true` under exec-guard in a sandbox once, so a kernel without Landlock or a bwrap that refuses the
+ * capabilities fails at creation with the guard's own message, not at the first command.
+ */
+export function probeExecGuard(bwrapPath: string, baseArgs: readonly string[], helpers: ExecEnforcementHelpers): void {
+  const probe = spawnSync(
+    bwrapPath,
+    [...baseArgs, ...guardArgs(helpers), "--remount-ro", "/", "--", ...guardedCommand(["/usr"], ["/usr/bin/true"])],
+    { encoding: "utf8", timeout: 10_000, env: { PATH: "/usr/bin:/bin" } },
+  );
+  if (probe.status !== 0) {
+    const detail = (probe.stderr || probe.error?.message || `exit ${probe.status ?? probe.signal}`).trim();
+    throw new BubblewrapUnavailableError({
+      bwrapPath,
+      message: `bubblewrap executor: exec enforcement cannot be set up here (${detail})`,
+    });
+  }
+}
