@@ -3,22 +3,25 @@ import { describe, expect, it } from "vitest";
 import { engineContext } from "../__fixtures__/engine-context.js";
 import { buildModelRequest, fileBlock } from "./model-request.js";
 
-const readResult = (skill: string, hash: string, id: string, docs?: string[]) =>
+/** A read_skill call and its result (a result the model is sent always follows its call). */
+const readResult = (skill: string, hash: string, id: string, docs?: string[]) => [
+  new AIMessage({ content: "", tool_calls: [{ name: "read_skill", args: { name: skill }, id, type: "tool_call" }] }),
   new ToolMessage({
     content: `Skill '${skill}' loaded.`,
     tool_call_id: id,
     artifact: { skillgraph: { kind: "skill-body", agentId: "default", skill, hash, ...(docs ? { docs } : {}) } },
-  });
+  }),
+];
 
 describe("model-request", () => {
   it("fills the latest read_skill result of a loaded skill, points earlier ones to it, and restores nothing", async () => {
     const { registry, context, load } = await engineContext();
     const state = load(["notes"]);
     const hash = registry.get("notes")!.hash;
-    const messages = [new HumanMessage("hi"), readResult("notes", hash, "a"), readResult("notes", hash, "b")];
+    const messages = [new HumanMessage("hi"), ...readResult("notes", hash, "a"), ...readResult("notes", hash, "b")];
     const built = await buildModelRequest(context, { state, catalog: registry, systemText: "S", messages, tools: [] });
-    expect(built.messages[1]!.text).toContain("see the later read_skill result");
-    expect(built.messages[2]!.text).toContain("NOTES BODY");
+    expect(built.messages[2]!.text).toContain("see the later read_skill result");
+    expect(built.messages[4]!.text).toContain("NOTES BODY");
     expect(built.restored).toEqual([]);
     expect(built.systemText).not.toContain("restored_skills");
   });
@@ -32,7 +35,7 @@ describe("model-request", () => {
     });
     const messages = [
       new HumanMessage("hi"),
-      readResult("weather", registry.get("weather")!.hash, "w"),
+      ...readResult("weather", registry.get("weather")!.hash, "w"),
       dangling,
       new HumanMessage("again"),
     ];
@@ -42,7 +45,7 @@ describe("model-request", () => {
     expect(built.systemText).toContain("NOTES BODY");
     expect(built.systemText).not.toContain("WEATHER BODY");
     expect(built.repairs.map((message) => message.tool_call_id)).toEqual(["lost"]);
-    expect(built.messages.map((message) => message.getType())).toEqual(["human", "tool", "ai", "tool", "human"]);
+    expect(built.messages.map((message) => message.getType())).toEqual(["human", "ai", "tool", "ai", "tool", "human"]);
   });
 
   it("shows selected docs with the body while they are in the entry's docs", async () => {
@@ -55,7 +58,7 @@ describe("model-request", () => {
         loaded: { "pdf-tools": { ...loaded.load.loaded["pdf-tools"]!, docs: ["references/api.md"] } },
       },
     };
-    const messages = [readResult("pdf-tools", registry.get("pdf-tools")!.hash, "p", ["references/api.md"])];
+    const messages = readResult("pdf-tools", registry.get("pdf-tools")!.hash, "p", ["references/api.md"]);
     const shown = await buildModelRequest(context, {
       state: withDoc,
       catalog: registry,
@@ -63,7 +66,7 @@ describe("model-request", () => {
       messages,
       tools: [],
     });
-    expect(shown.messages[0]!.text).toContain('<skill_file skill="pdf-tools" path="references/api.md">');
+    expect(shown.messages[1]!.text).toContain('<skill_file skill="pdf-tools" path="references/api.md">');
     const dropped = await buildModelRequest(context, {
       state: loaded,
       catalog: registry,
@@ -71,7 +74,7 @@ describe("model-request", () => {
       messages,
       tools: [],
     });
-    expect(dropped.messages[0]!.text).not.toContain("PDF API DOC");
+    expect(dropped.messages[1]!.text).not.toContain("PDF API DOC");
   });
   it("escapes attribute values of a skill file block (a hostile file name cannot add attributes or close the tag)", () => {
     expect(fileBlock("pdf", `a" onload="x><b>.md`, "text\n")).toBe(

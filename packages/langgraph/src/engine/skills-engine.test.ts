@@ -86,11 +86,11 @@ describe("SkillsEngine", () => {
       state,
       catalog: registry,
       systemText: "",
-      messages: [foreign, own],
+      messages: [callOf("1", "2"), foreign, own],
       tools: [],
     });
-    expect(built.messages[0]!.text).toBe("stub");
-    expect(built.messages[1]!.text).toContain("NOTES BODY");
+    expect(built.messages[1]!.text).toBe("stub");
+    expect(built.messages[2]!.text).toContain("NOTES BODY");
   });
 
   it("lists skills added by a registry reload without a new engine", async () => {
@@ -172,18 +172,26 @@ describe("SkillsEngine", () => {
       let state = engine.apply(emptyAgentSkillsState(), outcome.update!);
       await write("ALPHA V2, longer than before");
       await registry.reload();
-      state = engine.prepare(state, [stored], registry).state;
+      state = engine.prepare(state, [callOf("c1"), stored], registry).state;
       const built = await engine.buildModelRequest({
         state,
         catalog: registry,
         systemText: "",
-        messages: [stored],
+        messages: [callOf("c1"), stored],
         tools: [],
       });
-      expect(built.messages[0]!.text).toContain(expected);
-      expect(built.messages[0]!.text.includes("changed since it was loaded")).toBe(noted);
+      expect(built.messages[1]!.text).toContain(expected);
+      expect(built.messages[1]!.text.includes("changed since it was loaded")).toBe(noted);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
   });
 });
+
+/** The AI message making read_skill calls with these ids (a result the model is sent always follows its call). */
+function callOf(...ids: string[]): AIMessage {
+  return new AIMessage({
+    content: "",
+    tool_calls: ids.map((id) => ({ name: "read_skill", args: { name: "notes" }, id, type: "tool_call" as const })),
+  });
+}
