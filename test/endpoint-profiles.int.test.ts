@@ -62,15 +62,26 @@ async function buildAgent(shape: Shape, baseURL: string, checkpointer: MemorySav
     .compile({ checkpointer }) as unknown as Agent;
 }
 
-/** One user turn, streamed (tokens through `streamMode: "messages"`, as chat and most apps run) or invoked. */
+/**
+ * One user turn, streamed (tokens through `streamMode: "messages"`, as chat and most apps run) or invoked. Streamed,
+ * every AI text the stream carried is kept: the answer must come through exactly once.
+ */
 async function turn(agent: Agent, text: string, threadId: string, streamed: boolean): Promise<BaseMessage[]> {
   const config = { configurable: { thread_id: threadId } };
   const input = { messages: [new HumanMessage(text)] };
+  lastStreamedText = "";
   if (streamed)
-    for await (const _item of await agent.stream(input, { ...config, streamMode: ["messages", "updates"] })) void _item;
+    for await (const [mode, chunk] of (await agent.stream(input, {
+      ...config,
+      streamMode: ["messages", "updates"],
+    })) as AsyncIterable<[string, unknown]>) {
+      const message = mode === "messages" ? (chunk as [BaseMessage])[0] : undefined;
+      if (message?.getType() === "ai" && typeof message.content === "string") lastStreamedText += message.content;
+    }
   else await agent.invoke(input, config);
   return ((await agent.getState(config)).values as { messages: BaseMessage[] }).messages;
 }
+let lastStreamedText = "";
 
 const read = (name: string) => ({ name: "read_skill", arguments: { name } });
 const list = (name: string) => ({ name: "list_skill_files", arguments: { name } });
@@ -110,6 +121,7 @@ describe("a thread of three turns across server restarts", () => {
       if (index > 0) server = await restartServer(server);
       messages = await turn(await buildAgent(shape, server.url, checkpointer), entry.text, "t", streamed);
       expect(messages.at(-1)!.content).toBe(entry.answer);
+      if (streamed) expect(lastStreamedText).toBe(entry.answer);
     }
     expectSound(messages);
     expect(server.errors).toEqual([]);

@@ -44,17 +44,19 @@ const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
  * cut off by the token limit is refused. The reply object itself is not changed.
  * @param reply the model's reply
  * @param history the thread's messages before the reply (the full state, not a trimmed view)
- * @param options.finishReason the call's finish reason when the reply's metadata lacks it (a streamed call)
+ * @param options what the call's callbacks saw (see observeModelCall): the id chosen for the reply before the call,
+ *   the endpoint's id and the finish reason when the reply's metadata lacks them (a streamed call)
  * @example
  * const settled = settleModelReply(await model.invoke(messages), state.messages);
  */
 export function settleModelReply(
   reply: AIMessage,
   history: readonly BaseMessage[],
-  options: { finishReason?: string } = {},
+  options: SettleOptions = {},
 ): AIMessage {
   const record: SettledReplyRecord = {};
-  if (reply.id) record.providerMessageId = reply.id;
+  const providerId = options.providerMessageId ?? (reply.id !== options.id ? reply.id : undefined);
+  if (providerId) record.providerMessageId = providerId;
   const finish = finishReason(reply) ?? options.finishReason;
   if (finish !== undefined && CUT_OFF_REASONS.has(finish)) record.cutOff = true;
   const calls = settleToolCalls(reply, history, record, finish ?? "length");
@@ -71,9 +73,24 @@ export function settleModelReply(
     usage_metadata: reply.usage_metadata,
     tool_calls: calls,
     invalid_tool_calls: [] as InvalidToolCall[],
-    id: `skillgraph-reply-${randomUUID()}`,
+    id: options.id ?? newReplyId(),
   };
   return new AIMessage(fields as ConstructorParameters<typeof AIMessage>[0] & object);
+}
+
+/** What a model call's callbacks saw, for `settleModelReply`. */
+export interface SettleOptions {
+  /** The reply's id, chosen before the call (streamed tokens carried it). @default a new one */
+  id?: string;
+  /** The id the endpoint gave the reply. @default the reply's id when it is not `id` */
+  providerMessageId?: string;
+  /** The call's finish reason when the reply's metadata lacks it. */
+  finishReason?: string;
+}
+
+/** A new reply id of this runtime. */
+export function newReplyId(): string {
+  return `skillgraph-reply-${randomUUID()}`;
 }
 
 /** The runtime's record on a reply, if the runtime settled it. */

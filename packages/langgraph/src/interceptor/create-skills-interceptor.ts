@@ -9,8 +9,8 @@ import { emitSkillsEvents } from "../events/emit-skills-events.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 import type { BuiltModelRequest } from "../engine/model-request.js";
 import { SkillsEngine } from "../engine/skills-engine.js";
-import { withFinishReason } from "../history/finish-reason-capture.js";
-import { settleModelReply } from "../history/settle-model-reply.js";
+import { observeModelCall } from "../history/model-call-observer.js";
+import { newReplyId, settleModelReply } from "../history/settle-model-reply.js";
 import { mergeAgentUpdates } from "../engine/state-events.js";
 import {
   gateCalls,
@@ -163,8 +163,13 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
         const bound = model.bindTools!(request.tools);
         // The reply gets an id of this runtime and thread-unique call ids before it reaches state: endpoints repeat
         // both, and the messages reducer would replace an earlier message with the same id.
-        const call = await withFinishReason(() => bound.invoke(request.input, config), config.callbacks);
-        const response = settleModelReply(call.value, state.messages, { finishReason: call.finishReason });
+        const id = newReplyId();
+        const call = await observeModelCall(() => bound.invoke(request.input, config), id, config.callbacks);
+        const response = settleModelReply(call.value, state.messages, {
+          id,
+          finishReason: call.finishReason,
+          providerMessageId: call.providerMessageId,
+        });
         await emitSkillsEvents(request.events, { writer: config.writer, config });
         // Cancellation answers for dangling tool calls are persisted (before the response, which stays last); the
         // request builder moves them next to their AI message on every request.

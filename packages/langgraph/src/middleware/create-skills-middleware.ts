@@ -5,8 +5,8 @@ import { emitSkillsEvents } from "../events/emit-skills-events.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 import { SkillsEngine } from "../engine/skills-engine.js";
 import { refusedCall, refusedCallMessage } from "../history/refused-call.js";
-import { withFinishReason } from "../history/finish-reason-capture.js";
-import { settleModelReply } from "../history/settle-model-reply.js";
+import { observeModelCall } from "../history/model-call-observer.js";
+import { newReplyId, settleModelReply, type SettleOptions } from "../history/settle-model-reply.js";
 import { mergeAgentUpdates } from "../engine/state-events.js";
 import { blockedMessage, outcomeMessage } from "../engine/tool-running.js";
 import { invocationOptions } from "../options/invocation-options.js";
@@ -69,11 +69,17 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
         : base
           ? request.systemMessage.concat(`\n\n${suffix}`)
           : new SystemMessage(suffix);
-      const call = await withFinishReason(async () =>
-        handler({ ...request, systemMessage, messages: built.messages, tools: built.tools as never }),
+      const id = newReplyId();
+      const call = await observeModelCall(
+        async () => handler({ ...request, systemMessage, messages: built.messages, tools: built.tools as never }),
+        id,
       );
       const response = call.value;
-      settleInPlace(response, request.state, call.finishReason);
+      settleInPlace(response, request.state, {
+        id,
+        finishReason: call.finishReason,
+        providerMessageId: call.providerMessageId,
+      });
       const after = engine.afterModel(prepared.state);
       await emit([...prepared.events, ...after.events], runtime);
       const update = mergeAgentUpdates(prepared.update, after.update);
@@ -135,9 +141,9 @@ function messagesOf(state: unknown): readonly BaseMessage[] {
  * Settles the model's reply (see settleModelReply) on the reply object itself: when this middleware returns a
  * Command, createAgent stores the AIMessage its base handler produced, not one returned from here.
  */
-function settleInPlace(response: unknown, state: unknown, finishReason: string | undefined): void {
+function settleInPlace(response: unknown, state: unknown, observed: SettleOptions): void {
   if (!AIMessage.isInstance(response)) return;
-  const settled = settleModelReply(response, messagesOf(state), { finishReason });
+  const settled = settleModelReply(response, messagesOf(state), observed);
   const fields = {
     id: settled.id,
     content: settled.content,
