@@ -84,6 +84,15 @@ describe("skill:// inputs never read another skill's files", () => {
     expect(JSON.stringify(result)).not.toContain("child's secret");
   });
 
+  it("refuses a hard link in a folder skill (the same file as one outside the skill)", async () => {
+    const outside = mkdtempSync(path.join(root, "outside-"));
+    writeFileSync(path.join(outside, "id_rsa"), "PRIVATE KEY\n");
+    linkSync(path.join(outside, "id_rsa"), path.join(parentDir, "template.txt"));
+    const result = await run(shell, { command: "cat in/*", inputs: [{ from: "skill://parent/template.txt" }] });
+    expect(result).toMatchObject({ status: "refused", reason: "staging-refused" });
+    expect(JSON.stringify(result)).not.toContain("PRIVATE KEY");
+  });
+
   it("the parent's own file is staged", async () => {
     const result = await run(shell, { command: "cat in/notes.txt", inputs: [{ from: "skill://parent/notes.txt" }] });
     expect(result).toMatchObject({ status: "ok", stdout: "parent's own\n" });

@@ -72,8 +72,9 @@ const etcFiles = [
 
 /**
  * Runs each command in a bubblewrap sandbox (Linux): all namespaces unshared (network off unless `network: true`),
- * `/usr` and the skill folder read-only, the workspace the only writable folder, a private /tmp, /proc and (read-only) /dev with a private /dev/shm,
- * a cleared environment, all capabilities dropped, and the sandbox dies with its parent.
+ * `/usr` and the skill folder read-only, the workspace the only writable folder, a private /tmp and /proc, a
+ * read-only /dev with a private /dev/shm, a cleared environment, all capabilities dropped, and the sandbox dies with
+ * its parent.
  * @param options where bwrap is, network, extra read-only paths
  * @throws BubblewrapUnavailableError when bwrap is missing or not executable, or off Linux
  * @example const executor = createBubblewrapExecutor({ network: false });

@@ -22,6 +22,11 @@ export interface InputContext {
   workspaceDir: string;
   /** Skills whose files may be read: the running skill and the loaded ones, by name. */
   skillDir(name: string): string | undefined;
+  /**
+   * Whether a skill's hard-linked files are refused (a hard link may be a file outside the skill under another name).
+   * False only for installed npm packages, whose files package managers hard-link to a shared store. @default true
+   */
+  skillRefusesHardLinks?(name: string): boolean;
   artifacts: ArtifactStore | undefined;
   attachments: readonly ConversationAttachment[];
   /** Largest single input. */
@@ -98,8 +103,11 @@ async function pendingFileInput(
   const parts = splitRelativePath(relative);
   if (!parts.ok || parts.names.length === 0)
     return fail(`input '${input.from}': ${parts.ok ? "names no file" : parts.message}`);
-  // host folders: a hard link is the same file under another name, possibly outside the folder the app lists
-  const rules = { follow: scheme === "skill" ? 8 : 0, refuseHardLinks: scheme === "host", skill: scheme === "skill" };
+  // a hard link is the same file under another name, possibly outside the host folder the app lists or the skill
+  const refuseHardLinks =
+    scheme === "host" ||
+    (scheme === "skill" && (context.skillRefusesHardLinks?.(rest.split("/")[0] as string) ?? true));
+  const rules = { follow: scheme === "skill" ? 8 : 0, refuseHardLinks, skill: scheme === "skill" };
   const probed = await confinedRead(folder, relative, rules);
   if (!probed.ok) return fail(`input '${input.from}': ${probed.message}`);
   return {
