@@ -58,7 +58,7 @@ async function ask(call: { name: "shell" | "run_skill_script"; args: Record<stri
 }
 
 describe("invisible characters in a line needing approval", () => {
-  const hidden = "echo \"safe\u202E;hcte\u200B\u2066\"";
+  const hidden = 'echo "safe\u202E;hcte\u200B\u2066"';
 
   it("the shell's approval request flags them, escaped", async () => {
     const request = await ask({ name: "shell", args: { command: hidden } });
@@ -76,7 +76,7 @@ describe("invisible characters in a line needing approval", () => {
       opaque: [{ piece: "x\uFEFF", message: "why\u2067" }],
     });
     expect(question).not.toMatch(/[\u202E\u200B\u2066\uFEFF\u2067]/u);
-    expect(question).toContain("echo \"safe\\u202E;hcte\\u200B\\u2066\"");
+    expect(question).toContain('echo "safe\\u202E;hcte\\u200B\\u2066"');
     expect(question).toContain("x\\uFEFF");
     expect(question).toMatch(/invisible characters/);
   });
@@ -121,6 +121,17 @@ describe("an 'always' approval key is bound to the files the line runs and their
     const call = { name: "shell" as const, args: { command: "bash w.sh" } };
     const before = (await ask(call))?.key;
     writeFileSync(path.join(workspace, "w.sh"), "touch /tmp/pwned\n");
+    expect((await ask(call))?.key).not.toBe(before);
+  });
+
+  it("a file named as an option's value (`awk --file=p.awk`): a changed file gives another key", async () => {
+    const workspace = hook().workspacePath("t");
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(path.join(workspace, "p.awk"), "{ print }\n");
+    const call = { name: "shell" as const, args: { command: "awk --file=p.awk /dev/null" } };
+    const before = (await ask(call))?.key;
+    writeFileSync(path.join(workspace, "p.awk"), 'BEGIN { system("touch /tmp/pwned") }\n');
+    expect(before).toEqual(expect.any(String));
     expect((await ask(call))?.key).not.toBe(before);
   });
 

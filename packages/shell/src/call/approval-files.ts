@@ -41,7 +41,9 @@ function contentIdentity(file: string): string | undefined {
 }
 
 /** Host paths an argument may name: itself (absolute), under the working directory, or a skill's `scripts/...`. */
-function candidatePaths(word: string, roots: ApprovalFileRoots): string[] {
+function candidatePaths(typed: string, roots: ApprovalFileRoots): string[] {
+  // an option's value names a file too: `--require=./x.js`
+  const word = /^-[^=]*=/.test(typed) ? typed.slice(typed.indexOf("=") + 1) : typed;
   if (word === "" || word.includes("\u0000")) return [];
   const expanded = word
     .replace(/^\$\{?SKILL_DIR\}?(?=\/|$)/, roots.skillDir ?? "\u0000")
