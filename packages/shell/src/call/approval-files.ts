@@ -6,8 +6,8 @@ import { closeSync, fstatSync, openSync, readSync, realpathSync, constants } fro
 import path from "node:path";
 import type { CommandPlan } from "../policy/command-check-types.js";
 
-/** Files bigger than this are identified by device, inode, size and change time instead of their content. */
-const HASHED_BYTES = 8 * 1024 * 1024;
+/** Files bigger than this are identified by device, inode, size and change times (a write changes ctime), not hashed. */
+const HASHED_BYTES = 1024 * 1024;
 /** Most files one key names; a line naming more files is keyed by the first ones and the count. */
 const MAX_FILES = 64;
 
