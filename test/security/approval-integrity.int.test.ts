@@ -135,6 +135,17 @@ describe("an 'always' approval key is bound to the files the line runs and their
     expect((await ask(call))?.key).not.toBe(before);
   });
 
+  it("a file the line reads through a redirection (`bash < w.sh`): a changed file gives another key", async () => {
+    const workspace = hook().workspacePath("t");
+    mkdirSync(workspace, { recursive: true });
+    writeFileSync(path.join(workspace, "r.sh"), "echo first\n");
+    const call = { name: "shell" as const, args: { command: "bash < r.sh" } };
+    const before = (await ask(call))?.key;
+    writeFileSync(path.join(workspace, "r.sh"), "touch /tmp/pwned\n");
+    expect(before).toEqual(expect.any(String));
+    expect((await ask(call))?.key).not.toBe(before);
+  });
+
   it("the same line and the same files give the same key (an 'always' answer still works)", async () => {
     const call = { name: "run_skill_script" as const, args: { skill: "tool", command: "python3 scripts/x.py" } };
     expect((await ask(call))?.key).toBe((await ask(call))?.key);

@@ -64,24 +64,27 @@ function realFile(file: string): string | undefined {
 }
 
 /**
- * `[path, identity]` of every file the line runs or names as an argument (resolved, content-hashed), in order, each
- * once: what an "always" approval key must include.
+ * `[path, identity]` of every file the line runs, names as an argument or reads through a redirection (resolved,
+ * content-hashed), in order, each once: what an "always" approval key must include.
  */
-export function approvalFiles(plan: Pick<CommandPlan, "commands">, roots: ApprovalFileRoots): Array<[string, string]> {
+export function approvalFiles(
+  plan: Pick<CommandPlan, "commands" | "redirectedFrom">,
+  roots: ApprovalFileRoots,
+): Array<[string, string]> {
+  const words = plan.commands.flatMap((command) => {
+    if (command.kind === "builtin" || command.kind === "function") return [];
+    return command.kind === "script" ? [command.program, ...command.argv.slice(1)] : command.argv.slice(1);
+  });
   const files = new Map<string, string>();
   let named = 0;
-  for (const command of plan.commands) {
-    if (command.kind === "builtin" || command.kind === "function") continue;
-    const words = command.kind === "script" ? [command.program, ...command.argv.slice(1)] : command.argv.slice(1);
-    for (const word of words) {
-      for (const candidate of candidatePaths(word, roots)) {
-        const real = realFile(candidate);
-        if (real === undefined || files.has(real)) continue;
-        const identity = contentIdentity(real);
-        if (identity === undefined) continue;
-        named++;
-        if (files.size < MAX_FILES) files.set(real, identity);
-      }
+  for (const word of [...words, ...(plan.redirectedFrom ?? [])]) {
+    for (const candidate of candidatePaths(word, roots)) {
+      const real = realFile(candidate);
+      if (real === undefined || files.has(real)) continue;
+      const identity = contentIdentity(real);
+      if (identity === undefined) continue;
+      named++;
+      if (files.size < MAX_FILES) files.set(real, identity);
     }
   }
   const entries = [...files.entries()];
