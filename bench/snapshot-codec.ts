@@ -34,7 +34,9 @@ function child(codec: Codec, mode: "write" | "load" | "read", dir: string, file:
 
 /** Which codec wrote a snapshot file: the columnar one stores `entries` as an object of columns. */
 function writtenBy(file: string): Codec {
-  const entries = (JSON.parse(readFileSync(file, "utf8")) as { entries: unknown }).entries;
+  const text = readFileSync(file, "utf8");
+  // the JSON follows the MAC line (see packages/core/src/snapshot/cache-key.ts)
+  const entries = (JSON.parse(text.slice(text.indexOf("{"))) as { entries: unknown }).entries;
   return Array.isArray(entries) ? "row" : "columnar";
 }
 

@@ -16,6 +16,7 @@ export type {
   ShellToolName,
 } from "./hook/shell-hook-options.js";
 export type { ShellSkillCatalog } from "./hook/skills-tool-hook.js";
+export { invisibleCharacters, showInvisibleCharacters } from "./policy/invisible-characters.js";
 export type { StagedFile } from "./workspace/thread-workspaces.js";
 export { createLocalExecutor } from "./executor/local-executor.js";
 export type { LocalExecutorOptions } from "./executor/local-executor.js";

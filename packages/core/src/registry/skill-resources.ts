@@ -24,8 +24,11 @@ export interface SkillResourceRules {
 /** The rules for a folder source (the default): hard links refused. */
 export const FOLDER_RESOURCE_RULES: SkillResourceRules = { refuseHardLinks: true };
 
-/** The folders (with a trailing slash) among a path's parent folders that hold a SKILL.md: nested skills' own folders. */
-async function nestedSkillFolder(folder: ConfinedFolder, resolved: string): Promise<string | undefined> {
+/**
+ * The first of a resolved path's parent folders (with a trailing slash) that holds a SKILL.md: a nested skill's own
+ * folder, whose files belong to that skill, not to the one whose folder is `folder`; undefined when there is none.
+ */
+export async function nestedSkillFolder(folder: ConfinedFolder, resolved: string): Promise<string | undefined> {
   const names = resolved.split("/").slice(0, -1);
   for (let depth = 1; depth <= names.length; depth++) {
     const prefix = names.slice(0, depth).join("/");

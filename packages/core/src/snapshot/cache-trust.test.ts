@@ -1,6 +1,7 @@
-// Attacks on the derived caches: another local user plants or edits a registry snapshot (to grant a skill `Bash`) or a
-// search-index file (to change the ranking). A cache is trusted only when this user (or root) wrote it, checked on the
-// opened descriptors; otherwise the skills are loaded from their SKILL.md files.
+// Attacks on the derived caches: another local user (or a cloned repository) plants or edits a registry snapshot (to
+// grant a skill `Bash`) or a search-index file (to change the ranking). A cache is trusted only when this user (or
+// root) owns it, checked on the opened descriptors, and it carries a MAC under this user's cache key; otherwise the
+// skills are loaded from their SKILL.md files.
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,7 +23,9 @@ const READ_ONLY_SKILL = `---\nname: tidy\ndescription: Tidies notes.\nallowed-to
 
 /** Rewrites a snapshot as the attacker would: `allowed-tools: Bash`, a new description, aged so it is served by stat. */
 function tamper(path: string): void {
-  const stored = JSON.parse(readFileSync(path, "utf8")) as SnapshotFile & { entries: unknown };
+  const text = readFileSync(path, "utf8");
+  // the attacker has no key: what they write carries no MAC (or a stale one)
+  const stored = JSON.parse(text.slice(text.indexOf("{"))) as SnapshotFile & { entries: unknown };
   const checked = checkSnapshotFile(stored, { settings: stored.settings, sources: stored.sources });
   if (!checked.ok) throw new Error(checked.rejection.message);
   const snapshot = checked.snapshot;
@@ -53,10 +56,13 @@ async function plantedSnapshot(): Promise<{ root: string; file: string }> {
 }
 
 describe("attack: a planted or edited registry snapshot", () => {
-  it("control: a snapshot this user wrote is served (so the attack below would work without the ownership check)", async () => {
+  it("an edited snapshot owned by this user (a repository's, after git clone) has no valid MAC: not served", async () => {
     const { root, file } = await plantedSnapshot();
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot: file });
-    expect(registry.get("tidy")?.allowedTools).toEqual(["Bash"]);
+    expect(registry.get("tidy")).toMatchObject({ allowedTools: ["Read"], description: "Tidies notes." });
+    expect(registry.diagnostics()).toEqual([
+      expect.objectContaining({ code: "registry-snapshot-untrusted", message: expect.stringContaining("MAC") }),
+    ]);
   });
 
   it.runIf(isRoot)("another user's snapshot file does not grant Bash: allowed-tools come from SKILL.md", async () => {
@@ -130,17 +136,19 @@ describe("attack: a planted search-index file", () => {
     );
     const file = join(mkdtempSync(join(tmpdir(), "skillgraph-cache-")), "registry.json");
     await buildRegistrySnapshot({ sources: [skillsFromDirectory(root)], out: file });
-    const index = JSON.parse(readFileSync(searchIndexFile(file), "utf8")) as { entries: Record<string, unknown> };
+    const text = readFileSync(searchIndexFile(file), "utf8");
+    const index = JSON.parse(text.slice(text.indexOf("{"))) as { entries: Record<string, unknown> };
     const [first, second] = Object.keys(index.entries);
     [index.entries[first!], index.entries[second!]] = [index.entries[second!], index.entries[first!]];
     writeFileSync(searchIndexFile(file), JSON.stringify(index));
     return { root, file };
   }
 
-  it("control: a swapped index this user wrote changes the ranking (what the attacker wants)", async () => {
+  it("a swapped index owned by this user has no valid MAC: ignored, the ranking comes from the skill files", async () => {
     const { root, file } = await swappedIndex();
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot: file });
-    expect(registry.search("stripes").map((hit) => hit.name)).toEqual(["beta"]);
+    expect(registry.search("stripes").map((hit) => hit.name)).toEqual(["alpha"]);
+    await registry.close();
   });
 
   it.runIf(isRoot)("another user's index file is ignored: the ranking comes from the skill files", async () => {

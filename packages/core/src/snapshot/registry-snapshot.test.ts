@@ -13,6 +13,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { signCacheText } from "./cache-key.js";
+
+/** A cache file's JSON text, without the MAC line this user's skillgraph signs it with. */
+const unsigned = (text: string) => text.slice(text.indexOf("{"));
 import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "../registry/create-skill-registry.js";
 import { skillsFromDirectory } from "../sources/directory-source.js";
@@ -40,7 +44,7 @@ function snapshotPath(): string {
 type StoredSnapshot = Omit<SnapshotFile, "entries"> & { entries: StoredSnapshotEntries };
 
 function readStored(path: string): StoredSnapshot {
-  return JSON.parse(readFileSync(path, "utf8")) as StoredSnapshot;
+  return JSON.parse(unsigned(readFileSync(path, "utf8"))) as StoredSnapshot;
 }
 
 /** The snapshot file decoded (one object per entry), as the registry reads it. */
@@ -54,7 +58,7 @@ function readSnapshot(path: string): SnapshotFile {
 function writeSnapshot(path: string, snapshot: SnapshotFile): void {
   writeFileSync(
     path,
-    JSON.stringify({ ...snapshot, entries: encodeSnapshotEntries(snapshot.entries, snapshot.sources) }),
+    signCacheText(JSON.stringify({ ...snapshot, entries: encodeSnapshotEntries(snapshot.entries, snapshot.sources) })),
   );
 }
 
@@ -249,7 +253,11 @@ describe("registry snapshot file", () => {
       withEntries((entries) => ((entries.metadata as Array<Record<string, unknown>>)[0]!.dependencies = { bins: "x" })),
     ];
     for (const variant of variants) {
-      writeFileSync(file, typeof variant === "string" ? variant : JSON.stringify(variant(structuredClone(valid))));
+      // signed as this user's skillgraph would: what is checked here is the content
+      writeFileSync(
+        file,
+        signCacheText(typeof variant === "string" ? variant : JSON.stringify(variant(structuredClone(valid)))),
+      );
       const registry = await load(root, file);
       expect(registry.get("one")?.description).toBe("One.");
       expect(registry.diagnostics().map((diagnostic) => diagnostic.code)).toEqual(["registry-snapshot-invalid"]);

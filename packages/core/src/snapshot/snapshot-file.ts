@@ -14,6 +14,7 @@ import {
 } from "./snapshot-format.js";
 import type { SnapshotEntry } from "./snapshot-entry.js";
 import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
+import { signCacheText, verifiedCachePayload } from "./cache-key.js";
 import { openTrustedCacheFile, writeCacheFileAtomic } from "./trusted-cache-file.js";
 
 /** Largest snapshot file read (a 10 000-skill snapshot is about 7 MB). */
@@ -88,7 +89,13 @@ export async function readSnapshotFile(
       total += bytesRead;
       if (total === buffer.length) return warn("registry-snapshot-invalid", "grew while being read");
     }
-    const bytes = buffer.subarray(0, total);
+    // Signed by this user's skillgraph (see cache-key.ts): a file shipped in a repository passes the ownership checks.
+    const bytes = verifiedCachePayload(buffer.subarray(0, total));
+    if (bytes === undefined)
+      return warn(
+        "registry-snapshot-untrusted",
+        "not written by this user's skillgraph (no valid MAC under its cache key)",
+      );
     text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { snapshot: undefined, diagnostics: [] };
@@ -167,7 +174,7 @@ export async function writeSnapshotFile(
     /[\u0080-\uffff]/g,
     (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
-  const bytes = await writeCacheFileAtomic(path, text);
+  const bytes = await writeCacheFileAtomic(path, signCacheText(text));
   if (options.prune) await pruneSnapshots(dirname(path)).catch(() => {});
   return bytes;
 }

@@ -2,6 +2,10 @@ import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { signCacheText } from "./cache-key.js";
+
+/** A cache file's JSON text, without the MAC line this user's skillgraph signs it with. */
+const unsigned = (text: string) => text.slice(text.indexOf("{"));
 import { writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "../registry/create-skill-registry.js";
 import { analyzeDocument, SEARCH_INDEX_FORMAT_VERSION } from "../search/indexed-document.js";
@@ -49,7 +53,7 @@ function tree(): string {
 const snapshotPath = () => join(mkdtempSync(join(tmpdir(), "skillgraph-snapindex-file-")), "registry.json");
 /** The snapshot file decoded (one object per entry), as the registry reads it, whatever its format version. */
 function readSnapshot(path: string): SnapshotFile {
-  const stored = JSON.parse(readFileSync(path, "utf8")) as SnapshotFile;
+  const stored = JSON.parse(unsigned(readFileSync(path, "utf8"))) as SnapshotFile;
   const checked = checkSnapshotFile(
     { ...stored, formatVersion: SNAPSHOT_VERSION },
     { settings: stored.settings, sources: stored.sources },
@@ -65,7 +69,7 @@ function ageSnapshot(path: string, edit: (snapshot: SnapshotFile) => void = () =
   edit(snapshot);
   writeFileSync(
     path,
-    JSON.stringify({ ...snapshot, entries: encodeSnapshotEntries(snapshot.entries, snapshot.sources) }),
+    signCacheText(JSON.stringify({ ...snapshot, entries: encodeSnapshotEntries(snapshot.entries, snapshot.sources) })),
   );
   const later = Date.now() / 1000 + 3600;
   utimesSync(path, later, later);
@@ -75,7 +79,8 @@ interface SearchIndexFile {
   formatVersion: string;
   entries: Record<string, StoredSearchAnalysis>;
 }
-const readIndex = (path: string) => JSON.parse(readFileSync(searchIndexFile(path), "utf8")) as SearchIndexFile;
+const readIndex = (path: string) =>
+  JSON.parse(unsigned(readFileSync(searchIndexFile(path), "utf8"))) as SearchIndexFile;
 
 /** Edits the search-index file beside snapshot `path`. */
 function editIndex(path: string, edit: (file: SearchIndexFile, keyOf: (skill: string) => string) => void): void {
@@ -84,7 +89,7 @@ function editIndex(path: string, edit: (file: SearchIndexFile, keyOf: (skill: st
     analysisKey(snapshot.entries.find((entry) => entry.metadata?.name === skill)!.metadata!);
   const file = readIndex(path);
   edit(file, keyOf);
-  writeFileSync(searchIndexFile(path), JSON.stringify(file));
+  writeFileSync(searchIndexFile(path), signCacheText(JSON.stringify(file)));
 }
 
 /** Adds the term `marker` (once in the body) to one skill's stored analysis: only a restored index can know it. */
@@ -203,7 +208,7 @@ describe("search index beside the registry snapshot", () => {
     expect(registry.diagnostics()).toEqual([]);
     expect(search(registry)).toEqual(search(fresh));
 
-    writeFileSync(searchIndexFile(file), "{ not json");
+    writeFileSync(searchIndexFile(file), signCacheText("{ not json"));
     expect(search(await load(root, file))).toEqual(search(fresh));
   });
 });

@@ -3,6 +3,7 @@ import { closeSync, readFileSync } from "node:fs";
 import { FIELDS, type IndexedDocument } from "../search/indexed-document.js";
 import { termsOfList } from "../search/term-slots.js";
 import { SKILLGRAPH_CORE_VERSION, SNAPSHOT_VERSION } from "./snapshot-format.js";
+import { signCacheText, verifiedCachePayload } from "./cache-key.js";
 import { openTrustedCacheFile, writeCacheFileAtomic } from "./trusted-cache-file.js";
 
 // The search index of a registry snapshot lives in a file beside it (`<snapshot>.search`), read only when the index is
@@ -104,7 +105,10 @@ export function readStoredAnalyses(snapshotPath: string): Map<string, unknown> {
     if (!opened.ok) return new Map();
     try {
       if (opened.stats.size > BigInt(MAX_SEARCH_INDEX_BYTES)) return new Map();
-      text = readFileSync(opened.fd, "utf8");
+      // Signed by this user's skillgraph (see cache-key.ts): an edited or shipped file is ignored, the index rebuilt.
+      const payload = verifiedCachePayload(readFileSync(opened.fd));
+      if (payload === undefined) return new Map();
+      text = payload.toString("utf8");
     } finally {
       closeSync(opened.fd);
     }
@@ -147,5 +151,5 @@ export async function writeStoredAnalyses(
     coreVersion: SKILLGRAPH_CORE_VERSION,
     entries,
   });
-  return writeCacheFileAtomic(searchIndexFile(snapshotPath), text);
+  return writeCacheFileAtomic(searchIndexFile(snapshotPath), signCacheText(text));
 }

@@ -68,6 +68,7 @@ async function filesToStage(
     threadId,
     workspaceDir,
     skillDir: (name) => [call.skill, ...call.loaded].find((entry) => entry?.name === name)?.dir || undefined,
+    skillRefusesHardLinks: (name) => runtime.catalog.get(name)?.origin?.kind !== "npm",
     artifacts: call.artifacts,
     attachments,
     maxBytes: runtime.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.artifacts.maxBytes, 1),

@@ -16,6 +16,7 @@ import type { ShellApprovalRequest } from "../policy/approval-types.js";
 import type { CommandSkill } from "../policy/plan-command.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import { invisibleField } from "../policy/invisible-characters.js";
 
 /** Installs in progress, by environment folder (two calls for one skill share one install). */
 const installing = new Map<string, Promise<{ ok: true } | Refusal>>();
@@ -57,6 +58,7 @@ export async function prepareSkillEnvironment(
       cwd: ".",
       executor: runtime.executor.name,
     };
+    Object.assign(request, invisibleField(request.command));
     const answer = interrupt<ShellApprovalRequest, unknown>(request);
     if (!(answer && typeof answer === "object" && (answer as { approved?: unknown }).approved === true)) {
       return refusal(

@@ -72,8 +72,9 @@ const etcFiles = [
 
 /**
  * Runs each command in a bubblewrap sandbox (Linux): all namespaces unshared (network off unless `network: true`),
- * `/usr` and the skill folder read-only, the workspace the only writable folder, a private /tmp, /proc and /dev,
- * a cleared environment, all capabilities dropped, and the sandbox dies with its parent.
+ * `/usr` and the skill folder read-only, the workspace the only writable folder, a private /tmp and /proc, a
+ * read-only /dev with a private /dev/shm, a cleared environment, all capabilities dropped, and the sandbox dies with
+ * its parent.
  * @param options where bwrap is, network, extra read-only paths
  * @throws BubblewrapUnavailableError when bwrap is missing or not executable, or off Linux
  * @example const executor = createBubblewrapExecutor({ network: false });
@@ -236,17 +237,13 @@ export function sandboxBaseArgs(options: BubblewrapExecutorOptions): string[] {
   if (options.network)
     args.push("--ro-bind-try", "/etc/resolv.conf", "/etc/resolv.conf", "--ro-bind-try", "/etc/hosts", "/etc/hosts");
   for (const extra of options.readOnlyPaths ?? []) args.push("--ro-bind", extra, extra);
-  args.push("--proc", "/proc", "--dev", "/dev");
-  // /dev/shm gets a sized tmpfs of its own (bwrap's /dev is an unsized tmpfs, so shared memory there had no cap)
+  // bwrap's /dev is an unsized tmpfs: read-only, so nothing but device nodes can be written there (bwrap 0.8 takes no
+  // --size for --dev); /dev/shm gets a tmpfs of its own, sized when limits are on (`--remount-ro` leaves it writable)
+  args.push("--proc", "/proc", "--dev", "/dev", "--remount-ro", "/dev");
   if (options.limits)
-    args.push(
-      "--size",
-      String(Math.min(options.limits.sharedMemoryBytes, options.limits.memoryBytes)),
-      "--tmpfs",
-      "/dev/shm",
-      "--size",
-      String(options.limits.tmpBytes),
-    );
+    args.push("--size", String(Math.min(options.limits.sharedMemoryBytes, options.limits.memoryBytes)));
+  args.push("--tmpfs", "/dev/shm");
+  if (options.limits) args.push("--size", String(options.limits.tmpBytes));
   args.push("--tmpfs", "/tmp", "--dir", SANDBOX_HOME);
   return args;
 }

@@ -60,4 +60,9 @@ export interface ShellApprovalRequest {
   key?: string;
   /** Pieces of the line that cannot be judged before running (why approval is asked even without a matching rule). */
   opaque?: Array<{ piece: string; message: string }>;
+  /**
+   * Invisible characters in the line (bidi controls, zero-width and other format characters), escaped (`\u202E`):
+   * what a terminal shows differs from what runs. Show `command` through `showInvisibleCharacters` and warn.
+   */
+  invisible?: string[];
 }

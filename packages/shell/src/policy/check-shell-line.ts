@@ -26,6 +26,8 @@ export interface CheckedLine {
   run: string;
   commands: CheckedCommand[];
   opaque: ShellProblem[];
+  /** Files the line reads through a redirection (`< file`), as their values (known before running). */
+  redirectedFrom: string[];
 }
 
 interface Edit {
@@ -353,5 +355,8 @@ export function checkShellLine(
   let run = line.text;
   for (const edit of [...checker.edits].sort((a, b) => b.start - a.start))
     run = run.slice(0, edit.start) + edit.text + run.slice(edit.end);
-  return { ok: true, run, commands: checker.commands, opaque: checker.opaque };
+  const redirectedFrom = line.redirects.flatMap((redirect) =>
+    redirect.operator.startsWith("<") && redirect.target?.value !== undefined ? [redirect.target.value] : [],
+  );
+  return { ok: true, run, commands: checker.commands, opaque: checker.opaque, redirectedFrom };
 }

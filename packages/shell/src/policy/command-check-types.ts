@@ -59,6 +59,8 @@ export interface CommandPlan {
   commands: CheckedCommand[];
   /** Pieces that cannot be judged before running; present only when approval rules are set (else refused). */
   opaque: ShellProblem[];
+  /** Files the line reads through a redirection (`bash < w.sh`), as typed: bound into "always" approval keys. */
+  redirectedFrom?: string[];
   /** Host path of the working directory. */
   cwd: string;
 }

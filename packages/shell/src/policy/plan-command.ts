@@ -88,6 +88,7 @@ export function planCommand(input: CommandCheckInput, policy: CommandPolicy): Co
       layers: checked.commands.flatMap((command) => command.layers),
       commands: checked.commands,
       opaque: checked.opaque,
+      redirectedFrom: checked.redirectedFrom,
       cwd,
     },
   };

@@ -1,5 +1,5 @@
 import type { ArtifactStore } from "../artifacts/artifact-store.js";
-import { splitRelativePath, withConfinedFolder } from "../internal/core.js";
+import { nestedSkillFolder, splitRelativePath, withConfinedFolder } from "../internal/core.js";
 import type { ConversationAttachment } from "./conversation-attachments.js";
 import type { StagedFile } from "./thread-workspaces.js";
 
@@ -22,6 +22,11 @@ export interface InputContext {
   workspaceDir: string;
   /** Skills whose files may be read: the running skill and the loaded ones, by name. */
   skillDir(name: string): string | undefined;
+  /**
+   * Whether a skill's hard-linked files are refused (a hard link may be a file outside the skill under another name).
+   * False only for installed npm packages, whose files package managers hard-link to a shared store. @default true
+   */
+  skillRefusesHardLinks?(name: string): boolean;
   artifacts: ArtifactStore | undefined;
   attachments: readonly ConversationAttachment[];
   /** Largest single input. */
@@ -47,11 +52,30 @@ interface PendingInput {
   read(maxBytes: number): Promise<{ ok: true; bytes: Uint8Array } | { ok: false; message: string }>;
 }
 
-/** Size from the opened descriptor's fstat (at most one byte is read). */
-async function confinedSize(folder: string, relative: string, follow: number) {
-  return withConfinedFolder(folder, (confined) =>
-    confined.readFile(relative, { maxBytes: Number.MAX_SAFE_INTEGER, headBytes: 0, followInsideLinks: follow }),
-  );
+/** How a file input is read: symlinks followed inside the folder (skills), hard links refused (host folders). */
+interface FileReadRules {
+  follow: number;
+  refuseHardLinks: boolean;
+  /** A skill's folder: a file inside a nested skill's folder belongs to that skill and is refused. */
+  skill: boolean;
+}
+
+/**
+ * Reads (or, with `headBytes: 0`, only sizes) a file inside a folder, race-free on one descriptor walk; for a skill,
+ * refuses a file whose resolved path lies in a nested skill's folder.
+ */
+async function confinedRead(folder: string, relative: string, rules: FileReadRules, maxBytes?: number) {
+  return withConfinedFolder(folder, async (confined) => {
+    const read = await confined.readFile(relative, {
+      maxBytes: maxBytes ?? Number.MAX_SAFE_INTEGER,
+      ...(maxBytes === undefined ? { headBytes: 0 } : {}),
+      followInsideLinks: rules.follow,
+      refuseHardLinks: rules.refuseHardLinks,
+    });
+    if (!read.ok || !rules.skill) return read;
+    const nested = await nestedSkillFolder(confined, read.path);
+    return nested === undefined ? read : fail(`'${nested}' is another skill's folder; its files are not this skill's`);
+  });
 }
 
 async function pendingFileInput(
@@ -79,17 +103,19 @@ async function pendingFileInput(
   const parts = splitRelativePath(relative);
   if (!parts.ok || parts.names.length === 0)
     return fail(`input '${input.from}': ${parts.ok ? "names no file" : parts.message}`);
-  const follow = scheme === "skill" ? 8 : 0;
-  const probed = await confinedSize(folder, relative, follow);
+  // a hard link is the same file under another name, possibly outside the host folder the app lists or the skill
+  const refuseHardLinks =
+    scheme === "host" ||
+    (scheme === "skill" && (context.skillRefusesHardLinks?.(rest.split("/")[0] as string) ?? true));
+  const rules = { follow: scheme === "skill" ? 8 : 0, refuseHardLinks, skill: scheme === "skill" };
+  const probed = await confinedRead(folder, relative, rules);
   if (!probed.ok) return fail(`input '${input.from}': ${probed.message}`);
   return {
     from: input.from,
     to,
     size: probed.size,
     read: async (maxBytes) => {
-      const read = await withConfinedFolder(folder, (confined) =>
-        confined.readFile(relative, { maxBytes, followInsideLinks: follow }),
-      );
+      const read = await confinedRead(folder, relative, rules, maxBytes);
       return read.ok ? { ok: true, bytes: read.bytes } : fail(`input '${input.from}': ${read.message}`);
     },
   };

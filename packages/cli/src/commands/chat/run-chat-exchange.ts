@@ -1,4 +1,4 @@
-import type { ShellApprovalRequest } from "@skillgraph/shell";
+import { invisibleCharacters, showInvisibleCharacters, type ShellApprovalRequest } from "@skillgraph/shell";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import type { ChatRenderer } from "./chat-renderer.js";
 import type { ChatAgent, ChatTurnInput, PendingInterrupt } from "./create-chat-agent.js";
@@ -30,13 +30,23 @@ export function isShellApproval(value: unknown): value is ShellApprovalRequest {
   );
 }
 
-/** The command asking for approval, where it runs, and (when parts of it cannot be checked before it runs) why. */
+/**
+ * The command asking for approval, where it runs, and (when parts of it cannot be checked before it runs) why. Every
+ * invisible character (bidi controls, zero-width and other format characters) is shown escaped, with a warning, so
+ * what the user reads is what runs.
+ */
 function approvalSubject(request: ShellApprovalRequest): { what: string; why: string } {
   const who = request.skill ? ` (skill ${request.skill}, ${request.executor})` : ` (${request.executor})`;
   const opaque = (request.opaque ?? []).map(({ piece, message }) => `\`${piece}\`: ${message}`);
+  const raw = `\`${request.command}\`${who}`;
+  const hidden = [...new Set([...(request.invisible ?? []), ...invisibleCharacters(`${raw}\n${opaque.join("\n")}`)])];
+  const warning =
+    hidden.length > 0 ? ` WARNING: the line holds invisible characters (${hidden.join(" ")}), shown escaped.` : "";
   return {
-    what: `\`${request.command}\`${who}`,
-    why: opaque.length > 0 ? ` Not checkable before it runs: ${opaque.join("; ")}.` : "",
+    what: showInvisibleCharacters(raw),
+    why: showInvisibleCharacters(
+      `${opaque.length > 0 ? ` Not checkable before it runs: ${opaque.join("; ")}.` : ""}${warning}`,
+    ),
   };
 }
 

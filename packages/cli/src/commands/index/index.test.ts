@@ -16,7 +16,10 @@ describe("skillgraph index", () => {
     expect(await runCli(["index", "--json", "--out", "build/skills.snapshot.json", "--skills", "skills"], io)).toBe(0);
     const report = JSON.parse(io.out()) as { file: string; skills: number; bytes: number };
     expect(report).toMatchObject({ file: join(root, "build/skills.snapshot.json"), skills: 2 });
-    const snapshot = JSON.parse(readFileSync(report.file, "utf8")) as { format: string; entries: { count: number } };
+    // the JSON follows the MAC line signing it with this user's cache key
+    const text = readFileSync(report.file, "utf8");
+    expect(text).toMatch(/^skillgraph-mac:[0-9a-f]{64}\n\{/);
+    const snapshot = JSON.parse(text.slice(text.indexOf("{"))) as { format: string; entries: { count: number } };
     expect(snapshot.format).toBe("skillgraph-registry-snapshot");
     // Format 2 stores the entries in columns: `count` of them.
     expect(snapshot.entries.count).toBe(2);
