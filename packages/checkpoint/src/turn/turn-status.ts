@@ -5,11 +5,13 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 
 /** The part of a compiled graph (a StateGraph or createAgent's agent) a turn is run and looked up through. */
 export interface TurnGraph {
+  /** The thread's state: its values, the nodes still to run and the tasks of the step in progress. */
   getState(config: RunnableConfig): Promise<{
     values: unknown;
     next?: readonly string[];
     tasks?: ReadonlyArray<{ interrupts?: readonly unknown[] }>;
   }>;
+  /** Runs the graph on `input` (`null` continues the thread's stopped run). */
   invoke(input: unknown, config: RunnableConfig): Promise<unknown>;
 }
 
