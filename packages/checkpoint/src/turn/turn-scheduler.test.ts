@@ -82,7 +82,7 @@ describe("createTurnScheduler", () => {
     await expect(refused).rejects.toThrow(
       "this process is serving 1 turns with 2 waiting (at most 2 may wait); retry after a short backoff",
     );
-    expect((await refused.catch((error: TurnsBusyError) => error)).code).toBe("turns-busy");
+    expect(((await refused.catch((error: unknown) => error)) as TurnsBusyError).code).toBe("turns-busy");
     await t.end("a");
     void t.submit("e"); // room again once one started
     await flush();

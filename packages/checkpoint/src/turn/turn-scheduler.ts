@@ -64,7 +64,11 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
   return {
     run<T>(turn: () => Promise<T>, { priority = "normal" }: { priority?: TurnPriority } = {}): Promise<T> {
       if (priority !== "resumed" && priority !== "normal")
-        throw new InvalidOptionsError({ option: "priority", value: priority, message: "must be 'resumed' or 'normal'" });
+        throw new InvalidOptionsError({
+          option: "priority",
+          value: priority,
+          message: "must be 'resumed' or 'normal'",
+        });
       return new Promise<T>((resolve, reject) => {
         const start = () => {
           running += 1;
