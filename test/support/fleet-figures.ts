@@ -10,6 +10,7 @@ export interface TurnTiming {
   modelCalls: number;
   toolMs: number;
   checkpointWriteMs: number;
+  checkpointWrites: number;
   checkpointReadMs: number;
 }
 
@@ -46,6 +47,7 @@ export function breakdown(turns: Array<{ ms: number; timing?: TurnTiming }>) {
     modelMs: part((t) => t.modelMs),
     toolMs: part((t) => t.toolMs),
     checkpointWriteMs: part((t) => t.checkpointWriteMs),
+    checkpointWrites: part((t) => t.checkpointWrites),
     checkpointReadMs: part((t) => t.checkpointReadMs),
     otherInRunMs: part((t) => t.runMs - t.modelMs - t.toolMs - t.checkpointWriteMs - t.checkpointReadMs),
     outsideWorkerMs: part((t, ms) => ms - t.leaseMs - t.queuedMs - t.runMs),

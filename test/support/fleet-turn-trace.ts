@@ -3,16 +3,28 @@
 // one turn at a time in a worker).
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 
-/** Milliseconds one turn spent in each part (summed over its calls), printed with the turn's answer. */
+/**
+ * Milliseconds of one turn during which at least one call of each kind was in flight (overlapping calls count once),
+ * and how many calls; printed with the turn's answer.
+ */
 export interface TurnTrace {
   modelMs: number;
   modelCalls: number;
   toolMs: number;
   checkpointWriteMs: number;
+  checkpointWrites: number;
   checkpointReadMs: number;
 }
+type Part = "modelMs" | "toolMs" | "checkpointWriteMs" | "checkpointReadMs";
 
-const empty = (): TurnTrace => ({ modelMs: 0, modelCalls: 0, toolMs: 0, checkpointWriteMs: 0, checkpointReadMs: 0 });
+const empty = (): TurnTrace => ({
+  modelMs: 0,
+  modelCalls: 0,
+  toolMs: 0,
+  checkpointWriteMs: 0,
+  checkpointWrites: 0,
+  checkpointReadMs: 0,
+});
 
 /** Per-thread traces, a callback handler for the run's config, and a saver wrapper that times reads and writes. */
 export function turnTracer() {
@@ -23,24 +35,41 @@ export function turnTracer() {
     if (!found) traces.set(key, (found = empty()));
     return found;
   };
+  // Per thread and part: calls in flight and since when at least one was.
+  const inFlight = new Map<string, { count: number; since: number }>();
+  const begin = (threadId: unknown, part: Part) => {
+    const key = `${String(threadId)}\u0000${part}`;
+    const entry = inFlight.get(key) ?? { count: 0, since: 0 };
+    if (entry.count === 0) entry.since = Date.now();
+    entry.count += 1;
+    inFlight.set(key, entry);
+  };
+  const finish = (threadId: unknown, part: Part) => {
+    const key = `${String(threadId)}\u0000${part}`;
+    const entry = inFlight.get(key);
+    if (!entry || entry.count === 0) return;
+    entry.count -= 1;
+    if (entry.count === 0) trace(threadId)[part] += Date.now() - entry.since;
+  };
   /** Callbacks of one turn of `threadId` (model call and tool durations by run id). */
   const callbacks = (threadId: string) => {
-    const started = new Map<string, number>();
-    const end = (runId: string, field: "modelMs" | "toolMs") => {
-      const at = started.get(runId);
-      if (at === undefined) return;
-      started.delete(runId);
-      trace(threadId)[field] += Date.now() - at;
+    const open = new Set<string>();
+    const start = (runId: string, part: Part) => {
+      open.add(runId);
+      begin(threadId, part);
+    };
+    const end = (runId: string, part: Part) => {
+      if (open.delete(runId)) finish(threadId, part);
     };
     return [
       {
         handleChatModelStart: (_llm: unknown, _messages: unknown, runId: string) => {
-          started.set(runId, Date.now());
+          start(runId, "modelMs");
           trace(threadId).modelCalls += 1;
         },
         handleLLMEnd: (_output: unknown, runId: string) => end(runId, "modelMs"),
         handleLLMError: (_error: unknown, runId: string) => end(runId, "modelMs"),
-        handleToolStart: (_tool: unknown, _input: unknown, runId: string) => void started.set(runId, Date.now()),
+        handleToolStart: (_tool: unknown, _input: unknown, runId: string) => start(runId, "toolMs"),
         handleToolEnd: (_output: unknown, runId: string) => end(runId, "toolMs"),
         handleToolError: (_error: unknown, runId: string) => end(runId, "toolMs"),
       },
@@ -60,12 +89,13 @@ export function turnTracer() {
         const field = typeof property === "string" ? fields[property] : undefined;
         if (!field) return (value as (...args: unknown[]) => unknown).bind(target);
         return async (...args: unknown[]) => {
-          const at = Date.now();
+          const threadId = (args[0] as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id;
+          begin(threadId, field);
+          if (field === "checkpointWriteMs") trace(threadId).checkpointWrites += 1;
           try {
             return await (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
           } finally {
-            const config = args[0] as { configurable?: { thread_id?: unknown } } | undefined;
-            trace(config?.configurable?.thread_id)[field] += Date.now() - at;
+            finish(threadId, field);
           }
         };
       },
