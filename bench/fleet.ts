@@ -4,7 +4,7 @@
 // the busy survivors) with every turn run at once and through createTurnScheduler, in the same run (each on a fresh
 // PostgreSQL server, in turn), judged against the 2 s goal; with where the takeover turns' time went.
 // Run: node --import tsx bench/fleet.ts [--quick] [--threads=N] [--turns=N] [--workers=N] [--concurrency=N]
-//   [--max-queued=N] [--rounds=N] (rounds: how many times to run the pair, alternating)
+//   [--max-queued=N] [--resumed-headroom=N] [--rounds=N] (rounds: how many times to run the pair, alternating)
 // Writes bench/results/fleet.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -29,7 +29,11 @@ try {
   executor = "local";
 }
 
-const scheduler = { concurrency: option("concurrency", 8), maxQueued: option("max-queued", 32) };
+const scheduler = {
+  concurrency: option("concurrency", 8),
+  maxQueued: option("max-queued", 32),
+  resumedHeadroom: option("resumed-headroom", 4),
+};
 const rounds = option("rounds", 1);
 const GOAL_MS = 2000;
 
@@ -76,7 +80,7 @@ for (let round = 0; round < rounds; round += 1) {
 }
 const summary = runs.map(
   (run) =>
-    `${typeof run.scheduler === "string" ? "all at once" : `scheduler ${scheduler.concurrency}/${scheduler.maxQueued}`}: ` +
+    `${typeof run.scheduler === "string" ? "all at once" : `scheduler ${scheduler.concurrency}/${scheduler.maxQueued}/+${scheduler.resumedHeadroom}`}: ` +
     `takeover p50 ${run.takeover.p50Ms} ms, p95 ${run.takeover.p95Ms} ms over ${run.takeover.threads} threads ` +
     `(goal ${GOAL_MS} ms: ${run.takeover.withinGoal ? "met" : "missed"}); ${run.turnsPerSecond.toFixed(1)} turns/s, ` +
     `per turn p50 ${run.p50Ms} ms p95 ${run.p95Ms} ms, ${run.busyRefusals} busy refusals`,

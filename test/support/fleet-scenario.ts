@@ -30,7 +30,7 @@ export interface FleetOptions {
   threads: number;
   turns: number;
   /** Turns go through createTurnScheduler in each process (taken-over threads first); without it all run at once. */
-  scheduler?: { concurrency: number; maxQueued: number };
+  scheduler?: { concurrency: number; maxQueued: number; resumedHeadroom: number };
 }
 
 /** One answered (or finally failed) turn as the client saw it. */
@@ -140,7 +140,8 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
 
   const workers: LineChild[] = [];
   const start = (index: number) => {
-    const scheduling = options.scheduler ? [`${options.scheduler.concurrency}/${options.scheduler.maxQueued}`] : [];
+    const { concurrency, maxQueued, resumedHeadroom } = options.scheduler ?? {};
+    const scheduling = options.scheduler ? [`${concurrency}/${maxQueued}/${resumedHeadroom}`] : [];
     workers[index] = startLineChild(WORKER, [checkpointUrl, storeUrl, model.url, options.executor, ...scheduling]);
     return workers[index]!.waitFor((line) => line.ready === true, 180_000);
   };

@@ -1,8 +1,9 @@
 // One serving process of the fleet scenario (test/fleet.int.test.ts, bench/fleet.ts): threads served through
 // createAgent + skills middleware + shell hook, checkpointed in PostgreSQL with pruning and a lease per thread, skills
 // read from a PostgresStore (polled), the model over HTTP (ChatOpenAI against the scripted server).
-// Usage: node --import tsx test/support/fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor> [C/Q]
-// With `C/Q` turns go through createTurnScheduler({ concurrency: C, maxQueued: Q }): a thread's turns after this
+// Usage: node --import tsx test/support/fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor> [C/Q/H]
+// With `C/Q/H` turns go through createTurnScheduler({ concurrency: C, maxQueued: Q, resumedHeadroom: H }): a thread's
+// turns after this
 // process took its lease over (and turns the client marks `resumed`) first, `turns-busy` beyond Q; without it every
 // turn runs at once. stdin (one command a line): `turn <threadId> <turnId> [resumed]` | `skill` | `release` | `exit`;
 // stdout: JSON lines (a turn's line carries where its time went: lease, queue, model, tools, checkpoints).
@@ -37,8 +38,8 @@ if (!checkpointUrl || !storeUrl || !modelBaseUrl || !executor) {
   process.exit(2);
 }
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
-const [concurrency, maxQueued] = (scheduling ?? "").split("/").map(Number);
-const scheduler = scheduling ? createTurnScheduler({ concurrency, maxQueued }) : undefined;
+const [concurrency, maxQueued, resumedHeadroom] = (scheduling ?? "").split("/").map(Number);
+const scheduler = scheduling ? createTurnScheduler({ concurrency, maxQueued, resumedHeadroom }) : undefined;
 const tracer = turnTracer();
 
 const storeTarget = new URL(storeUrl);

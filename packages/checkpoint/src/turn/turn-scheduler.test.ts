@@ -111,6 +111,26 @@ describe("createTurnScheduler", () => {
     expect(t.started).toEqual(["a", "r1", "r2"]);
   });
 
+  it("resumed turns may take `resumedHeadroom` slots beyond `concurrency`; normal turns never do", async () => {
+    const scheduler = createTurnScheduler({ concurrency: 1, maxQueued: 5, resumedHeadroom: 2 });
+    const t = turns(scheduler);
+    void t.submit("n1");
+    void t.submit("n2");
+    void t.submit("r1", "resumed");
+    void t.submit("r2", "resumed");
+    void t.submit("r3", "resumed");
+    await flush();
+    expect(t.started).toEqual(["n1", "r1", "r2"]);
+    expect([scheduler.running, scheduler.queued]).toEqual([3, 2]);
+    await t.end("n1"); // 2 running: the waiting resumed turn may start, the normal one may not
+    expect(t.started).toEqual(["n1", "r1", "r2", "r3"]);
+    await t.end("r1");
+    await t.end("r2");
+    expect(t.started).toEqual(["n1", "r1", "r2", "r3"]); // still 1 running: no room for a normal turn
+    await t.end("r3");
+    expect(t.started).toEqual(["n1", "r1", "r2", "r3", "n2"]);
+  });
+
   it("with maxQueued 0 runs what fits and refuses the rest", async () => {
     const scheduler = createTurnScheduler({ concurrency: 1, maxQueued: 0 });
     const t = turns(scheduler);
@@ -147,6 +167,7 @@ describe("createTurnScheduler", () => {
       "Invalid option 'maxQueued': must be a non-negative integer no larger than 1000000",
     );
     expect(() => createTurnScheduler("fast" as never)).toThrow("must be an object");
+    expect(() => createTurnScheduler({ resumedHeadroom: 1.5 })).toThrow("Invalid option 'resumedHeadroom'");
     const scheduler = createTurnScheduler();
     expect(() => scheduler.run(async () => 1, { priority: "urgent" as never })).toThrow(
       "Invalid option 'priority': must be 'resumed' or 'normal'",

@@ -8,7 +8,10 @@ import { turnSchedulerOptionsSchema, type TurnSchedulerOptions } from "./turn-sc
  */
 export type TurnPriority = "resumed" | "normal";
 
-/** Runs turns at most `concurrency` at once, resumed ones first, refusing what would wait beyond `maxQueued`. */
+/**
+ * Runs turns at most `concurrency` at once (resumed ones up to `resumedHeadroom` more), resumed ones first, refusing
+ * what would wait beyond `maxQueued`.
+ */
 export interface TurnScheduler {
   /**
    * Runs `turn` when a slot is free and no turn of higher (or equal, earlier) priority waits; resolves or rejects as
@@ -28,26 +31,30 @@ interface Waiting {
 }
 
 /**
- * A per-process turn scheduler (admission control): at most `concurrency` turns run at once, waiting turns start in
- * priority order (`resumed` before `normal`, first come first served within each), and a turn that would make more
- * than `maxQueued` wait is refused at once with TurnsBusyError instead of queueing without bound. Use it so a thread
- * this process just took over is answered first instead of competing for the CPU with every other turn.
- * @param options `concurrency` (default 8), `maxQueued` (default 64)
+ * A per-process turn scheduler (admission control): at most `concurrency` turns run at once (plus up to
+ * `resumedHeadroom` resumed ones), waiting turns start in priority order (`resumed` before `normal`, first come first
+ * served within each), and a turn that would make more than `maxQueued` wait is refused at once with TurnsBusyError
+ * instead of queueing without bound. Use it so a thread this process just took over is answered first instead of
+ * competing for the CPU and the database with every other turn.
+ * @param options `concurrency` (default 8), `maxQueued` (default 64), `resumedHeadroom` (default 0)
  * @example
  * const turns = createTurnScheduler({ concurrency: 8, maxQueued: 64 });
  * const priority = lease.tookOver ? "resumed" : "normal";
  * const result = await turns.run(() => runTurnOnce(agent, input, config), { priority }); // TurnsBusyError: retry later
  */
 export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnScheduler {
-  const { concurrency, maxQueued } = parseOptions(turnSchedulerOptionsSchema, options);
+  const { concurrency, maxQueued, resumedHeadroom } = parseOptions(turnSchedulerOptionsSchema, options);
+  const limit: Record<TurnPriority, number> = { resumed: concurrency + resumedHeadroom, normal: concurrency };
   const queues: Record<TurnPriority, Waiting[]> = { resumed: [], normal: [] };
   let running = 0;
   const queued = () => queues.resumed.length + queues.normal.length;
   const busy = (reason: string) => new TurnsBusyError({ running, queued: queued(), reason });
 
   const pump = () => {
-    while (running < concurrency) {
-      const next = queues.resumed.shift() ?? queues.normal.shift();
+    for (;;) {
+      const next =
+        (running < limit.resumed ? queues.resumed.shift() : undefined) ??
+        (running < limit.normal ? queues.normal.shift() : undefined);
       if (!next) return;
       next.start();
     }
@@ -80,7 +87,8 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
               pump();
             });
         };
-        if (running < concurrency && queued() === 0) return start();
+        if (running < limit[priority] && queues.resumed.length === 0 && (priority === "resumed" || queued() === 0))
+          return start();
         if (!admit(priority)) return reject(busy(`at most ${maxQueued} may wait`));
         queues[priority].push({ start, refuse: reject });
       });
