@@ -3,10 +3,10 @@
 // read from a PostgresStore (polled), the model over HTTP (ChatOpenAI against the scripted server).
 // Usage: node --import tsx test/support/fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor> [C/Q/H]
 // With `C/Q/H` turns go through createTurnScheduler({ concurrency: C, maxQueued: Q, resumedHeadroom: H }): a thread's
-// turns after this
-// process took its lease over (and turns the client marks `resumed`) first, `turns-busy` beyond Q; without it every
-// turn runs at once. stdin (one command a line): `turn <threadId> <turnId> [resumed]` | `skill` | `release` | `exit`;
-// stdout: JSON lines (a turn's line carries where its time went: lease, queue, model, tools, checkpoints).
+// turns after this process took its lease over (and turns the client marks `resumed`) first, `turns-busy` beyond Q;
+// without it every turn runs at once. stdin (one command a line): `turn <threadId> <turnId> [resumed]` | `skill` |
+// `release` | `exit`; stdout: JSON lines (a turn's line carries where its time went: lease, queue, model, tools,
+// checkpoints).
 import { createInterface } from "node:readline";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { ChatOpenAI } from "@langchain/openai";
