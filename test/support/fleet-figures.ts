@@ -12,6 +12,8 @@ export interface TurnTiming {
   checkpointWriteMs: number;
   checkpointWrites: number;
   checkpointReadMs: number;
+  /** Checkpoint queries waiting for a pool connection in that process when the turn ended (a sample of the queue). */
+  poolWaiting: number;
 }
 
 /** p50 and p95 of some milliseconds. */
@@ -49,6 +51,7 @@ export function breakdown(turns: Array<{ ms: number; timing?: TurnTiming }>) {
     checkpointWriteMs: part((t) => t.checkpointWriteMs),
     checkpointWrites: part((t) => t.checkpointWrites),
     checkpointReadMs: part((t) => t.checkpointReadMs),
+    poolWaiting: part((t) => t.poolWaiting),
     otherInRunMs: part((t) => t.runMs - t.modelMs - t.toolMs - t.checkpointWriteMs - t.checkpointReadMs),
     outsideWorkerMs: part((t, ms) => ms - t.leaseMs - t.queuedMs - t.runMs),
   };

@@ -25,6 +25,7 @@ import {
   type TurnPriority,
   withPruning,
 } from "../../packages/checkpoint/src/index.js";
+import { saverBackend } from "../../packages/checkpoint/src/store/saver-backend.js";
 import { HumanMessage } from "@langchain/core/messages";
 import { createSkillRegistry } from "../../packages/core/src/index.js";
 import { createSkillsMiddleware } from "../../packages/langgraph/src/index.js";
@@ -67,6 +68,9 @@ async function untilDatabaseUp<T>(start: () => Promise<T>): Promise<T> {
     }
   }
 }
+const backend = saverBackend(saver);
+/** Checkpoint queries waiting for one of the pool's connections (pg's default pool has 10). */
+const poolWaiting = () => (backend.kind === "postgres" ? backend.pool.waitingCount : 0);
 const registry = await untilDatabaseUp(() =>
   createSkillRegistry({ sources: [skillsFromStore(store)], watch: { pollMs: 300 } }),
 );
@@ -145,7 +149,13 @@ async function turn(threadId: string, id: string, marked: boolean): Promise<void
     const reply = result.status.state === "answered" ? String(result.status.reply.content) : "";
     const ok = reply.startsWith(`answer ${id}`);
     if (ok) entry.resuming = false;
-    const timing = { leaseMs, queuedMs: runAt - queuedAt, runMs: Date.now() - runAt, ...tracer.take(threadId) };
+    const timing = {
+      leaseMs,
+      queuedMs: runAt - queuedAt,
+      runMs: Date.now() - runAt,
+      ...tracer.take(threadId),
+      poolWaiting: poolWaiting(),
+    };
     print({
       thread: threadId,
       id,
