@@ -289,9 +289,15 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
     threads.map(async (thread) => {
       const child = workers[(Number(thread.slice(1)) + 1) % options.workers]!;
       const id = `${thread}-resume`;
-      const from = child.lines.length;
-      child.send(`turn ${thread} ${id}`);
-      return child.waitFor((line) => line.id === id, 120_000, from);
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const from = child.lines.length;
+        child.send(`turn ${thread} ${id}`);
+        const line = await child.waitFor((entry) => entry.id === id, 120_000, from);
+        if (line.code !== "turns-busy" || Date.now() > deadline) return line;
+        busyRefusals += 1; // admission control: back off and send again
+        await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 100));
+      }
     }),
   );
   for (const line of resumed) {
