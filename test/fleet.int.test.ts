@@ -1,7 +1,8 @@
 // A fleet on PostgreSQL that loses nothing: three serving processes (createAgent + skills middleware + shell hook +
 // the PostgreSQL checkpointer with pruning and leases, skills from a PostgresStore), 60 threads × 8 turns against the
-// scripted OpenAI server. During the run one process is SIGKILLed and restarted, PostgreSQL is restarted and the skill
-// is republished. Figures are printed, never asserted; `pnpm bench fleet` runs the same scenario larger.
+// scripted OpenAI server, turns through a turn scheduler per process. During the run one process is SIGKILLed (its
+// threads fail over to the others) and restarted, PostgreSQL is restarted and the skill is republished. Figures are
+// printed, never asserted; `pnpm bench fleet` runs the same scenario larger.
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { closeCheckpointer, createCheckpointer, inspectSession } from "../packages/checkpoint/src/index.js";
 import { saverBackend } from "../packages/checkpoint/src/store/saver-backend.js";
@@ -29,11 +30,15 @@ describe.skipIf(unavailable !== undefined || (!sandbox && process.env.CI !== "tr
         workers: 3,
         threads: 60,
         turns: 8,
+        // Through the turn scheduler, with a short queue so some turns are refused `turns-busy` and retried.
+        scheduler: { concurrency: 8, maxQueued: 8, resumedHeadroom: 4 },
       });
       console.log(
         `fleet: ${report.answered.length} turns in ${(report.wallMs / 1000).toFixed(1)} s = ${report.turnsPerSecond.toFixed(1)} turns/s; ` +
           `per turn p50 ${report.p50Ms} ms, p95 ${report.p95Ms} ms; retried ${report.retried} (${JSON.stringify(report.errorsSeen)}); ` +
-          `recovery: kill -9 → ${report.recovery.killMs} ms (of which ${report.recovery.restartReadyMs} ms starting the new process), PostgreSQL restart → ${report.recovery.postgresRestartMs} ms, ` +
+          `${report.busyRefusals} busy refusals; recovery: kill -9 → ${report.recovery.killMs} ms to a failed-over thread's answer ` +
+          `(takeover p50 ${report.takeover.ms.p50} ms, p95 ${report.takeover.ms.p95} ms; the killed process restarted in ${report.recovery.restartReadyMs} ms), ` +
+          `PostgreSQL restart → ${report.recovery.postgresRestartMs} ms, ` +
           `republish seen by all → ${report.recovery.republishMs} ms`,
       );
       expect(report.unanswered).toEqual([]);

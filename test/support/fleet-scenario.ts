@@ -1,7 +1,9 @@
 // The fleet scenario (test/fleet.int.test.ts at CI size, bench/fleet.ts larger): W serving processes, T threads × N
 // turns against the scripted OpenAI server, skills from a PostgresStore, checkpoints in PostgreSQL. During the run one
-// process is SIGKILLed and restarted, PostgreSQL is restarted once and the skill is republished. The client (this
-// module) retries a turn that failed or whose process died (same human message id: a retry replaces, never appends).
+// process is SIGKILLed (its threads fail over to the other processes, which take their leases over) and restarted (it
+// serves in the resume phase), PostgreSQL is restarted once and the skill is republished. The client (this module)
+// retries a turn that failed or whose process died (same human message id: a retry replaces, never appends; a retry
+// after the process died is marked `resumed`), and one refused with `turns-busy` after a short backoff.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +15,7 @@ import {
   type WireMessage,
 } from "./openai-compatible-server.js";
 import { type LineChild, startLineChild } from "./line-child.js";
+import { breakdown, percentile, spread, type Spread, takeoverTimes, type TurnTiming } from "./fleet-figures.js";
 
 const WORKER = "test/support/fleet-worker.ts";
 
@@ -26,6 +29,8 @@ export interface FleetOptions {
   workers: number;
   threads: number;
   turns: number;
+  /** Turns go through createTurnScheduler in each process (taken-over threads first); without it all run at once. */
+  scheduler?: { concurrency: number; maxQueued: number; resumedHeadroom: number };
 }
 
 /** One answered (or finally failed) turn as the client saw it. */
@@ -37,6 +42,10 @@ export interface TurnRecord {
   ms: number;
   attempts: number;
   answeredAt: number;
+  /** Where the answered attempt's time went, as the worker measured it. */
+  timing?: TurnTiming;
+  /** The worker had just taken the thread's lease over from a holder that had not released it. */
+  tookOver: boolean;
 }
 
 /** What a run measured and saw. */
@@ -49,9 +58,10 @@ export interface FleetReport {
   p50Ms: number;
   p95Ms: number;
   /**
-   * Milliseconds from each fault to: the killed process's first answered turn (`killMs`; `restartReadyMs` of it is the
-   * new process starting up), the first answered turn sent after PostgreSQL restarted, every process seeing the
-   * republished skill (measured after the run: an upper bound).
+   * Milliseconds from each fault to: the first answered turn, sent after the kill, of a thread the killed process
+   * served (`killMs`; its threads fail over to the other processes; `restartReadyMs` is the killed process restarted
+   * and ready, serving in the resume phase), the first answered turn sent after PostgreSQL restarted, every process
+   * seeing the republished skill (measured after the run: an upper bound).
    */
   recovery: {
     killMs: number | undefined;
@@ -61,6 +71,14 @@ export interface FleetReport {
   };
   /** What `skill` printed on each process after the republish. */
   skillSeen: Array<string | null>;
+  /**
+   * Kill → first answer on each thread the killed process served (its threads fail over to the others, which take
+   * their leases over while serving their own): p50/p95 over those threads, and where the time of the turns that
+   * answered them went; `all` is the same breakdown over every answered turn.
+   */
+  takeover: { threads: number; ms: Spread; turns: ReturnType<typeof breakdown>; all: ReturnType<typeof breakdown> };
+  /** Attempts refused with `turns-busy` (admission control) and retried after a backoff. */
+  busyRefusals: number;
   /** Turns whose first attempt failed (retried by the client), with the errors seen. */
   retried: number;
   errorsSeen: Record<string, number>;
@@ -107,9 +125,6 @@ function startModel(): Promise<OpenAICompatibleServer> {
   });
 }
 
-const percentile = (sorted: number[], p: number) =>
-  sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-
 /** Runs the scenario and returns what it measured; the caller checks the database afterwards. */
 export async function runFleetScenario(options: FleetOptions): Promise<FleetReport> {
   const base = new URL(options.postgresUrl);
@@ -125,7 +140,9 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
 
   const workers: LineChild[] = [];
   const start = (index: number) => {
-    workers[index] = startLineChild(WORKER, [checkpointUrl, storeUrl, model.url, options.executor]);
+    const { concurrency, maxQueued, resumedHeadroom } = options.scheduler ?? {};
+    const scheduling = options.scheduler ? [`${concurrency}/${maxQueued}/${resumedHeadroom}`] : [];
+    workers[index] = startLineChild(WORKER, [checkpointUrl, storeUrl, model.url, options.executor, ...scheduling]);
     return workers[index]!.waitFor((line) => line.ready === true, 180_000);
   };
   await Promise.all(Array.from({ length: options.workers }, (_, index) => start(index)));
@@ -136,6 +153,7 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
   const unanswered: FleetReport["unanswered"] = [];
   const errorsSeen: Record<string, number> = {};
   let retried = 0;
+  let busyRefusals = 0;
   const faults: { killAt?: number; restartAt?: number; republishAt?: number } = {};
   const recovery: FleetReport["recovery"] = {
     killMs: undefined,
@@ -149,7 +167,8 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
 
   const onAnswered = (record: TurnRecord, sentAt: number) => {
     answered.push(record);
-    if (faults.killAt && recovery.killMs === undefined && record.worker === killed && sentAt >= faults.killAt)
+    const home = Number(record.thread.slice(1)) % options.workers;
+    if (faults.killAt && recovery.killMs === undefined && home === killed && sentAt >= faults.killAt)
       recovery.killMs = record.answeredAt - faults.killAt;
     if (faults.restartAt && recovery.postgresRestartMs === undefined && sentAt >= faults.restartAt)
       recovery.postgresRestartMs = record.answeredAt - faults.restartAt;
@@ -176,26 +195,56 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
     }
   };
 
+  // A thread's process; once one was killed its threads fail over to the others (spread over them), which take their
+  // leases over. With one process there is no other: its threads wait for the restarted process.
+  const routeOf = (thread: string) => {
+    const number = Number(thread.slice(1));
+    const home = number % options.workers;
+    if (home !== killed || !faults.killAt || options.workers === 1) return home;
+    return (home + 1 + (Math.floor(number / options.workers) % (options.workers - 1))) % options.workers;
+  };
+
   const runTurn = async (thread: string, index: number) => {
     const id = `${thread}-${index}`;
-    const worker = Number(thread.slice(1)) % options.workers;
     let lastError = "";
+    let resumed = false;
+    const deadline = Date.now() + 300_000;
     for (let attempt = 1; attempt <= 20; attempt += 1) {
+      const worker = routeOf(thread);
       if (restarting && worker === killed) await restarting.catch(() => undefined);
       const child = workers[worker]!;
       const from = child.lines.length;
       const sentAt = Date.now();
-      child.send(`turn ${thread} ${id}`);
+      child.send(`turn ${thread} ${id}${resumed ? " resumed" : ""}`);
       try {
         const line = await child.waitFor((entry) => entry.id === id, 120_000, from);
         if (line.ok === true) {
           const answeredAt = Number(line.at);
-          onAnswered({ thread, id, worker, ms: answeredAt - sentAt, attempts: attempt, answeredAt }, sentAt);
+          const timing = line.timing as TurnTiming | undefined;
+          const tookOver = line.tookOver === true;
+          const record = {
+            thread,
+            id,
+            worker,
+            ms: answeredAt - sentAt,
+            attempts: attempt,
+            answeredAt,
+            timing,
+            tookOver,
+          };
+          onAnswered(record, sentAt);
           return;
+        }
+        if (line.code === "turns-busy" && Date.now() < deadline) {
+          busyRefusals += 1; // admission control: back off and send again, not counted as a failed attempt
+          attempt -= 1;
+          await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 100));
+          continue;
         }
         lastError = `${String(line.code ?? "")} ${String(line.message ?? line.reply ?? "")}`;
       } catch (error) {
         lastError = `process gone: ${(error as Error).message.slice(0, 200)}`;
+        resumed = true;
       }
       if (attempt === 1) retried += 1;
       const key = lastError.split(/[:\s]/).find(Boolean) ?? "?";
@@ -240,9 +289,15 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
     threads.map(async (thread) => {
       const child = workers[(Number(thread.slice(1)) + 1) % options.workers]!;
       const id = `${thread}-resume`;
-      const from = child.lines.length;
-      child.send(`turn ${thread} ${id}`);
-      return child.waitFor((line) => line.id === id, 120_000, from);
+      const deadline = Date.now() + 120_000;
+      for (;;) {
+        const from = child.lines.length;
+        child.send(`turn ${thread} ${id}`);
+        const line = await child.waitFor((entry) => entry.id === id, 120_000, from);
+        if (line.code !== "turns-busy" || Date.now() > deadline) return line;
+        busyRefusals += 1; // admission control: back off and send again
+        await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 100));
+      }
     }),
   );
   for (const line of resumed) {
@@ -261,6 +316,12 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
   rmSync(skillsDir, { recursive: true, force: true });
 
   const latencies = answered.map((record) => record.ms).sort((a, b) => a - b);
+  const killedThreads = new Set(threads.filter((thread) => Number(thread.slice(1)) % options.workers === killed));
+  const afterKill = answered.filter((record) => options.workers === 1 || record.worker !== killed);
+  const firsts = takeoverTimes(afterKill, faults.killAt, killedThreads);
+  const takeoverTurns = afterKill.filter(
+    (record) => firsts.get(record.thread) === record.answeredAt - (faults.killAt ?? 0),
+  );
   return {
     answered,
     unanswered,
@@ -270,6 +331,13 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
     p50Ms: percentile(latencies, 50),
     p95Ms: percentile(latencies, 95),
     recovery,
+    takeover: {
+      threads: firsts.size,
+      ms: spread([...firsts.values()]),
+      turns: breakdown(takeoverTurns),
+      all: breakdown(answered),
+    },
+    busyRefusals,
     skillSeen,
     retried,
     errorsSeen,

@@ -1,8 +1,12 @@
 // One serving process of the fleet scenario (test/fleet.int.test.ts, bench/fleet.ts): threads served through
 // createAgent + skills middleware + shell hook, checkpointed in PostgreSQL with pruning and a lease per thread, skills
 // read from a PostgresStore (polled), the model over HTTP (ChatOpenAI against the scripted server).
-// Usage: node --import tsx test/support/fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor>
-// stdin (one command a line): `turn <threadId> <turnId>` | `skill` | `release` | `exit`; stdout: JSON lines.
+// Usage: node --import tsx test/support/fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor> [C/Q/H]
+// With `C/Q/H` turns go through createTurnScheduler({ concurrency: C, maxQueued: Q, resumedHeadroom: H }): a thread's
+// turns after this process took its lease over (and turns the client marks `resumed`) first, `turns-busy` beyond Q;
+// without it every turn runs at once. stdin (one command a line): `turn <threadId> <turnId> [resumed]` | `skill` |
+// `release` | `exit`; stdout: JSON lines (a turn's line carries where its time went: lease, queue, model, tools,
+// checkpoints).
 import { createInterface } from "node:readline";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { ChatOpenAI } from "@langchain/openai";
@@ -11,26 +15,33 @@ import {
   acquireSessionLease,
   closeCheckpointer,
   createCheckpointer,
+  createTurnScheduler,
   guardPostgresPool,
   SessionBusyError,
   SessionLeaseLostError,
   runTurnOnce,
   type SessionLease,
   type TurnGraph,
+  type TurnPriority,
   withPruning,
 } from "../../packages/checkpoint/src/index.js";
+import { saverBackend } from "../../packages/checkpoint/src/store/saver-backend.js";
 import { HumanMessage } from "@langchain/core/messages";
 import { createSkillRegistry } from "../../packages/core/src/index.js";
 import { createSkillsMiddleware } from "../../packages/langgraph/src/index.js";
 import { skillsFromStore } from "../../packages/langgraph/src/store-source/index.js";
 import { createShellHook } from "../../packages/shell/src/index.js";
+import { turnTracer } from "./fleet-turn-trace.js";
 
-const [checkpointUrl, storeUrl, modelBaseUrl, executor] = process.argv.slice(2);
+const [checkpointUrl, storeUrl, modelBaseUrl, executor, scheduling] = process.argv.slice(2);
 if (!checkpointUrl || !storeUrl || !modelBaseUrl || !executor) {
   process.stderr.write("usage: fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor>\n");
   process.exit(2);
 }
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
+const [concurrency, maxQueued, resumedHeadroom] = (scheduling ?? "").split("/").map(Number);
+const scheduler = scheduling ? createTurnScheduler({ concurrency, maxQueued, resumedHeadroom }) : undefined;
+const tracer = turnTracer();
 
 const storeTarget = new URL(storeUrl);
 const storeSchema = storeTarget.searchParams.get("schema") ?? "public";
@@ -57,6 +68,9 @@ async function untilDatabaseUp<T>(start: () => Promise<T>): Promise<T> {
     }
   }
 }
+const backend = saverBackend(saver);
+/** Checkpoint queries waiting for one of the pool's connections (pg's default pool has 10). */
+const poolWaiting = () => (backend.kind === "postgres" ? backend.pool.waitingCount : 0);
 const registry = await untilDatabaseUp(() =>
   createSkillRegistry({ sources: [skillsFromStore(store)], watch: { pollMs: 300 } }),
 );
@@ -72,11 +86,16 @@ const model = new ChatOpenAI({
 interface Served {
   lease: SessionLease;
   agent: ReturnType<typeof createAgent>;
+  /** Taken over from a holder that had not released it, and not answered since: its turns go first. */
+  resuming: boolean;
+  /** Milliseconds waiting for the lease (SessionBusyError retries included). */
+  leaseMs: number;
 }
 const served = new Map<string, Promise<Served>>();
 
 async function take(threadId: string): Promise<Served> {
-  const deadline = Date.now() + 120_000;
+  const startedAt = Date.now();
+  const deadline = startedAt + 120_000;
   for (;;) {
     try {
       const lease = await acquireSessionLease(saver, threadId, { ttlMs: 10_000 });
@@ -85,9 +104,9 @@ async function take(threadId: string): Promise<Served> {
         tools: [],
         systemPrompt: "You serve one thread of a fleet.",
         middleware: [middleware],
-        checkpointer: lease.protect(saver),
+        checkpointer: tracer.timed(lease.protect(saver)),
       });
-      return { lease, agent };
+      return { lease, agent, resuming: lease.tookOver, leaseMs: Date.now() - startedAt };
     } catch (error) {
       if (!SessionBusyError.isInstance(error) || Date.now() > deadline) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100));
@@ -105,20 +124,50 @@ function serve(threadId: string): Promise<Served> {
   return entry;
 }
 
-async function turn(threadId: string, id: string): Promise<void> {
+async function turn(threadId: string, id: string, marked: boolean): Promise<void> {
   const startedAt = Date.now();
   try {
-    const { agent } = await serve(threadId);
+    const entry = await serve(threadId);
+    const leaseMs = entry.leaseMs;
+    entry.leaseMs = 0; // counted once, on the turn that acquired it
+    const tookOver = entry.resuming;
+    const priority: TurnPriority = tookOver || marked ? "resumed" : "normal";
+    const queuedAt = Date.now();
+    let runAt = queuedAt;
     // Keyed by the client's message id: a retry of a turn whose answer is stored returns it, one that stopped
     // part-way continues; nothing is written twice.
-    const result = await runTurnOnce(
-      agent as unknown as TurnGraph,
-      { messages: [new HumanMessage({ id, content: `turn ${id}` })] },
-      { configurable: { thread_id: threadId } },
-    );
+    const run = () => {
+      runAt = Date.now();
+      tracer.take(threadId);
+      return runTurnOnce(
+        entry.agent as unknown as TurnGraph,
+        { messages: [new HumanMessage({ id, content: `turn ${id}` })] },
+        { configurable: { thread_id: threadId }, callbacks: tracer.callbacks(threadId) },
+      );
+    };
+    const result = await (scheduler ? scheduler.run(run, { priority }) : run());
     const reply = result.status.state === "answered" ? String(result.status.reply.content) : "";
-    const outcome = result.outcome;
-    print({ thread: threadId, id, ok: reply.startsWith(`answer ${id}`), reply, outcome, startedAt, at: Date.now() });
+    const ok = reply.startsWith(`answer ${id}`);
+    if (ok) entry.resuming = false;
+    const timing = {
+      leaseMs,
+      queuedMs: runAt - queuedAt,
+      runMs: Date.now() - runAt,
+      ...tracer.take(threadId),
+      poolWaiting: poolWaiting(),
+    };
+    print({
+      thread: threadId,
+      id,
+      ok,
+      reply,
+      outcome: result.outcome,
+      tookOver,
+      priority,
+      startedAt,
+      at: Date.now(),
+      timing,
+    });
   } catch (error) {
     if (SessionLeaseLostError.isInstance(error)) served.delete(threadId);
     const { code, message } = error as { code?: string; message?: string };
@@ -128,8 +177,8 @@ async function turn(threadId: string, id: string): Promise<void> {
 
 print({ ready: true, pid: process.pid });
 for await (const line of createInterface({ input: process.stdin })) {
-  const [command, first, second] = line.trim().split(/\s+/);
-  if (command === "turn" && first && second) void turn(first, second);
+  const [command, first, second, third] = line.trim().split(/\s+/);
+  if (command === "turn" && first && second) void turn(first, second, third === "resumed");
   else if (command === "skill") print({ skill: registry.get("fleet-skill")?.description ?? null });
   else if (command === "release") {
     const entries = await Promise.allSettled(served.values());

@@ -33,4 +33,7 @@ export { SessionLeaseLostError } from "./errors/session-lease-lost-error.js";
 export { messagesDeltaChannel } from "./state/messages-delta-channel.js";
 export { runTurnOnce, type TurnOnceResult } from "./turn/run-turn-once.js";
 export { turnStatus, type TurnGraph, type TurnStatus } from "./turn/turn-status.js";
+export { createTurnScheduler, type TurnPriority, type TurnScheduler } from "./turn/turn-scheduler.js";
+export { turnSchedulerOptionsSchema, type TurnSchedulerOptions } from "./turn/turn-scheduler-options.js";
+export { TurnsBusyError } from "./errors/turns-busy-error.js";
 export type { MessagesDeltaChannel, MessagesDeltaChannelOptions } from "./state/messages-delta-channel.js";

@@ -7,6 +7,8 @@ export type LeaseCandidate = Omit<SessionHolder, "since" | "expiresAt" | "token"
 export interface AcquireResult {
   holder: SessionHolder;
   acquired: boolean;
+  /** Set when we took the lease from another holder that had not released it (process dead, connection gone, or lease run out). */
+  tookOver?: boolean;
   /** Set when we took the lease from a holder on this host whose process is gone, before its expiry. */
   tookOverFromDeadPid?: number;
 }

@@ -19,7 +19,7 @@ export function memoryLeases(): LeaseStore {
         token: !row ? 1 : ours ? row.token : row.token + 1,
       };
       rows.set(threadId, holder);
-      return { holder, acquired: true };
+      return { holder, acquired: true, tookOver: row !== undefined && !ours && row.expiresAt > 0 };
     },
     async renew(threadId, owner, ttlMs) {
       const row = rows.get(threadId);

@@ -90,8 +90,10 @@ export function postgresLeases(backend: Extract<SaverBackend, { kind: "postgres"
     );
     const row = taken.rows[0];
     if (row) {
-      const tookOver = dead && before ? { tookOverFromDeadPid: Number(before.pid) } : {};
-      return { holder: toHolder(row), acquired: true, ...tookOver };
+      const fromDead = dead && before ? { tookOverFromDeadPid: Number(before.pid) } : {};
+      // As read before the takeover: a holder that released in between still counts (a hint for scheduling only).
+      const tookOver = before !== undefined && before.owner !== me.owner && Number(before.expires_at) > 0;
+      return { holder: toHolder(row), acquired: true, tookOver, ...fromDead };
     }
     const held = (await query<LeaseRow>(`reading lease ${threadId}`, select, [threadId, me.owner])).rows[0];
     if (!held) return tryAcquire(threadId, me, ttlMs); // gone between the two statements: try again

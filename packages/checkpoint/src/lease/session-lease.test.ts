@@ -25,6 +25,7 @@ describe("acquireSessionLease", () => {
   it("lets one holder in at a time and frees the session on release", async () => {
     const [a, b] = await twoConnections();
     const lease = await acquireSessionLease(a, "s1");
+    expect(lease.tookOver).toBe(false); // a new session
     const error = await acquireSessionLease(b, "s1").catch((e: unknown) => e);
     expect(SessionBusyError.isInstance(error)).toBe(true);
     expect((error as SessionBusyError).message).toMatch(
@@ -35,6 +36,7 @@ describe("acquireSessionLease", () => {
     await lease.release();
     await lease.release();
     const next = await acquireSessionLease(b, "s1");
+    expect(next.tookOver).toBe(false); // released, not taken over
     await Promise.all([next.release(), other.release()]);
     await Promise.all([closeCheckpointer(a), closeCheckpointer(b)]);
   });
@@ -57,6 +59,7 @@ describe("acquireSessionLease", () => {
     const stallUntil = Date.now() + 1700;
     while (Date.now() < stallUntil); // a blocked event loop: no renewal can run
     const taker = await acquireSessionLease(b, "s", { ttlMs: 5000 });
+    expect(taker.tookOver).toBe(true); // from a holder that had not released it
     await expect(graph.invoke(userTurn("second", "u2"), { configurable: { thread_id: "s" } })).rejects.toThrow(
       SessionLeaseLostError,
     );

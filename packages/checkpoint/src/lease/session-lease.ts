@@ -19,6 +19,12 @@ export interface SessionLease {
   readonly holder: SessionHolder;
   /** Set when we took the lease at once from a holder on this host whose process had died (its pid). */
   readonly tookOverFromDeadPid: number | undefined;
+  /**
+   * True when we took the session from another holder that had not released it (its process died, its connection is
+   * gone, or its lease ran out): its last turn may have stopped part-way, and a client may be waiting on it. Schedule
+   * this thread's next turn first (`createTurnScheduler`, priority `resumed`). False for a new session or a released one.
+   */
+  readonly tookOver: boolean;
   /** True once the lease is known lost or released. */
   readonly lost: boolean;
   /** Throws SessionLeaseLostError once the lease is known lost (renewal found it taken, or a write was refused) or released. */
@@ -65,7 +71,7 @@ export async function acquireSessionLease(
   const store = leaseStoreFor(backend);
   const me = { owner: randomUUID(), pid: process.pid, host: hostname(), identity: processIdentity() };
   const requestedAt = Date.now();
-  const { holder, acquired, tookOverFromDeadPid } = await store.tryAcquire(threadId, me, ttlMs);
+  const { holder, acquired, tookOverFromDeadPid, tookOver = false } = await store.tryAcquire(threadId, me, ttlMs);
   if (!acquired) throw new SessionBusyError({ threadId, holder });
 
   // In a MemorySaver nothing fences writes in storage: our own deadline (from before the request) does.
@@ -115,6 +121,7 @@ export async function acquireSessionLease(
     threadId,
     holder: { ...holder },
     tookOverFromDeadPid,
+    tookOver,
     get lost() {
       return released || lostError !== undefined;
     },

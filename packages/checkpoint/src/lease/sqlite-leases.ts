@@ -44,7 +44,8 @@ export function sqliteLeases(backend: Extract<SaverBackend, { kind: "sqlite" }>)
            VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
         ).run(threadId, me.owner, me.pid, me.host, me.identity, token, since, now + ttlMs);
         const holder = { owner: me.owner, pid: me.pid, host: me.host, since, expiresAt: now + ttlMs, token };
-        return { holder, acquired: true, ...(deadPid === undefined ? {} : { tookOverFromDeadPid: deadPid }) };
+        const tookOver = row !== undefined && !ours && Number(row.expires_at) > 0;
+        return { holder, acquired: true, tookOver, ...(deadPid === undefined ? {} : { tookOverFromDeadPid: deadPid }) };
       });
       return acquire.immediate();
     },

@@ -92,6 +92,10 @@ export const SKILLGRAPH_ERROR_CODES = {
     error: "SessionBusyError",
     summary: "The session (thread) is being written by another process that holds its lease.",
   },
+  "turns-busy": {
+    error: "TurnsBusyError",
+    summary: "A turn scheduler's running and queued turns are full; the turn was refused before it started.",
+  },
   "session-lease-lost": {
     error: "SessionLeaseLostError",
     summary: "This process lost its session lease (expired or taken over); the write was refused.",

@@ -1,0 +1,103 @@
+import { TurnsBusyError } from "../errors/turns-busy-error.js";
+import { InvalidOptionsError, parseOptions } from "../internal/core.js";
+import { turnSchedulerOptionsSchema, type TurnSchedulerOptions } from "./turn-scheduler-options.js";
+
+/**
+ * `resumed`: a turn of a thread this process just took over from a dead or stalled holder, or one the client marks as
+ * a retry of a turn that got no answer; it waits before every `normal` turn.
+ */
+export type TurnPriority = "resumed" | "normal";
+
+/**
+ * Runs turns at most `concurrency` at once (resumed ones up to `resumedHeadroom` more), resumed ones first, refusing
+ * what would wait beyond `maxQueued`.
+ */
+export interface TurnScheduler {
+  /**
+   * Runs `turn` when a slot is free and no turn of higher (or equal, earlier) priority waits; resolves or rejects as
+   * it does. Rejects at once with TurnsBusyError, without calling `turn`, when `maxQueued` turns already wait (a
+   * resumed turn then takes the place of the newest waiting normal one, which is refused instead).
+   */
+  run<T>(turn: () => Promise<T>, options?: { priority?: TurnPriority }): Promise<T>;
+  /** Turns running now. */
+  readonly running: number;
+  /** Turns waiting now. */
+  readonly queued: number;
+}
+
+interface Waiting {
+  start: () => void;
+  refuse: (error: TurnsBusyError) => void;
+}
+
+/**
+ * A per-process turn scheduler (admission control): at most `concurrency` turns run at once (plus up to
+ * `resumedHeadroom` resumed ones), waiting turns start in priority order (`resumed` before `normal`, first come first
+ * served within each), and a turn that would make more than `maxQueued` wait is refused at once with TurnsBusyError
+ * instead of queueing without bound. Use it so a thread this process just took over is answered first instead of
+ * competing for the CPU and the database with every other turn.
+ * @param options `concurrency` (default 8), `maxQueued` (default 64), `resumedHeadroom` (default 0)
+ * @example
+ * const turns = createTurnScheduler({ concurrency: 8, maxQueued: 64 });
+ * const priority = lease.tookOver ? "resumed" : "normal";
+ * const result = await turns.run(() => runTurnOnce(agent, input, config), { priority }); // TurnsBusyError: retry later
+ */
+export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnScheduler {
+  const { concurrency, maxQueued, resumedHeadroom } = parseOptions(turnSchedulerOptionsSchema, options);
+  const limit: Record<TurnPriority, number> = { resumed: concurrency + resumedHeadroom, normal: concurrency };
+  const queues: Record<TurnPriority, Waiting[]> = { resumed: [], normal: [] };
+  let running = 0;
+  const queued = () => queues.resumed.length + queues.normal.length;
+  const busy = (reason: string) => new TurnsBusyError({ running, queued: queued(), reason });
+
+  const pump = () => {
+    for (;;) {
+      const next =
+        (running < limit.resumed ? queues.resumed.shift() : undefined) ??
+        (running < limit.normal ? queues.normal.shift() : undefined);
+      if (!next) return;
+      next.start();
+    }
+  };
+
+  /** Makes room for a turn of `priority`: false when it must be refused. */
+  const admit = (priority: TurnPriority): boolean => {
+    if (queued() < maxQueued) return true;
+    if (priority === "normal" || queues.normal.length === 0) return false;
+    queues.normal.pop()!.refuse(busy("a resumed turn took its place in the queue"));
+    return true;
+  };
+
+  return {
+    run<T>(turn: () => Promise<T>, { priority = "normal" }: { priority?: TurnPriority } = {}): Promise<T> {
+      if (priority !== "resumed" && priority !== "normal")
+        throw new InvalidOptionsError({
+          option: "priority",
+          value: priority,
+          message: "must be 'resumed' or 'normal'",
+        });
+      return new Promise<T>((resolve, reject) => {
+        const start = () => {
+          running += 1;
+          Promise.resolve()
+            .then(turn)
+            .then(resolve, reject)
+            .finally(() => {
+              running -= 1;
+              pump();
+            });
+        };
+        if (running < limit[priority] && queues.resumed.length === 0 && (priority === "resumed" || queued() === 0))
+          return start();
+        if (!admit(priority)) return reject(busy(`at most ${maxQueued} may wait`));
+        queues[priority].push({ start, refuse: reject });
+      });
+    },
+    get running() {
+      return running;
+    },
+    get queued() {
+      return queued();
+    },
+  };
+}

@@ -1,0 +1,111 @@
+// Where a fleet worker's turn spends its time (test/support/fleet-worker.ts): model calls and tool runs through
+// LangChain callbacks, checkpoint reads and writes through a timing wrapper of the saver, per thread (a thread runs
+// one turn at a time in a worker).
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+
+/**
+ * Milliseconds of one turn during which at least one call of each kind was in flight (overlapping calls count once),
+ * and how many calls; printed with the turn's answer.
+ */
+export interface TurnTrace {
+  modelMs: number;
+  modelCalls: number;
+  toolMs: number;
+  checkpointWriteMs: number;
+  checkpointWrites: number;
+  checkpointReadMs: number;
+}
+type Part = "modelMs" | "toolMs" | "checkpointWriteMs" | "checkpointReadMs";
+
+const empty = (): TurnTrace => ({
+  modelMs: 0,
+  modelCalls: 0,
+  toolMs: 0,
+  checkpointWriteMs: 0,
+  checkpointWrites: 0,
+  checkpointReadMs: 0,
+});
+
+/** Per-thread traces, a callback handler for the run's config, and a saver wrapper that times reads and writes. */
+export function turnTracer() {
+  const traces = new Map<string, TurnTrace>();
+  const trace = (threadId: unknown) => {
+    const key = String(threadId);
+    let found = traces.get(key);
+    if (!found) traces.set(key, (found = empty()));
+    return found;
+  };
+  // Per thread and part: calls in flight and since when at least one was.
+  const inFlight = new Map<string, { count: number; since: number }>();
+  const begin = (threadId: unknown, part: Part) => {
+    const key = `${String(threadId)}\u0000${part}`;
+    const entry = inFlight.get(key) ?? { count: 0, since: 0 };
+    if (entry.count === 0) entry.since = Date.now();
+    entry.count += 1;
+    inFlight.set(key, entry);
+  };
+  const finish = (threadId: unknown, part: Part) => {
+    const key = `${String(threadId)}\u0000${part}`;
+    const entry = inFlight.get(key);
+    if (!entry || entry.count === 0) return;
+    entry.count -= 1;
+    if (entry.count === 0) trace(threadId)[part] += Date.now() - entry.since;
+  };
+  /** Callbacks of one turn of `threadId` (model call and tool durations by run id). */
+  const callbacks = (threadId: string) => {
+    const open = new Set<string>();
+    const start = (runId: string, part: Part) => {
+      open.add(runId);
+      begin(threadId, part);
+    };
+    const end = (runId: string, part: Part) => {
+      if (open.delete(runId)) finish(threadId, part);
+    };
+    return [
+      {
+        handleChatModelStart: (_llm: unknown, _messages: unknown, runId: string) => {
+          start(runId, "modelMs");
+          trace(threadId).modelCalls += 1;
+        },
+        handleLLMEnd: (_output: unknown, runId: string) => end(runId, "modelMs"),
+        handleLLMError: (_error: unknown, runId: string) => end(runId, "modelMs"),
+        handleToolStart: (_tool: unknown, _input: unknown, runId: string) => start(runId, "toolMs"),
+        handleToolEnd: (_output: unknown, runId: string) => end(runId, "toolMs"),
+        handleToolError: (_error: unknown, runId: string) => end(runId, "toolMs"),
+      },
+    ];
+  };
+  /** The saver, its reads and writes timed into the trace of the config's thread. */
+  const timed = (saver: BaseCheckpointSaver): BaseCheckpointSaver => {
+    const fields: Record<string, "checkpointWriteMs" | "checkpointReadMs"> = {
+      put: "checkpointWriteMs",
+      putWrites: "checkpointWriteMs",
+      getTuple: "checkpointReadMs",
+    };
+    return new Proxy(saver, {
+      get(target, property, receiver) {
+        const value = Reflect.get(target, property, receiver) as unknown;
+        if (typeof value !== "function") return value;
+        const field = typeof property === "string" ? fields[property] : undefined;
+        if (!field) return (value as (...args: unknown[]) => unknown).bind(target);
+        return async (...args: unknown[]) => {
+          const threadId = (args[0] as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id;
+          begin(threadId, field);
+          if (field === "checkpointWriteMs") trace(threadId).checkpointWrites += 1;
+          try {
+            return await (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
+          } finally {
+            finish(threadId, field);
+          }
+        };
+      },
+    });
+  };
+  /** The trace of `threadId`'s turn so far, cleared for its next turn. */
+  const take = (threadId: string): TurnTrace => {
+    const found = traces.get(threadId) ?? empty();
+    traces.delete(threadId);
+    return found;
+  };
+  return { callbacks, timed, take };
+}
