@@ -9,7 +9,10 @@ import { workspaceVariables } from "../workspace/workspace-variables.js";
  * wins over every configuration file, the repository's included): a repository's `config` is input the model
  * controls, so none of its program-running keys may take effect. Keys whose name the repository chooses (pager.<cmd>,
  * diff.<driver>.textconv, filter.<driver>.*) cannot be listed here: the environment below disables the pagers, and
- * `safe.bareRepository=explicit` keeps git from taking a staged bare-repository-shaped folder as a repository.
+ * `safe.bareRepository=explicit` keeps git from taking a staged bare-repository-shaped folder as a repository. Under
+ * bubblewrap every repository that exists when the command starts is also seen with a sanitised configuration
+ * (src/repository/). `diff.external` is not here: git (2.39) runs even an empty value, so `git diff` would fail; the
+ * sanitised configuration drops it instead.
  */
 const GIT_PROGRAM_KEYS: ReadonlyArray<readonly [string, string]> = [
   ["safe.bareRepository", "explicit"],
@@ -23,7 +26,6 @@ const GIT_PROGRAM_KEYS: ReadonlyArray<readonly [string, string]> = [
   ["core.gitProxy", "false"],
   ["core.alternateRefsCommand", ""],
   ["core.attributesFile", "/dev/null"],
-  ["diff.external", ""],
   ["credential.helper", ""],
   ["gpg.program", "false"],
   ["gpg.openpgp.program", "false"],
