@@ -11,6 +11,7 @@ import { isCommandAllowed } from "./is-command-allowed.js";
 import type { CheckedCommand, CommandCheckInput } from "./command-check-types.js";
 import { DYNAMIC_WORD, displayWord, isDynamicWord } from "./dynamic-word.js";
 import { checkEnvName } from "./env-names.js";
+import { gitVariableMessage, isGitConfigVariable } from "./git-env-names.js";
 import { checkArgumentPath, checkScriptLocation, hasParentSegment, realpathOrUndefined } from "./path-confinement.js";
 import { innerProgramsDenied, resolveExecutable, resolveProgram } from "./program-resolution.js";
 import { type Refusal, refusal } from "./refusal.js";
@@ -128,6 +129,7 @@ class LineChecker {
       if (assignment.name === "IFS" && ["read", "mapfile", "readarray"].includes(name)) continue;
       const problem = checkEnvName(assignment.name, this.policy);
       if (problem) return problem;
+      if (isGitConfigVariable(assignment.name)) this.opaquePiece(command.text, gitVariableMessage(assignment.name));
     }
     return undefined;
   }
@@ -207,6 +209,7 @@ class LineChecker {
       for (const assignment of unwrapped.assignments) {
         const problem = checkEnvName(assignment.name, this.policy);
         if (problem) return problem;
+        if (isGitConfigVariable(assignment.name)) this.opaquePiece(command.text, gitVariableMessage(assignment.name));
       }
     }
     const literal = unwrapped.ok ? unwrapped.literal : unwrapped.layers;
