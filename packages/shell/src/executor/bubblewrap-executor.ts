@@ -124,6 +124,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       tmpDir: "/tmp",
       homeDir: SANDBOX_HOME,
       ...(request.skillEnvironment ? { environmentDir: SANDBOX_ENVIRONMENT } : {}),
+      repositoriesSanitized: !repository.trustConfig,
     };
     const env = commandEnvironment(request, view, folders, map);
     const args = [...(request.network ? networkedArgs : baseArgs), "--bind", request.workspaceDir, SANDBOX_WORKSPACE];
