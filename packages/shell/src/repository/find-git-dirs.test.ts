@@ -21,6 +21,14 @@ describe("findGitDirs", () => {
     gitDir(path.join(root, "a", ".git", "modules", "s"));
     gitDir(path.join(root, "a", ".git", "worktrees", "w"), ["commondir"]);
     gitDir(path.join(root, "deep", "x", "bare"));
+    // a common folder a worktree's commondir may name: objects/ and refs/ without HEAD
+    mkdirSync(path.join(root, "common", "objects"), { recursive: true });
+    mkdirSync(path.join(root, "common", "refs"));
+    writeFileSync(path.join(root, "common", "config"), "");
+    // not a git folder: HEAD and config alone
+    mkdirSync(path.join(root, "plain"));
+    writeFileSync(path.join(root, "plain", "HEAD"), "");
+    writeFileSync(path.join(root, "plain", "config"), "");
     gitDir(path.join(root, "..", `${path.basename(root)}-outside`));
     symlinkSync(path.join(root, "..", `${path.basename(root)}-outside`), path.join(root, "link"));
     const found = findGitDirs([root], { maxRepositories: 10, maxFolders: 1000 });
@@ -28,6 +36,7 @@ describe("findGitDirs", () => {
       "a/.git",
       "a/.git/modules/s",
       "a/.git/worktrees/w",
+      "common",
       "deep/x/bare",
     ]);
     expect(found.find((entry) => entry.dir.endsWith("a/.git"))).toMatchObject({ configFiles: ["config"], hooks: true });

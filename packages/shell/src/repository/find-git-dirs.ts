@@ -20,9 +20,13 @@ export interface GitDirScanBounds {
   maxFolders: number;
 }
 
-/** git's own test (setup.c is_git_directory): HEAD, and objects/ + refs/ or a commondir file. Any entry type counts. */
+/**
+ * A folder git may read a configuration from: a git folder by git's own test (setup.c is_git_directory: HEAD, and
+ * objects/ + refs/ or a commondir file), or a folder a linked worktree's `commondir` may name (objects/ + refs/, no
+ * HEAD needed there; git reads that folder's `config` and `hooks`). Any entry type counts.
+ */
 function isGitDir(names: ReadonlySet<string>): boolean {
-  return names.has("HEAD") && ((names.has("objects") && names.has("refs")) || names.has("commondir"));
+  return (names.has("objects") && names.has("refs")) || (names.has("HEAD") && names.has("commondir"));
 }
 
 function readFolder(dir: string): Dirent[] {
