@@ -106,16 +106,46 @@ describe("git configuration sanitising", () => {
     const text = '[user]\n\tname = "a\\n[filter \\"x\\"]\\n\\tclean = evil"\n';
     const out = sanitizeGitConfig(text, HOOKS);
     expect(out).not.toMatch(/^\s*\[filter/m);
-    expect(parseGitConfig(out)?.[0]).toEqual({
+    expect(parseGitConfig(out)?.find((entry) => entry.section === "user")).toEqual({
       section: "user",
       key: "name",
       value: 'a\n[filter "x"]\n\tclean = evil',
     });
   });
 
+  it("keeps only the core basics and remote/branch urls and refs of a file that is not git syntax", () => {
+    const text = [
+      "[core]",
+      "\tbare = \\q",
+      "\tfilemode = true",
+      "\tfsmonitor = evil",
+      '[remote "origin"]',
+      "\turl = ../remote.git",
+      "\tuploadpack = evil",
+      '[filter "x"]',
+      "\tclean = evil",
+      '[branch "main"]',
+      "\tmerge = refs/heads/main",
+      "\tremote = origin # c",
+      "[core]",
+      "\tbare = false \\",
+      '[filter "y"]',
+      "\tclean = evil",
+    ].join("\n");
+    expect(entriesOf(text)).toEqual([
+      { section: "core", key: "repositoryformatversion", value: "0" },
+      { section: "core", key: "filemode", value: "true" },
+      { section: "remote", subsection: "origin", key: "url", value: "../remote.git" },
+      { section: "branch", subsection: "main", key: "merge", value: "refs/heads/main" },
+      { section: "core", key: "hookspath", value: HOOKS },
+      { section: "core", key: "fsmonitor", value: "false" },
+      { section: "protocol", subsection: "ext", key: "allow", value: "never" },
+    ]);
+  });
+
   it.each([
     ["unreadable", undefined],
-    ["not git syntax", '[core]\n\tbare = \\q\n[filter "x"]\n\tclean = evil\n'],
+    ["not git syntax, with nothing plain to keep", '[core]\n\tbare = \\q\n[filter "x"]\n\tclean = evil\n'],
     ["too large", `[core]\n\tbare = false\n${"#".repeat((1 << 20) + 1)}\n`],
   ])("fails closed on a file that is %s: the minimal configuration", (_name, text) => {
     expect(entriesOf(text as string)).toEqual([

@@ -1,9 +1,10 @@
 // A repository's configuration is input the model controls: git starts programs named under many keys (filters, diff
 // and merge drivers, hooks, fsmonitor, pagers, editors, credential helpers, upload-pack, ssh...) and loads more
 // configuration from `include` paths. The sanitised copy keeps only keys on an allow-list of settings that name no
-// program and load nothing, re-written in canonical form; a file it cannot read as plain git syntax becomes the
-// minimal configuration (fail closed).
+// program and load nothing, re-written in canonical form; of a file it cannot read as plain git syntax only the core
+// basics and remote/branch urls and refs on plain lines survive (fail closed).
 import { type GitConfigEntry, parseGitConfig } from "./git-config-parse.js";
+import { salvageGitConfig } from "./git-config-salvage.js";
 
 /** Largest configuration file read; a larger one is replaced by the minimal configuration. */
 export const MAX_GIT_CONFIG_BYTES = 1 << 20;
@@ -105,17 +106,19 @@ export function serializeGitConfig(entries: readonly GitConfigEntry[]): string {
 }
 
 /**
- * The sanitised copy of a repository's configuration: the allow-listed entries of `text` (or, when `text` is
- * undefined, too large or not plain git syntax, only `core.repositoryformatversion = 0`), then settings that keep git
- * from running hooks (an empty read-only `hooksDir`), an fsmonitor, or the `ext::` transport.
+ * The sanitised copy of a repository's configuration: the allow-listed entries of `text` (when it is not plain git
+ * syntax, only the `[core]` basics and remote/branch urls and refs readable one plain line at a time; when undefined or
+ * too large, nothing), `core.repositoryformatversion = 0` unless kept, then settings that keep git from running hooks
+ * (an empty read-only `hooksDir`), an fsmonitor, or the `ext::` transport.
  * @param text the file's content, undefined when it could not be read safely
  * @param hooksDir an empty read-only folder as the command sees it
  */
 export function sanitizeGitConfig(text: string | undefined, hooksDir: string): string {
-  const parsed = text !== undefined && text.length <= MAX_GIT_CONFIG_BYTES ? parseGitConfig(text) : undefined;
-  const kept = parsed
-    ? parsed.filter(isSafeGitConfigEntry)
-    : [{ section: "core", key: "repositoryformatversion", value: "0" }];
+  const readable = text !== undefined && text.length <= MAX_GIT_CONFIG_BYTES ? text : undefined;
+  const parsed = readable === undefined ? undefined : parseGitConfig(readable);
+  const kept = parsed ? parsed.filter(isSafeGitConfigEntry) : readable === undefined ? [] : salvageGitConfig(readable);
+  if (!kept.some((entry) => entry.section === "core" && entry.key === "repositoryformatversion"))
+    kept.unshift({ section: "core", key: "repositoryformatversion", value: "0" });
   return serializeGitConfig([
     ...kept,
     { section: "core", key: "hookspath", value: hooksDir },
