@@ -1,7 +1,7 @@
 // Repositories whose configuration the planner never saw being written (a staged file, an interpreter, a skill's shipped
 // repository): each attack names a program under a key git reads, and a line that only names a git subcommand.
 import { execFileSync } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 /** A command that leaves `PWNED-<name>` in the workspace root (as the sandbox sees it: $WORKSPACE). */
@@ -37,6 +37,8 @@ export interface RepositoryAttack {
   grant: string;
   command: string;
   pty?: boolean;
+  /** The planner refuses the line already (nothing runs either way). */
+  refused?: boolean;
   /** Prepares the repository at `repo` (a committed repository with a.txt modified). */
   prepare(repo: string): void;
 }
@@ -113,6 +115,33 @@ export const repositoryAttacks: RepositoryAttack[] = [
     },
   },
   {
+    name: "a .git/config that is a symlink to a staged file with a filter",
+    grant: "git status",
+    command: "git status --short",
+    prepare: (repo) => {
+      const config = path.join(repo, ".git", "config");
+      writeFileSync(
+        path.join(repo, "evil.cfg"),
+        `${readFileSync(config, "utf8")}[filter "x"]\n\tclean = "${mark("symlinked-config")}; cat"\n`,
+      );
+      renameSync(config, `${config}.orig`);
+      symlinkSync("../evil.cfg", config);
+    },
+  },
+  {
+    name: "a .git/hooks that is a symlink to a staged folder, under git commit",
+    grant: "git commit",
+    command: "git commit -q -a -m second",
+    prepare: (repo) => {
+      mkdirSync(path.join(repo, "myhooks"));
+      writeFileSync(path.join(repo, "myhooks", "pre-commit"), `#!/bin/sh\n${mark("symlinked-hooks")}\n`, {
+        mode: 0o755,
+      });
+      renameSync(path.join(repo, ".git", "hooks"), path.join(repo, ".git", "hooks.orig"));
+      symlinkSync("../myhooks", path.join(repo, ".git", "hooks"));
+    },
+  },
+  {
     name: "pager.<cmd> on a terminal under git log",
     grant: "git log",
     command: "git log",
@@ -137,6 +166,7 @@ export const repositoryAttacks: RepositoryAttack[] = [
     name: "alias.<name> starting with ! under git st",
     grant: "git st",
     command: "git st",
+    refused: true,
     prepare: (repo) => appendConfig(repo, `[alias]\n\tst = "!${mark("alias")}"\n`),
   },
 ];
