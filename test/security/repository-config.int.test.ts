@@ -234,6 +234,17 @@ describe.skipIf(!canSandbox && process.env.CI !== "true")(
       expect(marksIn(subject.workspace)).toEqual([]);
     }, 60_000);
 
+    it("past the scan's bounds the command does not run (fail closed)", async () => {
+      const subject = harness({ bubblewrap: { repository: { maxFolders: 20 } } });
+      await subject.call("shell", { command: "true" });
+      for (let index = 0; index < 30; index += 1) mkdirSync(path.join(subject.workspace, `d${index}`));
+      await expect(subject.call("shell", { command: markOf("ran") })).rejects.toMatchObject({
+        name: "RepositoryScanError",
+        code: "repository-scan",
+      });
+      expect(marksIn(subject.workspace)).toEqual([]);
+    }, 60_000);
+
     it("with repository.trustConfig the repository's filter runs (the user's explicit choice)", async () => {
       const subject = harness({ allow: ["git status:*", "true"], bubblewrap: { repository: { trustConfig: true } } });
       await subject.call("shell", { command: "true" });
