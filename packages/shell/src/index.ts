@@ -22,6 +22,7 @@ export { createLocalExecutor } from "./executor/local-executor.js";
 export type { LocalExecutorOptions } from "./executor/local-executor.js";
 export { createBubblewrapExecutor } from "./executor/bubblewrap-executor.js";
 export type { BubblewrapExecutorOptions } from "./executor/bubblewrap-executor.js";
+export type { RepositoryOptionsInput } from "./repository/repository-options.js";
 export type {
   CommandExecutor,
   CommandView,
@@ -39,6 +40,7 @@ export type {
   SkillPythonSource,
 } from "./environments/install-skill-python.js";
 export { BubblewrapUnavailableError } from "./errors/bubblewrap-unavailable-error.js";
+export { RepositoryScanError } from "./errors/repository-scan-error.js";
 export { skillCommandGrant } from "./policy/command-rules.js";
 export type { CommandRule, SkillCommandGrant } from "./policy/command-rules.js";
 export { DEFAULT_DENIED_PROGRAMS } from "./policy/command-policy.js";

@@ -58,6 +58,11 @@ export const SKILLGRAPH_ERROR_CODES = {
     error: "BubblewrapUnavailableError",
     summary: "The bubblewrap executor was chosen but `bwrap` cannot run here.",
   },
+  "repository-scan": {
+    error: "RepositoryScanError",
+    summary:
+      "The folders a sandboxed command can reach hold more repositories or folders than the repository scan visits.",
+  },
   "pty-unavailable": {
     error: "SkillgraphError",
     summary: "A command asked for a pseudo-terminal and util-linux `script` is not installed.",

@@ -21,6 +21,12 @@ import {
   type ExecEnforcementHelpers,
 } from "./exec-enforcement.js";
 import type { VisibleFolder } from "./program-index.js";
+import {
+  parseRepositoryOptions,
+  type RepositoryOptions,
+  type RepositoryOptionsInput,
+} from "../repository/repository-options.js";
+import { type RepositoryBinds, sanitizedRepositoryBinds } from "../repository/sanitized-repositories.js";
 
 /** Options of {@link createBubblewrapExecutor}. */
 export interface BubblewrapExecutorOptions {
@@ -41,6 +47,11 @@ export interface BubblewrapExecutorOptions {
    * (`native/build.sh`, run at install); creation fails without them. @default false
    */
   execEnforcement?: boolean;
+  /**
+   * The git repositories a command can reach (every git folder under the workspace and the skill folder): unless
+   * `trustConfig`, each is seen with a sanitised read-only copy of its configuration and no hooks (docs/security.md).
+   */
+  repository?: RepositoryOptionsInput;
 }
 
 /** HOME inside the sandbox: a fresh folder on the private /tmp, empty at every command. */
@@ -99,7 +110,12 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   const helpers = options.execEnforcement ? findExecEnforcementHelpers(bwrapPath) : undefined;
   if (helpers && (options.probe ?? true)) probeExecGuard(bwrapPath, baseArgs, helpers);
   if (helpers) warmProgramIndex(systemExecRoots(options));
-  const spec = (request: ExecutionRequest, cgroupPrefix: readonly string[]): SpawnSpec => {
+  const repository = parseRepositoryOptions(options.repository);
+  const spec = (
+    request: ExecutionRequest,
+    cgroupPrefix: readonly string[],
+    repositories: RepositoryBinds,
+  ): SpawnSpec => {
     const view = sandboxView(request);
     const mappings: Array<readonly [string, string]> = [[request.workspaceDir, SANDBOX_WORKSPACE]];
     if (request.skillDir) mappings.unshift([request.skillDir, SANDBOX_SKILL_DIR]);
@@ -109,6 +125,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       tmpDir: "/tmp",
       homeDir: SANDBOX_HOME,
       ...(request.skillEnvironment ? { environmentDir: SANDBOX_ENVIRONMENT } : {}),
+      repositoriesSanitized: !repository.trustConfig,
     };
     const env = commandEnvironment(request, view, folders, map);
     const args = [...(request.network ? networkedArgs : baseArgs), "--bind", request.workspaceDir, SANDBOX_WORKSPACE];
@@ -120,6 +137,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
         SANDBOX_ENVIRONMENT,
       );
     for (const extra of request.readOnlyPaths ?? []) args.push("--ro-bind", extra, extra);
+    args.push(...repositories.args);
     // the stubs go after every other bind, so they cover the files those binds show
     const roots = helpers ? execRoots(request, options) : [];
     if (helpers) args.push(...enforcementArgs(helpers, request, roots));
@@ -147,12 +165,23 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     };
   };
   const limits = options.limits;
-  const start = (request: ExecutionRequest) =>
+  const launch = (request: ExecutionRequest, repositories: RepositoryBinds) =>
     limits
       ? startInCommandCgroup(limits.cgroups, limits, request.runId, true, (prefix) =>
-          spawnCommand(spec(request, prefix), request),
+          spawnCommand(spec(request, prefix, repositories), request),
         )
-      : spawnCommand(spec(request, []), request);
+      : spawnCommand(spec(request, [], repositories), request);
+  const start = (request: ExecutionRequest) => {
+    const repositories = repositoryBinds(request, repository);
+    try {
+      const running = launch(request, repositories);
+      void running.result.finally(repositories.cleanup).catch(() => undefined);
+      return running;
+    } catch (error) {
+      repositories.cleanup();
+      throw error;
+    }
+  };
   return {
     name: "bubblewrap",
     view: sandboxView,
@@ -164,6 +193,14 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       return running.result;
     },
   };
+}
+
+/** The sanitised views of the repositories under the workspace and the skill folder (none when the user trusts them). */
+function repositoryBinds(request: ExecutionRequest, options: RepositoryOptions): RepositoryBinds {
+  if (options.trustConfig) return { args: [], cleanup: () => undefined };
+  const roots = [{ host: request.workspaceDir, sandbox: SANDBOX_WORKSPACE }];
+  if (request.skillDir) roots.push({ host: request.skillDir, sandbox: SANDBOX_SKILL_DIR });
+  return sanitizedRepositoryBinds(roots, options);
 }
 
 /** The folders files may run from, as host and sandbox paths: /usr (and unmerged /bin, /lib...), extra read-only paths, the skill and its environment. */

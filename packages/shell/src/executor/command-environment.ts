@@ -9,7 +9,10 @@ import { workspaceVariables } from "../workspace/workspace-variables.js";
  * wins over every configuration file, the repository's included): a repository's `config` is input the model
  * controls, so none of its program-running keys may take effect. Keys whose name the repository chooses (pager.<cmd>,
  * diff.<driver>.textconv, filter.<driver>.*) cannot be listed here: the environment below disables the pagers, and
- * `safe.bareRepository=explicit` keeps git from taking a staged bare-repository-shaped folder as a repository.
+ * `safe.bareRepository=explicit` keeps git from taking a staged bare-repository-shaped folder as a repository. Under
+ * bubblewrap every repository that exists when the command starts is also seen with a sanitised configuration
+ * (src/repository/), whose sanitised configuration drops `diff.external`; there the override below is left out, because
+ * git (2.39) runs even an empty `diff.external`, so with it `git diff` fails (the local executor keeps it: fail closed).
  */
 const GIT_PROGRAM_KEYS: ReadonlyArray<readonly [string, string]> = [
   ["safe.bareRepository", "explicit"],
@@ -53,11 +56,6 @@ const HARDENING: ReadonlyArray<readonly [string, string]> = [
   ["GIT_SEQUENCE_EDITOR", "false"],
   ["GIT_ASKPASS", "false"],
   ["GIT_SSH_COMMAND", "false"],
-  ["GIT_CONFIG_COUNT", String(GIT_PROGRAM_KEYS.length)],
-  ...GIT_PROGRAM_KEYS.flatMap(([key, value], index) => [
-    [`GIT_CONFIG_KEY_${index}`, key] as const,
-    [`GIT_CONFIG_VALUE_${index}`, value] as const,
-  ]),
   ["PYTHONNOUSERSITE", "1"],
   ["PYTHONSAFEPATH", "1"],
   ["PYTHONDONTWRITEBYTECODE", "1"],
@@ -71,6 +69,20 @@ export interface CommandFolders {
   homeDir: string;
   /** The skill environment as the command sees it (its bin/ goes first on PATH). */
   environmentDir?: string;
+  /** Every repository the command can reach is seen with a sanitised configuration (bubblewrap, unless trusted). */
+  repositoriesSanitized?: boolean;
+}
+
+/** The command-line-scope overrides (GIT_CONFIG_COUNT / _KEY_n / _VALUE_n) of the program-running keys. */
+function gitOverrides(repositoriesSanitized: boolean): Array<readonly [string, string]> {
+  const keys = GIT_PROGRAM_KEYS.filter(([key]) => !(repositoriesSanitized && key === "diff.external"));
+  return [
+    ["GIT_CONFIG_COUNT", String(keys.length)],
+    ...keys.flatMap(([key, value], index) => [
+      [`GIT_CONFIG_KEY_${index}`, key] as const,
+      [`GIT_CONFIG_VALUE_${index}`, value] as const,
+    ]),
+  ];
 }
 
 /**
@@ -102,6 +114,7 @@ export function commandEnvironment(
   for (const [name, value] of Object.entries(request.env)) if (!(name in env)) env[name] = mapPath(value);
   env[RUN_MARKER_ENV] = request.runId;
   for (const [name, value] of HARDENING) env[name] = value;
+  for (const [name, value] of gitOverrides(folders.repositoriesSanitized ?? false)) env[name] = value;
   // git looks for a repository no higher than the workspace (a folder above it is not the model's to configure)
   env.GIT_CEILING_DIRECTORIES = path.posix.dirname(view.workspaceDir);
   return env;

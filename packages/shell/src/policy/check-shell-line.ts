@@ -11,6 +11,7 @@ import { isCommandAllowed } from "./is-command-allowed.js";
 import type { CheckedCommand, CommandCheckInput } from "./command-check-types.js";
 import { DYNAMIC_WORD, displayWord, isDynamicWord } from "./dynamic-word.js";
 import { checkEnvName } from "./env-names.js";
+import { gitVariableMessage, isGitConfigVariable } from "./git-env-names.js";
 import { checkArgumentPath, checkScriptLocation, hasParentSegment, realpathOrUndefined } from "./path-confinement.js";
 import { innerProgramsDenied, resolveExecutable, resolveProgram } from "./program-resolution.js";
 import { type Refusal, refusal } from "./refusal.js";
@@ -126,10 +127,18 @@ class LineChecker {
   }
 
   envNames(command: SimpleShellCommand, name: string): Refusal | undefined {
-    for (const assignment of command.assignments) {
-      if (assignment.name === "IFS" && ["read", "mapfile", "readarray"].includes(name)) continue;
+    const assignments = command.assignments.filter(
+      (assignment) => !(assignment.name === "IFS" && ["read", "mapfile", "readarray"].includes(name)),
+    );
+    return this.assignedNames(command.text, assignments);
+  }
+
+  /** Each assigned name must be on the allow-list; one of git's configuration variables makes the piece opaque. */
+  assignedNames(piece: string, assignments: ReadonlyArray<{ name: string }>): Refusal | undefined {
+    for (const assignment of assignments) {
       const problem = checkEnvName(assignment.name, this.policy);
       if (problem) return problem;
+      if (isGitConfigVariable(assignment.name)) this.opaquePiece(piece, gitVariableMessage(assignment.name));
     }
     return undefined;
   }
@@ -205,12 +214,8 @@ class LineChecker {
     if (!unwrapped.ok) this.opaquePiece(command.text, unwrapped.message);
     const env = this.envNames(command, name);
     if (env) return env;
-    if (unwrapped.ok) {
-      for (const assignment of unwrapped.assignments) {
-        const problem = checkEnvName(assignment.name, this.policy);
-        if (problem) return problem;
-      }
-    }
+    const wrapped = unwrapped.ok ? this.assignedNames(command.text, unwrapped.assignments) : undefined;
+    if (wrapped) return wrapped;
     const literal = unwrapped.ok ? unwrapped.literal : unwrapped.layers;
     // a skill's own script (path-qualified) needs no allow rule, but every program it wraps does
     const mustBeAllowed = name.includes("/") ? literal.slice(1) : literal;

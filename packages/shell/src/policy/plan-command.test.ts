@@ -131,3 +131,43 @@ describe("planCommand", () => {
     expect(plan("proxy=x; echo $proxy")).toMatchObject({ ok: true });
   });
 });
+
+describe("git's configuration variables on a line", () => {
+  const names = [
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_CONFIG_KEY_0",
+    "GIT_CONFIG_VALUE_0",
+    "GIT_CONFIG",
+    "GIT_CONFIG_GLOBAL",
+    "GIT_CONFIG_SYSTEM",
+    "GIT_EXEC_PATH",
+    "GIT_SSH",
+    "GIT_SSH_COMMAND",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_ASKPASS",
+    "GIT_TEMPLATE_DIR",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+  ];
+  // even where the application lets tool calls set them, a line that sets one cannot be judged before running
+  const permissive = { ...policy, envAllow: new Set([...names, "TZ"]) };
+
+  it.each(names)("assigning %s is opaque, in every form", (name) => {
+    const { workspaceDir } = setup();
+    const plan = (command: string) =>
+      planCommand({ command, mode: "shell", loadedSkills: [], workspaceDir }, permissive);
+    for (const command of [
+      `${name}=x git status`,
+      `${name}=x; git status`,
+      `export ${name}=x; git status`,
+      `declare -x ${name}=x; git status`,
+      `read ${name} < in.txt; git status`,
+      `env ${name}=x git status`,
+    ])
+      expect(plan(command), command).toMatchObject({ ok: false, reason: "opaque-command" });
+    expect(plan("git status")).toMatchObject({ ok: true });
+  });
+});

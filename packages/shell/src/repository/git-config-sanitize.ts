@@ -1,0 +1,128 @@
+// A repository's configuration is input the model controls: git starts programs named under many keys (filters, diff
+// and merge drivers, hooks, fsmonitor, pagers, editors, credential helpers, upload-pack, ssh...) and loads more
+// configuration from `include` paths. The sanitised copy keeps only keys on an allow-list of settings that name no
+// program and load nothing, re-written in canonical form; of a file it cannot read as plain git syntax only the core
+// basics and remote/branch urls and refs on plain lines survive (fail closed).
+import { type GitConfigEntry, parseGitConfig } from "./git-config-parse.js";
+import { salvageGitConfig } from "./git-config-salvage.js";
+
+/** Largest configuration file read; a larger one is replaced by the minimal configuration. */
+export const MAX_GIT_CONFIG_BYTES = 1 << 20;
+
+type KeySet = ReadonlySet<string> | "any";
+const keys = (...names: string[]): ReadonlySet<string> => new Set(names);
+
+/** Sections without a subsection: the keys kept. */
+const PLAIN: Readonly<Record<string, KeySet>> = {
+  core: keys(
+    "repositoryformatversion",
+    "filemode",
+    "bare",
+    "worktree",
+    "logallrefupdates",
+    "ignorecase",
+    "precomposeunicode",
+    "symlinks",
+    "autocrlf",
+    "eol",
+    "safecrlf",
+    "quotepath",
+    "checkstat",
+    "trustctime",
+    "sharedrepository",
+    "compression",
+    "loosecompression",
+    "abbrev",
+    "commentchar",
+    "whitespace",
+    "untrackedcache",
+    "splitindex",
+    "preloadindex",
+    "longpaths",
+  ),
+  extensions: "any",
+  user: keys("name", "email"),
+  init: keys("defaultbranch"),
+  pull: keys("rebase", "ff"),
+  push: keys("default", "autosetupremote", "followtags"),
+  fetch: keys("prune", "prunetags", "writecommitgraph"),
+  merge: keys("ff", "conflictstyle", "renames"),
+  diff: keys("renames", "algorithm", "noprefix", "mnemonicprefix", "context", "indentheuristic", "colormoved"),
+  status: keys("showuntrackedfiles", "short", "branch", "relativepaths", "renames"),
+  submodule: keys("active", "recurse"),
+  index: keys("version", "skiphash"),
+  i18n: keys("commitencoding", "logoutputencoding"),
+  gc: keys("auto", "autopacklimit", "reflogexpire", "reflogexpireunreachable", "pruneexpire"),
+  advice: "any",
+  color: "any",
+};
+
+/** Sections with a subsection (a remote, branch or submodule name): the keys kept. */
+const NAMED: Readonly<Record<string, KeySet>> = {
+  remote: keys(
+    "url",
+    "pushurl",
+    "fetch",
+    "push",
+    "mirror",
+    "tagopt",
+    "prune",
+    "prunetags",
+    "promisor",
+    "partialclonefilter",
+    "skipdefaultupdate",
+    "skipfetchall",
+  ),
+  branch: keys("remote", "merge", "rebase", "pushremote", "description"),
+  submodule: keys("url", "path", "active", "branch", "ignore", "shallow", "fetchrecursesubmodules"),
+  color: "any",
+};
+
+/** True when `entry` is on the allow-list: it names no program and loads no other file. */
+export function isSafeGitConfigEntry(entry: GitConfigEntry): boolean {
+  const allowed = entry.subsection === undefined ? PLAIN[entry.section] : NAMED[entry.section];
+  if (allowed === undefined || !Object.hasOwn(entry.subsection === undefined ? PLAIN : NAMED, entry.section))
+    return false;
+  return allowed === "any" || allowed.has(entry.key);
+}
+
+const quote = (text: string) =>
+  `"${text.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n").replaceAll("\t", "\\t").replaceAll("\b", "\\b")}"`;
+
+/** Entries written back in canonical form (one header per run of the same section, every value quoted). */
+export function serializeGitConfig(entries: readonly GitConfigEntry[]): string {
+  let out = "";
+  let last: string | undefined;
+  for (const entry of entries) {
+    const header =
+      entry.subsection === undefined
+        ? `[${entry.section}]`
+        : `[${entry.section} "${entry.subsection.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"]`;
+    if (header !== last) out += `${header}\n`;
+    last = header;
+    out += entry.value === null ? `\t${entry.key}\n` : `\t${entry.key} = ${quote(entry.value)}\n`;
+  }
+  return out;
+}
+
+/**
+ * The sanitised copy of a repository's configuration: the allow-listed entries of `text` (when it is not plain git
+ * syntax, only the `[core]` basics and remote/branch urls and refs readable one plain line at a time; when undefined or
+ * too large, nothing), `core.repositoryformatversion = 0` unless kept, then settings that keep git from running hooks
+ * (an empty read-only `hooksDir`), an fsmonitor, or the `ext::` transport.
+ * @param text the file's content, undefined when it could not be read safely
+ * @param hooksDir an empty read-only folder as the command sees it
+ */
+export function sanitizeGitConfig(text: string | undefined, hooksDir: string): string {
+  const readable = text !== undefined && text.length <= MAX_GIT_CONFIG_BYTES ? text : undefined;
+  const parsed = readable === undefined ? undefined : parseGitConfig(readable);
+  const kept = parsed ? parsed.filter(isSafeGitConfigEntry) : readable === undefined ? [] : salvageGitConfig(readable);
+  if (!kept.some((entry) => entry.section === "core" && entry.key === "repositoryformatversion"))
+    kept.unshift({ section: "core", key: "repositoryformatversion", value: "0" });
+  return serializeGitConfig([
+    ...kept,
+    { section: "core", key: "hookspath", value: hooksDir },
+    { section: "core", key: "fsmonitor", value: "false" },
+    { section: "protocol", subsection: "ext", key: "allow", value: "never" },
+  ]);
+}

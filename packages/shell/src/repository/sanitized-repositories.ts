@@ -1,0 +1,106 @@
+// The bwrap arguments that show every repository a command can reach with a sanitised read-only configuration and no
+// hooks: each git folder's `config` / `config.worktree` is read (no-follow, bounded), sanitised, written to a private
+// host folder and bound read-only over the original; each `hooks` folder is covered by an empty read-only folder.
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { findGitDirs, type GitDirScanBounds } from "./find-git-dirs.js";
+import { MAX_GIT_CONFIG_BYTES, sanitizeGitConfig } from "./git-config-sanitize.js";
+
+/** An empty read-only folder inside the sandbox: every sanitised configuration's `core.hooksPath`. */
+export const SANDBOX_NO_HOOKS = "/.skillgraph-no-hooks";
+
+/** A folder the command can reach: where it is on the host and where the sandbox shows it. */
+export interface RepositoryRoot {
+  host: string;
+  sandbox: string;
+}
+
+/** What the executor adds to a command: bwrap arguments, and the removal of the host copies once it ended. */
+export interface RepositoryBinds {
+  args: string[];
+  /** Removes the host copies (call once the sandbox has exited). */
+  cleanup(): void;
+}
+
+const decoder = new TextDecoder("utf-8", { fatal: true });
+
+/** A regular file's text, read through one no-follow descriptor; undefined when not a regular file, too large, not UTF-8. */
+export function readConfigFile(file: string): string | undefined {
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+  try {
+    const stat = fstatSync(fd);
+    if (!stat.isFile() || stat.size > MAX_GIT_CONFIG_BYTES) return undefined;
+    const buffer = Buffer.alloc(MAX_GIT_CONFIG_BYTES + 1);
+    let length = 0;
+    for (;;) {
+      const read = readSync(fd, buffer, length, buffer.length - length, null);
+      if (read === 0) break;
+      length += read;
+      if (length > MAX_GIT_CONFIG_BYTES) return undefined;
+    }
+    return decoder.decode(buffer.subarray(0, length));
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function sandboxPath(hostPath: string, roots: readonly RepositoryRoot[]): string {
+  for (const root of roots) {
+    if (hostPath === root.host) return root.sandbox;
+    if (hostPath.startsWith(`${root.host}/`)) return root.sandbox + hostPath.slice(root.host.length);
+  }
+  throw new Error(`internal: ${hostPath} is under no repository root`);
+}
+
+/**
+ * Finds the repositories under `roots` and returns the binds that show them sanitised (see the file comment).
+ * @throws RepositoryScanError when the scan passes its bounds (the command must not run)
+ */
+export function sanitizedRepositoryBinds(roots: readonly RepositoryRoot[], bounds: GitDirScanBounds): RepositoryBinds {
+  const found = findGitDirs(
+    roots.map((root) => root.host),
+    bounds,
+  );
+  if (found.length === 0) return { args: [], cleanup: () => undefined };
+  const hostDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-git-"));
+  const cleanup = () => rmSync(hostDir, { recursive: true, force: true });
+  try {
+    const empty = path.join(hostDir, "empty");
+    mkdirSync(empty, { mode: 0o555 });
+    const args = ["--ro-bind", empty, SANDBOX_NO_HOOKS];
+    let count = 0;
+    for (const gitDir of found) {
+      const inside = sandboxPath(gitDir.dir, roots);
+      for (const name of gitDir.configFiles) {
+        const copy = path.join(hostDir, `config-${count++}`);
+        writeFileSync(copy, sanitizeGitConfig(readConfigFile(path.join(gitDir.dir, name)), SANDBOX_NO_HOOKS), {
+          mode: 0o444,
+        });
+        args.push("--ro-bind", copy, path.posix.join(inside, name));
+      }
+      if (gitDir.hooks) args.push("--ro-bind", empty, path.posix.join(inside, "hooks"));
+    }
+    return { args, cleanup };
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+}
