@@ -68,6 +68,6 @@ export type {
   SkillViewOptions,
   ReloadReport,
 } from "./registry/registry-types.js";
-export { DEFAULT_MAX_RESOURCE_BYTES, nestedSkillFolder } from "./registry/skill-resources.js";
+export { DEFAULT_MAX_RESOURCE_BYTES } from "./registry/skill-resources.js";
 export type { SearchOptions, SearchResult } from "./search/search-types.js";
 export type { SkillEmbeddings } from "./search/skill-embeddings.js";

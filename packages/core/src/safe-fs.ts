@@ -14,4 +14,5 @@ export {
   type ConfinedListOptions,
 } from "./safe-fs/confined-folder.js";
 export { isInsideFolder } from "./safe-fs/is-inside-folder.js";
+export { nestedSkillFolder } from "./registry/skill-resources.js";
 export { isBinaryContent, TEXT_SNIFF_BYTES } from "./safe-fs/binary-content.js";

@@ -14,7 +14,12 @@ export type { GatedToolNodeOptions } from "./interceptor/gated-tool-node.js";
 export { createSkillsMiddleware } from "./middleware/create-skills-middleware.js";
 export { getLoadedSkills } from "./state/get-loaded-skills.js";
 export { settleModelReply, settledReplyRecord, SETTLED_REPLY_KEY } from "./history/settle-model-reply.js";
-export type { RefusedCall, RefusedCallReason, SettledReplyRecord } from "./history/settle-model-reply.js";
+export type {
+  RefusedCall,
+  RefusedCallReason,
+  SettledReplyRecord,
+  SettleOptions,
+} from "./history/settle-model-reply.js";
 export { SKILLS_EVENT_NAME } from "./events/skills-event.js";
 export type { SkillsEvent, TaggedSkillsEvent } from "./events/skills-event.js";
 export { DEFAULT_SKILLS_PREAMBLE } from "./options/resolve-options.js";
