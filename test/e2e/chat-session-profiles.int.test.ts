@@ -7,12 +7,11 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { ChatOpenAI } from "@langchain/openai";
 import type { BaseMessage } from "@langchain/core/messages";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createChatAgent } from "../../packages/cli/src/commands/chat/create-chat-agent.js";
-import type { CliIO } from "../../packages/cli/src/cli-io.js";
+import { captureIO } from "../../packages/cli/src/__fixtures__/capture-io.js";
 import { runCli } from "../../packages/cli/src/run-cli.js";
 import { closeCheckpointer, createCheckpointer } from "../../packages/checkpoint/src/index.js";
 import { createSkillRegistry, skillsFromDirectory } from "../../packages/core/src/index.js";
@@ -50,26 +49,12 @@ afterEach(async () => {
 });
 
 async function chat(session: string, prompt: string, baseURL: string) {
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  const io: CliIO = {
-    stdout,
-    stderr,
-    stdin: Readable.from([""]),
-    env: { HOME: home, OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: "k" },
-    cwd: home,
-    color: false,
-    isTTY: false,
-  };
+  const io = captureIO(home, { OPENAI_BASE_URL: baseURL, OPENAI_API_KEY: "k" });
   const code = await runCli(
     ["chat", "--session", session, "-p", prompt, "--skills", skills, "--approve-all", ...executorFlags],
     io,
   );
-  return { code, out, err };
+  return { code, out: io.out(), err: io.err() };
 }
 
 async function storedMessages(session: string): Promise<BaseMessage[]> {

@@ -4,7 +4,6 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PassThrough, Readable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -12,9 +11,9 @@ import {
   textOf,
   type OpenAICompatibleServer,
   type ScriptedReply,
-  type WireMessage,
 } from "../../../../../test/support/openai-compatible-server.js";
-import type { CliIO } from "../../cli-io.js";
+import { strictHistoryProblems } from "../../../../../test/support/strict-history.js";
+import { captureIO } from "../../__fixtures__/capture-io.js";
 import { run } from "./index.js";
 
 const skills = fileURLToPath(new URL("../../../../../examples/skills", import.meta.url));
@@ -31,49 +30,9 @@ afterEach(async () => {
 
 async function oneShot(replies: ScriptedReply[], args: string[] = []) {
   server = await startOpenAICompatibleServer({ script: replies });
-  const stdout = new PassThrough();
-  const stderr = new PassThrough();
-  let out = "";
-  let err = "";
-  stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
-  stderr.on("data", (chunk: Buffer) => (err += chunk.toString()));
-  const io: CliIO = {
-    stdout,
-    stderr,
-    stdin: Readable.from([""]),
-    env: { HOME: home, OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k" },
-    cwd: home,
-    color: false,
-    isTTY: false,
-  };
+  const io = captureIO(home, { OPENAI_BASE_URL: server.url, OPENAI_API_KEY: "k" });
   const code = await run(["-p", "Release notes for v1.2.0", "--ephemeral", "--skills", skills, ...args], io);
-  return { code, out, err };
-}
-
-/**
- * What a strict server (api.openai.com) checks on a request: every call id non-empty and unique, each tool message
- * answering a call of the assistant message right before it, every call answered before the next non-tool message.
- */
-function strictProblems(messages: readonly WireMessage[]): string[] {
-  const problems: string[] = [];
-  const seen = new Set<string>();
-  let open = new Set<string>();
-  messages.forEach((message, index) => {
-    if (message.role === "tool") {
-      if (!open.delete(message.tool_call_id ?? ""))
-        problems.push(`messages[${index}]: tool result answers no open call`);
-      return;
-    }
-    if (open.size > 0) problems.push(`messages[${index}]: ${open.size} call(s) left unanswered`);
-    open = new Set();
-    for (const call of message.tool_calls ?? []) {
-      if (!call.id) problems.push(`messages[${index}]: empty tool call id`);
-      else if (seen.has(call.id)) problems.push(`messages[${index}]: duplicate tool call id ${call.id}`);
-      seen.add(call.id);
-      open.add(call.id);
-    }
-  });
-  return problems;
+  return { code, out: io.out(), err: io.err() };
 }
 
 const readSkill = (id: string) => ({ id, name: "read_skill", arguments: { name: "release-notes" } });
@@ -85,7 +44,7 @@ describe("chat -p against endpoints at their worst", () => {
     expect(result.code, result.err).toBe(0);
     expect(result.out).toBe("Done.\n");
     const last = server!.requests.at(-1)!.messages;
-    expect(strictProblems(last)).toEqual([]);
+    expect(strictHistoryProblems(last)).toEqual([]);
     const results = last.filter((message) => message.role === "tool").map((message) => textOf(message.content));
     expect(results).toHaveLength(2);
     expect(results[1]).not.toContain("cancelled");
@@ -95,14 +54,14 @@ describe("chat -p against endpoints at their worst", () => {
     const result = await oneShot([{ toolCalls: [readSkill("")] }, "Done."]);
     expect(result.code, result.err).toBe(0);
     expect(result.out).toBe("Done.\n");
-    expect(strictProblems(server!.requests.at(-1)!.messages)).toEqual([]);
+    expect(strictHistoryProblems(server!.requests.at(-1)!.messages)).toEqual([]);
   });
 
   it("one id shared by two parallel calls: both results reach the model, under distinct ids", async () => {
     const result = await oneShot([{ toolCalls: [readSkill("call_x"), listFiles("call_x")] }, "Done."]);
     expect(result.code, result.err).toBe(0);
     const last = server!.requests.at(-1)!.messages;
-    expect(strictProblems(last)).toEqual([]);
+    expect(strictHistoryProblems(last)).toEqual([]);
     expect(last.filter((message) => message.role === "tool")).toHaveLength(2);
   });
 
@@ -115,7 +74,7 @@ describe("chat -p against endpoints at their worst", () => {
     expect(result.code, result.err).toBe(0);
     expect(result.out).toBe("Done.\n");
     const second = server!.requests[1]!.messages;
-    expect(strictProblems(second)).toEqual([]);
+    expect(strictHistoryProblems(second)).toEqual([]);
     const told = textOf(second.at(-1)!.content);
     expect(told).toContain("not valid JSON");
     expect(told).toContain("{'name': 'release-notes'");
