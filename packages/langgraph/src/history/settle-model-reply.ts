@@ -64,7 +64,7 @@ export function settleModelReply(
   const fields = {
     content: renameContentBlocks(reply.content, renamed),
     name: reply.name,
-    additional_kwargs: renameRawCalls(reply.additional_kwargs, renamed),
+    additional_kwargs: withoutStaleRawCalls(reply.additional_kwargs, renamed),
     response_metadata: {
       ...(finish === undefined ? {} : { finish_reason: finish }),
       ...reply.response_metadata,
@@ -185,7 +185,7 @@ function renameContentBlocks(content: AIMessage["content"], renamed: Record<stri
  * Without the endpoint's raw calls (`additional_kwargs.tool_calls`) once a call was renamed: they still carry the old
  * ids, and ChatOpenAI sends the settled `tool_calls` whenever there are any.
  */
-function renameRawCalls(
+function withoutStaleRawCalls(
   kwargs: AIMessage["additional_kwargs"],
   renamed: Record<string, string>,
 ): AIMessage["additional_kwargs"] {

@@ -11,8 +11,6 @@ interface MessageLike {
   tool_call_id?: string;
   status?: string;
   tool_calls?: Array<{ id?: string; name: string; args: Record<string, unknown> }>;
-  /** Only message chunks (streamed tokens) have it. */
-  concat?: unknown;
 }
 
 /** What the conversion remembers across stream items: tool names by call id, and calls and results already reported. */
@@ -20,13 +18,11 @@ export interface ChatStreamContext {
   toolNames: Map<string, string>;
   /** `call:<id>` and `result:<id>` keys; createAgent middleware nodes echo the whole message list in their updates. */
   reported: Set<string>;
-  /** Graph tasks (checkpoint namespaces) whose model streamed tokens: their node's finished reply is not news. */
-  streamedTasks: Set<string>;
 }
 
 /** A fresh context; `seedChatStreamContext` marks a thread's existing messages as already reported. */
 export function createChatStreamContext(): ChatStreamContext {
-  return { toolNames: new Map(), reported: new Set(), streamedTasks: new Set() };
+  return { toolNames: new Map(), reported: new Set() };
 }
 
 /** Marks every tool call and result in `messages` as reported (history of a resumed thread is not shown again). */
@@ -40,7 +36,7 @@ export function seedChatStreamContext(context: ChatStreamContext, messages: read
  * (each call and result reported once, however often a node echoes it).
  */
 export function chatEventsFromStream(mode: StreamMode, chunk: unknown, context: ChatStreamContext): ChatEvent[] {
-  if (mode === "messages") return tokensOf(chunk as [MessageLike, unknown], context);
+  if (mode === "messages") return tokensOf(chunk as [MessageLike, unknown]);
   if (mode === "custom") {
     const event = (chunk as { skillgraph?: ChatEvent & { type: string } } | undefined)?.skillgraph;
     return event && typeof event.type === "string"
@@ -52,29 +48,11 @@ export function chatEventsFromStream(mode: StreamMode, chunk: unknown, context: 
   );
 }
 
-/**
- * The answer text of one "messages" item, once: LangGraph streams a model's tokens as chunks and then, at the node's
- * end, emits the node's stored reply as a whole message when its id differs from the chunks' (the runtime gives every
- * reply its own id, the chunks carry the endpoint's). A whole message from a task that streamed is skipped; from one
- * that did not (a model that does not stream), it is the answer.
- */
-function tokensOf([message, metadata]: [MessageLike, unknown], context: ChatStreamContext): ChatEvent[] {
+/** The answer text of one "messages" item (the runtime gives a reply's tokens and the stored reply one id, so LangGraph emits each answer once). */
+function tokensOf([message]: [MessageLike, unknown]): ChatEvent[] {
   if (messageType(message) !== "ai") return [];
-  const task = taskOf(metadata);
-  if (typeof message.concat === "function") {
-    if (task !== undefined) context.streamedTasks.add(task);
-  } else if (task !== undefined) {
-    if (context.streamedTasks.has(task)) return [];
-    context.streamedTasks.add(task);
-  }
   const text = textOf(message.content);
   return text === "" ? [] : [{ type: "token", text }];
-}
-
-function taskOf(metadata: unknown): string | undefined {
-  const fields = metadata as { langgraph_checkpoint_ns?: unknown; checkpoint_ns?: unknown } | undefined;
-  const task = fields?.langgraph_checkpoint_ns ?? fields?.checkpoint_ns;
-  return typeof task === "string" && task !== "" ? task : undefined;
 }
 
 function eventsFromMessages(messages: readonly MessageLike[], context: ChatStreamContext): ChatEvent[] {
