@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { SKILL_DIAGNOSTIC_CODES } from "../packages/core/src/skill/diagnostic-codes.js";
+import { SKILL_DIAGNOSTIC_CODES } from "../packages/core/src/errors/diagnostic-codes.js";
 import { loadSkill } from "../packages/core/src/skill/load-skill.js";
 import { readSkillProperties } from "../packages/core/src/skill/read-skill-properties.js";
 import { validateSkill } from "../packages/core/src/skill/validate-skill.js";

@@ -8,15 +8,15 @@ export { SkillgraphError, type SkillgraphErrorOptions } from "./errors/skillgrap
 export type { SkillgraphErrorCode, SkillPathReason } from "./errors/error-codes.js";
 export { SkillNotFoundError } from "./errors/skill-not-found-error.js";
 export { SkillPathError } from "./errors/skill-path-error.js";
-export { SkillLoadError } from "./errors/skill-load-error.js";
+export { SkillLoadError } from "./skill/skill-load-error.js";
 export { InvalidOptionsError } from "./errors/invalid-options-error.js";
-export { SkillDriftError, type SkillDriftPolicy } from "./errors/skill-drift-error.js";
+export { SkillDriftError, type SkillDriftPolicy } from "./load-state/skill-drift-error.js";
 export { SkillSourceError, type SkillSourceProblem } from "./errors/skill-source-error.js";
 export type { LoadedSkillDrift } from "./load-state/load-state-types.js";
 
 // skills: types, loading, validation (lower-level SKILL.md reading: @skillgraph/core/skill)
+export type { DiagnosticSeverity } from "./errors/diagnostic-codes.js";
 export type {
-  DiagnosticSeverity,
   Skill,
   SkillDiagnostic,
   SkillLayer,

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { InvalidOptionsError } from "./invalid-options-error.js";
-import { SkillDriftError } from "./skill-drift-error.js";
-import { SkillLoadError } from "./skill-load-error.js";
+import { SkillDriftError } from "../load-state/skill-drift-error.js";
+import { SkillLoadError } from "../skill/skill-load-error.js";
 import { SkillNotFoundError } from "./skill-not-found-error.js";
 import { SkillPathError } from "./skill-path-error.js";
 import { SkillgraphError } from "./skillgraph-error.js";
@@ -38,8 +38,8 @@ async function secondCopy(): Promise<ErrorModule> {
     import("./skillgraph-error.js"),
     import("./skill-not-found-error.js"),
     import("./skill-path-error.js"),
-    import("./skill-load-error.js"),
-    import("./skill-drift-error.js"),
+    import("../skill/skill-load-error.js"),
+    import("../load-state/skill-drift-error.js"),
     import("./invalid-options-error.js"),
   ]);
   return Object.assign({}, ...modules) as ErrorModule;

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { SKILL_DIAGNOSTIC_CODES } from "../skill/diagnostic-codes.js";
+import { SKILL_DIAGNOSTIC_CODES } from "./diagnostic-codes.js";
 import { SKILLGRAPH_ERROR_CODES, SOURCE_DIAGNOSTIC_CODES, docsUrlForCode } from "./error-codes.js";
 
 const repoRoot = join(dirname(fileURLToPath(import.meta.url)), "../../../..");

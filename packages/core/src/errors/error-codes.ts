@@ -1,4 +1,4 @@
-import { SKILL_DIAGNOSTIC_CODES, type SkillDiagnosticCode } from "../skill/diagnostic-codes.js";
+import { SKILL_DIAGNOSTIC_CODES, type SkillDiagnosticCode } from "./diagnostic-codes.js";
 
 /** Where docs/errors.md is published; each code is an anchor in it (SKILL.md codes are anchors in docs/diagnostics.md). */
 export const SKILLGRAPH_DOCS_URL = "https://github.com/skillgraph/skillgraph/blob/main/docs";

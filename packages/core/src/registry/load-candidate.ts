@@ -3,7 +3,7 @@ import { confinedFolderIsRaceFree } from "../safe-fs/confined-folder.js";
 import { isInsideFolder } from "../safe-fs/is-inside-folder.js";
 import { SkillgraphError } from "../errors/skillgraph-error.js";
 import { splitFrontmatter } from "../skill/split-frontmatter.js";
-import { SkillLoadError } from "../errors/skill-load-error.js";
+import { SkillLoadError } from "../skill/skill-load-error.js";
 import { loadSkill, loadSkillFromText } from "../skill/load-skill.js";
 import { assembleSkill, sha256Hex } from "../skill/assemble-skill.js";
 import { readListedSkillMd, readSkillMdFile, skillDirName } from "../skill/read-skill-file.js";

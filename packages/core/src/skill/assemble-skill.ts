@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { SkillLoadError } from "../errors/skill-load-error.js";
+import { SkillLoadError } from "./skill-load-error.js";
 import { buildSkillMetadata } from "./build-skill-metadata.js";
 import { parseSkillMd } from "./parse-skill-md.js";
 import type { SkillDialect } from "./skill-dialect.js";

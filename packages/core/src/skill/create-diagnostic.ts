@@ -1,4 +1,4 @@
-import { SKILL_DIAGNOSTIC_CODES, type SkillDiagnosticCode } from "./diagnostic-codes.js";
+import { SKILL_DIAGNOSTIC_CODES, type SkillDiagnosticCode } from "../errors/diagnostic-codes.js";
 import type { SkillDiagnostic } from "./skill-types.js";
 
 /** Where a diagnostic points: the file (or folder) and, when known, the field and 1-based line/column. */

@@ -3,7 +3,7 @@ import { mkdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
-import { SkillLoadError } from "../errors/skill-load-error.js";
+import { SkillLoadError } from "./skill-load-error.js";
 import { skillText, useTempFolder, yamlBomb } from "./__fixtures__/skill-folders.js";
 import { loadSkill, loadSkillFile, loadSkillFromText } from "./load-skill.js";
 import type { SkillOrigin } from "./skill-types.js";

@@ -1,5 +1,5 @@
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
-import { SkillLoadError } from "../errors/skill-load-error.js";
+import { SkillLoadError } from "./skill-load-error.js";
 import { assembleSkill } from "./assemble-skill.js";
 import { checkReadSkillMdOptions, readSkillMdFile, skillDirName, type ReadSkillMdOptions } from "./read-skill-file.js";
 import type { SkillFileIdentity } from "./skill-file-identity.js";

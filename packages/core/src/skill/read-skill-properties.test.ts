@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SkillLoadError } from "../errors/skill-load-error.js";
+import { SkillLoadError } from "./skill-load-error.js";
 import { skillText, useTempFolder } from "./__fixtures__/skill-folders.js";
 import { readSkillProperties, skillPropertiesToDict } from "./read-skill-properties.js";
 

@@ -1,4 +1,4 @@
-import { SkillLoadError } from "../errors/skill-load-error.js";
+import { SkillLoadError } from "./skill-load-error.js";
 import { createDiagnostic } from "./create-diagnostic.js";
 import { parseSkillMd } from "./parse-skill-md.js";
 import { pyStrip } from "./python-string.js";

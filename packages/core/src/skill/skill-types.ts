@@ -1,5 +1,4 @@
-/** How serious a diagnostic is: `error` breaks the spec (strict loading refuses the skill), `warning` is advice. */
-export type DiagnosticSeverity = "error" | "warning";
+import type { DiagnosticSeverity } from "../errors/diagnostic-codes.js";
 
 /** One problem found in a skill, as data: a stable `code`, the file it concerns and, when known, the field. */
 export interface SkillDiagnostic {

@@ -1,5 +1,5 @@
 import { resolve } from "node:path";
-import { SkillLoadError } from "../errors/skill-load-error.js";
+import { SkillLoadError } from "./skill-load-error.js";
 import { assembleSkill } from "./assemble-skill.js";
 import { parseSkillMd } from "./parse-skill-md.js";
 import { checkReadSkillMdOptions, readSkillMdFile, skillDirName, type ReadSkillMdOptions } from "./read-skill-file.js";

@@ -1,7 +1,7 @@
-import type { SkillDiagnosticCode } from "../skill/diagnostic-codes.js";
-import type { SkillDiagnostic } from "../skill/skill-types.js";
-import { isSkillDiagnosticCode } from "./error-codes.js";
-import { SkillgraphError } from "./skillgraph-error.js";
+import type { SkillDiagnosticCode } from "../errors/diagnostic-codes.js";
+import type { SkillDiagnostic } from "./skill-types.js";
+import { isSkillDiagnosticCode } from "../errors/error-codes.js";
+import { SkillgraphError } from "../errors/skillgraph-error.js";
 
 const marker = Symbol.for("skillgraph.error.SkillLoadError");
 

@@ -1,5 +1,5 @@
-import type { LoadedSkillDrift } from "../load-state/load-state-types.js";
-import { SkillgraphError } from "./skillgraph-error.js";
+import type { LoadedSkillDrift } from "./load-state-types.js";
+import { SkillgraphError } from "../errors/skillgraph-error.js";
 
 const marker = Symbol.for("skillgraph.error.SkillDriftError");
 

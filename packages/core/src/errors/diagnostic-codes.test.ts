@@ -2,8 +2,8 @@ import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { SKILL_DIAGNOSTIC_CODES, type SkillDiagnosticCode } from "./diagnostic-codes.js";
-import { skillText, useTempFolder, yamlBomb } from "./__fixtures__/skill-folders.js";
-import { validateSkill, type ValidateSkillOptions } from "./validate-skill.js";
+import { skillText, useTempFolder, yamlBomb } from "../skill/__fixtures__/skill-folders.js";
+import { validateSkill, type ValidateSkillOptions } from "../skill/validate-skill.js";
 
 const temp = useTempFolder("skillgraph-codes-");
 const valid = (name: string) => `name: ${name}\ndescription: Does things.`;

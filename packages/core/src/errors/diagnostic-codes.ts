@@ -1,4 +1,5 @@
-import type { DiagnosticSeverity } from "./skill-types.js";
+/** How serious a diagnostic is: `error` breaks the spec (strict loading refuses the skill), `warning` is advice. */
+export type DiagnosticSeverity = "error" | "warning";
 
 /**
  * Every diagnostic code a SKILL.md check can report, with its severity and a one-line summary.
