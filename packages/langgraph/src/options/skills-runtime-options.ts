@@ -9,7 +9,7 @@ import {
   type SkillCatalog,
   type SkillDriftPolicy,
 } from "../internal/core.js";
-import { READ_SKILL, SEARCH_SKILLS } from "../tools/discovery-tool-names.js";
+import { READ_SKILL, SEARCH_SKILLS } from "./discovery-tool-names.js";
 import { integerSchema } from "../internal/core.js";
 import { oneOfSchema, shapeSchema } from "./option-schemas.js";
 

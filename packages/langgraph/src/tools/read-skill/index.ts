@@ -1,6 +1,6 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
-import { READ_SKILL } from "../discovery-tool-names.js";
+import { READ_SKILL } from "../../options/discovery-tool-names.js";
 import { installHints, type SkillDependencies } from "../../internal/core.js";
 import { runsInInterceptor, skillNameSchema } from "../skill-name-schema.js";
 import {
@@ -13,7 +13,7 @@ import {
 import { asksForDocs, type DocSelection, MAX_SELECTED_DOCS, selectDocs } from "./doc-selection.js";
 
 /** Name of the level-2 tool. */
-export { READ_SKILL } from "../discovery-tool-names.js";
+export { READ_SKILL } from "../../options/discovery-tool-names.js";
 
 const MAX_LISTED_FILES = 50;
 

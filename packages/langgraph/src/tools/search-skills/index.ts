@@ -1,13 +1,13 @@
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { z } from "zod";
-import { SEARCH_SKILLS } from "../discovery-tool-names.js";
+import { SEARCH_SKILLS } from "../../options/discovery-tool-names.js";
 import { runsInInterceptor } from "../skill-name-schema.js";
 import { toolError, type SkillsToolContext, type SkillsToolOutcome } from "../skills-tool-context.js";
 import { QUERIES_DESCRIPTION, QUERY_DESCRIPTION, SEARCH_SKILLS_DESCRIPTION } from "./description.js";
 import { MAX_SEARCH_PHRASING_LENGTH, MAX_SEARCH_PHRASINGS, searchPhrasings } from "./search-phrasings.js";
 
 /** Name of the search tool. */
-export { SEARCH_SKILLS } from "../discovery-tool-names.js";
+export { SEARCH_SKILLS } from "../../options/discovery-tool-names.js";
 
 /** The model-facing `search_skills` tool (schema only; the interceptor runs it). */
 export function buildSearchSkillsTool(): StructuredToolInterface {
