@@ -6,7 +6,7 @@ export type { ShellHook } from "./hook/create-shell-hook.js";
 /** The shell as a `createAgent` middleware, composed beside `createSkillsMiddleware` (same runtime as the hook). */
 export { createShellMiddleware } from "./middleware/create-shell-middleware.js";
 export type { ShellMiddleware } from "./middleware/create-shell-middleware.js";
-export type { ShellHandles } from "./runtime/shell-toolkit.js";
+export type { ShellHandles } from "./hook/shell-toolkit.js";
 export type {
   ApprovalCandidate,
   ApprovalCommand,
@@ -14,8 +14,8 @@ export type {
   ShellApprovalRequest,
   ShellHookOptions,
   ShellToolName,
-} from "./hook/shell-hook-options.js";
-export type { ShellSkillCatalog } from "./hook/skills-tool-hook.js";
+} from "./options/shell-hook-options.js";
+export type { ShellSkillCatalog } from "./options/skills-tool-hook.js";
 export { invisibleCharacters, showInvisibleCharacters } from "./policy/invisible-characters.js";
 export type { StagedFile } from "./workspace/thread-workspaces.js";
 export { createLocalExecutor } from "./executor/local-executor.js";

@@ -2,7 +2,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import type { ArtifactStore } from "../artifacts/artifact-store.js";
 import type { CommandPlan, CommandSkill } from "../policy/command-check-types.js";
-import type { CommandCallInput, OutputsManifest } from "../tools/command-call-input.js";
+import type { CommandCallInput, OutputsManifest } from "./command-call-input.js";
 import type { SkippedAttachment } from "../workspace/attachment-staging.js";
 import type { OutputMatcher } from "../workspace/output-globs.js";
 

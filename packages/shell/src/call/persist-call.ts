@@ -1,4 +1,4 @@
-import { saveArtifacts, type SavedArtifact } from "../artifacts/command-artifacts.js";
+import { saveArtifacts, type SavedArtifact } from "./command-artifacts.js";
 import type { ShellRuntime } from "../runtime/shell-runtime.js";
 import type { StagedCall } from "./call-types.js";
 import type { CollectedCall } from "./collect-call.js";

@@ -1,13 +1,13 @@
 // The plan step of a tool call: the thread's workspace and the skill's environment, then one parse of the line and
 // every command it can run checked against the policy.
-import { prepareSkillEnvironment } from "../environments/prepare-skill-environment.js";
+import { prepareSkillEnvironment } from "./prepare-skill-environment.js";
 import type { CommandPlan } from "../policy/command-check-types.js";
 import { planCommand } from "../policy/plan-command.js";
 import { type Refusal, refusal } from "../policy/refusal.js";
 import { missingRequirements } from "../requirements/check-requirements.js";
 import type { ShellRuntime } from "../runtime/shell-runtime.js";
 import type { CallSkills, PlannedCall, ValidatedCall } from "./call-types.js";
-import type { CommandCallInput } from "../tools/command-call-input.js";
+import type { CommandCallInput } from "./command-call-input.js";
 
 /** A planned line: the plan and the line as shown to the model and the approver (paths as the command sees them). */
 export type PlannedLine = { ok: true; plan: CommandPlan; display: string } | Refusal;

@@ -6,7 +6,7 @@ import { loadBashParser } from "../command/bash-parser.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import { threadIdOf } from "../runtime/loaded-skill-names.js";
 import type { ShellRuntime } from "../runtime/shell-runtime.js";
-import type { CommandCallInput } from "../tools/command-call-input.js";
+import type { CommandCallInput } from "./command-call-input.js";
 import { oneCallThread } from "../workspace/thread-workspaces.js";
 import { approvePlannedCall } from "./approve-call.js";
 import { collectCall } from "./collect-call.js";
@@ -19,7 +19,7 @@ import { startSession } from "./start-session.js";
 import { refusalPayload, resultPayload } from "./tool-payload.js";
 import { validateCall } from "./validate-call.js";
 
-export type { CommandCallInput, OutputsManifest } from "../tools/command-call-input.js";
+export type { CommandCallInput, OutputsManifest } from "./command-call-input.js";
 
 function isRefusal<T extends object>(value: T | Refusal): value is Refusal {
   return "ok" in value && value.ok === false;

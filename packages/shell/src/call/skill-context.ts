@@ -3,7 +3,7 @@ import type { CommandSkill } from "../policy/command-check-types.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import { loadedSkillNames } from "../runtime/loaded-skill-names.js";
 import type { ShellRuntime } from "../runtime/shell-runtime.js";
-import type { CommandCallInput } from "../tools/command-call-input.js";
+import type { CommandCallInput } from "./command-call-input.js";
 import type { CallSkills } from "./call-types.js";
 
 function toCommandSkill(runtime: ShellRuntime, name: string): CommandSkill | undefined {

@@ -1,8 +1,8 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { artifactStoreFor } from "../artifacts/command-artifacts.js";
+import { artifactStoreFor } from "./command-artifacts.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import type { ShellRuntime } from "../runtime/shell-runtime.js";
-import type { CommandCallInput } from "../tools/command-call-input.js";
+import type { CommandCallInput } from "./command-call-input.js";
 import { compileOutputGlobs } from "../workspace/output-globs.js";
 import { isOneCallThread } from "../workspace/thread-workspaces.js";
 import type { ValidatedCall } from "./call-types.js";

@@ -5,7 +5,7 @@ import path from "node:path";
 import { z } from "zod";
 import { withConfinedFolder } from "../internal/core.js";
 import { integerSchema, MAX_TIMER_MS } from "../internal/core.js";
-import { absolutePath, stringList } from "../options/zod-options.js";
+import { absolutePath, stringList } from "../internal/zod-options.js";
 import { parseRequirementLine } from "./requirement-line.js";
 
 /** Where a skill declares the Python packages its scripts need (the first that exists). */

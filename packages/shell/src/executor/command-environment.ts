@@ -2,7 +2,7 @@ import path from "node:path";
 import { DEFAULT_FIXED_PATH } from "../policy/program-resolution.js";
 import type { CommandView, ExecutionRequest } from "./executor-types.js";
 import { RUN_MARKER_ENV } from "./process-tree.js";
-import { workspaceVariables } from "../workspace/workspace-variables.js";
+import { workspaceVariables } from "../command/workspace-variables.js";
 
 /**
  * Git configuration keys that name a program to run, each given a value that runs nothing (command-line scope, which

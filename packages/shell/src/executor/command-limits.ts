@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { InvalidOptionsError } from "../internal/core.js";
 import { integerSchema, parseOptions } from "../internal/core.js";
-import { booleanOption } from "../options/zod-options.js";
+import { booleanOption } from "../internal/zod-options.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { detectCgroupHost, type CgroupHost } from "./command-cgroup.js";
 

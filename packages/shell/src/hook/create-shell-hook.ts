@@ -1,6 +1,6 @@
-import { createShellToolkit, type ShellHandles } from "../runtime/shell-toolkit.js";
-import type { ShellHookOptions } from "./shell-hook-options.js";
-import type { SkillsToolHook } from "./skills-tool-hook.js";
+import { createShellToolkit, type ShellHandles } from "./shell-toolkit.js";
+import type { ShellHookOptions } from "../options/shell-hook-options.js";
+import type { SkillsToolHook } from "../options/skills-tool-hook.js";
 
 /** The hook plus what an application needs around it: the executor in use, workspaces, staging. */
 export interface ShellHook extends SkillsToolHook, Omit<ShellHandles, "dispose"> {

@@ -1,12 +1,12 @@
 import { ToolMessage } from "@langchain/core/messages";
 import { getCurrentTaskInput } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import type { ShellHookOptions } from "../hook/shell-hook-options.js";
-import { SHELL_TOOL_NAMES } from "../hook/shell-hook-options.js";
-import type { SkillsToolHookContext } from "../hook/skills-tool-hook.js";
+import type { ShellHookOptions } from "../options/shell-hook-options.js";
+import { SHELL_TOOL_NAMES } from "../options/shell-hook-options.js";
+import type { SkillsToolHookContext } from "../options/skills-tool-hook.js";
 import type { SkillMetadata } from "../internal/core.js";
 import { loadedNamesInState, threadIdOf } from "../runtime/loaded-skill-names.js";
-import { createShellToolkit, type ShellHandles, type ShellToolkit } from "../runtime/shell-toolkit.js";
+import { createShellToolkit, type ShellHandles, type ShellToolkit } from "../hook/shell-toolkit.js";
 
 /** The shell as a `createAgent` middleware, with the workspace handles of the shell hook. */
 export type ShellMiddleware = ReturnType<typeof createMiddleware> & ShellHandles;

@@ -10,7 +10,7 @@ import type { CommandCheck, CommandCheckInput } from "./command-check-types.js";
 import type { CommandPolicy } from "./command-policy.js";
 import { checkEnvName } from "./env-names.js";
 import { hasParentSegment, realpathOfNearest, realpathOrUndefined } from "./path-confinement.js";
-import { workspaceVariables } from "../workspace/workspace-variables.js";
+import { workspaceVariables } from "../command/workspace-variables.js";
 import { type Refusal, refusal } from "./refusal.js";
 
 export type {

@@ -3,7 +3,7 @@
 import path from "node:path";
 import { z } from "zod";
 import { InvalidOptionsError } from "../internal/core.js";
-import { absolutePath, stringList } from "../options/zod-options.js";
+import { absolutePath, stringList } from "../internal/zod-options.js";
 import type { ApprovalCandidate } from "./approval-types.js";
 import {
   DEFAULT_ALLOWED_ENV_NAMES,

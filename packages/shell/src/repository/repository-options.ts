@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { integerSchema, parseOptions } from "../internal/core.js";
-import { booleanOption } from "../options/zod-options.js";
+import { booleanOption } from "../internal/zod-options.js";
 
 /** How the bubblewrap executor treats the git repositories a command can reach (`bubblewrap.repository`). */
 export const repositoryOptionsSchema = z

@@ -7,7 +7,7 @@ import {
   shellHookOptionsSchema,
   type ParsedShellOptions,
   type ShellHookOptions,
-} from "../hook/shell-hook-options.js";
+} from "../options/shell-hook-options.js";
 import { parseOptions } from "../internal/core.js";
 import { compileApprovalRules } from "../policy/approval-rules.js";
 import { commandPolicy } from "../policy/policy-options.js";

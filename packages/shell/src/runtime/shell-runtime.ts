@@ -3,8 +3,8 @@ import type { CommandPolicy } from "../policy/command-policy.js";
 import type { ResolvedArtifacts } from "../artifacts/artifact-options.js";
 import type { CommandExecutor } from "../executor/executor-types.js";
 import type { CommandLimits } from "../executor/command-limits.js";
-import type { ShellHookOptions, ShellToolName } from "../hook/shell-hook-options.js";
-import type { ShellSkillCatalog } from "../hook/skills-tool-hook.js";
+import type { ShellHookOptions, ShellToolName } from "../options/shell-hook-options.js";
+import type { ShellSkillCatalog } from "../options/skills-tool-hook.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import type { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
 

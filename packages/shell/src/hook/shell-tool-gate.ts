@@ -7,9 +7,9 @@ import type { CommandSkill } from "../policy/plan-command.js";
 import { preflightCommand } from "../policy/plan-command.js";
 import { grantOf } from "../policy/command-rules.js";
 import { NO_THREAD } from "../workspace/thread-workspaces.js";
-import type { ShellToolName } from "../hook/shell-hook-options.js";
-import type { SkillsToolAuthorization, SkillsToolHookContext } from "../hook/skills-tool-hook.js";
-import type { ShellRuntime } from "./shell-runtime.js";
+import type { ShellToolName } from "../options/shell-hook-options.js";
+import type { SkillsToolAuthorization, SkillsToolHookContext } from "../options/skills-tool-hook.js";
+import type { ShellRuntime } from "../runtime/shell-runtime.js";
 
 /**
  * Whether a loaded skill has a `scripts/` folder, checked on every request (one stat per loaded skill, a few

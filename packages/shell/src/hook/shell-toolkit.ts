@@ -2,14 +2,14 @@
 // once from the options, the tools, the gate (visible tools, authorize) and the workspace handles.
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { loadBashParser } from "../command/bash-parser.js";
-import type { ShellHookOptions } from "../hook/shell-hook-options.js";
-import type { SkillsToolAuthorization, SkillsToolHookContext } from "../hook/skills-tool-hook.js";
+import type { ShellHookOptions } from "../options/shell-hook-options.js";
+import type { SkillsToolAuthorization, SkillsToolHookContext } from "../options/skills-tool-hook.js";
 import { createRunSkillScriptTool } from "../tools/run-skill-script/index.js";
 import { createShellSessionTools } from "../tools/shell-session/index.js";
 import { createShellTool } from "../tools/shell/index.js";
 import type { StagedFile } from "../workspace/thread-workspaces.js";
-import { createShellRuntime } from "./create-shell-runtime.js";
-import type { ShellRuntime } from "./shell-runtime.js";
+import { createShellRuntime } from "../runtime/create-shell-runtime.js";
+import type { ShellRuntime } from "../runtime/shell-runtime.js";
 import { authorize, visibleTools } from "./shell-tool-gate.js";
 
 /** What an application needs around the shell tools: the executor in use, workspaces, staging, clean-up. */

@@ -9,7 +9,7 @@ import type { BubblewrapExecutorOptions } from "../executor/bubblewrap-executor.
 import { commandLimitsOptionSchema } from "../executor/command-limits.js";
 import type { CommandExecutor } from "../executor/executor-types.js";
 import { integerSchema, MAX_TIMER_MS } from "../internal/core.js";
-import { absolutePath, booleanOption } from "../options/zod-options.js";
+import { absolutePath, booleanOption } from "../internal/zod-options.js";
 import { policyOptionFields } from "../policy/policy-options.js";
 import type { ShellSkillCatalog } from "./skills-tool-hook.js";
 

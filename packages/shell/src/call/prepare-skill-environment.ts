@@ -11,7 +11,7 @@ import {
   readSkillRequirements,
   withInstallFolder,
   type SkillRequirements,
-} from "./skill-environments.js";
+} from "../environments/skill-environments.js";
 import type { ShellApprovalRequest } from "../policy/approval-types.js";
 import type { CommandSkill } from "../policy/plan-command.js";
 import { refusal, type Refusal } from "../policy/refusal.js";

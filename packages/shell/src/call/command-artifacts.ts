@@ -1,9 +1,9 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { getStore } from "@langchain/langgraph";
-import { ArtifactQuotaError } from "./artifact-quota-error.js";
+import { ArtifactQuotaError } from "../artifacts/artifact-quota-error.js";
 import { createHash } from "node:crypto";
-import { artifactNameFor, type ArtifactNaming } from "./artifact-names.js";
-import { artifactStoreFromBaseStore, type Artifact, type ArtifactStore } from "./artifact-store.js";
+import { artifactNameFor, type ArtifactNaming } from "../artifacts/artifact-names.js";
+import { artifactStoreFromBaseStore, type Artifact, type ArtifactStore } from "../artifacts/artifact-store.js";
 import type { CollectedFile } from "../workspace/collect-output-files.js";
 import { withConfinedFolder } from "../internal/core.js";
 import type { ShellRuntime } from "../runtime/shell-runtime.js";
