@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { processIO } from "./cli-io.js";
+import { processIO } from "./io/cli-io.js";
 import { runCli } from "./run-cli.js";
 
 try {

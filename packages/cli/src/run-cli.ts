@@ -1,11 +1,11 @@
 import { readFileSync } from "node:fs";
 import { SkillgraphError } from "@skillgraph/core";
-import type { CliIO, CommandRun } from "./cli-io.js";
-import { CliError } from "./cli-error.js";
+import type { CliIO, CommandRun } from "./io/cli-io.js";
+import { CliError } from "./io/cli-error.js";
 import { formatCommandHelp, type CommandHelp } from "./output/command-help.js";
 import { terminalSafeLine } from "./output/terminal-safe.js";
 import { joinNegativeNumbers, suggestCommand } from "./suggest-command.js";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "./io/usage-error.js";
 
 /** What a command folder exports: its runner and its help (options with defaults, examples). */
 export interface CommandModule {

@@ -1,5 +1,5 @@
 import { PassThrough, Writable } from "node:stream";
-import type { CliIO } from "../cli-io.js";
+import type { CliIO } from "../io/cli-io.js";
 
 /** A CliIO whose output is collected into strings, for tests. */
 export function captureIO(cwd: string, env: NodeJS.ProcessEnv = {}): CliIO & { out(): string; err(): string } {

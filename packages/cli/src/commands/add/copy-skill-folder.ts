@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
 import { lstat, mkdir, open, readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { CliError } from "../../cli-error.js";
+import { CliError } from "../../io/cli-error.js";
 
 /** What a copy did: files and folders copied, and what it skipped (symlinks, never followed; anything else odd). */
 export interface CopyReport {

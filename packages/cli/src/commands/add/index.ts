@@ -4,11 +4,11 @@ import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { skillsFromDirectory, skillsFromPackage, validateSkill, type SkillCandidate } from "@skillgraph/core";
-import type { CliIO } from "../../cli-io.js";
-import { CliError } from "../../cli-error.js";
+import type { CliIO } from "../../io/cli-io.js";
+import { CliError } from "../../io/cli-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { UsageError } from "../../usage-error.js";
+import { UsageError } from "../../io/usage-error.js";
 import { copySkillFolder } from "./copy-skill-folder.js";
 
 export const usage = "skillgraph add PATH|NPM-PACKAGE [--dir DIR] [--force] [--json]";

@@ -5,10 +5,10 @@ import { existsSync } from "node:fs";
 import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
 import { dirname, join, resolve } from "node:path";
 import { loadAgentFile, type AgentFile, type AgentModelParameters } from "@skillgraph/core/agent-file";
-import type { CliIO } from "../../cli-io.js";
-import { CliError } from "../../cli-error.js";
-import { sessionsUrl } from "../../sessions-url.js";
-import { UsageError } from "../../usage-error.js";
+import type { CliIO } from "../../io/cli-io.js";
+import { CliError } from "../../io/cli-error.js";
+import { sessionsUrl } from "../../stores/sessions-url.js";
+import { UsageError } from "../../io/usage-error.js";
 
 /** What an agent name may be: a letter or digit, then letters, digits, `.`, `_`, `-` (64 at most). */
 export const AGENT_NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;

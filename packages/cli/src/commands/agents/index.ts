@@ -1,10 +1,10 @@
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadAgentFile, type AgentFile } from "@skillgraph/core/agent-file";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { UsageError } from "../../usage-error.js";
+import { UsageError } from "../../io/usage-error.js";
 import { agentsFolder, deleteNamedAgent, listNamedAgents, loadNamedAgent, saveNamedAgent } from "./agent-store.js";
 
 /** One-line usage shown by `skillgraph agents --help` and on usage errors. */

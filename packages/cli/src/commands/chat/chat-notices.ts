@@ -1,7 +1,7 @@
 // The activity lines chat writes to stderr around the conversation (all hidden by --quiet): which session, how scripts
 // run, missing skills, repaired tool calls, and the REPL's greeting.
 import type { SkillCatalog } from "@skillgraph/core";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import type { ChatEndpoint } from "./chat-endpoint.js";

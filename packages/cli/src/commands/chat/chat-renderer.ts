@@ -1,4 +1,4 @@
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import { createSpinner } from "../../output/spinner.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafe, terminalSafeLine } from "../../output/terminal-safe.js";

@@ -1,7 +1,7 @@
 import { createInterface } from "node:readline";
 import type { SkillCatalog } from "@skillgraph/core";
 import type { ShellApprovalRequest } from "@skillgraph/shell";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import type { ChatAgent } from "./create-chat-agent.js";

@@ -1,9 +1,9 @@
 // Where a chat keeps its conversation and its files. Every chat is a checkpointed session (SQLite by default) unless
 // --ephemeral; resume it with --session NAME.
 import type { AgentFile } from "@skillgraph/core/agent-file";
-import type { CliIO } from "../../cli-io.js";
-import { sessionWorkspaceRoot } from "../../session-workspaces.js";
-import { sessionsUrl } from "../../sessions-url.js";
+import type { CliIO } from "../../io/cli-io.js";
+import { sessionWorkspaceRoot } from "../../stores/session-workspaces.js";
+import { sessionsUrl } from "../../stores/sessions-url.js";
 import type { ChatOptions } from "./chat-options.js";
 import { openChatSession, type ChatSession } from "./open-chat-session.js";
 

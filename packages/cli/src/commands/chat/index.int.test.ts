@@ -9,7 +9,7 @@ import {
   textOf,
   type OpenAICompatibleServer,
 } from "../../../../../test/support/openai-compatible-server.js";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import { NO_ENDPOINT_MESSAGE } from "./chat-endpoint.js";
 import { run } from "./index.js";
 

@@ -1,10 +1,10 @@
 import type { AgentFile } from "@skillgraph/core/agent-file";
 import { acquireSessionLease, closeCheckpointer, type SessionLease } from "@skillgraph/checkpoint";
-import { checkedOptions } from "../../checked-options.js";
-import type { CliIO } from "../../cli-io.js";
+import { checkedOptions } from "../../io/checked-options.js";
+import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
-import { SESSIONS_URL_HELP } from "../../sessions-url.js";
-import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
+import { SESSIONS_URL_HELP } from "../../stores/sessions-url.js";
+import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
 import { loadAgentFileOrNamed } from "../agents/agent-store.js";
 import {
   chatEndpointFor,

@@ -1,4 +1,4 @@
-import { CliError } from "../../cli-error.js";
+import { CliError } from "../../io/cli-error.js";
 
 /** A model call (every attempt of it, retries included) did not finish within the wall-clock limit (`--timeout`). */
 export class ModelCallTimeoutError extends CliError {

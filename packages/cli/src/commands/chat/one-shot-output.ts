@@ -1,4 +1,4 @@
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import { terminalSafe, terminalSafeLine } from "../../output/terminal-safe.js";
 import type { ChatEvent } from "./chat-event.js";
 import type { ChatRenderer } from "./chat-renderer.js";

@@ -12,7 +12,7 @@ import {
   type OpenAICompatibleServer,
   type ScriptedReply,
 } from "../../../../../test/support/openai-compatible-server.js";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import { run } from "./index.js";
 
 const skills = fileURLToPath(new URL("../../../../../examples/skills", import.meta.url));

@@ -1,8 +1,8 @@
 // `skillgraph chat -p PROMPT`: one exchange, then exit. Only the final answer goes to stdout (streamed on a terminal),
 // or with --json one object describing the whole run; Ctrl-C cancels the run (exit 130).
 import type { SkillCatalog } from "@skillgraph/core";
-import type { CliIO } from "../../cli-io.js";
-import { CliError } from "../../cli-error.js";
+import type { CliIO } from "../../io/cli-io.js";
+import { CliError } from "../../io/cli-error.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import type { ChatRenderer } from "./chat-renderer.js";

@@ -4,13 +4,13 @@ import { createInterface } from "node:readline";
 import { parseArgs } from "node:util";
 import { SkillNotFoundError } from "@skillgraph/core";
 import { installSkillPythonEnvironment } from "@skillgraph/shell";
-import type { CliIO } from "../../cli-io.js";
-import { CliError } from "../../cli-error.js";
+import type { CliIO } from "../../io/cli-io.js";
+import { CliError } from "../../io/cli-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
-import { UsageError } from "../../usage-error.js";
+import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
+import { UsageError } from "../../io/usage-error.js";
 import { dependencyReport, somethingMissing, type DependencyReport } from "./dependency-report.js";
 
 /** One-line usage shown by `skillgraph deps --help` and on usage errors. */

@@ -1,10 +1,10 @@
 import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { buildRegistrySnapshot, defaultSnapshotFile, defaultSnapshotFolder } from "@skillgraph/core/snapshot";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import type { CommandHelp } from "../../output/command-help.js";
-import { checkSkillsFolder, skillSourcesFromArgs } from "../../skill-sources-from-args.js";
+import { checkSkillsFolder, skillSourcesFromArgs } from "../../stores/skill-sources-from-args.js";
 
 export const usage = "skillgraph index [--out FILE] [--strict] [--json] [--skills DIR]...";
 

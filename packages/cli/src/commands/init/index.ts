@@ -2,11 +2,11 @@ import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { validateSkill } from "@skillgraph/core";
-import type { CliIO } from "../../cli-io.js";
-import { CliError } from "../../cli-error.js";
+import type { CliIO } from "../../io/cli-io.js";
+import { CliError } from "../../io/cli-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { UsageError } from "../../usage-error.js";
+import { UsageError } from "../../io/usage-error.js";
 
 export const usage = "skillgraph init NAME [--dir DIR] [--description TEXT] [--json]";
 

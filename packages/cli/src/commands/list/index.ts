@@ -1,11 +1,11 @@
 import { parseArgs } from "node:util";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { formatTable, terminalColumns, truncate, visibleWidth } from "../../output/format-table.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
-import { openSkillStore } from "../../open-skill-store.js";
+import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
+import { openSkillStore } from "../../stores/open-skill-store.js";
 
 export const usage = "skillgraph list [--json] [--verbose] [--skills DIR]... [--store URL]";
 

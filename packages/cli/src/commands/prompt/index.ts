@@ -3,11 +3,11 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadSkill, readSkillProperties, type SkillMetadata } from "@skillgraph/core";
 import { renderSkillsPrompt, toPrompt } from "@skillgraph/core/prompt";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafe } from "../../output/terminal-safe.js";
-import { checkSkillsFolder, loadSkillsFromArgs } from "../../skill-sources-from-args.js";
-import { UsageError } from "../../usage-error.js";
+import { checkSkillsFolder, loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
+import { UsageError } from "../../io/usage-error.js";
 
 export const usage =
   "skillgraph prompt [--chat [--system TEXT]] [--format xml|markdown] [--budget N] [--json] [--verbose] [PATH... | --skills DIR...]";

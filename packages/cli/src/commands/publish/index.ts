@@ -1,11 +1,11 @@
 import { parseArgs } from "node:util";
 import { publishSkillsToStore } from "@skillgraph/langgraph/store";
-import type { CliIO } from "../../cli-io.js";
-import { openSkillStore } from "../../open-skill-store.js";
-import { UsageError } from "../../usage-error.js";
+import type { CliIO } from "../../io/cli-io.js";
+import { openSkillStore } from "../../stores/open-skill-store.js";
+import { UsageError } from "../../io/usage-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { checkSkillsFolder } from "../../skill-sources-from-args.js";
+import { checkSkillsFolder } from "../../stores/skill-sources-from-args.js";
 
 export const usage = "skillgraph publish FOLDER --store URL [--namespace A/B] [--json]";
 

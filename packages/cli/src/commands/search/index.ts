@@ -1,13 +1,13 @@
 import { dirname } from "node:path";
 import { parseArgs } from "node:util";
 import { createSearchIndex } from "@skillgraph/core/search";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { formatTable, terminalColumns, truncate, visibleWidth } from "../../output/format-table.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
-import { UsageError } from "../../usage-error.js";
+import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
+import { UsageError } from "../../io/usage-error.js";
 
 export const usage = "skillgraph search QUERY [--json] [--limit K] [--verbose] [--skills DIR]...";
 

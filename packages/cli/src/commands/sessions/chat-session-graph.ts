@@ -5,7 +5,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { createSkillRegistry } from "@skillgraph/core";
-import { CliError } from "../../cli-error.js";
+import { CliError } from "../../io/cli-error.js";
 import { createChatAgent } from "../chat/create-chat-agent.js";
 
 /** A chat model placeholder: the sessions command builds the chat graph to read and repair state, never to answer. */

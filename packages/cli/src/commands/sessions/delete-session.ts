@@ -1,5 +1,5 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { removeSessionWorkspace, sessionWorkspaceRoot } from "../../session-workspaces.js";
+import { removeSessionWorkspace, sessionWorkspaceRoot } from "../../stores/session-workspaces.js";
 import type { SessionsContext } from "./sessions-command.js";
 import { requireStoredSession } from "./stored-session.js";
 

@@ -5,8 +5,8 @@ import { PassThrough, Writable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSessionGraph, userTurn } from "../../../../checkpoint/src/__fixtures__/session-graph.js";
 import { closeCheckpointer, createCheckpointer } from "@skillgraph/checkpoint";
-import type { CliIO } from "../../cli-io.js";
-import { UsageError } from "../../usage-error.js";
+import type { CliIO } from "../../io/cli-io.js";
+import { UsageError } from "../../io/usage-error.js";
 import { run } from "./index.js";
 
 function captureIO(cwd: string) {

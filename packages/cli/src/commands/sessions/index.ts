@@ -1,10 +1,10 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { closeCheckpointer, createCheckpointer } from "@skillgraph/checkpoint";
-import { checkedOptions } from "../../checked-options.js";
-import type { CliIO } from "../../cli-io.js";
+import { checkedOptions } from "../../io/checked-options.js";
+import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { createStyle } from "../../output/style.js";
-import { SESSIONS_URL_HELP, sessionsUrl } from "../../sessions-url.js";
+import { SESSIONS_URL_HELP, sessionsUrl } from "../../stores/sessions-url.js";
 import { deleteSession } from "./delete-session.js";
 import { listStoredSessions } from "./list-sessions.js";
 import { pruneSessions } from "./prune-sessions.js";

@@ -1,4 +1,4 @@
-import { UsageError } from "../../usage-error.js";
+import { UsageError } from "../../io/usage-error.js";
 
 const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 

@@ -1,6 +1,6 @@
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { checkpointStats, listSessions, pruneCheckpoints } from "@skillgraph/checkpoint";
-import { pruneSessionWorkspaces, workspacesFolder } from "../../session-workspaces.js";
+import { pruneSessionWorkspaces, workspacesFolder } from "../../stores/session-workspaces.js";
 import { formatBytes } from "./parse-duration.js";
 import type { SessionsContext } from "./sessions-command.js";
 import { requireStoredSession } from "./stored-session.js";

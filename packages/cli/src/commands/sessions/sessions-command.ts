@@ -1,9 +1,9 @@
 // `skillgraph sessions`' command line: parseArgs reads it, a zod schema checks it and types it as one action.
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import type { createStyle } from "../../output/style.js";
-import { UsageError } from "../../usage-error.js";
+import { UsageError } from "../../io/usage-error.js";
 import { parseDuration } from "./parse-duration.js";
 
 const sessionsFlags = {

@@ -16,7 +16,7 @@ import {
   textOf,
   type WireMessage,
 } from "../../../../../test/support/openai-compatible-server.js";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import { run as runChat } from "../chat/index.js";
 import { openChatSession } from "./chat-session-graph.js";
 import { run } from "./index.js";

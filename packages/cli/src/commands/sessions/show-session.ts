@@ -3,7 +3,7 @@ import { checkpointStats, inspectSession } from "@skillgraph/checkpoint";
 import { inspectHistory } from "@skillgraph/langgraph/repair";
 import { truncate } from "../../output/format-table.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
+import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
 import { openChatSession } from "./chat-session-graph.js";
 import { formatBytes } from "./parse-duration.js";
 import { damagedHistoryBlock, messageBody, messageJson } from "./session-history-output.js";

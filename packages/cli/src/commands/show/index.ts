@@ -1,12 +1,12 @@
 import { parseArgs } from "node:util";
 import { SkillNotFoundError } from "@skillgraph/core";
-import type { CliIO } from "../../cli-io.js";
-import { CliError } from "../../cli-error.js";
+import type { CliIO } from "../../io/cli-io.js";
+import { CliError } from "../../io/cli-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafe, terminalSafeLine } from "../../output/terminal-safe.js";
-import { loadSkillsFromArgs } from "../../skill-sources-from-args.js";
-import { UsageError } from "../../usage-error.js";
+import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
+import { UsageError } from "../../io/usage-error.js";
 
 export const usage = "skillgraph show NAME [--json] [--verbose] [--skills DIR]...";
 

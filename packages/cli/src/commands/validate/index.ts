@@ -1,5 +1,5 @@
-import { checkedOptions } from "../../checked-options.js";
-import type { CliIO } from "../../cli-io.js";
+import { checkedOptions } from "../../io/checked-options.js";
+import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { printValidation } from "./print-validation.js";
 import { skillFoldersToValidate } from "./skill-folders-to-validate.js";

@@ -1,5 +1,5 @@
 import { basename } from "node:path";
-import type { CliIO } from "../../cli-io.js";
+import type { CliIO } from "../../io/cli-io.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import type { ValidationResult } from "./validation-result.js";

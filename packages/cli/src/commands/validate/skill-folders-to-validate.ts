@@ -3,10 +3,10 @@
 import { existsSync, lstatSync, statSync } from "node:fs";
 import { basename, dirname, join, resolve } from "node:path";
 import { skillsFromDirectory } from "@skillgraph/core";
-import type { CliIO } from "../../cli-io.js";
-import { CliError } from "../../cli-error.js";
+import type { CliIO } from "../../io/cli-io.js";
+import { CliError } from "../../io/cli-error.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { checkSkillsFolder } from "../../skill-sources-from-args.js";
+import { checkSkillsFolder } from "../../stores/skill-sources-from-args.js";
 import { isUnopened, scanProblems, type ValidationResult } from "./validation-result.js";
 
 /** The skill folders to validate, and the entries a scan could not open (unreadable folders, dangling links). */

@@ -8,9 +8,9 @@ import {
   type SkillRegistry,
   type SkillSource,
 } from "@skillgraph/core";
-import type { CliIO } from "./cli-io.js";
-import { CliError } from "./cli-error.js";
-import { terminalSafeLine } from "./output/terminal-safe.js";
+import type { CliIO } from "../io/cli-io.js";
+import { CliError } from "../io/cli-error.js";
+import { terminalSafeLine } from "../output/terminal-safe.js";
 
 /** How many unloadable-skill reasons are printed without `--verbose`. */
 export const FIRST_REASONS = 3;

@@ -1,6 +1,6 @@
 import type { BaseStore } from "@langchain/langgraph";
 import { guardPostgresPool, redactUrl } from "@skillgraph/checkpoint";
-import { UsageError } from "./usage-error.js";
+import { UsageError } from "../io/usage-error.js";
 
 /**
  * Opens the LangGraph store a `--store URL` names: `postgres://` / `postgresql://` is a `PostgresStore` (tables created
