@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The code-shape rules for `packages/*/src` (tests and fixtures aside): no file over 450 lines, no function over
-// cyclomatic complexity 25, no import cycle. oxlint checks them (`.oxlintrc.shape.json`); this script compares what it
+// cyclomatic complexity 25, no function with more than 4 positional parameters (take an object), no import cycle. oxlint checks them (`.oxlintrc.shape.json`); this script compares what it
 // finds with the recorded debt (`scripts/code-shape-debt.json`) and fails on anything new, and on a debt entry that no
 // longer offends (so the list only shrinks).
 // Usage: node scripts/check-code-shape.mjs [--json] [--write-debt]
@@ -26,7 +26,12 @@ export function findShapeOffences() {
   for (const diagnostic of diagnostics) {
     if (!diagnostic.code) throw new Error(`oxlint could not check ${diagnostic.filename}: ${diagnostic.message}`);
     const rule = diagnostic.code.replace(/^[a-z-]+\((.*)\)$/, "$1");
-    const subject = rule === "complexity" ? (/function `([^`]+)`/.exec(diagnostic.message)?.[1] ?? "(anonymous)") : "";
+    const subject =
+      rule === "complexity"
+        ? (/function `([^`]+)`/.exec(diagnostic.message)?.[1] ?? "(anonymous)")
+        : rule === "max-params"
+          ? (/Function '([^']+)'/.exec(diagnostic.message)?.[1] ?? "(anonymous)")
+          : "";
     const value = Number(/(\d+)\. Maximum/.exec(diagnostic.message)?.[1] ?? /\((\d+)\)/.exec(diagnostic.message)?.[1]);
     const key = `${rule} ${diagnostic.filename} ${subject}`;
     if (!offences.has(key)) offences.set(key, { rule, file: diagnostic.filename, subject, value });
@@ -34,12 +39,13 @@ export function findShapeOffences() {
   return [...offences.values()].sort((a, b) => `${a.rule}${a.file}`.localeCompare(`${b.rule}${b.file}`));
 }
 
-/** Counts per rule: files over the line limit, functions over the complexity limit, files in an import cycle. */
+/** Counts per rule: files over the line limit, functions over the complexity or parameter limit, files in a cycle. */
 export function shapeFigures(offences) {
   const count = (rule) => offences.filter((offence) => offence.rule === rule).length;
   return {
     filesOver450Lines: count("max-lines"),
     functionsOver25: count("complexity"),
+    functionsOver4Params: count("max-params"),
     filesInCycles: count("no-cycle"),
   };
 }
@@ -63,7 +69,8 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     const figures = shapeFigures(offences);
     console.log(
       `code shape: ${figures.filesOver450Lines} files over 450 lines, ${figures.functionsOver25} functions over ` +
-        `complexity 25, ${figures.filesInCycles} files in import cycles (recorded debt: ${debt.length})`,
+        `complexity 25, ${figures.functionsOver4Params} functions with more than 4 positional parameters, ` +
+        `${figures.filesInCycles} files in import cycles (recorded debt: ${debt.length})`,
     );
     for (const offence of added)
       console.log(`NEW  ${offence.rule} ${offence.file} ${offence.subject} (${offence.value})`);
