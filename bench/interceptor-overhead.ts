@@ -8,7 +8,10 @@ import { dirname, join } from "node:path";
 import { createSkillRegistry, skillsFromDirectory } from "../packages/core/src/index.js";
 import { HumanMessage, MemorySaver, AIMessage } from "../packages/langgraph/src/__fixtures__/langchain.js";
 import { RecordingChatModel } from "../packages/langgraph/src/__fixtures__/recording-chat-model.js";
-import { SkillsEngine } from "../packages/langgraph/src/engine/skills-engine.js";
+import { createSkillsEngine } from "../packages/langgraph/src/engine/skills-engine.js";
+import { prepareModelCall } from "../packages/langgraph/src/engine/state-events.js";
+import { buildModelRequest } from "../packages/langgraph/src/engine/model-request.js";
+import { applyAgentSkillsUpdate } from "../packages/langgraph/src/state/skills-state.js";
 import { resolveOptions } from "../packages/langgraph/src/options/resolve-options.js";
 import { emptyAgentSkillsState } from "../packages/langgraph/src/state/skills-state.js";
 import { buildAgent, noop, toolLoop } from "./support/interceptor-harness.js";
@@ -91,18 +94,18 @@ for (const kind of ["middleware", "interceptor"] as const) {
 }
 
 // The engine alone: rewrite one request of a 400-message conversation with 3 skills loaded.
-const engine = new SkillsEngine(resolveOptions({ skills: registry, loadMode: "session" }));
+const engine = createSkillsEngine(resolveOptions({ skills: registry, loadMode: "session" }));
 let state = emptyAgentSkillsState();
 for (const name of loadedNames)
-  state = engine.apply(state, {
+  state = applyAgentSkillsUpdate(state, {
     events: [{ type: "load", name, mode: "session", hash: registry.get(name)!.hash, seq: state.load.seq + 1 }],
   });
 const messages = [new HumanMessage("go"), ...Array.from({ length: 400 }, (_, index) => new AIMessage(`step ${index}`))];
 const samples: number[] = [];
 for (let i = 0; i < (quick ? 200 : 2000); i++) {
   const start = performance.now();
-  const prepared = engine.prepare(state, messages, registry);
-  await engine.buildModelRequest({
+  const prepared = prepareModelCall(state, messages, registry, engine.options);
+  await buildModelRequest(engine, {
     state: prepared.state,
     catalog: registry,
     systemText: "You are a helpful assistant.",

@@ -2,7 +2,7 @@ import { BodyCache, collectServedTools, VersionCaches, type EngineContext } from
 import { resolveOptions } from "../options/resolve-options.js";
 import type { SkillsRuntimeOptions } from "../options/skills-runtime-options.js";
 import { emptyAgentSkillsState, type AgentSkillsState } from "../state/skills-state.js";
-import { applyAgentUpdate } from "../engine/state-events.js";
+import { applyAgentSkillsUpdate } from "../state/skills-state.js";
 import { createTestRegistry, createTestTools } from "./test-skills.js";
 
 /** An engine context over the test registry, and a helper loading skills into an agent state. */
@@ -13,6 +13,6 @@ export async function engineContext(options: Partial<SkillsRuntimeOptions> = {})
   const { servedTools, hookTools } = collectServedTools(resolved);
   const context: EngineContext = { options: resolved, agentId: resolved.agentId, versions: new VersionCaches(resolved), bodies: new BodyCache(), hookTools, servedTools };
   const load = (names: string[], state: AgentSkillsState = emptyAgentSkillsState()) =>
-    applyAgentUpdate(state, { events: names.map((name) => ({ type: "load" as const, name, mode: "session" as const, hash: registry.get(name)!.hash, seq: state.load.seq + 1 })) });
+    applyAgentSkillsUpdate(state, { events: names.map((name) => ({ type: "load" as const, name, mode: "session" as const, hash: registry.get(name)!.hash, seq: state.load.seq + 1 })) });
   return { registry, tools, context, load };
 }

@@ -6,7 +6,8 @@ import type { SkillsEvent } from "../events/skills-event.js";
 import type { SkillCatalog } from "../internal/core.js";
 import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
 import type { EngineContext } from "./catalog-cache.js";
-import { applyAgentUpdate, capEvictions, evictionEvents } from "./state-events.js";
+import { capEvictions, evictionEvents } from "./state-events.js";
+import { applyAgentSkillsUpdate } from "../state/skills-state.js";
 import type { EngineToolCall } from "./tool-gate.js";
 
 const PATH_KEYS = ["file_path", "path", "filePath", "file", "filename", "target_file"];
@@ -42,7 +43,7 @@ export function fileReadLoad(
   const { options, agentId } = context;
   const mode = options.loadModes[name] ?? options.loadMode;
   const load = { type: "load" as const, name, mode, hash: skill.hash, seq };
-  const over = capEvictions(applyAgentUpdate(state, { events: [load] }), options.maxLoadedSkills, [name]);
+  const over = capEvictions(applyAgentSkillsUpdate(state, { events: [load] }), options.maxLoadedSkills, [name]);
   const update: AgentSkillsUpdate = {
     events: [...over.map((evicted) => ({ type: "unload" as const, name: evicted, seq })), load],
   };
@@ -50,7 +51,7 @@ export function fileReadLoad(
   const events: SkillsEvent[] = [
     { type: "skill-loaded", agentId, skill: name, mode, hash: skill.hash },
     ...(tools.length > 0 ? [{ type: "tools-unlocked" as const, agentId, skill: name, tools }] : []),
-    ...evictionEvents(state, applyAgentUpdate(state, update), agentId),
+    ...evictionEvents(state, applyAgentSkillsUpdate(state, update), agentId),
   ];
   return { update, events };
 }

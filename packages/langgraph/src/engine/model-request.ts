@@ -6,18 +6,12 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { escapeHtml, type SkillCatalog, type SkillMetadata } from "../internal/core.js";
 import type { ResolvedSkillsRuntimeOptions, ToolExposure } from "../options/skills-runtime-options.js";
-import type { LoadedSkillEntry, SkillDriftPolicy } from "../internal/core.js";
+import type { LoadedSkillEntry } from "../internal/core.js";
 import { repairDanglingToolCalls } from "../repair/repair-dangling-tool-calls.js";
 import type { AgentSkillsState } from "../state/skills-state.js";
 import { CALL_SKILL_TOOL } from "../tools/call-skill-tool/index.js";
 import type { SkillBodyArtifact, SkillFileArtifact } from "../tools/skills-tool-context.js";
-import {
-  SKILLS_TOOL_NAMES,
-  type BodyCache,
-  type EngineContext,
-  type SkillToolIndex,
-  type VersionCache,
-} from "./catalog-cache.js";
+import { SKILLS_TOOL_NAMES, type EngineContext, type SkillToolIndex, type VersionCache } from "./catalog-cache.js";
 import { loadedMetadata } from "./loaded-metadata.js";
 import { toolRestriction } from "./tool-gate.js";
 
@@ -51,21 +45,18 @@ export async function buildModelRequest(context: EngineContext, input: ModelRequ
   const { state, catalog } = input;
   const cache = context.versions.cacheFor(catalog);
   const loaded = loadedMetadata(state, catalog);
-  const tools = requestTools(context, input.tools, state, loaded, cache, input.threadId);
+  const tools = requestTools(context, { inputTools: input.tools, state, loaded, cache, threadId: input.threadId });
   const repaired = repairDanglingToolCalls(input.messages);
   // bodies: without `once` skills already shown (their tools, above, stay until the turn ends)
   const shown = withoutConsumedSkills(state);
   const shownLoaded = loaded.filter((skill) => shown.load.loaded[skill.name] !== undefined);
-  const materialised = await materialiseMessages(context, repaired.messages, shown, catalog, cache.index);
+  const scope: RequestScope = { context, state: shown, catalog, index: cache.index };
+  const materialised = await materialiseMessages(scope, repaired.messages);
   let systemText = joinText(input.systemText, cache.section);
   if (context.options.bodyPlacement === "system-prompt" && shownLoaded.length > 0)
-    systemText = joinText(
-      systemText,
-      await loadedSkillsSection(context, shown, catalog, shownLoaded, cache.index, materialised.selectedDocs),
-    );
+    systemText = joinText(systemText, await loadedSkillsSection(scope, shownLoaded, materialised.selectedDocs));
   const restored = context.options.bodyPlacement === "tool-result" ? materialised.missing : [];
-  if (restored.length > 0)
-    systemText = joinText(systemText, await restoredSkillsSection(context, shown, catalog, restored, cache.index));
+  if (restored.length > 0) systemText = joinText(systemText, await restoredSkillsSection(scope, restored));
   return { systemText, messages: materialised.messages, tools, repairs: repaired.repairs, restored };
 }
 
@@ -80,6 +71,14 @@ function withoutConsumedSkills(state: AgentSkillsState): AgentSkillsState {
 function joinText(base: string, extra: string): string {
   if (!extra) return base;
   return base ? `${base}\n\n${extra}` : extra;
+}
+
+/** What each step of one request rewrite reads: the engine, the state shown, the catalog and its tool index. */
+export interface RequestScope {
+  context: EngineContext;
+  state: AgentSkillsState;
+  catalog: SkillCatalog;
+  index: SkillToolIndex;
 }
 
 /** The request's messages, and the loaded skills none of whose read_skill results is among them any more. */
@@ -98,13 +97,11 @@ export interface MaterialisedMessages {
  * unloaded skill becomes a short note. A request with no such results is returned as is.
  */
 export async function materialiseMessages(
-  context: EngineContext,
+  scope: RequestScope,
   messages: readonly BaseMessage[],
-  state: AgentSkillsState,
-  catalog: SkillCatalog,
-  index: SkillToolIndex,
 ): Promise<MaterialisedMessages> {
-  const { options, agentId, bodies } = context;
+  const { context, state, catalog, index } = scope;
+  const { agentId } = context;
   const latest = new Map<string, number>();
   let files = 0;
   messages.forEach((message, position) => {
@@ -138,7 +135,7 @@ export async function materialiseMessages(
     const tool = message as ToolMessage;
     const entry = state.load.loaded[skill];
     const content = file
-      ? await fileResultContent(context, catalog, skill, file.path, entry, selectedDocs)
+      ? await fileResultContent(scope, skill, file.path, selectedDocs)
       : await bodyResultContent(
           context,
           {
@@ -169,14 +166,13 @@ export async function materialiseMessages(
 
 /** What a read_skill_file result shows now: the file, a pointer to the read_skill result that shows it, or a note. */
 async function fileResultContent(
-  context: EngineContext,
-  catalog: SkillCatalog,
+  { context, state, catalog }: RequestScope,
   skill: string,
   path: string,
-  entry: LoadedSkillEntry | undefined,
   selectedDocs: ReadonlyMap<string, string[]>,
 ): Promise<string> {
   const { options, bodies } = context;
+  const entry = state.load.loaded[skill];
   if (!entry || !entry.docs.includes(path)) {
     return `[File '${path}' of skill '${skill}' omitted: the skill is no longer loaded or the file left its selection. Call read_skill_file again if you need it.]`;
   }
@@ -205,7 +201,7 @@ async function bodyResultContent(
   recordedHash: string,
   selectedDocs: ReadonlyMap<string, string[]>,
 ): Promise<string> {
-  const { options, bodies } = context;
+  const { options } = context;
   if (entry && !latest && options.bodyPlacement !== "system-prompt") {
     return `[Skill '${skill}' instructions: see the later read_skill result of this skill.]`;
   }
@@ -219,7 +215,7 @@ async function bodyResultContent(
     return `[Skill '${skill}' instructions omitted: ${why}. Call read_skill with {"name": "${skill}"} again if you need them.]`;
   }
   if (options.bodyPlacement === "system-prompt") return String(tool.content);
-  const { body: text, changed } = await loadedSkillBody(bodies, options.onDrift, skill, recordedHash, catalog);
+  const { body: text, changed } = await loadedSkillBody(context, catalog, skill, recordedHash);
   const docs = await docBlocks(context, catalog, skill, selectedDocs.get(skill) ?? []);
   return `${skillBlock(skill, text, changed)}${docs}\n\n${String(tool.content)}${dispatcherNote(options.toolExposure, skill, index)}`;
 }
@@ -239,20 +235,17 @@ export async function docBlocks(
 
 /** The `<loaded_skills>` system-prompt section: loaded bodies in load order (bodyPlacement "system-prompt"). */
 export async function loadedSkillsSection(
-  context: EngineContext,
-  state: AgentSkillsState,
-  catalog: SkillCatalog,
+  { context, state, catalog, index }: RequestScope,
   loaded: readonly SkillMetadata[],
-  index: SkillToolIndex,
   selectedDocs: ReadonlyMap<string, readonly string[]>,
 ): Promise<string> {
   const entries = loaded
     .map((skill) => state.load.loaded[skill.name]!)
     .sort((a, b) => a.loadedSeq - b.loadedSeq || (a.name < b.name ? -1 : 1));
-  const { options, bodies } = context;
+  const { options } = context;
   const parts: string[] = [];
   for (const entry of entries) {
-    const { body, changed } = await loadedSkillBody(bodies, options.onDrift, entry.name, entry.hash, catalog);
+    const { body, changed } = await loadedSkillBody(context, catalog, entry.name, entry.hash);
     const docs = await docBlocks(context, catalog, entry.name, selectedDocs.get(entry.name) ?? []);
     parts.push(skillBlock(entry.name, body, changed) + docs + dispatcherNote(options.toolExposure, entry.name, index));
   }
@@ -265,17 +258,14 @@ export async function loadedSkillsSection(
  * same on every request.
  */
 export async function restoredSkillsSection(
-  context: EngineContext,
-  state: AgentSkillsState,
-  catalog: SkillCatalog,
+  { context, state, catalog, index }: RequestScope,
   names: readonly string[],
-  index: SkillToolIndex,
 ): Promise<string> {
-  const { options, bodies } = context;
+  const { options } = context;
   const parts: string[] = [];
   for (const name of names) {
     const entry = state.load.loaded[name]!;
-    const { body, changed } = await loadedSkillBody(bodies, options.onDrift, name, entry.hash, catalog);
+    const { body, changed } = await loadedSkillBody(context, catalog, name, entry.hash);
     const docs = await docBlocks(context, catalog, name, entry.docs);
     parts.push(skillBlock(name, body, changed) + docs + dispatcherNote(options.toolExposure, name, index));
   }
@@ -286,12 +276,12 @@ export async function restoredSkillsSection(
 
 /** The body to show for a loaded skill under the drift policy (`keep`: the recorded version when cached), and whether it changed. */
 export async function loadedSkillBody(
-  bodies: BodyCache,
-  onDrift: SkillDriftPolicy,
+  { bodies, options }: EngineContext,
+  catalog: SkillCatalog,
   name: string,
   recordedHash: string,
-  catalog: SkillCatalog,
 ): Promise<{ body: string; changed: boolean }> {
+  const { onDrift } = options;
   const current = catalog.get(name);
   if (onDrift === "keep") {
     const kept = bodies.peek(name, recordedHash);
@@ -304,11 +294,7 @@ export async function loadedSkillBody(
 /** The tools of a rewritten request: the caller's tools minus engine-owned (and, in dynamic mode, restricted) ones, then skills tools, then exposed skill and hook tools. */
 export function requestTools(
   context: EngineContext,
-  inputTools: readonly StructuredToolInterface[],
-  state: AgentSkillsState,
-  loaded: readonly SkillMetadata[],
-  cache: VersionCache,
-  threadId: string | undefined,
+  { inputTools, state, loaded, cache, threadId }: RequestToolsInput,
 ): StructuredToolInterface[] {
   const { options } = context;
   const restricted = toolRestriction(options.restrictTools, loaded, cache.index);
@@ -318,16 +304,28 @@ export function requestTools(
       !own.has(tool.name) &&
       (!restricted || restricted.has(tool.name.toLowerCase()) || options.toolExposure !== "dynamic"),
   );
-  return [...userTools, ...cache.requestSkillsTools, ...exposedTools(options, state, loaded, cache.index, threadId)];
+  const exposed = exposedTools(options, { state, loaded, index: cache.index, threadId });
+  return [...userTools, ...cache.requestSkillsTools, ...exposed];
+}
+
+/** What {@link requestTools} picks from: the caller's tools, the state, the loaded skills, the version's cache, the thread. */
+export interface RequestToolsInput {
+  inputTools: readonly StructuredToolInterface[];
+  state: AgentSkillsState;
+  loaded: readonly SkillMetadata[];
+  cache: VersionCache;
+  threadId: string | undefined;
 }
 
 /** Skill-owned and hook tools shown to the model under the tool exposure mode (static: all, dispatcher: hooks only, dynamic: unlocked). */
 export function exposedTools(
   options: ResolvedSkillsRuntimeOptions,
-  state: AgentSkillsState,
-  loaded: readonly SkillMetadata[],
-  index: SkillToolIndex,
-  threadId: string | undefined,
+  {
+    state,
+    loaded,
+    index,
+    threadId,
+  }: Pick<RequestToolsInput, "state" | "loaded" | "threadId"> & { index: SkillToolIndex },
 ): StructuredToolInterface[] {
   const hookTools = options.hooks.flatMap((hook) => {
     if (options.toolExposure !== "dynamic") return hook.tools;

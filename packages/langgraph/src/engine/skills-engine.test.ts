@@ -8,15 +8,19 @@ import { createTestRegistry, createTestTools } from "../__fixtures__/test-skills
 import { SkillDriftError } from "../internal/core.js";
 import { resolveOptions } from "../options/resolve-options.js";
 import type { SkillsRuntimeOptions } from "../options/skills-runtime-options.js";
-import { emptyAgentSkillsState, type AgentSkillsState } from "../state/skills-state.js";
-import { SkillsEngine } from "./skills-engine.js";
+import { emptyAgentSkillsState, type AgentSkillsState, applyAgentSkillsUpdate } from "../state/skills-state.js";
+import { createSkillsEngine } from "./skills-engine.js";
+import { prepareModelCall } from "./state-events.js";
+import { buildModelRequest } from "./model-request.js";
+import { gateToolCall } from "./tool-gate.js";
+import { runSkillsTool } from "./tool-running.js";
 
 async function setup(options: Partial<SkillsRuntimeOptions> = {}) {
   const registry = await createTestRegistry();
   const tools = createTestTools();
-  const engine = new SkillsEngine(resolveOptions({ skills: registry, tools: [tools.makePdf], ...options }));
+  const engine = createSkillsEngine(resolveOptions({ skills: registry, tools: [tools.makePdf], ...options }));
   const load = (state: AgentSkillsState, name: string, hash = registry.get(name)!.hash) =>
-    engine.apply(state, { events: [{ type: "load", name, mode: "turn", hash, seq: state.load.seq + 1 }] });
+    applyAgentSkillsUpdate(state, { events: [{ type: "load", name, mode: "turn", hash, seq: state.load.seq + 1 }] });
   return { registry, engine, load, tools };
 }
 
@@ -24,7 +28,7 @@ describe("SkillsEngine", () => {
   it("ends the turn before a request whose last message is the user's", async () => {
     const { engine, load, registry } = await setup();
     const state = load(emptyAgentSkillsState(), "notes");
-    const prepared = engine.prepare(state, [new HumanMessage("next question")], registry);
+    const prepared = prepareModelCall(state, [new HumanMessage("next question")], registry, engine.options);
     expect(Object.keys(prepared.state.load.loaded)).toEqual([]);
     expect(prepared.events).toContainEqual({
       type: "skill-unloaded",
@@ -32,37 +36,46 @@ describe("SkillsEngine", () => {
       skill: "notes",
       reason: "turn-ended",
     });
-    expect(Object.keys(engine.prepare(state, [new AIMessage("thinking")], registry).state.load.loaded)).toEqual([
-      "notes",
-    ]);
+    expect(
+      Object.keys(prepareModelCall(state, [new AIMessage("thinking")], registry, engine.options).state.load.loaded),
+    ).toEqual(["notes"]);
   });
 
   it("throws SkillDriftError before the model call when onDrift is fail and a loaded skill changed", async () => {
     const { engine, load, registry } = await setup({ onDrift: "fail" });
     const state = load(emptyAgentSkillsState(), "notes", "old-hash");
-    expect(() => engine.prepare(state, [new AIMessage("x")], registry)).toThrow(SkillDriftError);
+    expect(() => prepareModelCall(state, [new AIMessage("x")], registry, engine.options)).toThrow(SkillDriftError);
   });
 
   it("blocks a registered pool tool that no visible skill unlocks", async () => {
     const { engine, registry } = await setup({ exclude: ["pdf-tools"] });
-    const catalog = engine.catalogFor(emptyAgentSkillsState(), undefined);
-    const decision = engine.gateToolCall({ name: "make_pdf", args: {} }, emptyAgentSkillsState(), catalog);
+    const catalog = engine.views.catalogFor(emptyAgentSkillsState(), undefined);
+    const decision = gateToolCall(
+      engine,
+      { name: "make_pdf", args: {} },
+      { state: emptyAgentSkillsState(), catalog: catalog },
+    );
     expect(decision).toEqual({ action: "block", reason: expect.stringContaining("no skill visible to this agent") });
     expect(registry.has("pdf-tools")).toBe(true);
   });
 
   it("lets always-on tools through and marks skills tools", async () => {
     const { engine, registry } = await setup();
-    expect(engine.gateToolCall({ name: "noop", args: {} }, emptyAgentSkillsState(), registry)).toEqual({
+    expect(
+      gateToolCall(engine, { name: "noop", args: {} }, { state: emptyAgentSkillsState(), catalog: registry }),
+    ).toEqual({
       action: "run",
       call: { name: "noop", args: {} },
     });
-    expect(engine.gateToolCall({ name: "read_skill", args: {} }, emptyAgentSkillsState(), registry)).toEqual({
+    expect(
+      gateToolCall(engine, { name: "read_skill", args: {} }, { state: emptyAgentSkillsState(), catalog: registry }),
+    ).toEqual({
       action: "skills-tool",
     });
-    expect(engine.gateToolCall({ name: "disable_skill", args: {} }, emptyAgentSkillsState(), registry).action).toBe(
-      "run",
-    );
+    expect(
+      gateToolCall(engine, { name: "disable_skill", args: {} }, { state: emptyAgentSkillsState(), catalog: registry })
+        .action,
+    ).toBe("run");
   });
 
   it("leaves another agent's read_skill results as stubs", async () => {
@@ -82,7 +95,7 @@ describe("SkillsEngine", () => {
         skillgraph: { kind: "skill-body", agentId: "default", skill: "notes", hash: registry.get("notes")!.hash },
       },
     });
-    const built = await engine.buildModelRequest({
+    const built = await buildModelRequest(engine, {
       state,
       catalog: registry,
       systemText: "",
@@ -98,8 +111,8 @@ describe("SkillsEngine", () => {
     const registry = await createSkillRegistry({
       sources: [{ ...skillsFromCode([]), id: "code:live", scan: async () => skillsFromCode(definitions).scan() }],
     });
-    const engine = new SkillsEngine(resolveOptions({ skills: registry }));
-    const before = await engine.buildModelRequest({
+    const engine = createSkillsEngine(resolveOptions({ skills: registry }));
+    const before = await buildModelRequest(engine, {
       state: emptyAgentSkillsState(),
       catalog: registry,
       systemText: "",
@@ -108,7 +121,7 @@ describe("SkillsEngine", () => {
     });
     definitions.push({ name: "second", description: "The second skill.", body: "TWO" });
     await registry.reload();
-    const after = await engine.buildModelRequest({
+    const after = await buildModelRequest(engine, {
       state: emptyAgentSkillsState(),
       catalog: registry,
       systemText: "",
@@ -126,7 +139,7 @@ describe("SkillsEngine", () => {
     });
     const state = load(emptyAgentSkillsState(), "pdf-tools");
     const build = () =>
-      engine.buildModelRequest({
+      buildModelRequest(engine, {
         state,
         catalog: registry,
         systemText: "S",
@@ -158,8 +171,9 @@ describe("SkillsEngine", () => {
       await mkdir(join(dir, "alpha"));
       await write("ALPHA V1");
       const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
-      const engine = new SkillsEngine(resolveOptions({ skills: registry, onDrift, loadMode: "session" }));
-      const outcome = await engine.runSkillsTool(
+      const engine = createSkillsEngine(resolveOptions({ skills: registry, onDrift, loadMode: "session" }));
+      const outcome = await runSkillsTool(
+        engine,
         { name: "read_skill", args: { name: "alpha" }, id: "c1" },
         emptyAgentSkillsState(),
         registry,
@@ -169,11 +183,11 @@ describe("SkillsEngine", () => {
         tool_call_id: "c1",
         artifact: { skillgraph: outcome.artifact },
       });
-      let state = engine.apply(emptyAgentSkillsState(), outcome.update!);
+      let state = applyAgentSkillsUpdate(emptyAgentSkillsState(), outcome.update!);
       await write("ALPHA V2, longer than before");
       await registry.reload();
-      state = engine.prepare(state, [callOf("c1"), stored], registry).state;
-      const built = await engine.buildModelRequest({
+      state = prepareModelCall(state, [callOf("c1"), stored], registry, engine.options).state;
+      const built = await buildModelRequest(engine, {
         state,
         catalog: registry,
         systemText: "",

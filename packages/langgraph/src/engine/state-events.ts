@@ -7,11 +7,6 @@ import type { ResolvedSkillsRuntimeOptions } from "../options/skills-runtime-opt
 import type { SkillDriftPolicy } from "../internal/core.js";
 import { applyAgentSkillsUpdate, type AgentSkillsState, type AgentSkillsUpdate } from "../state/skills-state.js";
 
-/** Applies an update locally: what the channel reducer does with it (same function). */
-export function applyAgentUpdate(state: AgentSkillsState, update: AgentSkillsUpdate): AgentSkillsState {
-  return applyAgentSkillsUpdate(state, update);
-}
-
 /**
  * The skills to unload so that at most `maxLoadedSkills` stay loaded: the least recently used first (smallest
  * `(lastUsedSeq, name)`), never one of `keep`. The writer emits them as `unload` events; the reducer reads no cap.
@@ -44,24 +39,24 @@ export function prepareModelCall(
   messages: readonly BaseMessage[],
   catalog: SkillCatalog,
   options: ResolvedSkillsRuntimeOptions,
-  agentId: string,
 ): PreparedState {
+  const { agentId } = options;
   const events: SkillLoadEvent[] = [];
   const seq = state.load.seq + 1;
   const last = messages[messages.length - 1];
   const loadedNames = Object.keys(state.load.loaded);
   if (last && last.getType() === "human" && loadedNames.some((name) => state.load.loaded[name]!.mode !== "session"))
     events.push({ type: "end-turn", seq });
-  const drift = driftEvents(state, catalog, options.onDrift, agentId, seq);
+  const drift = driftEvents(state, catalog, options, seq);
   events.push(...drift.events);
   const trace = drift.trace;
   // Parallel loads of one step can go over the cap (each writer saw the state before the others): evict here.
-  const settled = events.length === 0 ? state : applyAgentUpdate(state, { events });
+  const settled = events.length === 0 ? state : applyAgentSkillsUpdate(state, { events });
   const reloaded = events.flatMap((event) => (event.type === "load" ? [event.name] : []));
   const over = capEvictions(settled, options.maxLoadedSkills, reloaded);
   events.push(...over.map((name) => ({ type: "unload" as const, name, seq })));
   if (events.length === 0) return { state, update: undefined, events: trace };
-  const next = over.length === 0 ? settled : applyAgentUpdate(state, { events });
+  const next = over.length === 0 ? settled : applyAgentSkillsUpdate(state, { events });
   trace.push(...evictionEvents(settled, next, agentId));
   trace.push(...unloadedEvents(state, settled, agentId, last?.getType() === "human" ? "turn-ended" : "removed"));
   return { state: next, update: { events }, events: trace };
@@ -82,7 +77,7 @@ export function afterModelCall(state: AgentSkillsState, agentId: string): Prepar
   if (!Object.values(state.load.loaded).some((entry) => entry.mode === "once" && !entry.consumed))
     return { state, update: undefined, events: [] };
   const events: SkillLoadEvent[] = [{ type: "model-call", seq: state.load.seq + 1 }];
-  const next = applyAgentUpdate(state, { events });
+  const next = applyAgentSkillsUpdate(state, { events });
   return {
     state: next,
     update: { events },
@@ -95,7 +90,7 @@ export function endTurn(state: AgentSkillsState, agentId: string): PreparedState
   if (Object.values(state.load.loaded).every((entry) => entry.mode === "session"))
     return { state, update: undefined, events: [] };
   const events: SkillLoadEvent[] = [{ type: "end-turn", seq: state.load.seq + 1 }];
-  const next = applyAgentUpdate(state, { events });
+  const next = applyAgentSkillsUpdate(state, { events });
   return {
     state: next,
     update: { events },
@@ -126,8 +121,7 @@ export function evictionEvents(before: AgentSkillsState, after: AgentSkillsState
 export function driftEvents(
   state: AgentSkillsState,
   catalog: SkillCatalog,
-  onDrift: SkillDriftPolicy,
-  agentId: string,
+  { onDrift, agentId }: { onDrift: SkillDriftPolicy; agentId: string },
   seq: number,
 ): { events: SkillLoadEvent[]; trace: SkillsEvent[] } {
   const events: SkillLoadEvent[] = [];

@@ -8,13 +8,18 @@ import { DISABLE_SKILL } from "../tools/disable-skill/index.js";
 import { SKILLS_TOOL_NAMES, isSkillsToolName, type EngineContext, type SkillToolIndex } from "./catalog-cache.js";
 import { loadedMetadata } from "./loaded-metadata.js";
 
+/** What a tool call is judged against: the agent's state, its catalog, and the thread (for hooks' visibility). */
+export interface GateScope {
+  state: AgentSkillsState;
+  catalog: SkillCatalog;
+  threadId?: string | undefined;
+}
+
 /** Decides whether a tool call may run, is a skills tool, or is answered with an explanation instead. */
 export function gateToolCall(
   context: EngineContext,
   call: EngineToolCall,
-  state: AgentSkillsState,
-  catalog: SkillCatalog,
-  threadId?: string,
+  { state, catalog, threadId }: GateScope,
 ): GateDecision {
   const { options } = context;
   const name = call.name;
@@ -26,9 +31,7 @@ export function gateToolCall(
     const decision = gateToolCall(
       context,
       { name: inner.tool, args: inner.args, id: call.id },
-      state,
-      catalog,
-      threadId,
+      { state, catalog, threadId },
     );
     if (decision.action === "run" && !decision.tool)
       return { action: "block", reason: `'${inner.tool}' is not a skill tool; call it directly.` };

@@ -9,7 +9,8 @@ import { READ_SKILL, runReadSkill } from "../tools/read-skill/index.js";
 import { SEARCH_SKILLS, runSearchSkills } from "../tools/search-skills/index.js";
 import type { SkillsToolContext, SkillsToolOutcome } from "../tools/skills-tool-context.js";
 import type { EngineContext } from "./catalog-cache.js";
-import { applyAgentUpdate, capEvictions, evictionEvents } from "./state-events.js";
+import { capEvictions, evictionEvents } from "./state-events.js";
+import { applyAgentSkillsUpdate } from "../state/skills-state.js";
 import type { EngineToolCall } from "./tool-gate.js";
 
 /** Runs a skills tool call against this agent's state. */
@@ -29,7 +30,7 @@ export async function runSkillsTool(
   };
   switch (call.name) {
     case READ_SKILL:
-      return readSkill(context, call, state, catalog, toolContext);
+      return readSkill(context, call, toolContext);
     case READ_SKILL_FILE:
       return runReadSkillFile(call.args, toolContext);
     case SEARCH_SKILLS:
@@ -51,10 +52,9 @@ export async function runSkillsTool(
 async function readSkill(
   context: EngineContext,
   call: EngineToolCall,
-  state: AgentSkillsState,
-  catalog: SkillCatalog,
   toolContext: SkillsToolContext,
 ): Promise<SkillsToolOutcome> {
+  const { state, catalog } = toolContext;
   const outcome = await runReadSkill(call.args, toolContext);
   const artifact = outcome.artifact?.kind === "skill-body" ? outcome.artifact : undefined;
   const hash = artifact?.hash;
@@ -78,7 +78,7 @@ async function readSkill(
     }
     const chosen = policyEvictions(context, state, name);
     const loadEvents = outcome.update?.events ?? [];
-    const withPolicy = applyAgentUpdate(state, {
+    const withPolicy = applyAgentSkillsUpdate(state, {
       events: [...chosen.map((evicted) => unloadAt(evicted, state)), ...loadEvents],
     });
     // The cap is enforced here, as explicit unload events (least recently used first): the reducer reads no cap.
@@ -91,7 +91,7 @@ async function readSkill(
       };
     outcome.events = [
       ...(outcome.events ?? []),
-      ...evictionEvents(state, applyAgentUpdate(state, outcome.update ?? {}), context.agentId),
+      ...evictionEvents(state, applyAgentSkillsUpdate(state, outcome.update ?? {}), context.agentId),
     ];
   }
   return outcome;

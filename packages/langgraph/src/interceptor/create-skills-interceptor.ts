@@ -8,10 +8,10 @@ import { getLoadedSkills } from "../state/get-loaded-skills.js";
 import { emitSkillsEvents } from "../events/emit-skills-events.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 import type { BuiltModelRequest } from "../engine/model-request.js";
-import { SkillsEngine } from "../engine/skills-engine.js";
+import { createSkillsEngine } from "../engine/skills-engine.js";
 import { observeModelCall } from "../history/model-call-observer.js";
 import { newReplyId, settleModelReply } from "../history/settle-model-reply.js";
-import { mergeAgentUpdates } from "../engine/state-events.js";
+import { mergeAgentUpdates, afterModelCall, endTurn, prepareModelCall } from "../engine/state-events.js";
 import {
   gateCalls,
   orderOutputs,
@@ -33,6 +33,7 @@ import {
   type AgentSkillsUpdate,
   type SkillsStateUpdate,
 } from "../state/skills-state.js";
+import { buildModelRequest } from "../engine/model-request.js";
 
 /** The graph state the interceptor's nodes read: messages plus the skills channel. */
 export interface SkillsGraphState {
@@ -112,13 +113,13 @@ export interface SkillsInterceptor {
  */
 export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsInterceptor {
   const resolved = resolveOptions(options);
-  const engine = new SkillsEngine(resolved);
+  const engine = createSkillsEngine(resolved);
   const agentId = resolved.agentId;
-  const skillsTools = engine.skillsTools(engine.catalogFor(emptyAgentSkillsState(), undefined));
+  const skillsTools = engine.versions.cacheFor(engine.views.catalogFor(emptyAgentSkillsState(), undefined)).skillsTools;
   const wrap = (update: AgentSkillsUpdate | undefined): SkillsStateUpdate => (update ? { [agentId]: update } : {});
   const scope = (state: SkillsGraphState, config: LangGraphRunnableConfig | undefined) => {
     const agentState = readAgentSkillsState(state, agentId);
-    const catalog = engine.catalogFor(
+    const catalog = engine.views.catalogFor(
       agentState,
       invocationOptions(config?.configurable, (config as { context?: unknown } | undefined)?.context),
     );
@@ -127,8 +128,8 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
 
   const prepareModelRequest: SkillsInterceptor["prepareModelRequest"] = async (state, config, callOptions = {}) => {
     const { agentState, catalog, threadId } = scope(state, config);
-    const prepared = engine.prepare(agentState, state.messages, catalog);
-    const built = await engine.buildModelRequest({
+    const prepared = prepareModelCall(agentState, state.messages, catalog, engine.options);
+    const built = await buildModelRequest(engine, {
       state: prepared.state,
       catalog,
       systemText: callOptions.systemPrompt ?? "",
@@ -136,7 +137,7 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
       tools: callOptions.tools ?? [],
       threadId,
     });
-    const after = engine.afterModel(prepared.state);
+    const after = afterModelCall(prepared.state, engine.agentId);
     const input = built.systemText ? [new SystemMessage(built.systemText), ...built.messages] : built.messages;
     return {
       ...built,
@@ -205,7 +206,7 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
       return async (state, config) => {
         const { agentState } = scope(state, config);
         if (Object.keys(agentState.load.loaded).length === 0) return {};
-        const ended = engine.endTurn(agentState);
+        const ended = endTurn(agentState, engine.agentId);
         if (!ended.update) return {};
         await emitSkillsEvents(ended.events, { writer: config.writer, config });
         return { [SKILLS_STATE_KEY]: wrap(ended.update) };

@@ -5,10 +5,12 @@ import type { ToolNode } from "@langchain/langgraph/prebuilt";
 import type { SkillCatalog } from "../internal/core.js";
 import type { SkillsEngine } from "../engine/skills-engine.js";
 import { mergeAgentUpdates } from "../engine/state-events.js";
-import { blockedMessage, outcomeMessage } from "../engine/tool-running.js";
+import { blockedMessage, outcomeMessage, runSkillsTool, touchOwner } from "../engine/tool-running.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
 import { refusedCall, refusedCallMessage } from "../history/refused-call.js";
+import { gateToolCall } from "../engine/tool-gate.js";
+import { fileRead } from "../engine/skills-engine.js";
 
 /** Options of the gated tool node; `handleToolErrors` is LangGraph `ToolNode`'s own option. */
 export interface GatedToolNodeOptions {
@@ -58,14 +60,14 @@ export async function gateCalls(calls: readonly ToolCall[], scope: GateScope): P
         answered.set(toolCall.id ?? "", refusedCallMessage(refusal, call));
         return;
       }
-      const decision = engine.gateToolCall(call, agentState, catalog, threadId);
+      const decision = gateToolCall(engine, call, { state: agentState, catalog, threadId });
       if (decision.action === "block") {
         events.push({ type: "tool-blocked", agentId, tool: call.name, reason: decision.reason });
         answered.set(toolCall.id ?? "", blockedMessage(decision.reason, call));
         return;
       }
       if (decision.action === "skills-tool") {
-        const outcome = await engine.runSkillsTool(call, agentState, catalog);
+        const outcome = await runSkillsTool(engine, call, agentState, catalog);
         events.push(...(outcome.events ?? []));
         answered.set(toolCall.id ?? "", outcomeMessage(outcome, call));
         updates.push(outcome.update);
@@ -80,7 +82,7 @@ export async function gateCalls(calls: readonly ToolCall[], scope: GateScope): P
       };
       forwarded.push(next);
       fileReads.set(toolCall.id ?? "", next);
-      updates.push(engine.touch(decision.owner, agentState));
+      updates.push(touchOwner(decision.owner, agentState));
     }),
   );
   return { answered, forwarded, update: mergeAgentUpdates(...updates), events, fileReads };
@@ -99,7 +101,7 @@ export function withFileReads(
     const message = output as ToolMessage;
     const call = gated.fileReads.get(message.tool_call_id);
     if (!call || message.status === "error") continue;
-    const read = scope.engine.fileRead(call, scope.agentState, scope.catalog);
+    const read = fileRead(scope.engine, call, scope.agentState, scope.catalog);
     if (!read) continue;
     updates.push(read.update);
     events.push(...read.events);

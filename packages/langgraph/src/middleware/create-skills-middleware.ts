@@ -3,17 +3,19 @@ import { Command } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import { emitSkillsEvents } from "../events/emit-skills-events.js";
 import type { SkillsEvent } from "../events/skills-event.js";
-import { SkillsEngine } from "../engine/skills-engine.js";
+import { createSkillsEngine, fileRead } from "../engine/skills-engine.js";
 import { refusedCall, refusedCallMessage } from "../history/refused-call.js";
 import { observeModelCall } from "../history/model-call-observer.js";
 import { newReplyId, settleModelReply, type SettleOptions } from "../history/settle-model-reply.js";
-import { mergeAgentUpdates } from "../engine/state-events.js";
-import { blockedMessage, outcomeMessage } from "../engine/tool-running.js";
+import { mergeAgentUpdates, afterModelCall, endTurn, prepareModelCall } from "../engine/state-events.js";
+import { blockedMessage, outcomeMessage, runSkillsTool, touchOwner } from "../engine/tool-running.js";
 import { invocationOptions } from "../options/invocation-options.js";
 import { resolveOptions } from "../options/resolve-options.js";
 import type { SkillsRuntimeOptions } from "../options/skills-runtime-options.js";
 import { readAgentSkillsState, SKILLS_STATE_KEY, type AgentSkillsUpdate } from "../state/skills-state.js";
 import { SkillsStateSchema } from "../state/skills-state-schema.js";
+import { buildModelRequest } from "../engine/model-request.js";
+import { gateToolCall } from "../engine/tool-gate.js";
 
 interface RuntimeLike {
   writer?: (chunk: unknown) => void;
@@ -30,13 +32,13 @@ interface RuntimeLike {
  */
 export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
   const resolved = resolveOptions(options);
-  const engine = new SkillsEngine(resolved);
+  const engine = createSkillsEngine(resolved);
   const agentId = resolved.agentId;
   const stateUpdate = (update: AgentSkillsUpdate | undefined) =>
     update ? { [SKILLS_STATE_KEY]: { [agentId]: update } } : {};
   const context = (state: unknown, runtime: RuntimeLike) => {
     const agentState = readAgentSkillsState(state, agentId);
-    const catalog = engine.catalogFor(agentState, invocationOptions(runtime.configurable, runtime.context));
+    const catalog = engine.views.catalogFor(agentState, invocationOptions(runtime.configurable, runtime.context));
     const threadId = runtime.configurable?.thread_id as string | undefined;
     return { agentState, catalog, threadId };
   };
@@ -53,9 +55,9 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
     wrapModelCall: async (request, handler) => {
       const runtime = request.runtime as RuntimeLike;
       const { agentState, catalog, threadId } = context(request.state, runtime);
-      const prepared = engine.prepare(agentState, request.messages, catalog);
+      const prepared = prepareModelCall(agentState, request.messages, catalog, engine.options);
       const base = request.systemMessage?.text ?? request.systemPrompt ?? "";
-      const built = await engine.buildModelRequest({
+      const built = await buildModelRequest(engine, {
         state: prepared.state,
         catalog,
         systemText: base,
@@ -80,7 +82,7 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
         finishReason: call.finishReason,
         providerMessageId: call.providerMessageId,
       });
-      const after = engine.afterModel(prepared.state);
+      const after = afterModelCall(prepared.state, engine.agentId);
       await emit([...prepared.events, ...after.events], runtime);
       const update = mergeAgentUpdates(prepared.update, after.update);
       return update ? (new Command({ update: stateUpdate(update) }) as never) : response;
@@ -88,7 +90,7 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
     afterAgent: async (state, runtime) => {
       const agentState = readAgentSkillsState(state, agentId);
       if (Object.keys(agentState.load.loaded).length === 0) return undefined;
-      const ended = engine.endTurn(agentState);
+      const ended = endTurn(agentState, engine.agentId);
       await emit(ended.events, runtime as RuntimeLike);
       return stateUpdate(ended.update) as never;
     },
@@ -98,13 +100,13 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       const call = { name: request.toolCall.name, args: request.toolCall.args, id: request.toolCall.id };
       const refusal = refusedCall(messagesOf(request.state), call.id);
       if (refusal) return refusedCallMessage(refusal, call);
-      const decision = engine.gateToolCall(call, agentState, catalog, threadId);
+      const decision = gateToolCall(engine, call, { state: agentState, catalog, threadId });
       if (decision.action === "block") {
         await emit([{ type: "tool-blocked", agentId, tool: call.name, reason: decision.reason }], runtime);
         return blockedMessage(decision.reason, call);
       }
       if (decision.action === "skills-tool") {
-        const outcome = await engine.runSkillsTool(call, agentState, catalog);
+        const outcome = await runSkillsTool(engine, call, agentState, catalog);
         await emit(outcome.events ?? [], runtime);
         return new Command({ update: { messages: [outcomeMessage(outcome, call)], ...stateUpdate(outcome.update) } });
       }
@@ -122,10 +124,10 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       const result = await handler(forwarded);
       const read =
         ToolMessage.isInstance(result) && result.status !== "error"
-          ? engine.fileRead(decision.call, agentState, catalog)
+          ? fileRead(engine, decision.call, agentState, catalog)
           : undefined;
       if (read) await emit(read.events, runtime);
-      const touch = mergeAgentUpdates(engine.touch(decision.owner, agentState), read?.update);
+      const touch = mergeAgentUpdates(touchOwner(decision.owner, agentState), read?.update);
       if (!touch || !ToolMessage.isInstance(result)) return result;
       return new Command({ update: { messages: [result], ...stateUpdate(touch) } });
     },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyAgentUpdate } from "../engine/state-events.js";
 import {
+  applyAgentSkillsUpdate,
   emptyAgentSkillsState,
   reduceSkillsState,
   type AgentSkillsUpdate,
@@ -92,7 +92,7 @@ describe("skills channel reducer", () => {
     let local = emptyAgentSkillsState();
     let channel = reduceSkillsState({}, undefined);
     for (const update of updates) {
-      local = applyAgentUpdate(local, update);
+      local = applyAgentSkillsUpdate(local, update);
       channel = reduceSkillsState(channel, { a: update });
       expect(local).toEqual(channel.a);
     }

@@ -13,10 +13,11 @@ import {
 import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { AIMessage } from "@langchain/core/messages";
 import { SkillDriftError } from "../internal/core.js";
-import { SkillsEngine } from "../engine/skills-engine.js";
+import { createSkillsEngine } from "../engine/skills-engine.js";
 import { resolveOptions } from "../options/resolve-options.js";
-import { emptyAgentSkillsState } from "../state/skills-state.js";
+import { emptyAgentSkillsState, applyAgentSkillsUpdate } from "../state/skills-state.js";
 import { publishSkillsToStore, skillsFromStore } from "./index.js";
+import { prepareModelCall } from "../engine/state-events.js";
 
 /** An InMemoryStore that counts item reads, to prove what a reload fetches. */
 class CountingStore extends InMemoryStore {
@@ -157,15 +158,15 @@ describe("skills in a LangGraph BaseStore", () => {
     const folder = skillsFolder();
     await publishSkillsToStore(store, folder);
     const registry = await createSkillRegistry({ sources: [skillsFromStore(store)] });
-    const engine = new SkillsEngine(resolveOptions({ skills: registry, onDrift: "fail" }));
-    const state = engine.apply(emptyAgentSkillsState(), {
+    const engine = createSkillsEngine(resolveOptions({ skills: registry, onDrift: "fail" }));
+    const state = applyAgentSkillsUpdate(emptyAgentSkillsState(), {
       events: [{ type: "load", name: "pdf", mode: "session", hash: registry.get("pdf")!.hash, seq: 1 }],
     });
-    expect(() => engine.prepare(state, [new AIMessage("x")], registry)).not.toThrow();
+    expect(() => prepareModelCall(state, [new AIMessage("x")], registry, engine.options)).not.toThrow();
 
     writeFileSync(join(folder, "pdf/SKILL.md"), skillMd("pdf", "Fill in PDF forms, v2."));
     await publishSkillsToStore(store, folder);
     await registry.reload();
-    expect(() => engine.prepare(state, [new AIMessage("x")], registry)).toThrow(SkillDriftError);
+    expect(() => prepareModelCall(state, [new AIMessage("x")], registry, engine.options)).toThrow(SkillDriftError);
   });
 });
