@@ -51,7 +51,7 @@ export function parseAgentfile(file: string, text: string): AgentFile {
     const command = match[1]!.toUpperCase();
     if (NOT_SUPPORTED[command]) fail(`${command} is not supported: ${NOT_SUPPORTED[command]}`);
     if (!COMMANDS.includes(command)) fail(`unknown command '${match[1]}' (known: ${COMMANDS.join(", ")})`);
-    const value = readValue(match[2]!.trim(), lines, index, command, fail);
+    const value = readValue(match[2]!.trim(), { lines, index }, command, fail);
     index = value.lastIndex;
     if (value.text === "") fail(`${command} needs a value`);
     if (command !== "SKILL" && command !== "PARAMETER") {
@@ -67,8 +67,7 @@ export function parseAgentfile(file: string, text: string): AgentFile {
 /** A command's value: the rest of the line, a `"quoted"` value, or a `"""` block over several lines. */
 function readValue(
   rest: string,
-  lines: readonly string[],
-  index: number,
+  { lines, index }: { lines: readonly string[]; index: number },
   command: string,
   fail: (message: string) => never,
 ): { text: string; lastIndex: number } {

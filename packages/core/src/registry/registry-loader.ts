@@ -65,7 +65,7 @@ export class RegistryLoader {
         await mapLimit(scan.candidates, 16, async (candidate) => {
           const key = candidateCacheKey(source.id, candidate);
           if (candidate.kind === "disk") pass.diskCount++;
-          const entry = await this.reconcile(candidate, source, this.cache.get(key), persisted, key, pass);
+          const entry = await this.reconcile({ candidate, source, key }, persisted, pass);
           pass.cache.set(key, entry);
           pass.loaded.push(entry);
         });
@@ -79,15 +79,13 @@ export class RegistryLoader {
     this.cache = pass.cache;
   }
 
-  /** One candidate: reused from memory or the snapshot when provably unchanged, else loaded (and counted). */
+  /** One candidate (by its cache key): reused from memory or the snapshot when provably unchanged, else loaded (and counted). */
   private async reconcile(
-    candidate: SkillCandidate,
-    source: SkillSource,
-    previous: LoadedCandidate | undefined,
+    { candidate, source, key }: { candidate: SkillCandidate; source: SkillSource; key: string },
     persisted: ReadSnapshot | undefined,
-    key: string,
     pass: LoaderPass,
   ): Promise<LoadedCandidate> {
+    const previous = this.cache.get(key);
     const stored = previous ? undefined : persisted?.entries.get(key);
     if (previous && !previous.racy && sameCandidate(previous, candidate)) {
       pass.reused++;

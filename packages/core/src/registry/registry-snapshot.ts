@@ -79,7 +79,7 @@ export async function buildSnapshot(
   const nothingChanged =
     previous !== undefined && changes.added.length + changes.changed.length + changes.removed.length === 0;
   const winners = [...byName.values()];
-  const index = nextSearchIndex(winners, upsert, changes.removed, nothingChanged, input);
+  const index = nextSearchIndex({ winners, upsert, removed: changes.removed, nothingChanged }, input);
   const list = nothingChanged && previous ? previous.list : sortedByName(winners);
   const version = !previous
     ? 1
@@ -156,15 +156,20 @@ async function compareWithPrevious(
   return { changes, upsert };
 }
 
+/** What changed from the previous snapshot: the winners, the documents to (re)index, the names removed. */
+interface IndexChanges {
+  winners: Winner[];
+  upsert: IndexedDocument[];
+  removed: string[];
+  nothingChanged: boolean;
+}
+
 /**
  * The search index of the next snapshot: the previous one when nothing changed, the previous built index updated with
  * the changes, one built now (eager first load), or one built lazily on the first search.
  */
 function nextSearchIndex(
-  winners: Winner[],
-  upsert: IndexedDocument[],
-  removed: string[],
-  nothingChanged: boolean,
+  { winners, upsert, removed, nothingChanged }: IndexChanges,
   input: BuildSnapshotInput,
 ): LazySearchIndex {
   const { previous } = input;

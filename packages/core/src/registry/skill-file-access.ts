@@ -58,7 +58,10 @@ export async function readCandidateFile(
   }
   if (entry.candidate.kind === "remote")
     return readRemoteFile(name, entry.candidate, relativePath, options.maxBytes ?? DEFAULT_MAX_RESOURCE_BYTES);
-  return readSkillResource(name, entry.candidate.dir, relativePath, options.maxBytes, resourceRules(entry));
+  return readSkillResource(name, entry.candidate.dir, relativePath, {
+    maxBytes: options.maxBytes,
+    rules: resourceRules(entry),
+  });
 }
 
 /** `readFile`'s `maxBytes`: a non-negative integer number of bytes (not NaN, Infinity or a fraction). */

@@ -127,8 +127,10 @@ export async function readSkillResource(
   skillName: string,
   skillDir: string,
   requested: string,
-  maxBytes = DEFAULT_MAX_RESOURCE_BYTES,
-  rules: SkillResourceRules = FOLDER_RESOURCE_RULES,
+  {
+    maxBytes = DEFAULT_MAX_RESOURCE_BYTES,
+    rules = FOLDER_RESOURCE_RULES,
+  }: { maxBytes?: number; rules?: SkillResourceRules } = {},
 ): Promise<SkillFileContent> {
   const rel = checkRelativePath(skillName, requested);
   const { read, nested } = await withConfinedFolder(skillDir, async (folder) => {

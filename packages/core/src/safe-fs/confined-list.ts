@@ -1,6 +1,6 @@
 import { constants, type Dirent } from "node:fs";
 import { lstat, readdir, type FileHandle } from "node:fs/promises";
-import { folderOf, openAt, O_DIRECTORY } from "./confined-open-at.js";
+import { folderOf, openAt, O_DIRECTORY, type OpenFolder } from "./confined-open-at.js";
 import { stripAt } from "./confined-refusal.js";
 import type { ConfinedEntry, ConfinedFailure, ConfinedListOptions } from "./confined-types.js";
 import { type ConfinedRoot, splitConfinedPath, walkFolders } from "./confined-walk.js";
@@ -20,11 +20,17 @@ export async function confinedList(
   if (!start.ok) return stripAt(start);
   const listing: Listing = { entries: [], truncated: false, options, maxDepth: options.maxDepth ?? 16 };
   try {
-    await visitFolder(listing, start.handle, start.path, "", 0);
+    await visitFolder(listing, start, "", 0);
   } finally {
     if (start.owned) await start.handle.close();
   }
   return { ok: true, entries: listing.entries, truncated: listing.truncated };
+}
+
+/** A folder entry met while listing: its name in the folder and its path relative to the listed root. */
+interface FolderEntry {
+  name: string;
+  path: string;
 }
 
 /** What one listing has found so far, and its bounds. */
@@ -35,16 +41,10 @@ interface Listing {
   maxDepth: number;
 }
 
-async function visitFolder(
-  listing: Listing,
-  handle: FileHandle,
-  handlePath: string,
-  prefix: string,
-  depth: number,
-): Promise<void> {
+async function visitFolder(listing: Listing, folder: OpenFolder, prefix: string, depth: number): Promise<void> {
   let dirents: Dirent[];
   try {
-    dirents = await readdir(folderOf(handle, handlePath), { withFileTypes: true });
+    dirents = await readdir(folderOf(folder.handle, folder.path), { withFileTypes: true });
   } catch {
     return;
   }
@@ -57,23 +57,17 @@ async function visitFolder(
     const childPath = prefix === "" ? dirent.name : `${prefix}/${dirent.name}`;
     if (listing.options.skip?.(dirent.name, childPath)) continue;
     if (dirent.isSymbolicLink()) listing.entries.push({ path: childPath, kind: "symlink" });
-    else if (dirent.isFile()) await addFile(listing, handle, handlePath, dirent.name, childPath);
+    else if (dirent.isFile()) await addFile(listing, folder, { name: dirent.name, path: childPath });
     else if (dirent.isDirectory()) {
       listing.entries.push({ path: childPath, kind: "folder" });
-      if (depth < listing.maxDepth) await enterFolder(listing, handle, handlePath, dirent.name, childPath, depth);
+      if (depth < listing.maxDepth) await enterFolder(listing, folder, { name: dirent.name, path: childPath }, depth);
     } else listing.entries.push({ path: childPath, kind: "other" });
   }
 }
 
 /** Records a file with its lstat size and time (what was there by then: it may have been swapped since readdir). */
-async function addFile(
-  listing: Listing,
-  handle: FileHandle,
-  handlePath: string,
-  name: string,
-  childPath: string,
-): Promise<void> {
-  const stats = await lstat(`${folderOf(handle, handlePath)}/${name}`).catch(() => undefined);
+async function addFile(listing: Listing, folder: OpenFolder, { name, path: childPath }: FolderEntry): Promise<void> {
+  const stats = await lstat(`${folderOf(folder.handle, folder.path)}/${name}`).catch(() => undefined);
   if (stats?.isFile())
     listing.entries.push({
       path: childPath,
@@ -88,20 +82,18 @@ async function addFile(
 /** Opens a sub-folder from its parent's descriptor without following a link, and lists it. */
 async function enterFolder(
   listing: Listing,
-  handle: FileHandle,
-  handlePath: string,
-  name: string,
-  childPath: string,
+  folder: OpenFolder,
+  { name, path: childPath }: FolderEntry,
   depth: number,
 ): Promise<void> {
   let child: FileHandle;
   try {
-    child = await openAt(handle, handlePath, name, constants.O_RDONLY | O_DIRECTORY);
+    child = await openAt(folder, name, constants.O_RDONLY | O_DIRECTORY);
   } catch {
     return; // swapped for a symlink or removed since readdir: not descended
   }
   try {
-    await visitFolder(listing, child, `${handlePath}/${name}`, childPath, depth + 1);
+    await visitFolder(listing, { handle: child, path: `${folder.path}/${name}` }, childPath, depth + 1);
   } finally {
     await child.close();
   }

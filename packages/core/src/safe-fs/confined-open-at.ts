@@ -23,16 +23,16 @@ export function folderOf(handle: FileHandle, path: string): string {
   return confinedFolderIsRaceFree() ? `/proc/self/fd/${handle.fd}` : path;
 }
 
-/** Opens `name` inside the folder open as `parent` without following a symlink at `name`. */
-export function openAt(
-  parent: FileHandle,
-  parentPath: string,
-  name: string,
-  flags: number,
-  mode?: number,
-): Promise<FileHandle> {
-  if (confinedFolderIsRaceFree()) return open(`/proc/self/fd/${parent.fd}/${name}`, flags | O_NOFOLLOW, mode);
-  return open(`${parentPath}/${name}`, flags | O_NOFOLLOW, mode);
+/** A folder open by descriptor, with the path it was opened at (used where /proc is missing). */
+export interface OpenFolder {
+  handle: FileHandle;
+  path: string;
+}
+
+/** Opens `name` inside the open folder `parent` without following a symlink at `name`. */
+export function openAt(parent: OpenFolder, name: string, flags: number, mode?: number): Promise<FileHandle> {
+  if (confinedFolderIsRaceFree()) return open(`/proc/self/fd/${parent.handle.fd}/${name}`, flags | O_NOFOLLOW, mode);
+  return open(`${parent.path}/${name}`, flags | O_NOFOLLOW, mode);
 }
 
 /** Creates the folder `name` inside the folder open as `parent`. */
@@ -44,13 +44,12 @@ export async function mkdirAt(parent: FileHandle, parentPath: string, name: stri
 /** O_DIRECTORY|O_NOFOLLOW on a symlink gives ENOTDIR: tell a symlink apart (for the message only, never to decide). */
 export async function folderRefusal(
   error: unknown,
-  parent: FileHandle,
-  parentPath: string,
+  parent: OpenFolder,
   shown: string,
   name: string,
 ): Promise<ConfinedFailure> {
   if (errorCode(error) === "ENOTDIR" || errorCode(error) === "EEXIST") {
-    const stats = await lstat(`${folderOf(parent, parentPath)}/${name}`).catch(() => undefined);
+    const stats = await lstat(`${folderOf(parent.handle, parent.path)}/${name}`).catch(() => undefined);
     if (stats?.isSymbolicLink()) return refusalOf({ code: "ELOOP" }, shown, name);
     return refusalOf({ code: "ENOTDIR" }, shown, name);
   }

@@ -43,7 +43,7 @@ async function openFileForRead(
     else {
       try {
         // O_NONBLOCK: a FIFO opens at once instead of waiting for a writer, and is then refused by its type
-        const handle = await openAt(folder.handle, folder.path, last, constants.O_RDONLY | O_NONBLOCK);
+        const handle = await openAt(folder, last, constants.O_RDONLY | O_NONBLOCK);
         return { ok: true, handle, names };
       } catch (error) {
         failure = { ...refusalOf(error, relative, last), at: names.length - 1 };

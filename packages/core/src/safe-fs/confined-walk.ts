@@ -58,10 +58,10 @@ export async function walkFolders(
   for (const [index, name] of names.entries()) {
     let next: FileHandle;
     try {
-      next = await openAt(current, currentPath, name, constants.O_RDONLY | O_DIRECTORY);
+      next = await openAt({ handle: current, path: currentPath }, name, constants.O_RDONLY | O_DIRECTORY);
     } catch (error) {
       if (!(create && errorCode(error) === "ENOENT")) {
-        const refusal = await folderRefusal(error, current, currentPath, shown, name);
+        const refusal = await folderRefusal(error, { handle: current, path: currentPath }, shown, name);
         if (owned) await current.close();
         return { ...refusal, at: index };
       }
@@ -69,9 +69,9 @@ export async function walkFolders(
         await mkdirAt(current, currentPath, name).catch((mkdirError: unknown) => {
           if (errorCode(mkdirError) !== "EEXIST") throw mkdirError;
         });
-        next = await openAt(current, currentPath, name, constants.O_RDONLY | O_DIRECTORY);
+        next = await openAt({ handle: current, path: currentPath }, name, constants.O_RDONLY | O_DIRECTORY);
       } catch (createError) {
-        const refusal = await folderRefusal(createError, current, currentPath, shown, name);
+        const refusal = await folderRefusal(createError, { handle: current, path: currentPath }, shown, name);
         if (owned) await current.close();
         return refusal;
       }

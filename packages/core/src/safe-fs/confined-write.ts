@@ -28,13 +28,7 @@ export async function confinedWriteFile(
   let handle: FileHandle;
   try {
     // no O_TRUNC before the type check: a FIFO or device must not be touched; O_NONBLOCK keeps a FIFO from blocking
-    handle = await openAt(
-      folder.handle,
-      folder.path,
-      last,
-      constants.O_WRONLY | constants.O_CREAT | O_NONBLOCK,
-      options.mode ?? 0o644,
-    );
+    handle = await openAt(folder, last, constants.O_WRONLY | constants.O_CREAT | O_NONBLOCK, options.mode ?? 0o644);
   } catch (error) {
     return refusalOf(error, relative, last);
   } finally {

@@ -39,6 +39,8 @@ export class CodeUnitTable {
   }
 
   /** Adds the (absent, non-empty) string c[start, end) with hash `hash` and its value. */
+  // The tokenizer's inner loop: positional numbers, no object allocated per call.
+  // oxlint-disable-next-line eslint/max-params
   add(c: Uint16Array, start: number, end: number, hash: number, value: number): void {
     const size = end - start;
     if (this.#count >= 1 << (this.#bits - 1)) {

@@ -188,7 +188,11 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
         const gateScope = { engine, agentId, agentState, catalog, threadId, messages: state.messages };
         const gated = await gateCalls(at.calls, gateScope);
         // GraphInterrupt (and any error ToolNode rethrows) propagates from here: the graph pauses, nothing is written.
-        const outputs = await runForwarded(libraryNode, state as never, at, gated.forwarded, config);
+        const outputs = await runForwarded(
+          libraryNode,
+          { state: state as never, at, forwarded: gated.forwarded },
+          config,
+        );
         const { update, events } = withFileReads(gated, outputs, gateScope);
         await emitSkillsEvents(events, { writer: config.writer, config });
         const { messages, rest } = orderOutputs(at.calls, gated.answered, outputs);

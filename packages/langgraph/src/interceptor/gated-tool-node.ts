@@ -145,12 +145,17 @@ export function pendingCalls(messages: readonly BaseMessage[]): {
   return { index: -1, calls: [] };
 }
 
+/** The calls the gate let through to the library's tool node: the state, where their AI message is, the calls. */
+export interface ForwardedCalls {
+  state: { messages: BaseMessage[] } & Record<string, unknown>;
+  at: { index: number; message?: AIMessage };
+  forwarded: ToolCall[];
+}
+
 /** Runs the forwarded calls through `toolNode` with the rest of the state as its tools' `runtime.state`. */
 export async function runForwarded(
   toolNode: ToolNode,
-  state: { messages: BaseMessage[] } & Record<string, unknown>,
-  at: { index: number; message?: AIMessage },
-  forwarded: ToolCall[],
+  { state, at, forwarded }: ForwardedCalls,
   config: LangGraphRunnableConfig,
 ): Promise<Array<ToolMessage | Command | Record<string, unknown>>> {
   if (forwarded.length === 0 || !at.message) return [];

@@ -31,16 +31,30 @@ export function asksForDocs(args: unknown): boolean {
 
 type Refusals = DocSelection["refused"];
 
+/** Where a selection's paths are read: the skill in its catalog, the per-file cap, and the refusals noted so far. */
+interface DocReader {
+  catalog: SkillCatalog;
+  skill: string;
+  maxResourceBytes: number;
+  refused: Refusals;
+}
+
+/** What a selection starts from: the skill, its catalog, its current docs, the per-file cap and the event seq. */
+export interface DocSelectionInput {
+  skill: string;
+  catalog: SkillCatalog;
+  current: readonly string[];
+  maxResourceBytes: number;
+  seq: number;
+}
+
 /**
  * Reads `docs` / `include_all_docs` / `docs_mode` of a read_skill call, checks every path by reading it through the
  * registry's confined reader (size-capped, binary refused), and caps the count and the total size of the selection.
  */
 export async function selectDocs(
   args: unknown,
-  skill: string,
-  catalog: SkillCatalog,
-  current: readonly string[],
-  limits: { maxResourceBytes: number; seq: number },
+  { skill, catalog, current, maxResourceBytes, seq }: DocSelectionInput,
 ): Promise<DocSelection> {
   const record = (args && typeof args === "object" ? args : {}) as Record<string, unknown>;
   const refused: Refusals = [];
@@ -48,10 +62,10 @@ export async function selectDocs(
   const asked = await wantedPaths(record, skill, catalog, refused); // read under clear too: its refusals are shown
   const wanted = mode === "clear" ? [] : asked;
   const base = mode === "add" ? [...current] : [];
-  const selected = await admitDocs(wanted, base, skill, catalog, limits.maxResourceBytes, refused);
+  const selected = await admitDocs({ catalog, skill, maxResourceBytes, refused }, wanted, base);
   const events: SkillLoadEvent[] = [];
-  if (mode !== "add") events.push({ type: "undoc", name: skill, seq: limits.seq });
-  for (const path of selected) events.push({ type: "doc", name: skill, path, seq: limits.seq });
+  if (mode !== "add") events.push({ type: "undoc", name: skill, seq });
+  for (const path of selected) events.push({ type: "doc", name: skill, path, seq });
   return { mode, selected, refused, events, after: [...new Set([...base, ...selected])].sort() };
 }
 
@@ -93,14 +107,8 @@ async function wantedPaths(
  * Reads each wanted path through the registry's confined reader and keeps those within the caps (count, per-file size,
  * total of four files' worth); returns the newly selected paths (normalised, not already in `base`).
  */
-async function admitDocs(
-  wanted: readonly string[],
-  base: readonly string[],
-  skill: string,
-  catalog: SkillCatalog,
-  maxResourceBytes: number,
-  refused: Refusals,
-): Promise<string[]> {
+async function admitDocs(reader: DocReader, wanted: readonly string[], base: readonly string[]): Promise<string[]> {
+  const { maxResourceBytes, refused } = reader;
   const selected: string[] = [];
   let total = 0;
   const budget = maxResourceBytes * 4;
@@ -109,7 +117,7 @@ async function admitDocs(
       refused.push({ path, reason: `the selection holds at most ${MAX_SELECTED_DOCS} files` });
       continue;
     }
-    const size = await readableSize(catalog, skill, path, maxResourceBytes, refused);
+    const size = await readableSize(reader, path);
     if (size === undefined) continue;
     if (size.bytes > maxResourceBytes) {
       refused.push({ path, reason: `${size.bytes} bytes is over the ${maxResourceBytes}-byte limit` });
@@ -125,14 +133,11 @@ async function admitDocs(
 
 /** Reads one path through the confined reader: its normalised path and size, or undefined (the refusal noted) when it cannot be read. */
 async function readableSize(
-  catalog: SkillCatalog,
-  skill: string,
+  { catalog, skill, maxResourceBytes, refused }: DocReader,
   path: string,
-  maxBytes: number,
-  refused: Refusals,
 ): Promise<{ path: string; bytes: number } | undefined> {
   try {
-    const file = await catalog.readFile(skill, path, { maxBytes });
+    const file = await catalog.readFile(skill, path, { maxBytes: maxResourceBytes });
     return { path: file.path, bytes: file.size };
   } catch (error) {
     if (!SkillgraphError.isInstance(error) && !(error instanceof Error)) throw error;

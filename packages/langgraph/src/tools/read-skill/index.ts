@@ -117,8 +117,8 @@ async function docsAfterCall(
 ): Promise<{ docs: string[]; selection: DocSelection | undefined }> {
   const current = context.state.load.loaded[name]?.docs ?? [];
   if (!asksForDocs(args)) return { docs: [...current], selection: undefined };
-  const limits = { maxResourceBytes: context.options.maxResourceBytes, seq };
-  const selection = await selectDocs(args, name, context.catalog, current, limits);
+  const { maxResourceBytes } = context.options;
+  const selection = await selectDocs(args, { skill: name, catalog: context.catalog, current, maxResourceBytes, seq });
   return { docs: selection.after, selection };
 }
 
