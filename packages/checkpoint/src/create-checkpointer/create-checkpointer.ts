@@ -103,7 +103,8 @@ async function openPostgres(
     return { pool, saver };
   };
   const outcome = await retryWhileRestarting(attempt, options.startupRetryMs);
-  if ("gaveUp" in outcome) throw setupError(outcome.gaveUp, shown, target.schema, scrub, options.startupRetryMs);
+  if ("gaveUp" in outcome)
+    throw setupError(outcome.gaveUp, { shown, schema: target.schema, scrub, startupRetryMs: options.startupRetryMs });
   const { pool, saver } = outcome.value;
   // The short timeout is for reaching the server at all (setup above). Later, under load, waiting for one of the pool's
   // 10 connections is not a failure: pg-pool applies the same option to that wait, so lengthen it now.
@@ -118,10 +119,12 @@ async function openPostgres(
 /** The CheckpointerError for a PostgreSQL setup that failed: unreachable (with the attempts made) or tables not set up. */
 function setupError(
   gaveUp: StartupGaveUp,
-  shown: string,
-  schema: string,
-  scrub: (text: string) => string,
-  startupRetryMs: number,
+  {
+    shown,
+    schema,
+    scrub,
+    startupRetryMs,
+  }: { shown: string; schema: string; scrub: (text: string) => string; startupRetryMs: number },
 ): CheckpointerError {
   const { cause, attempts, elapsedMs, timedOut } = gaveUp;
   const code = (cause as { code?: string }).code ?? (cause as { errors?: Array<{ code?: string }> }).errors?.[0]?.code;

@@ -151,13 +151,10 @@ export async function inspectSession(
   const skillsValue =
     skillsChannel === undefined ? undefined : await readChannelValue<unknown>(checkpointer, tuple, skillsChannel);
   const messages =
-    (await readChannelValue(
-      checkpointer,
-      tuple,
-      options.messagesChannel ?? "messages",
-      messagesDeltaReducer as (state: unknown[], writes: unknown[]) => unknown[],
-      () => [],
-    )) ?? [];
+    (await readChannelValue(checkpointer, tuple, options.messagesChannel ?? "messages", {
+      reducer: messagesDeltaReducer as (state: unknown[], writes: unknown[]) => unknown[],
+      initial: () => [],
+    })) ?? [];
 
   const loadedSkills: SessionLoadedSkill[] = [];
   const drift: SessionSkillDrift[] = [];

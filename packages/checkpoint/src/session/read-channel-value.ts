@@ -8,8 +8,7 @@ export async function readChannelValue<T>(
   saver: BaseCheckpointSaver,
   tuple: CheckpointTuple,
   channel: string,
-  reducer?: (state: T, writes: unknown[]) => T,
-  initial?: () => T,
+  { reducer, initial }: { reducer?: (state: T, writes: unknown[]) => T; initial?: () => T } = {},
 ): Promise<T | undefined> {
   const values = tuple.checkpoint.channel_values ?? {};
   if (Object.prototype.hasOwnProperty.call(values, channel)) {

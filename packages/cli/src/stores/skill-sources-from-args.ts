@@ -94,8 +94,8 @@ export async function loadSkillsFromArgs(
     // Said once: folders that could not be read, then skills that could not be loaded, each with its path and cause.
     const unreadFolders = problems.filter((problem) => problem.code.startsWith("source-"));
     const unloadedSkills = problems.filter((problem) => !problem.code.startsWith("source-"));
-    reportProblems(io, unreadFolders, "folder", "could not be read", options.verbose === true);
-    reportProblems(io, unloadedSkills, "skill", "could not be loaded", options.verbose === true);
+    reportProblems(io, unreadFolders, { thing: "folder", what: "could not be read" }, options.verbose === true);
+    reportProblems(io, unloadedSkills, { thing: "skill", what: "could not be loaded" }, options.verbose === true);
   }
   const found = new Set(registry.list().map((skill) => skill.origin.sourceId));
   for (const root of roots) {
@@ -112,8 +112,7 @@ export async function loadSkillsFromArgs(
 function reportProblems(
   io: CliIO,
   problems: readonly SkillDiagnostic[],
-  thing: string,
-  what: string,
+  { thing, what }: { thing: string; what: string },
   verbose: boolean,
 ): void {
   if (problems.length === 0) return;

@@ -28,9 +28,7 @@ export interface ChatReplOptions {
  * @returns the exit code: 0, or 1 when the last turn failed
  */
 export async function runChatRepl(
-  agent: ChatAgent,
-  skills: SkillCatalog,
-  renderer: ChatRenderer,
+  { agent, skills, renderer }: { agent: ChatAgent; skills: SkillCatalog; renderer: ChatRenderer },
   io: CliIO,
   options: ChatReplOptions = {},
 ): Promise<number> {

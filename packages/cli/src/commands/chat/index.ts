@@ -167,7 +167,10 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       return await runOneShotChat(input, { ...chat, alwaysApproved: shell.alwaysApproved });
     }
     if (!options.quiet) writeReplGreeting(io, endpoint, skills);
-    return await runChatRepl(agent, skills, renderer, io, { alwaysApproved: shell.alwaysApproved, endpoint: where });
+    return await runChatRepl({ agent, skills, renderer }, io, {
+      alwaysApproved: shell.alwaysApproved,
+      endpoint: where,
+    });
   } finally {
     await lease?.release();
     if (session) await closeCheckpointer(session.checkpointer);

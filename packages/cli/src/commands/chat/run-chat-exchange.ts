@@ -74,7 +74,7 @@ export async function runChatExchange(
 ): Promise<string | undefined> {
   let next: ChatTurnInput = input;
   for (let round = 0; round <= (options.maxRounds ?? 20); round++) {
-    const error = await runChatTurn(agent, next, renderer, options.signal, options.endpoint);
+    const error = await runChatTurn(agent, next, renderer, { signal: options.signal, endpoint: options.endpoint });
     if (error !== undefined) return error;
     const pending = await agent.pendingInterrupts();
     if (pending.length === 0) return undefined;

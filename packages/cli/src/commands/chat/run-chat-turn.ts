@@ -9,8 +9,13 @@ export async function runChatTurn(
   agent: ChatAgent,
   input: ChatTurnInput,
   renderer: ChatRenderer,
-  signal?: AbortSignal,
-  endpoint?: { baseURL: string | undefined; timeoutMs?: number },
+  {
+    signal,
+    endpoint,
+  }: {
+    signal?: AbortSignal | undefined;
+    endpoint?: { baseURL: string | undefined; timeoutMs?: number } | undefined;
+  } = {},
 ): Promise<string | undefined> {
   try {
     renderer.waiting();
