@@ -53,7 +53,7 @@ export function approvalCandidate(
 export function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Refusal | undefined {
   const { plan, display } = call;
   const candidate = approvalCandidate(call);
-  if (plan.opaque.length === 0 && !needsApproval(runtime.approvalRules, candidate)) return undefined;
+  if (plan.opaque.length === 0 && !needsApproval(runtime.config.approvalRules, candidate)) return undefined;
   const request: ShellApprovalRequest = {
     type: "skillgraph/shell-approval",
     tool: call.input.tool,
@@ -61,7 +61,7 @@ export function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Re
     command: display,
     argv: [...plan.programArgv],
     cwd: candidate.cwd,
-    executor: runtime.executor.name,
+    executor: runtime.services.executor.name,
     key: candidate.key,
     ...(candidate.opaque.length > 0 ? { opaque: [...candidate.opaque] } : {}),
     ...invisibleField(display, ...candidate.opaque.flatMap(({ piece, message }) => [piece, message])),

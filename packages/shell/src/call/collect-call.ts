@@ -18,7 +18,7 @@ function capped(asked: number | undefined, limit: number): number {
 /** The collect step: the files written to `out/` since the run started, within the call's and the hook's caps. */
 export async function collectCall(runtime: ShellRuntime, call: StagedCall, ran: RanCall): Promise<CollectedCall> {
   const { outputs } = call;
-  const limits = runtime.outputFiles;
+  const limits = runtime.config.outputFiles;
   const collecting = () =>
     collectOutputFiles(call.workspaceDir, {
       match: call.match,

@@ -10,10 +10,10 @@ import type { ShellRuntime } from "../runtime/shell-runtime.js";
 
 /** The artifact store of a call: the hook's own, else the graph's store; undefined when artifacts are off or absent. */
 export function artifactStoreFor(runtime: ShellRuntime, config: RunnableConfig): ArtifactStore | undefined {
-  if (runtime.artifacts === false) return undefined;
-  if (runtime.artifacts.store) return runtime.artifacts.store;
+  if (runtime.config.artifacts === false) return undefined;
+  if (runtime.config.artifacts.store) return runtime.config.artifacts.store;
   const store = getStore(config as never);
-  return store ? artifactStoreFromBaseStore(store, runtime.artifacts.quota) : undefined;
+  return store ? artifactStoreFromBaseStore(store, runtime.config.artifacts.quota) : undefined;
 }
 
 /** One entry of a call's `artifacts` list: saved (or unchanged, so not saved again), or skipped with the reason. */
@@ -32,7 +32,7 @@ export async function saveArtifacts(
   files: readonly CollectedFile[],
   options: { naming?: ArtifactNaming; force?: boolean } = {},
 ): Promise<SavedArtifact[]> {
-  const maxBytes = runtime.artifacts === false ? 0 : runtime.artifacts.maxBytes;
+  const maxBytes = runtime.config.artifacts === false ? 0 : runtime.config.artifacts.maxBytes;
   const saved: SavedArtifact[] = [];
   await withConfinedFolder(workspaceDir, async (workspace) => {
     for (const file of files) {

@@ -8,8 +8,8 @@ import type { StagedCall } from "./call-types.js";
 
 /** The call's timeout: its own `timeout_seconds` or the default, never above the largest allowed. */
 function timeoutMsOf(runtime: ShellRuntime, timeoutSeconds: number | undefined): number {
-  const asked = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : runtime.timeoutMs;
-  return Math.round(Math.min(asked, runtime.maxTimeoutMs));
+  const asked = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : runtime.config.timeoutMs;
+  return Math.round(Math.min(asked, runtime.config.maxTimeoutMs));
 }
 
 /**
@@ -23,19 +23,19 @@ export function executionRequest(runtime: ShellRuntime, call: StagedCall): Execu
   return {
     argv: [],
     shellCommand: call.plan.command,
-    searchPath: runtime.policy.fixedPath,
+    searchPath: runtime.services.policy.fixedPath,
     cwd: call.plan.cwd,
     workspaceDir: call.workspaceDir,
     ...(skill ? { skillDir: skill.dir, skillName: skill.name } : {}),
     ...(call.environmentDir ? { skillEnvironment: { hostDir: call.environmentDir, writable: false } } : {}),
-    deniedPrograms: deniedProgramNames(runtime.policy),
-    env: { ...runtime.fixedEnv, ...input.env, ...call.editorEnv },
+    deniedPrograms: deniedProgramNames(runtime.services.policy),
+    env: { ...runtime.config.fixedEnv, ...input.env, ...call.editorEnv },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     ...(input.pty ? { pty: true } : {}),
     timeoutMs: timeoutMsOf(runtime, input.timeout_seconds),
-    killGraceMs: runtime.killGraceMs,
-    maxOutputBytes: runtime.maxOutputBytes,
-    killAfterOutputBytes: runtime.killAfterOutputBytes,
+    killGraceMs: runtime.config.killGraceMs,
+    maxOutputBytes: runtime.config.maxOutputBytes,
+    killAfterOutputBytes: runtime.config.killAfterOutputBytes,
     runId: randomUUID(),
   };
 }

@@ -14,7 +14,7 @@ export type PlannedLine = { ok: true; plan: CommandPlan; display: string } | Ref
 
 /** The line with host paths replaced by the paths the command sees (the executor's view). */
 function displayLine(runtime: ShellRuntime, plan: CommandPlan, context: CallSkills, workspaceDir: string): string {
-  const view = runtime.executor.view({ workspaceDir, skillDir: context.skill?.dir });
+  const view = runtime.services.executor.view({ workspaceDir, skillDir: context.skill?.dir });
   let display = plan.display;
   if (context.skill?.dir && view.skillDir) display = display.replaceAll(context.skill.dir, view.skillDir);
   return display.replaceAll(workspaceDir, view.workspaceDir);
@@ -22,13 +22,13 @@ function displayLine(runtime: ShellRuntime, plan: CommandPlan, context: CallSkil
 
 /** The refusal naming the programs the skill declares it needs and the fixed PATH lacks, if any. */
 function missingRequirementsOf(runtime: ShellRuntime, context: CallSkills): Refusal | undefined {
-  if (!context.skill || !runtime.checkRequirements) return undefined;
-  const metadata = runtime.catalog.get(context.skill.name);
-  const requirements = metadata ? missingRequirements(metadata, runtime.policy.fixedPath) : { missing: [] };
+  if (!context.skill || !runtime.config.checkRequirements) return undefined;
+  const metadata = runtime.services.catalog.get(context.skill.name);
+  const requirements = metadata ? missingRequirements(metadata, runtime.services.policy.fixedPath) : { missing: [] };
   if (requirements.missing.length === 0) return undefined;
   return refusal(
     "missing-requirements",
-    `skill '${context.skill.name}' needs ${requirements.missing.join(", ")}, not found on ${runtime.policy.fixedPath}`,
+    `skill '${context.skill.name}' needs ${requirements.missing.join(", ")}, not found on ${runtime.services.policy.fixedPath}`,
   );
 }
 
@@ -44,8 +44,8 @@ export function planLine(
   environmentDir: string | undefined,
 ): PlannedLine {
   const policy = environmentDir
-    ? { ...runtime.policy, fixedPath: `${environmentDir}/bin:${runtime.policy.fixedPath}` }
-    : runtime.policy;
+    ? { ...runtime.services.policy, fixedPath: `${environmentDir}/bin:${runtime.services.policy.fixedPath}` }
+    : runtime.services.policy;
   const checked = planCommand(
     {
       command: input.command,
@@ -68,7 +68,7 @@ export function planLine(
  * PATH for policy and command alike), then the line planned once.
  */
 export async function planCall(runtime: ShellRuntime, call: ValidatedCall): Promise<PlannedCall | Refusal> {
-  const workspaceDir = await runtime.workspaces.ensure(call.threadId);
+  const workspaceDir = await runtime.services.workspaces.ensure(call.threadId);
   const environment = call.skill
     ? await prepareSkillEnvironment(runtime, call.skill, workspaceDir, call.config)
     : { ok: true as const };

@@ -34,9 +34,9 @@ export async function prepareSkillEnvironment(
   _workspaceDir: string,
   _config: RunnableConfig,
 ): Promise<{ ok: true; hostDir?: string } | Refusal> {
-  const options = runtime.skillEnvironments;
+  const options = runtime.config.skillEnvironments;
   if (!options) return { ok: true };
-  const declared = runtime.catalog.get(skill.name)?.dependencies;
+  const declared = runtime.services.catalog.get(skill.name)?.dependencies;
   const requirements = await readSkillRequirements({ ...skill, dependencies: declared }, options.root);
   if (requirements === undefined) return { ok: true };
   if ("error" in requirements) return refusal("missing-requirements", requirements.error);
@@ -56,7 +56,7 @@ export async function prepareSkillEnvironment(
       command: `${shown}  (into a new environment for skill '${skill.name}', network on while installing)`,
       argv: ["pip", "install", ...requirements.packages],
       cwd: ".",
-      executor: runtime.executor.name,
+      executor: runtime.services.executor.name,
     };
     Object.assign(request, invisibleField(request.command));
     const answer = interrupt<ShellApprovalRequest, unknown>(request);
@@ -81,7 +81,7 @@ async function install(
   requirements: SkillRequirements,
   skill: CommandSkill,
 ): Promise<{ ok: true } | Refusal> {
-  const options = runtime.skillEnvironments;
+  const options = runtime.config.skillEnvironments;
   if (!options) return { ok: true };
   prepareEnvironmentFolder(requirements);
   // an empty folder of its own stands in for the workspace: nothing the model staged is visible to pip or to the code
@@ -95,12 +95,12 @@ async function runInstall(
   skill: CommandSkill,
   installDir: string,
 ): Promise<{ ok: true } | Refusal> {
-  const options = runtime.skillEnvironments;
+  const options = runtime.config.skillEnvironments;
   if (!options) return { ok: true };
-  const sandboxed = runtime.executor.name === "bubblewrap";
+  const sandboxed = runtime.services.executor.name === "bubblewrap";
   const envDir = sandboxed ? SANDBOX_ENVIRONMENT : requirements.hostDir;
   const requirementsPath = `${sandboxed ? SANDBOX_WORKSPACE : installDir}/requirements.txt`;
-  const result = await runtime.executor.run({
+  const result = await runtime.services.executor.run({
     argv: installCommand(envDir, requirementsPath, options.pipArgs),
     cwd: installDir,
     workspaceDir: installDir,
@@ -110,9 +110,9 @@ async function runInstall(
     network: true,
     env: {},
     timeoutMs: options.installTimeoutMs,
-    killGraceMs: runtime.killGraceMs,
-    maxOutputBytes: runtime.maxOutputBytes,
-    killAfterOutputBytes: runtime.killAfterOutputBytes,
+    killGraceMs: runtime.config.killGraceMs,
+    maxOutputBytes: runtime.config.maxOutputBytes,
+    killAfterOutputBytes: runtime.config.killAfterOutputBytes,
     runId: randomUUID(),
   });
   if (result.exitCode !== 0) {

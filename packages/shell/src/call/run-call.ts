@@ -15,8 +15,8 @@ export async function runCall(runtime: ShellRuntime, call: StagedCall, request: 
   const result = await withWorkspaceSpan(
     call.config,
     { ...call.span, stage: "run" },
-    () => runtime.executor.run(request),
-    (ran) => ({ exitCode: ran.exitCode, timedOut: ran.timedOut, executor: runtime.executor.name }),
+    () => runtime.services.executor.run(request),
+    (ran) => ({ exitCode: ran.exitCode, timedOut: ran.timedOut, executor: runtime.services.executor.name }),
   );
   return { result, startedAt };
 }

@@ -43,9 +43,9 @@ export async function runCommandCall(
   try {
     return await runInThread(runtime, input, config, oneCall);
   } finally {
-    runtime.stagedAttachments.delete(oneCall);
-    runtime.pinnedArtifacts.delete(oneCall);
-    await runtime.workspaces.remove(oneCall);
+    runtime.threads.stagedAttachments.delete(oneCall);
+    runtime.threads.pinnedArtifacts.delete(oneCall);
+    await runtime.services.workspaces.remove(oneCall);
   }
 }
 
@@ -85,7 +85,7 @@ async function runInThread(
   const saved = await persistCall(runtime, staged, collected);
   return resultPayload(ran.result, {
     command: staged.display,
-    executor: runtime.executor.name,
+    executor: runtime.services.executor.name,
     collected: collected.collected,
     primaryOutput: collected.primaryOutput,
     artifacts: saved,

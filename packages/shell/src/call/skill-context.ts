@@ -7,13 +7,13 @@ import type { CommandCallInput } from "./command-call-input.js";
 import type { CallSkills } from "./call-types.js";
 
 function toCommandSkill(runtime: ShellRuntime, name: string): CommandSkill | undefined {
-  const skill = runtime.catalog.get(name);
+  const skill = runtime.services.catalog.get(name);
   return skill ? { name: skill.name, dir: skill.dir, allowedTools: skill.allowedTools } : undefined;
 }
 
 /** Why a skill that exists may not run its scripts now (not read, or nothing tells whether it was), if so. */
 function notRead(runtime: ShellRuntime, name: string, names: readonly string[] | undefined): Refusal | undefined {
-  if (!runtime.requireSkillRead) return undefined;
+  if (!runtime.config.requireSkillRead) return undefined;
   if (names === undefined) {
     return refusal(
       "skill-not-read",

@@ -23,15 +23,15 @@ function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
 
 /** The thread's pinned artifact versions (in this process). */
 function pinnedArtifacts(runtime: ShellRuntime, threadId: string): Map<string, number> {
-  const pinned = runtime.pinnedArtifacts.get(threadId) ?? new Map<string, number>();
-  runtime.pinnedArtifacts.set(threadId, pinned);
+  const pinned = runtime.threads.pinnedArtifacts.get(threadId) ?? new Map<string, number>();
+  runtime.threads.pinnedArtifacts.set(threadId, pinned);
   return pinned;
 }
 
 /** The thread's memory of attachments already staged or skipped. */
 function seenAttachments(runtime: ShellRuntime, threadId: string): Set<string> {
-  const seen = runtime.stagedAttachments.get(threadId) ?? new Set<string>();
-  runtime.stagedAttachments.set(threadId, seen);
+  const seen = runtime.threads.stagedAttachments.get(threadId) ?? new Set<string>();
+  runtime.threads.stagedAttachments.set(threadId, seen);
   return seen;
 }
 
@@ -61,24 +61,24 @@ async function filesToStage(
 ): Promise<{ ok: true; files: StagedFile[]; attached: AttachmentStaging } | Refusal> {
   const { input, threadId, workspaceDir } = call;
   const attachments =
-    runtime.stageAttachments || input.inputs?.some((spec) => spec.from.startsWith("attachment://"))
+    runtime.config.stageAttachments || input.inputs?.some((spec) => spec.from.startsWith("attachment://"))
       ? attachmentsOf(call.config)
       : [];
   const resolved = await resolveInputs(input.inputs ?? [], {
     threadId,
     workspaceDir,
     skillDir: (name) => [call.skill, ...call.loaded].find((entry) => entry?.name === name)?.dir || undefined,
-    skillRefusesHardLinks: (name) => runtime.catalog.get(name)?.origin?.kind !== "npm",
+    skillRefusesHardLinks: (name) => runtime.services.catalog.get(name)?.origin?.kind !== "npm",
     artifacts: call.artifacts,
     attachments,
-    maxBytes: runtime.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.artifacts.maxBytes, 1),
+    maxBytes: runtime.config.artifacts === false ? 16 * 1024 * 1024 : Math.max(runtime.config.artifacts.maxBytes, 1),
     budgetBytes: MAX_STAGED_BYTES - totalBytes(input.files ?? []),
-    hostFolder: (name) => runtime.hostInputs.get(name),
+    hostFolder: (name) => runtime.config.hostInputs.get(name),
     pinned: pinnedArtifacts(runtime, threadId),
   });
   if (!resolved.ok) return refusal("staging-refused", resolved.message);
   const declared = [...(input.files ?? []), ...resolved.files];
-  const attached = runtime.stageAttachments
+  const attached = runtime.config.stageAttachments
     ? planAttachmentStaging(
         attachments,
         seenAttachments(runtime, threadId),
@@ -99,7 +99,7 @@ export async function stageCall(runtime: ShellRuntime, call: PlannedCall): Promi
       withWorkspaceSpan(
         call.config,
         { ...call.span, stage: "stage" },
-        () => runtime.workspaces.stage(threadId, staging.files),
+        () => runtime.services.workspaces.stage(threadId, staging.files),
         (written) => ({ files: written.length }),
       ),
     );
@@ -108,9 +108,12 @@ export async function stageCall(runtime: ShellRuntime, call: PlannedCall): Promi
   const editor =
     call.input.editor_text === undefined
       ? undefined
-      : editorText(call.input.editor_text, runtime.executor.view({ workspaceDir: call.workspaceDir }).workspaceDir);
+      : editorText(
+          call.input.editor_text,
+          runtime.services.executor.view({ workspaceDir: call.workspaceDir }).workspaceDir,
+        );
   if (editor) {
-    const refused = await refusedOnStaging(() => runtime.workspaces.writeRuntimeFile(threadId, editor.file));
+    const refused = await refusedOnStaging(() => runtime.services.workspaces.writeRuntimeFile(threadId, editor.file));
     if (refused) return refused;
   }
   return { ...call, attachmentsSkipped: staging.attached.skipped, ...(editor ? { editorEnv: editor.env } : {}) };

@@ -12,17 +12,21 @@ export async function startSession(
   call: StagedCall,
   request: ExecutionRequest,
 ): Promise<string> {
-  if (!runtime.sessionsEnabled) return refusalPayload(refusal("invalid-input", "interactive sessions are turned off"));
-  if (runtime.sessions.count(call.threadId) >= runtime.maxSessionsPerThread) {
+  if (!runtime.config.sessionsEnabled)
+    return refusalPayload(refusal("invalid-input", "interactive sessions are turned off"));
+  if (runtime.services.sessions.count(call.threadId) >= runtime.config.maxSessionsPerThread) {
     return refusalPayload(
-      refusal("too-many-sessions", `this thread already has ${runtime.maxSessionsPerThread} sessions; kill one first`),
+      refusal(
+        "too-many-sessions",
+        `this thread already has ${runtime.config.maxSessionsPerThread} sessions; kill one first`,
+      ),
     );
   }
-  const running = runtime.executor.start(request);
+  const running = runtime.services.executor.start(request);
   if (call.input.stdin !== undefined) running.write(call.input.stdin);
-  const session = new InteractiveSession(runtime.sessions.newId(), running, runtime.maxUnreadBytes);
-  runtime.sessions.add(call.threadId, session);
+  const session = new InteractiveSession(runtime.services.sessions.newId(), running, runtime.config.maxUnreadBytes);
+  runtime.services.sessions.add(call.threadId, session);
   const snapshot = await session.poll(1_000);
-  if (snapshot.status === "exited") runtime.sessions.remove(call.threadId, session.id);
+  if (snapshot.status === "exited") runtime.services.sessions.remove(call.threadId, session.id);
   return sessionPayload(snapshot, call.display);
 }

@@ -25,13 +25,13 @@ function asCommandSkill(skill: SkillMetadata): CommandSkill {
 
 /** The shell tools the loaded skills ask for (plus those always visible). */
 export function visibleTools(runtime: ShellRuntime, context: SkillsToolHookContext): string[] {
-  const visible = new Set<ShellToolName>(runtime.alwaysVisible);
+  const visible = new Set<ShellToolName>(runtime.config.alwaysVisible);
   for (const skill of context.loadedSkills) {
     const grant = grantOf(asCommandSkill(skill));
     if (skill.dir !== "" && (grant.mentionsShell || hasScriptsFolder(skill.dir))) visible.add("run_skill_script");
     if (grant.anyCommand || grant.rules.length > 0 || skill.allowedTools.includes("shell")) visible.add("shell");
   }
-  if (runtime.sessionsEnabled && (visible.has("run_skill_script") || visible.has("shell"))) {
+  if (runtime.config.sessionsEnabled && (visible.has("run_skill_script") || visible.has("shell"))) {
     visible.add("shell_session_write");
     visible.add("shell_session_poll");
     visible.add("shell_session_kill");
@@ -46,16 +46,16 @@ export function authorize(
   context: SkillsToolHookContext,
 ): SkillsToolAuthorization {
   const names = context.loadedSkills.map((skill) => skill.name);
-  runtime.seenLoaded.set(context.threadId ?? NO_THREAD, names);
+  runtime.threads.seenLoaded.set(context.threadId ?? NO_THREAD, names);
   if (call.toolName !== "run_skill_script" && call.toolName !== "shell") return { allowed: true };
   const args = (call.args ?? {}) as { skill?: unknown; command?: unknown; cwd?: unknown; env?: unknown };
   if (typeof args.command !== "string") return { allowed: false, reason: "invalid-input: 'command' must be a string" };
   let skill: CommandSkill | undefined;
   if (call.toolName === "run_skill_script") {
-    const metadata = typeof args.skill === "string" ? runtime.catalog.get(args.skill) : undefined;
+    const metadata = typeof args.skill === "string" ? runtime.services.catalog.get(args.skill) : undefined;
     if (!metadata)
       return { allowed: false, reason: `skill-not-found: skill '${String(args.skill)}' not found in the catalog` };
-    if (runtime.requireSkillRead && !names.includes(metadata.name)) {
+    if (runtime.config.requireSkillRead && !names.includes(metadata.name)) {
       return {
         allowed: false,
         reason: `skill-not-read: read skill '${metadata.name}' (read_skill) before running its scripts`,
@@ -69,11 +69,11 @@ export function authorize(
       mode: call.toolName === "run_skill_script" ? "skill" : "shell",
       skill,
       loadedSkills: context.loadedSkills.map(asCommandSkill),
-      workspaceDir: runtime.workspaces.pathFor(context.threadId),
+      workspaceDir: runtime.services.workspaces.pathFor(context.threadId),
       cwd: typeof args.cwd === "string" ? args.cwd : undefined,
       env: args.env && typeof args.env === "object" ? (args.env as Record<string, string>) : undefined,
     },
-    runtime.policy,
+    runtime.services.policy,
   );
   return checked.ok ? { allowed: true } : { allowed: false, reason: `${checked.reason}: ${checked.message}` };
 }

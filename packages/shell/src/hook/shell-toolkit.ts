@@ -43,23 +43,23 @@ export function createShellToolkit(options: ShellHookOptions): ShellToolkit {
   // the grammar loads in the background (about 60 ms); every tool call awaits it before checking its line
   void loadBashParser().catch(() => undefined);
   const tools: StructuredToolInterface[] = [createRunSkillScriptTool(runtime), createShellTool(runtime)];
-  if (runtime.sessionsEnabled) tools.push(...createShellSessionTools(runtime));
+  if (runtime.config.sessionsEnabled) tools.push(...createShellSessionTools(runtime));
   return {
     runtime,
     tools,
-    executorName: runtime.executor.name,
+    executorName: runtime.services.executor.name,
     visibleTools: (context) => visibleTools(runtime, context),
     authorize: (call, context) => authorize(runtime, call, context),
-    workspacePath: (threadId) => runtime.workspaces.pathFor(threadId),
-    stageFiles: (threadId, files) => runtime.workspaces.stage(threadId, files),
-    removeWorkspace: (threadId) => runtime.workspaces.remove(threadId),
+    workspacePath: (threadId) => runtime.services.workspaces.pathFor(threadId),
+    stageFiles: (threadId, files) => runtime.services.workspaces.stage(threadId, files),
+    removeWorkspace: (threadId) => runtime.services.workspaces.remove(threadId),
     async dispose(threadId) {
-      await runtime.sessions.dispose(threadId);
-      if (threadId === undefined) runtime.seenLoaded.clear();
-      else runtime.seenLoaded.delete(threadId);
+      await runtime.services.sessions.dispose(threadId);
+      if (threadId === undefined) runtime.threads.seenLoaded.clear();
+      else runtime.threads.seenLoaded.delete(threadId);
       // the runtime's own temporary root goes with it; an application's root is kept unless it asked otherwise
-      if (threadId === undefined && runtime.workspaces.ownsRoot) await runtime.workspaces.removeAll();
-      else if (runtime.removeWorkspacesOnDispose) await runtime.workspaces.remove(threadId);
+      if (threadId === undefined && runtime.services.workspaces.ownsRoot) await runtime.services.workspaces.removeAll();
+      else if (runtime.config.removeWorkspacesOnDispose) await runtime.services.workspaces.remove(threadId);
     },
   };
 }

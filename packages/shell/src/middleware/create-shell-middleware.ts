@@ -28,9 +28,9 @@ function graphState(requestState: unknown): unknown {
 
 /** The gate's view of a request: the loaded skills the skills state records (known to the catalog) and the thread. */
 function gateContext(toolkit: ShellToolkit, state: unknown, configurable: unknown): SkillsToolHookContext {
-  const names = loadedNamesInState(graphState(state), toolkit.runtime.agentId) ?? [];
+  const names = loadedNamesInState(graphState(state), toolkit.runtime.config.agentId) ?? [];
   const loadedSkills = names
-    .map((name) => toolkit.runtime.catalog.get(name))
+    .map((name) => toolkit.runtime.services.catalog.get(name))
     .filter((skill): skill is SkillMetadata => skill !== undefined);
   const threadId = threadIdOf({ configurable: configurable as Record<string, unknown> | undefined });
   return { loadedSkills, ...(threadId !== undefined ? { threadId } : {}) };
@@ -52,7 +52,7 @@ function refusedMessage(reason: string, call: { id?: string; name: string }): To
  */
 export function createShellMiddleware(options: ShellHookOptions): ShellMiddleware {
   const toolkit = createShellToolkit(options);
-  const agentId = toolkit.runtime.agentId;
+  const agentId = toolkit.runtime.config.agentId;
   const middleware = createMiddleware({
     name: agentId === "default" ? "ShellMiddleware" : `ShellMiddleware_${agentId.replace(/[^A-Za-z0-9_-]/g, "_")}`,
     tools: toolkit.tools,

@@ -13,9 +13,9 @@ import { compileApprovalRules } from "../policy/approval-rules.js";
 import { commandPolicy } from "../policy/policy-options.js";
 import { SessionStore } from "../sessions/session-store.js";
 import { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
-import type { ShellRuntime } from "./shell-runtime.js";
+import type { ShellConfig, ShellRuntime } from "./shell-runtime.js";
 
-function skillEnvironments(options: ParsedShellOptions): ShellRuntime["skillEnvironments"] {
+function skillEnvironments(options: ParsedShellOptions): ShellConfig["skillEnvironments"] {
   const environments = options.skillEnvironments;
   if (environments === false) return undefined;
   return {
@@ -48,7 +48,7 @@ export function createShellRuntime(input: ShellHookOptions): ShellRuntime {
   const policy = commandPolicy(options, approvalRules.length > 0);
   const limits = resolveLimits(options.limits);
   const always = options.alwaysVisible === true ? SHELL_TOOL_NAMES : options.alwaysVisible || [];
-  return {
+  const services = {
     catalog: options.skills,
     executor: chooseExecutor(options.executor, options.bubblewrap, limits),
     policy,
@@ -57,6 +57,8 @@ export function createShellRuntime(input: ShellHookOptions): ShellRuntime {
       options.workspaceMaxAgeMs === undefined ? {} : { maxAgeMs: options.workspaceMaxAgeMs },
     ),
     sessions: new SessionStore(),
+  };
+  const config: ShellConfig = {
     ...callLimits(options),
     approvalRules,
     requireSkillRead: options.requireSkillRead,
@@ -71,8 +73,10 @@ export function createShellRuntime(input: ShellHookOptions): ShellRuntime {
     stageAttachments: options.stageAttachments,
     skillEnvironments: skillEnvironments(options),
     hostInputs: new Map(Object.entries(options.hostInputs)),
-    pinnedArtifacts: new Map(),
-    stagedAttachments: new Map(),
-    seenLoaded: new Map(),
+  };
+  return {
+    config,
+    services,
+    threads: { pinnedArtifacts: new Map(), stagedAttachments: new Map(), seenLoaded: new Map() },
   };
 }

@@ -39,11 +39,11 @@ export function loadedSkillNames(runtime: ShellRuntime, config: RunnableConfig):
   } catch {
     state = undefined;
   }
-  if (runtime.loadedSkills) {
-    const names = runtime.loadedSkills({ state, config });
+  if (runtime.config.loadedSkills) {
+    const names = runtime.config.loadedSkills({ state, config });
     if (names !== undefined) return names;
   }
-  const fromGraph = loadedNamesInState(state, runtime.agentId);
+  const fromGraph = loadedNamesInState(state, runtime.config.agentId);
   if (fromGraph !== undefined) return fromGraph;
-  return runtime.seenLoaded.get(threadIdOf(config) ?? NO_THREAD);
+  return runtime.threads.seenLoaded.get(threadIdOf(config) ?? NO_THREAD);
 }

@@ -8,13 +8,37 @@ import type { ShellSkillCatalog } from "../options/skills-tool-hook.js";
 import type { SessionStore } from "../sessions/session-store.js";
 import type { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
 
-/** Everything the shell tools share, built once from the options. */
+/**
+ * Everything the shell tools share, built once from the options, in three parts: the settings fixed by the options
+ * (`config`), the components that do the work (`services`), and what the shell remembers per thread (`threads`).
+ */
 export interface ShellRuntime {
+  config: ShellConfig;
+  services: ShellServices;
+  threads: ShellThreadState;
+}
+
+/** The components the shell tools share: the skills, the executor, the command policy, workspaces and sessions. */
+export interface ShellServices {
   catalog: ShellSkillCatalog;
   executor: CommandExecutor;
   policy: CommandPolicy;
   workspaces: ThreadWorkspaces;
   sessions: SessionStore;
+}
+
+/** What the shell remembers per thread in this process; each map is keyed by thread id. */
+export interface ShellThreadState {
+  /** Artifact versions pinned by `pin: true` inputs. */
+  pinnedArtifacts: Map<string, Map<string, number>>;
+  /** sha256 of attachments already staged. */
+  stagedAttachments: Map<string, Set<string>>;
+  /** Loaded skill names `authorize` last saw. */
+  seenLoaded: Map<string, readonly string[]>;
+}
+
+/** The settings fixed by the shell's options, with their defaults filled in. */
+export interface ShellConfig {
   sessionsEnabled: boolean;
   maxSessionsPerThread: number;
   maxUnreadBytes: number;
@@ -44,10 +68,4 @@ export interface ShellRuntime {
     | undefined;
   /** Host folders `host://<name>/...` inputs may copy from, by name. */
   hostInputs: ReadonlyMap<string, string>;
-  /** Artifact versions pinned by `pin: true` inputs, per thread (in this process). */
-  pinnedArtifacts: Map<string, Map<string, number>>;
-  /** sha256 of attachments already staged, per thread. */
-  stagedAttachments: Map<string, Set<string>>;
-  /** Loaded skill names `authorize` last saw, per thread. */
-  seenLoaded: Map<string, readonly string[]>;
 }

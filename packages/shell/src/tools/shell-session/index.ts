@@ -17,7 +17,7 @@ const waitField = z
   .describe("Wait up to this many milliseconds for output (default 1000).");
 
 function findSession(runtime: ShellRuntime, sessionId: string, config: RunnableConfig): InteractiveSession | string {
-  const session = runtime.sessions.get(threadIdOf(config), sessionId);
+  const session = runtime.services.sessions.get(threadIdOf(config), sessionId);
   return (
     session ??
     refusalPayload(
@@ -36,7 +36,7 @@ async function pollAndReport(
   config: RunnableConfig,
 ): Promise<string> {
   const snapshot = await session.poll(waitMs);
-  if (snapshot.status === "exited") runtime.sessions.remove(threadIdOf(config), session.id);
+  if (snapshot.status === "exited") runtime.services.sessions.remove(threadIdOf(config), session.id);
   return sessionPayload(snapshot);
 }
 
@@ -86,7 +86,7 @@ export function createShellSessionTools(runtime: ShellRuntime) {
       if (typeof session === "string") return session;
       await session.kill();
       const snapshot = await session.poll(0);
-      runtime.sessions.remove(threadIdOf(config), session_id);
+      runtime.services.sessions.remove(threadIdOf(config), session_id);
       return sessionPayload(snapshot);
     },
     {
