@@ -17,6 +17,14 @@ export function artifactStoreFor(runtime: ShellRuntime, config: RunnableConfig):
 }
 
 /** One entry of a call's `artifacts` list: saved (or unchanged, so not saved again), or skipped with the reason. */
+/** Where {@link saveArtifacts} saves: the store, the thread, the workspace the files are read from, the size cap. */
+export interface ArtifactTarget {
+  store: ArtifactStore;
+  threadId: string;
+  workspaceDir: string;
+  maxBytes: number;
+}
+
 export type SavedArtifact = (Artifact & { unchanged?: boolean }) | { name: string; skipped: string };
 
 /**
@@ -25,14 +33,10 @@ export type SavedArtifact = (Artifact & { unchanged?: boolean }) | { name: strin
  * saved again (reported `unchanged`) unless `force`.
  */
 export async function saveArtifacts(
-  runtime: ShellRuntime,
-  store: ArtifactStore,
-  threadId: string,
-  workspaceDir: string,
+  { store, threadId, workspaceDir, maxBytes }: ArtifactTarget,
   files: readonly CollectedFile[],
   options: { naming?: ArtifactNaming; force?: boolean } = {},
 ): Promise<SavedArtifact[]> {
-  const maxBytes = runtime.config.artifacts === false ? 0 : runtime.config.artifacts.maxBytes;
   const saved: SavedArtifact[] = [];
   await withConfinedFolder(workspaceDir, async (workspace) => {
     for (const file of files) {

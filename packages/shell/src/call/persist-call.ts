@@ -12,11 +12,13 @@ export async function persistCall(
 ): Promise<SavedArtifact[] | undefined> {
   const { outputs, artifacts } = call;
   if (!outputs.save_as_artifacts || !artifacts) return undefined;
+  const maxBytes = runtime.config.artifacts === false ? 0 : runtime.config.artifacts.maxBytes;
+  const target = { store: artifacts, threadId: call.threadId, workspaceDir: call.workspaceDir, maxBytes };
   return withWorkspaceSpan(
     call.config,
     { ...call.span, stage: "save" },
     () =>
-      saveArtifacts(runtime, artifacts, call.threadId, call.workspaceDir, collected.collected.files, {
+      saveArtifacts(target, collected.collected.files, {
         naming: { template: outputs.name_template, prefix: outputs.artifact_prefix },
         force: outputs.force_save === true,
       }),

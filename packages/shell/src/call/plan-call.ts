@@ -12,6 +12,13 @@ import type { CommandCallInput } from "./command-call-input.js";
 /** A planned line: the plan and the line as shown to the model and the approver (paths as the command sees them). */
 export type PlannedLine = { ok: true; plan: CommandPlan; display: string } | Refusal;
 
+/** A line to plan: the call's input and skills, its workspace, and the skill's environment when it has one. */
+export interface LineToPlan extends CallSkills {
+  input: CommandCallInput;
+  workspaceDir: string;
+  environmentDir?: string | undefined;
+}
+
 /** The line with host paths replaced by the paths the command sees (the executor's view). */
 function displayLine(runtime: ShellRuntime, plan: CommandPlan, context: CallSkills, workspaceDir: string): string {
   const view = runtime.services.executor.view({ workspaceDir, skillDir: context.skill?.dir });
@@ -36,13 +43,9 @@ function missingRequirementsOf(runtime: ShellRuntime, context: CallSkills): Refu
  * Plans a line: one parse, every command checked against the policy (with the skill's environment first on PATH when
  * it has one), and the skill's required programs present.
  */
-export function planLine(
-  runtime: ShellRuntime,
-  input: CommandCallInput,
-  context: CallSkills,
-  workspaceDir: string,
-  environmentDir: string | undefined,
-): PlannedLine {
+export function planLine(runtime: ShellRuntime, line: LineToPlan): PlannedLine {
+  const { input, workspaceDir, environmentDir } = line;
+  const context: CallSkills = line;
   const policy = environmentDir
     ? { ...runtime.services.policy, fixedPath: `${environmentDir}/bin:${runtime.services.policy.fixedPath}` }
     : runtime.services.policy;
@@ -73,7 +76,7 @@ export async function planCall(runtime: ShellRuntime, call: ValidatedCall): Prom
     ? await prepareSkillEnvironment(runtime, call.skill, workspaceDir, call.config)
     : { ok: true as const };
   if (!environment.ok) return environment;
-  const planned = planLine(runtime, call.input, call, workspaceDir, environment.hostDir);
+  const planned = planLine(runtime, { ...call, workspaceDir, environmentDir: environment.hostDir });
   if (!planned.ok) return planned;
   return {
     ...call,

@@ -167,7 +167,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   const limits = options.limits;
   const launch = (request: ExecutionRequest, repositories: RepositoryBinds) =>
     limits
-      ? startInCommandCgroup(limits.cgroups, limits, request.runId, true, (prefix) =>
+      ? startInCommandCgroup({ host: limits.cgroups, limits, runId: request.runId, startsNamespace: true }, (prefix) =>
           spawnCommand(spec(request, prefix, repositories), request),
         )
       : spawnCommand(spec(request, [], repositories), request);

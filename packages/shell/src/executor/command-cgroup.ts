@@ -307,6 +307,14 @@ export function openCommandCgroup(
 
 let groupWarned = false;
 
+/** The group a command starts in: the cgroup host (if any), the limits, the run id, whether the chain makes a PID namespace. */
+export interface CgroupStart {
+  host: CgroupHost | undefined;
+  limits: { memoryBytes: number; processes: number };
+  runId: string;
+  startsNamespace: boolean;
+}
+
 /**
  * Starts a command inside a fresh group when `host` is set, and removes the group once the command's result is in.
  * `startsNamespace` says that the first process of the chain to fork makes a new PID namespace (so the command can be
@@ -314,10 +322,7 @@ let groupWarned = false;
  * made) `start` gets [] and only the rlimits apply.
  */
 export function startInCommandCgroup(
-  host: CgroupHost | undefined,
-  limits: { memoryBytes: number; processes: number },
-  runId: string,
-  startsNamespace: boolean,
+  { host, limits, runId, startsNamespace }: CgroupStart,
   start: (prefix: string[]) => RunningCommand,
 ): RunningCommand {
   const group = host ? openCommandCgroup(host, limits, runId) : undefined;

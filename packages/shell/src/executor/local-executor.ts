@@ -98,8 +98,9 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
     const homeDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-home-"));
     const limits = options.limits;
     const running = limits
-      ? startInCommandCgroup(limits.cgroups, limits, request.runId, isolation.length > 0, (prefix) =>
-          spawnCommand(spec(request, homeDir, prefix), request),
+      ? startInCommandCgroup(
+          { host: limits.cgroups, limits, runId: request.runId, startsNamespace: isolation.length > 0 },
+          (prefix) => spawnCommand(spec(request, homeDir, prefix), request),
         )
       : spawnCommand(spec(request, homeDir, []), request);
     void running.result.finally(() => rmSync(homeDir, { recursive: true, force: true }));

@@ -80,9 +80,7 @@ async function confinedRead(folder: string, relative: string, rules: FileReadRul
 
 async function pendingFileInput(
   input: InputSpec,
-  scheme: "skill" | "workspace" | "host",
-  rest: string,
-  to: string,
+  { scheme, rest, to }: { scheme: "skill" | "workspace" | "host"; rest: string; to: string },
   context: InputContext,
 ): Promise<PendingInput | { ok: false; message: string }> {
   let folder = context.workspaceDir;
@@ -173,7 +171,7 @@ async function pendingInput(
   const lastSegment = rest.split("/").pop()?.replace(/@\d+$/, "") ?? "input";
   const to = input.to ?? `in/${lastSegment}`;
   if (scheme === "skill" || scheme === "workspace" || scheme === "host")
-    return pendingFileInput(input, scheme, rest, to, context);
+    return pendingFileInput(input, { scheme, rest, to }, context);
   if (scheme === "artifact") return pendingArtifactInput(input, rest, to, context);
   const attachment = context.attachments.find((candidate) => candidate.name === rest);
   if (!attachment) {
