@@ -1,5 +1,5 @@
 // What one chat run uses, from its flags and its agent file (`--agent`): flags win over the file, the file over the
-// defaults. Each function answers one question; none does any I/O.
+// defaults. No I/O.
 import type { AgentFile } from "@skillgraph/core/agent-file";
 import { modelParameters } from "../agents/agent-store.js";
 import { agentFileEndpoint, resolveChatEndpoint, type ChatEndpoint } from "./chat-endpoint.js";
@@ -8,34 +8,54 @@ import type { ChatShell } from "./chat-shell.js";
 import type { ChatAgentOptions } from "./create-chat-agent.js";
 import type { ApprovalMode } from "./run-chat-exchange.js";
 
-/** The model endpoint (undefined when none is configured): `--base-url`/`--model`, the file's model, the environment. */
-export function chatEndpointFor(
+/** What one chat run uses, each setting from the flags, else the agent file, else the default. */
+export interface ChatSettings {
+  /** The model endpoint (undefined when none is configured): `--base-url`/`--model`, the file's model, the environment. */
+  endpoint: ChatEndpoint | undefined;
+  /** The skill folders to read: `--skills` first, then the agent file's. */
+  skillFolders: string[];
+  /** How skill scripts run: `--unsafe-local` or the file's executor; `--shell` or the file's `alwaysOn`. */
+  shell: { unsafeLocal: boolean; off: boolean; alwaysOn: boolean };
+  /** The system prompt, `--system` or the file's (undefined: the default). */
+  systemPrompt: string | undefined;
+  /** The model client's settings: the timeout (one retry) and the file's sampling parameters. */
+  model: { timeoutMs: number | undefined; maxRetries: number } & ReturnType<typeof modelParameters>;
+  /**
+   * How a one-shot run answers commands that need approval: `--approve-all`, `--deny-all`, the file's `shell.approval`
+   * when it is one of those, else refuse with a notice naming --approve-all.
+   */
+  oneShotApproval: ApprovalMode;
+}
+
+/** Merges the flags and the agent file (`--agent`) into the settings of one chat run. */
+export function chatSettings(
   options: ChatOptions,
   agentFile: AgentFile | undefined,
   env: NodeJS.ProcessEnv,
-): ChatEndpoint | undefined {
-  return resolveChatEndpoint(
-    { baseURL: options.baseURL, model: options.model ?? agentFile?.model?.name },
-    env,
-    agentFileEndpoint(agentFile, options.trustAgentEndpoint),
-  );
-}
-
-/** The skill folders to read: `--skills` first, then the agent file's. */
-export function skillFoldersFor(options: ChatOptions, agentFile: AgentFile | undefined): string[] {
-  return [...options.skills, ...(agentFile?.skills ?? [])];
-}
-
-/** How skill scripts run: `--unsafe-local` or the file's executor; `--shell` or the file's `alwaysOn`. */
-export function shellSettingsFor(
-  options: ChatOptions,
-  agentFile: AgentFile | undefined,
-): { unsafeLocal: boolean; off: boolean; alwaysOn: boolean } {
+): ChatSettings {
   const executor = agentFile?.shell?.executor;
+  const fromFile = agentFile?.shell?.approval;
   return {
-    unsafeLocal: options.unsafeLocal || executor === "unsafe-local",
-    off: executor === "off" && !options.unsafeLocal,
-    alwaysOn: options.shell || agentFile?.shell?.alwaysOn === true,
+    endpoint: resolveChatEndpoint(
+      { baseURL: options.baseURL, model: options.model ?? agentFile?.model?.name },
+      env,
+      agentFileEndpoint(agentFile, options.trustAgentEndpoint),
+    ),
+    skillFolders: [...options.skills, ...(agentFile?.skills ?? [])],
+    shell: {
+      unsafeLocal: options.unsafeLocal || executor === "unsafe-local",
+      off: executor === "off" && !options.unsafeLocal,
+      alwaysOn: options.shell || agentFile?.shell?.alwaysOn === true,
+    },
+    systemPrompt: options.system ?? agentFile?.systemPrompt,
+    model: { timeoutMs: options.timeoutMs, maxRetries: 1, ...modelParameters(agentFile) },
+    oneShotApproval: options.approveAll
+      ? "approve-all"
+      : options.denyAll
+        ? "deny-all"
+        : fromFile === "approve-all" || fromFile === "deny-all"
+          ? fromFile
+          : "deny-default",
   };
 }
 
@@ -51,25 +71,4 @@ export function skillsOptionsFor(
     ...(agentFile?.loadMode ? { loadMode: agentFile.loadMode } : {}),
     ...(agentFile?.loadModes ? { loadModes: agentFile.loadModes } : {}),
   };
-}
-
-/** The system prompt, `--system` or the file's (undefined: the default). */
-export function systemPromptFor(options: ChatOptions, agentFile: AgentFile | undefined): string | undefined {
-  return options.system ?? agentFile?.systemPrompt;
-}
-
-/** The model client's settings: the timeout (one retry) and the file's sampling parameters. */
-export function modelSettingsFor(options: ChatOptions, agentFile: AgentFile | undefined) {
-  return { timeoutMs: options.timeoutMs, maxRetries: 1, ...modelParameters(agentFile) };
-}
-
-/**
- * How a one-shot run answers commands that need approval: `--approve-all`, `--deny-all`, the file's
- * `shell.approval` when it is one of those, else refuse with a notice naming --approve-all.
- */
-export function oneShotApprovalMode(options: ChatOptions, agentFile: AgentFile | undefined): ApprovalMode {
-  if (options.approveAll) return "approve-all";
-  if (options.denyAll) return "deny-all";
-  const fromFile = agentFile?.shell?.approval;
-  return fromFile === "approve-all" || fromFile === "deny-all" ? fromFile : "deny-default";
 }

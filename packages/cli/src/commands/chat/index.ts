@@ -6,15 +6,7 @@ import type { CommandHelp } from "../../output/command-help.js";
 import { SESSIONS_URL_HELP } from "../../stores/sessions-url.js";
 import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
 import { loadAgentFileOrNamed } from "../agents/agent-store.js";
-import {
-  chatEndpointFor,
-  modelSettingsFor,
-  oneShotApprovalMode,
-  shellSettingsFor,
-  skillFoldersFor,
-  skillsOptionsFor,
-  systemPromptFor,
-} from "./chat-agent-settings.js";
+import { chatSettings, skillsOptionsFor } from "./chat-agent-settings.js";
 import { NO_ENDPOINT_MESSAGE } from "./chat-endpoint.js";
 import { writeRepairedNotice, writeReplGreeting, writeStartNotices } from "./chat-notices.js";
 import { chatOptionsSchema, DEFAULT_TIMEOUT_SECONDS, readChatFlags } from "./chat-options.js";
@@ -128,17 +120,18 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const agentFile: AgentFile | undefined =
     flags.agent === undefined ? undefined : await loadAgentFileOrNamed(flags.agent, io);
   const options = checkedOptions(chatOptionsSchema, flags);
-  const endpoint = chatEndpointFor(options, agentFile, io.env);
+  const settings = chatSettings(options, agentFile, io.env);
+  const { endpoint } = settings;
   if (!endpoint) {
     io.stderr.write(NO_ENDPOINT_MESSAGE);
     return 2;
   }
   if (endpoint.warning) io.stderr.write(endpoint.warning);
-  const skills = await loadSkillsFromArgs(skillFoldersFor(options, agentFile), io, { verbose: options.verbose });
+  const skills = await loadSkillsFromArgs(settings.skillFolders, io, { verbose: options.verbose });
   const input = oneShotInput(options.prompt, skills);
   const { session, workspaceRoot } = await openChatStorage(options, agentFile, io);
   const shell = createChatShell(skills, {
-    ...shellSettingsFor(options, agentFile),
+    ...settings.shell,
     ...(workspaceRoot ? { workspaceRoot } : {}),
   });
   const where = { baseURL: endpoint.baseURL, timeoutMs: options.timeoutMs };
@@ -146,9 +139,9 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   try {
     // One writer per session: a second `chat --session NAME` gets SessionBusyError (exit 1), never a lost turn.
     if (session) lease = await acquireSessionLease(session.checkpointer, session.name);
-    const systemPrompt = systemPromptFor(options, agentFile);
+    const { systemPrompt } = settings;
     const agent = createChatAgent({
-      model: createChatModel(endpoint, modelSettingsFor(options, agentFile)),
+      model: createChatModel(endpoint, settings.model),
       skills,
       skillsOptions: skillsOptionsFor(agentFile, shell),
       ...(systemPrompt === undefined ? {} : { systemPrompt }),
@@ -162,7 +155,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     const repaired = await agent.repairCancelledToolCalls();
     if (!options.quiet) writeRepairedNotice(io, repaired);
     if (input !== undefined) {
-      const mode = oneShotApprovalMode(options, agentFile);
+      const mode = settings.oneShotApproval;
       const chat = { agent, renderer, io, mode, json: options.json, endpoint: where, session };
       return await runOneShotChat(input, { ...chat, alwaysApproved: shell.alwaysApproved });
     }
