@@ -82,7 +82,8 @@ export function encodeSnapshotEntries(
   const stored: StoredSnapshotEntry[] = [];
   for (const entry of entries) {
     const { mtimeMs: _mtimeMs, ...identity } = entry.identity;
-    const row: StoredSnapshotEntry = { ...entry, identity };
+    const { racy, ...fields } = entry;
+    const row: StoredSnapshotEntry = { ...fields, identity, verify: racy };
     if (!known.has(entry.sourceId) || entryShapeProblem(row as z.output<typeof storedEntrySchema>)) continue;
     stored.push(row);
   }
@@ -101,13 +102,14 @@ export function decodeSnapshotEntries(
   if (!parsed.success) return { ok: false, problem: describeFirstIssue("entries", parsed.error) };
   const known = new Set(sources);
   const entries: SnapshotEntry[] = new Array(parsed.data.length);
-  for (const [i, { identity, ...entry }] of parsed.data.entries()) {
+  for (const [i, { identity, verify, ...entry }] of parsed.data.entries()) {
     if (!known.has(entry.sourceId)) return { ok: false, problem: `entries[${i}].sourceId: unknown source` };
-    const shapeProblem = entryShapeProblem({ identity, ...entry });
+    const shapeProblem = entryShapeProblem({ identity, verify, ...entry });
     if (shapeProblem) return { ok: false, problem: `entries[${i}]: ${shapeProblem}` };
     // The millisecond time a bigint stat gives: the nanosecond time without its last six digits.
     const mtimeMs = identity.mtimeNs.length > 6 ? Number(identity.mtimeNs.slice(0, -6)) : 0;
-    entries[i] = { ...entry, hash: entry.hash, metadata: entry.metadata, identity: { mtimeMs, ...identity } };
+    const stamp = { mtimeMs, ...identity };
+    entries[i] = { ...entry, hash: entry.hash, metadata: entry.metadata, identity: stamp, racy: verify };
   }
   return { ok: true, entries };
 }

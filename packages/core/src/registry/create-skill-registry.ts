@@ -11,7 +11,7 @@ import { readCandidateBody, readCandidateBodySync } from "./load-candidate.js";
 import { RegistryLoader } from "./registry-loader.js";
 import { hasUnsavedAnalyses, RegistryPersistence } from "./registry-persistence.js";
 import { RegistrySearch } from "./registry-search.js";
-import { buildSnapshot, type RegistrySnapshot } from "./registry-snapshot.js";
+import { buildCatalog, type RegistryCatalog } from "./registry-catalog.js";
 import type {
   ReadSkillFileOptions,
   ReloadReport,
@@ -173,7 +173,7 @@ function checkWatchOption(watch: SkillRegistryOptions["watch"]): WatchSettings |
  * search index), swap it in, persist search analyses in the background. Reads go to the current catalog.
  */
 export class LayeredSkillRegistry implements SkillRegistry {
-  private catalog: RegistrySnapshot | undefined;
+  private catalog: RegistryCatalog | undefined;
   private reloading: Promise<ReloadReport> | undefined;
   private loads = 0;
   private watcher: SourceWatcher | undefined;
@@ -217,7 +217,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
       ...pass.diagnostics,
       ...(await this.persistence.saveSnapshot(pass.cache, pass)),
     ];
-    const next = await buildSnapshot({
+    const next = await buildCatalog({
       previous: this.catalog,
       loaded: pass.loaded,
       sourceOrder: this.ordered.map((source) => source.id),
@@ -230,12 +230,12 @@ export class LayeredSkillRegistry implements SkillRegistry {
     });
     // The search index lives beside the snapshot: rewritten when this load analyzed skills (eager index, reload with
     // changes), in the background once this load is in place, so a reload does not wait for it.
-    if (next.snapshot.index.built) this.persistence.forgetStoredAnalyses();
+    if (next.catalog.index.built) this.persistence.forgetStoredAnalyses();
     this.loader.commit(pass);
-    this.catalog = next.snapshot;
+    this.catalog = next.catalog;
     if (hasUnsavedAnalyses(pass.cache)) this.persistence.persistAnalyses(() => this.loader.current());
     const { reread, reused, fromSnapshot, verified } = pass;
-    return { ...next.changes, reread, reused, fromSnapshot, verified, version: next.snapshot.version };
+    return { ...next.changes, reread, reused, fromSnapshot, verified, version: next.catalog.version };
   }
 
   /** Starts the watcher (once). */
@@ -257,7 +257,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
     return this.persistence.writeSnapshotTo(path, this.loader.current());
   }
 
-  private current(): RegistrySnapshot {
+  private current(): RegistryCatalog {
     if (!this.catalog) throw new Error("registry used before its first load");
     return this.catalog;
   }

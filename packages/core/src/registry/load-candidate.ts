@@ -9,9 +9,9 @@ import { assembleSkill, sha256Hex } from "../skill/assemble-skill.js";
 import { readListedSkillMd, readSkillMdFile, skillDirName } from "../skill/read-skill-file.js";
 import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
 import type { FileIdentity, RemoteSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
-import { RACY_WINDOW_NS } from "../snapshot/snapshot-format.js";
+import { RACY_WINDOW_NS } from "../sources/racy-window.js";
 import { maxNs } from "../snapshot/snapshot-file.js";
-import type { LoadedCandidate } from "./registry-snapshot.js";
+import type { LoadedCandidate } from "./registry-catalog.js";
 
 /** Settings the registry passes to every load. */
 export interface LoadSettings {

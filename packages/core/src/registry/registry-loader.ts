@@ -2,10 +2,11 @@ import { SkillSourceError } from "../errors/skill-source-error.js";
 import { mapLimit } from "../internal/concurrency-limit.js";
 import { sameFileIdentity } from "../skill/skill-file-identity.js";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
-import { snapshotKey, type ReadSnapshot, type ReadSnapshotEntry } from "../snapshot/snapshot-file.js";
+import { snapshotKey, type ReadSnapshot } from "../snapshot/snapshot-file.js";
+import type { SnapshotEntry } from "../snapshot/snapshot-entry.js";
 import type { DiskSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { loadCandidate, type LoadSettings } from "./load-candidate.js";
-import type { LoadedCandidate } from "./registry-snapshot.js";
+import type { LoadedCandidate } from "./registry-catalog.js";
 
 /** What one pass of the loader found: every candidate loaded, keyed for the next pass, and how each was obtained. */
 export interface LoaderPass {
@@ -178,7 +179,7 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
 }
 
 /** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */
-function fromStored(stored: ReadSnapshotEntry, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
+function fromStored(stored: SnapshotEntry, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
   const origin = { sourceId: source.id, layer: source.layer, kind: source.kind };
   // Completed in place: a snapshot entry read from the file serves one candidate of one load.
   const metadata = stored.metadata && Object.assign(stored.metadata, { origin });

@@ -5,7 +5,7 @@ import type { SnapshotEntry } from "../snapshot/snapshot-entry.js";
 import { analysisKey, readStoredAnalyses, writeStoredAnalyses } from "../snapshot/snapshot-search-index.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import type { LoadSettings } from "./load-candidate.js";
-import type { LoadedCandidate } from "./registry-snapshot.js";
+import type { LoadedCandidate } from "./registry-catalog.js";
 
 /** Where a registry persists, and what its snapshot covers. */
 export interface PersistenceSettings extends LoadSettings {
@@ -163,7 +163,7 @@ export class RegistryPersistence {
         hash: entry.hash,
         metadata,
         refused: entry.refused,
-        verify: entry.racy,
+        racy: entry.racy,
       });
     }
     entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.sourceId < b.sourceId ? -1 : 1));

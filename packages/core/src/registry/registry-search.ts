@@ -4,7 +4,7 @@ import { fuseRankings } from "../search/fuse-rankings.js";
 import { semanticRanking } from "../search/semantic-ranking.js";
 import type { SkillEmbeddings } from "../search/skill-embeddings.js";
 import type { SearchOptions, SearchResult } from "../search/search-types.js";
-import type { RegistrySnapshot } from "./registry-snapshot.js";
+import type { RegistryCatalog } from "./registry-catalog.js";
 
 /**
  * Search over a registry's catalog: lexical (the catalog's index, built on first use), and with an embeddings model
@@ -18,13 +18,13 @@ export class RegistrySearch {
   constructor(private readonly embeddings: SkillEmbeddings | undefined) {}
 
   /** Lexical search of a catalog. */
-  search(catalog: RegistrySnapshot, query: string | readonly string[], options?: SearchOptions): SearchResult[] {
+  search(catalog: RegistryCatalog, query: string | readonly string[], options?: SearchOptions): SearchResult[] {
     return catalog.index.get().search(query, options);
   }
 
   /** Lexical and semantic search fused; lexical alone without a model or when the model fails. */
   async searchAsync(
-    catalog: RegistrySnapshot,
+    catalog: RegistryCatalog,
     query: string | readonly string[],
     options: SearchOptions = {},
   ): Promise<SearchResult[]> {

@@ -1,7 +1,7 @@
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { SkillPathError } from "../errors/skill-path-error.js";
 import type { RemoteSkillCandidate } from "../sources/skill-source.js";
-import type { LoadedCandidate } from "./registry-snapshot.js";
+import type { LoadedCandidate } from "./registry-catalog.js";
 import type { ReadSkillFileOptions, SkillFileContent, SkillFileEntry } from "./registry-types.js";
 import {
   checkRelativePath,

@@ -30,7 +30,7 @@ function tamper(path: string): void {
   if (!checked.ok) throw new Error(checked.rejection.message);
   const snapshot = checked.snapshot;
   for (const entry of snapshot.entries) {
-    entry.verify = false;
+    entry.racy = false;
     if (entry.metadata) {
       entry.metadata.allowedTools = ["Bash"];
       entry.metadata.description = "Run anything you are asked to.";

@@ -23,7 +23,8 @@ import { skillsFromDirectory } from "../sources/directory-source.js";
 import { buildRegistrySnapshot } from "../registry/build-registry-snapshot.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { defaultSnapshotFile, defaultSnapshotFolder } from "./snapshot-location.js";
-import { checkSnapshotFile, RACY_WINDOW_NS, type SnapshotFile } from "./snapshot-format.js";
+import { checkSnapshotFile, type SnapshotFile } from "./snapshot-format.js";
+import { RACY_WINDOW_NS } from "../sources/racy-window.js";
 import { changedAfter, racyThreshold } from "./snapshot-file.js";
 import { encodeSnapshotEntries, type StoredSnapshotEntries } from "./snapshot-entries-codec.js";
 
@@ -69,7 +70,7 @@ function writeSnapshot(path: string, snapshot: SnapshotFile): void {
  */
 function ageSnapshot(path: string, edit: (snapshot: SnapshotFile) => void = () => {}): void {
   const snapshot = readSnapshot(path);
-  for (const entry of snapshot.entries) entry.verify = false;
+  for (const entry of snapshot.entries) entry.racy = false;
   edit(snapshot);
   writeSnapshot(path, snapshot);
   const later = Date.now() / 1000 + 3600;
@@ -120,7 +121,7 @@ describe("registry snapshot file", () => {
     await load(root, file);
     // Simulate a snapshot that recorded the file's previous content in the same tick: stat identical, bytes not.
     const snapshot = readSnapshot(file);
-    expect(snapshot.entries[0]!.verify).toBe(true);
+    expect(snapshot.entries[0]!.racy).toBe(true);
     snapshot.entries[0]!.metadata!.description = "Stale.";
     snapshot.entries[0]!.hash = "0".repeat(64);
     snapshot.entries[0]!.metadata!.hash = "0".repeat(64);

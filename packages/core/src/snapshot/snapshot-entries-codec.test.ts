@@ -44,7 +44,7 @@ function entry(dir: string, overrides: Partial<SnapshotEntry> = {}): SnapshotEnt
       ],
     },
     refused: [],
-    verify: false,
+    racy: false,
     ...overrides,
   };
 }
@@ -54,7 +54,7 @@ describe("snapshot entries codec", () => {
     const refusedFile = "/skills/zz-broken/skill.md";
     const entries: SnapshotEntry[] = [
       entry("/skills/alpha"),
-      entry("/skills/alpha-two", { identity: { ...identity, ctimeNs: "1700000000000000001" }, verify: true }),
+      entry("/skills/alpha-two", { identity: { ...identity, ctimeNs: "1700000000000000001" }, racy: true }),
       entry("/skills/nested/beta", { root: "/skills/nested", sourceId: "npm:pkg" }),
       {
         sourceId: "dir:/skills",
@@ -67,7 +67,7 @@ describe("snapshot entries codec", () => {
         refused: [
           { code: "encoding-invalid", severity: "error", message: `${refusedFile}: not UTF-8`, path: refusedFile },
         ],
-        verify: false,
+        racy: false,
       },
     ];
     const sources = ["dir:/skills", "npm:pkg"];

@@ -99,7 +99,7 @@ export function encodeSnapshotEntries(
     stored.mtimeNs.push(entry.identity.mtimeNs);
     stored.ctimeNs.push(entry.identity.ctimeNs === entry.identity.mtimeNs ? "" : entry.identity.ctimeNs);
     stored.hash.push(entry.hash ?? "");
-    stored.verify.push(entry.verify ? 1 : 0);
+    stored.verify.push(entry.racy ? 1 : 0);
     if (entry.metadata) {
       const { dir: _dir, file: _file, hash: _hash, diagnostics, ...rest } = entry.metadata;
       stored.metadata.push(rest);
@@ -152,7 +152,7 @@ export function decodeSnapshotEntries(
       hash: hash[i] === "" ? undefined : hash[i],
       metadata: completed,
       refused,
-      verify: verify[i] === 1,
+      racy: verify[i] === 1,
     };
   }
   return { ok: true, entries };

@@ -13,6 +13,6 @@ export interface SnapshotEntry {
   /** Loaded metadata (no body), or undefined when the skill was refused. */
   metadata: Omit<SkillMetadata, "origin"> | undefined;
   refused: SkillDiagnostic[];
-  /** Racily clean when recorded: trust it only after comparing the content hash. */
-  verify: boolean;
+  /** Racily clean (recorded, or read, within the racy window of its last change): trust it only after comparing the content hash. Stored in the `verify` column. */
+  racy: boolean;
 }

@@ -6,13 +6,13 @@ import type { SkillDiagnostic } from "../skill/skill-types.js";
 import { SEARCH_INDEX_SUFFIX } from "./snapshot-search-index.js";
 import {
   checkSnapshotFile,
-  RACY_WINDOW_NS,
   SKILLGRAPH_CORE_VERSION,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
   type SnapshotFile,
 } from "./snapshot-format.js";
 import type { SnapshotEntry } from "./snapshot-entry.js";
+import { RACY_WINDOW_NS } from "../sources/racy-window.js";
 import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
 import { signCacheText, verifiedCachePayload } from "./cache-key.js";
 import { openTrustedCacheFile, writeCacheFileAtomic } from "./trusted-cache-file.js";
@@ -22,16 +22,11 @@ const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 /** Snapshot files kept in the shared cache folder; the least recently written beyond this are deleted. */
 const MAX_CACHED_SNAPSHOTS = 64;
 
-/** A snapshot entry as served to the registry, with its racy flag resolved against the snapshot's write time. */
-export interface ReadSnapshotEntry extends SnapshotEntry {
-  /** Trust only after the content hash matched. */
-  racy: boolean;
-}
-
 /** The usable result of reading a snapshot file. */
 export interface ReadSnapshot {
   /** Keyed by `sourceId + "\0" + file`. */
-  entries: Map<string, ReadSnapshotEntry>;
+  /** Keyed by `sourceId + "\0" + file`; `racy` is resolved against the snapshot's write time. */
+  entries: Map<string, SnapshotEntry>;
   /** Per source id, the scan state to seed the source with. */
   scanState: Record<string, unknown>;
   /** When the snapshot was written (its file's mtime/ctime), in ns: the reference of the racy rule. */
@@ -114,15 +109,13 @@ export async function readSnapshotFile(
     return checked.rejection.kind === "stale"
       ? warn("registry-snapshot-stale", checked.rejection.message)
       : warn("registry-snapshot-invalid", checked.rejection.message);
-  const entries = new Map<string, ReadSnapshotEntry>();
+  const entries = new Map<string, SnapshotEntry>();
   // Racy: changed (mtime or ctime) less than RACY_WINDOW_NS before the snapshot was written. Compared as decimal
   // strings (no leading zeros, so longer is larger) rather than parsing two BigInts per entry.
   const racyAfter = racyThreshold(writtenNs);
   for (const entry of checked.snapshot.entries) {
-    const racy = entry.verify || changedAfter(entry.identity, racyAfter);
-    const read = entry as ReadSnapshotEntry;
-    read.racy = racy;
-    entries.set(snapshotKey(entry.sourceId, entry.file), read);
+    entry.racy ||= changedAfter(entry.identity, racyAfter);
+    entries.set(snapshotKey(entry.sourceId, entry.file), entry);
   }
   return { snapshot: { entries, scanState: checked.snapshot.scanState ?? {}, writtenNs }, diagnostics: [] };
 }

@@ -6,16 +6,16 @@ const stamp = { ino: 3, mtimeNs: "1600000000000000001", ctimeNs: "16000000000000
 describe("folder listings codec", () => {
   it("gives back the listings of folders under the root, with their stamps, SKILL.md name and sub-folders", () => {
     const listings: FolderListing[] = [
-      { folder: "/r", stamp, skillFileName: undefined, subfolders: ["/r/a", "/r/b b"], verify: false },
+      { folder: "/r", stamp, skillFileName: undefined, subfolders: ["/r/a", "/r/b b"], racy: false },
       {
         folder: "/r/a",
         stamp: { ...stamp, ctimeNs: "1700000000000000000" },
         skillFileName: "SKILL.md",
         subfolders: [],
-        verify: true,
+        racy: true,
       },
-      { folder: "/r/b b", stamp, skillFileName: "skill.md", subfolders: ["/r/b b/c"], verify: false },
-      { folder: "/r/b b/c", stamp, skillFileName: "SKILL.md", subfolders: [], verify: false },
+      { folder: "/r/b b", stamp, skillFileName: "skill.md", subfolders: ["/r/b b/c"], racy: false },
+      { folder: "/r/b b/c", stamp, skillFileName: "SKILL.md", subfolders: [], racy: false },
     ];
     const stored = JSON.parse(JSON.stringify(encodeFolderListings([...listings].reverse(), "/r")));
     expect(decodeFolderListings(stored, "/r")).toEqual(listings);
@@ -28,7 +28,7 @@ describe("folder listings codec", () => {
       JSON.parse(
         JSON.stringify(
           encodeFolderListings(
-            [{ folder: "/r/a", stamp, skillFileName: "SKILL.md", subfolders: ["/r/a/x"], verify: false }],
+            [{ folder: "/r/a", stamp, skillFileName: "SKILL.md", subfolders: ["/r/a/x"], racy: false }],
             "/r",
           ),
         ),

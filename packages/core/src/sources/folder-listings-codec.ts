@@ -19,8 +19,8 @@ export interface FolderListing {
   skillFileName: "SKILL.md" | "skill.md" | undefined;
   /** Absolute paths of the sub-folders entered. */
   subfolders: string[];
-  /** Listed within the racy window of the folder's last change. */
-  verify: boolean;
+  /** Listed within the racy window of the folder's last change (stored in the `verify` column). */
+  racy: boolean;
 }
 
 /** The listings as stored. All arrays have `count` items. */
@@ -74,7 +74,7 @@ export function encodeFolderListings(listings: Iterable<FolderListing>, root: st
     stored.ctimeNs.push(listing.stamp.ctimeNs === listing.stamp.mtimeNs ? "" : listing.stamp.ctimeNs);
     stored.skill.push(listing.skillFileName === undefined ? 0 : listing.skillFileName === "SKILL.md" ? 1 : 2);
     stored.subfolders.push(names.join("/"));
-    stored.verify.push(listing.verify ? 1 : 0);
+    stored.verify.push(listing.racy ? 1 : 0);
     stored.count++;
   }
   return stored;
@@ -133,6 +133,6 @@ function decodeListing(columns: StoredFolderListings, i: number, folder: string)
     stamp: { ino, mtimeNs, ctimeNs: ctimeNs === "" ? mtimeNs : ctimeNs },
     skillFileName: SKILL_FILE_NAMES[skill],
     subfolders: names.map((name) => `${folder}/${name}`),
-    verify: verify === 1,
+    racy: verify === 1,
   };
 }

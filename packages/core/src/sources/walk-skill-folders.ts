@@ -12,6 +12,7 @@ import {
   type StoredFolderListings,
 } from "./folder-listings-codec.js";
 import { isSpecialPath, specialDevices } from "./special-file-systems.js";
+import { RACY_WINDOW_NS } from "./racy-window.js";
 
 /** Options for walking a folder tree for skills. */
 export interface WalkOptions {
@@ -37,8 +38,6 @@ interface CachedFolder {
   /** Subfolders that are symlinks (known when listed by this process; a listing from a snapshot does not say). */
   links?: ReadonlySet<string>;
 }
-
-const RACY_FOLDER_WINDOW_NS = 2_000_000_000n;
 
 /**
  * Walks a folder tree for SKILL.md files. Keeps a per-folder cache keyed by the folder's mtime, so a repeat walk
@@ -119,7 +118,7 @@ export class SkillFolderWalker {
         const listedAt = BigInt(Date.now()) * 1_000_000n;
         entry = await io(() => this.list(folder, stamp, depth === 0, diagnostics));
         const changed = folderStat.mtimeNs > folderStat.ctimeNs ? folderStat.mtimeNs : folderStat.ctimeNs;
-        entry.racy = listedAt - changed < RACY_FOLDER_WINDOW_NS;
+        entry.racy = listedAt - changed < RACY_WINDOW_NS;
       }
       nextCache.set(folder, entry);
 
@@ -245,7 +244,7 @@ export class SkillFolderWalker {
 
   /** The folder listings of the last walk, for a registry snapshot. */
   exportFolders(): { options: string; folders: StoredFolderListings } {
-    const listings = [...this.cache].map(([folder, entry]) => ({ folder, ...entry, verify: entry.racy }));
+    const listings = [...this.cache].map(([folder, entry]) => ({ folder, ...entry }));
     return { options: this.optionsKey(), folders: encodeFolderListings(listings, this.root) };
   }
 
@@ -267,7 +266,7 @@ export class SkillFolderWalker {
     const listings = decodeFolderListings(folders, this.root);
     if (!listings) return false;
     // Racy: changed less than the window before the snapshot was written (decimal strings compared, no BigInts).
-    const racyAfter = (writtenNs - RACY_FOLDER_WINDOW_NS).toString();
+    const racyAfter = (writtenNs - RACY_WINDOW_NS).toString();
     const seeded = new Map<string, CachedFolder>();
     for (const listing of listings) {
       seeded.set(listing.folder, {
@@ -275,7 +274,7 @@ export class SkillFolderWalker {
         skillFileName: listing.skillFileName,
         subfolders: listing.subfolders,
         racy:
-          listing.verify ||
+          listing.racy ||
           decimalAfter(listing.stamp.mtimeNs, racyAfter) ||
           decimalAfter(listing.stamp.ctimeNs, racyAfter),
       });

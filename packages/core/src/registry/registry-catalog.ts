@@ -26,8 +26,8 @@ export interface LoadedCandidate {
   searchSaved?: boolean;
 }
 
-/** An immutable, consistent view of the registry; reloads swap in a new one. */
-export interface RegistrySnapshot {
+/** The registry's in-memory catalog: an immutable, consistent view; reloads swap in a new one (not the snapshot file). */
+export interface RegistryCatalog {
   version: number;
   byName: Map<string, LoadedCandidate & { metadata: SkillMetadata }>;
   /** Winners sorted by name (code-unit order). */
@@ -38,9 +38,9 @@ export interface RegistrySnapshot {
   index: LazySearchIndex;
 }
 
-/** What `buildSnapshot` works from: the previous snapshot, the candidates just loaded, and how to reach bodies. */
-export interface BuildSnapshotInput {
-  previous: RegistrySnapshot | undefined;
+/** What `buildCatalog` works from: the previous catalog, the candidates just loaded, and how to reach bodies. */
+export interface BuildCatalogInput {
+  previous: RegistryCatalog | undefined;
   loaded: LoadedCandidate[];
   sourceOrder: string[];
   sourceDiagnostics: SkillDiagnostic[];
@@ -55,8 +55,8 @@ export interface BuildSnapshotInput {
   onIndexBuilt?: () => void;
 }
 
-/** Names added, removed and changed since the previous snapshot (each sorted). */
-export interface SnapshotChanges {
+/** Names added, removed and changed since the previous catalog (each sorted). */
+export interface CatalogChanges {
   added: string[];
   removed: string[];
   changed: string[];
@@ -65,13 +65,13 @@ export interface SnapshotChanges {
 type Winner = LoadedCandidate & { metadata: SkillMetadata };
 
 /**
- * Builds the next snapshot: resolves precedence, reports shadowing and changes, updates the search index
- * incrementally. The steps: order the candidates, pick a winner per name, compare with the previous snapshot
+ * Builds the next catalog: resolves precedence, reports shadowing and changes, updates the search index
+ * incrementally. The steps: order the candidates, pick a winner per name, compare with the previous catalog
  * (analysing what changed when an index is kept up to date), then the index, the sorted list and the version.
  */
-export async function buildSnapshot(
-  input: BuildSnapshotInput,
-): Promise<{ snapshot: RegistrySnapshot; changes: SnapshotChanges }> {
+export async function buildCatalog(
+  input: BuildCatalogInput,
+): Promise<{ catalog: RegistryCatalog; changes: CatalogChanges }> {
   const { previous, loaded } = input;
   const { byName, shadowed, diagnostics } = resolvePrecedence(orderBySource(loaded, input.sourceOrder), input);
   const { changes, upsert } = await compareWithPrevious(byName, input);
@@ -86,7 +86,7 @@ export async function buildSnapshot(
     : nothingChanged && sameShadowing(previous.shadowed, shadowed)
       ? previous.version
       : previous.version + 1;
-  return { snapshot: { version, byName, list, shadowed, diagnostics, index }, changes };
+  return { catalog: { version, byName, list, shadowed, diagnostics, index }, changes };
 }
 
 /** Candidates in precedence order: by source (the order given), then by folder or key within a source. */
@@ -104,7 +104,7 @@ function orderBySource(loaded: readonly LoadedCandidate[], sourceOrder: readonly
 /** The first candidate of each name wins; later ones are reported as shadowed, refused ones by their diagnostics. */
 function resolvePrecedence(
   ordered: readonly LoadedCandidate[],
-  input: Pick<BuildSnapshotInput, "sourceDiagnostics">,
+  input: Pick<BuildCatalogInput, "sourceDiagnostics">,
 ): { byName: Map<string, Winner>; shadowed: ShadowedSkill[]; diagnostics: SkillDiagnostic[] } {
   const byName = new Map<string, Winner>();
   const shadowed: ShadowedSkill[] = [];
@@ -129,15 +129,15 @@ function resolvePrecedence(
 }
 
 /**
- * Names added, changed (other content or file) and removed since the previous snapshot; when the index is kept up to
+ * Names added, changed (other content or file) and removed since the previous catalog; when the index is kept up to
  * date (already built, or built eagerly now), the analyses of the added and changed skills to put in it.
  */
 async function compareWithPrevious(
   byName: ReadonlyMap<string, Winner>,
-  input: BuildSnapshotInput,
-): Promise<{ changes: SnapshotChanges; upsert: IndexedDocument[] }> {
+  input: BuildCatalogInput,
+): Promise<{ changes: CatalogChanges; upsert: IndexedDocument[] }> {
   const { previous } = input;
-  const changes: SnapshotChanges = { added: [], removed: [], changed: [] };
+  const changes: CatalogChanges = { added: [], removed: [], changed: [] };
   const upsert: IndexedDocument[] = [];
   const needBodies = previous?.index.built !== undefined || (previous === undefined && input.eagerIndex);
   for (const [name, entry] of byName) {
@@ -156,7 +156,7 @@ async function compareWithPrevious(
   return { changes, upsert };
 }
 
-/** What changed from the previous snapshot: the winners, the documents to (re)index, the names removed. */
+/** What changed from the previous catalog: the winners, the documents to (re)index, the names removed. */
 interface IndexChanges {
   winners: Winner[];
   upsert: IndexedDocument[];
@@ -165,12 +165,12 @@ interface IndexChanges {
 }
 
 /**
- * The search index of the next snapshot: the previous one when nothing changed, the previous built index updated with
+ * The search index of the next catalog: the previous one when nothing changed, the previous built index updated with
  * the changes, one built now (eager first load), or one built lazily on the first search.
  */
 function nextSearchIndex(
   { winners, upsert, removed, nothingChanged }: IndexChanges,
-  input: BuildSnapshotInput,
+  input: BuildCatalogInput,
 ): LazySearchIndex {
   const { previous } = input;
   if (previous && nothingChanged) return previous.index;
