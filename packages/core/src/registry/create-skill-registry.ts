@@ -79,11 +79,9 @@ const LAYER_RANK: Record<SkillLayer, number> = { user: 0, project: 1, explicit: 
  * const registry = await createSkillRegistry({ sources: [skillsFromDirectory("./skills")] });
  * registry.list().map((skill) => skill.name);
  */
-export async function createSkillRegistry(options: SkillRegistryOptions): Promise<SkillRegistry> {
-  return createLayeredRegistry(options);
-}
+export const createSkillRegistry: (options: SkillRegistryOptions) => Promise<SkillRegistry> = createLayeredRegistry;
 
-/** Creates the registry class itself (internal: `buildRegistrySnapshot` needs `writeSnapshot`). */
+/** Creates the registry class itself; exported as {@link createSkillRegistry} with the public type (`buildRegistrySnapshot` needs `writeSnapshot`). */
 export async function createLayeredRegistry(options: SkillRegistryOptions): Promise<LayeredSkillRegistry> {
   if (!Array.isArray(options.sources))
     throw new InvalidOptionsError({
