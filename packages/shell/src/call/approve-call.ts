@@ -2,7 +2,7 @@
 import path from "node:path";
 import { interrupt } from "@langchain/langgraph";
 import type { ShellApprovalRequest } from "../policy/approval-types.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 import { needsApproval } from "../policy/approval-rules.js";
 import type { ApprovalCandidate } from "../policy/approval-types.js";
 import { invisibleField } from "../policy/invisible-characters.js";
@@ -50,7 +50,10 @@ export function approvalCandidate(
  * running (such a piece was refused at planning when no approval rules are set). Returns the refusal when the answer
  * is not `{ approved: true }`, undefined when the call may go on.
  */
-export function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Refusal | undefined {
+export function approvePlannedCall(
+  runtime: RuntimeView<"approvalRules", "executor">,
+  call: PlannedCall,
+): Refusal | undefined {
   const { plan, display } = call;
   const candidate = approvalCandidate(call);
   if (plan.opaque.length === 0 && !needsApproval(runtime.config.approvalRules, candidate)) return undefined;

@@ -1,4 +1,4 @@
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 import { collectOutputFiles, type CollectedFile } from "../workspace/collect-output-files.js";
 import { setApartEmptyOutputs, type SortedOutputs } from "../workspace/empty-failed-outputs.js";
 import type { StagedCall } from "./call-types.js";
@@ -16,7 +16,11 @@ function capped(asked: number | undefined, limit: number): number {
 }
 
 /** The collect step: the files written to `out/` since the run started, within the call's and the hook's caps. */
-export async function collectCall(runtime: ShellRuntime, call: StagedCall, ran: RanCall): Promise<CollectedCall> {
+export async function collectCall(
+  runtime: RuntimeView<"outputFiles">,
+  call: StagedCall,
+  ran: RanCall,
+): Promise<CollectedCall> {
   const { outputs } = call;
   const limits = runtime.config.outputFiles;
   const collecting = () =>

@@ -6,10 +6,10 @@ import { artifactNameFor, type ArtifactNaming } from "../artifacts/artifact-name
 import { artifactStoreFromBaseStore, type Artifact, type ArtifactStore } from "../artifacts/artifact-store.js";
 import type { CollectedFile } from "../workspace/collect-output-files.js";
 import { withConfinedFolder } from "../internal/core.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 
 /** The artifact store of a call: the hook's own, else the graph's store; undefined when artifacts are off or absent. */
-export function artifactStoreFor(runtime: ShellRuntime, config: RunnableConfig): ArtifactStore | undefined {
+export function artifactStoreFor(runtime: RuntimeView<"artifacts">, config: RunnableConfig): ArtifactStore | undefined {
   if (runtime.config.artifacts === false) return undefined;
   if (runtime.config.artifacts.store) return runtime.config.artifacts.store;
   const store = getStore(config as never);

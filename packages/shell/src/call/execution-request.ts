@@ -3,11 +3,11 @@ import { deniedProgramNames } from "../executor/denied-programs.js";
 import type { ExecutionRequest } from "../executor/executor-types.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView, ShellRuntime } from "../runtime/shell-runtime.js";
 import type { StagedCall } from "./call-types.js";
 
 /** The call's timeout: its own `timeout_seconds` or the default, never above the largest allowed. */
-function timeoutMsOf(runtime: ShellRuntime, timeoutSeconds: number | undefined): number {
+function timeoutMsOf(runtime: RuntimeView<"maxTimeoutMs" | "timeoutMs">, timeoutSeconds: number | undefined): number {
   const asked = timeoutSeconds !== undefined ? timeoutSeconds * 1000 : runtime.config.timeoutMs;
   return Math.round(Math.min(asked, runtime.config.maxTimeoutMs));
 }

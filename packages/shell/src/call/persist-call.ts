@@ -1,12 +1,12 @@
 import { saveArtifacts, type SavedArtifact } from "./command-artifacts.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 import type { StagedCall } from "./call-types.js";
 import type { CollectedCall } from "./collect-call.js";
 import { withWorkspaceSpan } from "./workspace-spans.js";
 
 /** The persist step: the collected files saved as artifacts when the call asked and there is a store; else undefined. */
 export async function persistCall(
-  runtime: ShellRuntime,
+  runtime: RuntimeView<"artifacts">,
   call: StagedCall,
   collected: CollectedCall,
 ): Promise<SavedArtifact[] | undefined> {

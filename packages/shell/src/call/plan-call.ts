@@ -5,7 +5,7 @@ import type { CommandPlan } from "../policy/command-check-types.js";
 import { planCommand } from "../policy/plan-command.js";
 import { type Refusal, refusal } from "../policy/refusal.js";
 import { missingRequirements } from "../requirements/check-requirements.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView, ShellRuntime } from "../runtime/shell-runtime.js";
 import type { CallSkills, PlannedCall, ValidatedCall } from "./call-types.js";
 import type { CommandCallInput } from "./command-call-input.js";
 
@@ -20,7 +20,12 @@ export interface LineToPlan extends CallSkills {
 }
 
 /** The line with host paths replaced by the paths the command sees (the executor's view). */
-function displayLine(runtime: ShellRuntime, plan: CommandPlan, context: CallSkills, workspaceDir: string): string {
+function displayLine(
+  runtime: RuntimeView<never, "executor">,
+  plan: CommandPlan,
+  context: CallSkills,
+  workspaceDir: string,
+): string {
   const view = runtime.services.executor.view({ workspaceDir, skillDir: context.skill?.dir });
   let display = plan.display;
   if (context.skill?.dir && view.skillDir) display = display.replaceAll(context.skill.dir, view.skillDir);
@@ -28,7 +33,10 @@ function displayLine(runtime: ShellRuntime, plan: CommandPlan, context: CallSkil
 }
 
 /** The refusal naming the programs the skill declares it needs and the fixed PATH lacks, if any. */
-function missingRequirementsOf(runtime: ShellRuntime, context: CallSkills): Refusal | undefined {
+function missingRequirementsOf(
+  runtime: RuntimeView<"checkRequirements", "catalog" | "policy">,
+  context: CallSkills,
+): Refusal | undefined {
   if (!context.skill || !runtime.config.checkRequirements) return undefined;
   const metadata = runtime.services.catalog.get(context.skill.name);
   const requirements = metadata ? missingRequirements(metadata, runtime.services.policy.fixedPath) : { missing: [] };

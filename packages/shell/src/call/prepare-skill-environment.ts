@@ -15,7 +15,7 @@ import {
 import type { ShellApprovalRequest } from "../policy/approval-types.js";
 import type { CommandSkill } from "../policy/plan-command.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView, ShellRuntime } from "../runtime/shell-runtime.js";
 import { invisibleField } from "../policy/invisible-characters.js";
 
 /** Installs in progress, by environment folder (two calls for one skill share one install). */
@@ -90,7 +90,7 @@ async function install(
 }
 
 async function runInstall(
-  runtime: ShellRuntime,
+  runtime: RuntimeView<"killAfterOutputBytes" | "killGraceMs" | "maxOutputBytes" | "skillEnvironments", "executor">,
   requirements: SkillRequirements,
   skill: CommandSkill,
   installDir: string,

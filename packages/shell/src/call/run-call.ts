@@ -1,5 +1,5 @@
 import type { ExecutionRequest, ExecutionResult } from "../executor/executor-types.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 import type { StagedCall } from "./call-types.js";
 import { withWorkspaceSpan } from "./workspace-spans.js";
 
@@ -10,7 +10,11 @@ export interface RanCall {
 }
 
 /** The run step: the executor runs the request to its end (timeout, output cap and kill included). */
-export async function runCall(runtime: ShellRuntime, call: StagedCall, request: ExecutionRequest): Promise<RanCall> {
+export async function runCall(
+  runtime: RuntimeView<never, "executor">,
+  call: StagedCall,
+  request: ExecutionRequest,
+): Promise<RanCall> {
   const startedAt = Date.now();
   const result = await withWorkspaceSpan(
     call.config,

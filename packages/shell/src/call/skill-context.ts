@@ -2,17 +2,21 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CommandSkill } from "../policy/command-check-types.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import { loadedSkillNames } from "../runtime/loaded-skill-names.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView, ShellRuntime } from "../runtime/shell-runtime.js";
 import type { CommandCallInput } from "./command-call-input.js";
 import type { CallSkills } from "./call-types.js";
 
-function toCommandSkill(runtime: ShellRuntime, name: string): CommandSkill | undefined {
+function toCommandSkill(runtime: RuntimeView<never, "catalog">, name: string): CommandSkill | undefined {
   const skill = runtime.services.catalog.get(name);
   return skill ? { name: skill.name, dir: skill.dir, allowedTools: skill.allowedTools } : undefined;
 }
 
 /** Why a skill that exists may not run its scripts now (not read, or nothing tells whether it was), if so. */
-function notRead(runtime: ShellRuntime, name: string, names: readonly string[] | undefined): Refusal | undefined {
+function notRead(
+  runtime: RuntimeView<"requireSkillRead">,
+  name: string,
+  names: readonly string[] | undefined,
+): Refusal | undefined {
   if (!runtime.config.requireSkillRead) return undefined;
   if (names === undefined) {
     return refusal(

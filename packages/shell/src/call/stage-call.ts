@@ -3,7 +3,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { getCurrentTaskInput } from "@langchain/langgraph";
 import { refusal, type Refusal } from "../policy/refusal.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView, ShellRuntime } from "../runtime/shell-runtime.js";
 import { planAttachmentStaging, type AttachmentStaging } from "../workspace/attachment-staging.js";
 import { conversationAttachments, type ConversationAttachment } from "../workspace/conversation-attachments.js";
 import { editorText } from "../workspace/editor-text.js";
@@ -22,14 +22,14 @@ function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
 }
 
 /** The thread's pinned artifact versions (in this process). */
-function pinnedArtifacts(runtime: ShellRuntime, threadId: string): Map<string, number> {
+function pinnedArtifacts(runtime: RuntimeView<never, never, "pinnedArtifacts">, threadId: string): Map<string, number> {
   const pinned = runtime.threads.pinnedArtifacts.get(threadId) ?? new Map<string, number>();
   runtime.threads.pinnedArtifacts.set(threadId, pinned);
   return pinned;
 }
 
 /** The thread's memory of attachments already staged or skipped. */
-function seenAttachments(runtime: ShellRuntime, threadId: string): Set<string> {
+function seenAttachments(runtime: RuntimeView<never, never, "stagedAttachments">, threadId: string): Set<string> {
   const seen = runtime.threads.stagedAttachments.get(threadId) ?? new Set<string>();
   runtime.threads.stagedAttachments.set(threadId, seen);
   return seen;

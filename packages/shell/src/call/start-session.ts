@@ -1,6 +1,6 @@
 import type { ExecutionRequest } from "../executor/executor-types.js";
 import { refusal } from "../policy/refusal.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 import { InteractiveSession } from "../sessions/interactive-session.js";
 import { sessionPayload } from "../sessions/session-payload.js";
 import type { StagedCall } from "./call-types.js";
@@ -8,7 +8,7 @@ import { refusalPayload } from "./tool-payload.js";
 
 /** The run step of an `interactive: true` call: starts a session (within the thread's cap) and returns its first poll. */
 export async function startSession(
-  runtime: ShellRuntime,
+  runtime: RuntimeView<"maxSessionsPerThread" | "maxUnreadBytes" | "sessionsEnabled", "executor" | "sessions">,
   call: StagedCall,
   request: ExecutionRequest,
 ): Promise<string> {

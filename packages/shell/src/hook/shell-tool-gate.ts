@@ -9,7 +9,7 @@ import { grantOf } from "../policy/command-rules.js";
 import { NO_THREAD } from "../workspace/thread-workspaces.js";
 import type { ShellToolName } from "../options/shell-hook-options.js";
 import type { SkillsToolAuthorization, SkillsToolHookContext } from "../options/skills-tool-hook.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 
 /**
  * Whether a loaded skill has a `scripts/` folder, checked on every request (one stat per loaded skill, a few
@@ -24,7 +24,10 @@ function asCommandSkill(skill: SkillMetadata): CommandSkill {
 }
 
 /** The shell tools the loaded skills ask for (plus those always visible). */
-export function visibleTools(runtime: ShellRuntime, context: SkillsToolHookContext): string[] {
+export function visibleTools(
+  runtime: RuntimeView<"alwaysVisible" | "sessionsEnabled">,
+  context: SkillsToolHookContext,
+): string[] {
   const visible = new Set<ShellToolName>(runtime.config.alwaysVisible);
   for (const skill of context.loadedSkills) {
     const grant = grantOf(asCommandSkill(skill));
@@ -41,7 +44,7 @@ export function visibleTools(runtime: ShellRuntime, context: SkillsToolHookConte
 
 /** Checks a shell tool call before it runs (skill read, every command of the line allowed); records the loaded skills. */
 export function authorize(
-  runtime: ShellRuntime,
+  runtime: RuntimeView<"requireSkillRead", "catalog" | "policy" | "workspaces", "seenLoaded">,
   call: { toolName: string; args: unknown },
   context: SkillsToolHookContext,
 ): SkillsToolAuthorization {

@@ -1,7 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { getCurrentTaskInput } from "@langchain/langgraph";
 import { NO_THREAD } from "../workspace/thread-workspaces.js";
-import type { ShellRuntime } from "./shell-runtime.js";
+import type { RuntimeView } from "./shell-runtime.js";
 import { SKILLS_STATE_KEY, type SkillsStateValue } from "../internal/core.js";
 
 /** The thread id of a tool call (`configurable.thread_id`), if any. */
@@ -32,7 +32,10 @@ export function loadedNamesInState(state: unknown, agentId: string): string[] | 
  * The skills loaded for this call as the tool can see them: the `loadedSkills` option, else the graph state (via
  * getCurrentTaskInput), else what `authorize` last recorded for the thread; undefined when nothing is visible.
  */
-export function loadedSkillNames(runtime: ShellRuntime, config: RunnableConfig): readonly string[] | undefined {
+export function loadedSkillNames(
+  runtime: RuntimeView<"agentId" | "loadedSkills", never, "seenLoaded">,
+  config: RunnableConfig,
+): readonly string[] | undefined {
   let state: unknown;
   try {
     state = getCurrentTaskInput(config);

@@ -18,6 +18,20 @@ export interface ShellRuntime {
   threads: ShellThreadState;
 }
 
+/**
+ * The part of the runtime one stage uses: the settings, services and per-thread maps it names, so a stage's signature
+ * says what it reads (and a test can hand it just that). Pass the runtime itself; it has every part.
+ */
+export interface RuntimeView<
+  C extends keyof ShellConfig = never,
+  S extends keyof ShellServices = never,
+  T extends keyof ShellThreadState = never,
+> {
+  config: Pick<ShellConfig, C>;
+  services: Pick<ShellServices, S>;
+  threads: Pick<ShellThreadState, T>;
+}
+
 /** The components the shell tools share: the skills, the executor, the command policy, workspaces and sessions. */
 export interface ShellServices {
   catalog: ShellSkillCatalog;

@@ -3,7 +3,7 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { threadIdOf } from "../../runtime/loaded-skill-names.js";
 import { sessionPayload } from "../../sessions/session-payload.js";
-import type { ShellRuntime } from "../../runtime/shell-runtime.js";
+import type { RuntimeView, ShellRuntime } from "../../runtime/shell-runtime.js";
 import { refusalPayload } from "../../call/tool-payload.js";
 import { refusal } from "../../policy/refusal.js";
 import type { InteractiveSession } from "../../sessions/interactive-session.js";
@@ -16,7 +16,11 @@ const waitField = z
   .optional()
   .describe("Wait up to this many milliseconds for output (default 1000).");
 
-function findSession(runtime: ShellRuntime, sessionId: string, config: RunnableConfig): InteractiveSession | string {
+function findSession(
+  runtime: RuntimeView<never, "sessions">,
+  sessionId: string,
+  config: RunnableConfig,
+): InteractiveSession | string {
   const session = runtime.services.sessions.get(threadIdOf(config), sessionId);
   return (
     session ??
@@ -30,7 +34,7 @@ function findSession(runtime: ShellRuntime, sessionId: string, config: RunnableC
 }
 
 async function pollAndReport(
-  runtime: ShellRuntime,
+  runtime: RuntimeView<never, "sessions">,
   session: InteractiveSession,
   waitMs: number,
   config: RunnableConfig,
