@@ -16,13 +16,7 @@ export type { LoadedSkillDrift } from "./load-state/load-state-types.js";
 
 // skills: types, loading, validation (lower-level SKILL.md reading: @skillgraph/core/skill)
 export type { DiagnosticSeverity } from "./errors/diagnostic-codes.js";
-export type {
-  Skill,
-  SkillDiagnostic,
-  SkillLayer,
-  SkillMetadata,
-  SkillOrigin,
-} from "./skill/skill-types.js";
+export type { Skill, SkillDiagnostic, SkillLayer, SkillMetadata, SkillOrigin } from "./skill/skill-types.js";
 export { loadSkill, type LoadSkillOptions } from "./skill/load-skill.js";
 export { validateSkill, type ValidateSkillOptions, type SkillValidationResult } from "./skill/validate-skill.js";
 export { SKILL_DIALECTS, type SkillDialect } from "./skill/skill-dialect.js";
