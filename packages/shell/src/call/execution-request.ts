@@ -3,7 +3,7 @@ import { deniedProgramNames } from "../executor/denied-programs.js";
 import type { ExecutionRequest } from "../executor/executor-types.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
-import type { RuntimeView, ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 import type { StagedCall } from "./call-types.js";
 
 /** The call's timeout: its own `timeout_seconds` or the default, never above the largest allowed. */
@@ -16,7 +16,13 @@ function timeoutMsOf(runtime: RuntimeView<"maxTimeoutMs" | "timeoutMs">, timeout
  * What the executor is asked to run for a staged call: the planned line, its cwd, the skill and its environment, the
  * allow-listed environment, stdin, pty, timeout and output caps. Refuses `pty` where no pseudo-terminal can be given.
  */
-export function executionRequest(runtime: ShellRuntime, call: StagedCall): ExecutionRequest | Refusal {
+export function executionRequest(
+  runtime: RuntimeView<
+    "fixedEnv" | "killAfterOutputBytes" | "killGraceMs" | "maxOutputBytes" | "maxTimeoutMs" | "timeoutMs",
+    "policy"
+  >,
+  call: StagedCall,
+): ExecutionRequest | Refusal {
   const { input, skill } = call;
   if (input.pty && !resolveExecutable("script"))
     return refusal("not-found", "pty: util-linux 'script' is not installed, so no pseudo-terminal can be given");

@@ -5,7 +5,7 @@ import type { CommandPlan } from "../policy/command-check-types.js";
 import { planCommand } from "../policy/plan-command.js";
 import { type Refusal, refusal } from "../policy/refusal.js";
 import { missingRequirements } from "../requirements/check-requirements.js";
-import type { RuntimeView, ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 import type { CallSkills, PlannedCall, ValidatedCall } from "./call-types.js";
 import type { CommandCallInput } from "./command-call-input.js";
 
@@ -51,7 +51,10 @@ function missingRequirementsOf(
  * Plans a line: one parse, every command checked against the policy (with the skill's environment first on PATH when
  * it has one), and the skill's required programs present.
  */
-export function planLine(runtime: ShellRuntime, line: LineToPlan): PlannedLine {
+export function planLine(
+  runtime: RuntimeView<"checkRequirements", "catalog" | "executor" | "policy">,
+  line: LineToPlan,
+): PlannedLine {
   const { input, workspaceDir, environmentDir } = line;
   const context: CallSkills = line;
   const policy = environmentDir
@@ -78,7 +81,13 @@ export function planLine(runtime: ShellRuntime, line: LineToPlan): PlannedLine {
  * The plan step: the thread's workspace, the skill's own environment (installed after approval when needed; first on
  * PATH for policy and command alike), then the line planned once.
  */
-export async function planCall(runtime: ShellRuntime, call: ValidatedCall): Promise<PlannedCall | Refusal> {
+export async function planCall(
+  runtime: RuntimeView<
+    "checkRequirements" | "killAfterOutputBytes" | "killGraceMs" | "maxOutputBytes" | "skillEnvironments",
+    "catalog" | "executor" | "policy" | "workspaces"
+  >,
+  call: ValidatedCall,
+): Promise<PlannedCall | Refusal> {
   const workspaceDir = await runtime.services.workspaces.ensure(call.threadId);
   const environment = call.skill
     ? await prepareSkillEnvironment(runtime, call.skill, workspaceDir, call.config)

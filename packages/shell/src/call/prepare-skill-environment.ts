@@ -15,7 +15,7 @@ import {
 import type { ShellApprovalRequest } from "../policy/approval-types.js";
 import type { CommandSkill } from "../policy/plan-command.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
-import type { RuntimeView, ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 import { invisibleField } from "../policy/invisible-characters.js";
 
 /** Installs in progress, by environment folder (two calls for one skill share one install). */
@@ -29,7 +29,10 @@ const installing = new Map<string, Promise<{ ok: true } | Refusal>>();
  * checked, canonical requirement lines.
  */
 export async function prepareSkillEnvironment(
-  runtime: ShellRuntime,
+  runtime: RuntimeView<
+    "killAfterOutputBytes" | "killGraceMs" | "maxOutputBytes" | "skillEnvironments",
+    "catalog" | "executor"
+  >,
   skill: CommandSkill,
   _workspaceDir: string,
   _config: RunnableConfig,
@@ -77,7 +80,7 @@ export async function prepareSkillEnvironment(
 }
 
 async function install(
-  runtime: ShellRuntime,
+  runtime: RuntimeView<"killAfterOutputBytes" | "killGraceMs" | "maxOutputBytes" | "skillEnvironments", "executor">,
   requirements: SkillRequirements,
   skill: CommandSkill,
 ): Promise<{ ok: true } | Refusal> {

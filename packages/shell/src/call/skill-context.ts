@@ -2,7 +2,7 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import type { CommandSkill } from "../policy/command-check-types.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import { loadedSkillNames } from "../runtime/loaded-skill-names.js";
-import type { RuntimeView, ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 import type { CommandCallInput } from "./command-call-input.js";
 import type { CallSkills } from "./call-types.js";
 
@@ -31,7 +31,7 @@ function notRead(
 
 /** Resolves the skill of a run_skill_script call and checks it was read; also returns the loaded skills visible. */
 export function skillContext(
-  runtime: ShellRuntime,
+  runtime: RuntimeView<"agentId" | "loadedSkills" | "requireSkillRead", "catalog", "seenLoaded">,
   input: CommandCallInput,
   config: RunnableConfig,
 ): CallSkills | Refusal {

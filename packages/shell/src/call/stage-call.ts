@@ -3,7 +3,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { getCurrentTaskInput } from "@langchain/langgraph";
 import { refusal, type Refusal } from "../policy/refusal.js";
-import type { RuntimeView, ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 import { planAttachmentStaging, type AttachmentStaging } from "../workspace/attachment-staging.js";
 import { conversationAttachments, type ConversationAttachment } from "../workspace/conversation-attachments.js";
 import { editorText } from "../workspace/editor-text.js";
@@ -56,7 +56,11 @@ async function refusedOnStaging(write: () => Promise<unknown>): Promise<Refusal 
 
 /** The files a call stages: its own `files`, its resolved `inputs`, then the conversation's new attachments. */
 async function filesToStage(
-  runtime: ShellRuntime,
+  runtime: RuntimeView<
+    "artifacts" | "hostInputs" | "stageAttachments",
+    "catalog",
+    "pinnedArtifacts" | "stagedAttachments"
+  >,
   call: PlannedCall,
 ): Promise<{ ok: true; files: StagedFile[]; attached: AttachmentStaging } | Refusal> {
   const { input, threadId, workspaceDir } = call;
@@ -90,7 +94,14 @@ async function filesToStage(
 }
 
 /** The stage step: every file of the call written into the workspace, then the editor text (when given). */
-export async function stageCall(runtime: ShellRuntime, call: PlannedCall): Promise<StagedCall | Refusal> {
+export async function stageCall(
+  runtime: RuntimeView<
+    "artifacts" | "hostInputs" | "stageAttachments",
+    "catalog" | "executor" | "workspaces",
+    "pinnedArtifacts" | "stagedAttachments"
+  >,
+  call: PlannedCall,
+): Promise<StagedCall | Refusal> {
   const staging = await filesToStage(runtime, call);
   if (!staging.ok) return staging;
   const { threadId } = call;

@@ -1,7 +1,7 @@
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { artifactStoreFor } from "./command-artifacts.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
-import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { RuntimeView } from "../runtime/shell-runtime.js";
 import type { CommandCallInput } from "./command-call-input.js";
 import { compileOutputGlobs } from "../workspace/output-globs.js";
 import { isOneCallThread } from "../workspace/thread-workspaces.js";
@@ -22,7 +22,7 @@ function artifactsWarningOf(asked: boolean | undefined, hasStore: boolean, threa
  * that a bad glob or timeout never surfaces after the command ran.
  */
 export function validateCall(
-  runtime: ShellRuntime,
+  runtime: RuntimeView<"agentId" | "artifacts" | "loadedSkills" | "requireSkillRead", "catalog", "seenLoaded">,
   input: CommandCallInput,
   config: RunnableConfig,
   threadId: string,

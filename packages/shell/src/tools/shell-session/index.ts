@@ -3,7 +3,7 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { threadIdOf } from "../../runtime/loaded-skill-names.js";
 import { sessionPayload } from "../../sessions/session-payload.js";
-import type { RuntimeView, ShellRuntime } from "../../runtime/shell-runtime.js";
+import type { RuntimeView } from "../../runtime/shell-runtime.js";
 import { refusalPayload } from "../../call/tool-payload.js";
 import { refusal } from "../../policy/refusal.js";
 import type { InteractiveSession } from "../../sessions/interactive-session.js";
@@ -49,7 +49,7 @@ async function pollAndReport(
  * `shell_session_kill` (kill the program's process tree). Sessions are per thread and live in memory only.
  * @param runtime the shared shell runtime
  */
-export function createShellSessionTools(runtime: ShellRuntime) {
+export function createShellSessionTools(runtime: RuntimeView<never, "sessions">) {
   const write = tool(
     async ({ session_id, input, close_stdin, wait_ms }, config) => {
       const session = findSession(runtime, session_id, config);
