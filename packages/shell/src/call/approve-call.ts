@@ -45,15 +45,21 @@ export function approvalCandidate(
   };
 }
 
+/** A call that may go on, and the commands the user approved for it (none when nothing was asked). */
+export interface ApprovedCall {
+  /** Each layer and command of the approved line: a program started at run time with one of these argvs was approved. */
+  approved: string[][];
+}
+
 /**
  * The approve step: interrupts for approval when a rule matches or the line has a piece that cannot be judged before
  * running (such a piece was refused at planning when no approval rules are set). Returns the refusal when the answer
- * is not `{ approved: true }`, undefined when the call may go on.
+ * is not `{ approved: true }`.
  */
-export function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Refusal | undefined {
+export function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Refusal | ApprovedCall {
   const { plan, display } = call;
   const candidate = approvalCandidate(call);
-  if (plan.opaque.length === 0 && !needsApproval(runtime.approvalRules, candidate)) return undefined;
+  if (plan.opaque.length === 0 && !needsApproval(runtime.approvalRules, candidate)) return { approved: [] };
   const request: ShellApprovalRequest = {
     type: "skillgraph/shell-approval",
     tool: call.input.tool,
@@ -67,7 +73,13 @@ export function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Re
     ...invisibleField(display, ...candidate.opaque.flatMap(({ piece, message }) => [piece, message])),
   };
   const answer = interrupt<ShellApprovalRequest, unknown>(request);
-  if (answer && typeof answer === "object" && (answer as { approved?: unknown }).approved === true) return undefined;
+  if (answer && typeof answer === "object" && (answer as { approved?: unknown }).approved === true)
+    return {
+      approved: [
+        ...candidate.layers,
+        ...candidate.commands.flatMap((command) => [command.argv, ...command.typedLayers]),
+      ].map((argv) => [...argv]),
+    };
   const reason =
     answer && typeof answer === "object" && typeof (answer as { reason?: unknown }).reason === "string"
       ? `: ${(answer as { reason: string }).reason}`

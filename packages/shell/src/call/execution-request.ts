@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { deniedProgramNames } from "../executor/denied-programs.js";
 import type { ExecutionRequest } from "../executor/executor-types.js";
+import { execTimeRules } from "../policy/exec-time-rules.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import type { ShellRuntime } from "../runtime/shell-runtime.js";
@@ -14,9 +15,14 @@ function timeoutMsOf(runtime: ShellRuntime, timeoutSeconds: number | undefined):
 
 /**
  * What the executor is asked to run for a staged call: the planned line, its cwd, the skill and its environment, the
- * allow-listed environment, stdin, pty, timeout and output caps. Refuses `pty` where no pseudo-terminal can be given.
+ * allow-listed environment, stdin, pty, timeout and output caps, and the rules decided where programs start (with the
+ * commands the user approved for this call). Refuses `pty` where no pseudo-terminal can be given.
  */
-export function executionRequest(runtime: ShellRuntime, call: StagedCall): ExecutionRequest | Refusal {
+export function executionRequest(
+  runtime: ShellRuntime,
+  call: StagedCall,
+  approved: readonly (readonly string[])[],
+): ExecutionRequest | Refusal {
   const { input, skill } = call;
   if (input.pty && !resolveExecutable("script"))
     return refusal("not-found", "pty: util-linux 'script' is not installed, so no pseudo-terminal can be given");
@@ -29,6 +35,13 @@ export function executionRequest(runtime: ShellRuntime, call: StagedCall): Execu
     ...(skill ? { skillDir: skill.dir, skillName: skill.name } : {}),
     ...(call.environmentDir ? { skillEnvironment: { hostDir: call.environmentDir, writable: false } } : {}),
     deniedPrograms: deniedProgramNames(runtime.policy),
+    execRules: execTimeRules({
+      policy: runtime.policy,
+      approvalRules: runtime.approvalRules,
+      approved,
+      tool: input.tool,
+      ...(skill ? { skill: skill.name } : {}),
+    }),
     env: { ...runtime.fixedEnv, ...input.env, ...call.editorEnv },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     ...(input.pty ? { pty: true } : {}),

@@ -87,6 +87,15 @@ export function resultPayload(
     ...(extra.attachmentsSkipped && extra.attachmentsSkipped.length > 0
       ? { attachments_skipped: extra.attachmentsSkipped }
       : {}),
+    ...(result.refusedStarts && result.refusedStarts.length > 0
+      ? {
+          refused_programs: result.refusedStarts.map((start) => ({
+            argv: start.argv,
+            reason: start.reason,
+            ...(start.needsApproval ? { needs_approval: true } : {}),
+          })),
+        }
+      : {}),
     command: extra.command,
     executor: extra.executor,
   });

@@ -21,6 +21,8 @@ import {
   type ExecEnforcementHelpers,
 } from "./exec-enforcement.js";
 import type { VisibleFolder } from "./program-index.js";
+import { callGates, startExecBroker, type CallGates } from "./exec-broker.js";
+import { withBrokeredStarts } from "./brokered-command.js";
 import {
   parseRepositoryOptions,
   type RepositoryOptions,
@@ -115,7 +117,8 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     request: ExecutionRequest,
     cgroupPrefix: readonly string[],
     repositories: RepositoryBinds,
-  ): SpawnSpec => {
+    gates?: CallGates,
+  ): SpawnSpec & { sandbox: string[]; guard: string[] } => {
     const view = sandboxView(request);
     const mappings: Array<readonly [string, string]> = [[request.workspaceDir, SANDBOX_WORKSPACE]];
     if (request.skillDir) mappings.unshift([request.skillDir, SANDBOX_SKILL_DIR]);
@@ -128,7 +131,13 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       repositoriesSanitized: !repository.trustConfig,
     };
     const env = commandEnvironment(request, view, folders, map);
-    const args = [...(request.network ? networkedArgs : baseArgs), "--bind", request.workspaceDir, SANDBOX_WORKSPACE];
+    const base = request.network ? networkedArgs : baseArgs;
+    const args = [
+      ...(gates ? withSharedTmp(base, gates.tmpDir) : base),
+      "--bind",
+      request.workspaceDir,
+      SANDBOX_WORKSPACE,
+    ];
     if (request.skillDir) args.push("--ro-bind", request.skillDir, SANDBOX_SKILL_DIR);
     if (request.skillEnvironment)
       args.push(
@@ -141,20 +150,19 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     // the stubs go after every other bind, so they cover the files those binds show
     const roots = helpers ? execRoots(request, options) : [];
     if (helpers) args.push(...enforcementArgs(helpers, request, roots));
+    if (gates) args.push(...gates.bindArgs);
     // the sandbox root (and /etc, /opt, ... on it) becomes read-only too; only the workspace and /tmp stay writable
-    args.push("--remount-ro", "/", "--chdir", map(request.cwd));
+    args.push("--remount-ro", "/");
+    const sandbox = [bwrapPath, ...args];
+    args.push("--chdir", map(request.cwd));
     for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
     const typed = request.shellCommand !== undefined ? bashCommand(request.shellCommand) : request.argv.map(map);
     const command = request.pty ? ptyCommand(typed) : typed;
-    args.push(
-      "--",
-      ...(helpers
-        ? guardedCommand(
-            roots.map((root) => root.sandbox),
-            command,
-          )
-        : command),
-    );
+    const guard = guardedCommand(
+      roots.map((root) => root.sandbox),
+      [],
+    ).slice(0, -1);
+    args.push("--", ...(helpers ? [...guard, "--", ...command] : command));
     // bwrap itself carries the run marker too, so a /proc sweep finds it; prlimit execs bwrap (same pid, same limits)
     const [file, ...rest] = [...cgroupPrefix, ...limitsPrefix(options.limits), bwrapPath, ...args];
     return {
@@ -162,23 +170,52 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       args: rest,
       cwd: request.workspaceDir,
       env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId },
+      sandbox,
+      guard,
     };
   };
   const limits = options.limits;
-  const launch = (request: ExecutionRequest, repositories: RepositoryBinds) =>
+  const spawnWithGates = (
+    request: ExecutionRequest,
+    prefix: readonly string[],
+    repositories: RepositoryBinds,
+    gates?: CallGates,
+  ) => {
+    const built = spec(request, prefix, repositories, gates);
+    if (!gates || !helpers || !request.execRules) return spawnCommand(built, request);
+    const broker = startExecBroker({
+      helpers,
+      gates,
+      rules: request.execRules,
+      prefix: [...prefix, ...limitsPrefix(options.limits)],
+      sandbox: built.sandbox,
+      guard: built.guard,
+      env: built.env,
+    });
+    return withBrokeredStarts(spawnCommand(built, request), broker);
+  };
+  const launch = (request: ExecutionRequest, repositories: RepositoryBinds, gates?: CallGates) =>
     limits
       ? startInCommandCgroup(limits.cgroups, limits, request.runId, true, (prefix) =>
-          spawnCommand(spec(request, prefix, repositories), request),
+          spawnWithGates(request, prefix, repositories, gates),
         )
-      : spawnCommand(spec(request, [], repositories), request);
+      : spawnWithGates(request, [], repositories, gates);
   const start = (request: ExecutionRequest) => {
     const repositories = repositoryBinds(request, repository);
+    const gates =
+      helpers && request.execRules && request.execRules.programs.length > 0
+        ? callGates(helpers, request.execRules.programs, execRoots(request, options))
+        : undefined;
+    const cleanup = () => {
+      repositories.cleanup();
+      gates?.cleanup();
+    };
     try {
-      const running = launch(request, repositories);
-      void running.result.finally(repositories.cleanup).catch(() => undefined);
+      const running = launch(request, repositories, gates);
+      void running.result.finally(cleanup).catch(() => undefined);
       return running;
     } catch (error) {
-      repositories.cleanup();
+      cleanup();
       throw error;
     }
   };
@@ -254,6 +291,14 @@ function probeSandbox(bwrapPath: string, baseArgs: readonly string[]): void {
 
 function sandboxView(request: Pick<ExecutionRequest, "workspaceDir" | "skillDir">): CommandView {
   return { workspaceDir: SANDBOX_WORKSPACE, skillDir: request.skillDir ? SANDBOX_SKILL_DIR : undefined };
+}
+
+/** The base arguments with /tmp a host folder (shared with brokered runs) instead of a private tmpfs. */
+function withSharedTmp(base: readonly string[], tmpDir: string): string[] {
+  const at = base.lastIndexOf("/tmp");
+  if (at < 1 || base[at - 1] !== "--tmpfs") return [...base];
+  const sized = base[at - 3] === "--size" ? 2 : 0;
+  return [...base.slice(0, at - 1 - sized), "--bind", tmpDir, "/tmp", ...base.slice(at + 1)];
 }
 
 /** The bwrap arguments shared by every command: namespaces, read-only system folders, private /tmp. */

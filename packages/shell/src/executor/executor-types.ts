@@ -1,3 +1,5 @@
+import type { ExecTimeRules, RefusedStart } from "../policy/exec-time-rules.js";
+
 /** One command for an executor: host paths in, the executor maps them to what the command sees. */
 export interface ExecutionRequest {
   /** argv with the executable's absolute host path first (ignored when `shellCommand` is set). */
@@ -28,6 +30,11 @@ export interface ExecutionRequest {
    * by an executor that enforces at exec time (bubblewrap with `execEnforcement`); others rely on the planner's check.
    */
   deniedPrograms?: readonly string[];
+  /**
+   * Argument-level rules decided where programs start: every start of `execRules.programs`, whoever makes it, is
+   * judged with its real argv. Enforced only by bubblewrap with `execEnforcement`; others rely on the planner's check.
+   */
+  execRules?: ExecTimeRules;
   /** Extra environment, names already checked against the allow-list (host paths in values are mapped). Nothing else is inherited. */
   env: Readonly<Record<string, string>>;
   /** Run on a pseudo-terminal (util-linux `script`); see {@link CommandExecutor}. */
@@ -61,6 +68,8 @@ export interface ExecutionResult {
   /** Killed by {@link RunningCommand.kill}. */
   killed: boolean;
   durationMs: number;
+  /** Program starts the exec-time rules refused (the command saw them fail with status 126). */
+  refusedStarts?: RefusedStart[];
 }
 
 /** A started command (interactive sessions use it directly; `run` waits for it). */
