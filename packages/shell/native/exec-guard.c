@@ -129,25 +129,34 @@ static void drop_capabilities(void) {
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail("cannot set no_new_privs", NULL);
 }
 
+static void add_rule(int ruleset, int fd, __u64 access, const char *what) {
+  struct landlock_path_beneath_attr rule = {.allowed_access = access, .parent_fd = fd};
+  if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
+    fail("cannot add a Landlock rule for", what);
+}
+
 static void restrict_execution(char **dirs, int count, int program_fd) {
   int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
   if (abi < 1) fail("Landlock is not available in this kernel", NULL);
-  struct landlock_ruleset_attr attr = {.handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE};
+  /* a ruleset that does not handle REFER denies every link or rename into another folder (EXDEV: `mv a/x b/`, git's
+     object store); handled and granted everywhere, it only refuses moves that would make a file executable */
+  __u64 refer = abi >= 2 ? LANDLOCK_ACCESS_FS_REFER : 0;
+  struct landlock_ruleset_attr attr = {.handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE | refer};
   int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
   if (ruleset < 0) fail("cannot create a Landlock ruleset", NULL);
+  if (refer) {
+    int root = open("/", O_PATH | O_CLOEXEC);
+    if (root < 0) fail("cannot open", "/");
+    add_rule(ruleset, root, refer, "/");
+    close(root);
+  }
   for (int i = 0; i < count; i++) {
     int fd = open(dirs[i], O_PATH | O_CLOEXEC);
     if (fd < 0) fail("cannot open", dirs[i]);
-    struct landlock_path_beneath_attr rule = {.allowed_access = LANDLOCK_ACCESS_FS_EXECUTE, .parent_fd = fd};
-    if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
-      fail("cannot add a Landlock rule for", dirs[i]);
+    add_rule(ruleset, fd, LANDLOCK_ACCESS_FS_EXECUTE | refer, dirs[i]);
     close(fd);
   }
-  if (program_fd >= 0) {
-    struct landlock_path_beneath_attr rule = {.allowed_access = LANDLOCK_ACCESS_FS_EXECUTE, .parent_fd = program_fd};
-    if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
-      fail("cannot add a Landlock rule for the brokered program", NULL);
-  }
+  if (program_fd >= 0) add_rule(ruleset, program_fd, LANDLOCK_ACCESS_FS_EXECUTE, "the brokered program");
   if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) fail("cannot enforce the Landlock ruleset", NULL);
   close(ruleset);
 }

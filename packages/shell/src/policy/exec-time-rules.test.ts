@@ -37,11 +37,14 @@ describe("exec-time rules", () => {
   it("denies through git's global options, the dashed form and aliases; runs the rest", () => {
     const rules = { deny: ["git push"] };
     expect(decide(["git", "status"], rules)).toEqual({ run: true });
+    expect(decide(["git", "-c", "user.name=n", "-cuser.email=e", "commit", "-m", "m"], rules)).toEqual({ run: true });
     for (const argv of [
       ["git", "push"],
       ["git", "-C", "r", "--no-pager", "push", "origin"],
       ["git-push", "origin"],
       ["git", "-c", "alias.p=push", "p"],
+      ["git", "-c", "x=y", "-C", "r", "push"],
+      ["git", "--config-env=alias.p=P", "p"],
       ["git", "p"],
     ])
       expect(decide(argv, rules), argv.join(" ")).toMatchObject({ run: false, needsApproval: false });

@@ -7,7 +7,7 @@ import { commandLayers } from "./command-layers.js";
 import type { CommandPolicy } from "./command-policy.js";
 import { matchesCommandRule, programName } from "./command-rules.js";
 import { DYNAMIC_WORD, isDynamicWord } from "./dynamic-word.js";
-import { withGitAliasesOpaque } from "./git-subcommands.js";
+import { withGitAliasesOpaque, withoutGitConfigOptions } from "./git-subcommands.js";
 
 /** One program start inside the sandbox, as the gate reported it. */
 export interface ProgramStart {
@@ -109,7 +109,7 @@ export function execTimeRules(options: ExecTimeRulesOptions): ExecTimeRules {
     decide(start) {
       const argv = judgedArgv(start);
       const shown = argv.join(" ");
-      const unwrapped = commandLayers(argv);
+      const unwrapped = commandLayers(argv[0] === "git" ? withoutGitConfigOptions(argv) : argv);
       const layers = (unwrapped.layers.length > 0 ? unwrapped.layers : [argv]).map(withGitAliasesOpaque);
       // what cannot be unwrapped (`git -c ...`, `env -S ...`) may run any command of the program: every rule on it matches
       if (!unwrapped.ok) layers.push([argv[0] as string, `${DYNAMIC_WORD}${unwrapped.message}`]);

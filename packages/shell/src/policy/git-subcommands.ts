@@ -29,3 +29,36 @@ export function withGitAliasesOpaque(layer: readonly string[]): string[] {
   if (layer[0] !== "git" || sub === undefined || sub.startsWith("-") || gitCommands().has(sub)) return [...layer];
   return ["git", `${DYNAMIC_WORD}'${sub}' may be a git alias for any command`, ...layer.slice(2)];
 }
+
+/** git's global options that take the next word as their value. */
+const VALUE_OPTIONS = new Set([
+  "-C",
+  "-c",
+  "--config-env",
+  "--git-dir",
+  "--work-tree",
+  "--namespace",
+  "--super-prefix",
+]);
+
+/**
+ * git's argv without its `-c NAME=VALUE` and `--config-env` options (before the subcommand). Where every program git
+ * starts is judged at its own start, configuration can change a git command in one way only: an alias, which
+ * {@link withGitAliasesOpaque} makes opaque. So at exec time these options need not make the whole command opaque.
+ */
+export function withoutGitConfigOptions(argv: readonly string[]): string[] {
+  const out = [argv[0] as string];
+  let at = 1;
+  for (; at < argv.length; at += 1) {
+    const arg = argv[at] as string;
+    if (!arg.startsWith("-")) break;
+    if (arg === "-c" || arg === "--config-env") {
+      at += 1;
+      continue;
+    }
+    if (arg.startsWith("--config-env=") || (arg.startsWith("-c") && arg.length > 2 && !arg.startsWith("--"))) continue;
+    out.push(arg);
+    if (VALUE_OPTIONS.has(arg) && at + 1 < argv.length) out.push(argv[(at += 1)] as string);
+  }
+  return [...out, ...argv.slice(at)];
+}
