@@ -141,7 +141,7 @@ export function execTimeRules(options: ExecTimeRulesOptions): ExecTimeRules {
       return {
         run: false,
         needsApproval: true,
-        reason: `'${shown}' needs approval and was not part of the line that was approved (a program started by another program is judged where it starts)`,
+        reason: `'${shown}' needs approval and was not part of what was approved for this call (a program started by another program is judged where it starts); to have it asked about, run it as a command of its own`,
       };
     },
   };
