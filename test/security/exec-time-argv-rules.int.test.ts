@@ -106,8 +106,10 @@ describe.skipIf(!canSandbox)("argument-level rules where programs start (bubblew
   });
 
   it("runs what the rules allow, with its output, status and working folder, and refuses the rest with the reason", async () => {
-    const allowed = await run("mkdir d && cd d && tool status && pwd", { deny: ["tool push"] });
-    expect(allowed.result.stdout).toBe("tool ran\n/workspace/d\n");
+    const allowed = await run("mkdir d && cd d && tool status && pwd && tool status <&- >&- 2>&- && echo closed-ok", {
+      deny: ["tool push"],
+    });
+    expect(allowed.result.stdout).toBe("tool ran\n/workspace/d\nclosed-ok\n");
     expect(allowed.result.exitCode).toBe(0);
     const refused = await run("tool push origin; echo status=$?", { deny: ["tool push"] });
     expect(refused.pushed).toBe(false);

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -55,6 +56,10 @@ static void read_exactly(int fd, void *into, size_t length) {
 }
 
 int main(int argc, char **argv) {
+  /* a program started with a standard descriptor closed (`git status <&-`) gets /dev/null there, as the broker needs
+     all three to hand on */
+  for (int fd = 0; fd < 3; fd++)
+    if (fcntl(fd, F_GETFD) < 0 && open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY) != fd) return 126;
   ssize_t length = readlink("/proc/self/exe", program, sizeof program - 1);
   program[length > 0 ? length : 0] = '\0';
   if (length <= 0) strcpy(program, "?");
