@@ -184,6 +184,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   };
   return {
     name: "bubblewrap",
+    sandbox: { network: options.network === true },
     view: sandboxView,
     start,
     run: (request) => {
