@@ -43,7 +43,9 @@ const shellSettings = z.strictObject(
   {
     executor: z.enum(["sandbox", "unsafe-local", "off"], { error: "must be sandbox, unsafe-local or off" }).optional(),
     approval: z
-      .enum(["sandboxed", "ask", "approve-all", "deny-all"], { error: "must be sandboxed, ask, approve-all or deny-all" })
+      .enum(["sandboxed", "ask", "approve-all", "deny-all"], {
+        error: "must be sandboxed, ask, approve-all or deny-all",
+      })
       .optional(),
     alwaysOn: z.boolean({ error: "must be true or false" }).optional(),
   },

@@ -276,11 +276,14 @@ class LineChecker {
     this.edits.push({ start: word.start, end: word.end, text: [...interpreter, script].join(" ") });
   }
 
-  /** `python3 scripts/x.py` in a skill: `scripts/...` not in the workspace but in the skill folder means the skill's. */
-  private rewriteSkillArgument(word: ShellWord): void {
+  /**
+   * `python3 scripts/x.py`, `cat references/a.md` in a skill: a relative path into a folder that is not in the
+   * workspace but is in the skill folder means the skill's (the skill folder is the author's working folder).
+   */
+  rewriteSkillArgument(word: ShellWord): void {
     const skillDir = this.input.mode === "skill" ? this.input.skill?.dir : undefined;
     const value = word.value;
-    if (!skillDir || value === undefined || !/^(\.\/)?scripts\//.test(value) || hasParentSegment(value)) return;
+    if (!skillDir || value === undefined || !/^(\.\/)?[^/]+\/./.test(value) || hasParentSegment(value)) return;
     if (this.fileExists(path.resolve(this.cwds[0] as string, value)) || !this.fileExists(path.join(skillDir, value)))
       return;
     const mapped = this.skillPath(path.join(skillDir, value));
@@ -304,6 +307,8 @@ function checkEveryPiece(checker: LineChecker, line: ShellLine, budget: PlanBudg
     if (budget.spent()) return timedOut;
     if (!redirect.target) continue;
     if (redirect.operator.includes(">")) checker.writeTarget(redirect.target, redirect.text);
+    else if (redirect.operator.startsWith("<") && redirect.operator !== "<<<")
+      checker.rewriteSkillArgument(redirect.target);
     const problem = checker.checkPath(redirect.target);
     if (problem) return { ...problem, message: `redirection '${redirect.text}': ${problem.message}` };
   }

@@ -61,6 +61,29 @@ export function scriptHostPath(typed: string, input: CommandCheckInput): string 
   return path.resolve(base, typed);
 }
 
+/** True when an absolute path is readable by policy or lies (symlinks resolved) inside one of the roots. */
+function absolutePathAllowed(candidate: string, roots: readonly string[], policy: CommandPolicy): boolean {
+  const normalized = path.normalize(candidate);
+  if (policy.readablePaths.some((allowed) => isInsideFolder(normalized, allowed))) return true;
+  return roots.some((root) => isInsideFolder(realpathOfNearest(normalized), root));
+}
+
+/** Characters that join several paths in one word (`"$WORK_DIR|$OUTPUT_DIR"`, `a:b`, `--x=a,b`). */
+const PATH_JOINERS = /[|,;:= ]/;
+
+/**
+ * A word that joins several paths (`"$WORK_DIR|$OUTPUT_DIR"`) and does not exist as one path: checked piece by piece,
+ * allowed when every absolute piece is. Taken as one path it could only name a new entry beside a root whose name
+ * starts with the root's own name (`ws|...`), and inside the sandbox not even that (its root is read-only).
+ */
+function joinedPathsAllowed(candidate: string, roots: readonly string[], policy: CommandPolicy): boolean {
+  if (!PATH_JOINERS.test(candidate) || realpathOrUndefined(candidate) !== undefined) return false;
+  const [head, ...rest] = candidate.split(PATH_JOINERS);
+  if (head === undefined || !roots.some((root) => isInsideFolder(realpathOfNearest(path.normalize(head)), root)))
+    return false;
+  return rest.every((piece) => !path.isAbsolute(piece) || absolutePathAllowed(piece, roots, policy));
+}
+
 /** Refuses an argument naming a path outside the roots (absolute, climbing with `..`, or through a symlink). */
 export function checkArgumentPath(
   candidate: string,
@@ -71,15 +94,11 @@ export function checkArgumentPath(
   if (candidate === "" || (candidate.startsWith("-") && !candidate.includes("/"))) return undefined;
   const absolute = path.isAbsolute(candidate);
   if (absolute) {
-    const normalized = path.normalize(candidate);
-    if (policy.readablePaths.some((allowed) => isInsideFolder(normalized, allowed))) return undefined;
-    if (!roots.some((root) => isInsideFolder(realpathOfNearest(normalized), root))) {
-      return refusal(
-        "path-outside-workspace",
-        `argument '${candidate}' names a path outside the workspace and the skill folder`,
-      );
-    }
-    return undefined;
+    if (absolutePathAllowed(candidate, roots, policy) || joinedPathsAllowed(candidate, roots, policy)) return undefined;
+    return refusal(
+      "path-outside-workspace",
+      `argument '${candidate}' names a path outside the workspace and the skill folder`,
+    );
   }
   const resolved = path.resolve(cwd, candidate);
   if (hasParentSegment(candidate) && !roots.some((root) => isInsideFolder(resolved, root))) {
@@ -129,7 +148,10 @@ export function confineArguments(
   return { ok: true, args: out };
 }
 
-/** Refuses a path-qualified executable unless it lies (lexically) inside the running skill's `scripts/` folder. */
+/**
+ * Refuses a path-qualified executable unless it lies (lexically) inside a folder of the running skill (`scripts/`,
+ * `custom-scripts/`, ...): files at the skill's top level (SKILL.md) and anything outside the skill do not run.
+ */
 export function checkScriptLocation(typed: string, input: CommandCheckInput): { ok: true } | Refusal {
   if (hasParentSegment(typed)) return refusal("path-traversal", `executable '${typed}' may not contain '..'`);
   const skillDir = input.mode === "skill" ? input.skill?.dir : undefined;
@@ -138,11 +160,11 @@ export function checkScriptLocation(typed: string, input: CommandCheckInput): { 
       "executable-outside-scripts",
       `'${typed}' is a path; only program names (resolved on a fixed PATH) run here, skill scripts run with run_skill_script`,
     );
-  const scripts = path.join(skillDir, "scripts");
-  if (!isInsideFolder(scriptHostPath(typed, input), scripts) || scriptHostPath(typed, input) === scripts) {
+  const relative = path.relative(skillDir, scriptHostPath(typed, input));
+  if (relative.startsWith("..") || path.isAbsolute(relative) || !relative.includes(path.sep)) {
     return refusal(
       "executable-outside-scripts",
-      `'${typed}' is outside the skill's scripts/ folder; only its scripts and programs on the fixed PATH run`,
+      `'${typed}' is not in a folder of the skill (such as scripts/); only its scripts and programs on the fixed PATH run`,
     );
   }
   return { ok: true };

@@ -58,7 +58,12 @@ afterEach(async () => {
 /** The last tool result the model was sent in request `index`, parsed. */
 const lastToolResult = (index: number) => {
   const tools = server!.requests[index]!.messages.filter((message) => message.role === "tool");
-  return JSON.parse(textOf(tools.at(-1)!.content)) as { status: string; stdout?: string; executor?: string; reason?: string };
+  return JSON.parse(textOf(tools.at(-1)!.content)) as {
+    status: string;
+    stdout?: string;
+    executor?: string;
+    reason?: string;
+  };
 };
 
 describe.skipIf(!bubblewrap)("chat -p under bubblewrap: the sandboxed approval policy", () => {
@@ -95,7 +100,11 @@ describe.skipIf(!bubblewrap)("chat -p under bubblewrap: the sandboxed approval p
   it("runs tama's always-on bash on workspace commands unasked; the deny list still refuses", async () => {
     server = await startOpenAICompatibleServer({
       script: [
-        { toolCalls: [{ name: "shell", arguments: { command: "mkdir -p notes && echo kept > notes/a.txt && ls notes" } }] },
+        {
+          toolCalls: [
+            { name: "shell", arguments: { command: "mkdir -p notes && echo kept > notes/a.txt && ls notes" } },
+          ],
+        },
         { toolCalls: [{ name: "shell", arguments: { command: "kill -0 1" } }] },
         "Done.",
       ],
