@@ -3,7 +3,7 @@
 // asks; `shell.approval: ask` asks as before; under the local executor the same rule asks. Real CLI runs against the
 // local OpenAI-compatible server, real commands in the real sandbox.
 import { join } from "node:path";
-import { HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { createShellHook, createBubblewrapExecutor, type ApprovalCandidate } from "@skillgraph/shell";
 import { createSkillRegistry, skillsFromDirectory } from "@skillgraph/core";
@@ -142,7 +142,7 @@ describe("the sandboxed policy under the local executor", () => {
           id: "c1",
         },
       ])
-      .respond("done");
+      .respond(new AIMessage("done"));
     const graph = toolLoopGraph(hook.tools, model);
     const config = { configurable: { thread_id: "local" } };
     await graph.invoke({ messages: [new HumanMessage("6 * 7?")] }, config);
