@@ -101,6 +101,17 @@ class LineChecker {
     return undefined;
   }
 
+  /** The files a command writes: git configuration is opaque, the skill folder refused (a copier's sources are read). */
+  private writtenFiles(command: SimpleShellCommand): Refusal | undefined {
+    const sources = copiedSources(command.words);
+    for (const word of writtenWords(command.words)) {
+      this.writeTarget(word, command.text);
+      const problem = sources.has(word.start) ? undefined : this.skillWrite(word, command.text);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+
   /** Refuses a file the line writes inside the running skill's folder (read-only under every executor). */
   skillWrite(word: ShellWord, piece: string): Refusal | undefined {
     const skillDir = this.input.mode === "skill" ? this.roots[1] : undefined;
@@ -259,12 +270,8 @@ class LineChecker {
       kind: name.includes("/") ? "script" : "program",
     };
     this.commands.push(checked);
-    const sources = copiedSources(command.words);
-    for (const word of writtenWords(command.words)) {
-      this.writeTarget(word, command.text);
-      const problem = sources.has(word.start) ? undefined : this.skillWrite(word, command.text);
-      if (problem) return problem;
-    }
+    const written = this.writtenFiles(command);
+    if (written) return written;
     if (!this.fileSystem) return undefined;
     const parsed = { argv, cwd: this.cwds[0] as string, layers: unwrapped.layers };
     if (builtin) {
