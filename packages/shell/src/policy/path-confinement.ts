@@ -1,5 +1,5 @@
 // Path confinement of a command: cwd, script location and arguments kept inside the workspace and the skill folder.
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, lstatSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { isInsideFolder } from "../internal/core.js";
 import type { CommandPolicy } from "./command-policy.js";
@@ -71,14 +71,30 @@ function absolutePathAllowed(candidate: string, roots: readonly string[], policy
 /** Characters that join several paths in one word (`"$WORK_DIR|$OUTPUT_DIR"`, `a:b`, `--x=a,b`). */
 const PATH_JOINERS = /[|,;:= ]/;
 
+/** True when something (a file, folder or symlink, even a dangling one) is at `candidate`. */
+function entryExists(candidate: string): boolean {
+  try {
+    lstatSync(candidate);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /**
- * A word that joins several paths (`"$WORK_DIR|$OUTPUT_DIR"`) and does not exist as one path: checked piece by piece,
- * allowed when every absolute piece is. Taken as one path it could only name a new entry beside a root whose name
- * starts with the root's own name (`ws|...`), and inside the sandbox not even that (its root is read-only).
+ * A word that joins several paths (`"$WORK_DIR|$OUTPUT_DIR"`) is checked piece by piece: its first piece must lie in
+ * a root, every other absolute piece too, and no piece may climb with `..`. Taken as one path, such a word names
+ * something under a new entry beside a root (`<workspace>|...`); it is accepted only while that entry does not exist,
+ * so the word reads nothing and can at most create that entry (inside the sandbox not even that: its root is
+ * read-only), and no later word can reach through it.
  */
 function joinedPathsAllowed(candidate: string, roots: readonly string[], policy: CommandPolicy): boolean {
-  if (!PATH_JOINERS.test(candidate) || realpathOrUndefined(candidate) !== undefined) return false;
+  const joiner = candidate.search(PATH_JOINERS);
+  if (joiner < 0) return false;
+  const slash = candidate.indexOf("/", joiner);
+  if (entryExists(slash < 0 ? candidate : candidate.slice(0, slash))) return false;
   const [head, ...rest] = candidate.split(PATH_JOINERS);
+  if ([head, ...rest].some((piece) => piece !== undefined && hasParentSegment(piece))) return false;
   if (head === undefined || !roots.some((root) => isInsideFolder(realpathOfNearest(path.normalize(head)), root)))
     return false;
   return rest.every((piece) => !path.isAbsolute(piece) || absolutePathAllowed(piece, roots, policy));

@@ -193,6 +193,11 @@ describe("paths as skill authors write them", () => {
     expect(plan('cat "$WORK_DIR|/etc/passwd"')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
     expect(plan('cat "/etc/passwd|$WORK_DIR"')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
     expect(plan('cat "/dev/null|$WORK_DIR"')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
+    expect(plan('mkdir -p "$WORK_DIR|.."')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
+    // once an entry named like the joined word exists beside the workspace, no joined word reaches through it
+    mkdirSync(`${workspaceDir}|l`);
+    expect(plan('echo x > "$WORK_DIR|l/new"')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
+    expect(plan('echo "$WORK_DIR|l"')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
   });
 
   it("resolves relative paths into the skill's folders and refuses writing there", () => {
