@@ -330,6 +330,9 @@ class LineChecker {
       return undefined;
     if (this.fileExists(path.resolve(this.cwds[0] as string, value)) || !this.fileExists(path.join(skillDir, value)))
       return undefined;
+    // a symlink in the skill leading out of it is not the skill's file
+    const skillReal = realpathOrUndefined(skillDir) ?? skillDir;
+    if (!isInsideFolder(realpathOfNearest(path.join(skillDir, value)), skillReal)) return undefined;
     return path.join(skillDir, value);
   }
 
