@@ -41,6 +41,7 @@ export async function execEnforcementCost(runs: number): Promise<Record<string, 
     approvalRules: [],
     approved: [],
     tool: "shell",
+    sandboxed: true,
   });
   const request = (shellCommand: string, execRules?: ExecTimeRules): ExecutionRequest => ({
     argv: [],

@@ -47,6 +47,7 @@ function request(line: string, rules: Rules | undefined): ExecutionRequest {
             approvalRules: compileApprovalRules(rules.approval ?? []),
             approved: rules.approved ?? [],
             tool: "shell",
+            sandboxed: true,
           }),
         }
       : {}),

@@ -42,7 +42,11 @@ const modelSettings = z.strictObject(
 const shellSettings = z.strictObject(
   {
     executor: z.enum(["sandbox", "unsafe-local", "off"], { error: "must be sandbox, unsafe-local or off" }).optional(),
-    approval: z.enum(["ask", "approve-all", "deny-all"], { error: "must be ask, approve-all or deny-all" }).optional(),
+    approval: z
+      .enum(["sandboxed", "ask", "approve-all", "deny-all"], {
+        error: "must be sandboxed, ask, approve-all or deny-all",
+      })
+      .optional(),
     alwaysOn: z.boolean({ error: "must be true or false" }).optional(),
   },
   { error: "must be { executor, approval, alwaysOn }" },

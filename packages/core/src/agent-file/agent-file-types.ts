@@ -4,8 +4,12 @@ import type { AgentModelParameters } from "./model-parameters.js";
 /** How an agent runs skill scripts: in the sandbox, unsandboxed on this machine, or not at all. */
 export type AgentShellExecutor = "sandbox" | "unsafe-local" | "off";
 
-/** How commands that need approval are answered in runs without a person: ask (interactive), approve all, deny all. */
-export type AgentApprovalPolicy = "ask" | "approve-all" | "deny-all";
+/**
+ * Which commands need approval and how they are answered: `sandboxed` (the default) asks only for lines that leave the
+ * sandbox, `ask` for every command its skill does not pre-approve; `approve-all` / `deny-all` answer for runs without
+ * a person.
+ */
+export type AgentApprovalPolicy = "sandboxed" | "ask" | "approve-all" | "deny-all";
 
 /**
  * A declarative agent (`skillgraph.agent.yaml`, the `skillgraph` key of package.json, or an Ollama-style Agentfile), as `loadAgentFile` returns

@@ -3,6 +3,7 @@ import path from "node:path";
 import { interrupt } from "@langchain/langgraph";
 import type { ShellApprovalRequest } from "../policy/approval-types.js";
 import type { ShellRuntime } from "../runtime/shell-runtime.js";
+import type { CommandExecutor } from "../executor/executor-types.js";
 import { needsApproval } from "../policy/approval-rules.js";
 import type { ApprovalCandidate } from "../policy/approval-types.js";
 import { invisibleField } from "../policy/invisible-characters.js";
@@ -10,9 +11,20 @@ import { approvalFiles } from "./approval-files.js";
 import type { PlannedCall } from "./call-types.js";
 import { type Refusal, refusal } from "../policy/refusal.js";
 
+/** Inputs that come from inside the run (the skill, the workspace, the thread's artifacts, the user's attachments). */
+const INSIDE_INPUTS = /^(skill|workspace|artifact|attachment):\/\//;
+
+/** True when the call's line stays in a sandbox without network: nothing opaque, no host file copied in. */
+function staysInSandbox(executor: CommandExecutor, call: Pick<PlannedCall, "input" | "plan">): boolean {
+  if (executor.sandbox === undefined || executor.sandbox.network) return false;
+  if (call.plan.opaque.length > 0) return false;
+  return (call.input.inputs ?? []).every((input) => INSIDE_INPUTS.test(input.from));
+}
+
 /** What approval rules see; `key` is what an "always" answer remembers (tool, skill, files run and their content, line, cwd). */
 export function approvalCandidate(
   call: Pick<PlannedCall, "input" | "skill" | "plan" | "display" | "workspaceDir">,
+  executor: CommandExecutor,
 ): ApprovalCandidate {
   const { plan, display } = call;
   const skill = call.skill?.name;
@@ -41,6 +53,7 @@ export function approvalCandidate(
     commands,
     cwd,
     opaque: plan.opaque.map((problem) => ({ piece: problem.piece, message: problem.message })),
+    sandboxed: staysInSandbox(executor, call),
     key,
   };
 }
@@ -49,6 +62,8 @@ export function approvalCandidate(
 export interface ApprovedCall {
   /** Each layer and command of the approved line: a program started at run time with one of these argvs was approved. */
   approved: string[][];
+  /** Whether the line stays in a sandbox without network (what approval rules saw as `sandboxed`). */
+  sandboxed: boolean;
 }
 
 /**
@@ -58,8 +73,9 @@ export interface ApprovedCall {
  */
 export function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Refusal | ApprovedCall {
   const { plan, display } = call;
-  const candidate = approvalCandidate(call);
-  if (plan.opaque.length === 0 && !needsApproval(runtime.approvalRules, candidate)) return { approved: [] };
+  const candidate = approvalCandidate(call, runtime.executor);
+  if (plan.opaque.length === 0 && !needsApproval(runtime.approvalRules, candidate))
+    return { approved: [], sandboxed: candidate.sandboxed };
   const request: ShellApprovalRequest = {
     type: "skillgraph/shell-approval",
     tool: call.input.tool,
@@ -79,6 +95,7 @@ export function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Re
         ...candidate.layers,
         ...candidate.commands.flatMap((command) => [command.argv, ...command.typedLayers]),
       ].map((argv) => [...argv]),
+      sandboxed: candidate.sandboxed,
     };
   const reason =
     answer && typeof answer === "object" && typeof (answer as { reason?: unknown }).reason === "string"

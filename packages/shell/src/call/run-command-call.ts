@@ -77,7 +77,7 @@ async function runInThread(
   if (isRefusal(approval)) return refusalPayload(approval);
   const staged = await stageCall(runtime, planned);
   if (isRefusal(staged)) return refusalPayload(staged);
-  const request = executionRequest(runtime, staged, approval.approved);
+  const request = executionRequest(runtime, staged, approval);
   if (isRefusal(request)) return refusalPayload(request);
   if (input.interactive) return startSession(runtime, staged, request);
   const ran = await runCall(runtime, staged, request);

@@ -223,6 +223,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   };
   return {
     name: "bubblewrap",
+    sandbox: { network: options.network === true },
     view: sandboxView,
     start,
     run: (request) => {
@@ -239,6 +240,9 @@ function repositoryBinds(request: ExecutionRequest, options: RepositoryOptions):
   if (options.trustConfig) return { args: [], cleanup: () => undefined };
   const roots = [{ host: request.workspaceDir, sandbox: SANDBOX_WORKSPACE }];
   if (request.skillDir) roots.push({ host: request.skillDir, sandbox: SANDBOX_SKILL_DIR });
+  // the skill folder shown at its host path too (a read-only path) gets the same sanitised view there
+  if (request.skillDir && request.readOnlyPaths?.includes(request.skillDir))
+    roots.push({ host: request.skillDir, sandbox: request.skillDir });
   return sanitizedRepositoryBinds(roots, options);
 }
 

@@ -99,6 +99,11 @@ export interface CommandView {
 export interface CommandExecutor {
   /** e.g. `local`, `bubblewrap`. */
   readonly name: string;
+  /**
+   * Set by an executor that confines every command (bubblewrap): whether commands get the host network. Approvals read
+   * it (a line that stays inside a sandbox without network may run unasked under the `sandboxed` approval policy).
+   */
+  readonly sandbox?: { readonly network: boolean };
   /** Where the workspace and skill folder appear to the command. */
   view(request: Pick<ExecutionRequest, "workspaceDir" | "skillDir">): CommandView;
   /** Starts a command; the caller must await `result` (or `kill`). */

@@ -12,6 +12,7 @@ function decide(argv: string[], options: { deny?: string[]; approval?: string[];
     approvalRules: compileApprovalRules(options.approval ?? []),
     approved: options.approved ?? [],
     tool: "shell",
+    sandboxed: true,
   });
   return rules.decide({ program: "/usr/bin/git", names: ["git"], argv, cwd: "/workspace" });
 }

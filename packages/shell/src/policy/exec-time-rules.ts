@@ -99,6 +99,8 @@ export interface ExecTimeRulesOptions {
   approved: readonly (readonly string[])[];
   tool: ApprovalCandidate["tool"];
   skill?: string;
+  /** Whether the call runs in a sandbox without network (what approval rules see as `sandboxed`). */
+  sandboxed: boolean;
 }
 
 /** Decides each program start of one call with the deny and approval rules (see {@link ExecTimeRules}). */
@@ -130,6 +132,7 @@ export function execTimeRules(options: ExecTimeRulesOptions): ExecTimeRules {
         cwd: start.cwd,
         opaque: [],
         key: "",
+        sandboxed: options.sandboxed,
       };
       let asks: boolean;
       try {

@@ -32,13 +32,27 @@ function knownVariables(input: CommandCheckInput): Record<string, string> {
   return known;
 }
 
+/** Where each workspace variable points, relative to the workspace. */
+const WORKSPACE_CWD: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(workspaceVariables("/w")).map(([name, value]) => [name, path.posix.relative("/w", value) || "."]),
+);
+
+/** `cwd` as a path relative to the workspace: a leading workspace variable (`$OUTPUT_DIR/x`, `${WORK_DIR}`) resolved. */
+export function relativeCwd(cwd: string | undefined): string {
+  const text = cwd ?? ".";
+  const match = /^\$(?:\{([A-Z_]+)\}|([A-Z_]+))(\/.*)?$/.exec(text);
+  const base = match ? WORKSPACE_CWD[(match[1] ?? match[2]) as string] : undefined;
+  if (base === undefined) return text;
+  return path.posix.join(base, match?.[3] ?? ".");
+}
+
 function checkLine(input: CommandCheckInput, policy: CommandPolicy, fileSystem: boolean): CheckedLine | Refusal {
   for (const name of Object.keys(input.env ?? {})) {
     const problem = checkEnvName(name, policy);
     if (problem) return problem;
   }
   if (input.command.includes("\0")) return refusal("nul-byte", "the command contains a NUL byte");
-  const cwdText = input.cwd ?? ".";
+  const cwdText = relativeCwd(input.cwd);
   if (cwdText.includes("\0")) return refusal("nul-byte", "cwd contains a NUL byte");
   if (path.isAbsolute(cwdText)) return refusal("absolute-path", `cwd '${cwdText}' must be relative to the workspace`);
   if (hasParentSegment(cwdText)) return refusal("path-traversal", `cwd '${cwdText}' may not contain '..'`);
@@ -70,7 +84,7 @@ export function preflightCommand(input: CommandCheckInput, policy: CommandPolicy
  * @example planCommand({ command: "git status | head -5", mode: "shell", loadedSkills: [], workspaceDir: "/tmp/ws" }, policy)
  */
 export function planCommand(input: CommandCheckInput, policy: CommandPolicy): CommandCheck {
-  const cwdText = input.cwd ?? ".";
+  const cwdText = relativeCwd(input.cwd);
   const checked = checkLine(input, policy, true);
   if (!checked.ok) return checked;
   const cwd = path.resolve(input.workspaceDir, cwdText);

@@ -56,6 +56,32 @@ export function writtenWords(words: readonly ShellWord[]): ShellWord[] {
   return written;
 }
 
+/** Programs whose operands before the last are sources, only read (`cp SRC... DEST`); `mv` removes its sources. */
+const COPIERS = new Set(["cp", "install", "rsync", "ln"]);
+
+/**
+ * The start offsets of the words a copier only reads: its operands before the last (or every operand when the
+ * destination is given by `-t` / `--target-directory`). Empty for any other program.
+ */
+export function copiedSources(words: readonly ShellWord[]): Set<number> {
+  const name = words[0]?.value === undefined ? "" : programName(words[0].value);
+  if (!COPIERS.has(name)) return new Set();
+  const operands: ShellWord[] = [];
+  let targetOption = false;
+  let options = true;
+  for (const [index, word] of words.slice(1).entries()) {
+    const value = word.value;
+    const previous = words[index]?.value;
+    if (value === "--" && options) options = false;
+    else if (options && value !== undefined && value.startsWith("-") && value !== "-")
+      targetOption ||= /^(-t|--target-directory)/.test(value);
+    else if (previous === "-t" || previous === "--target-directory") continue;
+    else operands.push(word);
+  }
+  const sources = targetOption ? operands : operands.slice(0, -1);
+  return new Set(sources.map((word) => word.start));
+}
+
 const CONFIG_NAMES = new Set([".gitattributes", ".gitmodules"]);
 
 /**

@@ -62,12 +62,15 @@ export function readConfigFile(file: string): string | undefined {
   }
 }
 
-function sandboxPath(hostPath: string, roots: readonly RepositoryRoot[]): string {
+/** Every place the sandbox shows a host path (a folder may be shown twice, e.g. the skill at /skill and its host path). */
+function sandboxPaths(hostPath: string, roots: readonly RepositoryRoot[]): string[] {
+  const paths: string[] = [];
   for (const root of roots) {
-    if (hostPath === root.host) return root.sandbox;
-    if (hostPath.startsWith(`${root.host}/`)) return root.sandbox + hostPath.slice(root.host.length);
+    if (hostPath === root.host) paths.push(root.sandbox);
+    else if (hostPath.startsWith(`${root.host}/`)) paths.push(root.sandbox + hostPath.slice(root.host.length));
   }
-  throw new Error(`internal: ${hostPath} is under no repository root`);
+  if (paths.length === 0) throw new Error(`internal: ${hostPath} is under no repository root`);
+  return [...new Set(paths)];
 }
 
 /**
@@ -75,10 +78,7 @@ function sandboxPath(hostPath: string, roots: readonly RepositoryRoot[]): string
  * @throws RepositoryScanError when the scan passes its bounds (the command must not run)
  */
 export function sanitizedRepositoryBinds(roots: readonly RepositoryRoot[], bounds: GitDirScanBounds): RepositoryBinds {
-  const found = findGitDirs(
-    roots.map((root) => root.host),
-    bounds,
-  );
+  const found = findGitDirs([...new Set(roots.map((root) => root.host))], bounds);
   if (found.length === 0) return { args: [], cleanup: () => undefined };
   const hostDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-git-"));
   const cleanup = () => rmSync(hostDir, { recursive: true, force: true });
@@ -88,15 +88,17 @@ export function sanitizedRepositoryBinds(roots: readonly RepositoryRoot[], bound
     const args = ["--ro-bind", empty, SANDBOX_NO_HOOKS];
     let count = 0;
     for (const gitDir of found) {
-      const inside = sandboxPath(gitDir.dir, roots);
-      for (const name of gitDir.configFiles) {
+      const copies = gitDir.configFiles.map((name) => {
         const copy = path.join(hostDir, `config-${count++}`);
         writeFileSync(copy, sanitizeGitConfig(readConfigFile(path.join(gitDir.dir, name)), SANDBOX_NO_HOOKS), {
           mode: 0o444,
         });
-        args.push("--ro-bind", copy, path.posix.join(inside, name));
+        return { name, copy };
+      });
+      for (const inside of sandboxPaths(gitDir.dir, roots)) {
+        for (const { name, copy } of copies) args.push("--ro-bind", copy, path.posix.join(inside, name));
+        if (gitDir.hooks) args.push("--ro-bind", empty, path.posix.join(inside, "hooks"));
       }
-      if (gitDir.hooks) args.push("--ro-bind", empty, path.posix.join(inside, "hooks"));
     }
     return { args, cleanup };
   } catch (error) {

@@ -4,7 +4,7 @@ import type { AgentFile } from "@skillgraph/core/agent-file";
 import { modelParameters } from "../agents/agent-store.js";
 import { agentFileEndpoint, resolveChatEndpoint, type ChatEndpoint } from "./chat-endpoint.js";
 import type { ChatOptions } from "./chat-options.js";
-import type { ChatShell } from "./chat-shell.js";
+import type { ChatApprovalPolicy, ChatShell } from "./chat-shell.js";
 import type { ChatAgentOptions } from "./create-chat-agent.js";
 import type { ApprovalMode } from "./run-chat-exchange.js";
 
@@ -26,16 +26,20 @@ export function skillFoldersFor(options: ChatOptions, agentFile: AgentFile | und
   return [...options.skills, ...(agentFile?.skills ?? [])];
 }
 
-/** How skill scripts run: `--unsafe-local` or the file's executor; `--shell` or the file's `alwaysOn`. */
+/**
+ * How skill scripts run: `--unsafe-local` or the file's executor; `--shell` or the file's `alwaysOn`; which commands
+ * ask (`shell.approval: ask` asks for every command its skill does not pre-approve, else only what leaves the sandbox).
+ */
 export function shellSettingsFor(
   options: ChatOptions,
   agentFile: AgentFile | undefined,
-): { unsafeLocal: boolean; off: boolean; alwaysOn: boolean } {
+): { unsafeLocal: boolean; off: boolean; alwaysOn: boolean; approval: ChatApprovalPolicy } {
   const executor = agentFile?.shell?.executor;
   return {
     unsafeLocal: options.unsafeLocal || executor === "unsafe-local",
     off: executor === "off" && !options.unsafeLocal,
     alwaysOn: options.shell || agentFile?.shell?.alwaysOn === true,
+    approval: agentFile?.shell?.approval === "ask" ? "ask" : "sandboxed",
   };
 }
 
