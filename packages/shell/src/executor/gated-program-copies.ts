@@ -5,9 +5,13 @@ import {
   closeSync,
   fchmodSync,
   fstatSync,
+  mkdirSync,
   mkdtempSync,
   openSync,
+  readdirSync,
+  readFileSync,
   readSync,
+  realpathSync,
   rmSync,
   writeSync,
   constants,
@@ -26,9 +30,56 @@ export interface GatedProgramCopy {
 let folder: string | undefined;
 const copies = new Map<string, GatedProgramCopy>();
 
+/** Whether the mount holding `dir` allows running files (the longest mount point above it has no `noexec`). */
+function allowsExec(dir: string): boolean {
+  let best = "";
+  let noexec = true;
+  for (const line of readFileSync("/proc/self/mountinfo", "utf8").split("\n")) {
+    const fields = line.split(" ");
+    const point = (fields[4] ?? "").replace(/\\(\d{3})/g, (_: string, octal: string) =>
+      String.fromCharCode(parseInt(octal, 8)),
+    );
+    const inside = point === "/" || dir === point || dir.startsWith(`${point}/`);
+    if (!inside || point.length < best.length) continue;
+    best = point;
+    noexec = (fields[5] ?? "").split(",").includes("noexec");
+  }
+  return best !== "" && !noexec;
+}
+
+/** Removes the copies of processes that are gone (killed before their exit hook ran). */
+function sweepStale(parent: string): void {
+  for (const name of readdirSync(parent)) {
+    const owner = /^gated-(\d+)-/.exec(name)?.[1];
+    if (owner === undefined || Number(owner) === process.pid) continue;
+    try {
+      process.kill(Number(owner), 0);
+      continue; // still running
+    } catch {
+      rmSync(path.join(parent, name), { recursive: true, force: true });
+    }
+  }
+}
+
+/** A 0700 folder for the copies on a mount that allows running them: the user's cache folder, else the temp folder. */
 function copiesFolder(): string {
   if (folder) return folder;
-  folder = mkdtempSync(path.join(os.tmpdir(), "skillgraph-gated-"));
+  const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
+  for (const parent of [path.join(cache, "skillgraph"), os.tmpdir()]) {
+    try {
+      mkdirSync(parent, { recursive: true, mode: 0o700 });
+      if (!allowsExec(realpathSync(parent))) continue;
+      sweepStale(parent);
+      folder = mkdtempSync(path.join(parent, `gated-${process.pid}-`));
+      break;
+    } catch {
+      // not writable here: the next candidate
+    }
+  }
+  if (!folder)
+    throw new Error(
+      "exec enforcement: no folder on an exec-allowed mount for the gated programs' copies (the cache and temp folders are noexec or not writable)",
+    );
   const made = folder;
   process.once("exit", () => rmSync(made, { recursive: true, force: true }));
   return made;
