@@ -50,6 +50,13 @@ export function writeReplGreeting(io: CliIO, endpoint: ChatEndpoint, skills: Ski
   );
 }
 
+/** A one-shot run's skills line (the REPL's greeting says the same): how many, and their names. */
+export function writeSkillsNotice(io: CliIO, skills: SkillCatalog): void {
+  const names = skills.list().map((skill) => terminalSafeLine(skill.name));
+  if (names.length === 0) return;
+  io.stderr.write(`${createStyle(io.color).dim(`skills: ${names.length} (${names.join(", ")})`)}\n`);
+}
+
 /** After an interrupted one-shot run: cancelled, and how to resume the session. */
 export function writeCancelledNotice(io: CliIO, session: ChatSession | undefined): void {
   const style = createStyle(io.color);

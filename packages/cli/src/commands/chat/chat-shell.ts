@@ -53,8 +53,8 @@ function matchesRule(rule: { prefix: string[]; exact: boolean }, argv: readonly 
 }
 
 /**
- * The shell hook for `skillgraph chat`: bubblewrap when it works here; otherwise no scripts, unless `unsafeLocal`
- * (then the local executor, which is NOT a sandbox). Commands not pre-approved by their skill ask through `interrupt()`.
+ * The shell hook for `skillgraph chat`: the local executor (NOT a sandbox) when `unsafeLocal` asks for it, else
+ * bubblewrap when it works here, else no scripts. Commands not pre-approved by their skill ask through `interrupt()`.
  * With `alwaysOn` the `shell` tool is offered on every turn, whatever skills are loaded.
  */
 export function createChatShell(
@@ -79,6 +79,14 @@ export function createChatShell(
     ...(options.alwaysOn ? { alwaysVisible: ["shell" as const] } : {}),
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
   };
+  // asked for by name: the local executor even where bubblewrap works (the user chose to leave the sandbox)
+  if (options.unsafeLocal)
+    return {
+      hook: createShellHook({ ...common, executor: "local" }),
+      executor: "local",
+      notice: "warning: scripts run on this machine WITHOUT a sandbox (--unsafe-local)",
+      alwaysApproved,
+    };
   try {
     const executor = createBubblewrapExecutor();
     return {
@@ -90,14 +98,6 @@ export function createChatShell(
   } catch (error) {
     if (!SkillgraphError.isInstance(error) || error.code !== "bubblewrap-unavailable") throw error;
     const why = (error as Error).message.split("\n")[0];
-    if (options.unsafeLocal) {
-      return {
-        hook: createShellHook({ ...common, executor: "local" }),
-        executor: "local",
-        notice: `warning: scripts run on this machine WITHOUT a sandbox (--unsafe-local): ${why}`,
-        alwaysApproved,
-      };
-    }
     return {
       hook: undefined,
       executor: "off",
