@@ -29,7 +29,7 @@ export function executionRequest(runtime: ShellRuntime, call: StagedCall): Execu
     ...(skill ? { skillDir: skill.dir, skillName: skill.name } : {}),
     ...(call.environmentDir ? { skillEnvironment: { hostDir: call.environmentDir, writable: false } } : {}),
     deniedPrograms: deniedProgramNames(runtime.policy),
-    env: { ...runtime.fixedEnv, ...input.env, ...call.editorEnv },
+    env: { ...runtime.fixedEnv, ...input.env, ...call.editorEnv, RUN_DIR: call.runDir },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     ...(input.pty ? { pty: true } : {}),
     timeoutMs: timeoutMsOf(runtime, input.timeout_seconds),
