@@ -9,7 +9,7 @@ function fileView(file: CollectedFile) {
     path: file.path,
     size: file.size,
     mime_type: file.mimeType,
-    // trpc-agent-go's stable reference: stages the file again (`inputs: [{ from: ref }]`) or reads it (read_workspace_file)
+    // trpc-agent-go's stable reference: `inputs: [{ from: ref }]` stages it again; a command (`cat out/x`) reads it
     ref: `workspace://${file.path}`,
     ...(file.content !== undefined ? { content: file.content, content_truncated: file.contentTruncated } : {}),
   };
