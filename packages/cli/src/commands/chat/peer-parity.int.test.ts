@@ -62,6 +62,30 @@ describe("skillgraph chat for people moving over", () => {
   });
 });
 
+describe("tama skills in chat", () => {
+  it("offers tama_mem_* once a tama skill naming them is loaded, and they keep what was stored", async () => {
+    server = await startOpenAICompatibleServer({
+      script: [
+        { toolCalls: [{ name: "read_skill", arguments: { name: "mem-set" } }] },
+        { toolCalls: [{ name: "tama_mem_set", arguments: { key: "topic", value: "tides" } }] },
+        "Stored.",
+      ],
+    });
+    const dir = writeTree({
+      "skills/mem-set/SKILL.md":
+        "---\nname: mem-set\ndescription: Store a value.\ntools:\n  - tama_mem_set\n---\nCall tama_mem_set.\n",
+    });
+    const io = captureIO(dir, { OPENAI_BASE_URL: server.url });
+    expect(await runCli(["chat", "--skills", "skills", "--ephemeral", "-p", "remember tides"], io)).toBe(0);
+    expect(server.requests[0]!.toolNames).not.toContain("tama_mem_set");
+    expect(server.requests[1]!.toolNames).toContain("tama_mem_set");
+    const reply = server.requests[2]!.messages.filter((message) => message.role === "tool").map((m) =>
+      textOf(m.content),
+    );
+    expect(reply.at(-1)).toBe("stored 'topic' (5 characters)");
+  });
+});
+
 describe("an Ollama Agentfile as written for Ollama", () => {
   const agentfile = (skill: string) =>
     [
