@@ -40,7 +40,8 @@ export const help: CommandHelp = {
     },
     {
       flags: "--json",
-      description: "print { prompt (the exact text), skills (names), chars, level (full, or the budget's level) }",
+      description:
+        "print { prompt (the exact text), skills (names), chars, level (full, or the level the budget cut it to; with --chat, chat's budget) }",
       default: "off",
     },
     { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
