@@ -171,7 +171,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (!options.quiet) writeRepairedNotice(io, repaired);
     if (input !== undefined) {
       const mode = oneShotApprovalMode(options, agentFile);
-      if (!options.quiet) writeSkillsNotice(io, skills);
+      // for the person at the terminal (a captured stderr keeps only activity and errors), or asked for by --verbose
+      if (!options.quiet && (options.verbose || io.stderr.isTTY)) writeSkillsNotice(io, skills);
       const chat = { agent, renderer, io, mode, json: options.json, endpoint: where, session };
       return await runOneShotChat(input, { ...chat, alwaysApproved: shell.alwaysApproved });
     }

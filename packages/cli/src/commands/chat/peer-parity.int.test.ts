@@ -34,14 +34,18 @@ describe("skillgraph chat for people moving over", () => {
     expect(io.err()).toContain("WITHOUT a sandbox (--unsafe-local)");
   });
 
-  it("names the skills in a one-shot run, as the interactive greeting does", async () => {
-    server = await startOpenAICompatibleServer({ script: ["ok", "ok"] });
-    const io = captureIO(writeTree({}), { OPENAI_BASE_URL: server.url });
-    expect(await runCli(["chat", "--skills", examples, "--ephemeral", "-p", "hi"], io)).toBe(0);
-    expect(io.err()).toMatch(/skills: \d+ \(.*report-builder.*\)/);
-    const quiet = captureIO(writeTree({}), { OPENAI_BASE_URL: server.url });
-    expect(await runCli(["chat", "--skills", examples, "--ephemeral", "--quiet", "-p", "hi"], quiet)).toBe(0);
-    expect(quiet.err()).not.toContain("skills:");
+  it("names the skills in a one-shot run on a terminal (or with --verbose), as the interactive greeting does", async () => {
+    server = await startOpenAICompatibleServer({ script: ["ok", "ok", "ok", "ok"] });
+    const run = async (flags: string[], terminal: boolean) => {
+      const io = captureIO(writeTree({}), { OPENAI_BASE_URL: server!.url });
+      io.stderr.isTTY = terminal;
+      expect(await runCli(["chat", "--skills", examples, "--ephemeral", ...flags, "-p", "hi"], io)).toBe(0);
+      return io.err();
+    };
+    expect(await run([], true)).toMatch(/skills: \d+ \(.*report-builder.*\)/);
+    expect(await run(["--verbose"], false)).toMatch(/skills: \d+ \(.*report-builder.*\)/);
+    expect(await run([], false)).not.toContain("skills:");
+    expect(await run(["--quiet"], true)).not.toContain("skills:");
   });
 
   it("resumes a session with the skills it was started with, without repeating --skills", async () => {
