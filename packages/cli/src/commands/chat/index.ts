@@ -24,7 +24,7 @@ import { createChatShell } from "./chat-shell.js";
 import { openChatStorage } from "./chat-storage.js";
 import { createChatAgent } from "./create-chat-agent.js";
 import { createChatModel } from "./create-chat-model.js";
-import { rememberedNotice, rememberedSetup, rememberSetup, setupOfFlags } from "./remembered-session.js";
+import { rememberedNotice, rememberSetup, setupOfFlags, withRememberedSetup } from "./remembered-session.js";
 import { oneShotInput, runOneShotChat } from "./run-one-shot-chat.js";
 
 export { DEFAULT_TIMEOUT_SECONDS } from "./chat-options.js";
@@ -125,12 +125,8 @@ export const help: CommandHelp = {
  * Exit codes: 0 ok, 1 model call failed, 2 usage error or no endpoint configured.
  */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const given = readChatFlags(args);
   // a resumed session without --skills / --agent gets the ones it was started with
-  const remembered = await rememberedSetup(given, io);
-  const flags = remembered
-    ? { ...given, skills: remembered.skills, ...(remembered.agent === undefined ? {} : { agent: remembered.agent }) }
-    : given;
+  const { flags, remembered } = await withRememberedSetup(readChatFlags(args), io);
   const agentFile: AgentFile | undefined =
     flags.agent === undefined ? undefined : await loadAgentFileOrNamed(flags.agent, io);
   const options = checkedOptions(chatOptionsSchema, flags);
@@ -167,12 +163,11 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     });
     if (!options.quiet) writeStartNotices(io, { session, shell, skills });
     if (!options.quiet && remembered) io.stderr.write(rememberedNotice(remembered));
+    if (input !== undefined) writeSkillsNotice(io, skills, options);
     const repaired = await agent.repairCancelledToolCalls();
     if (!options.quiet) writeRepairedNotice(io, repaired);
     if (input !== undefined) {
       const mode = oneShotApprovalMode(options, agentFile);
-      // for the person at the terminal (a captured stderr keeps only activity and errors), or asked for by --verbose
-      if (!options.quiet && (options.verbose || io.stderr.isTTY)) writeSkillsNotice(io, skills);
       const chat = { agent, renderer, io, mode, json: options.json, endpoint: where, session };
       return await runOneShotChat(input, { ...chat, alwaysApproved: shell.alwaysApproved });
     }

@@ -47,6 +47,17 @@ export async function rememberedSetup(flags: SetupFlags, io: CliIO): Promise<Cha
   }
 }
 
+/** The run's flags with the session's remembered setup filled in (when {@link rememberedSetup} finds one). */
+export async function withRememberedSetup<Flags extends SetupFlags>(
+  given: Flags,
+  io: CliIO,
+): Promise<{ flags: Flags; remembered: ChatSetup | undefined }> {
+  const remembered = await rememberedSetup(given, io);
+  if (!remembered) return { flags: given, remembered };
+  const agent = remembered.agent === undefined ? {} : { agent: remembered.agent };
+  return { flags: { ...given, skills: remembered.skills, ...agent }, remembered };
+}
+
 /** The setup this run's flags give: skill folders made absolute, an agent-file path made absolute (a name kept). */
 export function setupOfFlags(flags: SetupFlags, io: CliIO): ChatSetup | undefined {
   const skills = (flags.skills ?? []).map((dir) => resolve(io.cwd, dir));
