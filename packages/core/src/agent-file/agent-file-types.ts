@@ -18,10 +18,10 @@ export type AgentApprovalPolicy = "sandboxed" | "ask" | "approve-all" | "deny-al
 export interface AgentFile {
   /** The file it came from. */
   file: string;
-  /** The model: name, endpoint and sampling parameters (`temperature`, `topP`, `maxTokens`). */
-  model?: { name?: string; baseUrl?: string } & AgentModelParameters;
-  /** An Agentfile's `AGENT_TYPE`: both kinds run the same tool-calling chat agent. */
-  agentType?: "conversational" | "react";
+  /** The model: name, endpoint, sampling parameters (`temperature`, `topP`, `maxTokens`) and stop sequences. */
+  model?: { name?: string; baseUrl?: string; stop?: string[] } & AgentModelParameters;
+  /** An Agentfile's `AGENT_TYPE`: every kind runs the same tool-calling chat agent. */
+  agentType?: "conversational" | "react" | "task-based";
   systemPrompt?: string;
   /** Skill folders. */
   skills: string[];
@@ -33,4 +33,6 @@ export interface AgentFile {
   shell?: { executor?: AgentShellExecutor; approval?: AgentApprovalPolicy; alwaysOn?: boolean };
   /** A checkpointer URL (`sqlite:FILE`, `postgres://...`, `memory:`); a relative sqlite path is resolved against the file's folder. */
   checkpointer?: string;
+  /** Lines of an Agentfile read and ignored (`Agentfile:3: LICENSE ignored: ...`), for the caller to print. */
+  ignored?: string[];
 }

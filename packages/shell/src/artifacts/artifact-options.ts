@@ -10,8 +10,13 @@ import {
   type ArtifactStore,
 } from "./artifact-store.js";
 
-/** Artifacts as the runtime keeps them: `false` when off; else a fixed store, or undefined to use the graph's store. */
-export type ResolvedArtifacts = false | { store?: ArtifactStore; maxBytes: number; quota: ArtifactQuota };
+/**
+ * Artifacts as the runtime keeps them: `false` when off; else a fixed store (or undefined to use the graph's store),
+ * and whether every reported file is saved even when the call did not ask (`alwaysSave`).
+ */
+export type ResolvedArtifacts =
+  | false
+  | { store?: ArtifactStore; maxBytes: number; quota: ArtifactQuota; alwaysSave: boolean };
 
 /** The `artifacts` option: `false`, or where artifacts are kept, how large one may be and each thread's quota. */
 export const artifactOptionsSchema = z.union(
@@ -25,9 +30,11 @@ export const artifactOptionsSchema = z.union(
         .optional(),
       maxBytes: integerSchema({ max: 256 * 1024 * 1024 }).default(8 * 1024 * 1024),
       quota: artifactQuotaSchema.optional(),
+      /** Save every reported `out/` file of every call, whether or not the call asked (trpc-agent-go's force-save). */
+      alwaysSave: z.boolean({ error: "must be true or false" }).default(false),
     }),
   ],
-  { error: "must be false or { store?, maxBytes? }" },
+  { error: "must be false or { store?, maxBytes?, quota?, alwaysSave? }" },
 );
 
 function isArtifactStore(store: object): store is ArtifactStore {
@@ -44,10 +51,10 @@ function isBaseStore(store: object): store is BaseStore {
  */
 export function resolveArtifacts(option: z.output<typeof artifactOptionsSchema> | undefined): ResolvedArtifacts {
   if (option === false) return false;
-  const { maxBytes, quota = {}, store } = option ?? { maxBytes: 8 * 1024 * 1024 };
-  if (store === undefined) return { maxBytes, quota };
-  if (isArtifactStore(store)) return { store, maxBytes, quota };
-  if (isBaseStore(store)) return { store: artifactStoreFromBaseStore(store, quota), maxBytes, quota };
+  const { maxBytes, quota = {}, store, alwaysSave } = option ?? { maxBytes: 8 * 1024 * 1024, alwaysSave: false };
+  if (store === undefined) return { maxBytes, quota, alwaysSave };
+  if (isArtifactStore(store)) return { store, maxBytes, quota, alwaysSave };
+  if (isBaseStore(store)) return { store: artifactStoreFromBaseStore(store, quota), maxBytes, quota, alwaysSave };
   throw new InvalidOptionsError({
     option: "artifacts.store",
     value: store,

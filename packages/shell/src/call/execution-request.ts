@@ -71,7 +71,7 @@ export function executionRequest(
       tool: input.tool,
       ...(skill ? { skill: skill.name } : {}),
     }),
-    env: { ...runtime.fixedEnv, ...input.env, ...call.editorEnv },
+    env: { ...runtime.fixedEnv, ...input.env, ...call.editorEnv, RUN_DIR: call.runDir },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     ...(input.pty ? { pty: true } : {}),
     timeoutMs: timeoutMsOf(runtime, input.timeout_seconds),

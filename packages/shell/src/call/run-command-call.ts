@@ -90,6 +90,7 @@ async function runInThread(
     primaryOutput: collected.primaryOutput,
     artifacts: saved,
     attachmentsSkipped: staged.attachmentsSkipped,
+    stagedInputs: staged.stagedInputs,
     emptyFromFailure: collected.emptyFromFailure,
     artifactsWarning: staged.artifactsWarning,
   });

@@ -67,6 +67,8 @@ export const SANDBOX_ENVIRONMENT = "/env";
 export const SANDBOX_WORKSPACE = "/workspace";
 /** Where the skill folder appears inside the sandbox (read-only). */
 export const SANDBOX_SKILL_DIR = "/skill";
+/** Where `$SKILLS_DIR` is in the sandbox: it holds `<skill folder's name>` -> /skill. */
+export const SANDBOX_SKILLS_DIR = "/skills";
 
 /** Top-level system folders: a symlink into /usr on merged-/usr systems, else bound read-only. */
 const SYSTEM_TOP_FOLDERS = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
@@ -140,7 +142,18 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       request.workspaceDir,
       SANDBOX_WORKSPACE,
     ];
-    if (request.skillDir) args.push("--ro-bind", request.skillDir, SANDBOX_SKILL_DIR);
+    if (request.skillDir)
+      args.push(
+        "--ro-bind",
+        request.skillDir,
+        SANDBOX_SKILL_DIR,
+        // $SKILLS_DIR/<skill folder> is the skill too (trpc-agent-go's layout)
+        "--dir",
+        SANDBOX_SKILLS_DIR,
+        "--symlink",
+        SANDBOX_SKILL_DIR,
+        `${SANDBOX_SKILLS_DIR}/${path.basename(request.skillDir)}`,
+      );
     if (request.skillEnvironment)
       args.push(
         request.skillEnvironment.writable ? "--bind" : "--ro-bind",
@@ -296,7 +309,11 @@ function probeSandbox(bwrapPath: string, baseArgs: readonly string[]): void {
 }
 
 function sandboxView(request: Pick<ExecutionRequest, "workspaceDir" | "skillDir">): CommandView {
-  return { workspaceDir: SANDBOX_WORKSPACE, skillDir: request.skillDir ? SANDBOX_SKILL_DIR : undefined };
+  return {
+    workspaceDir: SANDBOX_WORKSPACE,
+    skillDir: request.skillDir ? SANDBOX_SKILL_DIR : undefined,
+    ...(request.skillDir ? { skillsDir: SANDBOX_SKILLS_DIR } : {}),
+  };
 }
 
 /** The base arguments with /tmp a host folder (shared with brokered runs) instead of a private tmpfs. */

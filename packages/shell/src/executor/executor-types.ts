@@ -93,6 +93,8 @@ export interface RunningCommand {
 export interface CommandView {
   workspaceDir: string;
   skillDir?: string;
+  /** The folder holding the skill as `<skillsDir>/<skill folder's name>` (`SKILLS_DIR`). @default skillDir's parent */
+  skillsDir?: string;
 }
 
 /** Runs commands somewhere: a local process group, a bubblewrap sandbox, later a container or a remote host. */

@@ -136,7 +136,7 @@ export const shellHookOptionsSchema = z
       killAfterOutputBytes: integerSchema({ max: MAX_BUFFER_BYTES }).default(64 * 1024 * 1024),
       /**
        * The environment of every command is an allow-list: the runtime's own fixed names (PATH, HOME, TMPDIR,
-       * WORKSPACE, OUT_DIR, SKILL_DIR, SKILL_NAME, LANG, git and Python hardening) plus `set`, plus the names in
+       * WORKSPACE, OUT_DIR, SKILL_DIR, SKILLS_DIR, SKILL_NAME, RUN_DIR, LANG, git and Python hardening) plus `set`, plus the names in
        * `allow` that a tool call may set. Nothing is inherited from this process.
        */
       environment: policyOptionFields.environment,
@@ -152,7 +152,8 @@ export const shellHookOptionsSchema = z
        * Artifacts: outputs saved beyond the workspace (`outputs.save_as_artifacts`) and staged later
        * (`artifact://name`). `store` is a LangGraph `BaseStore` or an {@link ArtifactStore}. @default the graph's store
        * (`compile({ store })`, the Agent Server's store) when the run has one; `false` turns artifacts off. `quota`
-       * bounds each thread's artifacts in a `BaseStore` (default 64 MiB and 256 versions).
+       * bounds each thread's artifacts in a `BaseStore` (default 64 MiB and 256 versions). `alwaysSave: true` saves
+       * every call's reported files, whether or not the call asked (trpc-agent-go's force-save).
        */
       artifacts: artifactOptionsSchema.optional(),
       /**

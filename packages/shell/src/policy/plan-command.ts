@@ -27,8 +27,11 @@ function knownVariables(input: CommandCheckInput): Record<string, string> {
   const known: Record<string, string> = workspaceVariables(input.workspaceDir);
   if (input.skill?.dir) {
     known.SKILL_DIR = input.skill.dir;
+    known.SKILLS_DIR = path.dirname(input.skill.dir);
     known.SKILL_NAME = input.skill.name;
   }
+  // each run's own folder under runs/ (named when it runs): a folder of the workspace
+  known.RUN_DIR = path.join(input.workspaceDir, "runs", "run");
   return known;
 }
 

@@ -1,6 +1,7 @@
 // What one chat run uses, from its flags and its agent file (`--agent`): flags win over the file, the file over the
 // defaults. Each function answers one question; none does any I/O.
 import type { AgentFile } from "@skillgraph/core/agent-file";
+import { createMemoryTools } from "@skillgraph/langgraph";
 import { modelParameters } from "../agents/agent-store.js";
 import { agentFileEndpoint, resolveChatEndpoint, type ChatEndpoint } from "./chat-endpoint.js";
 import type { ChatOptions } from "./chat-options.js";
@@ -49,6 +50,8 @@ export function skillsOptionsFor(
   shell: ChatShell,
 ): NonNullable<ChatAgentOptions["skillsOptions"]> {
   return {
+    // tama's memory tools: offered only while a skill naming them (`tools: [tama_mem_set]`) is loaded
+    tools: createMemoryTools(),
     ...(shell.hook ? { hooks: [shell.hook] } : {}),
     ...(agentFile?.only ? { only: agentFile.only } : {}),
     ...(agentFile?.exclude ? { exclude: agentFile.exclude } : {}),

@@ -74,8 +74,8 @@ export function chatApprovalRule(
 }
 
 /**
- * The shell hook for `skillgraph chat`: bubblewrap when it works here; otherwise no scripts, unless `unsafeLocal`
- * (then the local executor, which is NOT a sandbox). Commands ask through `interrupt()` as `approval` says (default
+ * The shell hook for `skillgraph chat`: the local executor (NOT a sandbox) when `unsafeLocal` asks for it, else
+ * bubblewrap when it works here, else no scripts. Commands ask through `interrupt()` as `approval` says (default
  * `sandboxed`: a line that stays in the sandbox runs unasked; under the local executor every line not pre-approved by
  * its skill asks). With `alwaysOn` the `shell` tool is offered on every turn, whatever skills are loaded.
  */
@@ -106,6 +106,14 @@ export function createChatShell(
     ...(options.alwaysOn ? { alwaysVisible: ["shell" as const] } : {}),
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
   };
+  // asked for by name: the local executor even where bubblewrap works (the user chose to leave the sandbox)
+  if (options.unsafeLocal)
+    return {
+      hook: createShellHook({ ...common, executor: "local" }),
+      executor: "local",
+      notice: "warning: scripts run on this machine WITHOUT a sandbox (--unsafe-local)",
+      alwaysApproved,
+    };
   try {
     const executor = createBubblewrapExecutor();
     return {
@@ -119,14 +127,6 @@ export function createChatShell(
   } catch (error) {
     if (!SkillgraphError.isInstance(error) || error.code !== "bubblewrap-unavailable") throw error;
     const why = (error as Error).message.split("\n")[0];
-    if (options.unsafeLocal) {
-      return {
-        hook: createShellHook({ ...common, executor: "local" }),
-        executor: "local",
-        notice: `warning: scripts run on this machine WITHOUT a sandbox (--unsafe-local): ${why}`,
-        alwaysApproved,
-      };
-    }
     return {
       hook: undefined,
       executor: "off",

@@ -16,7 +16,7 @@ import {
   systemPromptFor,
 } from "./chat-agent-settings.js";
 import { NO_ENDPOINT_MESSAGE } from "./chat-endpoint.js";
-import { writeRepairedNotice, writeReplGreeting, writeStartNotices } from "./chat-notices.js";
+import { writeRepairedNotice, writeReplGreeting, writeSkillsNotice, writeStartNotices } from "./chat-notices.js";
 import { chatOptionsSchema, DEFAULT_TIMEOUT_SECONDS, readChatFlags } from "./chat-options.js";
 import { createChatRenderer } from "./chat-renderer.js";
 import { runChatRepl } from "./chat-repl.js";
@@ -24,6 +24,7 @@ import { createChatShell } from "./chat-shell.js";
 import { openChatStorage } from "./chat-storage.js";
 import { createChatAgent } from "./create-chat-agent.js";
 import { createChatModel } from "./create-chat-model.js";
+import { rememberedNotice, rememberSetup, setupOfFlags, withRememberedSetup } from "./remembered-session.js";
 import { oneShotInput, runOneShotChat } from "./run-one-shot-chat.js";
 
 export { DEFAULT_TIMEOUT_SECONDS } from "./chat-options.js";
@@ -96,8 +97,8 @@ export const help: CommandHelp = {
     },
     {
       flags: "--unsafe-local",
-      description: "without bubblewrap, run skill scripts on this machine unsandboxed",
-      default: "off: no bubblewrap, no scripts",
+      description: "run skill scripts on this machine unsandboxed (the local executor), even where bubblewrap works",
+      default: "off: bubblewrap, or no scripts without it",
     },
     {
       flags: "--shell",
@@ -124,7 +125,8 @@ export const help: CommandHelp = {
  * Exit codes: 0 ok, 1 model call failed, 2 usage error or no endpoint configured.
  */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const flags = readChatFlags(args);
+  // a resumed session without --skills / --agent gets the ones it was started with
+  const { flags, remembered } = await withRememberedSetup(readChatFlags(args), io);
   const agentFile: AgentFile | undefined =
     flags.agent === undefined ? undefined : await loadAgentFileOrNamed(flags.agent, io);
   const options = checkedOptions(chatOptionsSchema, flags);
@@ -137,6 +139,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const skills = await loadSkillsFromArgs(skillFoldersFor(options, agentFile), io, { verbose: options.verbose });
   const input = oneShotInput(options.prompt, skills);
   const { session, workspaceRoot } = await openChatStorage(options, agentFile, io);
+  if (session) await rememberSetup(workspaceRoot, setupOfFlags(flags, io));
   const shell = createChatShell(skills, {
     ...shellSettingsFor(options, agentFile),
     ...(workspaceRoot ? { workspaceRoot } : {}),
@@ -159,6 +162,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       ...(shell.hook ? { workspaceDir: shell.hook.workspacePath(agent.threadId) } : {}),
     });
     if (!options.quiet) writeStartNotices(io, { session, shell, skills });
+    if (!options.quiet && remembered) io.stderr.write(rememberedNotice(remembered));
+    if (input !== undefined) writeSkillsNotice(io, skills, options);
     const repaired = await agent.repairCancelledToolCalls();
     if (!options.quiet) writeRepairedNotice(io, repaired);
     if (input !== undefined) {
