@@ -15,6 +15,7 @@ import { gitVariableMessage, isGitConfigVariable } from "./git-env-names.js";
 import { checkArgumentPath, checkScriptLocation, hasParentSegment, realpathOrUndefined } from "./path-confinement.js";
 import { innerProgramsDenied, resolveExecutable, resolveProgram } from "./program-resolution.js";
 import { type Refusal, refusal } from "./refusal.js";
+import { clusterValues, runTimeArgument } from "./run-time-words.js";
 import { attachedValue, isRepositoryConfig, writtenWords } from "./write-targets.js";
 
 /** A checked line: the text to run (skill script paths rewritten), each command's verdict, the opaque pieces. */
@@ -84,6 +85,7 @@ class LineChecker {
       candidates.push(word.value);
       const attached = attachedValue(word, program); // `-t..`, `--output=../x`, dd's `of=../x`
       if (attached !== undefined) candidates.push(attached);
+      candidates.push(...clusterValues(word.value)); // `-vt..`, `-ft..`: the value glued after any letter
     } else if (word.globPrefix) candidates.push(word.globPrefix);
     for (const candidate of candidates)
       for (const cwd of this.cwds) {
@@ -123,6 +125,19 @@ class LineChecker {
         piece,
         `it writes '${word.value}', git's repository configuration: a filter, hook or program named there runs on a later git command`,
       );
+    }
+  }
+
+  /** Without a sandbox: an argument known only at run time may name any file, so the command is opaque. */
+  runTimeArguments(command: SimpleShellCommand, program: string): void {
+    for (const word of command.words.slice(1)) {
+      const why = runTimeArgument(word, program);
+      if (why === undefined) continue;
+      this.opaquePiece(
+        command.text,
+        `an argument is ${why}, known only at run time: without a sandbox it may name a file outside the workspace; write the path out`,
+      );
+      return;
     }
   }
 
@@ -236,6 +251,7 @@ class LineChecker {
     };
     this.commands.push(checked);
     for (const word of writtenWords(command.words)) this.writeTarget(word, command.text);
+    if (this.policy.unsandboxed) this.runTimeArguments(command, programName(name));
     if (!this.fileSystem) return undefined;
     const parsed = { argv, cwd: this.cwds[0] as string, layers: unwrapped.layers };
     if (builtin) {
