@@ -15,7 +15,7 @@ import { toolLoopGraph } from "../../packages/shell/src/__fixtures__/tool-loop-g
 const root = mkdtempSync(path.join(os.tmpdir(), "local-writes-"));
 const made: Array<ReturnType<typeof createShellHook>> = [];
 afterAll(async () => {
-  for (const hook of made) await hook.dispose();
+  for (const created of made) await created.dispose();
 });
 
 function hook(options: Partial<ShellHookOptions> = {}) {
