@@ -16,7 +16,7 @@ import { checkArgumentPath, checkScriptLocation, hasParentSegment, realpathOrUnd
 import { innerProgramsDenied, resolveExecutable, resolveProgram } from "./program-resolution.js";
 import { type Refusal, refusal } from "./refusal.js";
 import { clusterValues, runTimeArgument } from "./run-time-words.js";
-import { attachedValue, isRepositoryConfig, writtenWords } from "./write-targets.js";
+import { attachedValue, insideGitFolder, isRepositoryConfig, writtenWords } from "./write-targets.js";
 
 /** A checked line: the text to run (skill script paths rewritten), each command's verdict, the opaque pieces. */
 export interface CheckedLine {
@@ -120,7 +120,10 @@ class LineChecker {
         piece,
         `it writes to ${word.why ?? "a path"}, known only at run time (it may name .git/ or a folder outside the workspace); write the path out`,
       );
-    } else if (isRepositoryConfig(word.value, this.cwds, this.input.workspaceDir)) {
+    } else if (
+      isRepositoryConfig(word.value, this.cwds, this.input.workspaceDir) ||
+      (this.fileSystem && insideGitFolder(word.value, this.cwds, this.input.workspaceDir))
+    ) {
       this.opaquePiece(
         piece,
         `it writes '${word.value}', git's repository configuration: a filter, hook or program named there runs on a later git command`,
