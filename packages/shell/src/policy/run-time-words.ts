@@ -36,14 +36,19 @@ export function clusterValues(value: string): string[] {
 }
 
 /**
- * True when a glob can only expand to names below the folder it runs in: typed without quotes or expansions, not
- * absolute, no `~`, no `..` anywhere, and no segment that starts with `.` and holds a pattern character (`.*`, `.?`
- * match `..` unless globskipdots, which the line may turn off).
+ * True when a glob can only expand to names below the folder written before it (that folder, `globPrefix`, is
+ * path-checked like any operand): every piece known, no `..` segment after the first pattern segment, and no pattern
+ * segment that starts with `.` (`.*`, `.?` match `..` once the line turns globskipdots off) or holds `..`.
  */
 function globStaysBelow(word: ShellWord): boolean {
-  if (word.why !== "a glob" || !/^[A-Za-z0-9_.\-+@%,:=/*?[\]!^]+$/.test(word.text)) return false;
-  if (word.text.startsWith("/") || word.text.includes("..")) return false;
-  return word.text.split("/").every((segment) => !(segment.startsWith(".") && /[*?[]/.test(segment)));
+  if (word.why !== "a glob" || word.pattern === undefined) return false;
+  let globbed = false;
+  for (const segment of word.pattern.split("/")) {
+    const pattern = /[*?[]/.test(segment);
+    globbed ||= pattern;
+    if (globbed && (segment.includes("..") || (pattern && segment.startsWith(".")))) return false;
+  }
+  return true;
 }
 
 /**
