@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
@@ -93,9 +93,27 @@ describe("writes outside the workspace under the local executor", () => {
     },
   );
 
+  it.each([
+    ["a program writing its second operand (python3 -m json.tool IN OUT)", "python3 -m json.tool x.json l*"],
+    ["cp into the glob's match", "cp x.json l*"],
+  ])("refuses a glob over a folder holding a symlink that leads out: %s", async (_name, command) => {
+    const outside = mkdtempSync(path.join(root, "outside-"));
+    expect((await run("echo '{}' > x.json")).status).toBe("ok");
+    // a dangling symlink to a file outside (a cloned repository or an unpacked archive can hold one): a write creates it
+    const link = path.join(guarded.workspacePath("writes"), "lnk");
+    symlinkSync(path.join(outside, "escaped.json"), link);
+    try {
+      const result = await run(command);
+      expect(result.status, JSON.stringify(result)).toBe("refused");
+      expect(readdirSync(outside)).toEqual([]);
+    } finally {
+      unlinkSync(link);
+    }
+  });
+
   it("still runs the same commands inside the workspace (the check is not a blanket refusal)", async () => {
     const result = await run(
-      "mkdir -p d e && cp -t d x && cp -vt e x && sort -o d/s x && dd if=x of=d/y 2>/dev/null && ls d*/ && cat *.txt 2>/dev/null; echo $HOME",
+      'mkdir -p d e && cp -t d x && cp -vt e x && sort -o d/s x && dd if=x of=d/y 2>/dev/null && ls d* && cat *.txt "$WORKSPACE"/d/* 2>/dev/null; echo $HOME',
     );
     expect(result.status, JSON.stringify(result)).toBe("ok");
     expect(readdirSync(path.join(guarded.workspacePath("writes"), "d")).sort()).toEqual(["s", "x", "y"]);

@@ -15,7 +15,7 @@ import { gitVariableMessage, isGitConfigVariable } from "./git-env-names.js";
 import { checkArgumentPath, checkScriptLocation, hasParentSegment, realpathOrUndefined } from "./path-confinement.js";
 import { innerProgramsDenied, resolveExecutable, resolveProgram } from "./program-resolution.js";
 import { type Refusal, refusal } from "./refusal.js";
-import { clusterValues, runTimeArgument } from "./run-time-words.js";
+import { clusterValues, folderLeadsOut, runTimeArgument } from "./run-time-words.js";
 import { attachedValue, insideGitFolder, isRepositoryConfig, writtenWords } from "./write-targets.js";
 
 /** A checked line: the text to run (skill script paths rewritten), each command's verdict, the opaque pieces. */
@@ -55,6 +55,8 @@ class LineChecker {
   readonly edits: Edit[] = [];
   readonly roots: string[];
   readonly cwds: string[];
+  /** Folders globs list, and whether each may lead out (a symlink to outside), checked once per line. */
+  private readonly listedFolders = new Map<string, boolean>();
 
   private readonly fileSystem: boolean;
   private readonly budget: PlanBudget;
@@ -133,8 +135,16 @@ class LineChecker {
 
   /** Without a sandbox: an argument known only at run time may name any file, so the command is opaque. */
   runTimeArguments(command: SimpleShellCommand, program: string): void {
+    const leadsOut = (folder: string) =>
+      this.cwds.some((cwd) => {
+        const listed = path.resolve(cwd, folder);
+        if (!this.listedFolders.has(listed)) this.listedFolders.set(listed, folderLeadsOut(listed, this.roots));
+        return this.listedFolders.get(listed) as boolean;
+      });
     for (const word of command.words.slice(1)) {
-      const why = runTimeArgument(word, program);
+      const why = this.budget.spent()
+        ? "not checked within the time box"
+        : runTimeArgument(word, program, this.fileSystem ? leadsOut : undefined);
       if (why === undefined) continue;
       this.opaquePiece(
         command.text,

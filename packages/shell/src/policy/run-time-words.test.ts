@@ -33,11 +33,20 @@ describe("runTimeArgument (no sandbox)", () => {
   it("lets globs that stay below their folder pass, and not those that may climb", () => {
     expect(verdict("cp *.md d")).toBe("known");
     expect(verdict('cp x "$WORKSPACE"/out/*.csv')).toBe("known");
-    expect(verdict("cp x d*/y")).toBe("known");
+    expect(verdict("cp x d*/y")).toBe("a glob");
     expect(verdict("cp x d*/../../y")).toBe("a glob");
     expect(verdict("cp x .*/y")).toBe("a glob");
     expect(verdict("cp x d/.?")).toBe("a glob");
     expect(verdict("cp x *..*/y")).toBe("a glob");
+  });
+
+  it("asks about a glob whose folder holds a symlink leading out, once the folder is listed", () => {
+    const words = walkShellLine("cp x out/*.txt", {}).commands[0]!.words;
+    const listed: string[] = [];
+    const leadsOut = (folder: string) => (listed.push(folder), folder === "out/");
+    expect(runTimeArgument(words[2]!, "cp", leadsOut)).toMatch(/symlink/);
+    expect(runTimeArgument(words[2]!, "cp", () => false)).toBeUndefined();
+    expect(listed).toEqual(["out/"]);
   });
 
   it("exempts programs that open no file named by an argument", () => {
