@@ -38,6 +38,7 @@ const hostileLines: Record<string, string> = {
   "find with -exec": fill("find . ", "-exec true "),
   "a here-document body": `cat <<EOF\n${fill("", "line $x and $(true)\n", "EOF")}`,
   "globs that climb": fill("cp x ", "d*/../ "),
+  "globs over one folder": fill("cp x ", "o* "),
 };
 
 const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "loop-blocking-"));
