@@ -11,9 +11,9 @@ import type { PlannedCall } from "./call-types.js";
 import { type Refusal, refusal } from "../policy/refusal.js";
 
 /** What approval rules see; `key` is what an "always" answer remembers (tool, skill, files run and their content, line, cwd). */
-export function approvalCandidate(
+export async function approvalCandidate(
   call: Pick<PlannedCall, "input" | "skill" | "plan" | "display" | "workspaceDir">,
-): ApprovalCandidate {
+): Promise<ApprovalCandidate> {
   const { plan, display } = call;
   const skill = call.skill?.name;
   const cwd = path.relative(call.workspaceDir, plan.cwd) || ".";
@@ -23,7 +23,11 @@ export function approvalCandidate(
     program: command.program,
     kind: command.kind,
   }));
-  const files = approvalFiles(plan, { skillDir: call.skill?.dir, cwd: plan.cwd, workspaceDir: call.workspaceDir });
+  const files = await approvalFiles(plan, {
+    skillDir: call.skill?.dir,
+    cwd: plan.cwd,
+    workspaceDir: call.workspaceDir,
+  });
   const key = JSON.stringify([
     call.input.tool,
     skill ?? "",
@@ -50,9 +54,9 @@ export function approvalCandidate(
  * running (such a piece was refused at planning when no approval rules are set). Returns the refusal when the answer
  * is not `{ approved: true }`, undefined when the call may go on.
  */
-export function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Refusal | undefined {
+export async function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Promise<Refusal | undefined> {
   const { plan, display } = call;
-  const candidate = approvalCandidate(call);
+  const candidate = await approvalCandidate(call);
   if (plan.opaque.length === 0 && !needsApproval(runtime.approvalRules, candidate)) return undefined;
   const request: ShellApprovalRequest = {
     type: "skillgraph/shell-approval",

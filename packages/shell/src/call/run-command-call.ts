@@ -73,7 +73,7 @@ async function runInThread(
   if (isRefusal(validated)) return refusalPayload(validated);
   const planned = await planCall(runtime, validated);
   if (isRefusal(planned)) return refusalPayload(planned);
-  const denied = approvePlannedCall(runtime, planned);
+  const denied = await approvePlannedCall(runtime, planned);
   if (denied) return refusalPayload(denied);
   const staged = await stageCall(runtime, planned);
   if (isRefusal(staged)) return refusalPayload(staged);

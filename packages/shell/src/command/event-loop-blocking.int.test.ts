@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { longestCpuSlice } from "../__fixtures__/cpu-slices.js";
+import { approvalFiles } from "../call/approval-files.js";
 import { DEFAULT_DENIED_PROGRAMS, type CommandPolicy } from "../policy/command-policy.js";
 import { parseCommandRule } from "../policy/command-rules.js";
 import { planCommand, preflightCommand } from "../policy/plan-command.js";
@@ -140,4 +141,26 @@ describe("the repository scan holds the event loop at most 50 ms of CPU at a tim
     expect(binds?.args.filter((arg) => arg.endsWith("/config"))).toHaveLength(50);
     expect(slice).toBeLessThanOrEqual(BOUND_MS);
   }, 120_000);
+});
+
+describe("the approval key holds the event loop at most 50 ms of CPU at a time", () => {
+  it("a line naming 300 files of 1 MiB: 64 hashed, the rest counted", async () => {
+    const folder = mkdtempSync(path.join(os.tmpdir(), "loop-blocking-files-"));
+    const names = Array.from({ length: 300 }, (_, index) => `f${index}`);
+    const content = Buffer.alloc(1024 * 1024, 7);
+    for (const name of names) writeFileSync(path.join(folder, name), content);
+    const plan = {
+      commands: [
+        { kind: "program" as const, program: "/usr/bin/cat", argv: ["cat", ...names], layers: [], typedLayers: [] },
+      ],
+      redirectedFrom: [],
+    };
+    let files: Array<[string, string]> = [];
+    const slice = await longestCpuSlice(async () => {
+      files = await approvalFiles(plan, { cwd: folder, workspaceDir: folder });
+    });
+    expect(files).toHaveLength(65);
+    expect(files.at(-1)).toEqual(["(more files)", "300"]);
+    expect(slice).toBeLessThanOrEqual(BOUND_MS);
+  });
 });
