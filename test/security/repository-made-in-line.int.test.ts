@@ -61,7 +61,8 @@ for (const executor of EXECUTORS) {
           await subject.call("shell", { command: "true" });
           prepare?.(subject.workspace);
           const result = await subject.call("shell", { command });
-          expect(marks(subject.workspace)).toEqual([]); expect(result, JSON.stringify(result)).toMatchObject({ status: "refused", reason: "opaque-command" });
+          expect(marks(subject.workspace)).toEqual([]);
+          expect(result, JSON.stringify(result)).toMatchObject({ status: "refused", reason: "opaque-command" });
           expect(marks(subject.workspace)).toEqual([]);
           // the next call sees whatever the line could do before it was refused; git there runs no filter either
           const after = await subject.call("shell", { command: "git -C x add -A 2>/dev/null; true" });
