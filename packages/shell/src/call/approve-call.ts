@@ -22,10 +22,10 @@ function staysInSandbox(executor: CommandExecutor, call: Pick<PlannedCall, "inpu
 }
 
 /** What approval rules see; `key` is what an "always" answer remembers (tool, skill, files run and their content, line, cwd). */
-export function approvalCandidate(
+export async function approvalCandidate(
   call: Pick<PlannedCall, "input" | "skill" | "plan" | "display" | "workspaceDir">,
   executor: CommandExecutor,
-): ApprovalCandidate {
+): Promise<ApprovalCandidate> {
   const { plan, display } = call;
   const skill = call.skill?.name;
   const cwd = path.relative(call.workspaceDir, plan.cwd) || ".";
@@ -35,7 +35,11 @@ export function approvalCandidate(
     program: command.program,
     kind: command.kind,
   }));
-  const files = approvalFiles(plan, { skillDir: call.skill?.dir, cwd: plan.cwd, workspaceDir: call.workspaceDir });
+  const files = await approvalFiles(plan, {
+    skillDir: call.skill?.dir,
+    cwd: plan.cwd,
+    workspaceDir: call.workspaceDir,
+  });
   const key = JSON.stringify([
     call.input.tool,
     skill ?? "",
@@ -71,9 +75,9 @@ export interface ApprovedCall {
  * running (such a piece was refused at planning when no approval rules are set). Returns the refusal when the answer
  * is not `{ approved: true }`.
  */
-export function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Refusal | ApprovedCall {
+export async function approvePlannedCall(runtime: ShellRuntime, call: PlannedCall): Promise<Refusal | ApprovedCall> {
   const { plan, display } = call;
-  const candidate = approvalCandidate(call, runtime.executor);
+  const candidate = await approvalCandidate(call, runtime.executor);
   if (plan.opaque.length === 0 && !needsApproval(runtime.approvalRules, candidate))
     return { approved: [], sandboxed: candidate.sandboxed };
   const request: ShellApprovalRequest = {

@@ -2,7 +2,7 @@
 // every command it can run checked against the policy.
 import { prepareSkillEnvironment } from "../environments/prepare-skill-environment.js";
 import type { CommandPlan } from "../policy/command-check-types.js";
-import { planCommand } from "../policy/plan-command.js";
+import { isTimeBoxRefusal, planCommand } from "../policy/plan-command.js";
 import { type Refusal, refusal } from "../policy/refusal.js";
 import { missingRequirements } from "../requirements/check-requirements.js";
 import type { ShellRuntime } from "../runtime/shell-runtime.js";
@@ -73,7 +73,12 @@ export async function planCall(runtime: ShellRuntime, call: ValidatedCall): Prom
     ? await prepareSkillEnvironment(runtime, call.skill, workspaceDir, call.config)
     : { ok: true as const };
   if (!environment.ok) return environment;
-  const planned = planLine(runtime, call.input, call, workspaceDir, environment.hostDir);
+  let planned = planLine(runtime, call.input, call, workspaceDir, environment.hostDir);
+  if (!planned.ok && isTimeBoxRefusal(planned)) {
+    // the first plan of a process also compiles the checker's code: once more, after the event loop had a turn
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    planned = planLine(runtime, call.input, call, workspaceDir, environment.hostDir);
+  }
   if (!planned.ok) return planned;
   return {
     ...call,

@@ -73,7 +73,7 @@ async function runInThread(
   if (isRefusal(validated)) return refusalPayload(validated);
   const planned = await planCall(runtime, validated);
   if (isRefusal(planned)) return refusalPayload(planned);
-  const approval = approvePlannedCall(runtime, planned);
+  const approval = await approvePlannedCall(runtime, planned);
   if (isRefusal(approval)) return refusalPayload(approval);
   const staged = await stageCall(runtime, planned);
   if (isRefusal(staged)) return refusalPayload(staged);

@@ -6,6 +6,12 @@ import { sessionPayload } from "../sessions/session-payload.js";
 import type { StagedCall } from "./call-types.js";
 import { refusalPayload } from "./tool-payload.js";
 
+/** The refusal of a session past the thread's cap. */
+const tooMany = (runtime: ShellRuntime) =>
+  refusalPayload(
+    refusal("too-many-sessions", `this thread already has ${runtime.maxSessionsPerThread} sessions; kill one first`),
+  );
+
 /** The run step of an `interactive: true` call: starts a session (within the thread's cap) and returns its first poll. */
 export async function startSession(
   runtime: ShellRuntime,
@@ -14,11 +20,15 @@ export async function startSession(
 ): Promise<string> {
   if (!runtime.sessionsEnabled) return refusalPayload(refusal("invalid-input", "interactive sessions are turned off"));
   if (runtime.sessions.count(call.threadId) >= runtime.maxSessionsPerThread) {
-    return refusalPayload(
-      refusal("too-many-sessions", `this thread already has ${runtime.maxSessionsPerThread} sessions; kill one first`),
-    );
+    return tooMany(runtime);
   }
-  const running = runtime.executor.start(request);
+  const executor = runtime.executor;
+  const running = executor.startAsync ? await executor.startAsync(request) : executor.start(request);
+  // another call of the thread may have started a session while this one prepared: the cap holds after the wait too
+  if (runtime.sessions.count(call.threadId) >= runtime.maxSessionsPerThread) {
+    await running.kill();
+    return tooMany(runtime);
+  }
   if (call.input.stdin !== undefined) running.write(call.input.stdin);
   const session = new InteractiveSession(runtime.sessions.newId(), running, runtime.maxUnreadBytes);
   runtime.sessions.add(call.threadId, session);

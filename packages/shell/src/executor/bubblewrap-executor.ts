@@ -28,7 +28,12 @@ import {
   type RepositoryOptions,
   type RepositoryOptionsInput,
 } from "../repository/repository-options.js";
-import { type RepositoryBinds, sanitizedRepositoryBinds } from "../repository/sanitized-repositories.js";
+import {
+  type RepositoryBinds,
+  type RepositoryRoot,
+  sanitizedRepositoryBinds,
+  sanitizedRepositoryBindsAsync,
+} from "../repository/sanitized-repositories.js";
 
 /** Options of {@link createBubblewrapExecutor}. */
 export interface BubblewrapExecutorOptions {
@@ -215,8 +220,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
           spawnWithGates(request, prefix, repositories, gates),
         )
       : spawnWithGates(request, [], repositories, gates);
-  const start = (request: ExecutionRequest) => {
-    const repositories = repositoryBinds(request, repository);
+  const start = (request: ExecutionRequest, repositories = repositoryBinds(request, repository)) => {
     const gates =
       helpers && request.execRules && request.execRules.programs.length > 0
         ? callGates(helpers, request.execRules.programs, execRoots(request, options))
@@ -234,13 +238,17 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       throw error;
     }
   };
+  // the repository scan in slices that yield to the event loop (the synchronous `start` scans in one go)
+  const startAsync = async (request: ExecutionRequest) =>
+    start(request, await repositoryBindsAsync(request, repository));
   return {
     name: "bubblewrap",
     sandbox: { network: options.network === true },
     view: sandboxView,
-    start,
-    run: (request) => {
-      const running = start(request);
+    start: (request) => start(request),
+    startAsync,
+    run: async (request) => {
+      const running = await startAsync(request);
       if (request.stdin !== undefined) running.write(request.stdin);
       running.closeStdin();
       return running.result;
@@ -251,12 +259,23 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
 /** The sanitised views of the repositories under the workspace and the skill folder (none when the user trusts them). */
 function repositoryBinds(request: ExecutionRequest, options: RepositoryOptions): RepositoryBinds {
   if (options.trustConfig) return { args: [], cleanup: () => undefined };
+  return sanitizedRepositoryBinds(repositoryRoots(request), options);
+}
+
+/** The folders a command reaches that may hold repositories: the workspace and the skill folder. */
+function repositoryRoots(request: ExecutionRequest): RepositoryRoot[] {
   const roots = [{ host: request.workspaceDir, sandbox: SANDBOX_WORKSPACE }];
   if (request.skillDir) roots.push({ host: request.skillDir, sandbox: SANDBOX_SKILL_DIR });
   // the skill folder shown at its host path too (a read-only path) gets the same sanitised view there
   if (request.skillDir && request.readOnlyPaths?.includes(request.skillDir))
     roots.push({ host: request.skillDir, sandbox: request.skillDir });
-  return sanitizedRepositoryBinds(roots, options);
+  return roots;
+}
+
+/** {@link repositoryBinds} without holding the event loop (the scan yields between short slices). */
+async function repositoryBindsAsync(request: ExecutionRequest, options: RepositoryOptions): Promise<RepositoryBinds> {
+  if (options.trustConfig) return { args: [], cleanup: () => undefined };
+  return sanitizedRepositoryBindsAsync(repositoryRoots(request), options);
 }
 
 /** The folders files may run from, as host and sandbox paths: /usr (and unmerged /bin, /lib...), extra read-only paths, the skill and its environment. */

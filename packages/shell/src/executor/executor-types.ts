@@ -110,6 +110,8 @@ export interface CommandExecutor {
   view(request: Pick<ExecutionRequest, "workspaceDir" | "skillDir">): CommandView;
   /** Starts a command; the caller must await `result` (or `kill`). */
   start(request: ExecutionRequest): RunningCommand;
+  /** {@link start} with its preparation (bubblewrap: the repository scan) done in slices that yield to the event loop. */
+  startAsync?(request: ExecutionRequest): Promise<RunningCommand>;
   /** Runs a command to completion. */
   run(request: ExecutionRequest): Promise<ExecutionResult>;
 }

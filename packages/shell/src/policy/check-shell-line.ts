@@ -22,7 +22,8 @@ import {
 } from "./path-confinement.js";
 import { innerProgramsDenied, resolveExecutable, resolveProgram } from "./program-resolution.js";
 import { type Refusal, refusal } from "./refusal.js";
-import { attachedValue, copiedSources, isRepositoryConfig, writtenWords } from "./write-targets.js";
+import { clusterValues, folderLeadsOut, runTimeArgument } from "./run-time-words.js";
+import { attachedValue, copiedSources, insideGitFolder, isRepositoryConfig, writtenWords } from "./write-targets.js";
 
 /** A checked line: the text to run (skill script paths rewritten), each command's verdict, the opaque pieces. */
 export interface CheckedLine {
@@ -61,6 +62,8 @@ class LineChecker {
   readonly edits: Edit[] = [];
   readonly roots: string[];
   readonly cwds: string[];
+  /** Folders globs list, and whether each may lead out (a symlink to outside), checked once per line. */
+  private readonly listedFolders = new Map<string, boolean>();
 
   private readonly fileSystem: boolean;
   private readonly budget: PlanBudget;
@@ -91,6 +94,7 @@ class LineChecker {
       candidates.push(word.value);
       const attached = attachedValue(word, program); // `-t..`, `--output=../x`, dd's `of=../x`
       if (attached !== undefined) candidates.push(attached);
+      candidates.push(...clusterValues(word.value)); // `-vt..`, `-ft..`: the value glued after any letter
     } else if (word.globPrefix) candidates.push(word.globPrefix);
     for (const candidate of candidates)
       for (const cwd of this.cwds) {
@@ -153,11 +157,35 @@ class LineChecker {
         piece,
         `it writes to ${word.why ?? "a path"}, known only at run time (it may name .git/ or a folder outside the workspace); write the path out`,
       );
-    } else if (isRepositoryConfig(word.value, this.cwds, this.input.workspaceDir)) {
+    } else if (
+      isRepositoryConfig(word.value, this.cwds, this.input.workspaceDir) ||
+      (this.fileSystem && insideGitFolder(word.value, this.cwds, this.input.workspaceDir))
+    ) {
       this.opaquePiece(
         piece,
         `it writes '${word.value}', git's repository configuration: a filter, hook or program named there runs on a later git command`,
       );
+    }
+  }
+
+  /** Without a sandbox: an argument known only at run time may name any file, so the command is opaque. */
+  runTimeArguments(command: SimpleShellCommand, program: string): void {
+    const leadsOut = (folder: string) =>
+      this.cwds.some((cwd) => {
+        const listed = path.resolve(cwd, folder);
+        if (!this.listedFolders.has(listed)) this.listedFolders.set(listed, folderLeadsOut(listed, this.roots));
+        return this.listedFolders.get(listed) as boolean;
+      });
+    for (const word of command.words.slice(1)) {
+      const why = this.budget.spent()
+        ? "not checked within the time box"
+        : runTimeArgument(word, program, this.fileSystem ? leadsOut : undefined);
+      if (why === undefined) continue;
+      this.opaquePiece(
+        command.text,
+        `an argument is ${why}, known only at run time: without a sandbox it may name a file outside the workspace; write the path out`,
+      );
+      return;
     }
   }
 
@@ -272,6 +300,7 @@ class LineChecker {
     this.commands.push(checked);
     const written = this.writtenFiles(command);
     if (written) return written;
+    if (this.policy.unsandboxed) this.runTimeArguments(command, programName(name));
     if (!this.fileSystem) return undefined;
     const parsed = { argv, cwd: this.cwds[0] as string, layers: unwrapped.layers };
     if (builtin) {

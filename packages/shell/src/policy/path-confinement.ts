@@ -1,5 +1,5 @@
 // Path confinement of a command: cwd, script location and arguments kept inside the workspace and the skill folder.
-import { existsSync, lstatSync, realpathSync } from "node:fs";
+import { closeSync, existsSync, lstatSync, openSync, readlinkSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { isInsideFolder } from "../internal/core.js";
 import type { CommandPolicy } from "./command-policy.js";
@@ -20,8 +20,31 @@ export function realpathOrUndefined(candidate: string): string | undefined {
   }
 }
 
-/** realpath(3) in one call, or undefined when the path does not exist (or is too long to name). */
+/** Linux's O_PATH (not in fs.constants): a descriptor that only names a file, opening no device and reading nothing. */
+const O_PATH = 0o10000000;
+const onLinux = process.platform === "linux";
+
+/**
+ * The real path of an existing path, or undefined when it does not exist (or is too long to name). On Linux the
+ * kernel resolves it in one walk (open with O_PATH, read back `/proc/self/fd/N`): glibc's realpath(3) looks up every
+ * prefix again, which costs the square of the depth (30 ms for a path through 1 000 existing folders).
+ */
 function nativeRealpath(candidate: string): string | undefined {
+  if (onLinux) {
+    let fd: number;
+    try {
+      fd = openSync(candidate, O_PATH); // libuv adds O_CLOEXEC
+    } catch {
+      return undefined;
+    }
+    try {
+      return readlinkSync(`/proc/self/fd/${fd}`);
+    } catch {
+      // /proc not mounted: fall through to realpath(3)
+    } finally {
+      closeSync(fd);
+    }
+  }
   try {
     return realpathSync.native(candidate);
   } catch {

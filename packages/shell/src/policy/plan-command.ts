@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { bashParserReady } from "../command/bash-parser.js";
-import { PlanBudget } from "../command/plan-budget.js";
+import { PLAN_TIME_BOX_MESSAGE, PlanBudget } from "../command/plan-budget.js";
 import { walkShellLine } from "../command/walk-shell-line.js";
 import { isInsideFolder } from "../internal/core.js";
 import { checkShellLine, type CheckedLine } from "./check-shell-line.js";
@@ -69,13 +69,19 @@ function checkLine(input: CommandCheckInput, policy: CommandPolicy, fileSystem: 
 /**
  * The checks that need no file system (cheap enough for `authorize` on every call): env names, cwd, one parse of the
  * line, and for every command it can run the deny and allow lists, grants, builtins and opaque pieces. Before the
- * bash grammar has loaded (the first milliseconds of a process) it passes the call on: the tool runs
- * {@link planCommand}, which checks everything, before anything runs.
+ * bash grammar has loaded (the first milliseconds of a process), or when the line outlasts the time box, it passes the
+ * call on: the tool runs {@link planCommand}, which checks everything, before anything runs.
  */
 export function preflightCommand(input: CommandCheckInput, policy: CommandPolicy): { ok: true } | Refusal {
   if (!bashParserReady()) return { ok: true };
   const checked = checkLine(input, policy, false);
-  return checked.ok ? { ok: true } : checked;
+  // past the time box (the first call of a process also compiles the checker) the full plan decides, as above
+  return checked.ok || isTimeBoxRefusal(checked) ? { ok: true } : checked;
+}
+
+/** True for the refusal of a line whose checking outlasted the time box (planning it again may fit). */
+export function isTimeBoxRefusal(refused: Refusal): boolean {
+  return refused.message.startsWith(PLAN_TIME_BOX_MESSAGE);
 }
 
 /**

@@ -1,5 +1,6 @@
 // The files a command writes, for the programs the checker knows, and whether a path is git's repository
 // configuration (.git/, .gitattributes, .gitmodules): a filter driver written there runs on the next `git status`.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ShellWord } from "../command/shell-line-types.js";
 import { programName } from "./command-rules.js";
@@ -97,4 +98,30 @@ export function isRepositoryConfig(target: string, cwds: readonly string[], work
       .split(path.sep)
       .some((segment) => segment.toLowerCase() === ".git"),
   );
+}
+
+/** Most folders climbed from a write target looking for a git folder (deeper targets count as inside one). */
+const MAX_CLIMB = 64;
+
+/** True when `dir` is shaped like a git folder (git's own test: HEAD, and objects/ + refs/ or a commondir file). */
+function isGitFolder(dir: string): boolean {
+  const has = (name: string) => existsSync(path.join(dir, name));
+  return has("HEAD") && ((has("objects") && has("refs")) || has("commondir"));
+}
+
+/**
+ * True when writing `target` lands in a folder that already is a git folder under any other name than `.git` (a
+ * `--separate-git-dir`, a bare repository, a worktree's git folder): its `config` and `info/attributes` configure git
+ * as `.git/config` does. Climbs from the target to the workspace (at most {@link MAX_CLIMB} folders, past that: true).
+ */
+export function insideGitFolder(target: string, cwds: readonly string[], workspaceDir: string): boolean {
+  const top = path.resolve(workspaceDir);
+  return cwds.some((cwd) => {
+    let dir = path.resolve(cwd, target);
+    for (let climbed = 0; dir.startsWith(`${top}/`); climbed += 1) {
+      if (climbed >= MAX_CLIMB || isGitFolder(dir)) return true;
+      dir = path.dirname(dir);
+    }
+    return false;
+  });
 }

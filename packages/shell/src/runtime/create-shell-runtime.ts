@@ -45,12 +45,14 @@ function callLimits(options: ParsedShellOptions) {
 export function createShellRuntime(input: ShellHookOptions): ShellRuntime {
   const options = parseOptions(shellHookOptionsSchema, input);
   const approvalRules = compileApprovalRules(options.requireApproval);
-  const policy = commandPolicy(options, approvalRules.length > 0);
   const limits = resolveLimits(options.limits);
+  const executor = chooseExecutor(options.executor, options.bubblewrap, limits);
+  // fail closed: any executor but bubblewrap (local, or an application's own) is treated as no sandbox
+  const policy = commandPolicy(options, approvalRules.length > 0, executor.name !== "bubblewrap");
   const always = options.alwaysVisible === true ? SHELL_TOOL_NAMES : options.alwaysVisible || [];
   return {
     catalog: options.skills,
-    executor: chooseExecutor(options.executor, options.bubblewrap, limits),
+    executor,
     policy,
     workspaces: new ThreadWorkspaces(
       options.workspaceRoot,
