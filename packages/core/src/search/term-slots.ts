@@ -107,7 +107,7 @@ export function termsOfList(text: string): string[] | undefined {
 }
 
 /** Whitespace (`\s`) at or above U+00A0. */
-function isOtherWhitespace(code: number): boolean {
+export function isOtherWhitespace(code: number): boolean {
   return (
     code === 0xa0 ||
     code === 0x1680 ||
