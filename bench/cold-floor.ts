@@ -3,9 +3,9 @@
 // and the process's RSS after that search (goal ≤ 150 MB). The tree is generated from the corpus as
 // ../shared/bench-peers/gen.mjs does; the snapshot and its search index are written once by a process that built the
 // index, then every sample is a fresh process, walk and load alternating (the order flipping every repetition).
-// Figures are wall-clock medians. Run: pnpm bench cold-floor (or node --import tsx bench/cold-floor.ts [--quick] [--n=N]).
+// Figures are wall-clock medians; samples run the built package (packages/core/dist) in plain Node. Run: pnpm bench cold-floor (or node --import tsx bench/cold-floor.ts [--quick] [--n=N]).
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { skillTree } from "./support/skill-trees.js";
@@ -17,10 +17,22 @@ const reps = quick ? 2 : 5;
 const GOALS = { loadRatio: 1.5, searchMs: 100, rssMiB: 150 };
 const QUERIES = ["fill in a pdf form", "review this SQL query for performance", "deploy to vercel"];
 
+// The samples run the built package: it must not be older than its sources.
+const core = join(import.meta.dirname, "..", "packages", "core");
+const newest = (dir: string): number =>
+  Math.max(
+    0,
+    ...readdirSync(dir, { withFileTypes: true }).map((entry) =>
+      entry.isDirectory() ? newest(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs,
+    ),
+  );
+if (!existsSync(join(core, "dist", "index.js")) || statSync(join(core, "dist", "index.js")).mtimeMs < newest(join(core, "src")))
+  throw new Error("packages/core/dist is older than its sources: build first (pnpm build)");
+
 function child(args: string[]): Record<string, unknown> {
   const out = execFileSync(
     process.execPath,
-    ["--conditions=@skillgraph/source", "--import", "tsx", join(import.meta.dirname, "cold-floor-child.ts"), ...args],
+    [join(import.meta.dirname, "cold-floor-child.mjs"), ...args],
     { encoding: "utf8", maxBuffer: 1 << 24 },
   );
   return JSON.parse(out.trim().split("\n").pop()!) as Record<string, unknown>;

@@ -29,11 +29,15 @@ export interface IndexState {
   readonly terms: TermTable;
   /** Term `t`'s postings are `[starts[t], starts[t + 1])` of `postingDocs` and `postingPacked`. */
   readonly starts: Int32Array;
-  readonly postingDocs: Int32Array;
+  /** Document ids: 16-bit while every id fits (`DOCS_16_BIT`), else 32-bit. */
+  readonly postingDocs: Int32Array | Uint16Array;
   readonly postingPacked: Uint32Array;
   /** Per term, how many documents have it in their name or description (typo matching looks only at those > 0). */
   readonly headCounts: Int32Array;
 }
+
+/** Up to this many documents, posting document ids are 16-bit (half the memory and half the stored bytes). */
+export const DOCS_16_BIT = 0x10000;
 
 /** Documents held in an array. */
 export class ArrayDocuments implements DocumentTable {
@@ -54,7 +58,7 @@ export const EMPTY_STATE: IndexState = {
   lengthSums: [0, 0, 0, 0],
   terms: EMPTY_TERMS,
   starts: new Int32Array(1),
-  postingDocs: new Int32Array(0),
+  postingDocs: new Uint16Array(0),
   postingPacked: new Uint32Array(0),
   headCounts: new Int32Array(0),
 };
@@ -199,7 +203,7 @@ export function rebuildState(base: IndexState, dead: Uint8Array, added: readonly
     lengthSums: sumLengths(lengths),
     terms: TermTable.fromSorted(terms),
     starts: Int32Array.from(starts),
-    postingDocs: Int32Array.from(docs),
+    postingDocs: count <= DOCS_16_BIT ? Uint16Array.from(docs) : Int32Array.from(docs),
     postingPacked: Uint32Array.from(packed),
     headCounts: Int32Array.from(heads),
   };

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { applyChanges, EMPTY_STATE, type IndexState } from "../search/index-state.js";
+import { applyChanges, ArrayDocuments, DOCS_16_BIT, EMPTY_STATE, sumLengths, type IndexState } from "../search/index-state.js";
+import { TermTable } from "../search/term-table.js";
 import { analyzeDocument } from "../search/indexed-document.js";
 import { buildQuerySlots } from "../search/query-slots.js";
 import { rankDocuments } from "../search/rank-documents.js";
@@ -67,5 +68,26 @@ describe("stored search index codec", () => {
       }
     }
     expect(refused).toBeGreaterThan(0);
+  });
+
+  it("stores 32-bit document ids past DOCS_16_BIT documents (16-bit below)", () => {
+    expect(state.postingDocs).toBeInstanceOf(Uint16Array);
+    const count = DOCS_16_BIT + 5;
+    const lengths = new Int32Array(count * 4).fill(1);
+    const big: IndexState = {
+      count,
+      docs: new ArrayDocuments([]),
+      lengths,
+      lengthSums: sumLengths(lengths),
+      terms: TermTable.fromSorted(["alpha", "omega"]),
+      starts: Int32Array.from([0, 2, 3]),
+      postingDocs: Int32Array.from([3, count - 1, DOCS_16_BIT + 1]),
+      postingPacked: Uint32Array.from([1, 16, 1 << 18]),
+      headCounts: Int32Array.from([2, 0]),
+    };
+    const decoded = decodeSearchIndex(encodeSearchIndex(big, keyOf))!;
+    expect(decoded.state.postingDocs).toBeInstanceOf(Int32Array);
+    expect([...decoded.state.postingDocs]).toEqual([3, count - 1, DOCS_16_BIT + 1]);
+    expect([...decoded.state.headCounts]).toEqual([2, 0]);
   });
 });

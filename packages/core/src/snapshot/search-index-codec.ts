@@ -1,5 +1,5 @@
 import { FIELDS } from "../search/indexed-document.js";
-import { sumLengths, type IndexState } from "../search/index-state.js";
+import { DOCS_16_BIT, sumLengths, type IndexState } from "../search/index-state.js";
 import { isOtherWhitespace } from "../search/term-slots.js";
 import { TermTable } from "../search/term-table.js";
 import { SKILLGRAPH_CORE_VERSION, SNAPSHOT_VERSION } from "./snapshot-format.js";
@@ -10,7 +10,8 @@ import { SKILLGRAPH_CORE_VERSION, SNAPSHOT_VERSION } from "./snapshot-format.js"
 // hash and a check of the name and description), so the registry can tell which stored documents still describe
 // its skills. Layout: u32 header length, header JSON (padded to 4), then content hashes (32 bytes a document), checks
 // (u32 a document), field lengths (i32, 4 a document), term offsets (i32, terms + 1), posting starts (i32, terms + 1),
-// posting documents (i32), posting frequencies (u32), and the term text (UTF-16LE code units).
+// posting frequencies (u32), posting documents (u16 up to DOCS_16_BIT documents, else i32), and the term text (UTF-16LE
+// code units).
 
 const FORMAT = "skillgraph-search-index-binary";
 const LITTLE_ENDIAN = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
@@ -56,10 +57,15 @@ function layout(start: number, sizes: Sizes) {
   const lengths = checks + 4 * count;
   const termOffsets = lengths + 4 * FIELDS.length * count;
   const starts = termOffsets + 4 * (terms + 1);
-  const postingDocs = starts + 4 * (terms + 1);
-  const postingPacked = postingDocs + 4 * postings;
-  const termText = postingPacked + 4 * postings;
+  const postingPacked = starts + 4 * (terms + 1);
+  const postingDocs = postingPacked + 4 * postings;
+  const termText = postingDocs + docBytes(count) * postings;
   return { hashes, checks, lengths, termOffsets, starts, postingDocs, postingPacked, termText, end: termText + 2 * sizes.termChars };
+}
+
+/** Bytes of a stored posting document id. */
+function docBytes(count: number): 2 | 4 {
+  return count <= DOCS_16_BIT ? 2 : 4;
 }
 
 /** The bytes of a stored index: `keyOf(id)` gives what document `id` was analyzed from. */
@@ -86,15 +92,16 @@ export function encodeSearchIndex(state: IndexState, keyOf: (id: number) => Stor
     checks.writeUInt32LE(key.check >>> 0, 4 * id);
   }
   checks.copy(bytes, at.checks);
-  const put = (array: Int32Array | Uint32Array, offset: number) => {
-    const view = Buffer.from(array.buffer, array.byteOffset, array.byteLength);
-    if (LITTLE_ENDIAN) view.copy(bytes, offset);
+  const put = (array: Int32Array | Uint32Array | Uint16Array, offset: number, width: 2 | 4 = 4) => {
+    if (LITTLE_ENDIAN && array.BYTES_PER_ELEMENT === width)
+      Buffer.from(array.buffer, array.byteOffset, array.byteLength).copy(bytes, offset);
+    else if (width === 2) for (let i = 0; i < array.length; i++) bytes.writeUInt16LE(array[i]!, offset + 2 * i);
     else for (let i = 0; i < array.length; i++) bytes.writeUInt32LE(array[i]! >>> 0, offset + 4 * i);
   };
   put(state.lengths, at.lengths);
   put(state.terms.offsets, at.termOffsets);
   put(state.starts, at.starts);
-  put(state.postingDocs, at.postingDocs);
+  put(state.postingDocs, at.postingDocs, docBytes(state.count));
   put(state.postingPacked, at.postingPacked);
   bytes.write(state.terms.text, at.termText, "utf16le");
   return bytes;
@@ -138,7 +145,10 @@ export function decodeSearchIndex(input: Uint8Array): DecodedSearchIndex | undef
   const lengths = ints(at.lengths, FIELDS.length * sizes.count);
   const termOffsets = ints(at.termOffsets, sizes.terms + 1);
   const starts = ints(at.starts, sizes.terms + 1);
-  const postingDocs = ints(at.postingDocs, sizes.postings);
+  const postingDocs =
+    docBytes(sizes.count) === 2
+      ? new Uint16Array(bytes.buffer, bytes.byteOffset + at.postingDocs, sizes.postings)
+      : ints(at.postingDocs, sizes.postings);
   const postingPacked = new Uint32Array(bytes.buffer, bytes.byteOffset + at.postingPacked, sizes.postings);
   for (let i = 0; i < lengths.length; i++) if (lengths[i]! < 0) return undefined;
   const text = Buffer.from(bytes.buffer, bytes.byteOffset + at.termText, 2 * sizes.termChars).toString("utf16le");
@@ -185,7 +195,12 @@ function validTerms(text: string, offsets: Int32Array): boolean {
 }
 
 /** Each term's head count when every list is non-empty, ordered, in range, with real frequencies; else undefined. */
-function checkPostings(starts: Int32Array, docs: Int32Array, packed: Uint32Array, count: number): Int32Array | undefined {
+function checkPostings(
+  starts: Int32Array,
+  docs: Int32Array | Uint16Array,
+  packed: Uint32Array,
+  count: number,
+): Int32Array | undefined {
   const terms = starts.length - 1;
   if (starts[0] !== 0 || starts[terms] !== docs.length) return undefined;
   const heads = new Int32Array(terms);

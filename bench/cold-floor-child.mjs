@@ -1,4 +1,5 @@
-// One sample of bench/cold-floor.ts in a fresh process. Modes:
+// One sample of bench/cold-floor.ts in a fresh process, plain Node on the built package (packages/core/dist: what a
+// fleet process runs; no TypeScript loader in the process, its memory or its timings). Modes:
 //   walk DIR          the floor: a plain stat walk of the tree (readdir with file types of every folder, stat of every
 //                     SKILL.md), synchronous, nothing kept
 //   write DIR SNAP    build the registry snapshot SNAP with its search index beside it (index built at load)
@@ -8,15 +9,15 @@ import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
 
-const [mode, dir, file, query] = process.argv.slice(2) as [string, string, string | undefined, string | undefined];
+const [mode, dir, file, query] = process.argv.slice(2);
 const rssMiB = () => process.memoryUsage().rss / 2 ** 20;
 
 /** Every SKILL.md under `root` with its stat, as a plain walker finds them. */
-function statWalk(root: string): number {
+function statWalk(root) {
   let found = 0;
   const pending = [root];
   while (pending.length > 0) {
-    const folder = pending.pop()!;
+    const folder = pending.pop();
     for (const entry of readdirSync(folder, { withFileTypes: true })) {
       if (entry.isDirectory()) pending.push(join(folder, entry.name));
       else if (entry.name === "SKILL.md") {
@@ -28,25 +29,25 @@ function statWalk(root: string): number {
   return found;
 }
 
-let out: Record<string, unknown>;
+let out;
 if (mode === "walk") {
   const start = performance.now();
   const count = statWalk(dir);
   out = { count, ms: performance.now() - start };
 } else {
-  const { createSkillRegistry, skillsFromDirectory } = await import("../packages/core/src/index.js");
+  const { createSkillRegistry, skillsFromDirectory } = await import("../packages/core/dist/index.js");
   if (mode === "write") {
-    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)], snapshot: file!, searchIndex: "eager" });
+    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)], snapshot: file, searchIndex: "eager" });
     await registry.close();
     out = {};
   } else {
     const start = performance.now();
-    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)], snapshot: file! });
+    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)], snapshot: file });
     const ms = performance.now() - start;
     const count = registry.list().length;
     const rssAfterLoad = rssMiB();
     const searchStart = performance.now();
-    const top = registry.search(query!, { limit: 5 }).map((result) => result.name);
+    const top = registry.search(query, { limit: 5 }).map((result) => result.name);
     const searchMs = performance.now() - searchStart;
     const rssAfterSearch = rssMiB();
     await registry.close();
