@@ -37,7 +37,11 @@ if (mode === "walk") {
 } else {
   const { createSkillRegistry, skillsFromDirectory } = await import("../packages/core/dist/index.js");
   if (mode === "write") {
-    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)], snapshot: file, searchIndex: "eager" });
+    const registry = await createSkillRegistry({
+      sources: [skillsFromDirectory(dir)],
+      snapshot: file,
+      searchIndex: "eager",
+    });
     await registry.close();
     out = {};
   } else {

@@ -26,15 +26,17 @@ const newest = (dir: string): number =>
       entry.isDirectory() ? newest(join(dir, entry.name)) : statSync(join(dir, entry.name)).mtimeMs,
     ),
   );
-if (!existsSync(join(core, "dist", "index.js")) || statSync(join(core, "dist", "index.js")).mtimeMs < newest(join(core, "src")))
+if (
+  !existsSync(join(core, "dist", "index.js")) ||
+  statSync(join(core, "dist", "index.js")).mtimeMs < newest(join(core, "src"))
+)
   throw new Error("packages/core/dist is older than its sources: build first (pnpm build)");
 
 function child(args: string[]): Record<string, unknown> {
-  const out = execFileSync(
-    process.execPath,
-    [join(import.meta.dirname, "cold-floor-child.mjs"), ...args],
-    { encoding: "utf8", maxBuffer: 1 << 24 },
-  );
+  const out = execFileSync(process.execPath, [join(import.meta.dirname, "cold-floor-child.mjs"), ...args], {
+    encoding: "utf8",
+    maxBuffer: 1 << 24,
+  });
   return JSON.parse(out.trim().split("\n").pop()!) as Record<string, unknown>;
 }
 
@@ -76,18 +78,41 @@ const rssSearch = median(loads.map((s) => s.rssAfterSearch!));
 const verdict = (ok: boolean) => (ok ? "meets" : "MISSES");
 const rows = [
   ["plain stat walk (the floor)", `${round(walkMs, 1)} ms`, "", ""],
-  ["cold load with the snapshot", `${round(loadMs, 1)} ms`, `${round(loadMs / walkMs, 2)}× the walk`, `≤ ${GOALS.loadRatio}× ${verdict(loadMs / walkMs <= GOALS.loadRatio)}`],
-  ["first search after the cold load", `${round(searchMs, 1)} ms`, "", `≤ ${GOALS.searchMs} ms ${verdict(searchMs <= GOALS.searchMs)}`],
+  [
+    "cold load with the snapshot",
+    `${round(loadMs, 1)} ms`,
+    `${round(loadMs / walkMs, 2)}× the walk`,
+    `≤ ${GOALS.loadRatio}× ${verdict(loadMs / walkMs <= GOALS.loadRatio)}`,
+  ],
+  [
+    "first search after the cold load",
+    `${round(searchMs, 1)} ms`,
+    "",
+    `≤ ${GOALS.searchMs} ms ${verdict(searchMs <= GOALS.searchMs)}`,
+  ],
   ["RSS after load", `${round(rssLoad, 0)} MB`, "", ""],
-  ["RSS after the first search", `${round(rssSearch, 0)} MB`, "", `≤ ${GOALS.rssMiB} MB ${verdict(rssSearch <= GOALS.rssMiB)}`],
+  [
+    "RSS after the first search",
+    `${round(rssSearch, 0)} MB`,
+    "",
+    `≤ ${GOALS.rssMiB} MB ${verdict(rssSearch <= GOALS.rssMiB)}`,
+  ],
 ];
 const loadsAtEnd = loadavg();
 console.log(
   `${n} skills, ${reps} fresh processes per arm (medians), load average ${loadsAtStart.map((v) => v.toFixed(1)).join(" / ")} at start, ${loadsAtEnd.map((v) => v.toFixed(1)).join(" / ")} at end`,
 );
-console.log(["| figure | median | ratio | goal |", "|---|---:|---:|---|", ...rows.map((row) => `| ${row.join(" | ")} |`)].join("\n"));
+console.log(
+  ["| figure | median | ratio | goal |", "|---|---:|---:|---|", ...rows.map((row) => `| ${row.join(" | ")} |`)].join(
+    "\n",
+  ),
+);
 mkdirSync(join(import.meta.dirname, "results"), { recursive: true });
 writeFileSync(
   join(import.meta.dirname, "results", "cold-floor.json"),
-  JSON.stringify({ node: process.version, date: new Date().toISOString(), n, reps, loadsAtStart, loadsAtEnd, walks, loads }, null, 2),
+  JSON.stringify(
+    { node: process.version, date: new Date().toISOString(), n, reps, loadsAtStart, loadsAtEnd, walks, loads },
+    null,
+    2,
+  ),
 );

@@ -111,11 +111,10 @@ export class RegistryPersistence {
     if (!this.settings.snapshotFile) return;
     this.indexWrite = this.indexWrite
       .then(() => new Promise((done) => setImmediate(done)))
-      .then(() => this.writeIndex(catalog()))
-      .then(
-        () => {},
-        () => {},
-      );
+      .then(async () => {
+        await this.writeIndex(catalog());
+      })
+      .catch(() => {});
   }
 
   /** Waits for a pending background write. */
@@ -128,7 +127,9 @@ export class RegistryPersistence {
     const built = catalog.index.built;
     if (path === undefined || built === undefined) return 0;
     const state = stateOfIndex(built);
-    return writeStoredSearchIndex(path, state, (id) => storedKeyOf(catalog.byName.get(state.docs.nameOf(id))!.metadata));
+    return writeStoredSearchIndex(path, state, (id) =>
+      storedKeyOf(catalog.byName.get(state.docs.nameOf(id))!.metadata),
+    );
   }
 
   /** What a snapshot file records: every SKILL.md loaded from disk, with its stat identity and load result. */

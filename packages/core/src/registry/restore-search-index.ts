@@ -2,7 +2,12 @@ import type { DocumentDetail, DocumentTable } from "../search/index-state.js";
 import { rebuildState } from "../search/index-state.js";
 import type { IndexedDocument } from "../search/indexed-document.js";
 import { indexAnalyzedDocuments, indexFromState, type SearchIndex } from "../search/search-index.js";
-import { metadataCheck, type DecodedSearchIndex, type StoredDocumentKey } from "../snapshot/search-index-codec.js";
+import {
+  metadataCheck,
+  metadataDigest,
+  type DecodedSearchIndex,
+  type StoredDocumentKey,
+} from "../snapshot/search-index-codec.js";
 import type { SkillMetadata } from "../skill/skill-types.js";
 
 /** A skill the index covers: its metadata (name, description, file, content hash). */
@@ -24,7 +29,7 @@ class SkillDocuments implements DocumentTable {
 
 /** What a skill's stored document must have been analyzed from. */
 export function storedKeyOf(metadata: SkillMetadata): StoredDocumentKey {
-  return { hash: metadata.hash, check: metadataCheck(metadata.name, metadata.description) };
+  return { hash: metadata.hash, name: metadata.name, description: metadata.description };
 }
 
 /**
@@ -45,15 +50,25 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
   for (const skill of skills) if (!byHash.has(skill.metadata.hash)) byHash.set(skill.metadata.hash, skill);
   const bytes = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength);
   const skillOf = new Array<Skill | undefined>(state.count);
+  let found = 0;
+  for (let id = 0; id < state.count; id++) {
+    skillOf[id] = byHash.get(bytes.toString("hex", 32 * id, 32 * id + 32));
+    if (skillOf[id]) found++;
+  }
+  // Every document still has its skill's content: one digest checks every name and description (the usual case).
+  const all = found === state.count && byHash.size === state.count && skills.length === state.count;
+  if (all && metadataDigest(skillOf.map((skill) => skill!.metadata)) === stored.digest)
+    return { index: indexFromState({ ...state, docs: new SkillDocuments(skillOf) }), rewrite: false };
   const dead = new Uint8Array(state.count);
   const matched = new Set<Skill>();
   for (let id = 0; id < state.count; id++) {
-    const skill = byHash.get(bytes.toString("hex", 32 * id, 32 * id + 32));
-    const { name, description } = skill?.metadata ?? { name: "", description: "" };
-    if (skill && !matched.has(skill) && checks[id] === metadataCheck(name, description)) {
-      skillOf[id] = skill;
+    const skill = skillOf[id];
+    if (skill && !matched.has(skill) && checks[id] === metadataCheck(skill.metadata.name, skill.metadata.description))
       matched.add(skill);
-    } else dead[id] = 1;
+    else {
+      skillOf[id] = undefined;
+      dead[id] = 1;
+    }
   }
   const restored = { ...state, docs: new SkillDocuments(skillOf) };
   const missing = skills.filter((skill) => !matched.has(skill));

@@ -15,7 +15,8 @@ function holders(state: IndexState, term: string): string[] {
   const id = state.terms.find(term);
   if (id < 0) return [];
   const names: string[] = [];
-  for (let at = state.starts[id]!; at < state.starts[id + 1]!; at++) names.push(state.docs.nameOf(state.postingDocs[at]!));
+  for (let at = state.starts[id]!; at < state.starts[id + 1]!; at++)
+    names.push(state.docs.nameOf(state.postingDocs[at]!));
   return names;
 }
 

@@ -1,4 +1,4 @@
-import { documentFrequency, type IndexState } from "./index-state.js";
+import { documentFrequency as frequencyOf, type IndexState } from "./index-state.js";
 import type { QuerySlot } from "./query-slots.js";
 
 /** BM25F parameters: per-field weight and length normalisation, and the shared saturation constant. */
@@ -174,11 +174,11 @@ export function calibratedScore(matched: number, total: number, scale: number): 
  * nothing in the index stands in for, the maximum IDF (times `otherScriptWeight` for a word in another script).
  */
 function slotImportance(state: IndexState, slot: QuerySlot, count: number, otherScriptWeight: number): number {
-  const own = documentFrequency(state, slot.term);
+  const own = frequencyOf(state, slot.term);
   if (own > 0) return inverseDocumentFrequency(own, count);
   let best = -1;
   for (const alternative of slot.alternatives) {
-    const frequency = documentFrequency(state, alternative.term);
+    const frequency = frequencyOf(state, alternative.term);
     if (frequency > 0) best = Math.max(best, inverseDocumentFrequency(frequency, count));
   }
   return best >= 0 ? best : inverseDocumentFrequency(0, count) * (slot.otherScript ? otherScriptWeight : 1);

@@ -71,7 +71,8 @@ export function indexFromState(state: IndexState, options: SearchIndexOptions = 
 
 /** Internal (registry persistence): the term statistics of an index built here, for writing them out. */
 export function stateOfIndex(index: SearchIndex): IndexState {
-  if (!(index instanceof ImmutableSearchIndex)) throw new TypeError("stateOfIndex: not an index built by createSearchIndex");
+  if (!(index instanceof ImmutableSearchIndex))
+    throw new TypeError("stateOfIndex: not an index built by createSearchIndex");
   return ImmutableSearchIndex.stateOf(index);
 }
 

@@ -1,4 +1,3 @@
-
 // The analyzer's table of the index terms (stems) it has met: one shared string per term and a small slot number, so
 // tokenizing counts terms in typed arrays instead of Maps keyed by string. It is a cache, not an index's vocabulary:
 // a slot is a scratch key within one `analyzeDocument`, never kept on a document or an

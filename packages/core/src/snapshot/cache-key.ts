@@ -90,7 +90,9 @@ export function signCacheText(text: string, key: Buffer = cacheKey()): string {
 
 /** The bytes of a cache file with its MAC line before them. */
 export function signCacheBytes(payload: Uint8Array, key: Buffer = cacheKey()): Buffer {
-  const line = Buffer.from(`${MAC_PREFIX}${mac(key, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)).toString("hex")}\n`);
+  const line = Buffer.from(
+    `${MAC_PREFIX}${mac(key, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)).toString("hex")}\n`,
+  );
   return Buffer.concat([line, payload]);
 }
 

@@ -1,11 +1,18 @@
 import { describe, expect, it } from "vitest";
-import { applyChanges, ArrayDocuments, DOCS_16_BIT, EMPTY_STATE, sumLengths, type IndexState } from "../search/index-state.js";
+import {
+  applyChanges,
+  ArrayDocuments,
+  DOCS_16_BIT,
+  EMPTY_STATE,
+  sumLengths,
+  type IndexState,
+} from "../search/index-state.js";
 import { TermTable } from "../search/term-table.js";
 import { analyzeDocument } from "../search/indexed-document.js";
 import { buildQuerySlots } from "../search/query-slots.js";
 import { rankDocuments } from "../search/rank-documents.js";
 import { resolveSearchIndexOptions } from "../search/search-index-options.js";
-import { decodeSearchIndex, encodeSearchIndex, metadataCheck } from "./search-index-codec.js";
+import { decodeSearchIndex, encodeSearchIndex, metadataCheck, metadataDigest } from "./search-index-codec.js";
 
 const options = resolveSearchIndexOptions({});
 const state = applyChanges(
@@ -17,7 +24,7 @@ const state = applyChanges(
     { name: "sql-review", description: "Review SQL queries", body: "## Plans\nindexes, full scans, merge joins" },
   ].map((document) => analyzeDocument({ ...document, path: `/s/${document.name}/SKILL.md` })),
 );
-const keyOf = (id: number) => ({ hash: id.toString(16).padStart(64, "a"), check: metadataCheck(`n${id}`, "d") });
+const keyOf = (id: number) => ({ hash: id.toString(16).padStart(64, "a"), name: `n${id}`, description: "d" });
 const QUERIES = ["merge pdf", "weather forecast", "sql merge plans", "写周报", "cafe"];
 
 function rankAll(from: IndexState): string {
@@ -40,7 +47,8 @@ describe("stored search index codec", () => {
     expect(read.terms.text).toBe(state.terms.text);
     expect(read.lengthSums).toEqual(state.lengthSums);
     expect(Buffer.from(decoded.hashes.subarray(32, 64)).toString("hex")).toBe(keyOf(1).hash);
-    expect(decoded.checks[2]).toBe(keyOf(2).check);
+    expect(decoded.checks[2]).toBe(metadataCheck("n2", "d"));
+    expect(decoded.digest).toBe(metadataDigest([0, 1, 2].map(keyOf)));
     expect(rankAll(read)).toBe(rankAll(state));
     // Unaligned input is copied, not refused.
     const shifted = Buffer.alloc(bytes.length + 1);
@@ -50,7 +58,8 @@ describe("stored search index codec", () => {
 
   it("refuses every truncation and extension, and never throws on bytes flipped anywhere", () => {
     const bytes = encodeSearchIndex(state, keyOf);
-    for (let length = 0; length < bytes.length; length++) expect(decodeSearchIndex(bytes.subarray(0, length))).toBeUndefined();
+    for (let length = 0; length < bytes.length; length++)
+      expect(decodeSearchIndex(bytes.subarray(0, length))).toBeUndefined();
     expect(decodeSearchIndex(Buffer.concat([bytes, Buffer.alloc(4)]))).toBeUndefined();
     let refused = 0;
     for (let at = 0; at < bytes.length; at++) {
@@ -63,7 +72,10 @@ describe("stored search index codec", () => {
           continue;
         }
         // Accepted (a change no invariant covers, e.g. a frequency or a length): rankings still compute.
-        const docs = { nameOf: (id: number) => `d${id}`, detailOf: (id: number) => ({ name: `d${id}`, description: "", path: "" }) };
+        const docs = {
+          nameOf: (id: number) => `d${id}`,
+          detailOf: (id: number) => ({ name: `d${id}`, description: "", path: "" }),
+        };
         expect(() => rankAll({ ...decoded.state, docs })).not.toThrow();
       }
     }

@@ -84,7 +84,7 @@ const storedHas = (path: string, term: string) => readIndex(path).state.terms.fi
  * Replaces the search-index file beside snapshot `path` by one analyzed from the skills as the snapshot records them,
  * with `extra` words added to some bodies (only a restored index can know them), keyed like the registry keys them.
  */
-function plantIndex(path: string, extra: Record<string, string>): void {
+function plantIndex(path: string, extra: Record<string, string>, staleDescription: Record<string, string> = {}): void {
   const entries = readSnapshot(path).entries.filter((entry) => entry.metadata);
   const documents = entries.map((entry) => {
     const metadata = entry.metadata as SkillMetadata;
@@ -97,7 +97,11 @@ function plantIndex(path: string, extra: Record<string, string>): void {
   });
   const state = applyChanges(EMPTY_STATE, [], documents);
   const byName = new Map(entries.map((entry) => [entry.metadata!.name, entry.metadata as SkillMetadata]));
-  const bytes = encodeSearchIndex(state, (id) => storedKeyOf(byName.get(state.docs.nameOf(id))!));
+  const bytes = encodeSearchIndex(state, (id) => {
+    const name = state.docs.nameOf(id);
+    const key = storedKeyOf(byName.get(name)!);
+    return { ...key, description: staleDescription[name] ?? key.description };
+  });
   writeFileSync(searchIndexFile(path), signCacheBytes(bytes));
 }
 
@@ -155,6 +159,21 @@ describe("search index beside the registry snapshot", () => {
     // The search-index file now holds the new analysis of the edited skill (written off the searching call).
     await registry.close();
     expect(storedHas(file, "hypert")).toBe(true);
+    expect(storedHas(file, "zqxstale")).toBe(false);
+    expect(storedHas(file, "zqxmarker")).toBe(true);
+  });
+
+  it("re-indexes a skill whose stored document was analyzed from another name or description (same content hash)", async () => {
+    const root = tree();
+    const file = snapshotPath();
+    await eagerLoad(root, file);
+    ageSnapshot(file);
+    plantIndex(file, { weather: "zqxstale", "git-commit": "zqxmarker" }, { weather: "Another description." });
+    const registry = await load(root, file);
+    expect(registry.search("zqxstale")).toEqual([]);
+    expect(registry.search("zqxmarker").map((hit) => hit.name)).toEqual(["git-commit"]);
+    expect(registry.search("forecast city")[0]?.name).toBe("weather");
+    await registry.close();
     expect(storedHas(file, "zqxstale")).toBe(false);
     expect(storedHas(file, "zqxmarker")).toBe(true);
   });

@@ -1,7 +1,12 @@
 import { closeSync, readFileSync } from "node:fs";
 import type { IndexState } from "../search/index-state.js";
 import { signCacheBytes, verifiedCachePayload } from "./cache-key.js";
-import { decodeSearchIndex, encodeSearchIndex, type DecodedSearchIndex, type StoredDocumentKey } from "./search-index-codec.js";
+import {
+  decodeSearchIndex,
+  encodeSearchIndex,
+  type DecodedSearchIndex,
+  type StoredDocumentKey,
+} from "./search-index-codec.js";
 import { openTrustedCacheFile, writeCacheFileAtomic } from "./trusted-cache-file.js";
 
 // The search index of a registry snapshot lives in a file beside it (`<snapshot>.search`), read only when the index is
