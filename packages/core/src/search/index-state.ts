@@ -159,35 +159,39 @@ export function rebuildState(base: IndexState, dead: Uint8Array, added: readonly
     else fresh.push(group);
   }
   fresh.sort((a, b) => (a.term < b.term ? -1 : 1));
-  // Merge the base vocabulary (sorted) with the new terms (sorted), leaving out terms with no document left.
+  // Merge the base vocabulary (sorted) with the new terms (sorted), leaving out terms with no document left. The
+  // arrays are sized for every posting kept or added, filled in place, then cut to what was filled.
+  let room = base.postingDocs.length;
+  for (const group of groups) room += group.docs.length;
+  const docs = count <= DOCS_16_BIT ? new Uint16Array(room) : new Int32Array(room);
+  const packed = new Uint32Array(room);
   const terms: string[] = [];
-  const starts: number[] = [0];
-  const docs: number[] = [];
-  const packed: number[] = [];
-  const heads: number[] = [];
+  const starts = new Int32Array(base.terms.size + fresh.length + 1);
+  const heads = new Int32Array(base.terms.size + fresh.length);
+  let filled = 0;
   const push = (term: string, baseId: number, extra: (typeof groups)[number] | undefined) => {
-    const before = docs.length;
+    const before = filled;
     let head = 0;
     if (baseId >= 0) {
       for (let at = base.starts[baseId]!; at < base.starts[baseId + 1]!; at++) {
         const id = newId[base.postingDocs[at]!]!;
         if (id < 0) continue;
-        docs.push(id);
-        packed.push(base.postingPacked[at]!);
+        docs[filled] = id;
+        packed[filled++] = base.postingPacked[at]!;
         if (inHead(base.postingPacked[at]!)) head++;
       }
     }
     if (extra) {
       for (let k = 0; k < extra.docs.length; k++) {
-        docs.push(extra.docs[k]!);
-        packed.push(extra.packed[k]!);
+        docs[filled] = extra.docs[k]!;
+        packed[filled++] = extra.packed[k]!;
         if (inHead(extra.packed[k]!)) head++;
       }
     }
-    if (docs.length === before) return;
+    if (filled === before) return;
+    heads[terms.length] = head;
     terms.push(term);
-    starts.push(docs.length);
-    heads.push(head);
+    starts[terms.length] = filled;
   };
   let next = 0;
   for (let id = 0; id < base.terms.size; id++) {
@@ -202,9 +206,9 @@ export function rebuildState(base: IndexState, dead: Uint8Array, added: readonly
     lengths,
     lengthSums: sumLengths(lengths),
     terms: TermTable.fromSorted(terms),
-    starts: Int32Array.from(starts),
-    postingDocs: count <= DOCS_16_BIT ? Uint16Array.from(docs) : Int32Array.from(docs),
-    postingPacked: Uint32Array.from(packed),
-    headCounts: Int32Array.from(heads),
+    starts: starts.slice(0, terms.length + 1),
+    postingDocs: docs.slice(0, filled),
+    postingPacked: packed.slice(0, filled),
+    headCounts: heads.slice(0, terms.length),
   };
 }
