@@ -4,7 +4,8 @@
 //                     SKILL.md), synchronous, nothing kept
 //   write DIR SNAP    build the registry snapshot SNAP with its search index beside it (index built at load)
 //   load DIR SNAP Q   cold start from SNAP, then the first search for the query Q
-// Prints one JSON line: wall-clock ms of the walk or load (and of the first search), RSS after load and after the search.
+// Prints one JSON line: wall-clock and CPU (user + system) ms of the walk or load and of the first search, RSS after load
+// and after the search.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { performance } from "node:perf_hooks";
@@ -32,8 +33,10 @@ function statWalk(root) {
 let out;
 if (mode === "walk") {
   const start = performance.now();
+  const cpuStart = process.cpuUsage();
   const count = statWalk(dir);
-  out = { count, ms: performance.now() - start };
+  const cpu = process.cpuUsage(cpuStart);
+  out = { count, ms: performance.now() - start, cpuMs: (cpu.user + cpu.system) / 1000 };
 } else {
   const { createSkillRegistry, skillsFromDirectory } = await import("../packages/core/dist/index.js");
   if (mode === "write") {
@@ -46,16 +49,30 @@ if (mode === "walk") {
     out = {};
   } else {
     const start = performance.now();
+    const cpuStart = process.cpuUsage();
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)], snapshot: file });
     const ms = performance.now() - start;
+    const loadCpu = process.cpuUsage(cpuStart);
     const count = registry.list().length;
     const rssAfterLoad = rssMiB();
     const searchStart = performance.now();
+    const searchCpuStart = process.cpuUsage();
     const top = registry.search(query, { limit: 5 }).map((result) => result.name);
     const searchMs = performance.now() - searchStart;
+    const searchCpu = process.cpuUsage(searchCpuStart);
     const rssAfterSearch = rssMiB();
     await registry.close();
-    out = { count, ms, searchMs, rssAfterLoad, rssAfterSearch, top };
+    const cpuMs = (usage) => (usage.user + usage.system) / 1000;
+    out = {
+      count,
+      ms,
+      cpuMs: cpuMs(loadCpu),
+      searchMs,
+      searchCpuMs: cpuMs(searchCpu),
+      rssAfterLoad,
+      rssAfterSearch,
+      top,
+    };
   }
 }
 process.stdout.write(`${JSON.stringify({ mode, ...out })}\n`);
