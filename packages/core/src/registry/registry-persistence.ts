@@ -111,9 +111,8 @@ export class RegistryPersistence {
     if (!this.settings.snapshotFile) return;
     this.indexWrite = this.indexWrite
       .then(() => new Promise((done) => setImmediate(done)))
-      .then(async () => {
-        await this.writeIndex(catalog());
-      })
+      .then(() => this.writeIndex(catalog()))
+      .then(() => undefined)
       .catch(() => {});
   }
 
