@@ -9,7 +9,7 @@ import type { SkillSource } from "../sources/skill-source.js";
 import { createCatalogView } from "./catalog-view.js";
 import { readCandidateBody, readCandidateBodySync } from "./load-candidate.js";
 import { RegistryLoader } from "./registry-loader.js";
-import { hasUnsavedAnalyses, RegistryPersistence } from "./registry-persistence.js";
+import { RegistryPersistence } from "./registry-persistence.js";
 import { RegistrySearch } from "./registry-search.js";
 import { buildSnapshot, type RegistrySnapshot } from "./registry-snapshot.js";
 import type {
@@ -225,15 +225,14 @@ export class LayeredSkillRegistry implements SkillRegistry {
       readBody: (entry) => readCandidateBody(entry, this.settings),
       readBodySync: (entry) => readCandidateBodySync(entry, this.settings.maxBytes),
       eagerIndex: this.settings.eagerIndex,
-      storedAnalyses: () => this.persistence.storedAnalyses(),
-      onIndexBuilt: () => this.persistence.persistAnalyses(() => this.loader.current()),
+      readStoredIndex: () => this.persistence.readStoredIndex(),
+      onIndexBuilt: () => this.persistence.persistIndex(() => this.current()),
     });
-    // The search index lives beside the snapshot: rewritten when this load analyzed skills (eager index, reload with
-    // changes), in the background once this load is in place, so a reload does not wait for it.
-    if (next.snapshot.index.built) this.persistence.forgetStoredAnalyses();
     this.loader.commit(pass);
     this.catalog = next.snapshot;
-    if (hasUnsavedAnalyses(pass.cache)) this.persistence.persistAnalyses(() => this.loader.current());
+    // The search index lives beside the snapshot: rewritten when this load changed it (eager index, reload with
+    // changes), in the background once this load is in place, so a reload does not wait for it.
+    if (next.indexChanged) this.persistence.persistIndex(() => this.current());
     const { reread, reused, fromSnapshot, verified } = pass;
     return { ...next.changes, reread, reused, fromSnapshot, verified, version: next.snapshot.version };
   }
@@ -254,7 +253,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
   /** Writes the current state as a snapshot file with its search index beside it (for `buildRegistrySnapshot`). */
   async writeSnapshot(path: string): Promise<number> {
     this.current().index.get();
-    return this.persistence.writeSnapshotTo(path, this.loader.current());
+    return this.persistence.writeSnapshotTo(path, this.loader.current(), this.current());
   }
 
   private current(): RegistrySnapshot {

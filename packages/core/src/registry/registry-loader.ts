@@ -62,10 +62,21 @@ export class RegistryLoader {
     await Promise.all(
       scans.map(async ({ source, scan }) => {
         pass.diagnostics.push(...scan.diagnostics);
-        await mapLimit(scan.candidates, 16, async (candidate) => {
+        // Candidates provably unchanged are taken in one synchronous loop (most of a cold start from a snapshot or a
+        // reload); only the others are read, a bounded number at a time.
+        const toLoad: Array<{ candidate: SkillCandidate; key: string; previous: LoadedCandidate | undefined }> = [];
+        for (const candidate of scan.candidates) {
           const key = candidateCacheKey(source.id, candidate);
           if (candidate.kind === "disk") pass.diskCount++;
-          const entry = await this.reconcile(candidate, source, this.cache.get(key), persisted, key, pass);
+          const previous = this.cache.get(key);
+          const reused = this.reuse(candidate, source, previous, persisted?.entries.get(key), pass);
+          if (reused) {
+            pass.cache.set(key, reused);
+            pass.loaded.push(reused);
+          } else toLoad.push({ candidate, key, previous });
+        }
+        await mapLimit(toLoad, 16, async ({ candidate, key, previous }) => {
+          const entry = await this.reconcile(candidate, source, previous, persisted, key, pass);
           pass.cache.set(key, entry);
           pass.loaded.push(entry);
         });
@@ -79,17 +90,16 @@ export class RegistryLoader {
     this.cache = pass.cache;
   }
 
-  /** One candidate: reused from memory or the snapshot when provably unchanged, else loaded (and counted). */
-  private async reconcile(
+  /** A candidate reused from memory or the snapshot entry when provably unchanged (counted), else undefined. */
+  private reuse(
     candidate: SkillCandidate,
     source: SkillSource,
     previous: LoadedCandidate | undefined,
-    persisted: ReadSnapshot | undefined,
-    key: string,
+    stored: ReadSnapshotEntry | undefined,
     pass: LoaderPass,
-  ): Promise<LoadedCandidate> {
-    const stored = previous ? undefined : persisted?.entries.get(key);
-    if (previous && !previous.racy && sameCandidate(previous, candidate)) {
+  ): LoadedCandidate | undefined {
+    if (previous) {
+      if (previous.racy || !sameCandidate(previous, candidate)) return undefined;
       pass.reused++;
       return previous;
     }
@@ -105,6 +115,19 @@ export class RegistryLoader {
       pass.fromSnapshot++;
       return fromStored(stored, candidate, source);
     }
+    return undefined;
+  }
+
+  /** A candidate `reuse` did not take: loaded (and counted; racily clean ones as verified). */
+  private async reconcile(
+    candidate: SkillCandidate,
+    source: SkillSource,
+    previous: LoadedCandidate | undefined,
+    persisted: ReadSnapshot | undefined,
+    key: string,
+    pass: LoaderPass,
+  ): Promise<LoadedCandidate> {
+    const stored = previous ? undefined : persisted?.entries.get(key);
     const before = previous ?? stored;
     const entry = await loadCandidate(candidate, source, this.settings, before);
     const beforeIdentity = previous?.candidate.kind === "disk" ? previous.candidate.identity : stored?.identity;

@@ -64,6 +64,18 @@ export function indexAnalyzedDocuments(
   return ImmutableSearchIndex.withAnalyzed(base, changes.upsert, changes.remove ?? [], options);
 }
 
+/** Internal (registry persistence): an index over a state already built (restored from a file), nothing analyzed. */
+export function indexFromState(state: IndexState, options: SearchIndexOptions = {}): SearchIndex {
+  return ImmutableSearchIndex.fromState(state, options);
+}
+
+/** Internal (registry persistence): the term statistics of an index built here, for writing them out. */
+export function stateOfIndex(index: SearchIndex): IndexState {
+  if (!(index instanceof ImmutableSearchIndex))
+    throw new TypeError("stateOfIndex: not an index built by createSearchIndex");
+  return ImmutableSearchIndex.stateOf(index);
+}
+
 /** How many candidates each phrasing contributes to the fused ranking (as for embeddings: the lexical top 50). */
 const FUSION_POOL = 50;
 
@@ -81,6 +93,14 @@ class ImmutableSearchIndex implements SearchIndex {
     return new ImmutableSearchIndex(applyChanges(state, remove, upsert), resolved);
   }
 
+  static fromState(state: IndexState, options: SearchIndexOptions): SearchIndex {
+    return new ImmutableSearchIndex(state, resolveSearchIndexOptions(options));
+  }
+
+  static stateOf(index: ImmutableSearchIndex): IndexState {
+    return index.#state;
+  }
+
   readonly #state: IndexState;
   readonly #options: ResolvedSearchIndexOptions;
 
@@ -90,7 +110,7 @@ class ImmutableSearchIndex implements SearchIndex {
   }
 
   get size(): number {
-    return this.#state.docs.size;
+    return this.#state.count;
   }
 
   get confidenceThreshold(): number {
@@ -135,12 +155,10 @@ class ImmutableSearchIndex implements SearchIndex {
     const ranking = rankDocuments(this.#state, slots, this.#options.ranking, limit)
       .filter(({ score }) => score > 0)
       .slice(0, limit)
-      .map(({ document, score }) => ({
-        name: document.name,
-        score,
-        path: document.path,
-        description: document.description,
-      }));
+      .map(({ id, score }) => {
+        const { name, path, description } = this.#state.docs.detailOf(id);
+        return { name, score, path, description };
+      });
     return { ranking, unknownWord: hasUnknownWord(slots, this.#state) };
   }
 
