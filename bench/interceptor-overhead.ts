@@ -38,7 +38,17 @@ async function run(
   model._generate = async (...args) => {
     times.push(performance.now());
     model.calls.length = 0; // keep memory flat: the recording is not needed here
-    return original(...args);
+    // unique reply and call ids for both agents: the recording model repeats them (as the worst endpoints do), which
+    // only the skills runtime settles; without it the agent without skills would replace its replies and stop
+    const result = await original(...args);
+    const reply = result.generations[0]!.message as AIMessage;
+    const step = times.length;
+    result.generations[0]!.message = new AIMessage({
+      id: `reply-${step}`,
+      content: reply.content,
+      tool_calls: (reply.tool_calls ?? []).map((call, index) => ({ ...call, id: `call-${step}-${index}` })),
+    });
+    return result;
   };
   const agent = buildAgent(
     kind,

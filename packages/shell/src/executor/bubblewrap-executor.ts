@@ -10,6 +10,7 @@ import { ptyCommand } from "./pty-command.js";
 import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 import { bashCommand } from "./bash-command.js";
 import { startInCommandCgroup } from "./command-cgroup.js";
+import { createArmedLauncher } from "./armed-launcher.js";
 import {
   deniedProgramPaths,
   findExecEnforcementHelpers,
@@ -162,15 +163,24 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       args: rest,
       cwd: request.workspaceDir,
       env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId },
+      // the sandbox's PID namespace: when bwrap exits, the kernel has already ended every process of the command
+      contained: true,
     };
   };
   const limits = options.limits;
+  // commands start in their cgroup through a launcher armed ahead (no move on their path); see armed-launcher.ts
+  const bashPath = resolveExecutable("bash");
+  const launcher =
+    limits?.cgroups && !helpers && bashPath
+      ? createArmedLauncher({ bashPath, host: limits.cgroups, limits })
+      : undefined;
   const launch = (request: ExecutionRequest, repositories: RepositoryBinds) =>
-    limits
+    launcher?.launch(spec(request, [], repositories), request) ??
+    (limits
       ? startInCommandCgroup(limits.cgroups, limits, request.runId, true, (prefix) =>
           spawnCommand(spec(request, prefix, repositories), request),
         )
-      : spawnCommand(spec(request, [], repositories), request);
+      : spawnCommand(spec(request, [], repositories), request));
   const start = (request: ExecutionRequest) => {
     const repositories = repositoryBinds(request, repository);
     try {

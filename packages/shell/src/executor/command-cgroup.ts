@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RunningCommand } from "./executor-types.js";
 
@@ -31,6 +32,11 @@ export interface CommandCgroup {
   joinPrefix: string[];
   /** Moves `pid` and every process it started into the group; false when that could not be made complete. */
   adopt(pid: number): boolean;
+  /**
+   * Moves one process that starts nothing meanwhile (a launcher waiting for its command) into the group, off the
+   * event loop: the kernel makes a move wait for an RCU grace period (~10 ms here), which this keeps off the command.
+   */
+  join(pid: number): Promise<boolean>;
   /** Kills what is left in the group and removes it. */
   release(): Promise<void>;
 }
@@ -299,6 +305,14 @@ export function openCommandCgroup(
   return {
     joinPrefix: ["/bin/sh", "-c", JOIN_SCRIPT, "skillgraph-cgroup", ...procs, "--"],
     adopt: (pid) => adoptTree(procs, pid),
+    join: async (pid) => {
+      try {
+        for (const file of procs) await writeFile(file, String(pid));
+        return true;
+      } catch {
+        return false;
+      }
+    },
     release: async () => {
       for (const folder of [...made].reverse()) await killAndRemove(folder, host.version === 2);
     },
