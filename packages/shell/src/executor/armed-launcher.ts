@@ -129,13 +129,13 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     };
     child.once("exit", entry.onIdleExit);
     armed = entry;
-    void group.join(child.pid).then((joined) => {
-      if (joined) entry.ready = true;
+    void (async () => {
+      if (await group.join(child.pid as number)) entry.ready = true;
       else {
         disabled = true;
         discard(entry);
       }
-    });
+    })();
   };
 
   arm();
