@@ -38,7 +38,8 @@ const PROBE = `mapfile -d '' -t a < <(printf 'x\\0y\\0') && [ "\${a[-1]}" = y ] 
 interface Armed {
   child: ChildProcessWithoutNullStreams;
   group: CommandCgroup;
-  ready: boolean;
+  /** Settles once the move into the group is done: true when it is in. */
+  joined: Promise<boolean>;
   untrack: () => void;
   onIdleExit: () => void;
 }
@@ -50,7 +51,7 @@ export interface ArmedLauncherOptions {
   limits: { memoryBytes: number; processes: number };
 }
 
-/** Starts commands through launchers armed ahead; `launch` answers undefined when none is ready (start it as before). */
+/** Starts commands through launchers armed ahead; `launch` answers undefined when none is armed (start it as before). */
 export interface ArmedLauncher {
   launch(spec: SpawnSpec, request: ExecutionRequest): RunningCommand | undefined;
 }
@@ -119,7 +120,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     const entry: Armed = {
       child,
       group,
-      ready: false,
+      joined: group.join(child.pid),
       untrack: trackGroup(child.pid),
       // a launcher that ends before its command came (killed from outside): stop arming rather than respawn in a loop
       onIdleExit: () => {
@@ -130,11 +131,9 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     child.once("exit", entry.onIdleExit);
     armed = entry;
     void (async () => {
-      if (await group.join(child.pid as number)) entry.ready = true;
-      else {
-        disabled = true;
-        discard(entry);
-      }
+      if (await entry.joined) return;
+      disabled = true;
+      if (armed === entry) discard(entry);
     })();
   };
 
@@ -142,7 +141,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
   return {
     launch(spec, request) {
       const entry = armed;
-      if (!entry?.ready || entry.child.exitCode !== null || entry.child.signalCode !== null) return undefined;
+      if (!entry || entry.child.exitCode !== null || entry.child.signalCode !== null) return undefined;
       const env = Object.entries(spec.env).map(([name, value]) => `${name}=${value}`);
       const input = [spec.cwd, String(env.length), ...env, spec.file, ...spec.args, END];
       if (input.some((part) => part.includes("\0"))) return undefined;
@@ -150,7 +149,13 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       armed = undefined;
       entry.child.removeListener("exit", entry.onIdleExit);
       holdLoop(entry.child, true);
-      (entry.child.stdio[3] as unknown as Writable).end(`${input.join("\0")}\0`);
+      // a launcher taken before its move finished: the command is handed over once it is in its group (never outside:
+      // if the move failed, the launcher gets no command and exits 125)
+      const control = entry.child.stdio[3] as unknown as Writable;
+      void (async () => {
+        const joined = await entry.joined;
+        control.end(joined ? `${input.join("\0")}\0` : undefined);
+      })();
       const running = superviseCommand(entry.child, request, { started, contained: spec.contained });
       void running.result.finally(() => {
         entry.untrack();

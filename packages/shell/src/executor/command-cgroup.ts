@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RunningCommand } from "./executor-types.js";
 
@@ -239,20 +239,21 @@ export function detectCgroupHost(): CgroupHost | { unavailable: string } {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Kills what is left in a group and removes it, off the event loop (removing a group can take the kernel ms). */
 async function killAndRemove(folder: string, useKillFile: boolean): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     try {
       if (useKillFile && existsSync(path.join(folder, "cgroup.kill")))
-        writeFileSync(path.join(folder, "cgroup.kill"), "1");
+        await writeFile(path.join(folder, "cgroup.kill"), "1");
       else
-        for (const pid of readFileSync(path.join(folder, "cgroup.procs"), "utf8").split("\n").filter(Boolean)) {
+        for (const pid of (await readFile(path.join(folder, "cgroup.procs"), "utf8")).split("\n").filter(Boolean)) {
           try {
             process.kill(Number(pid), "SIGKILL");
           } catch {
             // already gone
           }
         }
-      rmdirSync(folder);
+      await rmdir(folder);
       live.delete(folder);
       return;
     } catch (error) {
