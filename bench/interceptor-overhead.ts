@@ -94,8 +94,9 @@ for (const kind of ["middleware", "interceptor"] as const) {
       runWithSkillsMs: round(median(withTotals), 1),
       runWithoutSkillsMs: round(median(withoutTotals), 1),
     };
+    const met = median(perCall) <= 0.5 ? "MET" : "NOT MET";
     console.log(
-      `${key.padEnd(32)} overhead/call ${round(median(perCall), 3)} ms (excl. first ${round(median(perCallSteady), 3)} ms); run with ${round(median(withTotals), 0)} ms, without ${round(median(withoutTotals), 0)} ms`,
+      `${key.padEnd(32)} overhead/call ${round(median(perCall), 3)} ms (excl. first ${round(median(perCallSteady), 3)} ms; goal <= 0.5 ms over the same agent without skills: ${met}); run with ${round(median(withTotals), 0)} ms, without ${round(median(withoutTotals), 0)} ms`,
     );
   }
 }
