@@ -79,22 +79,32 @@ describe.skipIf(!canSandbox || !limits?.cgroups || "unavailable" in host)(
       expect(present()).toEqual([]);
     });
 
-    it("gives the command the same stdin, output, exit status, environment and folder as a direct start", async () => {
+    it("gives the command the same stdin, output, exit status, environment, folder and rlimits as a direct start", async () => {
       const { cgroups: _cgroups, ...withoutGroups } = limits!;
       const direct = createBubblewrapExecutor({ limits: withoutGroups });
       const armed = withGroups();
       await pause(200);
-      const script = 'read line; echo "in:$line"; echo "env:$GREETING"; pwd; echo oops >&2; exit 7';
+      // the launcher sets the rlimits with bash's ulimit instead of prlimit: /proc/self/limits must read the same
+      const script =
+        'read line; echo "in:$line"; echo "env:$GREETING"; pwd; cat /proc/self/limits; echo oops >&2; exit 7';
       const outcomes = [];
       for (const executor of [direct, armed]) {
         const running = executor.start(request(["/bin/sh", "-c", script]));
+        // the armed executor's command came through its launcher
+        expect(groupOf(running.pid).includes("-launch-")).toBe(executor === armed);
         running.write("a line\n");
         running.closeStdin();
         const { exitCode, signal, stdout, stderr, timedOut } = await running.result;
         outcomes.push({ exitCode, signal, stdout, stderr, timedOut });
       }
       expect(outcomes[1]).toEqual(outcomes[0]);
-      expect(outcomes[1]).toMatchObject({ exitCode: 7, stdout: "in:a line\nenv:hello there\n/workspace\n" });
+      expect(outcomes[1]).toMatchObject({
+        exitCode: 7,
+        stdout: expect.stringMatching(/^in:a line\nenv:hello there\n\/workspace\n/),
+      });
+      expect(outcomes[1]!.stdout).toMatch(
+        new RegExp(`Max data size\\s+${limits!.memoryBytes}\\s+${limits!.memoryBytes}\\s+bytes`),
+      );
     });
 
     it("still times a command out and kills its tree", async () => {

@@ -2,6 +2,7 @@ import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:chil
 import { randomUUID } from "node:crypto";
 import type { Writable } from "node:stream";
 import { openCommandCgroup, type CgroupHost, type CommandCgroup } from "./command-cgroup.js";
+import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 import type { ExecutionRequest, RunningCommand } from "./executor-types.js";
 import { RUN_MARKER_ENV, trackGroup } from "./process-tree.js";
 import { superviseCommand, type SpawnSpec } from "./spawn-command.js";
@@ -11,8 +12,8 @@ import { superviseCommand, type SpawnSpec } from "./spawn-command.js";
  * wait for an RCU grace period (about 10 ms on this kind of machine, cgroup v1 and v2 alike), and a process forked by
  * one already inside is born inside. So the next command's launcher is started ahead: a `bash` waiting on a pipe,
  * moved (off the event loop) into a fresh group with the command's limits while the previous command runs. When the
- * command comes, its cwd, environment and argv (`prlimit … bwrap …`) are written to the pipe and the launcher execs
- * it: same pid, same process group, same parent (so `--die-with-parent` still points at this process), already in
+ * command comes, its cwd, environment and argv (`bwrap …`) are written to the pipe, and the launcher sets the rlimits
+ * (as `prlimit` would) and execs it: same pid, same process group, same parent (so `--die-with-parent` still points at this process), already in
  * its group before it forks anything. bwrap, not bash, then execs the user's command, so how a program is found and
  * started inside the sandbox does not change. The group is still one per command: made for the launcher, removed
  * when its command ends.
@@ -21,16 +22,35 @@ import { superviseCommand, type SpawnSpec } from "./spawn-command.js";
 /** Last element of the launcher's input: input cut short (this process died while writing) runs nothing. */
 const END = "skillgraph-launch-end";
 
-/** Reads `cwd, n, n × NAME=VALUE, argv…, END` (NUL-separated) from fd 3, then execs the argv there with that environment. */
-const SCRIPT = [
-  `mapfile -d '' -t a <&3 && [ "\${#a[@]}" -gt 3 ] && [ "\${a[-1]}" = ${END} ] || exit 125`,
-  "exec 3<&-",
-  "unset 'a[-1]'",
-  'cd -- "${a[0]}" || exit 125',
-  "n=${a[1]}",
-  'for ((i = 2; i < n + 2; i++)); do export "${a[i]}"; done',
-  'exec "${a[@]:n+2}"',
-].join("\n");
+/**
+ * Reads `cwd, n, n × NAME=VALUE, argv…, END` (NUL-separated) from fd 3, then execs the argv there with that
+ * environment, after setting the resource limits `prlimit` would have set (bash's `ulimit` sets soft and hard alike).
+ */
+function launcherScript(limits: CommandLimits): string {
+  const kib = (bytes: number) => String(bytes / 1024);
+  const ulimit = [
+    `ulimit -d ${kib(limits.memoryBytes)}`,
+    `ulimit -u ${limits.processes}`,
+    `ulimit -f ${kib(limits.fileSizeBytes)}`,
+    `ulimit -n ${limits.openFiles}`,
+    "ulimit -c 0",
+  ].join(" && ");
+  return [
+    `mapfile -d '' -t a <&3 && [ "\${#a[@]}" -gt 3 ] && [ "\${a[-1]}" = ${END} ] || exit 125`,
+    "exec 3<&-",
+    "unset 'a[-1]'",
+    'cd -- "${a[0]}" || exit 125',
+    "n=${a[1]}",
+    'for ((i = 2; i < n + 2; i++)); do export "${a[i]}"; done',
+    `${ulimit} || exit 125`,
+    'exec "${a[@]:n+2}"',
+  ].join("\n");
+}
+
+/** Whether bash's `ulimit` (KiB for data and file size) can set exactly what `prlimit` sets in bytes. */
+function ulimitExact(limits: CommandLimits): boolean {
+  return [limits.memoryBytes, limits.fileSizeBytes].every((bytes) => Number.isSafeInteger(bytes) && bytes % 1024 === 0);
+}
 
 /** The bash features the launcher needs (mapfile -d, negative indices), checked once per bash. */
 const PROBE = `mapfile -d '' -t a < <(printf 'x\\0y\\0') && [ "\${a[-1]}" = y ] && unset 'a[-1]' && [ "\${#a[@]}" = 1 ]`;
@@ -48,7 +68,8 @@ interface Armed {
 export interface ArmedLauncherOptions {
   bashPath: string;
   host: CgroupHost;
-  limits: { memoryBytes: number; processes: number };
+  /** The executor's limits: the launcher sets the rlimits itself, so the argv's `prlimit …` prefix is dropped. */
+  limits: CommandLimits;
 }
 
 /** Starts commands through launchers armed ahead; `launch` answers undefined when none is armed (start it as before). */
@@ -82,7 +103,9 @@ function holdLoop(child: ChildProcessWithoutNullStreams, hold: boolean): void {
  * every command as before).
  */
 export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLauncher | undefined {
-  if (!bashCanLaunch(options.bashPath)) return undefined;
+  if (!ulimitExact(options.limits) || !bashCanLaunch(options.bashPath)) return undefined;
+  const script = launcherScript(options.limits);
+  const prefix = limitsPrefix(options.limits);
   let armed: Armed | undefined;
   let disabled = false;
 
@@ -104,7 +127,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       disabled = true;
       return;
     }
-    const child = spawn(options.bashPath, ["--noprofile", "--norc", "-c", SCRIPT, "skillgraph-launch"], {
+    const child = spawn(options.bashPath, ["--noprofile", "--norc", "-c", script, "skillgraph-launch"], {
       cwd: "/",
       env: { PATH: "/usr/bin:/bin", [RUN_MARKER_ENV]: `launcher-${process.pid}` },
       detached: true,
@@ -143,7 +166,10 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       const entry = armed;
       if (!entry || entry.child.exitCode !== null || entry.child.signalCode !== null) return undefined;
       const env = Object.entries(spec.env).map(([name, value]) => `${name}=${value}`);
-      const input = [spec.cwd, String(env.length), ...env, spec.file, ...spec.args, END];
+      const argv = [spec.file, ...spec.args];
+      // the limits are set by the launcher: one exec (prlimit's) less on the command's path
+      if (!prefix.every((part, index) => argv[index] === part)) return undefined;
+      const input = [spec.cwd, String(env.length), ...env, ...argv.slice(prefix.length), END];
       if (input.some((part) => part.includes("\0"))) return undefined;
       const started = performance.now();
       armed = undefined;
