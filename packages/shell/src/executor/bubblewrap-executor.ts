@@ -10,6 +10,7 @@ import { ptyCommand } from "./pty-command.js";
 import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 import { bashCommand } from "./bash-command.js";
 import { startInCommandCgroup } from "./command-cgroup.js";
+import { createArmedLauncher } from "./armed-launcher.js";
 import {
   deniedProgramPaths,
   findExecEnforcementHelpers,
@@ -192,9 +193,17 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId },
       sandbox,
       guard,
+      // the sandbox's PID namespace: when bwrap exits, the kernel has already ended every process of the command
+      contained: true,
     };
   };
   const limits = options.limits;
+  // commands start in their cgroup through a launcher armed ahead (no move on their path); see armed-launcher.ts
+  const bashPath = resolveExecutable("bash");
+  const launcher =
+    limits?.cgroups && !helpers && bashPath
+      ? createArmedLauncher({ bashPath, host: limits.cgroups, limits })
+      : undefined;
   const spawnWithGates = (
     request: ExecutionRequest,
     prefix: readonly string[],
@@ -215,11 +224,12 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     return withBrokeredStarts(spawnCommand(built, request), broker);
   };
   const launch = (request: ExecutionRequest, repositories: RepositoryBinds, gates?: CallGates) =>
-    limits
+    (gates ? undefined : launcher?.launch(spec(request, [], repositories), request)) ??
+    (limits
       ? startInCommandCgroup(limits.cgroups, limits, request.runId, true, (prefix) =>
           spawnWithGates(request, prefix, repositories, gates),
         )
-      : spawnWithGates(request, [], repositories, gates);
+      : spawnWithGates(request, [], repositories, gates));
   const start = (request: ExecutionRequest, repositories = repositoryBinds(request, repository)) => {
     const gates =
       helpers && request.execRules && request.execRules.programs.length > 0
