@@ -1,4 +1,5 @@
 // Where `skillgraph chat` writes sessions and `skillgraph sessions` reads them: one rule for both commands.
+import { stringFlag } from "./flag-table.js";
 
 /** Where sessions live unless `--checkpoint`, an agent file or `SKILLGRAPH_CHECKPOINT` says otherwise. */
 export const DEFAULT_SESSIONS_URL = "sqlite:.skillgraph/sessions.db";
@@ -9,6 +10,9 @@ export const SESSIONS_URL_HELP = {
   description: "where sessions live: sqlite:FILE, postgres://..., memory:",
   default: `$SKILLGRAPH_CHECKPOINT or ${DEFAULT_SESSIONS_URL}`,
 } as const;
+
+/** `--checkpoint URL`, the same flag in both commands' tables. */
+export const CHECKPOINT_FLAG = stringFlag("URL", SESSIONS_URL_HELP.description, { default: SESSIONS_URL_HELP.default });
 
 /**
  * The checkpointer URL of a command: `--checkpoint`, else the agent file's `checkpointer`, else
