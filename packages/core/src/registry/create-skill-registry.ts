@@ -48,7 +48,7 @@ export interface SkillRegistryOptions {
    */
   snapshot?: boolean | string;
   /**
-   * Watch folder sources and reload on change (recursive `fs.watch`, debounced; sources that cannot be watched are
+   * Watch folder sources and reload on change (one non-recursive `fs.watch` per folder, debounced; sources that cannot be watched are
    * polled by stat). `close()` stops it. @default false
    */
   watch?: boolean | { debounceMs?: number; pollMs?: number };
