@@ -2,6 +2,7 @@
 // that checks and types the options are all generated from it, so adding a flag is adding one line to the table.
 import { parseArgs } from "node:util";
 import { z } from "zod";
+import { checkedOptions } from "./checked-options.js";
 import type { OptionHelp } from "./output/command-help.js";
 
 /** One flag of a command: how it is read, how help shows it, and the schema that checks its value. */
@@ -16,6 +17,8 @@ export interface FlagSpec<Schema extends z.ZodType = z.ZodType> {
   description: string;
   /** Shown as "(default: ...)" in help; omit when there is none. */
   default?: string;
+  /** Shown without brackets in the usage line (the schema refuses a missing value). */
+  required?: boolean;
   /** Checks and types the value (with its default inside). */
   schema: Schema;
 }
@@ -24,7 +27,7 @@ export interface FlagSpec<Schema extends z.ZodType = z.ZodType> {
 export type FlagTable = Record<string, FlagSpec>;
 
 /** What a flag's help shows besides its description. */
-type HelpExtras = Pick<FlagSpec, "short" | "default">;
+type HelpExtras = Pick<FlagSpec, "short" | "default" | "required">;
 
 /** An on/off flag: false unless given. */
 export function booleanFlag(description: string, extras: HelpExtras = {}) {
@@ -103,6 +106,19 @@ export function flagsSchema<Table extends FlagTable>(
   return z.object(shape) as z.ZodObject<{ [K in keyof Table]: Table[K]["schema"] }>;
 }
 
+/**
+ * Reads and checks a command's arguments with its table: the typed options (defaults filled in) and the positional
+ * arguments. Unknown flags are refused by parseArgs, bad values with a UsageError carrying the schema's message.
+ */
+export function parseFlags<Table extends FlagTable>(
+  table: Table,
+  args: string[],
+  { positionals = false }: { positionals?: boolean } = {},
+): { options: z.output<ReturnType<typeof flagsSchema<Table>>>; positionals: string[] } {
+  const read = readFlags(table, args, { positionals });
+  return { options: checkedOptions(flagsSchema(table), read.values), positionals: read.positionals };
+}
+
 /** How one flag is written in help: `-p, --prompt TEXT`. */
 function flagsText(key: string, spec: FlagSpec): string {
   return `${spec.short ? `-${spec.short}, ` : ""}--${flagName(key)}${spec.value ? ` ${spec.value}` : ""}`;
@@ -124,7 +140,7 @@ export function flagsUsage(command: string, table: FlagTable, positionals = ""):
       spec.short && spec.value
         ? `-${spec.short} ${spec.value}`
         : `--${flagName(key)}${spec.value ? ` ${spec.value}` : ""}`;
-    return `[${written}]${spec.multiple ? "..." : ""}`;
+    return `${spec.required ? written : `[${written}]`}${spec.multiple ? "..." : ""}`;
   });
   return [`skillgraph ${command}`, ...(positionals ? [positionals] : []), ...flags].join(" ");
 }
