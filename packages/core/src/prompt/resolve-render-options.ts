@@ -40,7 +40,7 @@ const formatError = (issue: { input?: unknown }) =>
   `must be "xml", "markdown" or a template object, got ${JSON.stringify(issue.input)}`;
 
 /** The render options as one schema, defaults inside (the character budget's default depends on both limits). */
-const renderOptionsSchema = z.object({
+export const renderOptionsSchema = z.object({
   format: z
     .union([z.literal("xml"), z.literal("markdown"), promptTemplateSchema], { error: formatError })
     .default("xml"),
