@@ -155,7 +155,7 @@ export const shellHookOptionsSchema = z
        * bounds each thread's artifacts in a `BaseStore` (default 64 MiB and 256 versions). `alwaysSave: true` saves
        * every call's reported files, whether or not the call asked (trpc-agent-go's force-save).
        */
-      artifacts: artifactOptionsSchema.optional(),
+      artifacts: artifactOptionsSchema.prefault({}),
       /**
        * Per-skill environments: a skill with a `requirements.txt` (or `scripts/requirements.txt`) gets a Python venv of
        * its own, outside its read-only folder, cached by content, used by `run_skill_script` (first on PATH). The
@@ -165,7 +165,7 @@ export const shellHookOptionsSchema = z
        */
       skillEnvironments: z
         .union([z.literal(false), skillEnvironmentOptionsSchema], { error: "must be false or an object" })
-        .default({}),
+        .prefault({}),
       /**
        * Host folders a call may copy files from with `host://<name>/<path>` inputs, by name (e.g.
        * `{ data: "/srv/data" }`). Read-only: files are copied into the workspace through the confined, no-follow walk;
@@ -190,7 +190,7 @@ export const shellHookOptionsSchema = z
           },
           { error: "must be an object" },
         )
-        .default({ maxFiles: 20, maxFileBytes: 1_048_576, inlineTextBytes: 16_384 }),
+        .prefault({}),
       /** Interactive sessions (start with `interactive: true`, then write/poll/kill). @default { maxPerThread: 4 } */
       sessions: z
         .union(
@@ -203,7 +203,7 @@ export const shellHookOptionsSchema = z
           ],
           { error: "must be false or an object" },
         )
-        .default({ maxPerThread: 4, maxUnreadBytes: 65_536 }),
+        .prefault({}),
       /** Tools visible whatever skills are loaded: `true` = all. @default false (visible when a loaded skill asks for them) */
       alwaysVisible: z
         .union([z.boolean(), z.array(shellToolNameSchema)], {
@@ -233,7 +233,9 @@ export const shellHookOptionsSchema = z
         input: options.maxTimeoutMs,
         message: `must be at least timeoutMs (${options.timeoutMs})`,
       });
-  });
+  })
+  // The one default that depends on another option: the largest timeout a call may ask for.
+  .transform((options) => ({ ...options, maxTimeoutMs: options.maxTimeoutMs ?? Math.max(600_000, options.timeoutMs) }));
 
 function hostInputsMessage(): string {
   return "must map a plain name (letters, digits, '.', '_', '-') to an absolute folder";
