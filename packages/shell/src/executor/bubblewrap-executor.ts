@@ -24,6 +24,7 @@ import {
 import type { VisibleFolder } from "./program-index.js";
 import { callGates, startExecBroker, type CallGates } from "./exec-broker.js";
 import { withBrokeredStarts } from "./brokered-command.js";
+import { gatedCopiesFolder } from "./gated-program-copies.js";
 import {
   parseRepositoryOptions,
   type RepositoryOptions,
@@ -122,6 +123,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   const helpers = options.execEnforcement ? findExecEnforcementHelpers(bwrapPath) : undefined;
   if (helpers && (options.probe ?? true)) probeExecGuard(bwrapPath, baseArgs, helpers);
   if (helpers) warmProgramIndex(systemExecRoots(options));
+  if (helpers) gatedCopiesFolder(bwrapPath);
   const repository = parseRepositoryOptions(options.repository);
   const spec = (
     request: ExecutionRequest,

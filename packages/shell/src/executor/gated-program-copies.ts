@@ -17,6 +17,7 @@ import {
   constants,
 } from "node:fs";
 import os from "node:os";
+import { BubblewrapUnavailableError } from "../errors/bubblewrap-unavailable-error.js";
 import path from "node:path";
 
 /** A private copy of one program file. */
@@ -61,8 +62,13 @@ function sweepStale(parent: string): void {
   }
 }
 
-/** A 0700 folder for the copies on a mount that allows running them: the user's cache folder, else the temp folder. */
-function copiesFolder(): string {
+/**
+ * A 0700 folder for the copies on a mount that allows running them: the user's cache folder, else the temp folder.
+ * Called when an enforcing executor is created, so a host where neither works fails then, not at a command.
+ * @param bwrapPath for the error
+ * @throws BubblewrapUnavailableError when no such folder can be made
+ */
+export function gatedCopiesFolder(bwrapPath: string): string {
   if (folder) return folder;
   const cache = process.env.XDG_CACHE_HOME || path.join(os.homedir(), ".cache");
   for (const parent of [path.join(cache, "skillgraph"), os.tmpdir()]) {
@@ -77,9 +83,11 @@ function copiesFolder(): string {
     }
   }
   if (!folder)
-    throw new Error(
-      "exec enforcement: no folder on an exec-allowed mount for the gated programs' copies (the cache and temp folders are noexec or not writable)",
-    );
+    throw new BubblewrapUnavailableError({
+      bwrapPath,
+      message:
+        "exec enforcement: no folder on an exec-allowed mount for the gated programs' copies (the cache and temp folders are noexec or not writable)",
+    });
   const made = folder;
   process.once("exit", () => rmSync(made, { recursive: true, force: true }));
   return made;
@@ -96,7 +104,7 @@ export function gatedProgramCopy(hostFile: string): GatedProgramCopy {
     const key = `${stat.dev}:${stat.ino}:${stat.size}:${stat.ctimeMs}`;
     const known = copies.get(key);
     if (known) return known;
-    const target = path.join(copiesFolder(), `${copies.size}-${path.basename(hostFile)}`);
+    const target = path.join(gatedCopiesFolder("bwrap"), `${copies.size}-${path.basename(hostFile)}`);
     const out = openSync(target, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
     let script = false;
     try {

@@ -16,6 +16,7 @@ describe("the shell hook's options schema", () => {
     expect(options.artifacts).toEqual({
       maxBytes: 8 * 1024 * 1024,
       quota: { maxBytesPerThread: 64 * 1024 ** 2, maxVersionsPerThread: 256 },
+      alwaysSave: false,
     });
   });
 

@@ -42,8 +42,11 @@ export interface ExecTimeRules {
 
 /** A program start, once refused, as the call's result reports it. */
 export interface RefusedStart {
+  /** argv as the program was started (argv[0] as the caller chose it). */
   argv: string[];
+  /** Why it was refused (also printed to the command's stderr). */
   reason: string;
+  /** True when an approval rule (not a deny rule) stopped it. */
   needsApproval: boolean;
 }
 
