@@ -116,7 +116,12 @@ const savers: Array<{
 ];
 
 describe.each(savers)("a turn retried after a crash at any write ($name)", (backend) => {
-  it.skipIf(backend.skip !== undefined).each(["interceptor", "middleware"] as const)("%s", async (shape) => {
+  // The retry runs with LangGraph's default durability, or with "exit" (one write when the run ends), as a fleet
+  // worker runs a taken-over thread's first turn.
+  const cases = (["interceptor", "middleware"] as const).flatMap((shape) =>
+    (["async", "exit"] as const).map((durability) => ({ shape, durability })),
+  );
+  it.skipIf(backend.skip !== undefined).each(cases)("$shape, retried with durability $durability", async ({ shape, durability }) => {
     const saver = await backend.open();
     try {
       // the run without a fault, counting the second turn's writes
@@ -154,7 +159,8 @@ describe.each(savers)("a turn retried after a crash at any write ($name)", (back
           );
           if (failed) crashed++;
           // the client retries the same turn in a new process
-          const retried = await runTurnOnce(build(shape, saver), input, threadConfig);
+          const retryConfig = { ...threadConfig, durability }; // LangGraph's config field
+          const retried = await runTurnOnce(build(shape, saver), input, retryConfig);
           expect(retried.status.state, `${fault} write ${failAt}`).toBe("answered");
           expect(await history(shape, saver, threadId), `${fault} write ${failAt}`).toEqual(expected);
           // and once more: answered, nothing runs
