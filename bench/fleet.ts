@@ -52,7 +52,8 @@ const MODES = {
 type Mode = keyof typeof MODES;
 const modesGiven = process.argv.find((arg) => arg.startsWith("--modes="))?.slice("--modes=".length);
 const modes = (modesGiven ? modesGiven.split(",") : Object.keys(MODES)) as Mode[];
-for (const mode of modes) if (!(mode in MODES)) throw new Error(`unknown mode '${mode}' (${Object.keys(MODES).join(", ")})`);
+for (const mode of modes)
+  if (!(mode in MODES)) throw new Error(`unknown mode '${mode}' (${Object.keys(MODES).join(", ")})`);
 const loads = () => loadavg().map((value) => Number(value.toFixed(1)));
 
 /** One run of the scenario on a fresh server, in one of the modes. */

@@ -264,7 +264,7 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
       const key = lastError.split(/[:\s]/).find(Boolean) ?? "?";
       errorsSeen[key] = (errorsSeen[key] ?? 0) + 1;
       // a process that died is not asked again: the next one is, at once on the fast path
-      if (!(options.fastTakeover && lastError.startsWith("process gone") && routeOf(thread) !== worker)) 
+      if (!(options.fastTakeover && lastError.startsWith("process gone") && routeOf(thread) !== worker))
         await new Promise((resolve) => setTimeout(resolve, 250));
     }
     unanswered.push({ thread, id, lastError });

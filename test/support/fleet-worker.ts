@@ -63,10 +63,13 @@ const storeSchema = storeTarget.searchParams.get("schema") ?? "public";
 storeTarget.searchParams.delete("schema");
 const store = guardPostgresPool(PostgresStore.fromConnString(storeTarget.toString(), { schema: storeSchema }));
 // Opened first: a worker restarted while PostgreSQL restarts waits here for the server (startupRetryMs, bounded).
-const saver = withPruning(await createCheckpointer(checkpointUrl, { startupRetryMs: 45_000, reservedConnections: fast ? 3 : 0 }), {
-  keepLast: 10,
-  onWrite: { every: 4 },
-});
+const saver = withPruning(
+  await createCheckpointer(checkpointUrl, { startupRetryMs: 45_000, reservedConnections: fast ? 3 : 0 }),
+  {
+    keepLast: 10,
+    onWrite: { every: 4 },
+  },
+);
 /**
  * A worker restarted while PostgreSQL itself restarts (57P03 "the database system is shutting down", refused
  * connections) retries opening the skill store for a bounded time, as a process supervisor would (createCheckpointer
@@ -156,17 +159,19 @@ async function turn(threadId: string, id: string, marked: boolean): Promise<void
     const run = () => {
       runAt = Date.now();
       tracer.take(threadId);
-      return tracer.within(threadId, () => runTurnOnce(
-        entry.agent as unknown as TurnGraph,
-        { messages: [new HumanMessage({ id, content: `turn ${id}` })] },
-        {
-          configurable: { thread_id: threadId },
-          callbacks: tracer.callbacks(threadId),
-          // A resumed turn writes its checkpoint once, when it ends, instead of after every step: fewer round trips
-          // on the takeover path (killed again part-way, it runs again from the last checkpoint stored).
-          ...(priority === "resumed" && fast ? { durability: "exit" as const } : {}),
-        },
-      ));
+      return tracer.within(threadId, () =>
+        runTurnOnce(
+          entry.agent as unknown as TurnGraph,
+          { messages: [new HumanMessage({ id, content: `turn ${id}` })] },
+          {
+            configurable: { thread_id: threadId },
+            callbacks: tracer.callbacks(threadId),
+            // A resumed turn writes its checkpoint once, when it ends, instead of after every step: fewer round trips
+            // on the takeover path (killed again part-way, it runs again from the last checkpoint stored).
+            ...(priority === "resumed" && fast ? { durability: "exit" as const } : {}),
+          },
+        ),
+      );
     };
     const result = await (scheduler ? scheduler.run(run, { priority }) : run());
     const reply = result.status.state === "answered" ? String(result.status.reply.content) : "";
