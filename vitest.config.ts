@@ -1,7 +1,9 @@
 import { defineConfig } from "vitest/config";
 
-// Two projects: `unit` (fast, no external services) and `int` (*.int.test.ts: PostgreSQL, bubblewrap, child processes, HTTP).
-// The README's test command runs both; `pnpm test:fast` runs only the unit project.
+// Three projects: `unit` (fast, no external services), `int` (*.int.test.ts: PostgreSQL, bubblewrap, child processes,
+// HTTP) and `types` (*.test-d.ts: type-level tests of the public API, checked by the compiler, nothing run).
+// The README's test command runs all three; `pnpm test:fast` runs only the unit project, `pnpm test:changed` the tests
+// of the files changed since the last commit.
 const shared = {
   resolve: { conditions: ["@skillgraph/source"] },
   ssr: { resolve: { conditions: ["@skillgraph/source"] } },
@@ -28,6 +30,19 @@ export default defineConfig({
           globalSetup: ["test/setup/global-setup.ts"],
           testTimeout: 120_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        ...shared,
+        test: {
+          name: "types",
+          include: [],
+          typecheck: {
+            enabled: true,
+            only: true,
+            include: ["test/types/**/*.test-d.ts"],
+            tsconfig: "./tsconfig.types.json",
+          },
         },
       },
     ],

@@ -1,6 +1,8 @@
 // What exec enforcement costs per call under bubblewrap: `true` through the executor without and with it (the default
 // deny list stubbed, exec-guard's Landlock + noexec + seccomp set up), alternated call by call so a change in the
-// machine's load falls on both alike. Also a line that starts 100 programs, for the cost per program start.
+// machine's load falls on both alike. Also a line that starts 100 programs, for the cost per program start, and the
+// argument-level rules (`git push` denied): a call whose line starts no gated program, and one that starts `git` once
+// (through the gate, the broker and a fresh sandbox).
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -10,6 +12,7 @@ import { deniedProgramNames } from "../packages/shell/src/executor/denied-progra
 import type { CommandExecutor, ExecutionRequest } from "../packages/shell/src/executor/executor-types.js";
 import { commandRules } from "../packages/shell/src/policy/policy-options.js";
 import { DEFAULT_DENIED_PROGRAMS } from "../packages/shell/src/policy/command-policy.js";
+import { execTimeRules, type ExecTimeRules } from "../packages/shell/src/policy/exec-time-rules.js";
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -33,12 +36,20 @@ export async function execEnforcementCost(runs: number): Promise<Record<string, 
   const off = createBubblewrapExecutor({});
   const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "exec-enforcement-bench-"));
   const deniedPrograms = deniedProgramNames({ deny: commandRules("deny", DEFAULT_DENIED_PROGRAMS) });
-  const request = (shellCommand: string): ExecutionRequest => ({
+  const gitRules = execTimeRules({
+    policy: { deny: commandRules("deny", [...DEFAULT_DENIED_PROGRAMS, "git push"]) },
+    approvalRules: [],
+    approved: [],
+    tool: "shell",
+    sandboxed: true,
+  });
+  const request = (shellCommand: string, execRules?: ExecTimeRules): ExecutionRequest => ({
     argv: [],
     shellCommand,
     cwd: workspaceDir,
     workspaceDir,
     deniedPrograms,
+    ...(execRules ? { execRules } : {}),
     env: {},
     timeoutMs: 60_000,
     killGraceMs: 1_000,
@@ -47,9 +58,11 @@ export async function execEnforcementCost(runs: number): Promise<Record<string, 
     runId: randomUUID(),
   });
   const results: Record<string, unknown> = { deniedPrograms: deniedPrograms.length };
-  for (const [label, line, count] of [
-    ["true", "true", runs],
-    ["100 program starts", "for i in $(seq 100); do /usr/bin/true; done", Math.max(5, Math.round(runs / 4))],
+  for (const [label, line, count, rules] of [
+    ["true", "true", runs, undefined],
+    ["100 program starts", "for i in $(seq 100); do /usr/bin/true; done", Math.max(5, Math.round(runs / 4)), undefined],
+    ["true, git push denied at exec time", "true", runs, gitRules],
+    ["git --version through the broker", "git --version", runs, gitRules],
   ] as const) {
     const offSamples: number[] = [];
     const onSamples: number[] = [];
@@ -59,7 +72,7 @@ export async function execEnforcementCost(runs: number): Promise<Record<string, 
         [on, onSamples],
       ] as const) {
         const started = performance.now();
-        const result = await executor.run(request(line));
+        const result = await executor.run(request(line, executor === on ? rules : undefined));
         if (result.exitCode !== 0) throw new Error(`exec enforcement bench: '${line}' failed: ${result.stderr}`);
         if (index >= 3) samples.push(performance.now() - started);
       }

@@ -1,13 +1,16 @@
 // Fleet benchmark: the scenario of test/fleet.int.test.ts (serving processes on PostgreSQL through kill -9, a
 // PostgreSQL restart and a skill republish) with larger numbers: turns per second, p50/p95 per turn, recovery times,
 // and the takeover time (kill → first answer on each thread the killed process served, its threads failing over to
-// the busy survivors) with every turn run at once and through createTurnScheduler, in the same run (each on a fresh
-// PostgreSQL server, in turn), judged against the 2 s goal; with where the takeover turns' time went.
+// the busy survivors) with every turn run at once, through createTurnScheduler, and through it with the takeover fast
+// path (MODES below), in the same run (each on a fresh PostgreSQL server, in turn), judged against the 2 s goal; with
+// where the takeover turns' time went and the load average around each run.
 // Run: node --import tsx bench/fleet.ts [--quick] [--threads=N] [--turns=N] [--workers=N] [--concurrency=N]
-//   [--max-queued=N] [--resumed-headroom=N] [--rounds=N] (rounds: how many times to run the pair, alternating)
+//   [--max-queued=N] [--resumed-headroom=N] [--fast-headroom=N] [--rounds=N] [--modes=at-once,scheduler,fast]
+//   (rounds: how many times to run the modes, alternating their order)
 // Writes bench/results/fleet.json.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { startTestPostgres } from "../test/setup/postgres-server.js";
 import { runFleetScenario } from "../test/support/fleet-scenario.js";
@@ -37,19 +40,48 @@ const scheduler = {
 const rounds = option("rounds", 1);
 const GOAL_MS = 2000;
 
-/** One run of the scenario on a fresh server, with or without the scheduler. */
-async function runOnce(scheduled: boolean) {
+/**
+ * The settings compared: every turn at once; through the scheduler; and through it with the takeover fast path
+ * (`resumedAlone`, resumed turns with `durability: "exit"`, the client failing over at once).
+ */
+const MODES = {
+  "at-once": {},
+  scheduler: { scheduler },
+  // With resumedAlone no normal turn starts beside resumed ones, so these may take more slots.
+  fast: {
+    scheduler: {
+      ...scheduler,
+      resumedHeadroom: option("fast-headroom", scheduler.resumedHeadroom),
+      resumedAlone: true,
+    },
+    fastTakeover: true,
+  },
+} as const;
+type Mode = keyof typeof MODES;
+const modesGiven = process.argv.find((arg) => arg.startsWith("--modes="))?.slice("--modes=".length);
+const modes = (modesGiven ? modesGiven.split(",") : Object.keys(MODES)) as Mode[];
+for (const mode of modes)
+  if (!(mode in MODES)) throw new Error(`unknown mode '${mode}' (${Object.keys(MODES).join(", ")})`);
+const loads = () => loadavg().map((value) => Number(value.toFixed(1)));
+
+/** One run of the scenario on a fresh server, in one of the modes. */
+async function runOnce(mode: Mode) {
   const server = await startTestPostgres();
+  const loadBefore = loads();
   try {
     const report = await runFleetScenario({
       postgresUrl: server.url,
       restartPostgres: () => server.restart(),
       executor,
       ...size,
-      ...(scheduled ? { scheduler } : {}),
+      ...MODES[mode],
     });
     return {
-      scheduler: scheduled ? scheduler : "none (every turn at once)",
+      mode,
+      loadAverage: { before: loadBefore, after: loads() },
+      scheduler: ("scheduler" in MODES[mode] ? MODES[mode].scheduler : "none (every turn at once)") as
+        | { concurrency: number; maxQueued: number; resumedHeadroom: number; resumedAlone?: boolean }
+        | string,
       answered: report.answered.length,
       unanswered: report.unanswered.length,
       wallSeconds: report.wallMs / 1000,
@@ -65,6 +97,7 @@ async function runOnce(scheduled: boolean) {
         p50Ms: report.takeover.ms.p50,
         p95Ms: report.takeover.ms.p95,
         withinGoal: report.takeover.ms.p95 <= GOAL_MS,
+        killToSendMs: report.takeover.killToSendMs,
         turns: report.takeover.turns,
       },
       allTurns: report.takeover.all,
@@ -76,14 +109,15 @@ async function runOnce(scheduled: boolean) {
 
 const runs: Array<Awaited<ReturnType<typeof runOnce>>> = [];
 for (let round = 0; round < rounds; round += 1) {
-  for (const scheduled of round % 2 === 0 ? [false, true] : [true, false]) runs.push(await runOnce(scheduled));
+  for (const mode of round % 2 === 0 ? modes : [...modes].reverse()) runs.push(await runOnce(mode));
 }
 const summary = runs.map(
   (run) =>
-    `${typeof run.scheduler === "string" ? "all at once" : `scheduler ${scheduler.concurrency}/${scheduler.maxQueued}/+${scheduler.resumedHeadroom}`}: ` +
+    `${typeof run.scheduler === "string" ? "all at once" : `${run.mode === "fast" ? "fast takeover, " : ""}scheduler ${run.scheduler.concurrency}/${run.scheduler.maxQueued}/+${run.scheduler.resumedHeadroom}`}: ` +
     `takeover p50 ${run.takeover.p50Ms} ms, p95 ${run.takeover.p95Ms} ms over ${run.takeover.threads} threads ` +
     `(goal ${GOAL_MS} ms: ${run.takeover.withinGoal ? "met" : "missed"}); ${run.turnsPerSecond.toFixed(1)} turns/s, ` +
-    `per turn p50 ${run.p50Ms} ms p95 ${run.p95Ms} ms, ${run.busyRefusals} busy refusals`,
+    `per turn p50 ${run.p50Ms} ms p95 ${run.p95Ms} ms, ${run.busyRefusals} busy refusals; ` +
+    `load average ${run.loadAverage.before.join("/")} → ${run.loadAverage.after.join("/")}`,
 );
 const figures = { ...size, executor, goalMs: GOAL_MS, runs, summary };
 console.log(JSON.stringify(figures, null, 2));

@@ -18,6 +18,7 @@ const all: Record<string, string> = {
   cli: "cli-list.ts",
   "snapshot-codec": "snapshot-codec.ts",
   "search-postings": "search-postings.ts",
+  "cold-floor": "cold-floor.ts",
   "before-after": "before-after.ts",
   "planner-blocking": "planner-blocking.ts",
 };

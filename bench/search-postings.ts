@@ -1,19 +1,18 @@
 // Typed arrays in the search index: does each one pay? Core's index (typed) against plain JavaScript versions of its
 // parts (bench/support/plain-search, swapped in for core's modules by a module hook), one part at a time, in the same
-// run on the same skill trees. Parts: "postings" (posting lists as Uint32Array slices of one counted layout),
-// "frequencies" (a document's field counts in slot-indexed Int32Array scratch, packed into a Uint32Array),
-// "word-table" (tokenizing through a code-unit hash table over a Uint16Array copy of the text) and "list-table" (reading
-// stored term lists the same way). (Ranking's Float64Array of scores was measured here too, did not pay, and became a
-// plain array: see docs/design/code-shape.md.) Before any timing, every
-// arm builds the index and restores it from a registry snapshot and must give the same rankings with the same scores
-// for every development query (a digest of names and exact scores); the timed samples are checked the same way.
-// Every sample is a fresh process (--expose-gc); the arms alternate, the order rotating every repetition. Figures are
-// CPU time (user + system) of the index build, the first search, a batch of searches (every 8th development query),
-// the restore (cold start from the snapshot, then the first search: stored analyses read, checked and indexed), and the
-// memory the built index retains (heap + array buffers after gc). A typed part pays where its plain version is worse
-// by more than 10% on the best sample of a figure the part touches.
+// run on the same skill trees. Parts: "frequencies" (a document's field counts in slot-indexed Int32Array scratch,
+// packed into a Uint32Array) and "word-table" (tokenizing through a code-unit hash table over a Uint16Array copy of the
+// text). The posting lists and the stored index are typed arrays in every arm (the stored form is those arrays, read
+// in place; bench/cold-floor.ts times it against its goal). Before any timing, every arm builds the index and restores
+// it from a registry snapshot and must give the same rankings with the same scores for every development query (a
+// digest of names and exact scores), the restored index the same as the one built; the timed samples are checked the
+// same way. Every sample is a fresh process (--expose-gc); the arms alternate, the order rotating every repetition.
+// Figures are CPU time (user + system) of the index build, the first search, a batch of searches (every 8th development
+// query), the restore (cold start from the snapshot, then the first search: the stored index read, checked and used),
+// and the memory the built index retains (heap + array buffers after gc). A typed part pays where its plain version is
+// worse by more than 10% on the best sample of a figure the part touches.
 // Run: pnpm bench search-postings (or node --expose-gc --import tsx bench/search-postings.ts [--quick]
-// [--parts=postings,…] [--rep-factor=2]).
+// [--parts=frequencies,…] [--rep-factor=2]).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -38,10 +37,8 @@ const FIGURES: Record<Figure, string> = {
 };
 /** The figures each plain part can change (the others run the same code in both arms). */
 const PARTS: Record<string, Figure[]> = {
-  postings: ["buildMs", "retained", "firstSearchMs", "batchMs", "restoreMs"],
   frequencies: ["buildMs", "retained"],
   "word-table": ["buildMs", "retained"],
-  "list-table": ["restoreMs"],
 };
 // --parts=a,b measures only those parts against the typed index (all by default).
 const picked = flag("parts")?.split(",") ?? Object.keys(PARTS);
@@ -107,6 +104,8 @@ for (const n of sizes) {
       const sample = child(arm, [mode, dir, mode === "index" ? "-" : snapshot, allQueries]);
       if (sample.count !== n) throw new Error(`${arm} ${mode}: ${String(sample.count)} skills, expected ${n}`);
       checkSame(arm, `${mode} (all ${queries.length} queries, ${n} skills)`, sample, reference[mode]);
+      // The index read from the stored file ranks exactly as the one built from the skills.
+      checkSame(arm, `restore against build (all ${queries.length} queries, ${n} skills)`, sample, reference.index);
       reference[mode] ??= sample;
     }
   }

@@ -1,6 +1,7 @@
 // Spawn overhead of a trivial command (`true`) with the local and bubblewrap executors, the cost of the whole tool
 // call (policy + workspace + output collection), and the time to kill a runaway process tree.
 // Run: node --import tsx bench/shell-overhead.ts   (writes bench/results/shell.json)
+import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -11,6 +12,8 @@ import type { CommandExecutor, ExecutionRequest } from "../packages/shell/src/in
 import { shellSyntaxCost } from "./shell-syntax-cost.js";
 import { execEnforcementCost } from "./exec-enforcement-cost.js";
 import { resolveLimits } from "../packages/shell/src/executor/command-limits.js";
+import { sandboxBaseArgs } from "../packages/shell/src/executor/bubblewrap-executor.js";
+import { resolveExecutable } from "../packages/shell/src/policy/program-resolution.js";
 
 const runs = Number(process.env.BENCH_RUNS ?? 60);
 const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-bench-"));
@@ -115,6 +118,54 @@ for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
   );
 }
 
+// The floor: bare bwrap with the same mounts as the executor's (its base arguments, the workspace bound, the root
+// read-only) running `bash -c true` spawned from this process, alternated call by call with the whole bubblewrap tool
+// call (default limits, so the per-command cgroup where the host allows one), so a change in load falls on both.
+if (bwrap) {
+  const bash = resolveExecutable("bash") ?? "/bin/bash";
+  const bareArgs = [
+    ...sandboxBaseArgs({}),
+    ...["--bind", workspaceDir, "/workspace", "--remount-ro", "/", "--chdir", "/workspace"],
+    ...["--", bash, "--noprofile", "--norc", "-c", "true"],
+  ];
+  const bwrapPath = resolveExecutable("bwrap") ?? "bwrap";
+  const bare = () =>
+    new Promise<void>((resolve) => {
+      const child = spawn(bwrapPath, bareArgs, { stdio: ["pipe", "pipe", "pipe"] });
+      child.stdin.end();
+      child.once("close", () => resolve());
+    });
+  const hook = createShellHook({ skills: catalog, executor: "bubblewrap", alwaysVisible: true });
+  const shell = hook.tools.find((tool) => tool.name === "shell")!;
+  const call = () => shell.invoke({ command: "true" }, { configurable: { thread_id: "bench-floor" } });
+  const bareSamples: number[] = [];
+  const callSamples: number[] = [];
+  for (let index = 0; index < runs + 3; index += 1) {
+    const order: Array<[() => Promise<unknown>, number[]]> = [
+      [bare, bareSamples],
+      [call, callSamples],
+    ];
+    if (index % 2) order.reverse();
+    for (const [once, samples] of order) {
+      const started = performance.now();
+      await once();
+      if (index >= 3) samples.push(performance.now() - started);
+    }
+  }
+  const floor = {
+    bareBwrapMs: round(median(bareSamples)),
+    toolCallMs: round(median(callSamples)),
+    ratio: round(median(callSamples) / median(bareSamples)),
+    goalRatio: 2,
+    runs,
+  };
+  results.bubblewrapFloor = floor;
+  console.log(
+    `bubblewrap tool call \`true\` vs bare bwrap (same mounts, alternated): bare ${floor.bareBwrapMs} ms, ` +
+      `tool call ${floor.toolCallMs} ms, ratio ${floor.ratio}x (goal <= 2x) ${floor.ratio <= 2 ? "MET" : "NOT MET"}`,
+  );
+}
+
 // What the hardening of issue 9 costs per call, measured in the same run: the same tool call with the parts that add
 // process start-up turned off (no prlimit; for local also no PID namespace). The in-process checks (race-free
 // staging and collection, wrapper unwrapping, environment allow-list) run in both; they cost microseconds.
@@ -186,7 +237,7 @@ if (limits?.cgroups) {
     cgroupCost[name] = entry;
     console.log(
       `cgroup per command (${name}): off ${entry.offMs} ms, on ${entry.onMs} ms, ` +
-        `+${entry.extraMs} ms at p50 (n=${runs}, alternated)`,
+        `+${entry.extraMs} ms at p50 (n=${runs}, alternated; goal <= 1 ms) ${entry.extraMs <= 1 ? "MET" : "NOT MET"}`,
     );
   }
   results.cgroupPerCommand = cgroupCost;

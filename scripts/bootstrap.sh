@@ -26,8 +26,12 @@ else
 fi
 # The exec-enforcement helpers (C, a few seconds): pnpm builds them in the package's install script; a checkout whose
 # dependencies were installed before they existed, or whose C sources changed since, builds them here.
-guard=packages/shell/native/build/exec-guard
-if [ ! -x "$guard" ] || [ packages/shell/native/exec-guard.c -nt "$guard" ] || [ packages/shell/native/denied-stub.c -nt "$guard" ]; then
+native_stale=
+for source in packages/shell/native/*.c; do
+  built=packages/shell/native/build/$(basename "$source" .c)
+  if [ ! -x "$built" ] || [ "$source" -nt "$built" ]; then native_stale=1; fi
+done
+if [ -n "$native_stale" ]; then
   step "building the exec-enforcement helpers (packages/shell/native, C)" sh packages/shell/native/build.sh
 fi
 step "building the packages (turbo run build; cached when nothing changed)" \

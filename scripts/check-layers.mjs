@@ -54,7 +54,8 @@ export const LAYERS = {
   checkpoint: [
     ["internal", "saver", "state"],
     ["errors"],
-    ["database", "turn"],
+    ["database"],
+    ["turn"],
     ["store", "create-checkpointer"],
     ["session", "lease", "pruning"],
     ["."],

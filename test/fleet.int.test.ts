@@ -30,8 +30,10 @@ describe.skipIf(unavailable !== undefined || (!sandbox && process.env.CI !== "tr
         workers: 3,
         threads: 60,
         turns: 8,
-        // Through the turn scheduler, with a short queue so some turns are refused `turns-busy` and retried.
-        scheduler: { concurrency: 8, maxQueued: 8, resumedHeadroom: 4 },
+        // Through the turn scheduler, with a short queue so some turns are refused `turns-busy` and retried, and the
+        // takeover fast path (resumed turns alone, written once at their end, first for pool connections).
+        scheduler: { concurrency: 8, maxQueued: 8, resumedHeadroom: 4, resumedAlone: true },
+        fastTakeover: true,
       });
       console.log(
         `fleet: ${report.answered.length} turns in ${(report.wallMs / 1000).toFixed(1)} s = ${report.turnsPerSecond.toFixed(1)} turns/s; ` +

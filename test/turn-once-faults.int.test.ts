@@ -116,54 +116,63 @@ const savers: Array<{
 ];
 
 describe.each(savers)("a turn retried after a crash at any write ($name)", (backend) => {
-  it.skipIf(backend.skip !== undefined).each(["interceptor", "middleware"] as const)("%s", async (shape) => {
-    const saver = await backend.open();
-    try {
-      // the run without a fault, counting the second turn's writes
-      const counting = faultySaver(saver, Number.MAX_SAFE_INTEGER, "before");
-      const config = { configurable: { thread_id: "clean" } };
-      await runTurnOnce(
-        build(shape, saver),
-        { messages: [new HumanMessage({ id: "turn-1", content: "first" })] },
-        config,
-      );
-      const clean = await runTurnOnce(
-        build(shape, counting.saver),
-        { messages: [new HumanMessage({ id: "turn-2", content: "second" })] },
-        config,
-      );
-      expect(clean.outcome).toBe("ran");
-      const expected = await history(shape, saver, "clean");
-      const writes = counting.state.writes;
-      expect(writes).toBeGreaterThan(3);
-      let crashed = 0;
-      for (let failAt = 0; failAt < writes; failAt++)
-        for (const fault of ["before", "after"] as WriteFault[]) {
-          const threadId = `t-${failAt}-${fault}`;
-          const threadConfig = { configurable: { thread_id: threadId } };
-          await runTurnOnce(
-            build(shape, saver),
-            { messages: [new HumanMessage({ id: "turn-1", content: "first" })] },
-            threadConfig,
-          );
-          const faulty = faultySaver(saver, failAt, fault);
-          const input = { messages: [new HumanMessage({ id: "turn-2", content: "second" })] };
-          const failed = await runTurnOnce(build(shape, faulty.saver), input, threadConfig).then(
-            () => false,
-            () => true,
-          );
-          if (failed) crashed++;
-          // the client retries the same turn in a new process
-          const retried = await runTurnOnce(build(shape, saver), input, threadConfig);
-          expect(retried.status.state, `${fault} write ${failAt}`).toBe("answered");
-          expect(await history(shape, saver, threadId), `${fault} write ${failAt}`).toEqual(expected);
-          // and once more: answered, nothing runs
-          expect((await runTurnOnce(build(shape, saver), input, threadConfig)).outcome).toBe("stored");
-        }
-      // every write point was reached by a crash (a fault LangGraph swallowed would hide a write point)
-      expect(crashed).toBe(writes * 2);
-    } finally {
-      await backend.close(saver);
-    }
-  });
+  // The retry runs with LangGraph's default durability, or with "exit" (one write when the run ends), as a fleet
+  // worker runs a taken-over thread's first turn.
+  const cases = (["interceptor", "middleware"] as const).flatMap((shape) =>
+    (["async", "exit"] as const).map((durability) => ({ shape, durability })),
+  );
+  it.skipIf(backend.skip !== undefined).each(cases)(
+    "$shape, retried with durability $durability",
+    async ({ shape, durability }) => {
+      const saver = await backend.open();
+      try {
+        // the run without a fault, counting the second turn's writes
+        const counting = faultySaver(saver, Number.MAX_SAFE_INTEGER, "before");
+        const config = { configurable: { thread_id: "clean" } };
+        await runTurnOnce(
+          build(shape, saver),
+          { messages: [new HumanMessage({ id: "turn-1", content: "first" })] },
+          config,
+        );
+        const clean = await runTurnOnce(
+          build(shape, counting.saver),
+          { messages: [new HumanMessage({ id: "turn-2", content: "second" })] },
+          config,
+        );
+        expect(clean.outcome).toBe("ran");
+        const expected = await history(shape, saver, "clean");
+        const writes = counting.state.writes;
+        expect(writes).toBeGreaterThan(3);
+        let crashed = 0;
+        for (let failAt = 0; failAt < writes; failAt++)
+          for (const fault of ["before", "after"] as WriteFault[]) {
+            const threadId = `t-${failAt}-${fault}`;
+            const threadConfig = { configurable: { thread_id: threadId } };
+            await runTurnOnce(
+              build(shape, saver),
+              { messages: [new HumanMessage({ id: "turn-1", content: "first" })] },
+              threadConfig,
+            );
+            const faulty = faultySaver(saver, failAt, fault);
+            const input = { messages: [new HumanMessage({ id: "turn-2", content: "second" })] };
+            const failed = await runTurnOnce(build(shape, faulty.saver), input, threadConfig).then(
+              () => false,
+              () => true,
+            );
+            if (failed) crashed++;
+            // the client retries the same turn in a new process
+            const retryConfig = { ...threadConfig, durability }; // LangGraph's config field
+            const retried = await runTurnOnce(build(shape, saver), input, retryConfig);
+            expect(retried.status.state, `${fault} write ${failAt}`).toBe("answered");
+            expect(await history(shape, saver, threadId), `${fault} write ${failAt}`).toEqual(expected);
+            // and once more: answered, nothing runs
+            expect((await runTurnOnce(build(shape, saver), input, threadConfig)).outcome).toBe("stored");
+          }
+        // every write point was reached by a crash (a fault LangGraph swallowed would hide a write point)
+        expect(crashed).toBe(writes * 2);
+      } finally {
+        await backend.close(saver);
+      }
+    },
+  );
 });

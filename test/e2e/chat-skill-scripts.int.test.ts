@@ -1,9 +1,9 @@
 // `skillgraph chat` as a child process against the local OpenAI-compatible server: the report-builder skill's script
-// runs in the sandbox through the shell hook (pre-approved by its allowed-tools), other commands need approval
-// (one-shot: denied by default with a message naming --approve-all), `$skill` loads a skill before the model runs, and
+// runs in the sandbox through the shell hook (pre-approved by its allowed-tools), commands that leave the sandbox need
+// approval (one-shot: denied by default with a message naming --approve-all), `$skill` loads a skill before the model runs, and
 // `skillgraph prompt --chat` prints exactly the system prompt chat sends.
 import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -98,10 +98,12 @@ describe("skill scripts in skillgraph chat", () => {
     expect(server.requests[0]!.headers.authorization).toBe("Bearer not-needed");
   });
 
-  it("a command the skill does not pre-approve is denied in a one-shot run, with a message naming --approve-all", async () => {
+  it("a command that leaves the sandbox is denied in a one-shot run, with a message naming --approve-all", async () => {
+    // a program named by a variable cannot be judged before running: it asks under every executor and policy
+    const command = 'p=ls; "$p" -a';
     const script = [
       { toolCalls: [{ name: "read_skill", arguments: { name: "report-builder" } }] },
-      { toolCalls: [{ name: "run_skill_script", arguments: { skill: "report-builder", command: "ls -a" } }] },
+      { toolCalls: [{ name: "run_skill_script", arguments: { skill: "report-builder", command } }] },
       "Could not list the files.",
     ];
     server = await startOpenAICompatibleServer({ script });
@@ -110,7 +112,7 @@ describe("skill scripts in skillgraph chat", () => {
     });
     expect(denied.code, denied.stderr).toBe(0);
     expect(denied.stderr).toContain(
-      "denied (one-shot runs deny commands that need approval; pass --approve-all to run them): `ls -a` (skill report-builder",
+      `denied (one-shot runs deny commands that need approval; pass --approve-all to run them): \`${command}\` (skill report-builder`,
     );
     expect(toolMessages(server, 2).at(-1)).toContain("approval-denied");
     await server.close();
@@ -121,7 +123,7 @@ describe("skill scripts in skillgraph chat", () => {
       { OPENAI_BASE_URL: server.url },
     );
     expect(approved.code, approved.stderr).toBe(0);
-    expect(approved.stderr).toContain("approved (--approve-all): `ls -a`");
+    expect(approved.stderr).toContain(`approved (--approve-all): \`${command}\``);
     expect(JSON.parse(toolMessages(server, 2).at(-1)!).status).toBe("ok");
   });
 
@@ -150,9 +152,12 @@ describe("skill scripts in skillgraph chat", () => {
     const read = { toolCalls: [{ name: "read_skill", arguments: { name: "report-builder" } }] };
     const run = { toolCalls: [{ name: "run_skill_script", arguments: { skill: "report-builder", command: "ls -a" } }] };
     server = await startOpenAICompatibleServer({ script: [read, run, "Listed once.", read, run, "Listed twice."] });
+    // `shell.approval: ask`: every command its skill does not pre-approve asks, even one that stays in the sandbox
+    const agentFile = join(home, "ask.agent.yaml");
+    await writeFile(agentFile, `skills: [${join(root, "examples/skills")}]\nshell:\n  approval: ask\n`);
     // Piped stdin: a message, the answer to the approval question ("a" = always), a second message (not asked again).
     const result = await chat(
-      ["--skills", "examples/skills", ...executorFlags],
+      ["--agent", agentFile, ...executorFlags],
       { OPENAI_BASE_URL: server.url },
       "list it\na\nagain\n",
     );

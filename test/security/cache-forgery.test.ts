@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -70,13 +71,21 @@ describe("attack: a search-index file edited in place", () => {
     });
     await buildRegistrySnapshot({ sources: [skillsFromDirectory(root)], out: snapshot });
     const searchFile = `${snapshot}.search`;
-    const original = readFileSync(searchFile, "utf8");
-    const head = original.slice(0, original.indexOf("{"));
-    const index = jsonOf(searchFile) as { entries: Record<string, unknown> };
-    const [first, second] = Object.keys(index.entries);
-    [index.entries[first!], index.entries[second!]] = [index.entries[second!], index.entries[first!]];
-    // edited in place: whatever precedes the JSON is kept
-    writeFileSync(searchFile, head + JSON.stringify(index));
+    // Swap what the two stored documents say they were analyzed from (content hash, then the name/description
+    // check that follows the hashes), so "stripes" would find beta; the MAC line before the payload is kept.
+    const bytes = readFileSync(searchFile);
+    const hashOf = (skill: string) => createHash("sha256").update(readFileSync(join(root, skill, "SKILL.md"))).digest();
+    const at = [bytes.indexOf(hashOf("alpha")), bytes.indexOf(hashOf("beta"))];
+    expect(at.every((offset) => offset > 0)).toBe(true);
+    const swap = (a: number, b: number, size: number) => {
+      const first = Buffer.from(bytes.subarray(a, a + size));
+      bytes.copy(bytes, a, b, b + size);
+      first.copy(bytes, b);
+    };
+    swap(at[0]!, at[1]!, 32);
+    const checks = Math.min(...at) + 64;
+    swap(checks, checks + 4, 4);
+    writeFileSync(searchFile, bytes);
 
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot });
     expect(registry.search("stripes").map((hit) => hit.name)).toEqual(["alpha"]);

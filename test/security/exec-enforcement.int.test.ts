@@ -178,6 +178,13 @@ describe.skipIf(!canSandbox)("exec enforcement under bubblewrap (planner not inv
     );
   });
 
+  it("moves and links files between folders (a Landlock ruleset that does not handle REFER refuses every such move)", async () => {
+    const result = await enforced.run(
+      request("mkdir a b && echo x > a/f && mv a/f b/f && ln b/f a/g && mv b /tmp/b && cat a/g /tmp/b/f", [DENIED]),
+    );
+    expect({ stdout: result.stdout, stderr: result.stderr }).toEqual({ stdout: "x\nx\n", stderr: "" });
+  });
+
   it("runs no copy through the sandbox's first process's view of the mounts (/proc/1/root, where nothing is noexec)", async () => {
     const line = "/lib64/ld-linux-x86-64.so.2 /proc/1/root/workspace/copy";
     const guarded = await ran(enforced, line);

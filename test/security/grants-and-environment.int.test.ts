@@ -170,7 +170,7 @@ for (const executor of EXECUTORS) {
         expect(String(result.stdout)).not.toContain("leaked-secret-value");
         for (const name of names)
           expect(name).toMatch(
-            /^(PATH|HOME|TMPDIR|SHELL|LANG|LC_ALL|WORKSPACE|OUT_DIR|WORKSPACE_DIR|WORK_DIR|OUTPUT_DIR|SKILL_DIR|SKILL_NAME|SKILLGRAPH_RUN_ID|GIT_.*|PYTHON.*|TZ|APP_SETTING)$/,
+            /^(PATH|HOME|TMPDIR|SHELL|LANG|LC_ALL|WORKSPACE|OUT_DIR|WORKSPACE_DIR|WORK_DIR|OUTPUT_DIR|SKILL_DIR|SKILLS_DIR|SKILL_NAME|RUN_DIR|SKILLGRAPH_RUN_ID|GIT_.*|PYTHON.*|TZ|APP_SETTING)$/,
           );
         expect(names).toEqual(expect.arrayContaining(["TZ", "APP_SETTING", "SKILL_NAME"]));
       });

@@ -24,12 +24,13 @@ import {
   skillsFromDirectory,
   type SkillRegistry,
 } from "../../packages/langgraph/src/__fixtures__/test-skills.js";
-import { skillsFromCode } from "../../packages/core/src/index.js";
+import { skillsFromCode, skillsFromFolders } from "../../packages/core/src/index.js";
 import type { SkillsRuntimeAgent, SkillsRuntimeSetup } from "./skills-runtime.suite.js";
 
 /**
  * What users of the other skills runtimes expect, on every wiring: spring-ai-alibaba's `skill_path`, registry-wide
- * disable and layered listing, Strands' activation through a generic file read.
+ * disable and layered listing, Strands' activation through a generic file read, skills added to a running agent from
+ * a new folder, and `allowed-tools` as a restriction (`restrictTools`).
  */
 export function describeSkillsRuntimePeers({
   name,
@@ -212,6 +213,37 @@ export function describeSkillsRuntimePeers({
       expect(model.calls[2]!.tools).toContain("make_pdf");
       expect(getLoadedSkills(await state()).map((entry) => [entry.name, entry.mode])).toEqual([["globe", "session"]]);
       expect(events).toContainEqual(expect.objectContaining({ type: "skill-loaded", skill: "globe" }));
+    });
+
+    it("adds skills from a new folder to a running agent: the same agent and thread list and load them after reload()", async () => {
+      const folders = skillsFromFolders([join(dir, "user")]);
+      const growing = await createSkillRegistry({ sources: [folders] });
+      const { model, say, state, config } = build(
+        [answer("first"), callTool("read_skill", { name: "globe" }), answer("second")],
+        { skills: growing },
+      );
+      await say("hello");
+      expect(model.calls[0]!.system).not.toContain("globe");
+      await folders.add(join(dir, "project"));
+      await growing.reload();
+      await say("globes please", config.configurable.thread_id);
+      expect(model.calls[1]!.system).toContain("globe");
+      expect(toolText(model.calls[2]!.messages)).toContain("GLOBE BODY");
+      expect(getLoadedSkills(await state()).map((entry) => entry.name)).toEqual(["globe"]);
+      await expect(folders.add(join(dir, "no-such-folder"))).rejects.toThrow(/no-such-folder/);
+    });
+
+    it("leaves tools no skill names usable while a skill is loaded, and blocks them with restrictTools: true", async () => {
+      const script = [callTool("read_skill", { name: "globe" }), callTool("noop", {}), answer()];
+      const open = build(script);
+      await open.say("globe");
+      expect(open.runs.noop).toBe(1);
+      const strict = build(script, { restrictTools: true });
+      await strict.say("globe");
+      expect(strict.runs.noop).toBe(0);
+      expect(toolText(strict.model.calls[2]!.messages)).toContain(
+        "Tool 'noop' is not allowed while skill 'globe' is active",
+      );
     });
 
     it("does not load a skill when the generic read failed, or read another file, or with fileReadTools: []", async () => {

@@ -12,6 +12,9 @@ export interface TurnTiming {
   checkpointWriteMs: number;
   checkpointWrites: number;
   checkpointReadMs: number;
+  /** Milliseconds with at least one of the turn's queries waiting for a pool connection; connections taken. */
+  poolWaitMs: number;
+  poolConnects: number;
   /** Checkpoint queries waiting for a pool connection in that process when the turn ended (a sample of the queue). */
   poolWaiting: number;
 }
@@ -51,6 +54,8 @@ export function breakdown(turns: Array<{ ms: number; timing?: TurnTiming }>) {
     checkpointWriteMs: part((t) => t.checkpointWriteMs),
     checkpointWrites: part((t) => t.checkpointWrites),
     checkpointReadMs: part((t) => t.checkpointReadMs),
+    poolWaitMs: part((t) => t.poolWaitMs ?? 0),
+    poolConnects: part((t) => t.poolConnects ?? 0),
     poolWaiting: part((t) => t.poolWaiting),
     otherInRunMs: part((t) => t.runMs - t.modelMs - t.toolMs - t.checkpointWriteMs - t.checkpointReadMs),
     outsideWorkerMs: part((t, ms) => ms - t.leaseMs - t.queuedMs - t.runMs),

@@ -30,7 +30,13 @@ export interface FleetOptions {
   threads: number;
   turns: number;
   /** Turns go through createTurnScheduler in each process (taken-over threads first); without it all run at once. */
-  scheduler?: { concurrency: number; maxQueued: number; resumedHeadroom: number };
+  scheduler?: { concurrency: number; maxQueued: number; resumedHeadroom: number; resumedAlone?: boolean };
+  /**
+   * The takeover fast path: resumed turns run with `durability: "exit"` (one checkpoint write when the turn ends), they
+   * and a resumed thread's lease take PostgreSQL connections first (3 of the pool's 10 kept for them), and a client
+   * whose process died sends its turn to the next process at once instead of after the 250 ms retry backoff.
+   */
+  fastTakeover?: boolean;
 }
 
 /** One answered (or finally failed) turn as the client saw it. */
@@ -76,7 +82,14 @@ export interface FleetReport {
    * their leases over while serving their own): p50/p95 over those threads, and where the time of the turns that
    * answered them went; `all` is the same breakdown over every answered turn.
    */
-  takeover: { threads: number; ms: Spread; turns: ReturnType<typeof breakdown>; all: ReturnType<typeof breakdown> };
+  takeover: {
+    threads: number;
+    ms: Spread;
+    /** From the kill to sending the attempt that was answered (the client seeing the process gone, its backoff). */
+    killToSendMs: Spread;
+    turns: ReturnType<typeof breakdown>;
+    all: ReturnType<typeof breakdown>;
+  };
   /** Attempts refused with `turns-busy` (admission control) and retried after a backoff. */
   busyRefusals: number;
   /** Turns whose first attempt failed (retried by the client), with the errors seen. */
@@ -140,8 +153,9 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
 
   const workers: LineChild[] = [];
   const start = (index: number) => {
-    const { concurrency, maxQueued, resumedHeadroom } = options.scheduler ?? {};
-    const scheduling = options.scheduler ? [`${concurrency}/${maxQueued}/${resumedHeadroom}`] : [];
+    const { concurrency, maxQueued, resumedHeadroom, resumedAlone } = options.scheduler ?? {};
+    const flags = `${resumedAlone ? "alone" : "-"}/${options.fastTakeover ? "fast" : "-"}`;
+    const scheduling = options.scheduler ? [`${concurrency}/${maxQueued}/${resumedHeadroom}/${flags}`] : [];
     workers[index] = startLineChild(WORKER, [checkpointUrl, storeUrl, model.url, options.executor, ...scheduling]);
     return workers[index]!.waitFor((line) => line.ready === true, 180_000);
   };
@@ -249,7 +263,9 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
       if (attempt === 1) retried += 1;
       const key = lastError.split(/[:\s]/).find(Boolean) ?? "?";
       errorsSeen[key] = (errorsSeen[key] ?? 0) + 1;
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      // a process that died is not asked again: the next one is, at once on the fast path
+      if (!(options.fastTakeover && lastError.startsWith("process gone") && routeOf(thread) !== worker))
+        await new Promise((resolve) => setTimeout(resolve, 250));
     }
     unanswered.push({ thread, id, lastError });
   };
@@ -334,6 +350,7 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
     takeover: {
       threads: firsts.size,
       ms: spread([...firsts.values()]),
+      killToSendMs: spread(takeoverTurns.map((record) => record.answeredAt - record.ms - (faults.killAt ?? 0))),
       turns: breakdown(takeoverTurns),
       all: breakdown(answered),
     },

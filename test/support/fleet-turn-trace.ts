@@ -1,7 +1,13 @@
 // Where a fleet worker's turn spends its time (test/support/fleet-worker.ts): model calls and tool runs through
 // LangChain callbacks, checkpoint reads and writes through a timing wrapper of the saver, per thread (a thread runs
-// one turn at a time in a worker).
+// one turn at a time in a worker), and waits for a PostgreSQL pool connection through the pool's `connect` (the turn
+// that asked is known from an AsyncLocalStorage the worker runs each turn in).
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { SaverBackend } from "../../packages/checkpoint/src/store/saver-backend.js";
+
+type Pool = Extract<SaverBackend, { kind: "postgres" }>["pool"];
+type PoolClient = Awaited<ReturnType<Pool["connect"]>>;
 
 /**
  * Milliseconds of one turn during which at least one call of each kind was in flight (overlapping calls count once),
@@ -14,8 +20,12 @@ export interface TurnTrace {
   checkpointWriteMs: number;
   checkpointWrites: number;
   checkpointReadMs: number;
+  /** Milliseconds during which at least one of the turn's queries waited for a pool connection. */
+  poolWaitMs: number;
+  /** Connections the turn took from the pool (one per saver query or transaction). */
+  poolConnects: number;
 }
-type Part = "modelMs" | "toolMs" | "checkpointWriteMs" | "checkpointReadMs";
+type Part = "modelMs" | "toolMs" | "checkpointWriteMs" | "checkpointReadMs" | "poolWaitMs";
 
 const empty = (): TurnTrace => ({
   modelMs: 0,
@@ -24,6 +34,8 @@ const empty = (): TurnTrace => ({
   checkpointWriteMs: 0,
   checkpointWrites: 0,
   checkpointReadMs: 0,
+  poolWaitMs: 0,
+  poolConnects: 0,
 });
 
 /** Per-thread traces, a callback handler for the run's config, and a saver wrapper that times reads and writes. */
@@ -101,11 +113,31 @@ export function turnTracer() {
       },
     });
   };
+  const running = new AsyncLocalStorage<string>();
+  /** Runs `turn` as `threadId`'s: the pool waits it (and what it starts) causes are counted to that thread. */
+  const within = <T>(threadId: string, turn: () => Promise<T>): Promise<T> => running.run(threadId, turn);
+  /** Times each `connect` of `pool` (pg's `query` goes through it too) into the trace of the turn running. */
+  const timedPool = (pool: Pool): void => {
+    const connect = pool.connect.bind(pool) as (...args: unknown[]) => unknown;
+    (pool as unknown as { connect: unknown }).connect = (...args: unknown[]) => {
+      const threadId = running.getStore();
+      if (threadId === undefined) return connect(...args);
+      begin(threadId, "poolWaitMs");
+      trace(threadId).poolConnects += 1;
+      const callback = args[0];
+      if (typeof callback === "function")
+        return connect((...results: unknown[]) => {
+          finish(threadId, "poolWaitMs");
+          return (callback as (...results: unknown[]) => unknown)(...results);
+        });
+      return (connect() as Promise<PoolClient>).finally(() => finish(threadId, "poolWaitMs"));
+    };
+  };
   /** The trace of `threadId`'s turn so far, cleared for its next turn. */
   const take = (threadId: string): TurnTrace => {
     const found = traces.get(threadId) ?? empty();
     traces.delete(threadId);
     return found;
   };
-  return { callbacks, timed, take };
+  return { callbacks, timed, take, within, timedPool };
 }

@@ -1,8 +1,10 @@
 // One serving process of the fleet scenario (test/fleet.int.test.ts, bench/fleet.ts): threads served through
 // createAgent + skills middleware + shell hook, checkpointed in PostgreSQL with pruning and a lease per thread, skills
 // read from a PostgresStore (polled), the model over HTTP (ChatOpenAI against the scripted server).
-// Usage: node --import tsx test/support/fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor> [C/Q/H]
-// With `C/Q/H` turns go through createTurnScheduler({ concurrency: C, maxQueued: Q, resumedHeadroom: H }): a thread's
+// Usage: node --import tsx test/support/fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor>
+//   [C/Q/H[/alone[/fast]]]
+// With `C/Q/H` turns go through createTurnScheduler({ concurrency: C, maxQueued: Q, resumedHeadroom: H }) (`alone`:
+// `resumedAlone`; `fast`: the takeover fast path, below): a thread's
 // turns after this process took its lease over (and turns the client marks `resumed`) first, `turns-busy` beyond Q;
 // without it every turn runs at once. stdin (one command a line): `turn <threadId> <turnId> [resumed]` | `skill` |
 // `release` | `exit`; stdout: JSON lines (a turn's line carries where its time went: lease, queue, model, tools,
@@ -20,6 +22,7 @@ import {
   SessionBusyError,
   SessionLeaseLostError,
   runTurnOnce,
+  runWithPriority,
   type SessionLease,
   type TurnGraph,
   type TurnPriority,
@@ -39,8 +42,20 @@ if (!checkpointUrl || !storeUrl || !modelBaseUrl || !executor) {
   process.exit(2);
 }
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
-const [concurrency, maxQueued, resumedHeadroom] = (scheduling ?? "").split("/").map(Number);
-const scheduler = scheduling ? createTurnScheduler({ concurrency, maxQueued, resumedHeadroom }) : undefined;
+const [concurrency, maxQueued, resumedHeadroom, alone, fastPath] = (scheduling ?? "").split("/");
+const scheduler = scheduling
+  ? createTurnScheduler({
+      concurrency: Number(concurrency),
+      maxQueued: Number(maxQueued),
+      resumedHeadroom: Number(resumedHeadroom),
+      resumedAlone: alone === "alone",
+    })
+  : undefined;
+/**
+ * The takeover fast path: resumed turns write their checkpoint once, when they end (LangGraph's `durability:
+ * "exit"`), and they and a resumed thread's lease take PostgreSQL connections first (3 of the pool's 10 kept for them).
+ */
+const fast = fastPath === "fast";
 const tracer = turnTracer();
 
 const storeTarget = new URL(storeUrl);
@@ -48,10 +63,13 @@ const storeSchema = storeTarget.searchParams.get("schema") ?? "public";
 storeTarget.searchParams.delete("schema");
 const store = guardPostgresPool(PostgresStore.fromConnString(storeTarget.toString(), { schema: storeSchema }));
 // Opened first: a worker restarted while PostgreSQL restarts waits here for the server (startupRetryMs, bounded).
-const saver = withPruning(await createCheckpointer(checkpointUrl, { startupRetryMs: 45_000 }), {
-  keepLast: 10,
-  onWrite: { every: 4 },
-});
+const saver = withPruning(
+  await createCheckpointer(checkpointUrl, { startupRetryMs: 45_000, reservedConnections: fast ? 3 : 0 }),
+  {
+    keepLast: 10,
+    onWrite: { every: 4 },
+  },
+);
 /**
  * A worker restarted while PostgreSQL itself restarts (57P03 "the database system is shutting down", refused
  * connections) retries opening the skill store for a bounded time, as a process supervisor would (createCheckpointer
@@ -71,6 +89,7 @@ async function untilDatabaseUp<T>(start: () => Promise<T>): Promise<T> {
 const backend = saverBackend(saver);
 /** Checkpoint queries waiting for one of the pool's connections (pg's default pool has 10). */
 const poolWaiting = () => (backend.kind === "postgres" ? backend.pool.waitingCount : 0);
+if (backend.kind === "postgres") tracer.timedPool(backend.pool);
 const registry = await untilDatabaseUp(() =>
   createSkillRegistry({ sources: [skillsFromStore(store)], watch: { pollMs: 300 } }),
 );
@@ -93,12 +112,13 @@ interface Served {
 }
 const served = new Map<string, Promise<Served>>();
 
-async function take(threadId: string): Promise<Served> {
+async function take(threadId: string, urgent: boolean): Promise<Served> {
   const startedAt = Date.now();
   const deadline = startedAt + 120_000;
   for (;;) {
     try {
-      const lease = await acquireSessionLease(saver, threadId, { ttlMs: 10_000 });
+      const acquire = () => acquireSessionLease(saver, threadId, { ttlMs: 10_000 });
+      const lease = await (urgent ? runWithPriority(acquire) : acquire());
       const agent = createAgent({
         model,
         tools: [],
@@ -114,10 +134,10 @@ async function take(threadId: string): Promise<Served> {
   }
 }
 
-function serve(threadId: string): Promise<Served> {
+function serve(threadId: string, urgent: boolean): Promise<Served> {
   let entry = served.get(threadId);
   if (!entry) {
-    entry = take(threadId);
+    entry = take(threadId, urgent);
     entry.catch(() => served.delete(threadId));
     served.set(threadId, entry);
   }
@@ -127,7 +147,7 @@ function serve(threadId: string): Promise<Served> {
 async function turn(threadId: string, id: string, marked: boolean): Promise<void> {
   const startedAt = Date.now();
   try {
-    const entry = await serve(threadId);
+    const entry = await serve(threadId, marked && fast);
     const leaseMs = entry.leaseMs;
     entry.leaseMs = 0; // counted once, on the turn that acquired it
     const tookOver = entry.resuming;
@@ -139,10 +159,18 @@ async function turn(threadId: string, id: string, marked: boolean): Promise<void
     const run = () => {
       runAt = Date.now();
       tracer.take(threadId);
-      return runTurnOnce(
-        entry.agent as unknown as TurnGraph,
-        { messages: [new HumanMessage({ id, content: `turn ${id}` })] },
-        { configurable: { thread_id: threadId }, callbacks: tracer.callbacks(threadId) },
+      return tracer.within(threadId, () =>
+        runTurnOnce(
+          entry.agent as unknown as TurnGraph,
+          { messages: [new HumanMessage({ id, content: `turn ${id}` })] },
+          {
+            configurable: { thread_id: threadId },
+            callbacks: tracer.callbacks(threadId),
+            // A resumed turn writes its checkpoint once, when it ends, instead of after every step: fewer round trips
+            // on the takeover path (killed again part-way, it runs again from the last checkpoint stored).
+            ...(priority === "resumed" && fast ? { durability: "exit" as const } : {}),
+          },
+        ),
       );
     };
     const result = await (scheduler ? scheduler.run(run, { priority }) : run());

@@ -2,7 +2,7 @@
 // four numbers and its packed frequencies in an array of numbers, instead of slot-indexed Int32Array scratch tables
 // and a Uint32Array. Same terms, same order (first occurrence), same values; swapped in by swap-search-hooks.mjs for
 // bench/search-postings.ts. Everything else is core's module.
-import { packFrequencies, type RankingScratch } from "../../../packages/core/src/search/indexed-document.js";
+import { packFrequencies } from "../../../packages/core/src/search/indexed-document.js";
 import type { SearchDocument } from "../../../packages/core/src/search/search-types.js";
 import { releaseTermSlots } from "../../../packages/core/src/search/term-slots.js";
 import { visitTerms } from "../../../packages/core/src/search/tokenize.js";
@@ -20,7 +20,6 @@ export interface IndexedDocument {
   readonly lengths: readonly number[];
   readonly terms: readonly string[];
   readonly packed: readonly number[];
-  readonly scratch: RankingScratch;
 }
 
 const HEADING = /^#{1,6}[ \t]+(.+)$/gm;
@@ -49,6 +48,5 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
     lengths,
     terms,
     packed,
-    scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
 }

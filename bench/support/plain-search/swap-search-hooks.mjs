@@ -2,10 +2,8 @@
 // folder. Registered after tsx, so they see the URL tsx resolved (the .ts file). A plain module that re-exports the
 // core one (to override one function) imports it unswapped.
 const PARTS = {
-  postings: ["/packages/core/src/search/index-state.", "plain-index-state.ts"],
   frequencies: ["/packages/core/src/search/indexed-document.", "plain-indexed-document.ts"],
   "word-table": ["/packages/core/src/search/tokenize.", "plain-tokenize.ts"],
-  "list-table": ["/packages/core/src/search/term-slots.", "plain-term-slots.ts"],
 };
 let swaps = [];
 

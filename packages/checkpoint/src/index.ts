@@ -8,6 +8,7 @@ export {
 export { redactUrl } from "./create-checkpointer/redact-url.js";
 export { CheckpointerError } from "./errors/checkpointer-error.js";
 export { guardPostgresPool } from "./database/guard-postgres-pool.js";
+export { runWithPriority } from "./database/pool-priority.js";
 export type { CheckpointerErrorReason } from "./errors/checkpointer-error.js";
 export { withPruning, PruningCheckpointSaver } from "./pruning/with-pruning.js";
 export { pruningOptionsSchema, type PruningOptions, type ResolvedPruningOptions } from "./pruning/pruning-options.js";

@@ -68,12 +68,12 @@ describe("skillgraph validate", () => {
   });
 
   it.each(["list", "search", "show", "prompt", "index", "chat"])(
-    "%s: the old --source option is a usage error that names its new name, --skills",
+    "%s: --source is a usage error that suggests --skills",
     async (command) => {
       const io = captureIO("/");
       expect(await runCli([command, "--source", "skills"], io)).toBe(2);
       expect(io.err()).toContain("'--source'");
-      expect(io.err()).toContain("renamed to --skills");
+      expect(io.err()).toContain("(did you mean --skills?)");
     },
   );
 });

@@ -113,7 +113,7 @@ export async function runCli(argv: string[], io: CliIO): Promise<number> {
 /** One line for any error: usage errors (exit 2) with the usage line, user errors (exit 1); never a stack trace. */
 function reportError(name: string, command: CommandModule, error: unknown, io: CliIO): number {
   let message = terminalSafeLine(error instanceof Error ? error.message : String(error));
-  if (message.includes("'--source'")) message += " (--source was renamed to --skills in 0.2)";
+  if (message.includes("'--source'")) message += " (did you mean --skills?)";
   if (error instanceof UsageError || (error as { code?: string }).code?.startsWith("ERR_PARSE_ARGS")) {
     io.stderr.write(
       `error: skillgraph ${name}: ${message}\nUsage: ${command.usage}\nRun 'skillgraph help ${name}' for every option.\n`,

@@ -35,6 +35,7 @@ export type {
   FileIdentity,
 } from "./sources/skill-source.js";
 export { skillsFromDirectory, type DirectorySourceOptions } from "./sources/directory-source.js";
+export { skillsFromFolders, type FoldersSource } from "./sources/folders-source.js";
 export {
   conventionalSources,
   PROJECT_SKILL_FOLDERS,

@@ -40,3 +40,4 @@ export { LIST_SKILL_FILES } from "./tools/list-skill-files/index.js";
 export { READ_SKILL } from "./tools/read-skill/index.js";
 export { READ_SKILL_FILE } from "./tools/read-skill-file/index.js";
 export { SEARCH_SKILLS } from "./tools/search-skills/index.js";
+export { createMemoryTools, MEMORY_MAX_VALUE_CHARS, type MemoryToolsOptions } from "./tools/memory/index.js";

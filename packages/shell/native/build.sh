@@ -25,7 +25,7 @@ if [ -z "$compiler" ]; then
   exit 1
 fi
 mkdir -p build
-for program in exec-guard denied-stub; do
+for program in exec-guard denied-stub exec-gate exec-broker; do
   # static: the helpers run inside the sandbox before (exec-guard) or instead of (denied-stub) any library is trusted
   if ! "$compiler" -O2 -Wall -Wextra -static -o "build/$program.tmp" "$program.c" 2>"build/$program.log" &&
      ! "$compiler" -O2 -Wall -Wextra -o "build/$program.tmp" "$program.c" 2>"build/$program.log"; then

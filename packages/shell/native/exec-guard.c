@@ -9,7 +9,9 @@
  *   3. Landlock: files may be executed only beneath the --exec DIR hierarchies (read-only system and skill folders);
  *   4. seccomp: memfd_create and memfd_secret fail with EPERM (an in-memory file is on no path Landlock governs and
  *      could be mapped executable by ld.so), and any non-x86_64 system call ABI kills the process;
- *   5. execvp(command).
+ *   5. execvp(command), or with --exec-fd N (an exec-broker run) the program open as descriptor N, which is on no path
+ *      inside the sandbox: Landlock lets that one file run too, and an ELF program's descriptor is closed on exec
+ *      (a script's stays open: its interpreter reads it through /dev/fd/N).
  * Any failure stops with exit status 125 and a message on stderr: it never runs the command unrestricted.
  */
 #define _GNU_SOURCE
@@ -33,6 +35,8 @@
 #include <unistd.h>
 
 #define MAX_PATHS 64
+
+extern char **environ;
 
 static void fail(const char *what, const char *detail) {
   fprintf(stderr, "skillgraph exec-guard: %s%s%s: %s (the command did not run)\n", what, detail ? " " : "",
@@ -125,20 +129,34 @@ static void drop_capabilities(void) {
   if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) fail("cannot set no_new_privs", NULL);
 }
 
-static void restrict_execution(char **dirs, int count) {
+static void add_rule(int ruleset, int fd, __u64 access, const char *what) {
+  struct landlock_path_beneath_attr rule = {.allowed_access = access, .parent_fd = fd};
+  if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
+    fail("cannot add a Landlock rule for", what);
+}
+
+static void restrict_execution(char **dirs, int count, int program_fd) {
   int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
   if (abi < 1) fail("Landlock is not available in this kernel", NULL);
-  struct landlock_ruleset_attr attr = {.handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE};
+  /* a ruleset that does not handle REFER denies every link or rename into another folder (EXDEV: `mv a/x b/`, git's
+     object store); handled and granted everywhere, it only refuses moves that would make a file executable */
+  __u64 refer = abi >= 2 ? LANDLOCK_ACCESS_FS_REFER : 0;
+  struct landlock_ruleset_attr attr = {.handled_access_fs = LANDLOCK_ACCESS_FS_EXECUTE | refer};
   int ruleset = (int)syscall(SYS_landlock_create_ruleset, &attr, sizeof attr, 0);
   if (ruleset < 0) fail("cannot create a Landlock ruleset", NULL);
+  if (refer) {
+    int root = open("/", O_PATH | O_CLOEXEC);
+    if (root < 0) fail("cannot open", "/");
+    add_rule(ruleset, root, refer, "/");
+    close(root);
+  }
   for (int i = 0; i < count; i++) {
     int fd = open(dirs[i], O_PATH | O_CLOEXEC);
     if (fd < 0) fail("cannot open", dirs[i]);
-    struct landlock_path_beneath_attr rule = {.allowed_access = LANDLOCK_ACCESS_FS_EXECUTE, .parent_fd = fd};
-    if (syscall(SYS_landlock_add_rule, ruleset, LANDLOCK_RULE_PATH_BENEATH, &rule, 0) != 0)
-      fail("cannot add a Landlock rule for", dirs[i]);
+    add_rule(ruleset, fd, LANDLOCK_ACCESS_FS_EXECUTE | refer, dirs[i]);
     close(fd);
   }
+  if (program_fd >= 0) add_rule(ruleset, program_fd, LANDLOCK_ACCESS_FS_EXECUTE, "the brokered program");
   if (syscall(SYS_landlock_restrict_self, ruleset, 0) != 0) fail("cannot enforce the Landlock ruleset", NULL);
   close(ruleset);
 }
@@ -162,11 +180,16 @@ static void deny_memfd(void) {
 
 int main(int argc, char **argv) {
   char *exec_dirs[MAX_PATHS];
-  int exec_count = 0, i = 1;
+  int exec_count = 0, i = 1, program_fd = -1, script = 0;
   errno = 0;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
     if (strcmp(argv[i], "--exec") == 0 && i + 1 < argc && exec_count < MAX_PATHS) exec_dirs[exec_count++] = argv[++i];
-    else fail("unknown or repeated-too-often argument", argv[i]);
+    else if ((strcmp(argv[i], "--exec-fd") == 0 || strcmp(argv[i], "--exec-script-fd") == 0) && i + 1 < argc &&
+             program_fd < 0) {
+      script = argv[i][6] == 's';
+      program_fd = atoi(argv[++i]);
+      if (program_fd < 3 || fcntl(program_fd, F_GETFD) < 0) fail("--exec-fd needs an open descriptor above 2:", argv[i]);
+    } else fail("unknown or repeated-too-often argument", argv[i]);
   }
   if (i + 1 >= argc) fail("usage: exec-guard --exec DIR [--exec DIR]... -- COMMAND [ARG]...", NULL);
   if (exec_count == 0) fail("at least one --exec folder is needed", NULL);
@@ -179,8 +202,13 @@ int main(int argc, char **argv) {
   if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) fail("cannot make the mounts private", NULL);
   remount_noexec_outside(exec_dirs, exec_count);
   drop_capabilities();
-  restrict_execution(exec_dirs, exec_count);
+  restrict_execution(exec_dirs, exec_count, program_fd);
   deny_memfd();
+  if (program_fd >= 0) {
+    if (fcntl(program_fd, F_SETFD, script ? 0 : FD_CLOEXEC) != 0) fail("cannot prepare the brokered program", NULL);
+    execveat(program_fd, "", argv + i + 1, environ, AT_EMPTY_PATH);
+    fail("cannot execute the brokered program", argv[i + 1]);
+  }
   execvp(argv[i + 1], argv + i + 1);
   fail("cannot execute", argv[i + 1]);
   return 125;

@@ -42,6 +42,7 @@ export type {
 export { BubblewrapUnavailableError } from "./errors/bubblewrap-unavailable-error.js";
 export { RepositoryScanError } from "./errors/repository-scan-error.js";
 export { skillCommandGrant } from "./policy/command-rules.js";
+export type { ExecTimeRules, ProgramStart, ProgramStartDecision, RefusedStart } from "./policy/exec-time-rules.js";
 export type { CommandRule, SkillCommandGrant } from "./policy/command-rules.js";
 export { DEFAULT_DENIED_PROGRAMS } from "./policy/command-policy.js";
 export { artifactStoreFromBaseStore } from "./artifacts/artifact-store.js";

@@ -25,6 +25,11 @@ export const createCheckpointerOptionsSchema = z.object(
      * @default 30000
      */
     startupRetryMs: integerSchema({ min: 0, max: MAX_TIMER_MS, detail: "milliseconds; 0 tries once" }).default(30_000),
+    /**
+     * PostgreSQL: of the pool's 10 connections, keep this many for priority work (`runWithPriority`, the turn
+     * scheduler's resumed turns): other queries hold at most the rest and wait in a line of their own. @default 0
+     */
+    reservedConnections: integerSchema({ min: 0, max: 9, detail: "connections, of 10" }).default(0),
   },
   { error: "must be an object" },
 );

@@ -6,6 +6,7 @@ import { ResilientPostgresSaver } from "../database/resilient-postgres-saver.js"
 import { openSqliteSaver } from "../database/open-sqlite.js";
 import { retryWhileRestarting, type StartupGaveUp } from "../database/startup-retry.js";
 import { CheckpointerError } from "../errors/checkpointer-error.js";
+import { reservePoolConnections } from "../database/pool-priority.js";
 import { parseOptions } from "../internal/core.js";
 import { createCheckpointerOptionsSchema, type CreateCheckpointerOptions } from "./create-checkpointer-options.js";
 import { parseCheckpointerUrl } from "./parse-checkpointer-url.js";
@@ -79,7 +80,7 @@ function openSqlite(path: string, shown: string): BaseCheckpointSaver {
 async function openPostgres(
   url: string,
   target: { connectionString: string; schema: string },
-  options: { connectTimeoutMs: number; retryDelayMs: number; startupRetryMs: number },
+  options: { connectTimeoutMs: number; retryDelayMs: number; startupRetryMs: number; reservedConnections: number },
 ): Promise<BaseCheckpointSaver> {
   const shown = redactUrl(url);
   const scrub = scrubber(url);
@@ -112,6 +113,7 @@ async function openPostgres(
     options.connectTimeoutMs,
     60_000,
   );
+  reservePoolConnections(pool, options.reservedConnections);
   closers.set(saver, () => pool.end());
   return saver;
 }

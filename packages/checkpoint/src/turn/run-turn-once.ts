@@ -1,7 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { InvalidOptionsError } from "../internal/core.js";
-import { turnStatus, type TurnGraph, type TurnStatus } from "./turn-status.js";
+import { statusInSnapshot, turnStatus, type TurnGraph, type TurnStatus } from "./turn-status.js";
 
 /** What `runTurnOnce` did and the state the turn ended in. */
 export interface TurnOnceResult {
@@ -14,7 +14,8 @@ export interface TurnOnceResult {
  * Runs a user turn at most once, keyed by its input message's id: a retry of a turn whose answer is stored returns it
  * without running anything, a retry of a run that stopped part-way (the process died, the connection was lost after a
  * write) continues it from its last checkpoint (LangGraph replays the writes it kept), and only a turn the thread has
- * not seen, or one that ended without an answer, runs with its input. Clients retry with the same message id; two
+ * not seen, or one that ended without an answer, runs with its input; a run that ends with the answer in its output is
+ * not read back. Clients retry with the same message id; two
  * processes must not serve one thread at once (hold a session lease).
  * @param graph a compiled graph with a checkpointer (a StateGraph, or createAgent's agent)
  * @param input the turn's input; its `messages[0].id` keys the turn
@@ -38,9 +39,20 @@ export async function runTurnOnce(
   const before = await turnStatus(graph, config, messageId);
   if (before.state === "answered") return { outcome: "stored", status: before };
   if (before.state === "waiting") return { outcome: "waiting", status: before };
-  await graph.invoke(before.state === "unfinished" ? null : input, config);
+  const output = await graph.invoke(before.state === "unfinished" ? null : input, config);
   return {
     outcome: before.state === "unfinished" ? "continued" : "ran",
-    status: await turnStatus(graph, config, messageId),
+    status: answeredIn(output, messageId) ?? (await turnStatus(graph, config, messageId)),
   };
+}
+
+/**
+ * The answer in a run's output, when the run ended (no interrupt) with the thread's messages holding it: one database
+ * read fewer per turn. Anything else (an interrupt, an output without the messages) is read back from the thread.
+ */
+function answeredIn(output: unknown, messageId: string): TurnStatus | undefined {
+  if (typeof output !== "object" || output === null || "__interrupt__" in output) return undefined;
+  if (!Array.isArray((output as { messages?: unknown }).messages)) return undefined;
+  const status = statusInSnapshot({ values: output, next: [], tasks: [] }, messageId);
+  return status.state === "answered" ? status : undefined;
 }

@@ -16,6 +16,12 @@ export const turnSchedulerOptionsSchema = z.object(
      * instead of waiting for a running turn to end (turns cannot be paused). @default 0
      */
     resumedHeadroom: integerSchema({ min: 0, max: 100_000 }).default(0),
+    /**
+     * While a `resumed` turn runs or waits, no `normal` turn starts (they wait, or are refused beyond `maxQueued`), so
+     * the taken-over threads have the process's CPU and connections to themselves once the turns already running end.
+     * @default false
+     */
+    resumedAlone: z.boolean({ error: "must be true or false" }).default(false),
   },
   { error: "must be an object" },
 );

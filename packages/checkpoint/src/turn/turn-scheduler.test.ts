@@ -131,6 +131,37 @@ describe("createTurnScheduler", () => {
     expect(t.started).toEqual(["n1", "r1", "r2", "r3", "n2"]);
   });
 
+  it("with resumedAlone no normal turn starts while a resumed turn runs or waits, though slots are free", async () => {
+    const scheduler = createTurnScheduler({ concurrency: 3, maxQueued: 5, resumedAlone: true });
+    const t = turns(scheduler);
+    void t.submit("n1");
+    void t.submit("r1", "resumed");
+    void t.submit("n2"); // 2 of 3 slots taken, but a resumed turn runs
+    await flush();
+    expect(t.started).toEqual(["n1", "r1"]);
+    expect([scheduler.running, scheduler.queued]).toEqual([2, 1]);
+    await t.end("n1");
+    expect(t.started).toEqual(["n1", "r1"]); // a slot more, still held back
+    void t.submit("r2", "resumed");
+    await flush();
+    expect(t.started).toEqual(["n1", "r1", "r2"]); // resumed turns still start
+    await t.end("r1");
+    expect(t.started).toEqual(["n1", "r1", "r2"]);
+    await t.end("r2");
+    expect(t.started).toEqual(["n1", "r1", "r2", "n2"]); // the last resumed turn ended
+    void t.submit("n3");
+    await flush();
+    expect(t.started).toEqual(["n1", "r1", "r2", "n2", "n3"]);
+
+    // without it, the same normal turn starts beside the resumed one (the control)
+    const control = turns(createTurnScheduler({ concurrency: 3, maxQueued: 5 }));
+    void control.submit("n1");
+    void control.submit("r1", "resumed");
+    void control.submit("n2");
+    await flush();
+    expect(control.started).toEqual(["n1", "r1", "n2"]);
+  });
+
   it("with maxQueued 0 runs what fits and refuses the rest", async () => {
     const scheduler = createTurnScheduler({ concurrency: 1, maxQueued: 0 });
     const t = turns(scheduler);

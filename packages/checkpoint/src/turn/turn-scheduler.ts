@@ -1,3 +1,4 @@
+import { runWithPriority } from "../database/pool-priority.js";
 import { TurnsBusyError } from "../errors/turns-busy-error.js";
 import { InvalidOptionsError, parseOptions } from "../internal/core.js";
 import { turnSchedulerOptionsSchema, type TurnSchedulerOptions } from "./turn-scheduler-options.js";
@@ -34,19 +35,26 @@ interface Waiting {
  * A per-process turn scheduler (admission control): at most `concurrency` turns run at once (plus up to
  * `resumedHeadroom` resumed ones), waiting turns start in priority order (`resumed` before `normal`, first come first
  * served within each), and a turn that would make more than `maxQueued` wait is refused at once with TurnsBusyError
- * instead of queueing without bound. Use it so a thread this process just took over is answered first instead of
- * competing for the CPU and the database with every other turn.
- * @param options `concurrency` (default 8), `maxQueued` (default 64), `resumedHeadroom` (default 0)
+ * instead of queueing without bound; with `resumedAlone`, no normal turn starts while a resumed one runs or waits.
+ * Resumed turns run inside `runWithPriority`: their PostgreSQL queries may take the pool connections
+ * `createCheckpointer`'s `reservedConnections` keeps. Use it so a thread this process just took over is answered first
+ * instead of competing for the CPU and the database with every other turn.
+ * @param options `concurrency` (default 8), `maxQueued` (default 64), `resumedHeadroom` (default 0), `resumedAlone`
+ *   (default false)
  * @example
  * const turns = createTurnScheduler({ concurrency: 8, maxQueued: 64 });
  * const priority = lease.tookOver ? "resumed" : "normal";
  * const result = await turns.run(() => runTurnOnce(agent, input, config), { priority }); // TurnsBusyError: retry later
  */
 export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnScheduler {
-  const { concurrency, maxQueued, resumedHeadroom } = parseOptions(turnSchedulerOptionsSchema, options);
+  const { concurrency, maxQueued, resumedHeadroom, resumedAlone } = parseOptions(turnSchedulerOptionsSchema, options);
   const limit: Record<TurnPriority, number> = { resumed: concurrency + resumedHeadroom, normal: concurrency };
   const queues: Record<TurnPriority, Waiting[]> = { resumed: [], normal: [] };
   let running = 0;
+  let runningResumed = 0;
+  /** A normal turn may start: a slot is free, and with `resumedAlone` no resumed turn runs or waits. */
+  const normalMayStart = () =>
+    running < limit.normal && !(resumedAlone && (runningResumed > 0 || queues.resumed.length > 0));
   const queued = () => queues.resumed.length + queues.normal.length;
   const busy = (reason: string) => new TurnsBusyError({ running, queued: queued(), reason });
 
@@ -54,7 +62,7 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
     for (;;) {
       const next =
         (running < limit.resumed ? queues.resumed.shift() : undefined) ??
-        (running < limit.normal ? queues.normal.shift() : undefined);
+        (normalMayStart() ? queues.normal.shift() : undefined);
       if (!next) return;
       next.start();
     }
@@ -77,18 +85,21 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
           message: "must be 'resumed' or 'normal'",
         });
       return new Promise<T>((resolve, reject) => {
+        const resumed = priority === "resumed" ? 1 : 0;
         const start = () => {
           running += 1;
+          runningResumed += resumed;
           Promise.resolve()
-            .then(turn)
+            .then(() => (resumed ? runWithPriority(turn) : turn()))
             .then(resolve, reject)
             .finally(() => {
               running -= 1;
+              runningResumed -= resumed;
               pump();
             });
         };
-        if (running < limit[priority] && queues.resumed.length === 0 && (priority === "resumed" || queued() === 0))
-          return start();
+        const free = resumed ? running < limit.resumed : normalMayStart() && queued() === 0;
+        if (free && queues.resumed.length === 0) return start();
         if (!admit(priority)) return reject(busy(`at most ${maxQueued} may wait`));
         queues[priority].push({ start, refuse: reject });
       });

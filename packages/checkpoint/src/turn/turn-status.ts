@@ -43,7 +43,11 @@ interface MessageView {
  * if (status.state === "answered") return status.reply;
  */
 export async function turnStatus(graph: TurnGraph, config: RunnableConfig, messageId: string): Promise<TurnStatus> {
-  const snapshot = await graph.getState(config);
+  return statusInSnapshot(await graph.getState(config), messageId);
+}
+
+/** Where the turn whose input message has id `messageId` stands in `snapshot` (a graph's state, as getState gives it). */
+export function statusInSnapshot(snapshot: Awaited<ReturnType<TurnGraph["getState"]>>, messageId: string): TurnStatus {
   const messages = ((snapshot.values as { messages?: unknown } | undefined)?.messages ?? []) as MessageView[];
   const at = lastIndexWithId(messages, messageId);
   if (at < 0) return { state: "new" };

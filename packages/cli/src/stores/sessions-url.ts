@@ -1,14 +1,13 @@
 // Where `skillgraph chat` writes sessions and `skillgraph sessions` reads them: one rule for both commands.
+import { stringFlag } from "../io/flag-table.js";
 
 /** Where sessions live unless `--checkpoint`, an agent file or `SKILLGRAPH_CHECKPOINT` says otherwise. */
 export const DEFAULT_SESSIONS_URL = "sqlite:.skillgraph/sessions.db";
 
-/** How `--checkpoint` is described in both commands' help. */
-export const SESSIONS_URL_HELP = {
-  flags: "--checkpoint URL",
-  description: "where sessions live: sqlite:FILE, postgres://..., memory:",
+/** `--checkpoint URL`, the same flag in `chat`'s and `sessions`' tables. */
+export const CHECKPOINT_FLAG = stringFlag("URL", "where sessions live: sqlite:FILE, postgres://..., memory:", {
   default: `$SKILLGRAPH_CHECKPOINT or ${DEFAULT_SESSIONS_URL}`,
-} as const;
+});
 
 /**
  * The checkpointer URL of a command: `--checkpoint`, else the agent file's `checkpointer`, else

@@ -1,3 +1,4 @@
+import { listFlag } from "../io/flag-table.js";
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import {
@@ -125,3 +126,8 @@ function reportProblems(
   if (shown.length < problems.length)
     io.stderr.write(`  ... and ${problems.length - shown.length} more (--verbose shows all)\n`);
 }
+
+/** `--skills DIR`, repeatable: the same flag in every command that reads skills. */
+export const SKILLS_FLAG = listFlag("DIR", "read skills from DIR (repeatable)", {
+  default: "the conventional skill folders",
+});

@@ -35,6 +35,7 @@ const modelSettings = z.strictObject(
     temperature: modelParameter("temperature").optional(),
     topP: modelParameter("topP").optional(),
     maxTokens: modelParameter("maxTokens").optional(),
+    stop: stringList.optional(),
   },
   { error: "must be a name or { name, baseUrl }" },
 );
@@ -42,7 +43,11 @@ const modelSettings = z.strictObject(
 const shellSettings = z.strictObject(
   {
     executor: z.enum(["sandbox", "unsafe-local", "off"], { error: "must be sandbox, unsafe-local or off" }).optional(),
-    approval: z.enum(["ask", "approve-all", "deny-all"], { error: "must be ask, approve-all or deny-all" }).optional(),
+    approval: z
+      .enum(["sandboxed", "ask", "approve-all", "deny-all"], {
+        error: "must be sandboxed, ask, approve-all or deny-all",
+      })
+      .optional(),
     alwaysOn: z.boolean({ error: "must be true or false" }).optional(),
   },
   { error: "must be { executor, approval, alwaysOn }" },
@@ -73,8 +78,9 @@ export const agentFileSettingsSchema = z.strictObject(
 
 /** What the schema gives: an agent file but for its `file`, paths not yet resolved. */
 export type AgentFileSettings = z.output<typeof agentFileSettingsSchema>;
-// The schema describes exactly the public type (a compile error here when they drift apart).
-const sameShape: (settings: AgentFileSettings) => Omit<AgentFile, "file"> = (settings) => settings;
+// The schema describes exactly the public type (a compile error here when they drift apart); `ignored` is an
+// Agentfile's report, not a setting.
+const sameShape: (settings: AgentFileSettings) => Omit<AgentFile, "file" | "ignored"> = (settings) => settings;
 void sameShape;
 
 /** Known keys of each mapping, by path, for the message on an unknown one. */

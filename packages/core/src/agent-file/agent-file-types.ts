@@ -4,8 +4,12 @@ import type { AgentModelParameters } from "./model-parameters.js";
 /** How an agent runs skill scripts: in the sandbox, unsandboxed on this machine, or not at all. */
 export type AgentShellExecutor = "sandbox" | "unsafe-local" | "off";
 
-/** How commands that need approval are answered in runs without a person: ask (interactive), approve all, deny all. */
-export type AgentApprovalPolicy = "ask" | "approve-all" | "deny-all";
+/**
+ * Which commands need approval and how they are answered: `sandboxed` (the default) asks only for lines that leave the
+ * sandbox, `ask` for every command its skill does not pre-approve; `approve-all` / `deny-all` answer for runs without
+ * a person.
+ */
+export type AgentApprovalPolicy = "sandboxed" | "ask" | "approve-all" | "deny-all";
 
 /**
  * A declarative agent (`skillgraph.agent.yaml`, the `skillgraph` key of package.json, or an Ollama-style Agentfile), as `loadAgentFile` returns
@@ -14,10 +18,10 @@ export type AgentApprovalPolicy = "ask" | "approve-all" | "deny-all";
 export interface AgentFile {
   /** The file it came from. */
   file: string;
-  /** The model: name, endpoint and sampling parameters (`temperature`, `topP`, `maxTokens`). */
-  model?: { name?: string; baseUrl?: string } & AgentModelParameters;
-  /** An Agentfile's `AGENT_TYPE`: both kinds run the same tool-calling chat agent. */
-  agentType?: "conversational" | "react";
+  /** The model: name, endpoint, sampling parameters (`temperature`, `topP`, `maxTokens`) and stop sequences. */
+  model?: { name?: string; baseUrl?: string; stop?: string[] } & AgentModelParameters;
+  /** An Agentfile's `AGENT_TYPE`: every kind runs the same tool-calling chat agent. */
+  agentType?: "conversational" | "react" | "task-based";
   systemPrompt?: string;
   /** Skill folders. */
   skills: string[];
@@ -29,4 +33,6 @@ export interface AgentFile {
   shell?: { executor?: AgentShellExecutor; approval?: AgentApprovalPolicy; alwaysOn?: boolean };
   /** A checkpointer URL (`sqlite:FILE`, `postgres://...`, `memory:`); a relative sqlite path is resolved against the file's folder. */
   checkpointer?: string;
+  /** Lines of an Agentfile read and ignored (`Agentfile:3: LICENSE ignored: ...`), for the caller to print. */
+  ignored?: string[];
 }

@@ -148,14 +148,45 @@ describe("loadAgentFile: model parameters and Ollama-style Agentfiles", () => {
     });
   });
 
+  it("reads Ollama's server-side lines and ignores each with a note naming its line; stop sequences are kept", async () => {
+    const lines = [
+      "FROM llama3.2",
+      "AGENT_TYPE task-based",
+      "LICENSE MIT",
+      'TEMPLATE """{{ .System }}',
+      '{{ .Prompt }}"""',
+      "ADAPTER ./lora.gguf",
+      "MESSAGE user hi",
+      "REQUIRES 0.9.0",
+      "PARAMETER num_ctx 8192",
+      "PARAMETER top_k 40",
+      'PARAMETER stop "<|eot_id|>"',
+      "PARAMETER stop Human:",
+    ];
+    const dir = writeTree({ Agentfile: lines.join("\n") });
+    const agent = await loadAgentFile(join(dir, "Agentfile"));
+    expect(agent).toMatchObject({
+      agentType: "task-based",
+      model: { name: "llama3.2", stop: ["<|eot_id|>", "Human:"] },
+    });
+    expect(agent.ignored?.map((line) => line.split(" ignored")[0])).toEqual([
+      "Agentfile:3: LICENSE",
+      "Agentfile:4: TEMPLATE",
+      "Agentfile:6: ADAPTER",
+      "Agentfile:7: MESSAGE",
+      "Agentfile:8: REQUIRES",
+      "Agentfile:9: PARAMETER num_ctx",
+      "Agentfile:10: PARAMETER top_k",
+    ]);
+  });
+
   it.each([
     ["PARAMETER temperature hot", "2: PARAMETER temperature must be a number from 0 to 2, not 'hot'"],
     [
-      "PARAMETER top_k 40",
-      "2: PARAMETER top_k is not supported (supported: temperature, top_p, num_predict, max_tokens)",
+      "PARAMETER top_q 40",
+      "2: PARAMETER top_q is not supported (supported: temperature, top_p, num_predict, max_tokens, stop;",
     ],
-    ["TEMPLATE {{ .Prompt }}", "2: TEMPLATE is not supported"],
-    ["AGENT_TYPE planner", "2: AGENT_TYPE must be conversational or react, not 'planner'"],
+    ["AGENT_TYPE planner", "2: AGENT_TYPE must be conversational or react or task-based, not 'planner'"],
     ["SKILL library/skill/calculator:1.0.0", "2: SKILL library/skill/calculator:1.0.0 is a registry reference"],
     ['SYSTEM """never closed', '2: SYSTEM: the """ opened here is never closed'],
     ["FROM other", "2: FROM is given twice"],

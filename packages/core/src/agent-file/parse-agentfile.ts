@@ -1,26 +1,46 @@
-// Ollama's Modelfile-style Agentfile as a third agent-file format: FROM, SKILL, AGENT_TYPE, SYSTEM, PARAMETER.
+// Ollama's Modelfile-style Agentfile as a third agent-file format: FROM, SKILL, AGENT_TYPE, SYSTEM, PARAMETER. The
+// Modelfile commands that belong to the model server are read and ignored with a note, so an existing file loads.
 import { basename, dirname, isAbsolute, resolve } from "node:path";
 import { AgentFileError } from "./agent-file-error.js";
 import type { AgentFile } from "./agent-file-types.js";
 import { checkModelParameter, type AgentModelParameters } from "./model-parameters.js";
 
 const COMMANDS = ["FROM", "SKILL", "AGENT_TYPE", "SYSTEM", "PARAMETER"];
-/** Modelfile commands skillgraph does not take over, with what to do instead. */
-const NOT_SUPPORTED: Record<string, string> = {
-  TEMPLATE: "the chat template is the endpoint's; leave it out",
-  ADAPTER: "LoRA adapters are loaded by the model server; leave it out",
-  MESSAGE: "seed messages are not supported; put them in SYSTEM",
-  LICENSE: "put the license in the skills' own frontmatter",
-  REQUIRES: "leave it out",
+/** Modelfile commands that belong to the model server: read and ignored, with why (the note `ignored` carries). */
+const IGNORED_COMMANDS: Record<string, string> = {
+  TEMPLATE: "the chat template is the model server's (skillgraph talks to it over the OpenAI API)",
+  ADAPTER: "LoRA adapters are loaded by the model server; put the ADAPTER in the model's own Modelfile",
+  MESSAGE: "seed messages are not sent; put what they teach in SYSTEM",
+  LICENSE: "a license is not a setting of the agent",
+  REQUIRES: "the Ollama version a model needs is the model server's concern",
 };
+/** Ollama PARAMETERs with no OpenAI-API equivalent skillgraph sends: read and ignored, with a note. */
+const IGNORED_PARAMETERS = new Set([
+  "num_ctx",
+  "num_keep",
+  "num_gpu",
+  "num_thread",
+  "num_batch",
+  "repeat_last_n",
+  "repeat_penalty",
+  "top_k",
+  "min_p",
+  "typical_p",
+  "tfs_z",
+  "mirostat",
+  "mirostat_eta",
+  "mirostat_tau",
+  "penalize_newline",
+  "seed",
+]);
 const PARAMETERS: Record<string, keyof AgentModelParameters> = {
   temperature: "temperature",
   top_p: "topP",
   num_predict: "maxTokens",
   max_tokens: "maxTokens",
 };
-/** Agent types the chat agent can be: both are the same tool-calling loop. */
-export const AGENT_TYPES = ["conversational", "react"] as const;
+/** Agent types the chat agent can be: all are the same tool-calling loop. */
+export const AGENT_TYPES = ["conversational", "react", "task-based"] as const;
 
 /** Whether a file is an Agentfile: named `Agentfile` / `Modelfile` (or `*.agentfile`), or starting with a Modelfile command. */
 export function isAgentfile(file: string, text: string): boolean {
@@ -32,7 +52,9 @@ export function isAgentfile(file: string, text: string): boolean {
 /**
  * Reads an Agentfile (Ollama's Modelfile syntax): `FROM model`, `SKILL <folder>` (repeatable; a skill folder or a folder
  * of skills, relative to the file), `AGENT_TYPE conversational|react`, `SYSTEM text` (or `"""` over several lines),
- * `PARAMETER temperature|top_p|num_predict|max_tokens VALUE`; `#` starts a comment. Other Modelfile commands, unknown
+ * `PARAMETER temperature|top_p|num_predict|max_tokens VALUE`, `PARAMETER stop TEXT` (repeatable); `#` starts a comment.
+ * `TEMPLATE`, `ADAPTER`, `MESSAGE`, `LICENSE`, `REQUIRES` and Ollama parameters with no OpenAI-API equivalent
+ * (`num_ctx`, `top_k`, `seed`, ...) are read and ignored, each with a note in `ignored`. Unknown commands and
  * parameters and registry references are AgentFileErrors naming the line.
  */
 export function parseAgentfile(file: string, text: string): AgentFile {
@@ -40,6 +62,7 @@ export function parseAgentfile(file: string, text: string): AgentFile {
   const agent: AgentFile = { file, skills: [] };
   const model: NonNullable<AgentFile["model"]> = {};
   const seen = new Set<string>();
+  const ignored: string[] = [];
   for (let index = 0; index < lines.length; index++) {
     const line = lines[index]!.trim();
     const lineNumber = index + 1;
@@ -49,11 +72,23 @@ export function parseAgentfile(file: string, text: string): AgentFile {
     if (line === "" || line.startsWith("#")) continue;
     const match = /^(\S+)\s*(.*)$/.exec(line)!;
     const command = match[1]!.toUpperCase();
-    if (NOT_SUPPORTED[command]) fail(`${command} is not supported: ${NOT_SUPPORTED[command]}`);
-    if (!COMMANDS.includes(command)) fail(`unknown command '${match[1]}' (known: ${COMMANDS.join(", ")})`);
+    const ignoredWhy = IGNORED_COMMANDS[command];
+    if (!ignoredWhy && !COMMANDS.includes(command))
+      fail(`unknown command '${match[1]}' (known: ${[...COMMANDS, ...Object.keys(IGNORED_COMMANDS)].join(", ")})`);
     const value = readValue(match[2]!.trim(), { lines, index }, command, fail);
     index = value.lastIndex;
+    if (ignoredWhy) {
+      ignored.push(`${basename(file)}:${lineNumber}: ${command} ignored: ${ignoredWhy}`);
+      continue;
+    }
     if (value.text === "") fail(`${command} needs a value`);
+    const parameter = command === "PARAMETER" ? value.text.split(/\s+/)[0]! : "";
+    if (IGNORED_PARAMETERS.has(parameter)) {
+      ignored.push(
+        `${basename(file)}:${lineNumber}: PARAMETER ${parameter} ignored: the OpenAI API has no such setting (set it on the model server)`,
+      );
+      continue;
+    }
     if (command !== "SKILL" && command !== "PARAMETER") {
       if (seen.has(command)) fail(`${command} is given twice`);
       seen.add(command);
@@ -61,6 +96,7 @@ export function parseAgentfile(file: string, text: string): AgentFile {
     applyCommand({ agent, model, file }, command, value.text, fail);
   }
   if (Object.keys(model).length > 0) agent.model = model;
+  if (ignored.length > 0) agent.ignored = ignored;
   return agent;
 }
 
@@ -104,10 +140,16 @@ function applyCommand(
     if (!/^(\.|\/|~)/.test(value) && /^[\w.-]+(\/[\w.-]+)*:[\w.-]+$/.test(value))
       fail(`SKILL ${value} is a registry reference; give a skill folder (copy it in with 'skillgraph add')`);
     agent.skills.push(isAbsolute(value) ? value : resolve(dirname(file), value));
+  } else if (/^stop\s/.test(value)) {
+    const stop = readValue(value.slice(4).trim(), { lines: [], index: 0 }, "PARAMETER stop", fail).text;
+    model.stop = [...(model.stop ?? []), stop];
   } else {
     const [key, ...valueParts] = value.split(/\s+/);
     const parameter = PARAMETERS[key!];
-    if (!parameter) fail(`PARAMETER ${key} is not supported (supported: ${Object.keys(PARAMETERS).join(", ")})`);
+    if (!parameter)
+      fail(
+        `PARAMETER ${key} is not supported (supported: ${[...Object.keys(PARAMETERS), "stop"].join(", ")}; ignored: ${[...IGNORED_PARAMETERS].join(", ")})`,
+      );
     const checked = checkModelParameter(parameter!, key!, valueParts.join(" "));
     if ("error" in checked) fail(`PARAMETER ${checked.error}`);
     else model[parameter!] = checked.value;

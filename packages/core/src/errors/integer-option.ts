@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { InvalidOptionsError } from "./invalid-options-error.js";
+import { parseOptions } from "./parse-options.js";
 
 /** setTimeout's largest delay (ms): a longer timeout fires at once, so duration options are bounded by it. */
 export const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -27,9 +27,7 @@ export function integerMessage({ min = 1, max = Number.MAX_SAFE_INTEGER, detail 
  * @example const maxResourceBytes = integerOption("maxResourceBytes", options.maxResourceBytes ?? 65_536);
  */
 export function integerOption(option: string, value: unknown, bounds: IntegerOptionBounds = {}): number {
-  const { min = 1, max = Number.MAX_SAFE_INTEGER } = bounds;
-  if (typeof value === "number" && Number.isSafeInteger(value) && value >= min && value <= max) return value;
-  throw new InvalidOptionsError({ option, value, message: integerMessage(bounds) });
+  return parseOptions(integerSchema(bounds), value, option);
 }
 
 /** The same check as a zod schema (for option schemas read with `parseOptions`), every failure with `integerMessage`. */

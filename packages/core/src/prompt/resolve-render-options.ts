@@ -1,8 +1,10 @@
-import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { z } from "zod";
+import { booleanSchema } from "../errors/option-schemas.js";
+import { parseOptions } from "../errors/parse-options.js";
 import { markdownLayout } from "./markdown-layout.js";
 import type { PromptLayout } from "./prompt-layout.js";
 import type { RenderSkillsPromptOptions } from "./prompt-types.js";
-import { templateLayout } from "./template-layout.js";
+import { promptTemplateSchema, templateLayout } from "./template-layout.js";
 import { xmlLayout } from "./xml-layout.js";
 
 /** Default character budget when neither maxChars nor maxTokens is given. */
@@ -24,63 +26,68 @@ export interface ResolvedRenderOptions {
   groupByLayer: boolean;
 }
 
+/** A character or token limit: a number >= 1 (Infinity included, which zod's number refuses). */
+const limitSchema = z.custom<number>((value) => typeof value === "number" && value >= 1, {
+  error: (issue) => `must be a number >= 1 (or Infinity), got ${String(issue.input)}`,
+});
+
+/** A tool's name. */
+const toolNameSchema = z.string({ error: "must be a non-empty string" }).refine((value) => value.trim() !== "", {
+  error: "must be a non-empty string",
+});
+
+const formatError = (issue: { input?: unknown }) =>
+  `must be "xml", "markdown" or a template object, got ${JSON.stringify(issue.input)}`;
+
+/** The render options as one schema, defaults inside (the character budget's default depends on both limits). */
+export const renderOptionsSchema = z.object({
+  format: z
+    .union([z.literal("xml"), z.literal("markdown"), promptTemplateSchema], { error: formatError })
+    .default("xml"),
+  budget: z
+    .object({
+      maxChars: limitSchema.optional(),
+      maxTokens: limitSchema.optional(),
+      countTokens: z
+        .custom<(text: string) => number>((value) => typeof value === "function", {
+          error: "must be a function (text) => number",
+        })
+        .optional(),
+    })
+    .default({}),
+  preamble: z.union([z.string(), z.literal(false)], { error: "must be a string or false" }).optional(),
+  readToolName: toolNameSchema.default("read_skill"),
+  searchToolName: toolNameSchema.default("search_skills"),
+  includeLocation: booleanSchema().default(true),
+  minDescriptionChars: z
+    .int({ error: (issue) => `must be an integer >= 8, got ${String(issue.input)}` })
+    .min(8, { error: (issue) => `must be an integer >= 8, got ${String(issue.input)}` })
+    .default(40),
+  groupByLayer: booleanSchema().default(false),
+});
+
 /** Fills defaults and checks every option once; throws InvalidOptionsError naming the option. */
 export function resolveRenderOptions(options: RenderSkillsPromptOptions = {}): ResolvedRenderOptions {
-  const budget = options.budget ?? {};
-  const limit = (option: string, value: number | undefined): number => {
-    if (value === undefined) return Number.POSITIVE_INFINITY;
-    if (typeof value !== "number" || Number.isNaN(value) || value < 1)
-      throw new InvalidOptionsError({
-        option,
-        value,
-        message: `must be a number >= 1 (or Infinity), got ${String(value)}`,
-      });
-    return value;
-  };
+  const checked = parseOptions(renderOptionsSchema, options);
+  const { budget, readToolName } = checked;
   const bothUnset = budget.maxChars === undefined && budget.maxTokens === undefined;
-  const maxChars = bothUnset ? defaultMaxChars : limit("budget.maxChars", budget.maxChars);
-  const maxTokens = limit("budget.maxTokens", budget.maxTokens);
-  if (budget.countTokens !== undefined && typeof budget.countTokens !== "function") {
-    throw new InvalidOptionsError({
-      option: "budget.countTokens",
-      value: budget.countTokens,
-      message: "must be a function (text) => number",
-    });
-  }
-  const toolName = (option: string, value: string | undefined, fallback: string): string => {
-    if (value === undefined) return fallback;
-    if (typeof value !== "string" || value.trim() === "")
-      throw new InvalidOptionsError({ option, value, message: "must be a non-empty string" });
-    return value;
-  };
-  const readToolName = toolName("readToolName", options.readToolName, "read_skill");
-  const minDescriptionChars = options.minDescriptionChars ?? 40;
-  if (!Number.isInteger(minDescriptionChars) || minDescriptionChars < 8) {
-    throw new InvalidOptionsError({
-      option: "minDescriptionChars",
-      value: minDescriptionChars,
-      message: `must be an integer >= 8, got ${String(minDescriptionChars)}`,
-    });
-  }
-  if (options.preamble !== undefined && options.preamble !== false && typeof options.preamble !== "string") {
-    throw new InvalidOptionsError({
-      option: "preamble",
-      value: options.preamble,
-      message: "must be a string or false",
-    });
-  }
   return {
-    layout: layoutFor(options.format ?? "xml"),
-    maxChars,
-    maxTokens,
+    layout:
+      checked.format === "xml"
+        ? xmlLayout
+        : checked.format === "markdown"
+          ? markdownLayout
+          : templateLayout(checked.format),
+    maxChars: bothUnset ? defaultMaxChars : (budget.maxChars ?? Number.POSITIVE_INFINITY),
+    maxTokens: budget.maxTokens ?? Number.POSITIVE_INFINITY,
     countTokens: budget.countTokens,
     measureTokens: budget.maxTokens !== undefined || budget.countTokens !== undefined,
-    preamble: options.preamble === false ? "" : (options.preamble ?? defaultPreamble(readToolName)),
+    preamble: checked.preamble === false ? "" : (checked.preamble ?? defaultPreamble(readToolName)),
     readToolName,
-    searchToolName: toolName("searchToolName", options.searchToolName, "search_skills"),
-    includeLocation: options.includeLocation ?? true,
-    minDescriptionChars,
-    groupByLayer: options.groupByLayer === true,
+    searchToolName: checked.searchToolName,
+    includeLocation: checked.includeLocation,
+    minDescriptionChars: checked.minDescriptionChars,
+    groupByLayer: checked.groupByLayer,
   };
 }
 
@@ -93,15 +100,4 @@ export function resolveRenderOptions(options: RenderSkillsPromptOptions = {}): R
 export function defaultPreamble(readToolName: string, searchToolName?: string): string {
   const search = searchToolName === undefined ? "" : ` Use ${searchToolName} when no listed skill fits.`;
   return `Skills are packaged instructions for specialised tasks. When a task matches a skill's description, call ${readToolName} with the skill's name and follow the instructions it returns.${search}`;
-}
-
-function layoutFor(format: RenderSkillsPromptOptions["format"]): PromptLayout {
-  if (format === "xml") return xmlLayout;
-  if (format === "markdown") return markdownLayout;
-  if (typeof format === "object" && format !== null) return templateLayout(format);
-  throw new InvalidOptionsError({
-    option: "format",
-    value: format,
-    message: `must be "xml", "markdown" or a template object, got ${JSON.stringify(format)}`,
-  });
 }

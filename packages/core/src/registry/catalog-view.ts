@@ -52,7 +52,7 @@ export function createCatalogView(parent: SkillCatalog, options: SkillViewOption
       // Ask the parent for enough hits that filtering still leaves `limit` of them.
       const wide = parent.search(query, {
         ...searchOptions,
-        limit: limit + (only ? Number.MAX_SAFE_INTEGER : hidden.size),
+        limit: only ? Number.MAX_SAFE_INTEGER : limit + hidden.size,
       });
       return wide.filter((hit) => visible(hit.name)).slice(0, limit);
     },
@@ -60,7 +60,7 @@ export function createCatalogView(parent: SkillCatalog, options: SkillViewOption
       const limit = searchOptions.limit ?? 10;
       const wide = await parent.searchAsync(query, {
         ...searchOptions,
-        limit: limit + (only ? Number.MAX_SAFE_INTEGER : hidden.size),
+        limit: only ? Number.MAX_SAFE_INTEGER : limit + hidden.size,
       });
       return wide.filter((hit) => visible(hit.name)).slice(0, limit);
     },

@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
-import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { parseOptions } from "../errors/parse-options.js";
 import { SkillNotFoundError } from "../errors/skill-not-found-error.js";
-import { embeddingsProblem, type SkillEmbeddings } from "../search/skill-embeddings.js";
+import type { SkillEmbeddings } from "../search/skill-embeddings.js";
 import type { SearchOptions, SearchResult } from "../search/search-types.js";
 import type { SkillDiagnostic, SkillLayer, SkillMetadata } from "../skill/skill-types.js";
 import { defaultSnapshotFile } from "../snapshot/snapshot-location.js";
@@ -9,7 +9,7 @@ import type { SkillSource } from "../sources/skill-source.js";
 import { createCatalogView } from "./catalog-view.js";
 import { readCandidateBody, readCandidateBodySync } from "./load-candidate.js";
 import { RegistryLoader } from "./registry-loader.js";
-import { hasUnsavedAnalyses, RegistryPersistence } from "./registry-persistence.js";
+import { RegistryPersistence } from "./registry-persistence.js";
 import { RegistrySearch } from "./registry-search.js";
 import { buildCatalog, type RegistryCatalog } from "./registry-catalog.js";
 import type {
@@ -23,6 +23,7 @@ import type {
   SkillViewOptions,
 } from "./registry-types.js";
 import { checkMaxBytesOption, listCandidateFiles, readCandidateFile } from "./skill-file-access.js";
+import { skillRegistryOptionsSchema } from "./skill-registry-options.js";
 import { SourceWatcher, type WatchSettings } from "./source-watcher.js";
 import { suggestNames } from "./suggest-names.js";
 
@@ -48,7 +49,7 @@ export interface SkillRegistryOptions {
    */
   snapshot?: boolean | string;
   /**
-   * Watch folder sources and reload on change (recursive `fs.watch`, debounced; sources that cannot be watched are
+   * Watch folder sources and reload on change (one non-recursive `fs.watch` per folder, debounced; sources that cannot be watched are
    * polled by stat). `close()` stops it. @default false
    */
   watch?: boolean | { debounceMs?: number; pollMs?: number };
@@ -83,45 +84,16 @@ export const createSkillRegistry: (options: SkillRegistryOptions) => Promise<Ski
 
 /** Creates the registry class itself; exported as {@link createSkillRegistry} with the public type (`buildRegistrySnapshot` needs `writeSnapshot`). */
 export async function createLayeredRegistry(options: SkillRegistryOptions): Promise<LayeredSkillRegistry> {
-  if (!Array.isArray(options.sources))
-    throw new InvalidOptionsError({
-      option: "sources",
-      value: options.sources,
-      message: "must be an array of skill sources",
-    });
-  const maxBytes = options.maxSkillMdBytes ?? 1024 * 1024;
-  if (!Number.isInteger(maxBytes) || maxBytes <= 0)
-    throw new InvalidOptionsError({
-      option: "maxSkillMdBytes",
-      value: maxBytes,
-      message: "must be a positive integer",
-    });
-  const ids = new Set<string>();
-  for (const source of options.sources) {
-    if (ids.has(source.id))
-      throw new InvalidOptionsError({
-        option: "sources",
-        value: source.id,
-        message: `source '${source.id}' is listed twice`,
-      });
-    ids.add(source.id);
-  }
-  const searchIndex = options.searchIndex ?? "lazy";
-  if (searchIndex !== "lazy" && searchIndex !== "eager")
-    throw new InvalidOptionsError({ option: "searchIndex", value: searchIndex, message: 'must be "lazy" or "eager"' });
-  const snapshot = options.snapshot ?? true;
-  if (typeof snapshot !== "boolean" && (typeof snapshot !== "string" || snapshot === ""))
-    throw new InvalidOptionsError({
-      option: "snapshot",
-      value: snapshot,
-      message: "must be a boolean or a snapshot file path",
-    });
-  const watch = checkWatchOption(options.watch);
-  if (options.embeddings !== undefined) {
-    const problem = embeddingsProblem(options.embeddings);
-    if (problem) throw new InvalidOptionsError({ option: "embeddings", value: options.embeddings, message: problem });
-  }
-  const diskSourceIds = options.sources
+  const {
+    sources,
+    strict,
+    maxSkillMdBytes: maxBytes,
+    searchIndex,
+    snapshot,
+    watch,
+    embeddings,
+  } = parseOptions(skillRegistryOptionsSchema, options);
+  const diskSourceIds = sources
     .filter((source) => source.kind === "directory" || source.kind === "npm")
     .map((source) => source.id)
     .sort();
@@ -131,38 +103,17 @@ export async function createLayeredRegistry(options: SkillRegistryOptions): Prom
       : snapshot === true
         ? { path: defaultSnapshotFile(diskSourceIds), explicit: false }
         : { path: resolve(snapshot), explicit: true };
-  const registry = new LayeredSkillRegistry(options.sources, {
-    strict: options.strict ?? false,
+  const registry = new LayeredSkillRegistry(sources, {
+    strict,
     maxBytes,
     eagerIndex: searchIndex === "eager",
     snapshotFile,
     diskSourceIds,
-    embeddings: options.embeddings,
+    embeddings,
   });
   await registry.reload();
   if (watch) registry.startWatching(watch);
   return registry;
-}
-
-function checkWatchOption(watch: SkillRegistryOptions["watch"]): WatchSettings | undefined {
-  if (watch === undefined || watch === false) return undefined;
-  const given = watch === true ? {} : watch;
-  if (typeof given !== "object" || given === null)
-    throw new InvalidOptionsError({
-      option: "watch",
-      value: watch,
-      message: "must be a boolean or { debounceMs, pollMs }",
-    });
-  const debounceMs = given.debounceMs ?? 50;
-  const pollMs = given.pollMs ?? 1000;
-  for (const [option, value] of [
-    ["watch.debounceMs", debounceMs],
-    ["watch.pollMs", pollMs],
-  ] as const) {
-    if (!Number.isFinite(value) || value < 0)
-      throw new InvalidOptionsError({ option, value, message: "must be a non-negative number of milliseconds" });
-  }
-  return { debounceMs, pollMs: Math.max(pollMs, 10) };
 }
 
 /**
@@ -223,15 +174,14 @@ export class LayeredSkillRegistry implements SkillRegistry {
       readBody: (entry) => readCandidateBody(entry, this.settings),
       readBodySync: (entry) => readCandidateBodySync(entry, this.settings.maxBytes),
       eagerIndex: this.settings.eagerIndex,
-      storedAnalyses: () => this.persistence.storedAnalyses(),
-      onIndexBuilt: () => this.persistence.persistAnalyses(() => this.loader.current()),
+      readStoredIndex: () => this.persistence.readStoredIndex(),
+      onIndexBuilt: () => this.persistence.persistIndex(() => this.current()),
     });
-    // The search index lives beside the snapshot: rewritten when this load analyzed skills (eager index, reload with
-    // changes), in the background once this load is in place, so a reload does not wait for it.
-    if (next.catalog.index.built) this.persistence.forgetStoredAnalyses();
     this.loader.commit(pass);
     this.catalog = next.catalog;
-    if (hasUnsavedAnalyses(pass.cache)) this.persistence.persistAnalyses(() => this.loader.current());
+    // The search index lives beside the snapshot: rewritten when this load changed it (eager index, reload with
+    // changes), in the background once this load is in place, so a reload does not wait for it.
+    if (next.indexChanged) this.persistence.persistIndex(() => this.current());
     const { reread, reused, fromSnapshot, verified } = pass;
     return { ...next.changes, reread, reused, fromSnapshot, verified, version: next.catalog.version };
   }
@@ -252,7 +202,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
   /** Writes the current state as a snapshot file with its search index beside it (for `buildRegistrySnapshot`). */
   async writeSnapshot(path: string): Promise<number> {
     this.current().index.get();
-    return this.persistence.writeSnapshotTo(path, this.loader.current());
+    return this.persistence.writeSnapshotTo(path, this.loader.current(), this.current());
   }
 
   private current(): RegistryCatalog {

@@ -1,17 +1,16 @@
-import type { IndexedDocument } from "../search/indexed-document.js";
-import { indexAnalyzedDocuments, type SearchIndex } from "../search/search-index.js";
+import type { SearchIndex } from "../search/search-index.js";
 
 /**
- * A search index built the first time it is needed: loading thousands of skills does not pay for tokenising every
- * body unless something searches (skills analyzed in the registry snapshot file are restored, not tokenised). Once built it is kept and updated incrementally by later snapshots.
+ * A search index built the first time it is needed: loading thousands of skills does not pay for reading the stored
+ * index or tokenising bodies unless something searches. Once built it is kept and updated incrementally by later
+ * snapshots.
  */
 export class LazySearchIndex {
   private index: SearchIndex | undefined;
 
   constructor(
-    private readonly documents: () => IndexedDocument[],
+    private readonly build: () => SearchIndex,
     prebuilt?: SearchIndex,
-    private readonly onBuilt?: () => void,
   ) {
     this.index = prebuilt;
   }
@@ -21,11 +20,8 @@ export class LazySearchIndex {
     return this.index;
   }
 
-  /** The index, built now from every document if it was not yet. */
+  /** The index, built now if it was not yet. */
   get(): SearchIndex {
-    if (this.index) return this.index;
-    this.index = indexAnalyzedDocuments(undefined, { upsert: this.documents() });
-    this.onBuilt?.();
-    return this.index;
+    return (this.index ??= this.build());
   }
 }

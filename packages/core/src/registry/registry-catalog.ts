@@ -1,7 +1,8 @@
 import { analyzeDocument, type IndexedDocument } from "../search/indexed-document.js";
 import { indexAnalyzedDocuments } from "../search/search-index.js";
-import { analysisKey, restoreSearchAnalysis } from "../snapshot/snapshot-search-index.js";
+import type { DecodedSearchIndex } from "../snapshot/search-index-codec.js";
 import { LazySearchIndex } from "./lazy-search-index.js";
+import { restoreOrBuildIndex } from "./restore-search-index.js";
 import type { SkillDiagnostic, SkillMetadata } from "../skill/skill-types.js";
 import type { SkillCandidate } from "../sources/skill-source.js";
 import type { ShadowedSkill } from "./registry-types.js";
@@ -20,10 +21,6 @@ export interface LoadedCandidate {
   hash: string | undefined;
   /** Read within the racy window of its last change: a later equal stat is not proof enough, the hash is compared. */
   racy: boolean;
-  /** The search analysis the index holds for this skill, once indexed. */
-  analyzed?: IndexedDocument;
-  /** `analyzed` is what the snapshot's search-index file holds (restored from it, or written to it since). */
-  searchSaved?: boolean;
 }
 
 /** The registry's in-memory catalog: an immutable, consistent view; reloads swap in a new one (not the snapshot file). */
@@ -49,9 +46,9 @@ export interface BuildCatalogInput {
   readBodySync: (entry: LoadedCandidate) => string;
   /** Build the search index now rather than on the first search. */
   eagerIndex: boolean;
-  /** Stored analyses by `analysisKey` (the snapshot's search-index file), read on first use; empty without one. */
-  storedAnalyses: () => ReadonlyMap<string, unknown>;
-  /** Called when a lazily built index has just been built (e.g. to persist its analyses). */
+  /** The search index stored beside the snapshot file, read when the index is first built; undefined without one. */
+  readStoredIndex: () => DecodedSearchIndex | undefined;
+  /** Called when a lazily built index has just been built and differs from the stored one (to write it). */
   onIndexBuilt?: () => void;
 }
 
@@ -71,22 +68,23 @@ type Winner = LoadedCandidate & { metadata: SkillMetadata };
  */
 export async function buildCatalog(
   input: BuildCatalogInput,
-): Promise<{ catalog: RegistryCatalog; changes: CatalogChanges }> {
+): Promise<{ catalog: RegistryCatalog; changes: CatalogChanges; indexChanged: boolean }> {
   const { previous, loaded } = input;
   const { byName, shadowed, diagnostics } = resolvePrecedence(orderBySource(loaded, input.sourceOrder), input);
   const { changes, upsert } = await compareWithPrevious(byName, input);
-  for (const entry of loaded) entry.body = undefined;
   const nothingChanged =
     previous !== undefined && changes.added.length + changes.changed.length + changes.removed.length === 0;
   const winners = [...byName.values()];
-  const index = nextSearchIndex({ winners, upsert, removed: changes.removed, nothingChanged }, input);
+  // Built before the bodies held from loading are dropped: an eager first index tokenizes those it must analyze.
+  const { index, indexChanged } = nextSearchIndex({ winners, upsert, removed: changes.removed, nothingChanged }, input);
+  for (const entry of loaded) entry.body = undefined;
   const list = nothingChanged && previous ? previous.list : sortedByName(winners);
   const version = !previous
     ? 1
     : nothingChanged && sameShadowing(previous.shadowed, shadowed)
       ? previous.version
       : previous.version + 1;
-  return { catalog: { version, byName, list, shadowed, diagnostics, index }, changes };
+  return { catalog: { version, byName, list, shadowed, diagnostics, index }, changes, indexChanged };
 }
 
 /** Candidates in precedence order: by source (the order given), then by folder or key within a source. */
@@ -139,15 +137,14 @@ async function compareWithPrevious(
   const { previous } = input;
   const changes: CatalogChanges = { added: [], removed: [], changed: [] };
   const upsert: IndexedDocument[] = [];
-  const needBodies = previous?.index.built !== undefined || (previous === undefined && input.eagerIndex);
+  const needBodies = previous?.index.built !== undefined;
   for (const [name, entry] of byName) {
     const before = previous?.byName.get(name);
     if (before && before.metadata.hash === entry.metadata.hash && before.metadata.file === entry.metadata.file)
       continue;
     (before ? changes.changed : changes.added).push(name);
     if (!needBodies) continue;
-    const stored = restoredAnalysis(entry, input.storedAnalyses);
-    upsert.push(stored ?? analyzeEntry(entry, entry.body ?? (await input.readBody(entry))));
+    upsert.push(analyzeEntry(entry, entry.body ?? (await input.readBody(entry))));
   }
   if (previous) for (const name of previous.byName.keys()) if (!byName.has(name)) changes.removed.push(name);
   changes.added.sort();
@@ -166,50 +163,46 @@ interface IndexChanges {
 
 /**
  * The search index of the next catalog: the previous one when nothing changed, the previous built index updated with
- * the changes, one built now (eager first load), or one built lazily on the first search.
+ * the changes, one restored or built now (eager first load), or one restored or built lazily on the first search.
+ * `indexChanged`: a built index differs from the stored one (to be written).
  */
 function nextSearchIndex(
   { winners, upsert, removed, nothingChanged }: IndexChanges,
   input: BuildCatalogInput,
-): LazySearchIndex {
+): { index: LazySearchIndex; indexChanged: boolean } {
   const { previous } = input;
-  if (previous && nothingChanged) return previous.index;
-  // Skills whose analysis the snapshot file holds are not read nor tokenized again; the others are.
-  const documents = () =>
-    winners.map(
-      (entry) => restoredAnalysis(entry, input.storedAnalyses) ?? analyzeEntry(entry, input.readBodySync(entry)),
+  if (previous && nothingChanged) return { index: previous.index, indexChanged: false };
+  // The stored index serves the skills it still describes; the others are read and tokenized.
+  const restore = () =>
+    restoreOrBuildIndex(winners, input.readStoredIndex, (entry) =>
+      analyzeEntry(entry, entry.body ?? input.readBodySync(entry)),
     );
+  const lazy = () => {
+    const { index, rewrite } = restore();
+    if (rewrite) input.onIndexBuilt?.();
+    return index;
+  };
   const builtIndex = previous?.index.built;
   if (builtIndex)
-    return new LazySearchIndex(documents, indexAnalyzedDocuments(builtIndex, { upsert, remove: removed }));
-  const eager = previous === undefined && input.eagerIndex;
-  return new LazySearchIndex(
-    documents,
-    eager ? indexAnalyzedDocuments(undefined, { upsert }) : undefined,
-    input.onIndexBuilt,
-  );
+    return {
+      index: new LazySearchIndex(lazy, indexAnalyzedDocuments(builtIndex, { upsert, remove: removed })),
+      indexChanged: upsert.length + removed.length > 0,
+    };
+  if (previous === undefined && input.eagerIndex) {
+    const { index, rewrite } = restore();
+    return { index: new LazySearchIndex(lazy, index), indexChanged: rewrite };
+  }
+  return { index: new LazySearchIndex(lazy), indexChanged: false };
 }
 
 function sortedByName(winners: readonly Winner[]): SkillMetadata[] {
   return winners.map((entry) => entry.metadata).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
-/** The entry's analysis if it has one, else the stored one for its content when valid (then kept on the entry). */
-function restoredAnalysis(entry: Winner, stored: () => ReadonlyMap<string, unknown>): IndexedDocument | undefined {
-  if (entry.analyzed) return entry.analyzed;
-  const value = stored().get(analysisKey(entry.metadata));
-  if (value === undefined) return undefined;
-  const { name, description, file } = entry.metadata;
-  entry.analyzed = restoreSearchAnalysis(value, { name, description, path: file });
-  entry.searchSaved = entry.analyzed !== undefined;
-  return entry.analyzed;
-}
-
-/** Tokenizes the skill now and keeps the analysis on the entry (the snapshot writer stores it). */
+/** Tokenizes the skill now. */
 function analyzeEntry(entry: Winner, body: string): IndexedDocument {
   const { name, description, file } = entry.metadata;
-  entry.searchSaved = false;
-  return (entry.analyzed = analyzeDocument({ name, description, body, path: file }));
+  return analyzeDocument({ name, description, body, path: file });
 }
 
 function candidateKey(candidate: SkillCandidate): string {

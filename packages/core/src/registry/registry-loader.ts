@@ -28,6 +28,22 @@ export interface LoaderPass {
   diskCount: number;
 }
 
+/** A candidate of one source, with what the previous load (memory) and the snapshot file hold for it. */
+interface CandidateToReuse {
+  candidate: SkillCandidate;
+  source: SkillSource;
+  previous: LoadedCandidate | undefined;
+  stored: SnapshotEntry | undefined;
+}
+
+/** A candidate `reuse` did not take, by its cache key, with what the previous load held for it. */
+interface CandidateToLoad {
+  candidate: SkillCandidate;
+  source: SkillSource;
+  previous: LoadedCandidate | undefined;
+  key: string;
+}
+
 /**
  * Reconciles what the sources find now with what was loaded before — the previous pass in memory, else the snapshot
  * file — and loads only what cannot be proven unchanged (the racy-clean rule: a stat equal to one taken within the
@@ -63,10 +79,21 @@ export class RegistryLoader {
     await Promise.all(
       scans.map(async ({ source, scan }) => {
         pass.diagnostics.push(...scan.diagnostics);
-        await mapLimit(scan.candidates, 16, async (candidate) => {
+        // Candidates provably unchanged are taken in one synchronous loop (most of a cold start from a snapshot or a
+        // reload); only the others are read, a bounded number at a time.
+        const toLoad: Array<{ candidate: SkillCandidate; key: string; previous: LoadedCandidate | undefined }> = [];
+        for (const candidate of scan.candidates) {
           const key = candidateCacheKey(source.id, candidate);
           if (candidate.kind === "disk") pass.diskCount++;
-          const entry = await this.reconcile({ candidate, source, key }, persisted, pass);
+          const previous = this.cache.get(key);
+          const reused = this.reuse({ candidate, source, previous, stored: persisted?.entries.get(key) }, pass);
+          if (reused) {
+            pass.cache.set(key, reused);
+            pass.loaded.push(reused);
+          } else toLoad.push({ candidate, key, previous });
+        }
+        await mapLimit(toLoad, 16, async ({ candidate, key, previous }) => {
+          const entry = await this.reconcile({ candidate, source, previous, key }, persisted, pass);
           pass.cache.set(key, entry);
           pass.loaded.push(entry);
         });
@@ -80,15 +107,13 @@ export class RegistryLoader {
     this.cache = pass.cache;
   }
 
-  /** One candidate (by its cache key): reused from memory or the snapshot when provably unchanged, else loaded (and counted). */
-  private async reconcile(
-    { candidate, source, key }: { candidate: SkillCandidate; source: SkillSource; key: string },
-    persisted: ReadSnapshot | undefined,
+  /** A candidate reused from memory or the snapshot entry when provably unchanged (counted), else undefined. */
+  private reuse(
+    { candidate, source, previous, stored }: CandidateToReuse,
     pass: LoaderPass,
-  ): Promise<LoadedCandidate> {
-    const previous = this.cache.get(key);
-    const stored = previous ? undefined : persisted?.entries.get(key);
-    if (previous && !previous.racy && sameCandidate(previous, candidate)) {
+  ): LoadedCandidate | undefined {
+    if (previous) {
+      if (previous.racy || !sameCandidate(previous, candidate)) return undefined;
       pass.reused++;
       return previous;
     }
@@ -104,6 +129,16 @@ export class RegistryLoader {
       pass.fromSnapshot++;
       return fromStored(stored, candidate, source);
     }
+    return undefined;
+  }
+
+  /** A candidate `reuse` did not take: loaded (and counted; racily clean ones as verified). */
+  private async reconcile(
+    { candidate, source, previous, key }: CandidateToLoad,
+    persisted: ReadSnapshot | undefined,
+    pass: LoaderPass,
+  ): Promise<LoadedCandidate> {
+    const stored = previous ? undefined : persisted?.entries.get(key);
     const before = previous ?? stored;
     const entry = await loadCandidate(candidate, source, this.settings, before);
     const beforeIdentity = previous?.candidate.kind === "disk" ? previous.candidate.identity : stored?.identity;

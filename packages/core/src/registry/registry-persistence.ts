@@ -1,11 +1,13 @@
-import type { IndexedDocument } from "../search/indexed-document.js";
+import { stateOfIndex } from "../search/search-index.js";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
 import { readSnapshotFile, writeSnapshotFile, type ReadSnapshot } from "../snapshot/snapshot-file.js";
 import type { SnapshotEntry } from "../snapshot/snapshot-entry.js";
-import { analysisKey, readStoredAnalyses, writeStoredAnalyses } from "../snapshot/snapshot-search-index.js";
+import type { DecodedSearchIndex } from "../snapshot/search-index-codec.js";
+import { readStoredSearchIndex, writeStoredSearchIndex } from "../snapshot/snapshot-search-index.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import type { LoadSettings } from "./load-candidate.js";
-import type { LoadedCandidate } from "./registry-catalog.js";
+import type { LoadedCandidate, RegistryCatalog } from "./registry-catalog.js";
+import { storedKeyOf } from "./restore-search-index.js";
 
 /** Where a registry persists, and what its snapshot covers. */
 export interface PersistenceSettings extends LoadSettings {
@@ -22,9 +24,7 @@ export interface PersistenceSettings extends LoadSettings {
  */
 export class RegistryPersistence {
   private persistedDiskCount = -1;
-  private analysesWrite: Promise<void> = Promise.resolve();
-  /** Analyses read from the snapshot's search-index file, until the index has restored them. */
-  private stored: ReadonlyMap<string, unknown> | undefined;
+  private indexWrite: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly settings: PersistenceSettings,
@@ -86,56 +86,49 @@ export class RegistryPersistence {
     }
   }
 
-  /** Writes the cache as a snapshot file at `path` with its search index beside it; returns the bytes written. */
-  async writeSnapshotTo(path: string, cache: ReadonlyMap<string, LoadedCandidate>): Promise<number> {
+  /** Writes the cache as a snapshot file at `path` with the catalog's search index beside it; returns the bytes written. */
+  async writeSnapshotTo(
+    path: string,
+    cache: ReadonlyMap<string, LoadedCandidate>,
+    catalog: RegistryCatalog,
+  ): Promise<number> {
     const bytes = await writeSnapshotFile(path, this.snapshotContent(cache), { prune: false });
-    return bytes + (await this.writeAnalyses(cache, path));
+    return bytes + (await this.writeIndex(catalog, path));
   }
 
-  /** The analyses stored beside the snapshot, by `analysisKey` (read on first use; empty without a snapshot). */
-  storedAnalyses(): ReadonlyMap<string, unknown> {
+  /** The search index stored beside the snapshot, when there is a usable one (read each time: the index keeps it). */
+  readStoredIndex(): DecodedSearchIndex | undefined {
     const { snapshotFile } = this.settings;
-    return (this.stored ??= snapshotFile ? readStoredAnalyses(snapshotFile.path) : new Map());
-  }
-
-  /** The index now holds every stored analysis it needs: the stored ones are dropped. */
-  forgetStoredAnalyses(): void {
-    this.stored = new Map();
+    return snapshotFile ? readStoredSearchIndex(snapshotFile.path) : undefined;
   }
 
   /**
-   * Once skills were analyzed (an index built lazily or at load, a reload re-indexing changes): writes the analyses
-   * beside the snapshot in the background (best effort, off the searching or loading call) so the next cold start
-   * restores them instead of tokenizing every body again. `cache` is read when the write runs.
+   * Once the index was built from something else than the stored one (skills analyzed, stale documents dropped, a
+   * reload's changes): writes it beside the snapshot in the background (best effort, off the searching or loading
+   * call) so the next cold start reads it instead of tokenizing bodies. `catalog` is read when the write runs.
    */
-  persistAnalyses(cache: () => ReadonlyMap<string, LoadedCandidate>): void {
-    this.forgetStoredAnalyses();
+  persistIndex(catalog: () => RegistryCatalog): void {
     if (!this.settings.snapshotFile) return;
-    this.analysesWrite = this.analysesWrite
+    this.indexWrite = this.indexWrite
       .then(() => new Promise((done) => setImmediate(done)))
-      .then(async () => {
-        if (hasUnsavedAnalyses(cache())) await this.writeAnalyses(cache());
-      })
+      .then(() => this.writeIndex(catalog()))
+      .then(() => undefined)
       .catch(() => {});
   }
 
   /** Waits for a pending background write. */
   async flush(): Promise<void> {
-    await this.analysesWrite;
+    await this.indexWrite;
   }
 
-  /** Writes the analyses of every indexed skill to the search-index file beside the snapshot. */
-  private async writeAnalyses(
-    cache: ReadonlyMap<string, LoadedCandidate>,
-    path = this.settings.snapshotFile?.path,
-  ): Promise<number> {
-    if (path === undefined) return 0;
-    const analyses = new Map<string, IndexedDocument>();
-    const entries = [...cache.values()].filter((entry) => entry.analyzed && entry.metadata);
-    for (const entry of entries) analyses.set(analysisKey(entry.metadata!), entry.analyzed!);
-    const bytes = await writeStoredAnalyses(path, analyses);
-    for (const entry of entries) entry.searchSaved = true;
-    return bytes;
+  /** Writes the catalog's built index to the search-index file beside the snapshot (nothing when not built). */
+  private async writeIndex(catalog: RegistryCatalog, path = this.settings.snapshotFile?.path): Promise<number> {
+    const built = catalog.index.built;
+    if (path === undefined || built === undefined) return 0;
+    const state = stateOfIndex(built);
+    return writeStoredSearchIndex(path, state, (id) =>
+      storedKeyOf(catalog.byName.get(state.docs.nameOf(id))!.metadata),
+    );
   }
 
   /** What a snapshot file records: every SKILL.md loaded from disk, with its stat identity and load result. */
@@ -174,10 +167,4 @@ export class RegistryPersistence {
       scanState,
     };
   }
-}
-
-/** Whether some skill was analyzed for search since the search-index file was last written. */
-export function hasUnsavedAnalyses(cache: ReadonlyMap<string, LoadedCandidate>): boolean {
-  for (const entry of cache.values()) if (entry.analyzed && !entry.searchSaved) return true;
-  return false;
 }

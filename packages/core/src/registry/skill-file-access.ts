@@ -1,4 +1,5 @@
-import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { z } from "zod";
+import { parseOptions } from "../errors/parse-options.js";
 import { SkillPathError } from "../errors/skill-path-error.js";
 import type { RemoteSkillCandidate } from "../sources/skill-source.js";
 import type { LoadedCandidate } from "./registry-catalog.js";
@@ -64,15 +65,12 @@ export async function readCandidateFile(
   });
 }
 
+const maxBytesError = "must be a non-negative integer number of bytes";
+const maxBytesSchema = z.int({ error: maxBytesError }).min(0, { error: maxBytesError }).optional();
+
 /** `readFile`'s `maxBytes`: a non-negative integer number of bytes (not NaN, Infinity or a fraction). */
 export function checkMaxBytesOption(maxBytes: unknown): void {
-  if (maxBytes === undefined) return;
-  if (typeof maxBytes !== "number" || !Number.isSafeInteger(maxBytes) || maxBytes < 0)
-    throw new InvalidOptionsError({
-      option: "maxBytes",
-      value: maxBytes,
-      message: "must be a non-negative integer number of bytes",
-    });
+  parseOptions(maxBytesSchema, maxBytes, "maxBytes");
 }
 
 /** Files of installed packages may be hard links into the package manager's store (pnpm); a folder's may not. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyChanges, EMPTY_STATE } from "./index-state.js";
+import { applyChanges, EMPTY_STATE, hasTerm, type IndexState } from "./index-state.js";
 import { analyzeDocument, fieldFrequency } from "./indexed-document.js";
 
 const a = analyzeDocument({
@@ -10,23 +10,43 @@ const a = analyzeDocument({
 });
 const b = analyzeDocument({ name: "beta", description: "Deploy sites", body: "deploy", path: "/b" });
 
+/** The names of the documents holding `term`, in posting order. */
+function holders(state: IndexState, term: string): string[] {
+  const id = state.terms.find(term);
+  if (id < 0) return [];
+  const names: string[] = [];
+  for (let at = state.starts[id]!; at < state.starts[id + 1]!; at++)
+    names.push(state.docs.nameOf(state.postingDocs[at]!));
+  return names;
+}
+
 describe("applyChanges", () => {
-  it("shares untouched posting lists and documents with the previous state", () => {
+  it("leaves the previous state untouched and appends added documents to the lists they join", () => {
     const first = applyChanges(EMPTY_STATE, [], [a, b]);
     const c = analyzeDocument({ name: "gamma", description: "Crop photos", body: "", path: "/c" });
     const second = applyChanges(first, [], [c]);
-    expect(second.postings.get("deploi")).toBe(first.postings.get("deploi"));
-    expect(second.docs.get("alpha")).toBe(a);
-    expect(second.postings.get("crop")).not.toBe(first.postings.get("crop"));
-    expect(first.postings.get("crop")!.docs).toEqual([a]);
-    expect(second.postings.get("crop")!.docs).toEqual([a, c]);
+    expect(holders(first, "crop")).toEqual(["alpha"]);
+    expect(holders(second, "crop")).toEqual(["alpha", "gamma"]);
+    expect(holders(second, "deploi")).toEqual(["beta"]);
+    expect(second.docs.detailOf(2)).toEqual({ name: "gamma", description: "Crop photos", path: "/c" });
+    expect(first.count).toBe(2);
   });
 
   it("drops terms whose last document is removed and keeps length sums exact", () => {
     const state = applyChanges(applyChanges(EMPTY_STATE, [], [a, b]), ["beta"], []);
-    expect(state.postings.has("deploi")).toBe(false);
-    expect(state.headTerms.has("deploi")).toBe(false);
+    expect(hasTerm(state, "deploi")).toBe(false);
+    expect(holders(state, "resiz")).toEqual(["alpha"]);
     expect(state.lengthSums).toEqual(a.lengths);
+  });
+
+  it("keeps the vocabulary in code-unit order and replaces a same-named document", () => {
+    const edited = analyzeDocument({ name: "alpha", description: "Zip archives", body: "", path: "/a2" });
+    const state = applyChanges(applyChanges(EMPTY_STATE, [], [a, b]), [], [edited]);
+    const terms = Array.from({ length: state.terms.size }, (_, id) => state.terms.termAt(id));
+    expect(terms).toEqual([...terms].sort((x, y) => (x < y ? -1 : 1)));
+    expect(holders(state, "resiz")).toEqual([]);
+    expect(holders(state, "zip")).toEqual(["alpha"]);
+    expect(state.count).toBe(2);
   });
 });
 

@@ -1,157 +1,214 @@
-import { fieldFrequency, type IndexedDocument } from "./indexed-document.js";
+import { FIELDS, type IndexedDocument } from "./indexed-document.js";
+import { EMPTY_TERMS, TermTable } from "./term-table.js";
 
-/** The documents holding one term, with their packed field frequencies (parallel arrays). */
-export interface PostingList {
-  readonly docs: readonly IndexedDocument[];
-  readonly packed: Uint32Array;
+/** What a result shows of a document. */
+export interface DocumentDetail {
+  readonly name: string;
+  readonly description: string;
+  readonly path: string;
 }
 
-/** Immutable term statistics of one index snapshot; updates build a new state sharing untouched lists. */
+/** The documents of an index by id (0..count-1): names for ranking ties, the rest only for results (lazily). */
+export interface DocumentTable {
+  nameOf(id: number): string;
+  detailOf(id: number): DocumentDetail;
+}
+
+/**
+ * Immutable term statistics of one index snapshot, all in typed arrays used in place (a stored index is these arrays
+ * read from the file): per-document field lengths, the vocabulary, and every term's posting list (document ids in
+ * increasing order with their packed field frequencies) as one slice of two shared arrays.
+ */
 export interface IndexState {
-  readonly docs: ReadonlyMap<string, IndexedDocument>;
-  readonly postings: ReadonlyMap<string, PostingList>;
+  readonly count: number;
+  readonly docs: DocumentTable;
+  /** Token count per field, four per document (FIELDS order). */
+  readonly lengths: Int32Array;
   /** Sum of field lengths over all documents (FIELDS order). */
   readonly lengthSums: readonly number[];
-  /** Terms occurring in some name or description, with how many documents: the vocabulary typo matching looks in. */
-  readonly headTerms: ReadonlyMap<string, number>;
+  readonly terms: TermTable;
+  /** Term `t`'s postings are `[starts[t], starts[t + 1])` of `postingDocs` and `postingPacked`. */
+  readonly starts: Int32Array;
+  /** Document ids: 16-bit while every id fits (`DOCS_16_BIT`), else 32-bit. */
+  readonly postingDocs: Int32Array | Uint16Array;
+  readonly postingPacked: Uint32Array;
+  /** Per term, how many documents have it in their name or description (typo matching looks only at those > 0). */
+  readonly headCounts: Int32Array;
+}
+
+/** Up to this many documents, posting document ids are 16-bit (half the memory and half the stored bytes). */
+export const DOCS_16_BIT = 0x10000;
+
+/** Documents held in an array. */
+export class ArrayDocuments implements DocumentTable {
+  constructor(private readonly details: readonly DocumentDetail[]) {}
+  nameOf(id: number): string {
+    return this.details[id]!.name;
+  }
+  detailOf(id: number): DocumentDetail {
+    return this.details[id]!;
+  }
 }
 
 /** A state with no documents. */
 export const EMPTY_STATE: IndexState = {
-  docs: new Map(),
-  postings: new Map(),
+  count: 0,
+  docs: new ArrayDocuments([]),
+  lengths: new Int32Array(0),
   lengthSums: [0, 0, 0, 0],
-  headTerms: new Map(),
+  terms: EMPTY_TERMS,
+  starts: new Int32Array(1),
+  postingDocs: new Uint16Array(0),
+  postingPacked: new Uint32Array(0),
+  headCounts: new Int32Array(0),
 };
 
-function inHead(packed: number): boolean {
-  return fieldFrequency(packed, 0) > 0 || fieldFrequency(packed, 1) > 0;
+/** How many documents hold `term` (0 when none). */
+export function documentFrequency(state: IndexState, term: string): number {
+  const id = state.terms.find(term);
+  return id < 0 ? 0 : state.starts[id + 1]! - state.starts[id]!;
+}
+
+/** Whether some document holds `term`. */
+export function hasTerm(state: IndexState, term: string): boolean {
+  return state.terms.find(term) >= 0;
+}
+
+/** Whether a packed frequency counts in the name or description. */
+export function inHead(packed: number): boolean {
+  // The name (4 bits) and description (7 bits) counts are the low 11 bits (see packFrequencies).
+  return (packed & 0x7ff) !== 0;
+}
+
+/** Sums of the field lengths of every document. */
+export function sumLengths(lengths: Int32Array): number[] {
+  const sums = [0, 0, 0, 0];
+  for (let at = 0; at < lengths.length; at += FIELDS.length)
+    for (let f = 0; f < FIELDS.length; f++) sums[f]! += lengths[at + f]!;
+  return sums;
 }
 
 /**
- * New postings per term, in document order (terms in order of first occurrence), with how many are in a head.
- * The build numbers the terms it meets (ids that live only as long as this call): it counts the postings of each id,
- * lays all lists out in one pair of arrays (each term's slice at an offset, in id order), fills them in document
- * order, then cuts them apart, so the Map is touched once per term and posting and no list grows.
- */
-function groupPostings(documents: readonly IndexedDocument[]): Map<string, PostingList & { head: number }> {
-  const idOfTerm = new Map<string, number>();
-  const termOfId: string[] = [];
-  let counts = new Int32Array(1024);
-  const idsOfDocument = documents.map(({ terms }) => {
-    const ids = new Int32Array(terms.length);
-    for (let i = 0; i < terms.length; i++) {
-      const term = terms[i]!;
-      let id = idOfTerm.get(term);
-      if (id === undefined) {
-        id = termOfId.length;
-        idOfTerm.set(term, id);
-        termOfId.push(term);
-        if (id === counts.length) {
-          const grown = new Int32Array(counts.length * 2);
-          grown.set(counts);
-          counts = grown;
-        }
-      }
-      counts[id]!++;
-      ids[i] = id;
-    }
-    return ids;
-  });
-  // counts become each id's next free place in the shared arrays; starts keep where each slice begins.
-  const starts = new Int32Array(termOfId.length + 1);
-  let total = 0;
-  for (let id = 0; id < termOfId.length; id++) {
-    starts[id] = total;
-    total += counts[id]!;
-    counts[id] = starts[id]!;
-  }
-  starts[termOfId.length] = total;
-  const allDocs = new Array<IndexedDocument>(total);
-  const allPacked = new Uint32Array(total);
-  documents.forEach((document, d) => {
-    const { packed } = document;
-    const ids = idsOfDocument[d]!;
-    for (let i = 0; i < ids.length; i++) {
-      const at = counts[ids[i]!]!++;
-      allDocs[at] = document;
-      allPacked[at] = packed[i]!;
-    }
-  });
-  const additions = new Map<string, PostingList & { head: number }>();
-  for (let id = 0; id < termOfId.length; id++) {
-    const start = starts[id]!;
-    const end = starts[id + 1]!;
-    let head = 0;
-    for (let at = start; at < end; at++) if (inHead(allPacked[at]!)) head++;
-    additions.set(termOfId[id]!, { docs: allDocs.slice(start, end), packed: allPacked.slice(start, end), head });
-  }
-  return additions;
-}
-
-/**
- * Applies removals and additions to a state, copying only the posting lists of touched terms.
- * `added` documents replace same-named ones; `removed` names that are absent are ignored.
+ * Applies removals and additions to a state: a new state (the old one is untouched). `added` documents replace
+ * same-named ones (the last of a name wins); `removed` names that are absent are ignored.
  */
 export function applyChanges(
   base: IndexState,
   removedNames: Iterable<string>,
   added: readonly IndexedDocument[],
 ): IndexState {
-  const docs = new Map(base.docs);
-  const removed = new Set<IndexedDocument>();
-  const drop = (name: string): void => {
-    const existing = docs.get(name);
-    if (existing) {
-      removed.add(existing);
-      docs.delete(name);
-    }
-  };
-  for (const name of removedNames) drop(name);
   const addedByName = new Map<string, IndexedDocument>();
   for (const document of added) addedByName.set(document.name, document);
-  for (const name of addedByName.keys()) drop(name);
+  const dead = new Uint8Array(base.count);
+  const names = new Set([...removedNames, ...addedByName.keys()]);
+  if (names.size > 0) for (let id = 0; id < base.count; id++) if (names.has(base.docs.nameOf(id))) dead[id] = 1;
+  return rebuildState(base, dead, [...addedByName.values()]);
+}
 
-  const lengthSums = [...base.lengthSums];
-  for (const document of removed) for (let f = 0; f < lengthSums.length; f++) lengthSums[f]! -= document.lengths[f]!;
-  for (const document of addedByName.values()) {
-    docs.set(document.name, document);
-    for (let f = 0; f < lengthSums.length; f++) lengthSums[f]! += document.lengths[f]!;
-  }
-  const additions = groupPostings([...addedByName.values()]);
-
-  const postings = new Map(base.postings);
-  const headTerms = new Map(base.headTerms);
-  // Terms new to the index (every term of a first build): their additions are the whole list.
-  for (const [term, extra] of additions) {
-    if (base.postings.has(term)) continue;
-    postings.set(term, { docs: extra.docs, packed: extra.packed });
-    if (extra.head > 0) headTerms.set(term, extra.head);
-  }
-  // Terms the index had that lose or gain documents: their lists are copied without the removed documents.
-  const touched = new Set<string>();
-  for (const term of additions.keys()) if (base.postings.has(term)) touched.add(term);
-  for (const document of removed) for (const term of document.terms) touched.add(term);
-  for (const term of touched) {
-    const old = base.postings.get(term)!;
-    const extra = additions.get(term);
-    const next = { docs: [] as IndexedDocument[], packed: [] as number[] };
-    for (let i = 0; i < old.docs.length; i++) {
-      if (removed.has(old.docs[i]!)) continue;
-      next.docs.push(old.docs[i]!);
-      next.packed.push(old.packed[i]!);
+/** The terms of the added documents, numbered in order of first occurrence, with each one's postings. */
+function groupAdded(added: readonly IndexedDocument[], firstId: number) {
+  const idOfTerm = new Map<string, number>();
+  const lists: Array<{ term: string; docs: number[]; packed: number[] }> = [];
+  added.forEach((document, d) => {
+    for (let i = 0; i < document.terms.length; i++) {
+      const term = document.terms[i]!;
+      let id = idOfTerm.get(term);
+      if (id === undefined) {
+        id = lists.length;
+        idOfTerm.set(term, id);
+        lists.push({ term, docs: [], packed: [] });
+      }
+      lists[id]!.docs.push(firstId + d);
+      lists[id]!.packed.push(document.packed[i]!);
     }
-    if (extra) {
-      for (let i = 0; i < extra.docs.length; i++) {
-        next.docs.push(extra.docs[i]!);
-        next.packed.push(extra.packed[i]!);
+  });
+  return lists;
+}
+
+/**
+ * A new state: `base` without its documents marked in `dead` (the others keep their order, renumbered), then `added`
+ * (distinct names, none left in `base`). Terms left with no document go; the vocabulary stays in code-unit order and
+ * every posting list in increasing document order (survivors first, then the added documents).
+ */
+export function rebuildState(base: IndexState, dead: Uint8Array, added: readonly IndexedDocument[]): IndexState {
+  const newId = new Int32Array(base.count);
+  const details: DocumentDetail[] = [];
+  let survivors = 0;
+  for (let id = 0; id < base.count; id++) {
+    if (dead[id]) newId[id] = -1;
+    else {
+      newId[id] = survivors++;
+      details.push(base.docs.detailOf(id));
+    }
+  }
+  const count = survivors + added.length;
+  const lengths = new Int32Array(count * FIELDS.length);
+  for (let id = 0; id < base.count; id++)
+    if (newId[id]! >= 0) lengths.set(base.lengths.subarray(id * 4, id * 4 + 4), newId[id]! * 4);
+  added.forEach((document, d) => {
+    lengths.set(document.lengths, (survivors + d) * 4);
+    details.push({ name: document.name, description: document.description, path: document.path });
+  });
+  // Added postings by term; those of terms the base has are merged into its lists, the others are new terms.
+  const groups = groupAdded(added, survivors);
+  const extraOfBase = new Map<number, (typeof groups)[number]>();
+  const fresh: typeof groups = [];
+  for (const group of groups) {
+    const id = base.terms.find(group.term);
+    if (id >= 0) extraOfBase.set(id, group);
+    else fresh.push(group);
+  }
+  fresh.sort((a, b) => (a.term < b.term ? -1 : 1));
+  // Merge the base vocabulary (sorted) with the new terms (sorted), leaving out terms with no document left. The
+  // arrays are sized for every posting kept or added, filled in place, then cut to what was filled.
+  let room = base.postingDocs.length;
+  for (const group of groups) room += group.docs.length;
+  const docs = count <= DOCS_16_BIT ? new Uint16Array(room) : new Int32Array(room);
+  const packed = new Uint32Array(room);
+  const terms: string[] = [];
+  const starts = new Int32Array(base.terms.size + fresh.length + 1);
+  const heads = new Int32Array(base.terms.size + fresh.length);
+  let filled = 0;
+  const push = (term: string, baseId: number, extra: (typeof groups)[number] | undefined) => {
+    const before = filled;
+    let head = 0;
+    if (baseId >= 0) {
+      for (let at = base.starts[baseId]!; at < base.starts[baseId + 1]!; at++) {
+        const id = newId[base.postingDocs[at]!]!;
+        if (id < 0) continue;
+        docs[filled] = id;
+        packed[filled++] = base.postingPacked[at]!;
+        if (inHead(base.postingPacked[at]!)) head++;
       }
     }
-    if (next.docs.length === 0) postings.delete(term);
-    else postings.set(term, { docs: next.docs, packed: Uint32Array.from(next.packed) });
-    const head = next.packed.filter(inHead).length;
-    if (head > 0) headTerms.set(term, head);
-    else headTerms.delete(term);
+    if (extra) {
+      for (let k = 0; k < extra.docs.length; k++) {
+        docs[filled] = extra.docs[k]!;
+        packed[filled++] = extra.packed[k]!;
+        if (inHead(extra.packed[k]!)) head++;
+      }
+    }
+    if (filled === before) return;
+    heads[terms.length] = head;
+    terms.push(term);
+    starts[terms.length] = filled;
+  };
+  let next = 0;
+  for (let id = 0; id < base.terms.size; id++) {
+    const term = base.terms.termAt(id);
+    while (next < fresh.length && fresh[next]!.term < term) push(fresh[next]!.term, -1, fresh[next++]);
+    push(term, id, extraOfBase.get(id));
   }
-  return { docs, postings, lengthSums, headTerms };
+  while (next < fresh.length) push(fresh[next]!.term, -1, fresh[next++]);
+  return {
+    count,
+    docs: new ArrayDocuments(details),
+    lengths,
+    lengthSums: sumLengths(lengths),
+    terms: TermTable.fromSorted(terms),
+    starts: starts.slice(0, terms.length + 1),
+    postingDocs: docs.slice(0, filled),
+    postingPacked: packed.slice(0, filled),
+    headCounts: heads.slice(0, terms.length),
+  };
 }

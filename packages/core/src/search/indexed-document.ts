@@ -26,18 +26,6 @@ export interface IndexedDocument {
   readonly terms: readonly string[];
   /** Per-term field frequencies packed by `packFrequencies`. */
   readonly packed: Uint32Array;
-  /** Scratch space for one synchronous ranking pass (see rank-documents.ts); never part of the document's meaning. */
-  readonly scratch: RankingScratch;
-}
-
-/** Per-document accumulators reused by ranking; stale values are detected by pass/slot marks, not cleared. */
-export interface RankingScratch {
-  pass: number;
-  total: number;
-  slot: number;
-  best: number;
-  /** Importance of the query's name slots this document matches. */
-  names: number;
 }
 
 /** Packs four per-field counts (capped) into one small integer. */
@@ -93,7 +81,6 @@ export function analyzeDocument(document: SearchDocument): IndexedDocument {
     lengths,
     terms,
     packed,
-    scratch: { pass: 0, total: 0, slot: 0, best: 0, names: 0 },
   };
 }
 

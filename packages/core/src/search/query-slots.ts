@@ -1,5 +1,5 @@
 import { editDistance } from "./edit-distance.js";
-import type { IndexState } from "./index-state.js";
+import { hasTerm, type IndexState } from "./index-state.js";
 import type { SynonymMap } from "./synonym-map.js";
 import { nameTerms } from "./query-names.js";
 import { tokenize } from "./tokenize.js";
@@ -42,8 +42,12 @@ function fuzzyMatches(term: string, state: IndexState): TermAlternative[] {
   const max = allowedEdits(term.length);
   if (max === 0 || !/^[a-z]+$/.test(term)) return [];
   const found: TermAlternative[] = [];
-  for (const candidate of state.headTerms.keys()) {
-    if (Math.abs(candidate.length - term.length) > max || candidate.length < 4) continue;
+  const { headCounts, terms } = state;
+  for (let id = 0; id < headCounts.length; id++) {
+    if (headCounts[id] === 0) continue;
+    const length = terms.offsets[id + 1]! - terms.offsets[id]!;
+    if (Math.abs(length - term.length) > max || length < 4) continue;
+    const candidate = terms.termAt(id);
     const distance = editDistance(term, candidate, max);
     if (distance <= max) found.push({ term: candidate, weight: 1 - distance / (max + 2) });
   }
@@ -67,7 +71,7 @@ export function buildQuerySlots(
     if (seen.has(term)) continue;
     seen.add(term);
     const alternatives: TermAlternative[] = [{ term, weight: 1 }];
-    const known = state.postings.has(term);
+    const known = hasTerm(state, term);
     const spellings = known ? [] : fuzzyMatches(term, state);
     for (const spelling of spellings)
       alternatives.push({ term: spelling.term, weight: weights.fuzzy * spelling.weight });

@@ -1,5 +1,4 @@
-import type { IndexedDocument } from "./indexed-document.js";
-import type { IndexState } from "./index-state.js";
+import { documentFrequency as frequencyOf, type IndexState } from "./index-state.js";
 import type { QuerySlot } from "./query-slots.js";
 
 /** BM25F parameters: per-field weight and length normalisation, and the shared saturation constant. */
@@ -29,10 +28,30 @@ export function inverseDocumentFrequency(documentFrequency: number, documentCoun
   return Math.log(1 + (documentCount - documentFrequency + 0.5) / (documentFrequency + 0.5));
 }
 
-/** A document and its score in 0..1. */
+/** A document (by id in the state) and its score in 0..1. */
 export interface RankedDocument {
-  document: IndexedDocument;
+  id: number;
   score: number;
+}
+
+// Per-document accumulators of one synchronous ranking pass, indexed by document id and reused across passes: stale
+// values are told apart by pass and slot marks, never cleared.
+let passOf = new Int32Array(0);
+let slotOf = new Int32Array(0);
+let totalOf = new Float64Array(0);
+let bestOf = new Float64Array(0);
+let namesOf = new Float64Array(0);
+let passCounter = 0;
+
+function scratchFor(count: number): void {
+  if (passOf.length >= count) return;
+  const size = Math.max(count, passOf.length * 2);
+  passOf = new Int32Array(size);
+  slotOf = new Int32Array(size);
+  totalOf = new Float64Array(size);
+  bestOf = new Float64Array(size);
+  namesOf = new Float64Array(size);
+  passCounter = 0;
 }
 
 /**
@@ -46,7 +65,7 @@ export function rankDocuments(
   parameters: RankingParameters,
   limit: number = Number.POSITIVE_INFINITY,
 ): RankedDocument[] {
-  const count = state.docs.size;
+  const count = state.count;
   if (count === 0 || slots.length === 0) return [];
   const averages = state.lengthSums.map((sum) => Math.max(sum / count, 1));
   const { weights, lengthNormalization, k1 } = parameters;
@@ -58,10 +77,15 @@ export function rankDocuments(
     number,
     number,
   ];
-  // Ranking is synchronous, so per-document scratch fields marked with a fresh pass number are safe to reuse
-  // across snapshots that share documents; this avoids a Map lookup per posting.
+  scratchFor(count);
+  if (passCounter >= 0x7ffffff0) {
+    passOf.fill(0);
+    slotOf.fill(0);
+    passCounter = 0;
+  }
+  const { lengths, starts, postingDocs, postingPacked } = state;
   const pass = ++passCounter;
-  const touched: IndexedDocument[] = [];
+  const touched: number[] = [];
   let totalImportance = 0;
   let nameImportance = 0;
   for (const slot of slots) {
@@ -69,46 +93,44 @@ export function rankDocuments(
     totalImportance += importance;
     if (slot.name) nameImportance += importance;
     const mark = ++passCounter;
-    const slotTouched: IndexedDocument[] = [];
+    const slotTouched: number[] = [];
     for (const alternative of slot.alternatives) {
-      const list = state.postings.get(alternative.term);
-      if (!list) continue;
-      for (let i = 0; i < list.docs.length; i++) {
-        const document = list.docs[i]!;
-        const packed = list.packed[i]!;
+      const term = state.terms.find(alternative.term);
+      if (term < 0) continue;
+      for (let at = starts[term]!, end = starts[term + 1]!; at < end; at++) {
+        const id = postingDocs[at]!;
+        const packed = postingPacked[at]!;
         // Unrolled over the four fields; the bit layout matches packFrequencies (4, 7, 7, 13 bits).
-        const lengths = document.lengths;
+        const l = id * 4;
         const tfName = packed & 0xf;
         const tfDescription = (packed >>> 4) & 0x7f;
         const tfHeadings = (packed >>> 11) & 0x7f;
         const tfBody = packed >>> 18;
         let weighted = 0;
-        if (tfName) weighted += (w0 * tfName) / (keep0 + scale0 * lengths[0]!);
-        if (tfDescription) weighted += (w1 * tfDescription) / (keep1 + scale1 * lengths[1]!);
-        if (tfHeadings) weighted += (w2 * tfHeadings) / (keep2 + scale2 * lengths[2]!);
-        if (tfBody) weighted += (w3 * tfBody) / (keep3 + scale3 * lengths[3]!);
+        if (tfName) weighted += (w0 * tfName) / (keep0 + scale0 * lengths[l]!);
+        if (tfDescription) weighted += (w1 * tfDescription) / (keep1 + scale1 * lengths[l + 1]!);
+        if (tfHeadings) weighted += (w2 * tfHeadings) / (keep2 + scale2 * lengths[l + 2]!);
+        if (tfBody) weighted += (w3 * tfBody) / (keep3 + scale3 * lengths[l + 3]!);
         const value = (alternative.weight * weighted) / (k1 + weighted);
-        const scratch = document.scratch;
-        if (scratch.slot !== mark) {
-          scratch.slot = mark;
-          scratch.best = value;
-          slotTouched.push(document);
-        } else if (value > scratch.best) {
-          scratch.best = value;
+        if (slotOf[id] !== mark) {
+          slotOf[id] = mark;
+          bestOf[id] = value;
+          slotTouched.push(id);
+        } else if (value > bestOf[id]!) {
+          bestOf[id] = value;
         }
       }
     }
-    for (const document of slotTouched) {
-      const scratch = document.scratch;
-      if (scratch.pass !== pass) {
-        scratch.pass = pass;
-        scratch.total = 0;
-        scratch.names = 0;
-        touched.push(document);
+    for (const id of slotTouched) {
+      if (passOf[id] !== pass) {
+        passOf[id] = pass;
+        totalOf[id] = 0;
+        namesOf[id] = 0;
+        touched.push(id);
       }
-      scratch.total += importance * scratch.best;
+      totalOf[id]! += importance * bestOf[id]!;
       // How much of the name the document matches: a name met once deep in the body is mostly still missing.
-      if (slot.name) scratch.names += importance * scratch.best;
+      if (slot.name) namesOf[id]! += importance * bestOf[id]!;
     }
   }
   // The part of a name the document does not match weighs more in its coverage: the request is about something else.
@@ -116,9 +138,9 @@ export function rankDocuments(
   const missedNameExtra = parameters.unmatchedNameWeight - 1;
   const scores: number[] = [];
   for (let i = 0; i < touched.length; i++) {
-    const scratch = touched[i]!.scratch;
-    const total = totalImportance + missedNameExtra * (nameImportance - scratch.names);
-    scores.push(calibratedScore(scratch.total, total, evidenceScale));
+    const id = touched[i]!;
+    const total = totalImportance + missedNameExtra * (nameImportance - namesOf[id]!);
+    scores.push(calibratedScore(totalOf[id]!, total, evidenceScale));
   }
   // Only the best `limit` matter: find the limit-th best score with a sorted copy, then fully order those at or above it.
   let cutoff = Number.NEGATIVE_INFINITY;
@@ -126,17 +148,13 @@ export function rankDocuments(
     const sorted = [...scores].sort((a, b) => a - b);
     cutoff = limit > 0 ? sorted[sorted.length - limit]! : Number.POSITIVE_INFINITY;
   }
-  const ranked: RankedDocument[] = [];
+  const ranked: Array<RankedDocument & { name: string }> = [];
   for (let i = 0; i < touched.length; i++) {
     if (scores[i]! < cutoff) continue;
-    ranked.push({ document: touched[i]!, score: scores[i]! });
+    ranked.push({ id: touched[i]!, score: scores[i]!, name: state.docs.nameOf(touched[i]!) });
   }
-  return ranked.sort(
-    (a, b) => b.score - a.score || (a.document.name < b.document.name ? -1 : a.document.name > b.document.name ? 1 : 0),
-  );
+  return ranked.sort((a, b) => b.score - a.score || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
-
-let passCounter = 0;
 
 /**
  * The reported score: the geometric mean of two things a real match has and an off-topic one lacks. *Coverage* is
@@ -156,12 +174,12 @@ export function calibratedScore(matched: number, total: number, scale: number): 
  * nothing in the index stands in for, the maximum IDF (times `otherScriptWeight` for a word in another script).
  */
 function slotImportance(state: IndexState, slot: QuerySlot, count: number, otherScriptWeight: number): number {
-  const own = state.postings.get(slot.term);
-  if (own) return inverseDocumentFrequency(own.docs.length, count);
+  const own = frequencyOf(state, slot.term);
+  if (own > 0) return inverseDocumentFrequency(own, count);
   let best = -1;
   for (const alternative of slot.alternatives) {
-    const list = state.postings.get(alternative.term);
-    if (list) best = Math.max(best, inverseDocumentFrequency(list.docs.length, count));
+    const frequency = frequencyOf(state, alternative.term);
+    if (frequency > 0) best = Math.max(best, inverseDocumentFrequency(frequency, count));
   }
   return best >= 0 ? best : inverseDocumentFrequency(0, count) * (slot.otherScript ? otherScriptWeight : 1);
 }

@@ -1,4 +1,6 @@
-import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { z } from "zod";
+import { booleanSchema, fractionSchema } from "../errors/option-schemas.js";
+import { parseOptions } from "../errors/parse-options.js";
 import { CONCEPT_GROUPS, EQUIVALENT_GROUPS } from "./concept-groups.js";
 import type { ConfidenceRule } from "./mark-confident.js";
 import type { ExpansionWeights } from "./query-slots.js";
@@ -31,35 +33,28 @@ export const DEFAULT_CONFIDENCE_THRESHOLD = 0.45;
 /** Default lead over every other match that a `confident` result needs (see docs/design/search-tuning.md). */
 export const DEFAULT_CONFIDENCE_MARGIN = 0.03;
 
+/** Lists of words; every failure says what is expected. */
+function stringArraysSchema() {
+  const error = "must be an array of string arrays";
+  return z.array(z.array(z.string({ error }), { error }), { error });
+}
+
+/** The options as one schema, defaults inside. */
+const searchIndexOptionsSchema = z.object({
+  confidenceThreshold: fractionSchema().default(DEFAULT_CONFIDENCE_THRESHOLD),
+  confidenceMargin: fractionSchema().default(DEFAULT_CONFIDENCE_MARGIN),
+  extraConceptGroups: stringArraysSchema().readonly().default([]),
+  builtInConcepts: booleanSchema().default(true),
+});
+
 /** Checks options once and fills in defaults; throws InvalidOptionsError naming the bad option. */
 export function resolveSearchIndexOptions(options: SearchIndexOptions): ResolvedSearchIndexOptions {
-  const threshold = options.confidenceThreshold ?? DEFAULT_CONFIDENCE_THRESHOLD;
-  if (typeof threshold !== "number" || !(threshold >= 0 && threshold <= 1)) {
-    throw new InvalidOptionsError({
-      option: "confidenceThreshold",
-      value: threshold,
-      message: "must be a number in 0..1",
-    });
-  }
-  const margin = options.confidenceMargin ?? DEFAULT_CONFIDENCE_MARGIN;
-  if (typeof margin !== "number" || !(margin >= 0 && margin <= 1)) {
-    throw new InvalidOptionsError({ option: "confidenceMargin", value: margin, message: "must be a number in 0..1" });
-  }
-  const extra = options.extraConceptGroups ?? [];
-  if (
-    !Array.isArray(extra) ||
-    !extra.every((group) => Array.isArray(group) && group.every((word) => typeof word === "string"))
-  ) {
-    throw new InvalidOptionsError({
-      option: "extraConceptGroups",
-      value: extra,
-      message: "must be an array of string arrays",
-    });
-  }
-  const builtIn = options.builtInConcepts ?? true;
-  if (typeof builtIn !== "boolean") {
-    throw new InvalidOptionsError({ option: "builtInConcepts", value: builtIn, message: "must be a boolean" });
-  }
+  const {
+    confidenceThreshold: threshold,
+    confidenceMargin: margin,
+    extraConceptGroups: extra,
+    builtInConcepts: builtIn,
+  } = parseOptions(searchIndexOptionsSchema, options);
   const synonyms =
     builtIn && extra.length === 0
       ? defaultSynonyms()

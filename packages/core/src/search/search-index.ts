@@ -1,4 +1,7 @@
-import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { z } from "zod";
+import { integerSchema } from "../errors/integer-option.js";
+import { fractionSchema } from "../errors/option-schemas.js";
+import { parseOptions } from "../errors/parse-options.js";
 import { applyChanges, EMPTY_STATE, type IndexState } from "./index-state.js";
 import { analyzeDocument, type IndexedDocument } from "./indexed-document.js";
 import { fusePhrasings, phrasingsOf, type PhrasingRanking } from "./fuse-phrasings.js";
@@ -13,6 +16,18 @@ import {
   type SearchIndexOptions,
 } from "./search-index-options.js";
 import type { SearchDocument, SearchOptions, SearchResult } from "./search-types.js";
+
+/** `search`'s options, defaults inside. */
+const searchOptionsSchema = z.object({
+  limit: integerSchema({ min: 0 }).default(10),
+  minScore: fractionSchema().default(0),
+});
+
+/** A query: one phrasing or several, as distinct trimmed non-empty strings. */
+const queryError = "must be a string or an array of strings";
+const querySchema = z
+  .union([z.string(), z.array(z.string())], { error: queryError })
+  .transform((query) => phrasingsOf(query)!);
 
 /** Documents to add or replace (matched by name) and names to drop. */
 export interface SearchIndexUpdate {
@@ -64,6 +79,18 @@ export function indexAnalyzedDocuments(
   return ImmutableSearchIndex.withAnalyzed(base, changes.upsert, changes.remove ?? [], options);
 }
 
+/** Internal (registry persistence): an index over a state already built (restored from a file), nothing analyzed. */
+export function indexFromState(state: IndexState, options: SearchIndexOptions = {}): SearchIndex {
+  return ImmutableSearchIndex.fromState(state, options);
+}
+
+/** Internal (registry persistence): the term statistics of an index built here, for writing them out. */
+export function stateOfIndex(index: SearchIndex): IndexState {
+  if (!(index instanceof ImmutableSearchIndex))
+    throw new TypeError("stateOfIndex: not an index built by createSearchIndex");
+  return ImmutableSearchIndex.stateOf(index);
+}
+
 /** How many candidates each phrasing contributes to the fused ranking (as for embeddings: the lexical top 50). */
 const FUSION_POOL = 50;
 
@@ -81,6 +108,14 @@ class ImmutableSearchIndex implements SearchIndex {
     return new ImmutableSearchIndex(applyChanges(state, remove, upsert), resolved);
   }
 
+  static fromState(state: IndexState, options: SearchIndexOptions): SearchIndex {
+    return new ImmutableSearchIndex(state, resolveSearchIndexOptions(options));
+  }
+
+  static stateOf(index: ImmutableSearchIndex): IndexState {
+    return index.#state;
+  }
+
   readonly #state: IndexState;
   readonly #options: ResolvedSearchIndexOptions;
 
@@ -90,7 +125,7 @@ class ImmutableSearchIndex implements SearchIndex {
   }
 
   get size(): number {
-    return this.#state.docs.size;
+    return this.#state.count;
   }
 
   get confidenceThreshold(): number {
@@ -102,22 +137,8 @@ class ImmutableSearchIndex implements SearchIndex {
   }
 
   search(query: string | readonly string[], options: SearchOptions = {}): SearchResult[] {
-    const limit = options.limit ?? 10;
-    const minScore = options.minScore ?? 0;
-    if (!Number.isInteger(limit) || limit < 0) {
-      throw new InvalidOptionsError({ option: "limit", value: limit, message: "must be a non-negative integer" });
-    }
-    if (typeof minScore !== "number" || !(minScore >= 0 && minScore <= 1)) {
-      throw new InvalidOptionsError({ option: "minScore", value: minScore, message: "must be a number in 0..1" });
-    }
-    const phrasings = phrasingsOf(query);
-    if (phrasings === undefined) {
-      throw new InvalidOptionsError({
-        option: "query",
-        value: query,
-        message: "must be a string or an array of strings",
-      });
-    }
+    const { limit, minScore } = parseOptions(searchOptionsSchema, options);
+    const phrasings = parseOptions(querySchema, query, "query");
     // One candidate past the limit, so `confident` can see the closest competitor the limit cut off.
     const pool = phrasings.length > 1 ? Math.max(limit + 1, FUSION_POOL) : limit + 1;
     const ranked = phrasings.map((phrasing) => this.#rank(phrasing, pool));
@@ -135,12 +156,10 @@ class ImmutableSearchIndex implements SearchIndex {
     const ranking = rankDocuments(this.#state, slots, this.#options.ranking, limit)
       .filter(({ score }) => score > 0)
       .slice(0, limit)
-      .map(({ document, score }) => ({
-        name: document.name,
-        score,
-        path: document.path,
-        description: document.description,
-      }));
+      .map(({ id, score }) => {
+        const { name, path, description } = this.#state.docs.detailOf(id);
+        return { name, score, path, description };
+      });
     return { ranking, unknownWord: hasUnknownWord(slots, this.#state) };
   }
 

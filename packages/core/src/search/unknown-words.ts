@@ -1,4 +1,4 @@
-import type { IndexState } from "./index-state.js";
+import { hasTerm, type IndexState } from "./index-state.js";
 import type { QuerySlot } from "./query-slots.js";
 
 /** Shortest plain word judged: below this, typo matching is off and short words are too often abbreviations. */
@@ -14,6 +14,6 @@ export function hasUnknownWord(slots: readonly QuerySlot[], state: IndexState): 
     (slot) =>
       slot.term.length >= MIN_LETTERS &&
       /^[a-z]+$/.test(slot.term) &&
-      !slot.alternatives.some((alternative) => state.postings.has(alternative.term)),
+      !slot.alternatives.some((alternative) => hasTerm(state, alternative.term)),
   );
 }

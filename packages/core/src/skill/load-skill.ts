@@ -1,4 +1,6 @@
-import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { z } from "zod";
+import { booleanSchema } from "../errors/option-schemas.js";
+import { parseOptions } from "../errors/parse-options.js";
 import { SkillLoadError } from "./skill-load-error.js";
 import { assembleSkill } from "./assemble-skill.js";
 import { checkReadSkillMdOptions, readSkillMdFile, skillDirName, type ReadSkillMdOptions } from "./read-skill-file.js";
@@ -82,8 +84,7 @@ export async function loadSkillFile(dir: string, options: LoadSkillOptions): Pro
  */
 export function loadSkillFromText(text: string, options: LoadSkillFromTextOptions): Skill {
   checkLoadOptions(options);
-  if (typeof text !== "string")
-    throw new InvalidOptionsError({ option: "text", value: text, message: "must be the SKILL.md text" });
+  parseOptions(z.string({ error: "must be the SKILL.md text" }), text, "text");
   const file = options.file ?? "";
   return assembleSkill({
     text,
@@ -96,13 +97,18 @@ export function loadSkillFromText(text: string, options: LoadSkillFromTextOption
   });
 }
 
+const originError = "must be { sourceId, layer, kind }";
+
+/** What loading needs besides the text or folder: the skill's origin, and whether spec breaks refuse it. */
+const loadOptionsSchema = z.object(
+  {
+    origin: z.object({ sourceId: z.string({ error: originError }) }, { error: originError }).loose(),
+    strict: booleanSchema().optional(),
+  },
+  { error: "must be an object with an origin" },
+);
+
+/** Checks the load options (InvalidOptionsError naming the option). */
 function checkLoadOptions(options: { origin: SkillOrigin; strict?: boolean } | undefined): void {
-  if (typeof options !== "object" || options === null)
-    throw new InvalidOptionsError({ option: "options", value: options, message: "must be an object with an origin" });
-  const { origin } = options;
-  if (typeof origin !== "object" || origin === null || typeof origin.sourceId !== "string") {
-    throw new InvalidOptionsError({ option: "origin", value: origin, message: "must be { sourceId, layer, kind }" });
-  }
-  if (options.strict !== undefined && typeof options.strict !== "boolean")
-    throw new InvalidOptionsError({ option: "strict", value: options.strict, message: "must be a boolean" });
+  parseOptions(loadOptionsSchema, options);
 }

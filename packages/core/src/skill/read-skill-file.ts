@@ -2,7 +2,8 @@ import { open, readlink, realpath, stat, type FileHandle } from "node:fs/promise
 import { close as closeFd, constants, fstat as fstatFd, open as openFd, read as readFd, type Stats } from "node:fs";
 import { isUtf8 } from "node:buffer";
 import { basename, join, resolve } from "node:path";
-import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { z } from "zod";
+import { parseOptions } from "../errors/parse-options.js";
 import { readOpenedFileCapped } from "../internal/fs-read-capped.js";
 import { confinedFolderIsRaceFree } from "../safe-fs/confined-folder.js";
 import { isInsideFolder } from "../safe-fs/is-inside-folder.js";
@@ -48,19 +49,21 @@ export interface SkillMdUnreadable {
   diagnostics: SkillDiagnostic[];
 }
 
+const bytesError = "must be a positive integer number of bytes";
+
+/** The read options as one schema, defaults inside. */
+const readSkillMdOptionsSchema = z.object({
+  maxBytes: z
+    .int({ error: bytesError })
+    .min(1, { error: bytesError })
+    .default(() => DEFAULT_MAX_SKILL_MD_BYTES),
+  root: z.string({ error: "must be a folder path" }).min(1, { error: "must be a folder path" }).optional(),
+});
+
 /** Checks read options once; throws InvalidOptionsError. */
 export function checkReadSkillMdOptions(options: ReadSkillMdOptions): { maxBytes: number; root: string | undefined } {
-  const maxBytes = options.maxBytes ?? DEFAULT_MAX_SKILL_MD_BYTES;
-  if (!Number.isSafeInteger(maxBytes) || maxBytes <= 0)
-    throw new InvalidOptionsError({
-      option: "maxBytes",
-      value: maxBytes,
-      message: "must be a positive integer number of bytes",
-    });
-  if (options.root !== undefined && (typeof options.root !== "string" || options.root === "")) {
-    throw new InvalidOptionsError({ option: "root", value: options.root, message: "must be a folder path" });
-  }
-  return { maxBytes, root: options.root === undefined ? undefined : resolve(options.root) };
+  const { maxBytes, root } = parseOptions(readSkillMdOptionsSchema, options);
+  return { maxBytes, root: root === undefined ? undefined : resolve(root) };
 }
 
 /**

@@ -1,6 +1,7 @@
 // Validation under another runtime's SKILL.md dialect: its frontmatter keys and YAML forms are accepted with a
 // `dialect-field` note instead of the reference's error. The reference verdicts stay the default.
-import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { z } from "zod";
+import { parseOptions } from "../errors/parse-options.js";
 import { createDiagnostic } from "./create-diagnostic.js";
 import type { SkillDiagnostic } from "./skill-types.js";
 
@@ -33,16 +34,14 @@ const DIALECT_KEYS: Record<Exclude<SkillDialect, "reference" | "any">, readonly 
   ],
 };
 
+/** A dialect name, `reference` when absent. */
+const skillDialectSchema = z
+  .enum(SKILL_DIALECTS, { error: `must be one of ${SKILL_DIALECTS.join(", ")}` })
+  .default("reference");
+
 /** Checks a dialect name (InvalidOptionsError naming the option otherwise). */
 export function checkSkillDialect(dialect: unknown, option = "dialect"): SkillDialect {
-  if (dialect === undefined) return "reference";
-  if (!SKILL_DIALECTS.includes(dialect as SkillDialect))
-    throw new InvalidOptionsError({
-      option,
-      value: dialect,
-      message: `must be one of ${SKILL_DIALECTS.join(", ")}`,
-    });
-  return dialect as SkillDialect;
+  return parseOptions(skillDialectSchema, dialect, option);
 }
 
 /** The runtime (label) whose dialect accepts a frontmatter key, or undefined. */

@@ -88,6 +88,14 @@ export function signCacheText(text: string, key: Buffer = cacheKey()): string {
   return `${MAC_PREFIX}${mac(key, Buffer.from(text, "utf8")).toString("hex")}\n${text}`;
 }
 
+/** The bytes of a cache file with its MAC line before them. */
+export function signCacheBytes(payload: Uint8Array, key: Buffer = cacheKey()): Buffer {
+  const line = Buffer.from(
+    `${MAC_PREFIX}${mac(key, Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength)).toString("hex")}\n`,
+  );
+  return Buffer.concat([line, payload]);
+}
+
 /** The payload of a signed cache file when its MAC is valid under this user's key, else undefined. */
 export function verifiedCachePayload(bytes: Buffer, key: Buffer = cacheKey()): Buffer | undefined {
   if (bytes.length < MAC_LINE_BYTES || bytes.toString("latin1", 0, MAC_PREFIX.length) !== MAC_PREFIX) return undefined;

@@ -14,6 +14,8 @@ import { checkSnapshotFile, type SnapshotFile } from "./snapshot-format.js";
 import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
 import { defaultSnapshotFile, defaultSnapshotFolder } from "./snapshot-location.js";
 import { searchIndexFile } from "./snapshot-search-index.js";
+import { signCacheBytes, verifiedCachePayload } from "./cache-key.js";
+import { decodeSearchIndex } from "./search-index-codec.js";
 
 /** Another local user: ownership can only be given away by root, so those cases need it. */
 const OTHER_UID = 65534;
@@ -125,8 +127,11 @@ describe("attack: a planted or edited registry snapshot", () => {
 });
 
 describe("attack: a planted search-index file", () => {
-  /** Two skills; the `.search` file beside the snapshot gets their analyses swapped, so "zebra" would find "beta". */
-  async function swappedIndex(): Promise<{ root: string; file: string }> {
+  /**
+   * Two skills; the `.search` file beside the snapshot gets the keys of its two documents swapped, so "zebra" would find
+   * "beta"; signed with this user's key when `signed` (then only the file's owner or mode can refuse it).
+   */
+  async function swappedIndex(signed = false): Promise<{ root: string; file: string }> {
     const root = writeTree(
       {
         "alpha/SKILL.md": skillMd("alpha", "Handles zebra records.", "Zebra zebra zebra stripes."),
@@ -136,11 +141,18 @@ describe("attack: a planted search-index file", () => {
     );
     const file = join(mkdtempSync(join(tmpdir(), "skillgraph-cache-")), "registry.json");
     await buildRegistrySnapshot({ sources: [skillsFromDirectory(root)], out: file });
-    const text = readFileSync(searchIndexFile(file), "utf8");
-    const index = JSON.parse(text.slice(text.indexOf("{"))) as { entries: Record<string, unknown> };
-    const [first, second] = Object.keys(index.entries);
-    [index.entries[first!], index.entries[second!]] = [index.entries[second!], index.entries[first!]];
-    writeFileSync(searchIndexFile(file), JSON.stringify(index));
+    const payload = Buffer.from(verifiedCachePayload(readFileSync(searchIndexFile(file)))!);
+    const decoded = decodeSearchIndex(payload)!;
+    expect(decoded.state.count).toBe(2);
+    const swap = (view: Uint8Array, size: number) => {
+      const at = view.byteOffset - payload.byteOffset;
+      const first = Buffer.from(payload.subarray(at, at + size));
+      payload.copy(payload, at, at + size, at + 2 * size);
+      first.copy(payload, at + size);
+    };
+    swap(decoded.hashes, 32);
+    swap(new Uint8Array(decoded.checks.buffer, decoded.checks.byteOffset, 8), 4);
+    writeFileSync(searchIndexFile(file), signed ? signCacheBytes(payload) : payload);
     return { root, file };
   }
 
@@ -149,10 +161,15 @@ describe("attack: a planted search-index file", () => {
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot: file });
     expect(registry.search("stripes").map((hit) => hit.name)).toEqual(["alpha"]);
     await registry.close();
+    // The same file signed by this user's skillgraph is served as it is: what the checks above stand between.
+    const trusted = await swappedIndex(true);
+    const served = await createSkillRegistry({ sources: [skillsFromDirectory(trusted.root)], snapshot: trusted.file });
+    expect(served.search("stripes").map((hit) => hit.name)).toEqual(["beta"]);
+    await served.close();
   });
 
   it.runIf(isRoot)("another user's index file is ignored: the ranking comes from the skill files", async () => {
-    const { root, file } = await swappedIndex();
+    const { root, file } = await swappedIndex(true);
     chownSync(searchIndexFile(file), OTHER_UID, OTHER_UID);
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot: file });
     expect(registry.search("stripes").map((hit) => hit.name)).toEqual(["alpha"]);
@@ -160,7 +177,7 @@ describe("attack: a planted search-index file", () => {
   });
 
   it("a world-writable index file is ignored", async () => {
-    const { root, file } = await swappedIndex();
+    const { root, file } = await swappedIndex(true);
     chmodSync(searchIndexFile(file), 0o666);
     const registry = await createSkillRegistry({ sources: [skillsFromDirectory(root)], snapshot: file });
     expect(registry.search("stripes").map((hit) => hit.name)).toEqual(["alpha"]);

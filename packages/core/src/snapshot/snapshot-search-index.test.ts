@@ -2,23 +2,21 @@ import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { signCacheText } from "./cache-key.js";
+import { signCacheBytes, signCacheText, verifiedCachePayload } from "./cache-key.js";
 
 /** A cache file's JSON text, without the MAC line this user's skillgraph signs it with. */
 const unsigned = (text: string) => text.slice(text.indexOf("{"));
 import { writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "../registry/create-skill-registry.js";
 import { analyzeDocument, SEARCH_INDEX_FORMAT_VERSION } from "../search/indexed-document.js";
+import { applyChanges, EMPTY_STATE } from "../search/index-state.js";
+import { storedKeyOf } from "../registry/restore-search-index.js";
+import type { SkillMetadata } from "../skill/skill-types.js";
+import { decodeSearchIndex, encodeSearchIndex } from "./search-index-codec.js";
 import { skillsFromDirectory } from "../sources/directory-source.js";
 import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
 import { checkSnapshotFile, SNAPSHOT_VERSION, type SnapshotFile } from "./snapshot-format.js";
-import {
-  analysisKey,
-  restoreSearchAnalysis,
-  searchIndexFile,
-  storeSearchAnalysis,
-  type StoredSearchAnalysis,
-} from "./snapshot-search-index.js";
+import { searchIndexFile } from "./snapshot-search-index.js";
 
 const FIXED_MTIME = 1_600_000_000;
 
@@ -75,31 +73,36 @@ function ageSnapshot(path: string, edit: (snapshot: SnapshotFile) => void = () =
   utimesSync(path, later, later);
 }
 
-interface SearchIndexFile {
-  formatVersion: string;
-  entries: Record<string, StoredSearchAnalysis>;
-}
-const readIndex = (path: string) =>
-  JSON.parse(unsigned(readFileSync(searchIndexFile(path), "utf8"))) as SearchIndexFile;
+/** The payload of the search-index file beside snapshot `path` (its MAC checked). */
+const indexPayload = (path: string) => verifiedCachePayload(readFileSync(searchIndexFile(path)))!;
+/** The stored index beside snapshot `path`, decoded. */
+const readIndex = (path: string) => decodeSearchIndex(indexPayload(path))!;
+/** Whether the stored index beside `path` has `term`. */
+const storedHas = (path: string, term: string) => readIndex(path).state.terms.find(term) >= 0;
 
-/** Edits the search-index file beside snapshot `path`. */
-function editIndex(path: string, edit: (file: SearchIndexFile, keyOf: (skill: string) => string) => void): void {
-  const snapshot = readSnapshot(path);
-  const keyOf = (skill: string) =>
-    analysisKey(snapshot.entries.find((entry) => entry.metadata?.name === skill)!.metadata!);
-  const file = readIndex(path);
-  edit(file, keyOf);
-  writeFileSync(searchIndexFile(path), signCacheText(JSON.stringify(file)));
-}
-
-/** Adds the term `marker` (once in the body) to one skill's stored analysis: only a restored index can know it. */
-function plantMarker(path: string, skill: string, marker: string): void {
-  editIndex(path, (file, keyOf) => {
-    const stored = file.entries[keyOf(skill)]!;
-    const packed = Buffer.concat([Buffer.from(stored.packed, "base64"), Buffer.alloc(4)]);
-    packed.writeUInt32LE(1 << 18, packed.length - 4);
-    file.entries[keyOf(skill)] = { ...stored, terms: `${stored.terms} ${marker}`, packed: packed.toString("base64") };
+/**
+ * Replaces the search-index file beside snapshot `path` by one analyzed from the skills as the snapshot records them,
+ * with `extra` words added to some bodies (only a restored index can know them), keyed like the registry keys them.
+ */
+function plantIndex(path: string, extra: Record<string, string>, staleDescription: Record<string, string> = {}): void {
+  const entries = readSnapshot(path).entries.filter((entry) => entry.metadata);
+  const documents = entries.map((entry) => {
+    const metadata = entry.metadata as SkillMetadata;
+    const [, body] = SKILLS[metadata.name]!;
+    const more = extra[metadata.name] ?? "";
+    const document = { name: metadata.name, description: metadata.description, path: "" };
+    // The field lengths of the real body: only the extra words differ, so the scores of real words do not.
+    const { lengths } = analyzeDocument({ ...document, body });
+    return { ...analyzeDocument({ ...document, body: `${body} ${more}` }), lengths };
   });
+  const state = applyChanges(EMPTY_STATE, [], documents);
+  const byName = new Map(entries.map((entry) => [entry.metadata!.name, entry.metadata as SkillMetadata]));
+  const bytes = encodeSearchIndex(state, (id) => {
+    const name = state.docs.nameOf(id);
+    const key = storedKeyOf(byName.get(name)!);
+    return { ...key, description: staleDescription[name] ?? key.description };
+  });
+  writeFileSync(searchIndexFile(path), signCacheBytes(bytes));
 }
 
 const eagerLoad = async (root: string, file: string) =>
@@ -115,7 +118,7 @@ describe("search index beside the registry snapshot", () => {
     const root = tree();
     const file = snapshotPath();
     await eagerLoad(root, file);
-    expect(Object.keys(readIndex(file).entries)).toHaveLength(Object.keys(SKILLS).length);
+    expect(readIndex(file).state.count).toBe(Object.keys(SKILLS).length);
     ageSnapshot(file);
 
     const fresh = await load(root, false);
@@ -123,9 +126,13 @@ describe("search index beside the registry snapshot", () => {
     expect(search(restored)).toEqual(search(fresh));
     expect(search(fresh)[0]).not.toEqual([]);
 
-    plantMarker(file, "weather", "zqxmarker");
+    plantIndex(file, { weather: "zqxmarker" });
+    const before = readFileSync(searchIndexFile(file));
     const planted = await load(root, file);
     expect(planted.search("zqxmarker").map((hit) => hit.name)).toEqual(["weather"]);
+    await planted.close();
+    // Used as it is: not written again.
+    expect(readFileSync(searchIndexFile(file)).equals(before)).toBe(true);
   });
 
   it("re-indexes a changed skill from its file and restores the others", async () => {
@@ -133,8 +140,7 @@ describe("search index beside the registry snapshot", () => {
     const file = snapshotPath();
     await eagerLoad(root, file);
     ageSnapshot(file);
-    plantMarker(file, "weather", "zqxmarker");
-    plantMarker(file, "sql-review", "zqxstale");
+    plantIndex(file, { weather: "zqxmarker", "sql-review": "zqxstale" });
     writeFileSync(
       join(root, "sql-review/SKILL.md"),
       skillFile(
@@ -152,7 +158,24 @@ describe("search index beside the registry snapshot", () => {
     expect(registry.search("indexes plan", { limit: 20 })).toEqual(fresh.search("indexes plan", { limit: 20 }));
     // The search-index file now holds the new analysis of the edited skill (written off the searching call).
     await registry.close();
-    editIndex(file, (index, keyOf) => expect(index.entries[keyOf("sql-review")]!.terms.split(" ")).toContain("hypert"));
+    expect(storedHas(file, "hypert")).toBe(true);
+    expect(storedHas(file, "zqxstale")).toBe(false);
+    expect(storedHas(file, "zqxmarker")).toBe(true);
+  });
+
+  it("re-indexes a skill whose stored document was analyzed from another name or description (same content hash)", async () => {
+    const root = tree();
+    const file = snapshotPath();
+    await eagerLoad(root, file);
+    ageSnapshot(file);
+    plantIndex(file, { weather: "zqxstale", "git-commit": "zqxmarker" }, { weather: "Another description." });
+    const registry = await load(root, file);
+    expect(registry.search("zqxstale")).toEqual([]);
+    expect(registry.search("zqxmarker").map((hit) => hit.name)).toEqual(["git-commit"]);
+    expect(registry.search("forecast city")[0]?.name).toBe("weather");
+    await registry.close();
+    expect(storedHas(file, "zqxstale")).toBe(false);
+    expect(storedHas(file, "zqxmarker")).toBe(true);
   });
 
   it("stores the analyses of an index built lazily on the first search, off the searching call", async () => {
@@ -162,21 +185,30 @@ describe("search index beside the registry snapshot", () => {
     expect(existsSync(searchIndexFile(file))).toBe(false);
     registry.search("merge pdf");
     await registry.close();
-    expect(Object.keys(readIndex(file).entries)).toHaveLength(Object.keys(SKILLS).length);
+    expect(readIndex(file).state.count).toBe(Object.keys(SKILLS).length);
   });
 
-  it("ignores stored analyses of another snapshot / search-index format", async () => {
+  it("ignores a stored index of another snapshot / search-index format", async () => {
     const root = tree();
     const file = snapshotPath();
     await eagerLoad(root, file);
     expect(readSnapshot(file).formatVersion).toBe(SNAPSHOT_VERSION);
     expect(SNAPSHOT_VERSION).toContain(`search-index.${SEARCH_INDEX_FORMAT_VERSION}`);
-    plantMarker(file, "weather", "zqxmarker");
     const otherFormat = SNAPSHOT_VERSION.replace(/\d+$/, String(SEARCH_INDEX_FORMAT_VERSION + 1));
+    expect(otherFormat.length).toBe(SNAPSHOT_VERSION.length);
+    /** The stored index with the marker, its header naming another format (re-signed: only the version is wrong). */
+    const plantOtherFormat = () => {
+      plantIndex(file, { weather: "zqxmarker" });
+      const payload = Buffer.from(indexPayload(file));
+      const at = payload.indexOf(`"formatVersion":"${SNAPSHOT_VERSION}"`);
+      expect(at).toBeGreaterThan(0);
+      payload.write(`"formatVersion":"${otherFormat}"`, at);
+      writeFileSync(searchIndexFile(file), signCacheBytes(payload));
+    };
 
     // Both files written by a skillgraph with another index format: stale, with a diagnostic.
     ageSnapshot(file, (snapshot) => (snapshot.formatVersion = otherFormat));
-    editIndex(file, (index) => (index.formatVersion = otherFormat));
+    plantOtherFormat();
     const stale = await load(root, file);
     expect(stale.diagnostics().map((item) => item.code)).toEqual(["registry-snapshot-stale"]);
     expect(stale.search("zqxmarker")).toEqual([]);
@@ -184,62 +216,52 @@ describe("search index beside the registry snapshot", () => {
     // A valid snapshot beside a search-index file of another format: the index is built from the files.
     await eagerLoad(root, file);
     ageSnapshot(file);
-    plantMarker(file, "weather", "zqxmarker");
-    editIndex(file, (index) => (index.formatVersion = otherFormat));
+    plantOtherFormat();
     const rebuilt = await load(root, file);
     expect(rebuilt.diagnostics()).toEqual([]);
     expect(rebuilt.search("zqxmarker")).toEqual([]);
   });
 
-  it("re-indexes from the files when stored analyses are malformed (untrusted input), never crashing", async () => {
+  it("rebuilds from the files when the stored index is mis-signed, truncated or corrupt (untrusted input), never crashing", async () => {
     const root = tree();
     const file = snapshotPath();
     await eagerLoad(root, file);
     ageSnapshot(file);
-    editIndex(file, (index, keyOf) => {
-      const entry = (skill: string) => index.entries[keyOf(skill)]!;
-      index.entries[keyOf("pdf-tools")] = { ...entry("pdf-tools"), packed: "!!not base64" };
-      index.entries[keyOf("weather")] = { ...entry("weather"), lengths: [1, 2] };
-      index.entries[keyOf("git-commit")] = { ...entry("git-commit"), terms: `${entry("git-commit").terms} extra` };
-      (index.entries as Record<string, unknown>)[keyOf("slide-deck")] = "junk";
-    });
+    plantIndex(file, { weather: "zqxmarker" });
+    const good = readFileSync(searchIndexFile(file));
+    const payload = indexPayload(file);
     const fresh = await load(root, false);
-    const registry = await load(root, file);
-    expect(registry.diagnostics()).toEqual([]);
-    expect(search(registry)).toEqual(search(fresh));
-
+    const expected = search(fresh);
+    /** Loads with `bytes` as the search-index file: rankings as a fresh build's, or (a change the MAC covers) no crash. */
+    const check = async (bytes: Buffer, what: string, same: boolean) => {
+      writeFileSync(searchIndexFile(file), bytes);
+      const registry = await load(root, file);
+      expect(registry.diagnostics(), what).toEqual([]);
+      const results = search(registry);
+      if (same) {
+        expect(results, what).toEqual(expected);
+        expect(registry.search("zqxmarker"), what).toEqual([]);
+      }
+      await registry.close();
+    };
+    const flipped = (bytes: Buffer, at: number) => {
+      const copy = Buffer.from(bytes);
+      copy[at] = copy[at]! ^ 0x5a;
+      return copy;
+    };
+    // Not signed by this user's skillgraph: a flipped byte anywhere (MAC line or payload), a cut anywhere.
+    for (const at of [0, 20, 79, 80, 100, good.length >> 1, good.length - 1])
+      await check(flipped(good, at), `flipped byte ${at}`, true);
+    for (const length of [0, 10, 80, 200, good.length >> 1, good.length - 1])
+      await check(good.subarray(0, length), `truncated to ${length}`, true);
+    // Signed but malformed (a writer's bug): truncated or extended, refused by the decoder and rebuilt.
+    for (const length of [4, 100, payload.length >> 1, payload.length - 1])
+      await check(signCacheBytes(payload.subarray(0, length)), `signed, truncated to ${length}`, true);
+    await check(signCacheBytes(Buffer.concat([payload, Buffer.alloc(4)])), "signed, extended", true);
+    // Signed with bytes flipped all over: refused or (a flip the decoder cannot tell, e.g. a frequency) served, never a crash.
+    for (let at = 4; at < payload.length; at += Math.max(1, Math.floor(payload.length / 97)))
+      await check(signCacheBytes(flipped(payload, at)), `signed, flipped byte ${at}`, false);
     writeFileSync(searchIndexFile(file), signCacheText("{ not json"));
-    expect(search(await load(root, file))).toEqual(search(fresh));
-  });
-});
-
-describe("storeSearchAnalysis / restoreSearchAnalysis", () => {
-  const document = analyzeDocument({
-    name: "pdf-tools",
-    description: "Fill PDF forms",
-    body: "# PDF\n\nMerge 写周报 pages, merge again.",
-    path: "/s/pdf-tools/SKILL.md",
-  });
-  const meta = { name: document.name, description: document.description, path: document.path };
-
-  it("round-trips an analysis exactly", () => {
-    const restored = restoreSearchAnalysis(JSON.parse(JSON.stringify(storeSearchAnalysis(document))), meta)!;
-    expect({ ...restored, scratch: undefined }).toEqual({ ...document, scratch: undefined });
-  });
-
-  it("refuses malformed input", () => {
-    const stored = storeSearchAnalysis(document);
-    const bad: unknown[] = [
-      null,
-      "x",
-      { ...stored, lengths: [1, 2, 3, -1] },
-      { ...stored, lengths: [1, 2, 3, 1.5] },
-      { ...stored, terms: `${stored.terms} ${stored.terms.split(" ")[0]}` },
-      { ...stored, terms: `${stored.terms}  x` },
-      { ...stored, packed: stored.packed.slice(0, -4) },
-      { ...stored, packed: Buffer.alloc(Buffer.from(stored.packed, "base64").length).toString("base64") },
-      { ...stored, terms: 3 },
-    ];
-    for (const value of bad) expect(restoreSearchAnalysis(value as StoredSearchAnalysis, meta)).toBeUndefined();
+    expect(search(await load(root, file))).toEqual(expected);
   });
 });

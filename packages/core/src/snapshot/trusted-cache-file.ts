@@ -111,7 +111,7 @@ export class UntrustedCacheFolderError extends Error {
  * target, so a reader never sees half a file and two writers never mix. Throws on I/O errors and on an untrusted
  * folder (`UntrustedCacheFolderError`). Returns the bytes written.
  */
-export async function writeCacheFileAtomic(path: string, text: string): Promise<number> {
+export async function writeCacheFileAtomic(path: string, text: string | Uint8Array): Promise<number> {
   const folder = dirname(path);
   await mkdir(folder, { recursive: true, mode: 0o700 });
   const opened = openTrustedFolderSync(folder);
@@ -133,5 +133,5 @@ export async function writeCacheFileAtomic(path: string, text: string): Promise<
   } finally {
     closeSync(opened.fd);
   }
-  return Buffer.byteLength(text);
+  return typeof text === "string" ? Buffer.byteLength(text) : text.byteLength;
 }

@@ -1,6 +1,9 @@
 import { stat } from "node:fs/promises";
 import { resolve } from "node:path";
-import { InvalidOptionsError } from "../errors/invalid-options-error.js";
+import { z } from "zod";
+import { integerSchema } from "../errors/integer-option.js";
+import { booleanSchema } from "../errors/option-schemas.js";
+import { parseOptions } from "../errors/parse-options.js";
 import { SkillSourceError } from "../errors/skill-source-error.js";
 import type { SkillLayer } from "../skill/skill-types.js";
 import type { SkillSource, SourceScan } from "./skill-source.js";
@@ -28,6 +31,19 @@ export interface DirectorySourceOptions {
   maxLinks?: number;
 }
 
+/** The options as one schema, defaults inside. */
+const directorySourceOptionsSchema = z.object({
+  layer: z
+    .enum(["user", "project", "explicit"], { error: 'must be "user", "project" or "explicit"' })
+    .default("explicit"),
+  optional: booleanSchema().default(false),
+  maxDepth: integerSchema({ min: 0 }).default(6),
+  skip: z.array(z.string(), { error: "must be an array of folder names" }).default([]),
+  maxSkills: integerSchema({ min: 0 }).default(10_000),
+  maxFolders: integerSchema({ min: 0 }).default(50_000),
+  maxLinks: integerSchema({ min: 0 }).default(100),
+});
+
 /**
  * Skills found in a folder tree: every folder holding a SKILL.md (or skill.md), nested ones included. The walk is
  * bounded (depth, skills, folders, symlinks followed), never enters `/proc`, `/sys` or `/dev`, and never follows a
@@ -37,16 +53,20 @@ export interface DirectorySourceOptions {
  */
 export function skillsFromDirectory(dir: string, options: DirectorySourceOptions = {}): SkillSource {
   const root = resolve(dir);
+  const { layer, optional, maxDepth, skip, maxSkills, maxFolders, maxLinks } = parseOptions(
+    directorySourceOptionsSchema,
+    options,
+  );
   const walker = new SkillFolderWalker(root, {
-    maxDepth: countOption("maxDepth", options.maxDepth, 6),
-    skip: new Set(["node_modules", ".git", ...(options.skip ?? [])]),
-    maxSkills: countOption("maxSkills", options.maxSkills, 10_000),
-    maxFolders: countOption("maxFolders", options.maxFolders, 50_000),
-    maxLinks: countOption("maxLinks", options.maxLinks, 100),
+    maxDepth,
+    skip: new Set(["node_modules", ".git", ...skip]),
+    maxSkills,
+    maxFolders,
+    maxLinks,
   });
   return {
     id: `dir:${root}`,
-    layer: options.layer ?? "explicit",
+    layer,
     kind: "directory",
     async scan(): Promise<SourceScan> {
       let problem: SkillSourceError | undefined;
@@ -61,13 +81,13 @@ export function skillsFromDirectory(dir: string, options: DirectorySourceOptions
             : new SkillSourceError({ path: root, problem: "unreadable", reason: (error as Error).message });
       }
       if (problem) {
-        if (options.optional) return { candidates: [], diagnostics: [] };
+        if (optional) return { candidates: [], diagnostics: [] };
         throw problem;
       }
       const scan = await walker.walk();
       // The root itself could not be listed (permissions, I/O): as loud as a missing root.
       const rootUnreadable = scan.diagnostics.find((d) => d.code === "source-unreadable" && d.path === root);
-      if (rootUnreadable && !options.optional)
+      if (rootUnreadable && !optional)
         throw new SkillSourceError({ path: root, problem: "unreadable", reason: rootUnreadable.message });
       return scan;
     },
@@ -75,12 +95,4 @@ export function skillsFromDirectory(dir: string, options: DirectorySourceOptions
     exportScanState: () => walker.exportFolders(),
     importScanState: (state, writtenNs) => walker.importFolders(state, writtenNs),
   };
-}
-
-/** A non-negative integer option, or its default; anything else is an InvalidOptionsError. */
-function countOption(option: string, value: number | undefined, fallback: number): number {
-  if (value === undefined) return fallback;
-  if (!Number.isSafeInteger(value) || value < 0)
-    throw new InvalidOptionsError({ option, value, message: "must be a non-negative integer" });
-  return value;
 }

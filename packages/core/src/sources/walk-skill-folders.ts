@@ -1,4 +1,4 @@
-import { lstatSync, realpathSync, statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync, type BigIntStats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
@@ -68,32 +68,42 @@ export class SkillFolderWalker {
     const bounds = this.walkBounds(diagnostics);
     if (bounds === undefined) return { candidates: [], diagnostics };
 
-    const visit = async (folder: string, depth: number, ancestors: ReadonlySet<string>): Promise<void> => {
-      if (bounds.stopped("folders", folder)) return;
+    // Each step returns a promise only when it waits for something (a listing, an async stat, subfolders that did): a
+    // cold start whose listings all come from the snapshot walks the whole tree in one synchronous pass.
+    type Step = Promise<void> | undefined;
+    const unreadable = (folder: string, depth: number, error: unknown): void => {
+      diagnostics.push(
+        depth > 0 && isSymbolicLink(folder)
+          ? folderDiagnostic(
+              "source-dangling-link",
+              folder,
+              `${folder} is a symbolic link to a folder that does not exist; skipped`,
+              "warning",
+            )
+          : folderDiagnostic("source-unreadable", folder, `cannot read folder ${folder}: ${(error as Error).message}`),
+      );
+    };
+    const visit = (folder: string, depth: number, ancestors: ReadonlySet<string>): Step => {
+      if (bounds.stopped("folders", folder)) return undefined;
+      if (!firstWalk)
+        return io(() => stat(folder, { bigint: true })).then(
+          (folderStat) => enter(folder, depth, ancestors, folderStat),
+          (error: unknown) => unreadable(folder, depth, error),
+        );
       let folderStat;
       try {
-        folderStat = firstWalk ? statSync(folder, { bigint: true }) : await io(() => stat(folder, { bigint: true }));
+        folderStat = statSync(folder, { bigint: true });
       } catch (error) {
-        diagnostics.push(
-          depth > 0 && isSymbolicLink(folder)
-            ? folderDiagnostic(
-                "source-dangling-link",
-                folder,
-                `${folder} is a symbolic link to a folder that does not exist; skipped`,
-                "warning",
-              )
-            : folderDiagnostic(
-                "source-unreadable",
-                folder,
-                `cannot read folder ${folder}: ${(error as Error).message}`,
-              ),
-        );
-        return;
+        unreadable(folder, depth, error);
+        return undefined;
       }
-      if (!folderStat.isDirectory()) return;
+      return enter(folder, depth, ancestors, folderStat);
+    };
+    const enter = (folder: string, depth: number, ancestors: ReadonlySet<string>, folderStat: BigIntStats): Step => {
+      if (!folderStat.isDirectory()) return undefined;
       if (specialDevices().has(folderStat.dev)) {
         diagnostics.push(specialFolderDiagnostic(folder));
-        return;
+        return undefined;
       }
       const key = `${folderStat.dev}:${folderStat.ino}`;
       if (ancestors.has(key) || (depth > 0 && bounds.aboveRoot.has(key))) {
@@ -105,35 +115,54 @@ export class SkillFolderWalker {
             "warning",
           ),
         );
-        return;
+        return undefined;
       }
-
       const stamp: FolderStamp = {
         ino: Number(folderStat.ino),
         mtimeNs: folderStat.mtimeNs.toString(),
         ctimeNs: folderStat.ctimeNs.toString(),
       };
-      let entry = this.cache.get(folder);
-      if (!entry || entry.racy || !sameStamp(entry.stamp, stamp)) {
-        const listedAt = BigInt(Date.now()) * 1_000_000n;
-        entry = await io(() => this.list(folder, stamp, depth === 0, diagnostics));
+      const cached = this.cache.get(folder);
+      if (cached && !cached.racy && sameStamp(cached.stamp, stamp))
+        return withListing({ folder, depth, ancestors, key }, cached);
+      const listedAt = BigInt(Date.now()) * 1_000_000n;
+      return io(() => this.list(folder, stamp, depth === 0, diagnostics)).then((entry) => {
         const changed = folderStat.mtimeNs > folderStat.ctimeNs ? folderStat.mtimeNs : folderStat.ctimeNs;
         entry.racy = listedAt - changed < RACY_WINDOW_NS;
+        return withListing({ folder, depth, ancestors, key }, entry);
+      });
+    };
+    type Place = { folder: string; depth: number; ancestors: ReadonlySet<string>; key: string };
+    const skillFound = (place: Place, file: string, fileStat: BigIntStats): void => {
+      const { key, folder } = place;
+      found.push({ key, kind: "disk", dir: folder, file, root: folder, identity: identityFromBigStats(fileStat) });
+    };
+    // A dangling SKILL.md symlink: the loader reports it as skill-md-missing when asked to validate this folder.
+    const danglingSkill = (file: string): void => {
+      diagnostics.push(
+        folderDiagnostic("skill-md-missing", file, `${file} is a dangling symlink; skill skipped`, "warning"),
+      );
+    };
+    const withListing = (place: Place, entry: CachedFolder): Step => {
+      nextCache.set(place.folder, entry);
+      if (!entry.skillFileName || bounds.stopped("skills", place.folder)) return descend(place, entry);
+      const file = join(place.folder, entry.skillFileName);
+      if (!firstWalk)
+        return io(() => stat(file, { bigint: true }))
+          .then(
+            (fileStat) => skillFound(place, file, fileStat),
+            () => danglingSkill(file),
+          )
+          .then(() => descend(place, entry));
+      try {
+        skillFound(place, file, statSync(file, { bigint: true }));
+      } catch {
+        danglingSkill(file);
       }
-      nextCache.set(folder, entry);
-
-      if (entry.skillFileName && !bounds.stopped("skills", folder)) {
-        const file = join(folder, entry.skillFileName);
-        try {
-          const fileStat = firstWalk ? statSync(file, { bigint: true }) : await io(() => stat(file, { bigint: true }));
-          found.push({ key, kind: "disk", dir: folder, file, root: folder, identity: identityFromBigStats(fileStat) });
-        } catch {
-          // A dangling SKILL.md symlink: the loader reports it as skill-md-missing when asked to validate this folder.
-          diagnostics.push(
-            folderDiagnostic("skill-md-missing", file, `${file} is a dangling symlink; skill skipped`, "warning"),
-          );
-        }
-      }
+      return descend(place, entry);
+    };
+    const descend = (place: Place, entry: CachedFolder): Step => {
+      const { folder, depth } = place;
       if (depth >= this.options.maxDepth) {
         if (entry.subfolders.length > 0) {
           diagnostics.push(
@@ -145,16 +174,18 @@ export class SkillFolderWalker {
             ),
           );
         }
-        return;
+        return undefined;
       }
-      if (entry.subfolders.length === 0) return;
-      const chain = new Set(ancestors).add(key);
+      if (entry.subfolders.length === 0) return undefined;
+      const chain = new Set(place.ancestors).add(place.key);
       const links = entry.links;
-      await Promise.all(
-        entry.subfolders.map((sub) =>
-          links?.has(sub) && bounds.stopped("links", sub) ? undefined : visit(sub, depth + 1, chain),
-        ),
-      );
+      const pending: Array<Promise<void>> = [];
+      for (const sub of entry.subfolders) {
+        if (links?.has(sub) && bounds.stopped("links", sub)) continue;
+        const step = visit(sub, depth + 1, chain);
+        if (step) pending.push(step);
+      }
+      return pending.length > 0 ? Promise.all(pending).then(() => undefined) : undefined;
     };
 
     await visit(this.root, 0, new Set());

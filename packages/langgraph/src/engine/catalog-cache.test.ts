@@ -24,6 +24,27 @@ describe("catalog-cache", () => {
     expect(cache.section).toBe("");
   });
 
+  it("shares the rendered list and the skills tools between engines over one registry generation", async () => {
+    const { registry } = await engineContext();
+    const one = new VersionCaches(resolveOptions({ skills: registry })).cacheFor(registry);
+    const two = new VersionCaches(resolveOptions({ skills: registry })).cacheFor(registry);
+    expect(two.skillsTools).toBe(one.skillsTools);
+    expect(two.section).toBe(one.section);
+    // other tool settings or list settings: their own
+    const narrowEnum = new VersionCaches(resolveOptions({ skills: registry, enumThreshold: 0 })).cacheFor(registry);
+    expect(narrowEnum.skillsTools).not.toBe(one.skillsTools);
+    const otherPreamble = new VersionCaches(resolveOptions({ skills: registry, prompt: { preamble: "Skills here:" } }));
+    expect(otherPreamble.cacheFor(registry).section).toContain("Skills here:");
+    expect(one.section).not.toContain("Skills here:");
+    // another skills list (another registry, or a new generation of this one) gets tools naming its own skills
+    const grown = await createSkillRegistry({
+      sources: [skillsFromCode([{ name: "extra-skill", description: "An extra skill.", body: "EXTRA" }])],
+    });
+    const third = new VersionCaches(resolveOptions({ skills: grown })).cacheFor(grown);
+    expect(third.skillsTools).not.toBe(one.skillsTools);
+    expect(third.section).toContain("extra-skill");
+  });
+
   it("keeps at most its capacity of bodies and files, least recently used dropped first", async () => {
     const { registry } = await engineContext();
     let reads = 0;

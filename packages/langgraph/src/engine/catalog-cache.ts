@@ -72,7 +72,7 @@ export class VersionCaches {
   private readonly render: ReturnType<typeof createSkillsPromptRenderer>;
 
   constructor(private readonly options: ResolvedSkillsRuntimeOptions) {
-    this.render = createSkillsPromptRenderer(options.prompt);
+    this.render = sharedRenderer(options.prompt);
   }
 
   /** The cache for `catalog`'s current version, built on first use. */
@@ -80,9 +80,8 @@ export class VersionCaches {
     let cached = this.perView.get(catalog);
     if (cached && cached.version === catalog.version) return cached;
     const skills = catalog.list();
-    const names = skills.map((skill) => skill.name);
     const rendered = this.render(skills);
-    const skillsTools = buildSkillsTools(names, this.options);
+    const skillsTools = sharedSkillsTools(skills, this.options);
     cached = {
       version: catalog.version,
       section: skills.length === 0 ? "" : rendered.text,
@@ -93,6 +92,54 @@ export class VersionCaches {
     this.perView.set(catalog, cached);
     return cached;
   }
+}
+
+/**
+ * Renderers shared by every engine with the same list settings: a renderer keeps its text per skills list (the
+ * registry hands out one list per generation), so agents made one after another over one registry render it once.
+ * Settings with a token counter (a function) are not shared.
+ */
+const renderers = new Map<string, ReturnType<typeof createSkillsPromptRenderer>>();
+
+function sharedRenderer(prompt: ResolvedSkillsRuntimeOptions["prompt"]): ReturnType<typeof createSkillsPromptRenderer> {
+  if (prompt?.budget?.countTokens) return createSkillsPromptRenderer(prompt);
+  const key = JSON.stringify(prompt ?? null);
+  let renderer = renderers.get(key);
+  if (!renderer) {
+    if (renderers.size >= 16) renderers.clear();
+    renderer = createSkillsPromptRenderer(prompt);
+    renderers.set(key, renderer);
+  }
+  return renderer;
+}
+
+/** The skills tools per skills list (one per registry generation and view) and tool settings, shared by engines. */
+const skillsToolsByList = new WeakMap<readonly SkillMetadata[], Map<string, StructuredToolInterface[]>>();
+
+function sharedSkillsTools(
+  skills: readonly SkillMetadata[],
+  options: ResolvedSkillsRuntimeOptions,
+): StructuredToolInterface[] {
+  const key = JSON.stringify([
+    options.enumThreshold,
+    options.allowDisableSkill,
+    options.disableScope,
+    options.toolExposure,
+  ]);
+  let byKey = skillsToolsByList.get(skills);
+  if (!byKey) {
+    byKey = new Map();
+    skillsToolsByList.set(skills, byKey);
+  }
+  let tools = byKey.get(key);
+  if (!tools) {
+    tools = buildSkillsTools(
+      skills.map((skill) => skill.name),
+      options,
+    );
+    byKey.set(key, tools);
+  }
+  return tools;
 }
 
 /** Which skill owns which tool, for one catalog snapshot and view. */

@@ -2,8 +2,9 @@
 // directly, and each existing file named by an argument (`python3 scripts/x.py`, `bash w.sh`), by resolved path and
 // content hash. An "always" answer then never carries over to a changed script.
 import { createHash } from "node:crypto";
-import { closeSync, fstatSync, openSync, readSync, realpathSync, constants } from "node:fs";
+import { closeSync, fstatSync, openSync, readSync, realpathSync, statSync, constants } from "node:fs";
 import path from "node:path";
+import { threadCpuMicros } from "../command/thread-cpu-time.js";
 import type { CommandPlan } from "../policy/command-check-types.js";
 
 /** Files bigger than this are identified by device, inode, size and change times (a write changes ctime), not hashed. */
@@ -63,31 +64,52 @@ function realFile(file: string): string | undefined {
   }
 }
 
+/** Most milliseconds of this thread's CPU the collection runs before it gives the event loop a turn. */
+const SLICE_MS = 5;
+
+/** True when `file` (a real path) is a regular file: counted past {@link MAX_FILES} without being hashed. */
+function isRegularFile(file: string): boolean {
+  try {
+    return statSync(file).isFile();
+  } catch {
+    return false;
+  }
+}
+
 /**
  * `[path, identity]` of every file the line runs, names as an argument or reads through a redirection (resolved,
- * content-hashed), in order, each once: what an "always" approval key must include.
+ * content-hashed), in order, each once: what an "always" approval key must include. Past {@link MAX_FILES} files
+ * are only counted, and the work gives the event loop a turn every few milliseconds (a 64 KB line can name
+ * thousands of 1 MiB files).
  */
-export function approvalFiles(
+export async function approvalFiles(
   plan: Pick<CommandPlan, "commands" | "redirectedFrom">,
   roots: ApprovalFileRoots,
-): Array<[string, string]> {
+): Promise<Array<[string, string]>> {
   const words = plan.commands.flatMap((command) => {
     if (command.kind === "builtin" || command.kind === "function") return [];
     return command.kind === "script" ? [command.program, ...command.argv.slice(1)] : command.argv.slice(1);
   });
   const files = new Map<string, string>();
-  let named = 0;
+  const counted = new Set<string>();
+  let slice = threadCpuMicros();
   for (const word of [...words, ...(plan.redirectedFrom ?? [])]) {
     for (const candidate of candidatePaths(word, roots)) {
+      if (threadCpuMicros() - slice > SLICE_MS * 1000) {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        slice = threadCpuMicros();
+      }
       const real = realFile(candidate);
-      if (real === undefined || files.has(real)) continue;
+      if (real === undefined || files.has(real) || counted.has(real)) continue;
+      if (files.size >= MAX_FILES) {
+        if (isRegularFile(real)) counted.add(real);
+        continue;
+      }
       const identity = contentIdentity(real);
-      if (identity === undefined) continue;
-      named++;
-      if (files.size < MAX_FILES) files.set(real, identity);
+      if (identity !== undefined) files.set(real, identity);
     }
   }
   const entries = [...files.entries()];
-  if (named > files.size) entries.push(["(more files)", String(named)]);
+  if (counted.size > 0) entries.push(["(more files)", String(files.size + counted.size)]);
   return entries;
 }

@@ -4,6 +4,7 @@ import type { ArtifactStore } from "../artifacts/artifact-store.js";
 import type { CommandPlan, CommandSkill } from "../policy/command-check-types.js";
 import type { CommandCallInput, OutputsManifest } from "./command-call-input.js";
 import type { SkippedAttachment } from "../workspace/attachment-staging.js";
+import type { StagedInput } from "../workspace/input-sources.js";
 import type { OutputMatcher } from "../workspace/output-globs.js";
 
 /** The skill a call runs in (run_skill_script) and the loaded skills visible to it. */
@@ -48,6 +49,10 @@ export interface PlannedCall extends ValidatedCall {
 /** A planned (and approved) call whose files are in its workspace. */
 export interface StagedCall extends PlannedCall {
   attachmentsSkipped: SkippedAttachment[];
+  /** Host path of this run's own folder under the workspace's `runs/` (`RUN_DIR`). */
+  runDir: string;
+  /** The inputs and attachments staged for this call (reported as `staged_inputs`). */
+  stagedInputs: StagedInput[];
   /** The editor variables of `editor_text`, when given. */
   editorEnv?: Record<string, string>;
 }

@@ -1,9 +1,15 @@
 import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { interpreterPrefixes } from "../environments/interpreter-prefix.js";
+import { SANDBOX_ENVIRONMENT, SANDBOX_SKILL_DIR, SANDBOX_WORKSPACE } from "../executor/bubblewrap-executor.js";
 import { deniedProgramNames } from "../executor/denied-programs.js";
+import { isInsideFolder } from "../internal/core.js";
 import type { ExecutionRequest } from "../executor/executor-types.js";
+import { execTimeRules } from "../policy/exec-time-rules.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import type { RuntimeView } from "../runtime/shell-runtime.js";
+import type { ApprovedCall } from "./approve-call.js";
 import type { StagedCall } from "./call-types.js";
 
 /** The call's timeout: its own `timeout_seconds` or the default, never above the largest allowed. */
@@ -12,16 +18,46 @@ function timeoutMsOf(runtime: RuntimeView<"maxTimeoutMs" | "timeoutMs">, timeout
   return Math.round(Math.min(asked, runtime.config.maxTimeoutMs));
 }
 
+/** Folders a sandbox makes itself: a skill folder there is not shown again at its host path. */
+const SANDBOX_OWN_FOLDERS = ["/proc", "/dev", "/tmp/home", SANDBOX_WORKSPACE, SANDBOX_SKILL_DIR, SANDBOX_ENVIRONMENT];
+
+/**
+ * Host folders a sandbox shows read-only at the same path: the skill folder (so the host path the prompt and
+ * read_skill give works in the sandbox as it does locally) and the prefix of the interpreter its environment was made
+ * with (a pyenv or conda Python). The local executor sees them anyway.
+ */
+function readOnlyPathsOf(call: StagedCall): string[] {
+  const paths: string[] = [];
+  const skillDir = call.skill?.dir;
+  if (
+    skillDir &&
+    path.isAbsolute(skillDir) &&
+    skillDir !== "/" &&
+    !SANDBOX_OWN_FOLDERS.some((own) => isInsideFolder(skillDir, own))
+  )
+    paths.push(skillDir);
+  if (call.environmentDir) paths.push(...interpreterPrefixes(call.environmentDir));
+  return paths;
+}
+
 /**
  * What the executor is asked to run for a staged call: the planned line, its cwd, the skill and its environment, the
- * allow-listed environment, stdin, pty, timeout and output caps. Refuses `pty` where no pseudo-terminal can be given.
+ * allow-listed environment, stdin, pty, timeout and output caps, and the rules decided where programs start (with the
+ * commands the user approved for this call). Refuses `pty` where no pseudo-terminal can be given.
  */
 export function executionRequest(
   runtime: RuntimeView<
-    "fixedEnv" | "killAfterOutputBytes" | "killGraceMs" | "maxOutputBytes" | "maxTimeoutMs" | "timeoutMs",
+    | "approvalRules"
+    | "fixedEnv"
+    | "killAfterOutputBytes"
+    | "killGraceMs"
+    | "maxOutputBytes"
+    | "maxTimeoutMs"
+    | "timeoutMs",
     "policy"
   >,
   call: StagedCall,
+  approval: ApprovedCall,
 ): ExecutionRequest | Refusal {
   const { input, skill } = call;
   if (input.pty && !resolveExecutable("script"))
@@ -34,8 +70,17 @@ export function executionRequest(
     workspaceDir: call.workspaceDir,
     ...(skill ? { skillDir: skill.dir, skillName: skill.name } : {}),
     ...(call.environmentDir ? { skillEnvironment: { hostDir: call.environmentDir, writable: false } } : {}),
+    readOnlyPaths: readOnlyPathsOf(call),
     deniedPrograms: deniedProgramNames(runtime.services.policy),
-    env: { ...runtime.config.fixedEnv, ...input.env, ...call.editorEnv },
+    execRules: execTimeRules({
+      policy: runtime.services.policy,
+      approvalRules: runtime.config.approvalRules,
+      approved: approval.approved,
+      sandboxed: approval.sandboxed,
+      tool: input.tool,
+      ...(skill ? { skill: skill.name } : {}),
+    }),
+    env: { ...runtime.config.fixedEnv, ...input.env, ...call.editorEnv, RUN_DIR: call.runDir },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),
     ...(input.pty ? { pty: true } : {}),
     timeoutMs: timeoutMsOf(runtime, input.timeout_seconds),

@@ -1,17 +1,26 @@
 import { saveArtifacts, type SavedArtifact } from "./command-artifacts.js";
 import type { RuntimeView } from "../runtime/shell-runtime.js";
+import type { OutputsManifest } from "./command-call-input.js";
 import type { StagedCall } from "./call-types.js";
 import type { CollectedCall } from "./collect-call.js";
 import { withWorkspaceSpan } from "./workspace-spans.js";
 
-/** The persist step: the collected files saved as artifacts when the call asked and there is a store; else undefined. */
+/** Whether a call's reported files are saved: it asked (`save_as_artifacts`), or the hook saves every call's. */
+export function savesArtifacts(runtime: RuntimeView<"artifacts">, outputs: OutputsManifest): boolean {
+  return outputs.save_as_artifacts === true || (runtime.config.artifacts !== false && runtime.config.artifacts.alwaysSave);
+}
+
+/**
+ * The persist step: the collected files saved as artifacts when the call asked (or the hook's `artifacts.alwaysSave`)
+ * and there is a store; else undefined.
+ */
 export async function persistCall(
   runtime: RuntimeView<"artifacts">,
   call: StagedCall,
   collected: CollectedCall,
 ): Promise<SavedArtifact[] | undefined> {
   const { outputs, artifacts } = call;
-  if (!outputs.save_as_artifacts || !artifacts) return undefined;
+  if (!savesArtifacts(runtime, outputs) || !artifacts) return undefined;
   const maxBytes = runtime.config.artifacts === false ? 0 : runtime.config.artifacts.maxBytes;
   const target = { store: artifacts, threadId: call.threadId, workspaceDir: call.workspaceDir, maxBytes };
   return withWorkspaceSpan(

@@ -2,7 +2,7 @@
 // every command it can run checked against the policy.
 import { prepareSkillEnvironment } from "./prepare-skill-environment.js";
 import type { CommandPlan } from "../policy/command-check-types.js";
-import { planCommand } from "../policy/plan-command.js";
+import { isTimeBoxRefusal, planCommand } from "../policy/plan-command.js";
 import { type Refusal, refusal } from "../policy/refusal.js";
 import { missingRequirements } from "../requirements/check-requirements.js";
 import type { RuntimeView } from "../runtime/shell-runtime.js";
@@ -93,7 +93,13 @@ export async function planCall(
     ? await prepareSkillEnvironment(runtime, call.skill, workspaceDir, call.config)
     : { ok: true as const };
   if (!environment.ok) return environment;
-  const planned = planLine(runtime, { ...call, workspaceDir, environmentDir: environment.hostDir });
+  const line = { ...call, workspaceDir, environmentDir: environment.hostDir };
+  let planned = planLine(runtime, line);
+  if (!planned.ok && isTimeBoxRefusal(planned)) {
+    // the first plan of a process also compiles the checker's code: once more, after the event loop had a turn
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    planned = planLine(runtime, line);
+  }
   if (!planned.ok) return planned;
   return {
     ...call,

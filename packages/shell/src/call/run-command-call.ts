@@ -73,11 +73,11 @@ async function runInThread(
   if (isRefusal(validated)) return refusalPayload(validated);
   const planned = await planCall(runtime, validated);
   if (isRefusal(planned)) return refusalPayload(planned);
-  const denied = approvePlannedCall(runtime, planned);
-  if (denied) return refusalPayload(denied);
+  const approval = await approvePlannedCall(runtime, planned);
+  if (isRefusal(approval)) return refusalPayload(approval);
   const staged = await stageCall(runtime, planned);
   if (isRefusal(staged)) return refusalPayload(staged);
-  const request = executionRequest(runtime, staged);
+  const request = executionRequest(runtime, staged, approval);
   if (isRefusal(request)) return refusalPayload(request);
   if (input.interactive) return startSession(runtime, staged, request);
   const ran = await runCall(runtime, staged, request);
@@ -90,6 +90,7 @@ async function runInThread(
     primaryOutput: collected.primaryOutput,
     artifacts: saved,
     attachmentsSkipped: staged.attachmentsSkipped,
+    stagedInputs: staged.stagedInputs,
     emptyFromFailure: collected.emptyFromFailure,
     artifactsWarning: staged.artifactsWarning,
   });

@@ -4,21 +4,34 @@ import type { RunnableConfig } from "@langchain/core/runnables";
 import { getCurrentTaskInput } from "@langchain/langgraph";
 import { refusal, type Refusal } from "../policy/refusal.js";
 import type { RuntimeView } from "../runtime/shell-runtime.js";
-import { planAttachmentStaging, type AttachmentStaging } from "../workspace/attachment-staging.js";
+import {
+  artifactAttachments,
+  stageArtifactAttachments,
+  type ArtifactAttachment,
+} from "../workspace/artifact-attachments.js";
+import { planAttachmentStaging, type SkippedAttachment } from "../workspace/attachment-staging.js";
 import { conversationAttachments, type ConversationAttachment } from "../workspace/conversation-attachments.js";
 import { editorText } from "../workspace/editor-text.js";
-import { resolveInputs } from "../workspace/input-sources.js";
+import { resolveInputs, type InputContext, type StagedInput } from "../workspace/input-sources.js";
 import { MAX_STAGED_BYTES, StagingRefusedError, type StagedFile } from "../workspace/thread-workspaces.js";
 import type { PlannedCall, StagedCall } from "./call-types.js";
 import { withWorkspaceSpan } from "./workspace-spans.js";
 
-function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
+/** The graph state's messages (none outside a graph run). */
+function messagesOf(config: RunnableConfig): unknown {
   try {
-    const state = getCurrentTaskInput(config) as { messages?: unknown } | undefined;
-    return conversationAttachments(state?.messages);
+    return (getCurrentTaskInput(config) as { messages?: unknown } | undefined)?.messages;
   } catch {
-    return [];
+    return undefined;
   }
+}
+
+function attachmentsOf(config: RunnableConfig): ConversationAttachment[] {
+  return conversationAttachments(messagesOf(config));
+}
+
+function artifactAttachmentsOf(config: RunnableConfig): ArtifactAttachment[] {
+  return artifactAttachments(messagesOf(config));
 }
 
 /** The thread's pinned artifact versions (in this process). */
@@ -54,6 +67,14 @@ async function refusedOnStaging(write: () => Promise<unknown>): Promise<Refusal 
   }
 }
 
+/** What a call stages: the files, what its result reports of them, and the attachments left out (and why). */
+interface Staging {
+  ok: true;
+  files: StagedFile[];
+  staged: StagedInput[];
+  skipped: SkippedAttachment[];
+}
+
 /** The files a call stages: its own `files`, its resolved `inputs`, then the conversation's new attachments. */
 async function filesToStage(
   runtime: RuntimeView<
@@ -62,13 +83,13 @@ async function filesToStage(
     "pinnedArtifacts" | "stagedAttachments"
   >,
   call: PlannedCall,
-): Promise<{ ok: true; files: StagedFile[]; attached: AttachmentStaging } | Refusal> {
+): Promise<Staging | Refusal> {
   const { input, threadId, workspaceDir } = call;
   const attachments =
     runtime.config.stageAttachments || input.inputs?.some((spec) => spec.from.startsWith("attachment://"))
       ? attachmentsOf(call.config)
       : [];
-  const resolved = await resolveInputs(input.inputs ?? [], {
+  const context: InputContext = {
     threadId,
     workspaceDir,
     skillDir: (name) => [call.skill, ...call.loaded].find((entry) => entry?.name === name)?.dir || undefined,
@@ -79,18 +100,31 @@ async function filesToStage(
     budgetBytes: MAX_STAGED_BYTES - totalBytes(input.files ?? []),
     hostFolder: (name) => runtime.config.hostInputs.get(name),
     pinned: pinnedArtifacts(runtime, threadId),
-  });
+  };
+  const resolved = await resolveInputs(input.inputs ?? [], context);
   if (!resolved.ok) return refusal("staging-refused", resolved.message);
   const declared = [...(input.files ?? []), ...resolved.files];
-  const attached = runtime.config.stageAttachments
-    ? planAttachmentStaging(
-        attachments,
-        seenAttachments(runtime, threadId),
-        workspaceDir,
-        MAX_STAGED_BYTES - totalBytes(declared),
-      )
-    : { files: [], skipped: [] };
-  return { ok: true, files: [...declared, ...attached.files], attached };
+  if (!runtime.config.stageAttachments) return { ok: true, files: declared, staged: resolved.staged, skipped: [] };
+  const seen = seenAttachments(runtime, threadId);
+  const attached = planAttachmentStaging(attachments, seen, workspaceDir, MAX_STAGED_BYTES - totalBytes(declared));
+  const byReference = await stageArtifactAttachments(artifactAttachmentsOf(call.config), seen, {
+    ...context,
+    budgetBytes: MAX_STAGED_BYTES - totalBytes([...declared, ...attached.files]),
+  });
+  return {
+    ok: true,
+    files: [...declared, ...attached.files, ...byReference.files],
+    staged: [
+      ...resolved.staged,
+      ...attached.files.map((file) => ({
+        from: `attachment://${file.path.slice("in/attachments/".length)}`,
+        path: file.path,
+        size: byteLength(file.content),
+      })),
+      ...byReference.staged,
+    ],
+    skipped: [...attached.skipped, ...byReference.skipped],
+  };
 }
 
 /** The stage step: every file of the call written into the workspace, then the editor text (when given). */
@@ -119,13 +153,21 @@ export async function stageCall(
   const editor =
     call.input.editor_text === undefined
       ? undefined
-      : editorText(
-          call.input.editor_text,
-          runtime.services.executor.view({ workspaceDir: call.workspaceDir }).workspaceDir,
-        );
+      : editorText(call.input.editor_text, runtime.services.executor.view({ workspaceDir: call.workspaceDir }).workspaceDir);
   if (editor) {
     const refused = await refusedOnStaging(() => runtime.services.workspaces.writeRuntimeFile(threadId, editor.file));
     if (refused) return refused;
   }
-  return { ...call, attachmentsSkipped: staging.attached.skipped, ...(editor ? { editorEnv: editor.env } : {}) };
+  let runDir = "";
+  const refusedRun = await refusedOnStaging(async () => {
+    runDir = await runtime.services.workspaces.makeRunFolder(threadId);
+  });
+  if (refusedRun) return refusedRun;
+  return {
+    ...call,
+    runDir,
+    attachmentsSkipped: staging.skipped,
+    stagedInputs: staging.staged,
+    ...(editor ? { editorEnv: editor.env } : {}),
+  };
 }

@@ -2,12 +2,15 @@ import type { ExecutionResult } from "../executor/executor-types.js";
 import type { Refusal } from "../policy/refusal.js";
 import type { Artifact } from "../artifacts/artifact-store.js";
 import type { CollectedFile, CollectedOutput } from "../workspace/collect-output-files.js";
+import type { StagedInput } from "../workspace/input-sources.js";
 
 function fileView(file: CollectedFile) {
   return {
     path: file.path,
     size: file.size,
     mime_type: file.mimeType,
+    // trpc-agent-go's stable reference: `inputs: [{ from: ref }]` stages it again; a command (`cat out/x`) reads it
+    ref: `workspace://${file.path}`,
     ...(file.content !== undefined ? { content: file.content, content_truncated: file.contentTruncated } : {}),
   };
 }
@@ -32,6 +35,8 @@ export function resultPayload(
     artifactsWarning?: string;
     /** Empty files a failed command left in `out/` (flagged, not results). */
     emptyFromFailure?: readonly string[];
+    /** The inputs and attachments staged for the call. */
+    stagedInputs?: readonly StagedInput[];
   },
 ): string {
   const status = result.timedOut
@@ -84,8 +89,18 @@ export function resultPayload(
           note: "the command failed; these out/ files are empty (opened before it failed) and are not results",
         }
       : {}),
+    ...(extra.stagedInputs && extra.stagedInputs.length > 0 ? { staged_inputs: extra.stagedInputs } : {}),
     ...(extra.attachmentsSkipped && extra.attachmentsSkipped.length > 0
       ? { attachments_skipped: extra.attachmentsSkipped }
+      : {}),
+    ...(result.refusedStarts && result.refusedStarts.length > 0
+      ? {
+          refused_programs: result.refusedStarts.map((start) => ({
+            argv: start.argv,
+            reason: start.reason,
+            ...(start.needsApproval ? { needs_approval: true } : {}),
+          })),
+        }
       : {}),
     command: extra.command,
     executor: extra.executor,

@@ -4,8 +4,10 @@ import { refusal, type Refusal } from "../policy/refusal.js";
 import type { RuntimeView } from "../runtime/shell-runtime.js";
 import type { CommandCallInput } from "./command-call-input.js";
 import { compileOutputGlobs } from "../workspace/output-globs.js";
+import { normalizeOutputs } from "./outputs-manifest.js";
 import { isOneCallThread } from "../workspace/thread-workspaces.js";
 import type { ValidatedCall } from "./call-types.js";
+import { savesArtifacts } from "./persist-call.js";
 import { skillContext } from "./skill-context.js";
 
 /** Why `save_as_artifacts` will save nothing (no thread id, no store), when it was asked for and will not. */
@@ -29,7 +31,9 @@ export function validateCall(
 ): ValidatedCall | Refusal {
   const context = skillContext(runtime, input, config);
   if ("ok" in context) return context;
-  const outputs = input.outputs ?? {};
+  const manifest = normalizeOutputs(input.outputs as Record<string, unknown> | undefined);
+  if (!manifest.ok) return refusal("invalid-input", manifest.message);
+  const { outputs } = manifest;
   const globs = compileOutputGlobs(outputs.globs ?? input.output_globs);
   if (!globs.ok) return refusal("invalid-glob", globs.message);
   const primary =
@@ -37,7 +41,7 @@ export function validateCall(
   if (primary && !primary.ok) return refusal("invalid-glob", primary.message);
   // a call without a thread id has no artifact namespace: it neither loads nor saves any
   const artifacts = isOneCallThread(threadId) ? undefined : artifactStoreFor(runtime, config);
-  const artifactsWarning = artifactsWarningOf(outputs.save_as_artifacts, artifacts !== undefined, threadId);
+  const artifactsWarning = artifactsWarningOf(savesArtifacts(runtime, outputs), artifacts !== undefined, threadId);
   if (input.timeout_seconds !== undefined && !(Number.isFinite(input.timeout_seconds) && input.timeout_seconds > 0))
     return refusal("invalid-input", "timeout_seconds must be a positive number");
   return {

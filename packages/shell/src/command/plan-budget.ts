@@ -1,21 +1,24 @@
 // The time box of planning one command line: parsing, walking and checking stop when it is spent, so no line (up to
 // the 64 KB limit) holds the event loop for long. A line that needs more is refused with a clear message.
 
-/** Planning one line (parse, walk, check) stops after this many milliseconds of the process's CPU time. */
-export const PLAN_TIME_BOX_MS = 25;
+import { threadCpuMicros } from "./thread-cpu-time.js";
+
+/** Planning one line (parse, walk, check) stops after this many milliseconds of the thread's CPU time. */
+export const PLAN_TIME_BOX_MS = 20;
 
 /** The message of a line refused because checking it took longer than the time box. */
 export const PLAN_TIME_BOX_MESSAGE = `the line takes longer than ${PLAN_TIME_BOX_MS} ms to check; split it into shorter commands`;
 
-/** How many calls of {@link PlanBudget.spent} read the clock once. */
-const READ_EVERY = 16;
+/** How many calls of {@link PlanBudget.spent} read the clock once (a read costs about 1 µs). */
+const READ_EVERY = 4;
 
 /**
- * A deadline in CPU time (user + system) of the process: on a busy machine the wall clock also counts time the
- * process waited for a core, which says nothing about the work a line costs; CPU time does.
+ * A deadline in CPU time of the planning thread: on a busy machine the wall clock also counts time the thread waited
+ * for a core, and the process's CPU time counts other threads (garbage collection), neither of which says how long
+ * the line held the event loop's thread; its own CPU time does.
  */
 export class PlanBudget {
-  private readonly start = process.cpuUsage();
+  private readonly start = threadCpuMicros();
   private readonly limitMicros: number;
   private calls = 0;
   private spentOnce = false;
@@ -29,8 +32,7 @@ export class PlanBudget {
     if (this.spentOnce) return true;
     this.calls += 1;
     if (this.calls % READ_EVERY !== 0) return false;
-    const used = process.cpuUsage(this.start);
-    if (used.user + used.system > this.limitMicros) this.spentOnce = true;
+    if (threadCpuMicros() - this.start > this.limitMicros) this.spentOnce = true;
     return this.spentOnce;
   }
 }

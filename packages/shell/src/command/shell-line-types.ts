@@ -12,6 +12,8 @@ export interface ShellWord {
   value?: string;
   why?: string;
   globPrefix?: string;
+  /** A glob whose every piece is known: the pattern after quote removal (quoted pattern characters look like globs). */
+  pattern?: string;
   /** The word as typed. */
   text: string;
   /** Offsets of the typed word in the line (UTF-16 code units). */

@@ -143,7 +143,7 @@ export function wordValue(node: SyntaxNode, context: WordContext): ShellWord {
   const globAt = plain.search(GLOB);
   if (globAt !== -1) {
     // masked characters keep their length, so the literal prefix is the value up to the first pattern character
-    return { ...base, why: "a glob", globPrefix: value.slice(0, globAt) };
+    return { ...base, why: "a glob", globPrefix: value.slice(0, globAt), pattern: value };
   }
   return { ...base, value };
 }

@@ -178,6 +178,7 @@ class LineWalker {
     const assignments: ShellAssignment[] = [];
     for (const child of node.namedChildren) {
       if (!child) continue;
+      if (this.budget.spent()) break; // every child below costs a call into the grammar: stop at the time box
       if (child.type === "variable_assignment") assignments.push(this.assignment(child, false));
       else if (child.type === "command_name") {
         const inner = child.namedChildren[0];
@@ -235,7 +236,7 @@ class LineWalker {
     ];
     const assignments: ShellAssignment[] = [];
     for (const child of node.namedChildren) {
-      if (!child) continue;
+      if (!child || this.budget.spent()) continue;
       if (child.type === "variable_assignment") {
         const assignment = this.assignment(child, true);
         assignments.push(assignment);
@@ -250,13 +251,14 @@ class LineWalker {
 
   redirected(node: SyntaxNode): void {
     for (const child of node.namedChildren) {
-      if (!child) continue;
+      if (!child || this.budget.spent()) continue;
       if (child.type.endsWith("_redirect")) this.redirect(child);
       else this.statement(child);
     }
   }
 
   redirect(node: SyntaxNode): void {
+    if (this.budget.spent()) return;
     const operator = node.children.find((child) => child && !child.isNamed)?.text ?? "";
     if (node.type === "heredoc_redirect") {
       const start = node.namedChildren.find((child) => child?.type === "heredoc_start")?.text ?? "";

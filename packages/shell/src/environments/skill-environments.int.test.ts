@@ -1,4 +1,3 @@
-import { execFileSync } from "node:child_process";
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -7,35 +6,18 @@ import { fakeModel } from "@langchain/core/testing";
 import { Command } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
 import type { SkillMetadata } from "@skillgraph/core";
+import { buildTinyWheel } from "../__fixtures__/tiny-wheel.js";
 import { toolLoopGraph } from "../__fixtures__/tool-loop-graph.js";
 import { createShellHook } from "../hook/create-shell-hook.js";
 
 // A skill whose script needs a Python package gets its own environment: installed after approval, offline from a
 // wheel built here, reused on the next run, never inside the (read-only) skill folder.
 
-/** Builds a pure-Python wheel by hand (a zip with the package and its dist-info), so no build tool or network is needed. */
-function buildWheel(dir: string): void {
-  const script = `
-import zipfile, sys
-path = sys.argv[1] + "/tinygreet-1.0-py3-none-any.whl"
-files = {
-  "tinygreet/__init__.py": "def greet():\\n    return 'hello from tinygreet'\\n",
-  "tinygreet-1.0.dist-info/METADATA": "Metadata-Version: 2.1\\nName: tinygreet\\nVersion: 1.0\\n",
-  "tinygreet-1.0.dist-info/WHEEL": "Wheel-Version: 1.0\\nGenerator: skillgraph-test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n",
-}
-with zipfile.ZipFile(path, "w") as wheel:
-    for name, text in files.items():
-        wheel.writestr(name, text)
-    wheel.writestr("tinygreet-1.0.dist-info/RECORD", "".join(f"{name},,\\n" for name in files) + "tinygreet-1.0.dist-info/RECORD,,\\n")
-`;
-  execFileSync("python3", ["-c", script, dir]);
-}
-
 function fixture(requirements: string) {
   const root = mkdtempSync(path.join(os.tmpdir(), "skill-env-"));
   const wheels = path.join(root, "wheels");
   mkdirSync(wheels);
-  buildWheel(wheels);
+  buildTinyWheel(wheels);
   const skillDir = path.join(root, "skills", "greeter");
   mkdirSync(path.join(skillDir, "scripts"), { recursive: true });
   writeFileSync(path.join(skillDir, "SKILL.md"), "---\nname: greeter\ndescription: Greets with tinygreet.\n---\n");

@@ -31,13 +31,15 @@ export interface SkillRequirements {
 export const skillEnvironmentOptionsSchema = z.object(
   {
     /** Folder holding the environments (outside any skill folder). @default `$XDG_CACHE_HOME/skillgraph/envs` or `~/.cache/skillgraph/envs` */
-    root: absolutePath().optional(),
+    root: absolutePath().default(() => defaultEnvironmentRoot()),
     /** `interrupt` asks through LangGraph `interrupt()` before installing; `always` installs without asking; `never` refuses. @default "interrupt" */
-    approve: z.enum(["interrupt", "always", "never"], { error: "must be 'interrupt', 'always' or 'never'" }).optional(),
+    approve: z
+      .enum(["interrupt", "always", "never"], { error: "must be 'interrupt', 'always' or 'never'" })
+      .default("interrupt"),
     /** Extra pip arguments, e.g. `["--no-index", "--find-links", "/srv/wheels"]` (absolute folders there are made readable in the sandbox). */
-    pipArgs: stringList().optional(),
+    pipArgs: stringList().default([]),
     /** Time limit of one install. @default 600000 (10 minutes) */
-    installTimeoutMs: integerSchema({ max: MAX_TIMER_MS }).optional(),
+    installTimeoutMs: integerSchema({ max: MAX_TIMER_MS }).default(600_000),
   },
   { error: "must be false or an object" },
 );

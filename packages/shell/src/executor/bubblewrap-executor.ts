@@ -10,6 +10,7 @@ import { ptyCommand } from "./pty-command.js";
 import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 import { bashCommand } from "./bash-command.js";
 import { startInCommandCgroup } from "./command-cgroup.js";
+import { createArmedLauncher } from "./armed-launcher.js";
 import {
   deniedProgramPaths,
   findExecEnforcementHelpers,
@@ -21,12 +22,20 @@ import {
   type ExecEnforcementHelpers,
 } from "./exec-enforcement.js";
 import type { VisibleFolder } from "./program-index.js";
+import { callGates, startExecBroker, type CallGates } from "./exec-broker.js";
+import { withBrokeredStarts } from "./brokered-command.js";
+import { gatedCopiesFolder } from "./gated-program-copies.js";
 import {
   parseRepositoryOptions,
   type RepositoryOptions,
   type RepositoryOptionsInput,
 } from "../repository/repository-options.js";
-import { type RepositoryBinds, sanitizedRepositoryBinds } from "../repository/sanitized-repositories.js";
+import {
+  type RepositoryBinds,
+  type RepositoryRoot,
+  sanitizedRepositoryBinds,
+  sanitizedRepositoryBindsAsync,
+} from "../repository/sanitized-repositories.js";
 
 /** Options of {@link createBubblewrapExecutor}. */
 export interface BubblewrapExecutorOptions {
@@ -43,7 +52,9 @@ export interface BubblewrapExecutorOptions {
   /**
    * Enforce the request's `deniedPrograms` where programs start, whoever starts them: each denied program is replaced
    * by a refusing stub at every path it has in the sandbox, files run only from the read-only system and skill
-   * folders (Landlock), every other mount is noexec and memfd_create fails. Needs the native helpers
+   * folders (Landlock), every other mount is noexec and memfd_create fails. Programs with argument-level rules
+   * (`execRules`: `git push` denied or needing approval) are replaced by a gate whose every start is judged on its real
+   * argv by the runtime and, when allowed, run by a host broker in a fresh sandbox of the same kind. Needs the native helpers
    * (`native/build.sh`, run at install); creation fails without them. @default false
    */
   execEnforcement?: boolean;
@@ -63,6 +74,8 @@ export const SANDBOX_ENVIRONMENT = "/env";
 export const SANDBOX_WORKSPACE = "/workspace";
 /** Where the skill folder appears inside the sandbox (read-only). */
 export const SANDBOX_SKILL_DIR = "/skill";
+/** Where `$SKILLS_DIR` is in the sandbox: it holds `<skill folder's name>` -> /skill. */
+export const SANDBOX_SKILLS_DIR = "/skills";
 
 /** Top-level system folders: a symlink into /usr on merged-/usr systems, else bound read-only. */
 const SYSTEM_TOP_FOLDERS = ["/bin", "/sbin", "/lib", "/lib64", "/lib32", "/libx32"];
@@ -110,12 +123,14 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   const helpers = options.execEnforcement ? findExecEnforcementHelpers(bwrapPath) : undefined;
   if (helpers && (options.probe ?? true)) probeExecGuard(bwrapPath, baseArgs, helpers);
   if (helpers) warmProgramIndex(systemExecRoots(options));
+  if (helpers) gatedCopiesFolder(bwrapPath);
   const repository = parseRepositoryOptions(options.repository);
   const spec = (
     request: ExecutionRequest,
     cgroupPrefix: readonly string[],
     repositories: RepositoryBinds,
-  ): SpawnSpec => {
+    gates?: CallGates,
+  ): SpawnSpec & { sandbox: string[]; guard: string[] } => {
     const view = sandboxView(request);
     const mappings: Array<readonly [string, string]> = [[request.workspaceDir, SANDBOX_WORKSPACE]];
     if (request.skillDir) mappings.unshift([request.skillDir, SANDBOX_SKILL_DIR]);
@@ -128,8 +143,25 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       repositoriesSanitized: !repository.trustConfig,
     };
     const env = commandEnvironment(request, view, folders, map);
-    const args = [...(request.network ? networkedArgs : baseArgs), "--bind", request.workspaceDir, SANDBOX_WORKSPACE];
-    if (request.skillDir) args.push("--ro-bind", request.skillDir, SANDBOX_SKILL_DIR);
+    const base = request.network ? networkedArgs : baseArgs;
+    const args = [
+      ...(gates ? withSharedTmp(base, gates.tmpDir) : base),
+      "--bind",
+      request.workspaceDir,
+      SANDBOX_WORKSPACE,
+    ];
+    if (request.skillDir)
+      args.push(
+        "--ro-bind",
+        request.skillDir,
+        SANDBOX_SKILL_DIR,
+        // $SKILLS_DIR/<skill folder> is the skill too (trpc-agent-go's layout)
+        "--dir",
+        SANDBOX_SKILLS_DIR,
+        "--symlink",
+        SANDBOX_SKILL_DIR,
+        `${SANDBOX_SKILLS_DIR}/${path.basename(request.skillDir)}`,
+      );
     if (request.skillEnvironment)
       args.push(
         request.skillEnvironment.writable ? "--bind" : "--ro-bind",
@@ -141,20 +173,19 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     // the stubs go after every other bind, so they cover the files those binds show
     const roots = helpers ? execRoots(request, options) : [];
     if (helpers) args.push(...enforcementArgs(helpers, request, roots));
+    if (gates) args.push(...gates.bindArgs);
     // the sandbox root (and /etc, /opt, ... on it) becomes read-only too; only the workspace and /tmp stay writable
-    args.push("--remount-ro", "/", "--chdir", map(request.cwd));
+    args.push("--remount-ro", "/");
+    const sandbox = [bwrapPath, ...args];
+    args.push("--chdir", map(request.cwd));
     for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
     const typed = request.shellCommand !== undefined ? bashCommand(request.shellCommand) : request.argv.map(map);
     const command = request.pty ? ptyCommand(typed) : typed;
-    args.push(
-      "--",
-      ...(helpers
-        ? guardedCommand(
-            roots.map((root) => root.sandbox),
-            command,
-          )
-        : command),
-    );
+    const guard = guardedCommand(
+      roots.map((root) => root.sandbox),
+      [],
+    ).slice(0, -1);
+    args.push("--", ...(helpers ? [...guard, "--", ...command] : command));
     // bwrap itself carries the run marker too, so a /proc sweep finds it; prlimit execs bwrap (same pid, same limits)
     const [file, ...rest] = [...cgroupPrefix, ...limitsPrefix(options.limits), bwrapPath, ...args];
     return {
@@ -162,32 +193,74 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       args: rest,
       cwd: request.workspaceDir,
       env: { PATH: env.PATH as string, SKILLGRAPH_RUN_ID: request.runId },
+      sandbox,
+      guard,
+      // the sandbox's PID namespace: when bwrap exits, the kernel has already ended every process of the command
+      contained: true,
     };
   };
   const limits = options.limits;
-  const launch = (request: ExecutionRequest, repositories: RepositoryBinds) =>
-    limits
+  // commands start in their cgroup through a launcher armed ahead (no move on their path); see armed-launcher.ts
+  const bashPath = resolveExecutable("bash");
+  const launcher =
+    limits?.cgroups && !helpers && bashPath
+      ? createArmedLauncher({ bashPath, host: limits.cgroups, limits })
+      : undefined;
+  const spawnWithGates = (
+    request: ExecutionRequest,
+    prefix: readonly string[],
+    repositories: RepositoryBinds,
+    gates?: CallGates,
+  ) => {
+    const built = spec(request, prefix, repositories, gates);
+    if (!gates || !helpers || !request.execRules) return spawnCommand(built, request);
+    const broker = startExecBroker({
+      helpers,
+      gates,
+      rules: request.execRules,
+      prefix: [...prefix, ...limitsPrefix(options.limits)],
+      sandbox: built.sandbox,
+      guard: built.guard,
+      env: built.env,
+    });
+    return withBrokeredStarts(spawnCommand(built, request), broker);
+  };
+  const launch = (request: ExecutionRequest, repositories: RepositoryBinds, gates?: CallGates) =>
+    (gates ? undefined : launcher?.launch(spec(request, [], repositories), request)) ??
+    (limits
       ? startInCommandCgroup({ host: limits.cgroups, limits, runId: request.runId, startsNamespace: true }, (prefix) =>
-          spawnCommand(spec(request, prefix, repositories), request),
+          spawnWithGates(request, prefix, repositories, gates),
         )
-      : spawnCommand(spec(request, [], repositories), request);
-  const start = (request: ExecutionRequest) => {
-    const repositories = repositoryBinds(request, repository);
+      : spawnWithGates(request, [], repositories, gates));
+  const start = (request: ExecutionRequest, repositories = repositoryBinds(request, repository)) => {
+    const gates =
+      helpers && request.execRules && request.execRules.programs.length > 0
+        ? callGates(helpers, request.execRules.programs, execRoots(request, options))
+        : undefined;
+    const cleanup = () => {
+      repositories.cleanup();
+      gates?.cleanup();
+    };
     try {
-      const running = launch(request, repositories);
-      void running.result.finally(repositories.cleanup).catch(() => undefined);
+      const running = launch(request, repositories, gates);
+      void running.result.finally(cleanup).catch(() => undefined);
       return running;
     } catch (error) {
-      repositories.cleanup();
+      cleanup();
       throw error;
     }
   };
+  // the repository scan in slices that yield to the event loop (the synchronous `start` scans in one go)
+  const startAsync = async (request: ExecutionRequest) =>
+    start(request, await repositoryBindsAsync(request, repository));
   return {
     name: "bubblewrap",
+    sandbox: { network: options.network === true },
     view: sandboxView,
-    start,
-    run: (request) => {
-      const running = start(request);
+    start: (request) => start(request),
+    startAsync,
+    run: async (request) => {
+      const running = await startAsync(request);
       if (request.stdin !== undefined) running.write(request.stdin);
       running.closeStdin();
       return running.result;
@@ -198,9 +271,23 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
 /** The sanitised views of the repositories under the workspace and the skill folder (none when the user trusts them). */
 function repositoryBinds(request: ExecutionRequest, options: RepositoryOptions): RepositoryBinds {
   if (options.trustConfig) return { args: [], cleanup: () => undefined };
+  return sanitizedRepositoryBinds(repositoryRoots(request), options);
+}
+
+/** The folders a command reaches that may hold repositories: the workspace and the skill folder. */
+function repositoryRoots(request: ExecutionRequest): RepositoryRoot[] {
   const roots = [{ host: request.workspaceDir, sandbox: SANDBOX_WORKSPACE }];
   if (request.skillDir) roots.push({ host: request.skillDir, sandbox: SANDBOX_SKILL_DIR });
-  return sanitizedRepositoryBinds(roots, options);
+  // the skill folder shown at its host path too (a read-only path) gets the same sanitised view there
+  if (request.skillDir && request.readOnlyPaths?.includes(request.skillDir))
+    roots.push({ host: request.skillDir, sandbox: request.skillDir });
+  return roots;
+}
+
+/** {@link repositoryBinds} without holding the event loop (the scan yields between short slices). */
+async function repositoryBindsAsync(request: ExecutionRequest, options: RepositoryOptions): Promise<RepositoryBinds> {
+  if (options.trustConfig) return { args: [], cleanup: () => undefined };
+  return sanitizedRepositoryBindsAsync(repositoryRoots(request), options);
 }
 
 /** The folders files may run from, as host and sandbox paths: /usr (and unmerged /bin, /lib...), extra read-only paths, the skill and its environment. */
@@ -253,7 +340,19 @@ function probeSandbox(bwrapPath: string, baseArgs: readonly string[]): void {
 }
 
 function sandboxView(request: Pick<ExecutionRequest, "workspaceDir" | "skillDir">): CommandView {
-  return { workspaceDir: SANDBOX_WORKSPACE, skillDir: request.skillDir ? SANDBOX_SKILL_DIR : undefined };
+  return {
+    workspaceDir: SANDBOX_WORKSPACE,
+    skillDir: request.skillDir ? SANDBOX_SKILL_DIR : undefined,
+    ...(request.skillDir ? { skillsDir: SANDBOX_SKILLS_DIR } : {}),
+  };
+}
+
+/** The base arguments with /tmp a host folder (shared with brokered runs) instead of a private tmpfs. */
+function withSharedTmp(base: readonly string[], tmpDir: string): string[] {
+  const at = base.lastIndexOf("/tmp");
+  if (at < 1 || base[at - 1] !== "--tmpfs") return [...base];
+  const sized = base[at - 3] === "--size" ? 2 : 0;
+  return [...base.slice(0, at - 1 - sized), "--bind", tmpDir, "/tmp", ...base.slice(at + 1)];
 }
 
 /** The bwrap arguments shared by every command: namespaces, read-only system folders, private /tmp. */

@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
+import { readFile, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { RunningCommand } from "./executor-types.js";
 
@@ -31,6 +32,11 @@ export interface CommandCgroup {
   joinPrefix: string[];
   /** Moves `pid` and every process it started into the group; false when that could not be made complete. */
   adopt(pid: number): boolean;
+  /**
+   * Moves one process that starts nothing meanwhile (a launcher waiting for its command) into the group, off the
+   * event loop: the kernel makes a move wait for an RCU grace period (~10 ms here), which this keeps off the command.
+   */
+  join(pid: number): Promise<boolean>;
   /** Kills what is left in the group and removes it. */
   release(): Promise<void>;
 }
@@ -233,20 +239,21 @@ export function detectCgroupHost(): CgroupHost | { unavailable: string } {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Kills what is left in a group and removes it, off the event loop (removing a group can take the kernel ms). */
 async function killAndRemove(folder: string, useKillFile: boolean): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     try {
       if (useKillFile && existsSync(path.join(folder, "cgroup.kill")))
-        writeFileSync(path.join(folder, "cgroup.kill"), "1");
+        await writeFile(path.join(folder, "cgroup.kill"), "1");
       else
-        for (const pid of readFileSync(path.join(folder, "cgroup.procs"), "utf8").split("\n").filter(Boolean)) {
+        for (const pid of (await readFile(path.join(folder, "cgroup.procs"), "utf8")).split("\n").filter(Boolean)) {
           try {
             process.kill(Number(pid), "SIGKILL");
           } catch {
             // already gone
           }
         }
-      rmdirSync(folder);
+      await rmdir(folder);
       live.delete(folder);
       return;
     } catch (error) {
@@ -299,6 +306,14 @@ export function openCommandCgroup(
   return {
     joinPrefix: ["/bin/sh", "-c", JOIN_SCRIPT, "skillgraph-cgroup", ...procs, "--"],
     adopt: (pid) => adoptTree(procs, pid),
+    join: async (pid) => {
+      try {
+        for (const file of procs) await writeFile(file, String(pid));
+        return true;
+      } catch {
+        return false;
+      }
+    },
     release: async () => {
       for (const folder of [...made].reverse()) await killAndRemove(folder, host.version === 2);
     },

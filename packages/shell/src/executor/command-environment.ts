@@ -87,7 +87,7 @@ function gitOverrides(repositoriesSanitized: boolean): Array<readonly [string, s
 
 /**
  * The whole environment a command gets (an allow-list: nothing is inherited from the host): a fixed PATH, a fresh
- * HOME, TMPDIR, `SHELL=/bin/sh`, the WORKSPACE / OUT_DIR (and their aliases WORKSPACE_DIR, WORK_DIR, OUTPUT_DIR) / SKILL_DIR / SKILL_NAME locations as the command sees them,
+ * HOME, TMPDIR, `SHELL=/bin/sh`, the WORKSPACE / OUT_DIR (and their aliases WORKSPACE_DIR, WORK_DIR, OUTPUT_DIR) / SKILL_DIR / SKILLS_DIR / SKILL_NAME locations as the command sees them,
  * the request's extras (names already checked against the allow-list), the run marker, then the hardening settings.
  */
 export function commandEnvironment(
@@ -105,7 +105,11 @@ export function commandEnvironment(
     LC_ALL: "C.UTF-8",
     ...workspaceVariables(view.workspaceDir),
   };
-  if (view.skillDir) env.SKILL_DIR = view.skillDir;
+  if (view.skillDir) {
+    env.SKILL_DIR = view.skillDir;
+    // trpc-agent-go's name: the folder the skill is in, so `$SKILLS_DIR/<skill folder>/...` is the skill
+    env.SKILLS_DIR = view.skillsDir ?? path.dirname(view.skillDir);
+  }
   if (folders.environmentDir) {
     env.PATH = `${folders.environmentDir}/bin:${request.searchPath ?? DEFAULT_FIXED_PATH}`;
     env.VIRTUAL_ENV = folders.environmentDir;

@@ -7,22 +7,22 @@ import { detectCgroupHost, type CgroupHost } from "./command-cgroup.js";
 
 const GIB = 1024 ** 3;
 
-/** A per-command limit: a positive integer up to `max`. */
-const limit = (max: number) => integerSchema({ max }).optional();
+/** A per-command limit: a positive integer up to `max`, `fallback` when not given. */
+const limit = (max: number, fallback: number) => integerSchema({ max }).default(fallback);
 
 /** The `limits` option as a zod schema (its type is {@link CommandLimitsOption}). */
 export const commandLimitsOptionSchema = z.union(
   [
     z.literal(false),
     z.object({
-      memoryBytes: limit(1024 * GIB),
-      processes: limit(1_000_000),
-      fileSizeBytes: limit(1024 * GIB),
-      openFiles: limit(1_048_576),
-      tmpBytes: limit(1024 * GIB),
-      sharedMemoryBytes: limit(1024 * GIB),
+      memoryBytes: limit(1024 * GIB, 4 * GIB),
+      processes: limit(1_000_000, 512),
+      fileSizeBytes: limit(1024 * GIB, GIB),
+      openFiles: limit(1_048_576, 1024),
+      tmpBytes: limit(1024 * GIB, 512 * 1024 ** 2),
+      sharedMemoryBytes: limit(1024 * GIB, 64 * 1024 ** 2),
       /** A cgroup per command where the host allows it (`false`: per-process limits only). @default true */
-      cgroup: booleanOption().optional(),
+      cgroup: booleanOption().default(true),
     }),
   ],
   { error: "must be false or an object" },
@@ -55,15 +55,6 @@ export interface CommandLimits {
   cgroups?: CgroupHost;
 }
 
-const DEFAULTS = {
-  memoryBytes: 4 * GIB,
-  processes: 512,
-  fileSizeBytes: GIB,
-  openFiles: 1024,
-  tmpBytes: 512 * 1024 ** 2,
-  sharedMemoryBytes: 64 * 1024 ** 2,
-};
-
 let warned = false;
 let cgroupWarned = false;
 
@@ -85,11 +76,9 @@ function cgroupHost(): CgroupHost | undefined {
  * not apply); the defaults without it only warn once.
  */
 export function resolveLimits(option: CommandLimitsOption | undefined): CommandLimits | undefined {
-  const checked = option === undefined ? undefined : parseOptions(commandLimitsOptionSchema, option, "limits");
+  const checked = parseOptions(commandLimitsOptionSchema, option ?? {}, "limits");
   if (checked === false) return undefined;
-  const values = { ...DEFAULTS };
-  for (const key of Object.keys(DEFAULTS) as Array<keyof typeof DEFAULTS>)
-    values[key] = checked?.[key] ?? DEFAULTS[key];
+  const { cgroup, ...values } = checked;
   const prlimitPath = resolveExecutable("prlimit");
   if (!prlimitPath) {
     if (option !== undefined) {
@@ -108,7 +97,7 @@ export function resolveLimits(option: CommandLimitsOption | undefined): CommandL
     }
     return undefined;
   }
-  const cgroups = checked?.cgroup === false ? undefined : cgroupHost();
+  const cgroups = cgroup ? cgroupHost() : undefined;
   return { prlimitPath, ...values, ...(cgroups ? { cgroups } : {}) };
 }
 

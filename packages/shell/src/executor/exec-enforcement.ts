@@ -21,6 +21,10 @@ export interface ExecEnforcementHelpers {
   guard: string;
   /** Bound over every path of a denied program: says so and exits 126. */
   stub: string;
+  /** Bound over every path of a program with argument-level rules: asks the broker to run its argv. */
+  gate: string;
+  /** Runs on the host beside a command with gates: decides each start with the runtime, runs what is allowed. */
+  broker: string;
 }
 
 /**
@@ -32,13 +36,15 @@ export interface ExecEnforcementHelpers {
 export function findExecEnforcementHelpers(bwrapPath: string, buildDir = NATIVE_BUILD_DIR): ExecEnforcementHelpers {
   const guard = path.join(buildDir, "exec-guard");
   const stub = path.join(buildDir, "denied-stub");
-  for (const helper of [guard, stub])
+  const gate = path.join(buildDir, "exec-gate");
+  const broker = path.join(buildDir, "exec-broker");
+  for (const helper of [guard, stub, gate, broker])
     if (!isExecutableFile(helper))
       throw new BubblewrapUnavailableError({
         bwrapPath,
         message: `bubblewrap executor: execEnforcement needs the native helper '${helper}', which is not built (run 'sh ${path.join(buildDir, "..", "build.sh")}'; it needs a C compiler)`,
       });
-  return { guard, stub };
+  return { guard, stub, gate, broker };
 }
 
 /** The argv that runs `command` under exec-guard, executable only beneath `execRoots` (sandbox paths). */
@@ -78,9 +84,19 @@ function isProgramFile(file: string, mode: number): boolean {
   }
 }
 
-/** The stub targets `folder` adds (sandbox paths; the file a name resolves to may lie in another visible folder). */
-function folderTargets(names: ReadonlySet<string>, folder: VisibleFolder, visible: readonly VisibleFolder[]): string[] {
-  const targets: string[] = [];
+/** One file of a program inside the sandbox: where the sandbox shows it, and the host file it is. */
+export interface ProgramFile {
+  sandbox: string;
+  host: string;
+}
+
+/** The program files `folder` adds (the file a name resolves to may lie in another visible folder). */
+function folderTargets(
+  names: ReadonlySet<string>,
+  folder: VisibleFolder,
+  visible: readonly VisibleFolder[],
+): ProgramFile[] {
+  const targets: ProgramFile[] = [];
   for (const found of filesNamed(folder, names)) {
     let real: string;
     try {
@@ -91,45 +107,53 @@ function folderTargets(names: ReadonlySet<string>, folder: VisibleFolder, visibl
       continue; // a dangling symlink runs nothing
     }
     const inside = sandboxPathOf(real, visible);
-    if (inside) targets.push(inside);
+    if (inside) targets.push({ sandbox: inside, host: real });
     for (const other of visible)
       for (const link of hardLinksOf(other, real)) {
         const linkInside = sandboxPathOf(link, visible);
-        if (linkInside) targets.push(linkInside);
+        if (linkInside) targets.push({ sandbox: linkInside, host: link });
       }
   }
   return targets;
 }
 
-const stableTargets = new Map<string, string[]>();
+const stableTargets = new Map<string, ProgramFile[]>();
 
 /**
- * Sandbox paths to bind the stub over, so no name of a denied program runs it: every program file (exec bit or ELF)
- * named like a denied program beneath the visible folders, resolved to the file it is (a symlink's target is stubbed,
- * so every name of a multi-call binary is denied with it: `pkill` is `pgrep` on Debian), plus that file's hard links.
- * What stable folders (/usr) add is computed once per deny list and visible set.
- * @param programs denied program names (no `/`)
+ * Every file a program of one of these names is inside the sandbox: every program file (exec bit or ELF) named so
+ * beneath the visible folders, resolved to the file it is (a symlink's target, so every name of a multi-call binary
+ * comes with it: `pkill` is `pgrep` on Debian), plus that file's hard links. What stable folders (/usr) add is
+ * computed once per name list and visible set.
+ * @param programs program names (no `/`)
  * @param visible host folders the sandbox shows, and where (the exec roots: /usr, the skill, its environment, ...)
  */
-export function deniedProgramPaths(programs: readonly string[], visible: readonly VisibleFolder[]): string[] {
+export function programFiles(programs: readonly string[], visible: readonly VisibleFolder[]): ProgramFile[] {
   if (programs.length === 0) return [];
   const names = new Set(programs);
-  const targets = new Set<string>();
+  const targets = new Map<string, ProgramFile>();
   const key = JSON.stringify([[...names].sort(), visible]);
   for (const folder of visible) {
-    if (!folder.stable) {
-      for (const target of folderTargets(names, folder, visible)) targets.add(target);
-      continue;
-    }
-    const cacheKey = `${key}\0${folder.host}`;
-    let found = stableTargets.get(cacheKey);
-    if (!found) {
-      found = folderTargets(names, folder, visible);
-      stableTargets.set(cacheKey, found);
-    }
-    for (const target of found) targets.add(target);
+    let found: ProgramFile[] | undefined;
+    if (folder.stable) {
+      const cacheKey = `${key}\0${folder.host}`;
+      found = stableTargets.get(cacheKey);
+      if (!found) {
+        found = folderTargets(names, folder, visible);
+        stableTargets.set(cacheKey, found);
+      }
+    } else found = folderTargets(names, folder, visible);
+    for (const target of found) targets.set(target.sandbox, target);
   }
-  return [...targets].sort();
+  return [...targets.values()].sort((a, b) => (a.sandbox < b.sandbox ? -1 : a.sandbox > b.sandbox ? 1 : 0));
+}
+
+/**
+ * Sandbox paths to bind the stub over, so no name of a denied program runs it (see {@link programFiles}).
+ * @param programs denied program names (no `/`)
+ * @param visible host folders the sandbox shows, and where
+ */
+export function deniedProgramPaths(programs: readonly string[], visible: readonly VisibleFolder[]): string[] {
+  return programFiles(programs, visible).map((file) => file.sandbox);
 }
 
 /** Indexes the stable folders now (seconds for /usr), so the first command's time is not spent on it. */

@@ -1,3 +1,5 @@
+import type { ExecTimeRules, RefusedStart } from "../policy/exec-time-rules.js";
+
 /** One command for an executor: host paths in, the executor maps them to what the command sees. */
 export interface ExecutionRequest {
   /** argv with the executable's absolute host path first (ignored when `shellCommand` is set). */
@@ -28,6 +30,11 @@ export interface ExecutionRequest {
    * by an executor that enforces at exec time (bubblewrap with `execEnforcement`); others rely on the planner's check.
    */
   deniedPrograms?: readonly string[];
+  /**
+   * Argument-level rules decided where programs start: every start of `execRules.programs`, whoever makes it, is
+   * judged with its real argv. Enforced only by bubblewrap with `execEnforcement`; others rely on the planner's check.
+   */
+  execRules?: ExecTimeRules;
   /** Extra environment, names already checked against the allow-list (host paths in values are mapped). Nothing else is inherited. */
   env: Readonly<Record<string, string>>;
   /** Run on a pseudo-terminal (util-linux `script`); see {@link CommandExecutor}. */
@@ -61,6 +68,8 @@ export interface ExecutionResult {
   /** Killed by {@link RunningCommand.kill}. */
   killed: boolean;
   durationMs: number;
+  /** Program starts the exec-time rules refused (the command saw them fail with status 126). */
+  refusedStarts?: RefusedStart[];
 }
 
 /** A started command (interactive sessions use it directly; `run` waits for it). */
@@ -84,16 +93,25 @@ export interface RunningCommand {
 export interface CommandView {
   workspaceDir: string;
   skillDir?: string;
+  /** The folder holding the skill as `<skillsDir>/<skill folder's name>` (`SKILLS_DIR`). @default skillDir's parent */
+  skillsDir?: string;
 }
 
 /** Runs commands somewhere: a local process group, a bubblewrap sandbox, later a container or a remote host. */
 export interface CommandExecutor {
   /** e.g. `local`, `bubblewrap`. */
   readonly name: string;
+  /**
+   * Set by an executor that confines every command (bubblewrap): whether commands get the host network. Approvals read
+   * it (a line that stays inside a sandbox without network may run unasked under the `sandboxed` approval policy).
+   */
+  readonly sandbox?: { readonly network: boolean };
   /** Where the workspace and skill folder appear to the command. */
   view(request: Pick<ExecutionRequest, "workspaceDir" | "skillDir">): CommandView;
   /** Starts a command; the caller must await `result` (or `kill`). */
   start(request: ExecutionRequest): RunningCommand;
+  /** {@link start} with its preparation (bubblewrap: the repository scan) done in slices that yield to the event loop. */
+  startAsync?(request: ExecutionRequest): Promise<RunningCommand>;
   /** Runs a command to completion. */
   run(request: ExecutionRequest): Promise<ExecutionResult>;
 }

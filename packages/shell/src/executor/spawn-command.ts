@@ -1,7 +1,7 @@
-import { spawn } from "node:child_process";
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { CappedOutput } from "../output/capped-output.js";
 import type { ExecutionRequest, ExecutionResult, RunningCommand } from "./executor-types.js";
-import { killLeftovers, terminateTree, trackGroup } from "./process-tree.js";
+import { killLeftovers, signalGroup, terminateTree, trackGroup } from "./process-tree.js";
 
 /** What to hand to `spawn`: an executor turns an {@link ExecutionRequest} into this. */
 export interface SpawnSpec {
@@ -9,6 +9,19 @@ export interface SpawnSpec {
   args: string[];
   cwd: string;
   env: Record<string, string>;
+  /**
+   * The command's whole tree ends with its first process (bubblewrap: the sandbox's PID namespace is emptied by the
+   * kernel before bwrap exits), so after a normal exit only the process group is killed, without the /proc sweep.
+   */
+  contained?: boolean;
+}
+
+/** How a child that is already running (a pre-started launcher) is watched: see {@link superviseCommand}. */
+export interface SuperviseOptions {
+  /** When the command started (performance.now()), for durationMs. */
+  started: number;
+  /** See {@link SpawnSpec.contained}. */
+  contained?: boolean;
 }
 
 /**
@@ -25,6 +38,19 @@ export function spawnCommand(spec: SpawnSpec, request: ExecutionRequest): Runnin
     detached: true,
     stdio: ["pipe", "pipe", "pipe"],
   });
+  return superviseCommand(child, request, { started, contained: spec.contained });
+}
+
+/**
+ * Watches a detached child (its own process group, stdio piped) as {@link spawnCommand} does: output caps, timeout,
+ * kill, and after exit the leftovers of its tree.
+ */
+export function superviseCommand(
+  child: ChildProcessWithoutNullStreams,
+  request: ExecutionRequest,
+  options: SuperviseOptions,
+): RunningCommand {
+  const { started } = options;
   const pid = child.pid ?? -1;
   const untrack = pid > 0 ? trackGroup(pid) : () => false;
   const stdout = new CappedOutput(request.maxOutputBytes);
@@ -66,7 +92,8 @@ export function spawnCommand(spec: SpawnSpec, request: ExecutionRequest): Runnin
       exited = true;
       clearTimeout(timer);
       if (terminating) await terminating;
-      if (pid > 0) await killLeftovers(pid, request.runId);
+      if (pid > 0 && options.contained && !terminating) signalGroup(pid, "SIGKILL");
+      else if (pid > 0) await killLeftovers(pid, request.runId);
       untrack();
       await streamsClosed(child, 2_000);
       const durationMs = performance.now() - started;

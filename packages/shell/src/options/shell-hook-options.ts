@@ -136,7 +136,7 @@ export const shellHookOptionsSchema = z
       killAfterOutputBytes: integerSchema({ max: MAX_BUFFER_BYTES }).default(64 * 1024 * 1024),
       /**
        * The environment of every command is an allow-list: the runtime's own fixed names (PATH, HOME, TMPDIR,
-       * WORKSPACE, OUT_DIR, SKILL_DIR, SKILL_NAME, LANG, git and Python hardening) plus `set`, plus the names in
+       * WORKSPACE, OUT_DIR, SKILL_DIR, SKILLS_DIR, SKILL_NAME, RUN_DIR, LANG, git and Python hardening) plus `set`, plus the names in
        * `allow` that a tool call may set. Nothing is inherited from this process.
        */
       environment: policyOptionFields.environment,
@@ -152,9 +152,10 @@ export const shellHookOptionsSchema = z
        * Artifacts: outputs saved beyond the workspace (`outputs.save_as_artifacts`) and staged later
        * (`artifact://name`). `store` is a LangGraph `BaseStore` or an {@link ArtifactStore}. @default the graph's store
        * (`compile({ store })`, the Agent Server's store) when the run has one; `false` turns artifacts off. `quota`
-       * bounds each thread's artifacts in a `BaseStore` (default 64 MiB and 256 versions).
+       * bounds each thread's artifacts in a `BaseStore` (default 64 MiB and 256 versions). `alwaysSave: true` saves
+       * every call's reported files, whether or not the call asked (trpc-agent-go's force-save).
        */
-      artifacts: artifactOptionsSchema.optional(),
+      artifacts: artifactOptionsSchema.prefault({}),
       /**
        * Per-skill environments: a skill with a `requirements.txt` (or `scripts/requirements.txt`) gets a Python venv of
        * its own, outside its read-only folder, cached by content, used by `run_skill_script` (first on PATH). The
@@ -164,7 +165,7 @@ export const shellHookOptionsSchema = z
        */
       skillEnvironments: z
         .union([z.literal(false), skillEnvironmentOptionsSchema], { error: "must be false or an object" })
-        .default({}),
+        .prefault({}),
       /**
        * Host folders a call may copy files from with `host://<name>/<path>` inputs, by name (e.g.
        * `{ data: "/srv/data" }`). Read-only: files are copied into the workspace through the confined, no-follow walk;
@@ -189,7 +190,7 @@ export const shellHookOptionsSchema = z
           },
           { error: "must be an object" },
         )
-        .default({ maxFiles: 20, maxFileBytes: 1_048_576, inlineTextBytes: 16_384 }),
+        .prefault({}),
       /** Interactive sessions (start with `interactive: true`, then write/poll/kill). @default { maxPerThread: 4 } */
       sessions: z
         .union(
@@ -202,7 +203,7 @@ export const shellHookOptionsSchema = z
           ],
           { error: "must be false or an object" },
         )
-        .default({ maxPerThread: 4, maxUnreadBytes: 65_536 }),
+        .prefault({}),
       /** Tools visible whatever skills are loaded: `true` = all. @default false (visible when a loaded skill asks for them) */
       alwaysVisible: z
         .union([z.boolean(), z.array(shellToolNameSchema)], {
@@ -232,7 +233,9 @@ export const shellHookOptionsSchema = z
         input: options.maxTimeoutMs,
         message: `must be at least timeoutMs (${options.timeoutMs})`,
       });
-  });
+  })
+  // The one default that depends on another option: the largest timeout a call may ask for.
+  .transform((options) => ({ ...options, maxTimeoutMs: options.maxTimeoutMs ?? Math.max(600_000, options.timeoutMs) }));
 
 function hostInputsMessage(): string {
   return "must map a plain name (letters, digits, '.', '_', '-') to an absolute folder";

@@ -32,6 +32,15 @@ export interface ApprovalCandidate {
   cwd: string;
   /** Pieces that cannot be judged before running (eval, a program named by a variable, `git -c`, ...). */
   opaque: ReadonlyArray<{ piece: string; message: string }>;
+  /**
+   * True when the line stays inside a sandbox: the executor confines every command with the network off (bubblewrap
+   * by default), no piece is opaque, and no input copies a host file in (`host://`). Every command of such a line
+   * already passed the deny and allow lists, the grants and path confinement; it can write only the thread's
+   * workspace and its private /tmp, read only the system folders, the skill folder and the workspace, and reach no
+   * network. `requireApproval: [(candidate) => !candidate.sandboxed]` asks only for lines that leave the sandbox (the
+   * `sandboxed` approval policy of `skillgraph chat`).
+   */
+  sandboxed: boolean;
   /** What an "always" answer remembers (see ShellApprovalRequest.key). */
   key: string;
 }

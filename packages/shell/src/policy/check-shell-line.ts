@@ -12,10 +12,18 @@ import type { CheckedCommand, CommandCheckInput } from "./command-check-types.js
 import { DYNAMIC_WORD, displayWord, isDynamicWord } from "./dynamic-word.js";
 import { checkEnvName } from "./env-names.js";
 import { gitVariableMessage, isGitConfigVariable } from "./git-env-names.js";
-import { checkArgumentPath, checkScriptLocation, hasParentSegment, realpathOrUndefined } from "./path-confinement.js";
+import { isInsideFolder } from "../internal/core.js";
+import {
+  checkArgumentPath,
+  checkScriptLocation,
+  hasParentSegment,
+  realpathOfNearest,
+  realpathOrUndefined,
+} from "./path-confinement.js";
 import { innerProgramsDenied, resolveExecutable, resolveProgram } from "./program-resolution.js";
 import { type Refusal, refusal } from "./refusal.js";
-import { attachedValue, isRepositoryConfig, writtenWords } from "./write-targets.js";
+import { clusterValues, folderLeadsOut, runTimeArgument } from "./run-time-words.js";
+import { attachedValue, copiedSources, insideGitFolder, isRepositoryConfig, writtenWords } from "./write-targets.js";
 
 /** A checked line: the text to run (skill script paths rewritten), each command's verdict, the opaque pieces. */
 export interface CheckedLine {
@@ -54,6 +62,8 @@ class LineChecker {
   readonly edits: Edit[] = [];
   readonly roots: string[];
   readonly cwds: string[];
+  /** Folders globs list, and whether each may lead out (a symlink to outside), checked once per line. */
+  private readonly listedFolders = new Map<string, boolean>();
 
   private readonly fileSystem: boolean;
   private readonly budget: PlanBudget;
@@ -84,6 +94,7 @@ class LineChecker {
       candidates.push(word.value);
       const attached = attachedValue(word, program); // `-t..`, `--output=../x`, dd's `of=../x`
       if (attached !== undefined) candidates.push(attached);
+      candidates.push(...clusterValues(word.value)); // `-vt..`, `-ft..`: the value glued after any letter
     } else if (word.globPrefix) candidates.push(word.globPrefix);
     for (const candidate of candidates)
       for (const cwd of this.cwds) {
@@ -91,6 +102,34 @@ class LineChecker {
         const problem = checkArgumentPath(candidate, cwd, this.roots, this.policy);
         if (problem) return problem;
       }
+    return undefined;
+  }
+
+  /** The files a command writes: git configuration is opaque, the skill folder refused (a copier's sources are read). */
+  private writtenFiles(command: SimpleShellCommand): Refusal | undefined {
+    const sources = copiedSources(command.words);
+    for (const word of writtenWords(command.words)) {
+      this.writeTarget(word, command.text);
+      const problem = sources.has(word.start) ? undefined : this.skillWrite(word, command.text);
+      if (problem) return problem;
+    }
+    return undefined;
+  }
+
+  /** Refuses a file the line writes inside the running skill's folder (read-only under every executor). */
+  skillWrite(word: ShellWord, piece: string): Refusal | undefined {
+    const skillDir = this.input.mode === "skill" ? this.roots[1] : undefined;
+    if (!this.fileSystem || skillDir === undefined || word.value === undefined) return undefined;
+    const targets = this.cwds.map((cwd) => path.resolve(cwd, word.value as string));
+    const mapped = this.skillArgumentTarget(word);
+    if (mapped !== undefined) targets.push(mapped);
+    for (const target of targets) {
+      if (isInsideFolder(realpathOfNearest(target), skillDir))
+        return refusal(
+          "skill-folder-read-only",
+          `'${piece}' writes '${word.value}' in the skill folder, which is read-only; write under the workspace (out/ for results)`,
+        );
+    }
     return undefined;
   }
 
@@ -118,11 +157,35 @@ class LineChecker {
         piece,
         `it writes to ${word.why ?? "a path"}, known only at run time (it may name .git/ or a folder outside the workspace); write the path out`,
       );
-    } else if (isRepositoryConfig(word.value, this.cwds, this.input.workspaceDir)) {
+    } else if (
+      isRepositoryConfig(word.value, this.cwds, this.input.workspaceDir) ||
+      (this.fileSystem && insideGitFolder(word.value, this.cwds, this.input.workspaceDir))
+    ) {
       this.opaquePiece(
         piece,
         `it writes '${word.value}', git's repository configuration: a filter, hook or program named there runs on a later git command`,
       );
+    }
+  }
+
+  /** Without a sandbox: an argument known only at run time may name any file, so the command is opaque. */
+  runTimeArguments(command: SimpleShellCommand, program: string): void {
+    const leadsOut = (folder: string) =>
+      this.cwds.some((cwd) => {
+        const listed = path.resolve(cwd, folder);
+        if (!this.listedFolders.has(listed)) this.listedFolders.set(listed, folderLeadsOut(listed, this.roots));
+        return this.listedFolders.get(listed) as boolean;
+      });
+    for (const word of command.words.slice(1)) {
+      const why = this.budget.spent()
+        ? "not checked within the time box"
+        : runTimeArgument(word, program, this.fileSystem ? leadsOut : undefined);
+      if (why === undefined) continue;
+      this.opaquePiece(
+        command.text,
+        `an argument is ${why}, known only at run time: without a sandbox it may name a file outside the workspace; write the path out`,
+      );
+      return;
     }
   }
 
@@ -235,7 +298,9 @@ class LineChecker {
       kind: name.includes("/") ? "script" : "program",
     };
     this.commands.push(checked);
-    for (const word of writtenWords(command.words)) this.writeTarget(word, command.text);
+    const written = this.writtenFiles(command);
+    if (written) return written;
+    if (this.policy.unsandboxed) this.runTimeArguments(command, programName(name));
     if (!this.fileSystem) return undefined;
     const parsed = { argv, cwd: this.cwds[0] as string, layers: unwrapped.layers };
     if (builtin) {
@@ -276,15 +341,28 @@ class LineChecker {
     this.edits.push({ start: word.start, end: word.end, text: [...interpreter, script].join(" ") });
   }
 
-  /** `python3 scripts/x.py` in a skill: `scripts/...` not in the workspace but in the skill folder means the skill's. */
-  private rewriteSkillArgument(word: ShellWord): void {
+  /**
+   * `python3 scripts/x.py`, `cat references/a.md` in a skill: a relative path into a folder that is not in the
+   * workspace but is in the skill folder means the skill's (the skill folder is the author's working folder).
+   */
+  rewriteSkillArgument(word: ShellWord): void {
+    const target = this.skillArgumentTarget(word);
+    const mapped = target === undefined ? undefined : this.skillPath(target);
+    if (mapped) this.edits.push({ start: word.start, end: word.end, text: mapped });
+  }
+
+  /** The host path in the skill folder a relative word is taken to mean (see rewriteSkillArgument), if any. */
+  private skillArgumentTarget(word: ShellWord): string | undefined {
     const skillDir = this.input.mode === "skill" ? this.input.skill?.dir : undefined;
     const value = word.value;
-    if (!skillDir || value === undefined || !/^(\.\/)?scripts\//.test(value) || hasParentSegment(value)) return;
+    if (!skillDir || value === undefined || !/^(\.\/)?[^/]+\/./.test(value) || hasParentSegment(value))
+      return undefined;
     if (this.fileExists(path.resolve(this.cwds[0] as string, value)) || !this.fileExists(path.join(skillDir, value)))
-      return;
-    const mapped = this.skillPath(path.join(skillDir, value));
-    if (mapped) this.edits.push({ start: word.start, end: word.end, text: mapped });
+      return undefined;
+    // a symlink in the skill leading out of it is not the skill's file
+    const skillReal = realpathOrUndefined(skillDir) ?? skillDir;
+    if (!isInsideFolder(realpathOfNearest(path.join(skillDir, value)), skillReal)) return undefined;
+    return path.join(skillDir, value);
   }
 
   private fileExists(file: string): boolean {
@@ -303,7 +381,12 @@ function checkEveryPiece(checker: LineChecker, line: ShellLine, budget: PlanBudg
   for (const redirect of line.redirects) {
     if (budget.spent()) return timedOut;
     if (!redirect.target) continue;
-    if (redirect.operator.includes(">")) checker.writeTarget(redirect.target, redirect.text);
+    if (redirect.operator.includes(">")) {
+      checker.writeTarget(redirect.target, redirect.text);
+      const written = checker.skillWrite(redirect.target, redirect.text);
+      if (written) return written;
+    } else if (redirect.operator.startsWith("<") && redirect.operator !== "<<<")
+      checker.rewriteSkillArgument(redirect.target);
     const problem = checker.checkPath(redirect.target);
     if (problem) return { ...problem, message: `redirection '${redirect.text}': ${problem.message}` };
   }

@@ -251,6 +251,7 @@ describe("command policy over full syntax (property)", () => {
               commands: [],
               cwd: ".",
               opaque: [],
+              sandboxed: false,
               key: "",
             });
           if (!withApproval) expect(plan.opaque).toEqual([]);

@@ -16,6 +16,11 @@ export interface CommandPolicy {
   syntax: "full" | "simple";
   /** Pieces that cannot be judged before running ask for approval (true when approval rules are set) instead of being refused. */
   opaqueNeedsApproval: boolean;
+  /**
+   * The executor is no sandbox (`local`): every argument, program word or folder known only at run time, and every
+   * glob that may climb out, is opaque (it may name a file outside the workspace, and nothing else stops the write).
+   */
+  unsandboxed?: boolean;
   /** Names the application fixes for every command (`environment.set`): a line may not assign them. */
   fixedEnvNames?: ReadonlySet<string>;
   /** Environment variable names a tool call may set (in `env` or as `env NAME=value`). */
@@ -40,7 +45,9 @@ export const RESERVED_ENV_NAMES: ReadonlySet<string> = new Set([
   "WORK_DIR",
   "OUTPUT_DIR",
   "SKILL_DIR",
+  "SKILLS_DIR",
   "SKILL_NAME",
+  "RUN_DIR",
   "LANG",
   "LC_ALL",
   "BASH_ENV",

@@ -4,7 +4,10 @@ import { isDynamicWord } from "./dynamic-word.js";
 
 /** Per subcommand: long options (with or without `=value`) and short option letters that name a program to run. */
 const PROGRAM_OPTIONS: Record<string, { long: readonly string[]; short: string }> = {
-  clone: { long: ["--upload-pack", "--template", "--config"], short: "uc" },
+  clone: { long: ["--upload-pack", "--template", "--config", "--separate-git-dir"], short: "uc" },
+  // a template folder's config and info/attributes become the new repository's; a separate git folder takes a name
+  // the checker does not know as git's (its config is then written like any file)
+  init: { long: ["--template", "--separate-git-dir"], short: "" },
   fetch: { long: ["--upload-pack"], short: "" },
   pull: { long: ["--upload-pack"], short: "" },
   "ls-remote": { long: ["--upload-pack"], short: "" },

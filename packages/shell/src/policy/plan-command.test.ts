@@ -171,3 +171,54 @@ describe("git's configuration variables on a line", () => {
     expect(plan("git status")).toMatchObject({ ok: true });
   });
 });
+
+describe("paths as skill authors write them", () => {
+  it("takes a workspace variable as cwd, and nothing else that leaves the workspace", () => {
+    const { workspaceDir } = setup();
+    mkdirSync(path.join(workspaceDir, "out", "sub"), { recursive: true });
+    const plan = (cwd: string) =>
+      planCommand({ command: "ls", mode: "shell", loadedSkills: [], workspaceDir, cwd }, policy);
+    expect(plan("$OUTPUT_DIR")).toMatchObject({ ok: true, plan: { cwd: path.join(workspaceDir, "out") } });
+    expect(plan("${OUT_DIR}/sub")).toMatchObject({ ok: true, plan: { cwd: path.join(workspaceDir, "out", "sub") } });
+    expect(plan("$WORK_DIR")).toMatchObject({ ok: true, plan: { cwd: workspaceDir } });
+    expect(plan("$OUTPUT_DIR/../..")).toMatchObject({ ok: false, reason: "path-traversal" });
+    expect(plan("$HOME")).toMatchObject({ ok: false, reason: "not-found" });
+  });
+
+  it("checks a word joining workspace paths piece by piece", () => {
+    const { workspaceDir } = setup();
+    const plan = (command: string) => planCommand({ command, mode: "shell", loadedSkills: [], workspaceDir }, policy);
+    expect(plan('echo "$WORK_DIR|$OUTPUT_DIR"')).toMatchObject({ ok: true });
+    expect(plan('echo "$WORKSPACE:$OUT_DIR/a,$OUT_DIR/b"')).toMatchObject({ ok: true });
+    expect(plan('cat "$WORK_DIR|/etc/passwd"')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
+    expect(plan('cat "/etc/passwd|$WORK_DIR"')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
+    expect(plan('cat "/dev/null|$WORK_DIR"')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
+    expect(plan('mkdir -p "$WORK_DIR|.."')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
+    // once an entry named like the joined word exists beside the workspace, no joined word reaches through it
+    mkdirSync(`${workspaceDir}|l`);
+    expect(plan('echo x > "$WORK_DIR|l/new"')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
+    expect(plan('echo "$WORK_DIR|l"')).toMatchObject({ ok: false, reason: "path-outside-workspace" });
+  });
+
+  it("resolves relative paths into the skill's folders and refuses writing there", () => {
+    const { skill, skillDir, workspaceDir } = setup();
+    mkdirSync(path.join(skillDir, "references"));
+    writeFileSync(path.join(skillDir, "references", "a.md"), "a\n");
+    const plan = (command: string) =>
+      planCommand({ command, mode: "skill", skill, loadedSkills: [], workspaceDir }, policy);
+    expect(plan("cat references/a.md < references/a.md")).toMatchObject({
+      ok: true,
+      plan: { command: `cat "$SKILL_DIR"/references/a.md < "$SKILL_DIR"/references/a.md` },
+    });
+    expect(plan("cp references/a.md out.md")).toMatchObject({ ok: true });
+    for (const command of [
+      "echo x > references/a.md",
+      `echo x >> ${path.join(skillDir, "references", "a.md")}`,
+      "tee references/a.md",
+      "cp out.md references/a.md",
+      "sed -i s/a/b/ references/a.md",
+      `touch ${path.join(skillDir, "new.txt")}`,
+    ])
+      expect(plan(command), command).toMatchObject({ ok: false, reason: "skill-folder-read-only" });
+  });
+});

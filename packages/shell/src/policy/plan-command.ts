@@ -2,7 +2,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { bashParserReady } from "../command/bash-parser.js";
-import { PlanBudget } from "../command/plan-budget.js";
+import { PLAN_TIME_BOX_MESSAGE, PlanBudget } from "../command/plan-budget.js";
 import { walkShellLine } from "../command/walk-shell-line.js";
 import { isInsideFolder } from "../internal/core.js";
 import { checkShellLine, type CheckedLine } from "./check-shell-line.js";
@@ -27,9 +27,26 @@ function knownVariables(input: CommandCheckInput): Record<string, string> {
   const known: Record<string, string> = workspaceVariables(input.workspaceDir);
   if (input.skill?.dir) {
     known.SKILL_DIR = input.skill.dir;
+    known.SKILLS_DIR = path.dirname(input.skill.dir);
     known.SKILL_NAME = input.skill.name;
   }
+  // each run's own folder under runs/ (named when it runs): a folder of the workspace
+  known.RUN_DIR = path.join(input.workspaceDir, "runs", "run");
   return known;
+}
+
+/** Where each workspace variable points, relative to the workspace. */
+const WORKSPACE_CWD: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(workspaceVariables("/w")).map(([name, value]) => [name, path.posix.relative("/w", value) || "."]),
+);
+
+/** `cwd` as a path relative to the workspace: a leading workspace variable (`$OUTPUT_DIR/x`, `${WORK_DIR}`) resolved. */
+export function relativeCwd(cwd: string | undefined): string {
+  const text = cwd ?? ".";
+  const match = /^\$(?:\{([A-Z_]+)\}|([A-Z_]+))(\/.*)?$/.exec(text);
+  const base = match ? WORKSPACE_CWD[(match[1] ?? match[2]) as string] : undefined;
+  if (base === undefined) return text;
+  return path.posix.join(base, match?.[3] ?? ".");
 }
 
 function checkLine(input: CommandCheckInput, policy: CommandPolicy, fileSystem: boolean): CheckedLine | Refusal {
@@ -38,7 +55,7 @@ function checkLine(input: CommandCheckInput, policy: CommandPolicy, fileSystem: 
     if (problem) return problem;
   }
   if (input.command.includes("\0")) return refusal("nul-byte", "the command contains a NUL byte");
-  const cwdText = input.cwd ?? ".";
+  const cwdText = relativeCwd(input.cwd);
   if (cwdText.includes("\0")) return refusal("nul-byte", "cwd contains a NUL byte");
   if (path.isAbsolute(cwdText)) return refusal("absolute-path", `cwd '${cwdText}' must be relative to the workspace`);
   if (hasParentSegment(cwdText)) return refusal("path-traversal", `cwd '${cwdText}' may not contain '..'`);
@@ -52,13 +69,19 @@ function checkLine(input: CommandCheckInput, policy: CommandPolicy, fileSystem: 
 /**
  * The checks that need no file system (cheap enough for `authorize` on every call): env names, cwd, one parse of the
  * line, and for every command it can run the deny and allow lists, grants, builtins and opaque pieces. Before the
- * bash grammar has loaded (the first milliseconds of a process) it passes the call on: the tool runs
- * {@link planCommand}, which checks everything, before anything runs.
+ * bash grammar has loaded (the first milliseconds of a process), or when the line outlasts the time box, it passes the
+ * call on: the tool runs {@link planCommand}, which checks everything, before anything runs.
  */
 export function preflightCommand(input: CommandCheckInput, policy: CommandPolicy): { ok: true } | Refusal {
   if (!bashParserReady()) return { ok: true };
   const checked = checkLine(input, policy, false);
-  return checked.ok ? { ok: true } : checked;
+  // past the time box (the first call of a process also compiles the checker) the full plan decides, as above
+  return checked.ok || isTimeBoxRefusal(checked) ? { ok: true } : checked;
+}
+
+/** True for the refusal of a line whose checking outlasted the time box (planning it again may fit). */
+export function isTimeBoxRefusal(refused: Refusal): boolean {
+  return refused.message.startsWith(PLAN_TIME_BOX_MESSAGE);
 }
 
 /**
@@ -70,7 +93,7 @@ export function preflightCommand(input: CommandCheckInput, policy: CommandPolicy
  * @example planCommand({ command: "git status | head -5", mode: "shell", loadedSkills: [], workspaceDir: "/tmp/ws" }, policy)
  */
 export function planCommand(input: CommandCheckInput, policy: CommandPolicy): CommandCheck {
-  const cwdText = input.cwd ?? ".";
+  const cwdText = relativeCwd(input.cwd);
   const checked = checkLine(input, policy, true);
   if (!checked.ok) return checked;
   const cwd = path.resolve(input.workspaceDir, cwdText);

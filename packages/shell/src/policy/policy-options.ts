@@ -106,8 +106,15 @@ export function commandRules(option: "allow" | "deny", texts: readonly string[])
 /** The policy's options after parsing. */
 type PolicyOptions = z.output<z.ZodObject<typeof policyOptionFields>>;
 
-/** The CommandPolicy of parsed options (rules parsed; `opaqueNeedsApproval` when approval rules are set). */
-export function commandPolicy(options: PolicyOptions, opaqueNeedsApproval: boolean): CommandPolicy {
+/**
+ * The CommandPolicy of parsed options (rules parsed; `opaqueNeedsApproval` when approval rules are set; `unsandboxed`
+ * when the executor is not bubblewrap).
+ */
+export function commandPolicy(
+  options: PolicyOptions,
+  opaqueNeedsApproval: boolean,
+  unsandboxed = false,
+): CommandPolicy {
   return {
     allow: options.allow === undefined ? undefined : commandRules("allow", options.allow),
     deny: commandRules("deny", options.deny),
@@ -116,6 +123,7 @@ export function commandPolicy(options: PolicyOptions, opaqueNeedsApproval: boole
     readablePaths: options.readablePaths,
     syntax: options.shellSyntax,
     opaqueNeedsApproval,
+    unsandboxed,
     fixedEnvNames: new Set(Object.keys(options.environment.set)),
     envAllow: new Set(options.environment.allow),
   };

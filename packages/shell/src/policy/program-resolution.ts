@@ -3,7 +3,6 @@ import { accessSync, closeSync, constants, fstatSync, lstatSync, openSync, readS
 import path from "node:path";
 import type { CommandPolicy } from "./command-policy.js";
 import { programName } from "./command-rules.js";
-import { isInsideFolder } from "../internal/core.js";
 import { realpathOrUndefined, scriptHostPath } from "./path-confinement.js";
 import type { CommandCheckInput, ParsedCommand } from "./command-check-types.js";
 import { type Refusal, refusal } from "./refusal.js";
@@ -135,11 +134,12 @@ export function resolveProgram(
   const inner = innerProgramsDenied(parsed, policy);
   if (inner) return inner;
   const hostPath = scriptHostPath(typed, input);
-  const scripts = realpathOrUndefined(path.join(input.skill?.dir ?? "", "scripts"));
+  const skillDir = input.skill?.dir ? realpathOrUndefined(input.skill.dir) : undefined;
   const real = realpathOrUndefined(hostPath);
-  if (!scripts || !real) return refusal("not-found", `script '${typed}' not found in skill '${input.skill?.name}'`);
-  if (!isInsideFolder(real, scripts))
-    return refusal("symlink-escape", `script '${typed}' leads outside the skill's scripts/ folder through a symlink`);
+  if (!skillDir || !real) return refusal("not-found", `script '${typed}' not found in skill '${input.skill?.name}'`);
+  const relative = path.relative(skillDir, real);
+  if (relative.startsWith("..") || path.isAbsolute(relative) || !relative.includes(path.sep))
+    return refusal("symlink-escape", `script '${typed}' leads outside the skill's folders through a symlink`);
   if (!lstatSync(real).isFile()) return refusal("not-found", `script '${typed}' is not a file`);
   if (isExecutableFile(real)) return { ok: true, prefix: [hostPath] };
   const interpreter = interpreterFor(real, policy.fixedPath);

@@ -15,6 +15,7 @@ export type RefusalReason =
   | "symlink-escape"
   | "executable-outside-scripts"
   | "path-outside-workspace"
+  | "skill-folder-read-only"
   | "skill-not-found"
   | "skill-not-read"
   | "skill-has-no-folder"

@@ -1,5 +1,6 @@
 // The files a command writes, for the programs the checker knows, and whether a path is git's repository
 // configuration (.git/, .gitattributes, .gitmodules): a filter driver written there runs on the next `git status`.
+import { existsSync } from "node:fs";
 import path from "node:path";
 import type { ShellWord } from "../command/shell-line-types.js";
 import { programName } from "./command-rules.js";
@@ -56,6 +57,32 @@ export function writtenWords(words: readonly ShellWord[]): ShellWord[] {
   return written;
 }
 
+/** Programs whose operands before the last are sources, only read (`cp SRC... DEST`); `mv` removes its sources. */
+const COPIERS = new Set(["cp", "install", "rsync", "ln"]);
+
+/**
+ * The start offsets of the words a copier only reads: its operands before the last (or every operand when the
+ * destination is given by `-t` / `--target-directory`). Empty for any other program.
+ */
+export function copiedSources(words: readonly ShellWord[]): Set<number> {
+  const name = words[0]?.value === undefined ? "" : programName(words[0].value);
+  if (!COPIERS.has(name)) return new Set();
+  const operands: ShellWord[] = [];
+  let targetOption = false;
+  let options = true;
+  for (const [index, word] of words.slice(1).entries()) {
+    const value = word.value;
+    const previous = words[index]?.value;
+    if (value === "--" && options) options = false;
+    else if (options && value !== undefined && value.startsWith("-") && value !== "-")
+      targetOption ||= /^(-t|--target-directory)/.test(value);
+    else if (previous === "-t" || previous === "--target-directory") continue;
+    else operands.push(word);
+  }
+  const sources = targetOption ? operands : operands.slice(0, -1);
+  return new Set(sources.map((word) => word.start));
+}
+
 const CONFIG_NAMES = new Set([".gitattributes", ".gitmodules"]);
 
 /**
@@ -71,4 +98,30 @@ export function isRepositoryConfig(target: string, cwds: readonly string[], work
       .split(path.sep)
       .some((segment) => segment.toLowerCase() === ".git"),
   );
+}
+
+/** Most folders climbed from a write target looking for a git folder (deeper targets count as inside one). */
+const MAX_CLIMB = 64;
+
+/** True when `dir` is shaped like a git folder (git's own test: HEAD, and objects/ + refs/ or a commondir file). */
+function isGitFolder(dir: string): boolean {
+  const has = (name: string) => existsSync(path.join(dir, name));
+  return has("HEAD") && ((has("objects") && has("refs")) || has("commondir"));
+}
+
+/**
+ * True when writing `target` lands in a folder that already is a git folder under any other name than `.git` (a
+ * `--separate-git-dir`, a bare repository, a worktree's git folder): its `config` and `info/attributes` configure git
+ * as `.git/config` does. Climbs from the target to the workspace (at most {@link MAX_CLIMB} folders, past that: true).
+ */
+export function insideGitFolder(target: string, cwds: readonly string[], workspaceDir: string): boolean {
+  const top = path.resolve(workspaceDir);
+  return cwds.some((cwd) => {
+    let dir = path.resolve(cwd, target);
+    for (let climbed = 0; dir.startsWith(`${top}/`); climbed += 1) {
+      if (climbed >= MAX_CLIMB || isGitFolder(dir)) return true;
+      dir = path.dirname(dir);
+    }
+    return false;
+  });
 }

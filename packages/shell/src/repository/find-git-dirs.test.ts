@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { RepositoryScanError } from "../errors/repository-scan-error.js";
-import { findGitDirs } from "./find-git-dirs.js";
+import { findGitDirs, findGitDirsAsync } from "./find-git-dirs.js";
 
 function gitDir(dir: string, extra: string[] = ["objects", "refs"]): void {
   mkdirSync(dir, { recursive: true });
@@ -47,5 +47,20 @@ describe("findGitDirs", () => {
     for (let index = 0; index < 3; index += 1) gitDir(path.join(root, `r${index}`, ".git"));
     expect(() => findGitDirs([root], { maxRepositories: 2, maxFolders: 1000 })).toThrow(RepositoryScanError);
     expect(() => findGitDirs([root], { maxRepositories: 10, maxFolders: 5 })).toThrow(/more than 5 folders/);
+  });
+
+  it("in slices (findGitDirsAsync): the same folders across two roots, and the same bounds", async () => {
+    const [one, two] = [
+      mkdtempSync(path.join(os.tmpdir(), "git-dirs-")),
+      mkdtempSync(path.join(os.tmpdir(), "git-dirs-")),
+    ];
+    for (let index = 0; index < 400; index += 1) mkdirSync(path.join(one, `f${index}`, "g"), { recursive: true });
+    gitDir(path.join(one, "f7", "g", ".git"));
+    gitDir(path.join(two, "bare"));
+    const bounds = { maxRepositories: 10, maxFolders: 10_000 };
+    const found = await findGitDirsAsync([one, two], bounds);
+    expect(found).toEqual(findGitDirs([one, two], bounds));
+    expect(found.map((entry) => entry.dir)).toEqual([path.join(one, "f7", "g", ".git"), path.join(two, "bare")]);
+    await expect(findGitDirsAsync([one], { maxRepositories: 10, maxFolders: 50 })).rejects.toThrow(RepositoryScanError);
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { parseGitConfig } from "./git-config-parse.js";
-import { sanitizeGitConfig } from "./git-config-sanitize.js";
+import { MAX_GIT_CONFIG_BYTES, sanitizeGitConfig } from "./git-config-sanitize.js";
 
 const HOOKS = "/.no-hooks";
 const entriesOf = (text: string) => parseGitConfig(sanitizeGitConfig(text, HOOKS));
@@ -146,7 +146,7 @@ describe("git configuration sanitising", () => {
   it.each([
     ["unreadable", undefined],
     ["not git syntax, with nothing plain to keep", '[core]\n\tbare = \\q\n[filter "x"]\n\tclean = evil\n'],
-    ["too large", `[core]\n\tbare = false\n${"#".repeat((1 << 20) + 1)}\n`],
+    ["too large", `[core]\n\tbare = false\n${"#".repeat(MAX_GIT_CONFIG_BYTES + 1)}\n`],
   ])("fails closed on a file that is %s: the minimal configuration", (_name, text) => {
     expect(entriesOf(text as string)).toEqual([
       { section: "core", key: "repositoryformatversion", value: "0" },

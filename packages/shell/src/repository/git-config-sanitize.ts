@@ -7,7 +7,7 @@ import { type GitConfigEntry, parseGitConfig } from "./git-config-parse.js";
 import { salvageGitConfig } from "./git-config-salvage.js";
 
 /** Largest configuration file read; a larger one is replaced by the minimal configuration. */
-export const MAX_GIT_CONFIG_BYTES = 1 << 20;
+export const MAX_GIT_CONFIG_BYTES = 256 * 1024;
 
 type KeySet = ReadonlySet<string> | "any";
 const keys = (...names: string[]): ReadonlySet<string> => new Set(names);

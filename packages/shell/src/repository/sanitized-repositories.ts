@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { findGitDirs, type GitDirScanBounds } from "./find-git-dirs.js";
+import { findGitDirs, findGitDirsAsync, type FoundGitDir, type GitDirScanBounds } from "./find-git-dirs.js";
 import { MAX_GIT_CONFIG_BYTES, sanitizeGitConfig } from "./git-config-sanitize.js";
 
 /** An empty read-only folder inside the sandbox: every sanitised configuration's `core.hooksPath`. */
@@ -62,43 +62,90 @@ export function readConfigFile(file: string): string | undefined {
   }
 }
 
-function sandboxPath(hostPath: string, roots: readonly RepositoryRoot[]): string {
+/** Every place the sandbox shows a host path (a folder may be shown twice, e.g. the skill at /skill and its host path). */
+function sandboxPaths(hostPath: string, roots: readonly RepositoryRoot[]): string[] {
+  const paths: string[] = [];
   for (const root of roots) {
-    if (hostPath === root.host) return root.sandbox;
-    if (hostPath.startsWith(`${root.host}/`)) return root.sandbox + hostPath.slice(root.host.length);
+    if (hostPath === root.host) paths.push(root.sandbox);
+    else if (hostPath.startsWith(`${root.host}/`)) paths.push(root.sandbox + hostPath.slice(root.host.length));
   }
-  throw new Error(`internal: ${hostPath} is under no repository root`);
+  if (paths.length === 0) throw new Error(`internal: ${hostPath} is under no repository root`);
+  return [...new Set(paths)];
+}
+
+/** The host folder of the copies, and the arguments so far (the empty hooks folder bound first). */
+interface BindsInProgress {
+  hostDir: string;
+  empty: string;
+  args: string[];
+  count: number;
+}
+
+function beginBinds(): BindsInProgress {
+  const hostDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-git-"));
+  const empty = path.join(hostDir, "empty");
+  try {
+    mkdirSync(empty, { mode: 0o555 });
+  } catch (error) {
+    rmSync(hostDir, { recursive: true, force: true });
+    throw error;
+  }
+  return { hostDir, empty, args: ["--ro-bind", empty, SANDBOX_NO_HOOKS], count: 0 };
+}
+
+/** Writes one git folder's sanitised copies and adds their binds. */
+function bindGitDir(binds: BindsInProgress, gitDir: FoundGitDir, roots: readonly RepositoryRoot[]): void {
+  const copies = gitDir.configFiles.map((name) => {
+    const copy = path.join(binds.hostDir, `config-${binds.count++}`);
+    writeFileSync(copy, sanitizeGitConfig(readConfigFile(path.join(gitDir.dir, name)), SANDBOX_NO_HOOKS), {
+      mode: 0o444,
+    });
+    return { name, copy };
+  });
+  for (const inside of sandboxPaths(gitDir.dir, roots)) {
+    for (const { name, copy } of copies) binds.args.push("--ro-bind", copy, path.posix.join(inside, name));
+    if (gitDir.hooks) binds.args.push("--ro-bind", binds.empty, path.posix.join(inside, "hooks"));
+  }
 }
 
 /**
- * Finds the repositories under `roots` and returns the binds that show them sanitised (see the file comment).
+ * Finds the repositories under `roots` and returns the binds that show them sanitised (see the file comment), in one
+ * synchronous call.
  * @throws RepositoryScanError when the scan passes its bounds (the command must not run)
  */
 export function sanitizedRepositoryBinds(roots: readonly RepositoryRoot[], bounds: GitDirScanBounds): RepositoryBinds {
-  const found = findGitDirs(
-    roots.map((root) => root.host),
-    bounds,
-  );
+  const found = findGitDirs([...new Set(roots.map((root) => root.host))], bounds);
   if (found.length === 0) return { args: [], cleanup: () => undefined };
-  const hostDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-git-"));
-  const cleanup = () => rmSync(hostDir, { recursive: true, force: true });
+  const binds = beginBinds();
+  const cleanup = () => rmSync(binds.hostDir, { recursive: true, force: true });
   try {
-    const empty = path.join(hostDir, "empty");
-    mkdirSync(empty, { mode: 0o555 });
-    const args = ["--ro-bind", empty, SANDBOX_NO_HOOKS];
-    let count = 0;
+    for (const gitDir of found) bindGitDir(binds, gitDir, roots);
+    return { args: binds.args, cleanup };
+  } catch (error) {
+    cleanup();
+    throw error;
+  }
+}
+
+/**
+ * {@link sanitizedRepositoryBinds} without holding the event loop: the scan runs in short slices, and the loop gets a
+ * turn after each repository's copy.
+ * @throws RepositoryScanError when the scan passes its bounds (the command must not run)
+ */
+export async function sanitizedRepositoryBindsAsync(
+  roots: readonly RepositoryRoot[],
+  bounds: GitDirScanBounds,
+): Promise<RepositoryBinds> {
+  const found = await findGitDirsAsync([...new Set(roots.map((root) => root.host))], bounds);
+  if (found.length === 0) return { args: [], cleanup: () => undefined };
+  const binds = beginBinds();
+  const cleanup = () => rmSync(binds.hostDir, { recursive: true, force: true });
+  try {
     for (const gitDir of found) {
-      const inside = sandboxPath(gitDir.dir, roots);
-      for (const name of gitDir.configFiles) {
-        const copy = path.join(hostDir, `config-${count++}`);
-        writeFileSync(copy, sanitizeGitConfig(readConfigFile(path.join(gitDir.dir, name)), SANDBOX_NO_HOOKS), {
-          mode: 0o444,
-        });
-        args.push("--ro-bind", copy, path.posix.join(inside, name));
-      }
-      if (gitDir.hooks) args.push("--ro-bind", empty, path.posix.join(inside, "hooks"));
+      bindGitDir(binds, gitDir, roots);
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
-    return { args, cleanup };
+    return { args: binds.args, cleanup };
   } catch (error) {
     cleanup();
     throw error;

@@ -1,5 +1,4 @@
 import { resolveArtifacts } from "../artifacts/artifact-options.js";
-import { defaultEnvironmentRoot } from "../environments/skill-environments.js";
 import { chooseExecutor } from "../executor/choose-executor.js";
 import { resolveLimits } from "../executor/command-limits.js";
 import {
@@ -15,17 +14,6 @@ import { SessionStore } from "../sessions/session-store.js";
 import { ThreadWorkspaces } from "../workspace/thread-workspaces.js";
 import type { ShellConfig, ShellRuntime } from "./shell-runtime.js";
 
-function skillEnvironments(options: ParsedShellOptions): ShellConfig["skillEnvironments"] {
-  const environments = options.skillEnvironments;
-  if (environments === false) return undefined;
-  return {
-    root: environments.root ?? defaultEnvironmentRoot(),
-    approve: environments.approve ?? "interrupt",
-    pipArgs: environments.pipArgs ?? [],
-    installTimeoutMs: environments.installTimeoutMs ?? 600_000,
-  };
-}
-
 /** The per-call limits of parsed options (timeouts, output caps, sessions). */
 function callLimits(options: ParsedShellOptions) {
   return {
@@ -33,7 +21,7 @@ function callLimits(options: ParsedShellOptions) {
     maxSessionsPerThread: options.sessions === false ? 4 : options.sessions.maxPerThread,
     maxUnreadBytes: options.sessions === false ? 65_536 : options.sessions.maxUnreadBytes,
     timeoutMs: options.timeoutMs,
-    maxTimeoutMs: options.maxTimeoutMs ?? Math.max(600_000, options.timeoutMs),
+    maxTimeoutMs: options.maxTimeoutMs,
     killGraceMs: options.killGraceMs,
     maxOutputBytes: options.maxOutputBytes,
     killAfterOutputBytes: options.killAfterOutputBytes,
@@ -45,12 +33,14 @@ function callLimits(options: ParsedShellOptions) {
 export function createShellRuntime(input: ShellHookOptions): ShellRuntime {
   const options = parseOptions(shellHookOptionsSchema, input);
   const approvalRules = compileApprovalRules(options.requireApproval);
-  const policy = commandPolicy(options, approvalRules.length > 0);
   const limits = resolveLimits(options.limits);
+  const executor = chooseExecutor(options.executor, options.bubblewrap, limits);
+  // fail closed: any executor but bubblewrap (local, or an application's own) is treated as no sandbox
+  const policy = commandPolicy(options, approvalRules.length > 0, executor.name !== "bubblewrap");
   const always = options.alwaysVisible === true ? SHELL_TOOL_NAMES : options.alwaysVisible || [];
   const services = {
     catalog: options.skills,
-    executor: chooseExecutor(options.executor, options.bubblewrap, limits),
+    executor,
     policy,
     workspaces: new ThreadWorkspaces(
       options.workspaceRoot,
@@ -71,7 +61,7 @@ export function createShellRuntime(input: ShellHookOptions): ShellRuntime {
     limits,
     artifacts: resolveArtifacts(options.artifacts),
     stageAttachments: options.stageAttachments,
-    skillEnvironments: skillEnvironments(options),
+    skillEnvironments: options.skillEnvironments === false ? undefined : options.skillEnvironments,
     hostInputs: new Map(Object.entries(options.hostInputs)),
   };
   return {

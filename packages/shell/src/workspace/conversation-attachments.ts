@@ -36,7 +36,8 @@ const extensionOf: Record<string, string> = {
   "application/json": "json",
 };
 
-function isHumanMessage(message: unknown): boolean {
+/** Whether a message of the graph state is the user's (a HumanMessage, or a plain `{ role: "user" }` object). */
+export function isHumanMessage(message: unknown): boolean {
   if (!message || typeof message !== "object") return false;
   const record = message as { type?: unknown; role?: unknown; _getType?: () => string; getType?: () => string };
   const type =
@@ -48,8 +49,8 @@ function isHumanMessage(message: unknown): boolean {
   return type === "human" || type === "user";
 }
 
-/** A safe single path segment for a file name coming from a message. */
-function safeName(raw: unknown, index: number, mimeType: string): string {
+/** A safe single path segment for a file name coming from a message (`attachment-<index>.<ext>` when it has none). */
+export function safeAttachmentName(raw: unknown, index: number, mimeType: string): string {
   const base = typeof raw === "string" ? (raw.split(/[\\/]/).pop() ?? "") : "";
   const cleaned = base
     .replace(/[^A-Za-z0-9._-]/g, "_")
@@ -84,7 +85,7 @@ export function conversationAttachments(messages: unknown): ConversationAttachme
       const size = base64Size(data);
       const mimeType = String(record.mimeType ?? record.mime_type ?? "application/octet-stream");
       const metadata = (record.metadata ?? {}) as Record<string, unknown>;
-      let name = safeName(
+      let name = safeAttachmentName(
         metadata.filename ?? metadata.name ?? record.filename ?? record.name,
         found.length + 1,
         mimeType,

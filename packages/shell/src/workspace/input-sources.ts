@@ -14,6 +14,15 @@ export interface InputSpec {
   to?: string;
   /** For `artifact://<name>` without a version: the first version staged is used again by later pinned inputs. */
   pin?: boolean;
+  /** `copy`, the only mode (trpc-agent-go's `link` is refused: the sandbox gets a copy, never the source itself). */
+  mode?: string;
+}
+
+/** One file staged for a call, as its result reports it (`staged_inputs`): where from, where to, how large. */
+export interface StagedInput {
+  from: string;
+  path: string;
+  size: number;
 }
 
 /** What {@link resolveInputs} needs to reach each source. */
@@ -167,6 +176,12 @@ async function pendingInput(
     return fail(
       `input '${String(input.from)}' must start with skill://, workspace://, artifact://, attachment:// or host://`,
     );
+  if (input.mode !== undefined && input.mode !== "copy")
+    return fail(
+      input.mode === "link"
+        ? `input '${input.from}': mode 'link' is not supported: inputs are copied into the workspace, so nothing a command does reaches the source; leave mode out (or give 'copy')`
+        : `input '${input.from}': mode must be 'copy', not '${String(input.mode)}'`,
+    );
   const [, scheme, rest] = match as unknown as [string, string, string];
   const lastSegment = rest.split("/").pop()?.replace(/@\d+$/, "") ?? "input";
   const to = input.to ?? `in/${lastSegment}`;
@@ -191,7 +206,7 @@ async function pendingInput(
 export async function resolveInputs(
   inputs: readonly InputSpec[],
   context: InputContext,
-): Promise<{ ok: true; files: StagedFile[] } | { ok: false; message: string }> {
+): Promise<{ ok: true; files: StagedFile[]; staged: StagedInput[] } | { ok: false; message: string }> {
   if (inputs.length > MAX_INPUTS) return fail(`at most ${MAX_INPUTS} inputs per call, not ${inputs.length}`);
   const pending: PendingInput[] = [];
   let total = 0;
@@ -208,12 +223,14 @@ export async function resolveInputs(
     pending.push(found);
   }
   const files: StagedFile[] = [];
+  const staged: StagedInput[] = [];
   for (const input of pending) {
     const read = await input.read(input.size);
     if (!read.ok) return read;
     if (read.bytes.byteLength > input.size)
       return fail(`input '${input.from}' grew past the ${input.size} bytes it had when it was sized`);
     files.push({ path: input.to, content: read.bytes });
+    staged.push({ from: input.from, path: input.to, size: read.bytes.byteLength });
   }
-  return { ok: true, files };
+  return { ok: true, files, staged };
 }

@@ -1,4 +1,4 @@
-import { createHash, randomUUID } from "node:crypto";
+import { createHash, randomBytes, randomUUID } from "node:crypto";
 import { mkdir, readdir, rm, stat, utimes } from "node:fs/promises";
 import path from "node:path";
 import { SkillgraphError, splitRelativePath, withConfinedFolder } from "../internal/core.js";
@@ -188,6 +188,20 @@ export class ThreadWorkspaces {
       const result = await workspace.writeFile(file.path, file.content);
       if (!result.ok) throw new StagingRefusedError(`cannot write ${result.message}`);
     });
+  }
+
+  /**
+   * Makes a run's own folder, `runs/run-<random>`, race-free like staging (trpc-agent-go's `RUN_DIR`); returns its host
+   * path.
+   */
+  async makeRunFolder(threadId: string): Promise<string> {
+    const dir = await this.ensure(threadId);
+    const relative = `runs/run-${randomBytes(6).toString("hex")}`;
+    await withConfinedFolder(dir, async (workspace) => {
+      const made = await workspace.makeFolder(relative);
+      if (!made.ok) throw new StagingRefusedError(`run folder ${made.message}`);
+    });
+    return path.join(dir, relative);
   }
 
   /** Deletes a thread's workspace (every thread's when no id). */

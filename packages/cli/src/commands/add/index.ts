@@ -2,7 +2,6 @@ import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, realpathSync, statSync } from "node:fs";
 import { mkdir, rename, rm } from "node:fs/promises";
 import { basename, dirname, join, relative, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { skillsFromDirectory, skillsFromPackage, validateSkill, type SkillCandidate } from "@skillgraph/core";
 import type { CliIO } from "../../io/cli-io.js";
 import { CliError } from "../../io/cli-error.js";
@@ -10,42 +9,34 @@ import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { UsageError } from "../../io/usage-error.js";
 import { copySkillFolder } from "./copy-skill-folder.js";
+import { z } from "zod";
+import { booleanFlag, flagsHelp, flagsUsage, parseFlags, stringFlag } from "../../io/flag-table.js";
 
-export const usage = "skillgraph add PATH|NPM-PACKAGE [--dir DIR] [--force] [--json]";
+/** Every flag of `skillgraph add`, in help order. */
+const addFlags = {
+  dir: stringFlag("DIR", "where the skills go", {
+    default: ".agents/skills",
+    schema: z.string().default(".agents/skills"),
+  }),
+  force: booleanFlag("replace a skill of the same name that is already there", { default: "off (refuse)" }),
+  json: booleanFlag("print { added: [{ name, from, path, files, skipped }] }"),
+};
+
+export const usage = flagsUsage("add", addFlags, "PATH|NPM-PACKAGE");
 
 export const help: CommandHelp = {
   summary:
     "Copy skills into your project: a skill folder, a folder of skills, or an installed npm package's skills. " +
     "Each skill is validated first; symlinks inside are never followed, a skill folder reached through a symlink is " +
     "not added (add its target by name), and a PATH that is itself a symlink is followed and said so.",
-  options: [
-    { flags: "--dir DIR", description: "where the skills go", default: ".agents/skills" },
-    {
-      flags: "--force",
-      description: "replace a skill of the same name that is already there",
-      default: "off (refuse)",
-    },
-    {
-      flags: "--json",
-      description: "print { added: [{ name, from, path, files, skipped }] }",
-      default: "off",
-    },
-  ],
+  options: flagsHelp(addFlags),
   notes: ["An npm package is read from node_modules (install it first); nothing is downloaded."],
   examples: ["skillgraph add ../shared-skills/pdf", "skillgraph add @acme/agent-skills --dir skills --force"],
 };
 
 /** `skillgraph add`: validated copies of skills into `.agents/skills` (or --dir). */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      dir: { type: "string", default: ".agents/skills" },
-      force: { type: "boolean" },
-      json: { type: "boolean" },
-    },
-  });
+  const { options: values, positionals } = parseFlags(addFlags, args, { positionals: true });
   const [source] = positionals;
   if (!source || positionals.length > 1) throw new UsageError("give exactly one PATH or npm package name");
   const folders = await skillFolders(source, io.cwd, io);

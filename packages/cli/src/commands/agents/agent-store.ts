@@ -8,6 +8,7 @@ import { loadAgentFile, type AgentFile, type AgentModelParameters } from "@skill
 import type { CliIO } from "../../io/cli-io.js";
 import { CliError } from "../../io/cli-error.js";
 import { sessionsUrl } from "../../stores/sessions-url.js";
+import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { UsageError } from "../../io/usage-error.js";
 
 /** What an agent name may be: a letter or digit, then letters, digits, `.`, `_`, `-` (64 at most). */
@@ -35,7 +36,7 @@ export async function saveNamedAgent(io: CliIO, name: string, agent: AgentFile, 
   if (!force && existsSync(path))
     throw new CliError(`agent '${name}' already exists (${path}); pass --force to replace it`);
   await mkdir(dirname(path), { recursive: true });
-  const { file: _file, ...settings } = agent;
+  const { file: _file, ignored: _ignored, ...settings } = agent;
   const temporary = `${path}.${randomBytes(4).toString("hex")}.tmp`;
   await writeFile(temporary, `${JSON.stringify(settings, null, 2)}\n`, { flag: "wx", mode: 0o600 });
   await rename(temporary, path);
@@ -74,14 +75,22 @@ export async function deleteNamedAgent(io: CliIO, name: string): Promise<void> {
  */
 export async function loadAgentFileOrNamed(value: string, io: CliIO): Promise<AgentFile> {
   const path = resolve(io.cwd, value);
-  if (/[\\/]/.test(value) || existsSync(path) || !AGENT_NAME.test(value)) return loadAgentFile(path);
+  if (/[\\/]/.test(value) || existsSync(path) || !AGENT_NAME.test(value))
+    return withIgnoredNoted(await loadAgentFile(path), io);
   return loadNamedAgent(io, value);
 }
 
+/** Prints the lines of an Agentfile that were read and ignored (one `note:` each, on stderr). */
+export function withIgnoredNoted(agent: AgentFile, io: CliIO): AgentFile {
+  for (const line of agent.ignored ?? []) io.stderr.write(`note: ${terminalSafeLine(line)}\n`);
+  return agent;
+}
+
 /** An agent file's sampling parameters, as the chat model takes them. */
-export function modelParameters(agent: AgentFile | undefined): AgentModelParameters {
+export function modelParameters(agent: AgentFile | undefined): AgentModelParameters & { stop?: string[] } {
   const model = agent?.model;
   return {
+    ...(model?.stop === undefined ? {} : { stop: model.stop }),
     ...(model?.temperature === undefined ? {} : { temperature: model.temperature }),
     ...(model?.topP === undefined ? {} : { topP: model.topP }),
     ...(model?.maxTokens === undefined ? {} : { maxTokens: model.maxTokens }),

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { loadAgentFile, type AgentFile } from "@skillgraph/core/agent-file";
@@ -5,7 +6,15 @@ import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { UsageError } from "../../io/usage-error.js";
-import { agentsFolder, deleteNamedAgent, listNamedAgents, loadNamedAgent, saveNamedAgent } from "./agent-store.js";
+import { CliError } from "../../io/cli-error.js";
+import {
+  agentsFolder,
+  deleteNamedAgent,
+  listNamedAgents,
+  loadNamedAgent,
+  saveNamedAgent,
+  withIgnoredNoted,
+} from "./agent-store.js";
 
 /** One-line usage shown by `skillgraph agents --help` and on usage errors. */
 export const usage =
@@ -47,7 +56,13 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     throw new UsageError(`unexpected argument '${extra[0] ?? name}'`);
   if (action === "create") {
     if (!values.file) throw new UsageError("create needs -f FILE");
-    const agent = await loadAgentFile(resolve(io.cwd, values.file));
+    const agent = withIgnoredNoted(await loadAgentFile(resolve(io.cwd, values.file)), io);
+    // a SKILL folder that is not there is said now, not at the first chat
+    const missing = agent.skills.filter((dir) => !statSync(dir, { throwIfNoEntry: false })?.isDirectory());
+    if (missing.length > 0)
+      throw new CliError(
+        `${agent.file}: skill folder${missing.length === 1 ? "" : "s"} not found: ${missing.map(terminalSafeLine).join(", ")}`,
+      );
     const path = await saveNamedAgent(io, name!, agent, values.force === true);
     out(
       `Created agent ${terminalSafeLine(name!)} (${terminalSafeLine(path)}); run it with: skillgraph chat --agent ${name}`,
@@ -82,7 +97,8 @@ function describeAgent(name: string, agent: AgentFile): string[] {
   const parameters = (["temperature", "topP", "maxTokens"] as const)
     .filter((key) => model[key] !== undefined)
     .map((key) => `${key} ${model[key]}`);
-  if (parameters.length > 0) lines.push(`parameters: ${parameters.join(", ")}`);
+  if (model.stop) parameters.push(`stop ${model.stop.map((stop) => JSON.stringify(stop)).join(" ")}`);
+  if (parameters.length > 0) lines.push(`parameters: ${safe(parameters.join(", "))}`);
   if (agent.agentType) lines.push(`type: ${agent.agentType}`);
   lines.push(`skills: ${agent.skills.length === 0 ? "(conventional folders)" : agent.skills.map(safe).join(", ")}`);
   if (agent.only) lines.push(`only: ${agent.only.map(safe).join(", ")}`);

@@ -1,10 +1,11 @@
 // What one chat run uses, from its flags and its agent file (`--agent`): flags win over the file, the file over the
 // defaults. No I/O.
 import type { AgentFile } from "@skillgraph/core/agent-file";
+import { createMemoryTools } from "@skillgraph/langgraph";
 import { modelParameters } from "../agents/agent-store.js";
 import { agentFileEndpoint, resolveChatEndpoint, type ChatEndpoint } from "./chat-endpoint.js";
 import type { ChatOptions } from "./chat-options.js";
-import type { ChatShell } from "./chat-shell.js";
+import type { ChatApprovalPolicy, ChatShell } from "./chat-shell.js";
 import type { ChatAgentOptions } from "./create-chat-agent.js";
 import type { ApprovalMode } from "./run-chat-exchange.js";
 
@@ -14,8 +15,11 @@ export interface ChatSettings {
   endpoint: ChatEndpoint | undefined;
   /** The skill folders to read: `--skills` first, then the agent file's. */
   skillFolders: string[];
-  /** How skill scripts run: `--unsafe-local` or the file's executor; `--shell` or the file's `alwaysOn`. */
-  shell: { unsafeLocal: boolean; off: boolean; alwaysOn: boolean };
+  /**
+   * How skill scripts run: `--unsafe-local` or the file's executor; `--shell` or the file's `alwaysOn`; which commands
+   * ask (`shell.approval: ask` asks for every command its skill does not pre-approve, else only what leaves the sandbox).
+   */
+  shell: { unsafeLocal: boolean; off: boolean; alwaysOn: boolean; approval: ChatApprovalPolicy };
   /** The system prompt, `--system` or the file's (undefined: the default). */
   systemPrompt: string | undefined;
   /** The model client's settings: the timeout (one retry) and the file's sampling parameters. */
@@ -46,6 +50,7 @@ export function chatSettings(
       unsafeLocal: options.unsafeLocal || executor === "unsafe-local",
       off: executor === "off" && !options.unsafeLocal,
       alwaysOn: options.shell || agentFile?.shell?.alwaysOn === true,
+      approval: fromFile === "ask" ? "ask" : "sandboxed",
     },
     systemPrompt: options.system ?? agentFile?.systemPrompt,
     model: { timeoutMs: options.timeoutMs, maxRetries: 1, ...modelParameters(agentFile) },
@@ -65,6 +70,8 @@ export function skillsOptionsFor(
   shell: ChatShell,
 ): NonNullable<ChatAgentOptions["skillsOptions"]> {
   return {
+    // tama's memory tools: offered only while a skill naming them (`tools: [tama_mem_set]`) is loaded
+    tools: createMemoryTools(),
     ...(shell.hook ? { hooks: [shell.hook] } : {}),
     ...(agentFile?.only ? { only: agentFile.only } : {}),
     ...(agentFile?.exclude ? { exclude: agentFile.exclude } : {}),

@@ -50,6 +50,21 @@ export function writeReplGreeting(io: CliIO, endpoint: ChatEndpoint, skills: Ski
   );
 }
 
+/**
+ * A one-shot run's skills line (the REPL's greeting says the same): how many, and their names; for the person at the
+ * terminal (a captured stderr keeps only activity and errors) or asked for by --verbose, never with --quiet.
+ */
+export function writeSkillsNotice(
+  io: CliIO,
+  skills: SkillCatalog,
+  options: { quiet: boolean; verbose: boolean },
+): void {
+  if (options.quiet || !(options.verbose || io.stderr.isTTY)) return;
+  const names = skills.list().map((skill) => terminalSafeLine(skill.name));
+  if (names.length === 0) return;
+  io.stderr.write(`${createStyle(io.color).dim(`skills: ${names.length} (${names.join(", ")})`)}\n`);
+}
+
 /** After an interrupted one-shot run: cancelled, and how to resume the session. */
 export function writeCancelledNotice(io: CliIO, session: ChatSession | undefined): void {
   const style = createStyle(io.color);

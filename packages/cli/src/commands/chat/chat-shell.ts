@@ -7,6 +7,12 @@ import {
 } from "@skillgraph/shell";
 import { SkillgraphError, type SkillCatalog } from "@skillgraph/core";
 
+/**
+ * Which commands ask: `sandboxed` only lines that leave the sandbox (network, a host file, an opaque piece, any line
+ * under the local executor) and are not pre-approved by their skill; `ask` every command its skill does not pre-approve.
+ */
+export type ChatApprovalPolicy = "sandboxed" | "ask";
+
 /** The shell of a chat session: the hook (when scripts can run), why not otherwise, and the session's "always" answers. */
 export interface ChatShell {
   hook: ShellHook | undefined;
@@ -53,13 +59,35 @@ function matchesRule(rule: { prefix: string[]; exact: boolean }, argv: readonly 
 }
 
 /**
- * The shell hook for `skillgraph chat`: bubblewrap when it works here; otherwise no scripts, unless `unsafeLocal`
- * (then the local executor, which is NOT a sandbox). Commands not pre-approved by their skill ask through `interrupt()`.
- * With `alwaysOn` the `shell` tool is offered on every turn, whatever skills are loaded.
+ * The `requireApproval` rule of chat: a line asks unless the session answered "always" for it, its skill pre-approves
+ * it, or (policy `sandboxed`) it stays in the sandbox ({@link ApprovalCandidate.sandboxed}).
+ */
+export function chatApprovalRule(
+  catalog: SkillCatalog,
+  alwaysApproved: ReadonlySet<string>,
+  approval: ChatApprovalPolicy,
+): (candidate: ApprovalCandidate) => boolean {
+  return (candidate) =>
+    !alwaysApproved.has(candidate.key) &&
+    !(approval === "sandboxed" && candidate.sandboxed) &&
+    !preApprovedBySkill(candidate, catalog);
+}
+
+/**
+ * The shell hook for `skillgraph chat`: the local executor (NOT a sandbox) when `unsafeLocal` asks for it, else
+ * bubblewrap when it works here, else no scripts. Commands ask through `interrupt()` as `approval` says (default
+ * `sandboxed`: a line that stays in the sandbox runs unasked; under the local executor every line not pre-approved by
+ * its skill asks). With `alwaysOn` the `shell` tool is offered on every turn, whatever skills are loaded.
  */
 export function createChatShell(
   catalog: SkillCatalog,
-  options: { unsafeLocal?: boolean; off?: boolean; workspaceRoot?: string; alwaysOn?: boolean } = {},
+  options: {
+    unsafeLocal?: boolean;
+    off?: boolean;
+    workspaceRoot?: string;
+    alwaysOn?: boolean;
+    approval?: ChatApprovalPolicy;
+  } = {},
 ): ChatShell {
   const alwaysApproved = new Set<string>();
   if (options.off)
@@ -69,9 +97,8 @@ export function createChatShell(
       notice: "note: skill scripts are off (the agent file's shell.executor is off)",
       alwaysApproved,
     };
-  const requireApproval = [
-    (candidate: ApprovalCandidate) => !alwaysApproved.has(candidate.key) && !preApprovedBySkill(candidate, catalog),
-  ];
+  const sandboxedPolicy = (options.approval ?? "sandboxed") === "sandboxed";
+  const requireApproval = [chatApprovalRule(catalog, alwaysApproved, options.approval ?? "sandboxed")];
   const common = {
     skills: catalog,
     requireApproval,
@@ -79,25 +106,27 @@ export function createChatShell(
     ...(options.alwaysOn ? { alwaysVisible: ["shell" as const] } : {}),
     ...(options.workspaceRoot ? { workspaceRoot: options.workspaceRoot } : {}),
   };
+  // asked for by name: the local executor even where bubblewrap works (the user chose to leave the sandbox)
+  if (options.unsafeLocal)
+    return {
+      hook: createShellHook({ ...common, executor: "local" }),
+      executor: "local",
+      notice: "warning: scripts run on this machine WITHOUT a sandbox (--unsafe-local)",
+      alwaysApproved,
+    };
   try {
     const executor = createBubblewrapExecutor();
     return {
       hook: createShellHook({ ...common, executor }),
       executor: "bubblewrap",
-      notice: "scripts run in a bubblewrap sandbox",
+      notice: sandboxedPolicy
+        ? "scripts run in a bubblewrap sandbox (no network); commands that stay in it run without asking"
+        : "scripts run in a bubblewrap sandbox",
       alwaysApproved,
     };
   } catch (error) {
     if (!SkillgraphError.isInstance(error) || error.code !== "bubblewrap-unavailable") throw error;
     const why = (error as Error).message.split("\n")[0];
-    if (options.unsafeLocal) {
-      return {
-        hook: createShellHook({ ...common, executor: "local" }),
-        executor: "local",
-        notice: `warning: scripts run on this machine WITHOUT a sandbox (--unsafe-local): ${why}`,
-        alwaysApproved,
-      };
-    }
     return {
       hook: undefined,
       executor: "off",

@@ -80,11 +80,19 @@ class WallClockChatOpenAI extends ChatOpenAI {
  * @param endpoint base URL, key and model name (see `resolveChatEndpoint`)
  * @param options.maxRetries retries of failed HTTP calls @default 2
  * @param options.timeoutMs wall-clock limit of one model call, every retry included @default the client's (10 minutes a request)
- * @param options.temperature / topP / maxTokens sampling settings (an agent file's model parameters) @default the endpoint's
+ * @param options.temperature / topP / maxTokens / stop sampling settings and stop sequences (an agent file's model
+ * parameters) @default the endpoint's
  */
 export function createChatModel(
   endpoint: ChatEndpoint,
-  options: { maxRetries?: number; temperature?: number; topP?: number; maxTokens?: number; timeoutMs?: number } = {},
+  options: {
+    maxRetries?: number;
+    temperature?: number;
+    topP?: number;
+    maxTokens?: number;
+    stop?: string[];
+    timeoutMs?: number;
+  } = {},
 ): ChatOpenAI {
   const counter: CallRecord = { attempts: 0 };
   // Counts the HTTP attempts of a call (the retries go through the same fetch) and keeps what a failed one said.
@@ -103,6 +111,7 @@ export function createChatModel(
       ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
       ...(options.topP === undefined ? {} : { topP: options.topP }),
       ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
+      ...(options.stop === undefined ? {} : { stop: options.stop }),
       configuration: {
         fetch: countingFetch,
         ...(endpoint.baseURL === undefined ? {} : { baseURL: endpoint.baseURL }),

@@ -3,102 +3,32 @@ import { acquireSessionLease, closeCheckpointer, type SessionLease } from "@skil
 import { checkedOptions } from "../../io/checked-options.js";
 import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
-import { SESSIONS_URL_HELP } from "../../stores/sessions-url.js";
+import { flagsHelp, flagsUsage } from "../../io/flag-table.js";
 import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
 import { loadAgentFileOrNamed } from "../agents/agent-store.js";
 import { chatSettings, skillsOptionsFor } from "./chat-agent-settings.js";
 import { NO_ENDPOINT_MESSAGE } from "./chat-endpoint.js";
-import { writeRepairedNotice, writeReplGreeting, writeStartNotices } from "./chat-notices.js";
-import { chatOptionsSchema, DEFAULT_TIMEOUT_SECONDS, readChatFlags } from "./chat-options.js";
+import { writeRepairedNotice, writeReplGreeting, writeSkillsNotice, writeStartNotices } from "./chat-notices.js";
+import { chatFlags, chatOptionsSchema, readChatFlags } from "./chat-options.js";
 import { createChatRenderer } from "./chat-renderer.js";
 import { runChatRepl } from "./chat-repl.js";
 import { createChatShell } from "./chat-shell.js";
 import { openChatStorage } from "./chat-storage.js";
 import { createChatAgent } from "./create-chat-agent.js";
 import { createChatModel } from "./create-chat-model.js";
+import { rememberedNotice, rememberSetup, setupOfFlags, withRememberedSetup } from "./remembered-session.js";
 import { oneShotInput, runOneShotChat } from "./run-one-shot-chat.js";
 
 export { DEFAULT_TIMEOUT_SECONDS } from "./chat-options.js";
 
-export const usage =
-  "skillgraph chat [-p PROMPT] [--skills DIR]... [--session NAME] [--checkpoint URL | --ephemeral] [--model NAME] [--base-url URL] " +
-  "[--system TEXT] [--agent FILE|NAME] [--timeout SECONDS] [--approve-all | --deny-all] [--unsafe-local] [--shell] [--quiet] [--verbose] [--json]";
+export const usage = flagsUsage("chat", chatFlags);
 
 export const help: CommandHelp = {
   summary:
     "Chat with an agent over your skills through any OpenAI-compatible endpoint (OPENAI_BASE_URL, OPENAI_API_KEY; " +
     "with a base URL and no key a placeholder key is sent, as Ollama, vLLM and llama.cpp expect). Answers go to stdout, " +
     "activity (skills, tools, spinner) to stderr.",
-  options: [
-    {
-      flags: "-p, --prompt TEXT",
-      description:
-        "answer one prompt and exit (otherwise an interactive session); stdout gets only the final answer (the text after the last tool call) unless it is a terminal",
-      default: "interactive",
-    },
-    {
-      flags: "--json",
-      description: "with -p: print { answer, toolCalls, loadedSkills, usage } as one JSON object",
-      default: "off",
-    },
-    {
-      flags: "--skills DIR",
-      description: "read skills from DIR (repeatable)",
-      default: "the conventional skill folders",
-    },
-    {
-      flags: "--session NAME",
-      description: "resume (or start) the named session",
-      default: "a new time-stamped session",
-    },
-    SESSIONS_URL_HELP,
-    { flags: "--ephemeral", description: "keep nothing (no session)", default: "off" },
-    { flags: "--model NAME", description: "model name", default: "$SKILLGRAPH_MODEL or gpt-4o-mini" },
-    {
-      flags: "--base-url URL",
-      description: "OpenAI-compatible endpoint",
-      default: "$OPENAI_BASE_URL or api.openai.com",
-    },
-    {
-      flags: "--system TEXT",
-      description: "the agent's system prompt (the skills list is appended)",
-      default: "a short terminal-assistant prompt",
-    },
-    {
-      flags: "--agent FILE",
-      description:
-        "a declarative agent (skillgraph.agent.yaml, a package.json 'skillgraph' key or an Ollama-style Agentfile), or the NAME of one saved with 'skillgraph agents create'; flags win over it",
-      default: "none",
-    },
-    {
-      flags: "--trust-agent-endpoint",
-      description: "send OPENAI_API_KEY to the agent file's model.baseUrl",
-      default: "off: that endpoint gets a placeholder key, with a warning",
-    },
-    {
-      flags: "--timeout SECONDS",
-      description: "give up on a model call after this long (wall clock: every retry included)",
-      default: String(DEFAULT_TIMEOUT_SECONDS),
-    },
-    { flags: "--approve-all", description: "one-shot: run every command that needs approval", default: "off" },
-    {
-      flags: "--deny-all",
-      description: "one-shot: refuse every command that needs approval",
-      default: "refuse, with a notice naming --approve-all",
-    },
-    {
-      flags: "--unsafe-local",
-      description: "without bubblewrap, run skill scripts on this machine unsandboxed",
-      default: "off: no bubblewrap, no scripts",
-    },
-    {
-      flags: "--shell",
-      description: "offer the shell tool on every turn (tama's bash), not only once a skill that uses it is loaded",
-      default: "off (or the agent file's shell.alwaysOn)",
-    },
-    { flags: "-q, --quiet", description: "hide activity lines (skills, tools, session banner)", default: "off" },
-    { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
-  ],
+  options: flagsHelp(chatFlags),
   notes: [
     "In a session: $name or /name at the start of a message loads that skill first; /skills lists skills; /help; /exit.",
     "A skill's own scripts (allowed by its allowed-tools) run without asking; other commands ask y / n / always.",
@@ -116,7 +46,8 @@ export const help: CommandHelp = {
  * Exit codes: 0 ok, 1 model call failed, 2 usage error or no endpoint configured.
  */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const flags = readChatFlags(args);
+  // a resumed session without --skills / --agent gets the ones it was started with
+  const { flags, remembered } = await withRememberedSetup(readChatFlags(args), io);
   const agentFile: AgentFile | undefined =
     flags.agent === undefined ? undefined : await loadAgentFileOrNamed(flags.agent, io);
   const options = checkedOptions(chatOptionsSchema, flags);
@@ -130,6 +61,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   const skills = await loadSkillsFromArgs(settings.skillFolders, io, { verbose: options.verbose });
   const input = oneShotInput(options.prompt, skills);
   const { session, workspaceRoot } = await openChatStorage(options, agentFile, io);
+  if (session) await rememberSetup(workspaceRoot, setupOfFlags(flags, io));
   const shell = createChatShell(skills, {
     ...settings.shell,
     ...(workspaceRoot ? { workspaceRoot } : {}),
@@ -152,6 +84,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
       ...(shell.hook ? { workspaceDir: shell.hook.workspacePath(agent.threadId) } : {}),
     });
     if (!options.quiet) writeStartNotices(io, { session, shell, skills });
+    if (!options.quiet && remembered) io.stderr.write(rememberedNotice(remembered));
+    if (input !== undefined) writeSkillsNotice(io, skills, options);
     const repaired = await agent.repairCancelledToolCalls();
     if (!options.quiet) writeRepairedNotice(io, repaired);
     if (input !== undefined) {

@@ -1,7 +1,6 @@
 import { homedir } from "node:os";
 import { isAbsolute, join } from "node:path";
 import { createInterface } from "node:readline";
-import { parseArgs } from "node:util";
 import { SkillNotFoundError } from "@skillgraph/core";
 import { installSkillPythonEnvironment } from "@skillgraph/shell";
 import type { CliIO } from "../../io/cli-io.js";
@@ -9,28 +8,28 @@ import { CliError } from "../../io/cli-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
+import { SKILLS_FLAG, loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
 import { UsageError } from "../../io/usage-error.js";
 import { dependencyReport, somethingMissing, type DependencyReport } from "./dependency-report.js";
+import { booleanFlag, flagsHelp, flagsUsage, parseFlags } from "../../io/flag-table.js";
 
 /** One-line usage shown by `skillgraph deps --help` and on usage errors. */
-export const usage = "skillgraph deps NAME [--install [--yes]] [--json] [--skills DIR]...";
+/** Every flag of `skillgraph deps`, in help order. */
+const depsFlags = {
+  skills: SKILLS_FLAG,
+  install: booleanFlag("install the missing Python packages after asking"),
+  yes: booleanFlag("with --install: do not ask", { short: "y", default: "ask on stdin" }),
+  json: booleanFlag("print the report as JSON"),
+};
+
+export const usage = flagsUsage("deps", depsFlags, "NAME");
 
 export const help: CommandHelp = {
   summary:
     "List what a skill declares it needs (tama's depends: bins, apt, uv; a requirements.txt) and what is missing here. " +
     "With --install, install its Python packages into the skill's own environment (no root; the one the shell uses " +
     "when its scripts run) after you approve, and print the apt-get line for Debian packages.",
-  options: [
-    {
-      flags: "--skills DIR",
-      description: "read skills from DIR (repeatable)",
-      default: "the conventional skill folders",
-    },
-    { flags: "--install", description: "install the missing Python packages after asking", default: "off" },
-    { flags: "-y, --yes", description: "with --install: do not ask", default: "ask on stdin" },
-    { flags: "--json", description: "print the report as JSON", default: "off" },
-  ],
+  options: flagsHelp(depsFlags),
   notes: [
     "Nothing is ever installed as root: Debian packages are printed as an apt-get line to run yourself.",
     "Exit codes: 0 nothing missing (after --install), 1 something missing or the install failed, 2 usage error.",
@@ -40,16 +39,7 @@ export const help: CommandHelp = {
 
 /** `skillgraph deps`: a skill's declared dependencies, what is missing, and installing its Python packages. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      skills: { type: "string", multiple: true },
-      install: { type: "boolean" },
-      yes: { type: "boolean", short: "y" },
-      json: { type: "boolean" },
-    },
-  });
+  const { options: values, positionals } = parseFlags(depsFlags, args, { positionals: true });
   const [name] = positionals;
   if (!name || positionals.length > 1) throw new UsageError("give exactly one skill name");
   if (values.yes && !values.install) throw new UsageError("--yes only goes with --install");

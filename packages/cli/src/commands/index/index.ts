@@ -1,29 +1,26 @@
-import { parseArgs } from "node:util";
 import { resolve } from "node:path";
 import { buildRegistrySnapshot, defaultSnapshotFile, defaultSnapshotFolder } from "@skillgraph/core/snapshot";
 import type { CliIO } from "../../io/cli-io.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import type { CommandHelp } from "../../output/command-help.js";
-import { checkSkillsFolder, skillSourcesFromArgs } from "../../stores/skill-sources-from-args.js";
+import { SKILLS_FLAG, checkSkillsFolder, skillSourcesFromArgs } from "../../stores/skill-sources-from-args.js";
+import { booleanFlag, flagsHelp, flagsUsage, parseFlags, stringFlag } from "../../io/flag-table.js";
 
-export const usage = "skillgraph index [--out FILE] [--strict] [--json] [--skills DIR]...";
+/** Every flag of `skillgraph index`, in help order. */
+const indexFlags = {
+  out: stringFlag("FILE", "write the snapshot to FILE (to ship with a deployment)", {
+    default: "the cache a registry over the same sources reads",
+  }),
+  strict: booleanFlag("fail when a skill has errors"),
+  json: booleanFlag("print { file, bytes, skills, diagnostics }"),
+  skills: SKILLS_FLAG,
+};
+
+export const usage = flagsUsage("index", indexFlags);
 
 export const help: CommandHelp = {
   summary: "Write a registry snapshot of the sources, for fast cold starts (createSkillRegistry({ snapshot: FILE })).",
-  options: [
-    {
-      flags: "--out FILE",
-      description: "write the snapshot to FILE (to ship with a deployment)",
-      default: "the cache a registry over the same sources reads",
-    },
-    { flags: "--strict", description: "fail when a skill has errors", default: "off" },
-    { flags: "--json", description: "print { file, bytes, skills, diagnostics }", default: "off" },
-    {
-      flags: "--skills DIR",
-      description: "read skills from DIR (repeatable)",
-      default: "the conventional skill folders",
-    },
-  ],
+  options: flagsHelp(indexFlags),
   examples: [
     "skillgraph index --skills examples/skills",
     "skillgraph index --skills skills --out dist/skills.snapshot.json --strict",
@@ -36,15 +33,7 @@ export const help: CommandHelp = {
  * ship with a deployment (`createSkillRegistry({ snapshot: FILE })`).
  */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      out: { type: "string" },
-      strict: { type: "boolean" },
-      json: { type: "boolean" },
-      skills: { type: "string", multiple: true },
-    },
-  });
+  const { options: values } = parseFlags(indexFlags, args);
   for (const dir of values.skills ?? []) checkSkillsFolder(dir, io.cwd);
   const sources = skillSourcesFromArgs(values.skills, io.cwd, io.env);
   const diskIds = sources.filter((source) => source.kind !== "code").map((source) => source.id);

@@ -1,31 +1,32 @@
 import { mkdir, rm, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { validateSkill } from "@skillgraph/core";
 import type { CliIO } from "../../io/cli-io.js";
 import { CliError } from "../../io/cli-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { UsageError } from "../../io/usage-error.js";
+import { z } from "zod";
+import { booleanFlag, flagsHelp, flagsUsage, parseFlags, stringFlag } from "../../io/flag-table.js";
 
-export const usage = "skillgraph init NAME [--dir DIR] [--description TEXT] [--json]";
+/** Every flag of `skillgraph init`, in help order. */
+const initFlags = {
+  dir: stringFlag("DIR", "folder to create the skill in", {
+    default: ".agents/skills",
+    schema: z.string().default(".agents/skills"),
+  }),
+  description: stringFlag("TEXT", "what the skill does and when to use it (frontmatter description)", {
+    default: "a placeholder to edit (validate --strict fails on it until edited)",
+  }),
+  json: booleanFlag("print { name, path, skillFile, files, description, placeholder }"),
+};
+
+export const usage = flagsUsage("init", initFlags, "NAME");
 
 export const help: CommandHelp = {
   summary:
     "Create a new skill folder that passes `skillgraph validate`: SKILL.md with frontmatter, scripts/, references/.",
-  options: [
-    { flags: "--dir DIR", description: "folder to create the skill in", default: ".agents/skills" },
-    {
-      flags: "--description TEXT",
-      description: "what the skill does and when to use it (frontmatter description)",
-      default: "a placeholder to edit (validate --strict fails on it until edited)",
-    },
-    {
-      flags: "--json",
-      description: "print { name, path, skillFile, files, description, placeholder }",
-      default: "off",
-    },
-  ],
+  options: flagsHelp(initFlags),
   notes: [
     "NAME: lowercase letters, digits and single hyphens, at most 64 characters (the Agent Skills spec). Never overwrites.",
   ],
@@ -40,15 +41,7 @@ const NAME = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 
 /** `skillgraph init`: scaffolds a valid skill and checks it with the validator. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      dir: { type: "string", default: ".agents/skills" },
-      description: { type: "string" },
-      json: { type: "boolean" },
-    },
-  });
+  const { options: values, positionals } = parseFlags(initFlags, args, { positionals: true });
   const [name] = positionals;
   if (!name || positionals.length > 1) throw new UsageError("give exactly one skill NAME");
   if (!NAME.test(name) || name.length > 64) {

@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { formatTable, terminalColumns, truncate, visibleWidth } from "../../output/format-table.js";
@@ -6,34 +5,27 @@ import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
 import { openSkillStore } from "../../stores/open-skill-store.js";
+import { booleanFlag, flagsHelp, flagsUsage, listFlag, parseFlags, stringFlag } from "../../io/flag-table.js";
 
-export const usage = "skillgraph list [--json] [--verbose] [--skills DIR]... [--store URL]";
+/** Every flag of `skillgraph list`, in help order. */
+const listFlags = {
+  skills: listFlag("DIR", "read skills from DIR (repeatable); a missing folder or one without skills is an error", {
+    default: ".agents/skills, .claude/skills, skills/ and the user folders",
+  }),
+  store: stringFlag(
+    "URL",
+    "list the skills published to a shared store (postgres://...[?schema=S]); alone unless --skills is given too",
+    { default: "none" },
+  ),
+  json: booleanFlag("print one JSON object: skills (path = folder, skillFile = SKILL.md), shadowed, diagnostics"),
+  verbose: booleanFlag("list every skill that could not be loaded, not only the first 3"),
+};
+
+export const usage = flagsUsage("list", listFlags);
 
 export const help: CommandHelp = {
   summary: "List every skill the sources hold: name, description, layer, problems; then shadowed skills.",
-  options: [
-    {
-      flags: "--skills DIR",
-      description: "read skills from DIR (repeatable); a missing folder or one without skills is an error",
-      default: ".agents/skills, .claude/skills, skills/ and the user folders",
-    },
-    {
-      flags: "--store URL",
-      description:
-        "list the skills published to a shared store (postgres://...[?schema=S]); alone unless --skills is given too",
-      default: "none",
-    },
-    {
-      flags: "--json",
-      description: "print one JSON object: skills (path = folder, skillFile = SKILL.md), shadowed, diagnostics",
-      default: "off",
-    },
-    {
-      flags: "--verbose",
-      description: "list every skill that could not be loaded, not only the first 3",
-      default: "off",
-    },
-  ],
+  options: flagsHelp(listFlags),
   notes: [
     "Each folder that could not be read and each skill that could not be loaded is reported once on stderr, with its",
     "path and cause; the exit code is then 1 (the readable skills are still listed).",
@@ -46,15 +38,7 @@ export const help: CommandHelp = {
 
 /** `skillgraph list`: every skill the sources hold (name, description, origin, diagnostics), and what was shadowed. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values } = parseArgs({
-    args,
-    options: {
-      json: { type: "boolean" },
-      verbose: { type: "boolean" },
-      skills: { type: "string", multiple: true },
-      store: { type: "string" },
-    },
-  });
+  const { options: values } = parseFlags(listFlags, args);
   // --store URL: the skills published to a shared store (alone, unless --skills folders are given too).
   const opened = values.store ? await openSkillStore(values.store) : undefined;
   const storeSources = opened ? [(await import("@skillgraph/langgraph/store")).skillsFromStore(opened.store)] : [];
@@ -62,7 +46,7 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     verbose: values.verbose === true,
     report: !values.json,
     extraSources: storeSources,
-    skipDefaults: opened !== undefined && !values.skills,
+    skipDefaults: opened !== undefined && values.skills.length === 0,
   }).finally(() => opened?.close());
   const skills = registry.list();
   // Something could not be read (a folder, a skill): reported once (stderr, or --json), and the exit code says so.

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadSkill, readSkillProperties, type SkillMetadata } from "@skillgraph/core";
-import { renderSkillsPrompt, toPrompt } from "@skillgraph/core/prompt";
+import { renderSkillsPrompt, toPrompt, type RenderSkillsPromptOptions } from "@skillgraph/core/prompt";
 import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafe } from "../../output/terminal-safe.js";
@@ -40,7 +40,8 @@ export const help: CommandHelp = {
     },
     {
       flags: "--json",
-      description: "print { prompt (the exact text), skills (names), chars, level (full, or the budget's level) }",
+      description:
+        "print { prompt (the exact text), skills (names), chars, level (full, or the level the budget cut it to; with --chat, chat's budget) }",
       default: "off",
     },
     { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
@@ -90,12 +91,15 @@ export async function run(args: string[], io: CliIO): Promise<number> {
     if (positionals.length > 0) throw new UsageError("--chat reads --skills folders, not skill PATHs");
     const registry = await loadSkillsFromArgs(values.skills, io, { verbose: values.verbose === true });
     const { previewChatSystemText } = await import("../chat/create-chat-agent.js");
+    // chat renders the list with the interceptor's default options (8 000 characters): the same render says the level
+    const { report } = renderSkillsPrompt(registry.list());
     print(
       await previewChatSystemText({
         skills: registry,
         ...(values.system === undefined ? {} : { systemPrompt: values.system }),
       }),
       registry.list().map((skill) => skill.name),
+      registry.list().length === 0 ? "full" : report.level,
     );
     return 0;
   }
@@ -123,10 +127,12 @@ export async function run(args: string[], io: CliIO): Promise<number> {
   } else {
     skills = (await loadSkillsFromArgs(values.skills, io, { verbose: values.verbose === true })).list();
   }
-  const { text, report } = renderSkillsPrompt(skills, {
+  // no --budget: no budget at all (the renderer's own default would cut the list at 8 000 characters)
+  const options: RenderSkillsPromptOptions = {
     format,
-    ...(budget === undefined ? {} : { budget: { maxChars: budget } }),
-  });
+    budget: { maxChars: budget ?? Number.POSITIVE_INFINITY },
+  };
+  const { text, report } = renderSkillsPrompt(skills, options);
   print(
     text,
     skills.map((skill) => skill.name),

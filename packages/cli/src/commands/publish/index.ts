@@ -1,4 +1,3 @@
-import { parseArgs } from "node:util";
 import { publishSkillsToStore } from "@skillgraph/langgraph/store";
 import type { CliIO } from "../../io/cli-io.js";
 import { openSkillStore } from "../../stores/open-skill-store.js";
@@ -6,26 +5,27 @@ import { UsageError } from "../../io/usage-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { checkSkillsFolder } from "../../stores/skill-sources-from-args.js";
+import { z } from "zod";
+import { booleanFlag, flagsHelp, flagsUsage, parseFlags, stringFlag } from "../../io/flag-table.js";
 
-export const usage = "skillgraph publish FOLDER --store URL [--namespace A/B] [--json]";
+/** Every flag of `skillgraph publish`, in help order. */
+const publishFlags = {
+  store: stringFlag("URL", "postgres://... (?schema=S picks the schema; tables are created when missing)", {
+    default: "required",
+    required: true,
+    schema: z.string({ error: "--store URL is required" }).min(1, { error: "--store URL is required" }),
+  }),
+  namespace: stringFlag("A/B", "store namespace to publish under", { default: "the store source's default" }),
+  json: booleanFlag("print { published, skipped, version }"),
+};
+
+export const usage = flagsUsage("publish", publishFlags, "FOLDER");
 
 export const help: CommandHelp = {
   summary:
     "Validate every skill under FOLDER strictly (any error: nothing is written) and publish them to a shared LangGraph " +
     "store, where skillsFromStore readers pick them up on their next reload.",
-  options: [
-    {
-      flags: "--store URL",
-      description: "postgres://... (?schema=S picks the schema; tables are created when missing)",
-      default: "required",
-    },
-    {
-      flags: "--namespace A/B",
-      description: "store namespace to publish under",
-      default: "the store source's default",
-    },
-    { flags: "--json", description: "print { published, skipped, version }", default: "off" },
-  ],
+  options: flagsHelp(publishFlags),
   examples: [
     "skillgraph publish examples/skills --store postgres://localhost/skills",
     "skillgraph publish skills --store 'postgres://db/app?schema=agents' --namespace team/skills --json",
@@ -34,13 +34,8 @@ export const help: CommandHelp = {
 
 /** `skillgraph publish`: validates every skill under FOLDER and writes them to a shared LangGraph store (PostgreSQL). */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { store: { type: "string" }, namespace: { type: "string" }, json: { type: "boolean" } },
-  });
+  const { options: values, positionals } = parseFlags(publishFlags, args, { positionals: true });
   if (positionals.length !== 1) throw new UsageError("give exactly one skills folder");
-  if (!values.store) throw new UsageError("--store URL is required");
   const folder = checkSkillsFolder(positionals[0]!, io.cwd);
   const { store, close } = await openSkillStore(values.store);
   try {

@@ -1,33 +1,38 @@
 import { dirname } from "node:path";
-import { parseArgs } from "node:util";
 import { createSearchIndex } from "@skillgraph/core/search";
 import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { formatTable, terminalColumns, truncate, visibleWidth } from "../../output/format-table.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
+import { SKILLS_FLAG, loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
 import { UsageError } from "../../io/usage-error.js";
+import { z } from "zod";
+import { booleanFlag, flagsHelp, flagsUsage, parseFlags, stringFlag } from "../../io/flag-table.js";
 
-export const usage = "skillgraph search QUERY [--json] [--limit K] [--verbose] [--skills DIR]...";
+/** Every flag of `skillgraph search`, in help order. */
+const searchFlags = {
+  limit: stringFlag("K", "show at most K results", {
+    default: "5",
+    schema: z
+      .string()
+      .default("5")
+      .refine((text) => Number.isInteger(Number(text)) && Number(text) > 0, {
+        error: (issue) => `--limit must be a positive integer, not '${String(issue.input)}'`,
+      })
+      .transform((text) => Number(text)),
+  }),
+  json: booleanFlag("print { threshold, margin, confident, results: [{ name, score, confident, path, skillFile }] }"),
+  skills: SKILLS_FLAG,
+  verbose: booleanFlag("list every skill that could not be loaded"),
+};
+
+export const usage = flagsUsage("search", searchFlags, "QUERY");
 
 export const help: CommandHelp = {
   summary:
     "Rank skills for a task description, best first; says so when no skill is a clear fit (the best score under the threshold, or not ahead of the next by the margin).",
-  options: [
-    { flags: "--limit K", description: "show at most K results", default: "5" },
-    {
-      flags: "--json",
-      description: "print { threshold, margin, confident, results: [{ name, score, confident, path, skillFile }] }",
-      default: "off",
-    },
-    {
-      flags: "--skills DIR",
-      description: "read skills from DIR (repeatable)",
-      default: "the conventional skill folders",
-    },
-    { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
-  ],
+  options: flagsHelp(searchFlags),
   examples: [
     "skillgraph search 'check my database migration before I merge it' --skills examples/skills",
     "skillgraph search --json --limit 3 'summarise a csv'",
@@ -36,21 +41,10 @@ export const help: CommandHelp = {
 
 /** `skillgraph search`: ranked skills for a task description, best first; says so when nothing fits. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      json: { type: "boolean" },
-      limit: { type: "string", default: "5" },
-      verbose: { type: "boolean" },
-      skills: { type: "string", multiple: true },
-    },
-  });
+  const { options: values, positionals } = parseFlags(searchFlags, args, { positionals: true });
   const query = positionals.join(" ").trim();
   if (!query) throw new UsageError("give a query");
-  const limit = Number(values.limit);
-  if (!Number.isInteger(limit) || limit <= 0)
-    throw new UsageError(`--limit must be a positive integer, not '${values.limit}'`);
+  const { limit } = values;
   const registry = await loadSkillsFromArgs(values.skills, io, {
     verbose: values.verbose === true,
     report: !values.json,

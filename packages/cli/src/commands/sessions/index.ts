@@ -2,9 +2,10 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { closeCheckpointer, createCheckpointer } from "@skillgraph/checkpoint";
 import { checkedOptions } from "../../io/checked-options.js";
 import type { CliIO } from "../../io/cli-io.js";
+import { flagsHelp, flagsUsage } from "../../io/flag-table.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { createStyle } from "../../output/style.js";
-import { SESSIONS_URL_HELP, sessionsUrl } from "../../stores/sessions-url.js";
+import { sessionsUrl } from "../../stores/sessions-url.js";
 import { deleteSession } from "./delete-session.js";
 import { listStoredSessions } from "./list-sessions.js";
 import { pruneSessions } from "./prune-sessions.js";
@@ -12,6 +13,7 @@ import { repairSession } from "./repair-session.js";
 import {
   readSessionsArgs,
   sessionsCommandSchema,
+  sessionsFlags,
   type SessionsCommand,
   type SessionsContext,
 } from "./sessions-command.js";
@@ -19,27 +21,15 @@ import { answerWithoutStore, missingSqliteFile } from "./sessions-without-store.
 import { showSession } from "./show-session.js";
 
 /** One-line usage shown by `skillgraph sessions --help` and on usage errors. */
-export const usage =
-  "skillgraph sessions list | show NAME [--skills DIR]... | repair NAME [--dry-run] | prune [NAME] [--keep-last N] [--max-age D] | delete NAME   [--checkpoint URL] [--json]";
+export const usage = flagsUsage(
+  "sessions",
+  sessionsFlags,
+  "list | show NAME | repair NAME | prune [NAME] | delete NAME",
+);
 
 export const help: CommandHelp = {
   summary: "List, inspect, repair, prune and delete the checkpointed sessions `skillgraph chat` writes.",
-  options: [
-    SESSIONS_URL_HELP,
-    { flags: "--json", description: "print JSON instead of text", default: "off" },
-    {
-      flags: "--keep-last N",
-      description: "prune: keep the last N checkpoints of each session (and what a resume needs)",
-      default: "none",
-    },
-    { flags: "--max-age D", description: "prune: drop checkpoints older than D (e.g. 30m, 12h, 7d)", default: "none" },
-    { flags: "--dry-run", description: "repair: say what it would do, write nothing", default: "off" },
-    {
-      flags: "--skills DIR",
-      description: "show: skill folders to check loaded skills against for drift (repeatable)",
-      default: "the conventional skill folders",
-    },
-  ],
+  options: flagsHelp(sessionsFlags),
   notes: [
     "A session's workspace (the files its commands wrote) lives beside the sessions database, in workspaces/<session>; delete removes it, prune removes those of sessions no longer stored and, with --max-age, those unused that long.",
     "show flags a damaged history (sessions saved by an older skillgraph: replaced replies, repeated tool-call ids); repair gives repeated or empty tool-call ids unique ids (call and result replaced in place) and answers tool calls left without a result with a 'cancelled' result; it never deletes a message (results that answer no call stay stored, and every request leaves them out).",

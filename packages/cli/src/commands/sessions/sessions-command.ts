@@ -1,19 +1,25 @@
 // `skillgraph sessions`' command line: parseArgs reads it, a zod schema checks it and types it as one action.
-import { parseArgs } from "node:util";
 import { z } from "zod";
 import type { CliIO } from "../../io/cli-io.js";
+import { booleanFlag, flagsSchema, listFlag, readFlags, stringFlag } from "../../io/flag-table.js";
 import type { createStyle } from "../../output/style.js";
+import { CHECKPOINT_FLAG } from "../../stores/sessions-url.js";
 import { UsageError } from "../../io/usage-error.js";
 import { parseDuration } from "./parse-duration.js";
 
-const sessionsFlags = {
-  checkpoint: { type: "string" },
-  json: { type: "boolean" },
-  "dry-run": { type: "boolean" },
-  "keep-last": { type: "string" },
-  "max-age": { type: "string" },
-  skills: { type: "string", multiple: true },
-} as const;
+/** Every flag of `skillgraph sessions`, in help order (the actions are positional). */
+export const sessionsFlags = {
+  checkpoint: CHECKPOINT_FLAG,
+  json: booleanFlag("print JSON instead of text"),
+  keepLast: stringFlag("N", "prune: keep the last N checkpoints of each session (and what a resume needs)", {
+    default: "none",
+  }),
+  maxAge: stringFlag("D", "prune: drop checkpoints older than D (e.g. 30m, 12h, 7d)", { default: "none" }),
+  dryRun: booleanFlag("repair: say what it would do, write nothing"),
+  skills: listFlag("DIR", "show: skill folders to check loaded skills against for drift (repeatable)", {
+    default: "the conventional skill folders",
+  }),
+};
 
 const ACTIONS = ["list", "show", "repair", "prune", "delete"] as const;
 
@@ -21,8 +27,8 @@ const ACTIONS = ["list", "show", "repair", "prune", "delete"] as const;
 interface SessionsFlags {
   checkpoint: string | undefined;
   json: boolean;
-  /** show: skill folders to check loaded skills against. */
-  skills: string[] | undefined;
+  /** show: skill folders to check loaded skills against (none: the conventional ones). */
+  skills: string[];
 }
 
 /** One checked `skillgraph sessions` command. */
@@ -48,7 +54,7 @@ export interface SessionsContext {
 
 /** The arguments as given (unknown flags are refused here, with parseArgs' own message). */
 export function readSessionsArgs(args: string[]) {
-  return parseArgs({ args, options: sessionsFlags, allowPositionals: true });
+  return readFlags(sessionsFlags, args, { positionals: true });
 }
 
 /** `--keep-last`: a positive integer (undefined when absent). */
@@ -84,14 +90,7 @@ function actionOf(positionals: string[]): { action: (typeof ACTIONS)[number]; na
 export const sessionsCommandSchema = z
   .object({
     positionals: z.array(z.string()),
-    values: z.object({
-      checkpoint: z.string().optional(),
-      json: z.boolean().optional(),
-      "dry-run": z.boolean().optional(),
-      "keep-last": z.string().optional(),
-      "max-age": z.string().optional(),
-      skills: z.array(z.string()).optional(),
-    }),
+    values: flagsSchema(sessionsFlags),
   })
   .transform((args, context): SessionsCommand => {
     const problem = (message: string) => {
@@ -100,17 +99,17 @@ export const sessionsCommandSchema = z
     };
     const action = actionOf(args.positionals);
     if (typeof action === "string") return problem(action);
-    const keepLast = keepLastOf(args.values["keep-last"]);
+    const keepLast = keepLastOf(args.values.keepLast);
     if (typeof keepLast === "string") return problem(keepLast);
-    const maxAgeMs = maxAgeOf(args.values["max-age"]);
+    const maxAgeMs = maxAgeOf(args.values.maxAge);
     if (typeof maxAgeMs === "string") return problem(maxAgeMs);
     if (action.action === "prune" && keepLast === undefined && maxAgeMs === undefined)
       return problem("prune needs --keep-last N and/or --max-age D");
-    const flags = { checkpoint: args.values.checkpoint, json: args.values.json === true, skills: args.values.skills };
+    const flags = { checkpoint: args.values.checkpoint, json: args.values.json, skills: args.values.skills };
     if (action.action === "list") return { ...flags, action: "list" };
     if (action.action === "prune") return { ...flags, action: "prune", name: action.name, keepLast, maxAgeMs };
     if (action.action === "repair")
-      return { ...flags, action: "repair", name: action.name!, dryRun: args.values["dry-run"] === true };
-    if (args.values["dry-run"]) return problem("--dry-run is for repair");
+      return { ...flags, action: "repair", name: action.name!, dryRun: args.values.dryRun };
+    if (args.values.dryRun) return problem("--dry-run is for repair");
     return { ...flags, action: action.action, name: action.name! };
   });

@@ -1,30 +1,25 @@
-import { parseArgs } from "node:util";
 import { SkillNotFoundError } from "@skillgraph/core";
 import type { CliIO } from "../../io/cli-io.js";
 import { CliError } from "../../io/cli-error.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { createStyle } from "../../output/style.js";
 import { terminalSafe, terminalSafeLine } from "../../output/terminal-safe.js";
-import { loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
+import { SKILLS_FLAG, loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
 import { UsageError } from "../../io/usage-error.js";
+import { booleanFlag, flagsHelp, flagsUsage, parseFlags } from "../../io/flag-table.js";
 
-export const usage = "skillgraph show NAME [--json] [--verbose] [--skills DIR]...";
+/** Every flag of `skillgraph show`, in help order. */
+const showFlags = {
+  skills: SKILLS_FLAG,
+  json: booleanFlag("print the skill as JSON (path = folder, skillFile = SKILL.md, body, files)"),
+  verbose: booleanFlag("list every skill that could not be loaded"),
+};
+
+export const usage = flagsUsage("show", showFlags, "NAME");
 
 export const help: CommandHelp = {
   summary: "Show one skill: metadata, diagnostics, files and the SKILL.md body.",
-  options: [
-    {
-      flags: "--skills DIR",
-      description: "read skills from DIR (repeatable)",
-      default: "the conventional skill folders",
-    },
-    {
-      flags: "--json",
-      description: "print the skill as JSON (path = folder, skillFile = SKILL.md, body, files)",
-      default: "off",
-    },
-    { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
-  ],
+  options: flagsHelp(showFlags),
   examples: [
     "skillgraph show release-notes --skills examples/skills",
     "skillgraph show report-builder --json --skills examples/skills",
@@ -33,11 +28,7 @@ export const help: CommandHelp = {
 
 /** `skillgraph show`: one skill's metadata, diagnostics, files and body. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: { json: { type: "boolean" }, verbose: { type: "boolean" }, skills: { type: "string", multiple: true } },
-  });
+  const { options: values, positionals } = parseFlags(showFlags, args, { positionals: true });
   const [name] = positionals;
   if (!name || positionals.length > 1) throw new UsageError("give exactly one skill name");
   const registry = await loadSkillsFromArgs(values.skills, io, {

@@ -1,34 +1,17 @@
 import { checkedOptions } from "../../io/checked-options.js";
 import type { CliIO } from "../../io/cli-io.js";
+import { flagsHelp, flagsUsage } from "../../io/flag-table.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { printValidation } from "./print-validation.js";
 import { skillFoldersToValidate } from "./skill-folders-to-validate.js";
-import { readValidateArgs, validateOptionsSchema } from "./validate-options.js";
+import { readValidateArgs, validateFlags, validateOptionsSchema } from "./validate-options.js";
 import { validateFolder, type ValidationResult } from "./validation-result.js";
 
-export const usage = "skillgraph validate [--json] [--strict] [--dialect NAME] PATH... | --all DIR...";
+export const usage = flagsUsage("validate", validateFlags, "PATH...");
 
 export const help: CommandHelp = {
   summary: "Check skill folders against the Agent Skills spec, as the reference validator does.",
-  options: [
-    {
-      flags: "--all",
-      description: "treat each DIR as a folder of skills and validate every skill in it",
-      default: "off",
-    },
-    { flags: "--strict", description: "warnings make a skill invalid too", default: "off" },
-    {
-      flags: "--dialect NAME",
-      description:
-        "accept another runtime's SKILL.md dialect: tama (tama:, tools:, depends:), spring (allowed_tools), claude (model, argument-hint, ...) or any; its keys and flow-style lists get a dialect-field note, not an error",
-      default: "reference (the reference validator's verdicts)",
-    },
-    {
-      flags: "--json",
-      description: "print { results: [{ path (folder), skillFile, name, valid, diagnostics }] }",
-      default: "off",
-    },
-  ],
+  options: flagsHelp(validateFlags),
   notes: [
     "Every PATH gets a result, with --json too: a folder without a regular SKILL.md is invalid (skill-md-missing,",
     "not-a-regular-file). With --all, folders that cannot be opened and dangling links are invalid entries too.",

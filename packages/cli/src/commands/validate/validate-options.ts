@@ -1,52 +1,43 @@
-// `skillgraph validate`'s command line: parseArgs reads it, a zod schema checks and types it.
-import { parseArgs } from "node:util";
-import { SKILL_DIALECTS, type SkillDialect } from "@skillgraph/core";
+// `skillgraph validate`'s command line, declared once: the flag table generates the parser, the help and the schema.
+import { SKILL_DIALECTS } from "@skillgraph/core";
 import { z } from "zod";
+import { booleanFlag, flagsSchema, readFlags, stringFlag } from "../../io/flag-table.js";
 
-const validateFlags = {
-  json: { type: "boolean" },
-  strict: { type: "boolean" },
-  all: { type: "boolean" },
-  dialect: { type: "string" },
-} as const;
+/** Every flag of `skillgraph validate`, in help order. */
+export const validateFlags = {
+  all: booleanFlag("treat each DIR as a folder of skills and validate every skill in it"),
+  strict: booleanFlag("warnings make a skill invalid too"),
+  dialect: stringFlag(
+    "NAME",
+    "accept another runtime's SKILL.md dialect: tama (tama:, tools:, depends:), spring (allowed_tools), claude (model, argument-hint, ...) or any; its keys and flow-style lists get a dialect-field note, not an error",
+    {
+      default: "reference (the reference validator's verdicts)",
+      schema: z
+        .enum(SKILL_DIALECTS, {
+          error: (issue) => `--dialect must be one of ${SKILL_DIALECTS.join(", ")}, not '${String(issue.input)}'`,
+        })
+        .default("reference"),
+    },
+  ),
+  json: booleanFlag("print { results: [{ path (folder), skillFile, name, valid, diagnostics }] }"),
+};
 
 /** The arguments as given (unknown flags are refused here, with parseArgs' own message); flags may come in any order. */
 export function readValidateArgs(args: string[]) {
-  return parseArgs({ args, options: validateFlags, allowPositionals: true });
+  return readFlags(validateFlags, args, { positionals: true });
 }
 
-/** The checked command: a known dialect (default `reference`) and at least one path. */
+/** The checked command: the flags (a known dialect, default `reference`) and at least one path. */
 export const validateOptionsSchema = z
-  .object({
-    positionals: z.array(z.string()),
-    values: z.object({
-      json: z.boolean().optional(),
-      strict: z.boolean().optional(),
-      all: z.boolean().optional(),
-      dialect: z.string().optional(),
-    }),
-  })
+  .object({ positionals: z.array(z.string()), values: flagsSchema(validateFlags) })
   .superRefine(({ positionals, values }, context) => {
-    const dialect = values.dialect ?? "reference";
-    if (!(SKILL_DIALECTS as readonly string[]).includes(dialect))
-      context.addIssue({
-        code: "custom",
-        message: `--dialect must be one of ${SKILL_DIALECTS.join(", ")}, not '${values.dialect}'`,
-      });
     if (positionals.length === 0)
       context.addIssue({
         code: "custom",
         message: values.all ? "--all needs a folder of skills" : "give at least one skill folder, or --all DIR",
       });
   })
-  .transform(({ positionals, values }) => ({
-    paths: positionals,
-    json: values.json === true,
-    strict: values.strict === true,
-    /** Each path is a folder of skills, not a skill. */
-    all: values.all === true,
-    dialect: (values.dialect ?? "reference") as SkillDialect,
-  }));
+  .transform(({ positionals, values }) => ({ ...values, paths: positionals }));
 
 /** The checked options of one `skillgraph validate` run. */
 export type ValidateOptions = z.output<typeof validateOptionsSchema>;

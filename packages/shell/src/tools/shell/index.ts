@@ -2,7 +2,7 @@ import { tool } from "@langchain/core/tools";
 import { z } from "zod";
 import { runCommandCall } from "../../call/run-command-call.js";
 import type { ShellRuntime } from "../../runtime/shell-runtime.js";
-import { commandFields } from "../command-input-schema.js";
+import { commandFields } from "../../call/command-input-schema.js";
 
 /** Input of `shell`. */
 export const shellSchema = z.object(commandFields);

@@ -1,5 +1,34 @@
 import { z } from "zod";
 
+/** The fields of the `outputs` manifest (see `outputs-manifest.ts` for the aliases it also accepts). */
+export const outputsFields = {
+  globs: z.array(z.string()).optional().describe("Globs relative to out/ (default: every new or changed file)."),
+  max_files: z.number().int().positive().optional(),
+  max_file_bytes: z.number().int().positive().optional(),
+  max_total_bytes: z.number().int().positive().optional().describe("Inline text in all, at most."),
+  inline: z
+    .boolean()
+    .optional()
+    .describe("Return text content inline (default true); false = names, sizes and types only."),
+  save_as_artifacts: z
+    .boolean()
+    .optional()
+    .describe("Save the reported files as artifacts, referable later as artifact://<name>."),
+  name_template: z
+    .string()
+    .optional()
+    .describe("Artifact names: {name}, {stem} and {ext} stand for the file's (default '{name}')."),
+  artifact_prefix: z.string().optional().describe("Put before every saved artifact's name."),
+  force_save: z
+    .boolean()
+    .optional()
+    .describe("Save a new version even when the bytes equal the newest one (default: reported unchanged)."),
+  primary: z
+    .string()
+    .optional()
+    .describe("The main result (a path like out/report.md or a glob): returned as primary_output."),
+};
+
 /** Fields shared by `run_skill_script` and `shell`. */
 export const commandFields = {
   command: z
@@ -25,41 +54,24 @@ export const commandFields = {
       "Globs (relative to out/) of files to report after the run (default: every new or changed file in out/).",
     ),
   inputs: z
-    .array(z.object({ from: z.string(), to: z.string().optional(), pin: z.boolean().optional() }))
+    .array(
+      z.object({
+        from: z.string(),
+        to: z.string().optional(),
+        pin: z.boolean().optional(),
+        mode: z.string().optional().describe("'copy' (the default and the only mode: inputs are always copied)."),
+      }),
+    )
     .optional()
     .describe(
       "Files to stage first from elsewhere: skill://<skill>/<path>, workspace://<path>, artifact://<name>[@<version>] (saved by an earlier call), attachment://<name> (a file the user attached), host://<folder>/<path> (a host folder the app shares). 'to' defaults to in/<name>. pin: true on an artifact without a version keeps using the version first staged.",
     ),
   outputs: z
-    .object({
-      globs: z.array(z.string()).optional().describe("Globs relative to out/ (default: every new or changed file)."),
-      max_files: z.number().int().positive().optional(),
-      max_file_bytes: z.number().int().positive().optional(),
-      max_total_bytes: z.number().int().positive().optional().describe("Inline text in all, at most."),
-      inline: z
-        .boolean()
-        .optional()
-        .describe("Return text content inline (default true); false = names, sizes and types only."),
-      save_as_artifacts: z
-        .boolean()
-        .optional()
-        .describe("Save the reported files as artifacts, referable later as artifact://<name>."),
-      name_template: z
-        .string()
-        .optional()
-        .describe("Artifact names: {name}, {stem} and {ext} stand for the file's (default '{name}')."),
-      artifact_prefix: z.string().optional().describe("Put before every saved artifact's name."),
-      force_save: z
-        .boolean()
-        .optional()
-        .describe("Save a new version even when the bytes equal the newest one (default: reported unchanged)."),
-      primary: z
-        .string()
-        .optional()
-        .describe("The main result (a path like out/report.md or a glob): returned as primary_output."),
-    })
+    .looseObject(outputsFields)
     .optional()
-    .describe("What to report after the run (overrides output_globs)."),
+    .describe(
+      "What to report after the run (overrides output_globs). trpc-agent-go's Go-style keys (Globs, MaxFiles, Save, ...) and 'save' are read as their snake_case names; any other key is refused.",
+    ),
   interactive: z
     .boolean()
     .optional()

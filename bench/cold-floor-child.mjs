@@ -1,0 +1,78 @@
+// One sample of bench/cold-floor.ts in a fresh process, plain Node on the built package (packages/core/dist: what a
+// fleet process runs; no TypeScript loader in the process, its memory or its timings). Modes:
+//   walk DIR          the floor: a plain stat walk of the tree (readdir with file types of every folder, stat of every
+//                     SKILL.md), synchronous, nothing kept
+//   write DIR SNAP    build the registry snapshot SNAP with its search index beside it (index built at load)
+//   load DIR SNAP Q   cold start from SNAP, then the first search for the query Q
+// Prints one JSON line: wall-clock and CPU (user + system) ms of the walk or load and of the first search, RSS after load
+// and after the search.
+import { readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { performance } from "node:perf_hooks";
+
+const [mode, dir, file, query] = process.argv.slice(2);
+const rssMiB = () => process.memoryUsage().rss / 2 ** 20;
+
+/** Every SKILL.md under `root` with its stat, as a plain walker finds them. */
+function statWalk(root) {
+  let found = 0;
+  const pending = [root];
+  while (pending.length > 0) {
+    const folder = pending.pop();
+    for (const entry of readdirSync(folder, { withFileTypes: true })) {
+      if (entry.isDirectory()) pending.push(join(folder, entry.name));
+      else if (entry.name === "SKILL.md") {
+        statSync(join(folder, entry.name), { bigint: true });
+        found++;
+      }
+    }
+  }
+  return found;
+}
+
+let out;
+if (mode === "walk") {
+  const start = performance.now();
+  const cpuStart = process.cpuUsage();
+  const count = statWalk(dir);
+  const cpu = process.cpuUsage(cpuStart);
+  out = { count, ms: performance.now() - start, cpuMs: (cpu.user + cpu.system) / 1000 };
+} else {
+  const { createSkillRegistry, skillsFromDirectory } = await import("../packages/core/dist/index.js");
+  if (mode === "write") {
+    const registry = await createSkillRegistry({
+      sources: [skillsFromDirectory(dir)],
+      snapshot: file,
+      searchIndex: "eager",
+    });
+    await registry.close();
+    out = {};
+  } else {
+    const start = performance.now();
+    const cpuStart = process.cpuUsage();
+    const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)], snapshot: file });
+    const ms = performance.now() - start;
+    const loadCpu = process.cpuUsage(cpuStart);
+    const count = registry.list().length;
+    const rssAfterLoad = rssMiB();
+    const searchStart = performance.now();
+    const searchCpuStart = process.cpuUsage();
+    const top = registry.search(query, { limit: 5 }).map((result) => result.name);
+    const searchMs = performance.now() - searchStart;
+    const searchCpu = process.cpuUsage(searchCpuStart);
+    const rssAfterSearch = rssMiB();
+    await registry.close();
+    const cpuMs = (usage) => (usage.user + usage.system) / 1000;
+    out = {
+      count,
+      ms,
+      cpuMs: cpuMs(loadCpu),
+      searchMs,
+      searchCpuMs: cpuMs(searchCpu),
+      rssAfterLoad,
+      rssAfterSearch,
+      top,
+    };
+  }
+}
+process.stdout.write(`${JSON.stringify({ mode, ...out })}\n`);

@@ -1,0 +1,77 @@
+import type { DocumentDetail, DocumentTable } from "../search/index-state.js";
+import { rebuildState } from "../search/index-state.js";
+import type { IndexedDocument } from "../search/indexed-document.js";
+import { indexAnalyzedDocuments, indexFromState, type SearchIndex } from "../search/search-index.js";
+import {
+  metadataCheck,
+  metadataDigest,
+  type DecodedSearchIndex,
+  type StoredDocumentKey,
+} from "../snapshot/search-index-codec.js";
+import type { SkillMetadata } from "../skill/skill-types.js";
+
+/** A skill the index covers: its metadata (name, description, file, content hash). */
+interface IndexedSkill {
+  metadata: SkillMetadata;
+}
+
+/** The documents of a restored index: the registry's skills by document id, details made when a result needs them. */
+class SkillDocuments implements DocumentTable {
+  constructor(private readonly skills: ReadonlyArray<IndexedSkill | undefined>) {}
+  nameOf(id: number): string {
+    return this.skills[id]!.metadata.name;
+  }
+  detailOf(id: number): DocumentDetail {
+    const { name, description, file } = this.skills[id]!.metadata;
+    return { name, description, path: file };
+  }
+}
+
+/** What a skill's stored document must have been analyzed from. */
+export function storedKeyOf(metadata: SkillMetadata): StoredDocumentKey {
+  return { hash: metadata.hash, name: metadata.name, description: metadata.description };
+}
+
+/**
+ * The index over `skills`: the stored one (`read`) used in place where its documents still describe the skills (same
+ * content hash, name and description), the documents of skills that changed or vanished dropped and the skills it lacks
+ * analyzed (`analyze`) and added; every skill analyzed when nothing is stored. `rewrite` says the stored file is not
+ * this index (write it again).
+ */
+export function restoreOrBuildIndex<Skill extends IndexedSkill>(
+  skills: readonly Skill[],
+  read: () => DecodedSearchIndex | undefined,
+  analyze: (skill: Skill) => IndexedDocument,
+): { index: SearchIndex; rewrite: boolean } {
+  const stored = read();
+  if (!stored) return { index: indexAnalyzedDocuments(undefined, { upsert: skills.map(analyze) }), rewrite: true };
+  const { state, hashes, checks } = stored;
+  const byHash = new Map<string, Skill>();
+  for (const skill of skills) if (!byHash.has(skill.metadata.hash)) byHash.set(skill.metadata.hash, skill);
+  const bytes = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength);
+  const skillOf = new Array<Skill | undefined>(state.count);
+  let found = 0;
+  for (let id = 0; id < state.count; id++) {
+    skillOf[id] = byHash.get(bytes.toString("hex", 32 * id, 32 * id + 32));
+    if (skillOf[id]) found++;
+  }
+  // Every document still has its skill's content: one digest checks every name and description (the usual case).
+  const all = found === state.count && byHash.size === state.count && skills.length === state.count;
+  if (all && metadataDigest(skillOf.map((skill) => skill!.metadata)) === stored.digest)
+    return { index: indexFromState({ ...state, docs: new SkillDocuments(skillOf) }), rewrite: false };
+  const dead = new Uint8Array(state.count);
+  const matched = new Set<Skill>();
+  for (let id = 0; id < state.count; id++) {
+    const skill = skillOf[id];
+    if (skill && !matched.has(skill) && checks[id] === metadataCheck(skill.metadata.name, skill.metadata.description))
+      matched.add(skill);
+    else {
+      skillOf[id] = undefined;
+      dead[id] = 1;
+    }
+  }
+  const restored = { ...state, docs: new SkillDocuments(skillOf) };
+  const missing = skills.filter((skill) => !matched.has(skill));
+  if (matched.size === state.count && missing.length === 0) return { index: indexFromState(restored), rewrite: false };
+  return { index: indexFromState(rebuildState(restored, dead, missing.map(analyze))), rewrite: true };
+}

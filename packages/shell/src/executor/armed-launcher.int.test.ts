@@ -1,0 +1,148 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { describe, expect, it } from "vitest";
+import { createBubblewrapExecutor } from "./bubblewrap-executor.js";
+import { detectCgroupHost } from "./command-cgroup.js";
+import { resolveLimits } from "./command-limits.js";
+import type { ExecutionRequest } from "./executor-types.js";
+import { findMarkedProcesses } from "./process-tree.js";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const limits = resolveLimits(undefined);
+const host = detectCgroupHost();
+const canSandbox = (() => {
+  try {
+    createBubblewrapExecutor();
+    return true;
+  } catch {
+    return false;
+  }
+})();
+
+function request(argv: string[], overrides: Partial<ExecutionRequest> = {}): ExecutionRequest {
+  const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-armed-"));
+  return {
+    argv,
+    cwd: workspaceDir,
+    workspaceDir,
+    env: { GREETING: "hello there" },
+    timeoutMs: 60_000,
+    killGraceMs: 500,
+    maxOutputBytes: 16_384,
+    killAfterOutputBytes: 1 << 26,
+    runId: randomUUID(),
+    ...overrides,
+  };
+}
+
+/** The memory cgroup (v1) or the unified one (v2) a process is in, as /proc/<pid>/cgroup says. */
+function groupOf(pid: number): string {
+  const lines = readFileSync(`/proc/${pid}/cgroup`, "utf8").split("\n");
+  const line = lines.find((entry) => /^\d+:memory:/.test(entry)) ?? lines.find((entry) => entry.startsWith("0::"));
+  return line?.slice(line.indexOf(":", line.indexOf(":") + 1) + 1) ?? "";
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.skipIf(!canSandbox || !limits?.cgroups || "unavailable" in host)(
+  "armed launcher (bubblewrap with cgroups)",
+  () => {
+    const withGroups = () => createBubblewrapExecutor({ limits });
+
+    it("starts each command already inside a group of its own, and removes the group when the command ends", async () => {
+      const executor = withGroups();
+      const groups: string[] = [];
+      for (let index = 0; index < 3; index += 1) {
+        // the launcher is armed after each start: give it the time a model call would
+        await pause(200);
+        const running = executor.start(request(["/bin/sh", "-c", "read line; echo $line"]));
+        // before the command has read anything, its first process is in a per-command group made for its launcher
+        // (a command started directly is moved into a group named after its run instead)
+        const group = groupOf(running.pid);
+        expect(group).toContain(`/skillgraph-${process.pid}-launch-`);
+        groups.push(group);
+        running.write("done\n");
+        running.closeStdin();
+        const result = await running.result;
+        expect(result.exitCode).toBe(0);
+        expect(result.stdout).toBe("done\n");
+      }
+      expect(new Set(groups).size).toBe(3);
+      const folders = groups.map((group) => path.join("/sys/fs/cgroup/memory", group));
+      const unified = groups.map((group) => path.join("/sys/fs/cgroup", group));
+      const present = () => [...folders, ...unified].filter((folder) => existsSync(folder));
+      for (let wait = 0; wait < 50 && present().length > 0; wait += 1) await pause(100);
+      expect(present()).toEqual([]);
+    });
+
+    it("gives the command the same stdin, output, exit status, environment, folder and rlimits as a direct start", async () => {
+      const { cgroups: _cgroups, ...withoutGroups } = limits!;
+      const direct = createBubblewrapExecutor({ limits: withoutGroups });
+      const armed = withGroups();
+      await pause(200);
+      // the launcher sets the rlimits with bash's ulimit instead of prlimit: /proc/self/limits must read the same
+      const script =
+        'read line; echo "in:$line"; echo "env:$GREETING"; pwd; cat /proc/self/limits; echo oops >&2; exit 7';
+      const outcomes = [];
+      for (const executor of [direct, armed]) {
+        const running = executor.start(request(["/bin/sh", "-c", script]));
+        // the armed executor's command came through its launcher
+        expect(groupOf(running.pid).includes("-launch-")).toBe(executor === armed);
+        running.write("a line\n");
+        running.closeStdin();
+        const { exitCode, signal, stdout, stderr, timedOut } = await running.result;
+        outcomes.push({ exitCode, signal, stdout, stderr, timedOut });
+      }
+      expect(outcomes[1]).toEqual(outcomes[0]);
+      expect(outcomes[1]).toMatchObject({
+        exitCode: 7,
+        stdout: expect.stringMatching(/^in:a line\nenv:hello there\n\/workspace\n/),
+      });
+      expect(outcomes[1]!.stdout).toMatch(
+        new RegExp(`Max data size\\s+${limits!.memoryBytes}\\s+${limits!.memoryBytes}\\s+bytes`),
+      );
+    });
+
+    it("still times a command out and kills its tree", async () => {
+      const executor = withGroups();
+      await pause(200);
+      const marked = request(["/bin/sh", "-c", "sleep 30 & sleep 30"], { timeoutMs: 300 });
+      const result = await executor.run(marked);
+      expect(result.timedOut).toBe(true);
+      expect(await findMarkedProcesses(marked.runId)).toEqual([]);
+    });
+
+    it("an idle launcher neither keeps the agent's process alive nor outlives it", async () => {
+      const script = path.join(mkdtempSync(path.join(os.tmpdir(), "shell-armed-agent-")), "agent.ts");
+      writeFileSync(
+        script,
+        [
+          `import { createBubblewrapExecutor } from ${JSON.stringify(path.join(here, "bubblewrap-executor.ts"))};`,
+          `import { resolveLimits } from ${JSON.stringify(path.join(here, "command-limits.ts"))};`,
+          "createBubblewrapExecutor({ limits: resolveLimits(undefined) });",
+          'console.log("armed");',
+        ].join("\n"),
+      );
+      const child = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", script], {
+        cwd: path.resolve(here, "../../../.."),
+        stdio: ["ignore", "pipe", "inherit"],
+      });
+      let output = "";
+      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+      // the agent has nothing left to do once the executor is made: it must end by itself (bounded by the test timeout)
+      const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
+      expect(output).toContain("armed");
+      expect(code).toBe(0);
+      let left = await findMarkedProcesses(`launcher-${child.pid}`);
+      for (let wait = 0; wait < 50 && left.length > 0; wait += 1) {
+        await pause(100);
+        left = await findMarkedProcesses(`launcher-${child.pid}`);
+      }
+      expect(left).toEqual([]);
+    }, 30_000);
+  },
+);

@@ -1,0 +1,194 @@
+import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import type { Writable } from "node:stream";
+import { openCommandCgroup, type CgroupHost, type CommandCgroup } from "./command-cgroup.js";
+import { limitsPrefix, type CommandLimits } from "./command-limits.js";
+import type { ExecutionRequest, RunningCommand } from "./executor-types.js";
+import { RUN_MARKER_ENV, trackGroup } from "./process-tree.js";
+import { superviseCommand, type SpawnSpec } from "./spawn-command.js";
+
+/**
+ * Commands started inside their cgroup with no move on their path. Moving a process into a cgroup makes the kernel
+ * wait for an RCU grace period (about 10 ms on this kind of machine, cgroup v1 and v2 alike), and a process forked by
+ * one already inside is born inside. So the next command's launcher is started ahead: a `bash` waiting on a pipe,
+ * moved (off the event loop) into a fresh group with the command's limits while the previous command runs. When the
+ * command comes, its cwd, environment and argv (`bwrap …`) are written to the pipe, and the launcher sets the rlimits
+ * (as `prlimit` would) and execs it: same pid, same process group, same parent (so `--die-with-parent` still points at this process), already in
+ * its group before it forks anything. bwrap, not bash, then execs the user's command, so how a program is found and
+ * started inside the sandbox does not change. The group is still one per command: made for the launcher, removed
+ * when its command ends.
+ */
+
+/** Last element of the launcher's input: input cut short (this process died while writing) runs nothing. */
+const END = "skillgraph-launch-end";
+
+/**
+ * Reads `cwd, n, n × NAME=VALUE, argv…, END` (NUL-separated) from fd 3, then execs the argv there with that
+ * environment, after setting the resource limits `prlimit` would have set (bash's `ulimit` sets soft and hard alike).
+ */
+function launcherScript(limits: CommandLimits): string {
+  const kib = (bytes: number) => String(bytes / 1024);
+  const ulimit = [
+    `ulimit -d ${kib(limits.memoryBytes)}`,
+    `ulimit -u ${limits.processes}`,
+    `ulimit -f ${kib(limits.fileSizeBytes)}`,
+    `ulimit -n ${limits.openFiles}`,
+    "ulimit -c 0",
+  ].join(" && ");
+  return [
+    `mapfile -d '' -t a <&3 && [ "\${#a[@]}" -gt 3 ] && [ "\${a[-1]}" = ${END} ] || exit 125`,
+    "exec 3<&-",
+    "unset 'a[-1]'",
+    'cd -- "${a[0]}" || exit 125',
+    "n=${a[1]}",
+    'for ((i = 2; i < n + 2; i++)); do export "${a[i]}"; done',
+    `${ulimit} || exit 125`,
+    'exec "${a[@]:n+2}"',
+  ].join("\n");
+}
+
+/** Whether bash's `ulimit` (KiB for data and file size) can set exactly what `prlimit` sets in bytes. */
+function ulimitExact(limits: CommandLimits): boolean {
+  return [limits.memoryBytes, limits.fileSizeBytes].every((bytes) => Number.isSafeInteger(bytes) && bytes % 1024 === 0);
+}
+
+/** The bash features the launcher needs (mapfile -d, negative indices), checked once per bash. */
+const PROBE = `mapfile -d '' -t a < <(printf 'x\\0y\\0') && [ "\${a[-1]}" = y ] && unset 'a[-1]' && [ "\${#a[@]}" = 1 ]`;
+
+interface Armed {
+  child: ChildProcessWithoutNullStreams;
+  group: CommandCgroup;
+  /** Settles once the move into the group is done: true when it is in. */
+  joined: Promise<boolean>;
+  untrack: () => void;
+  onIdleExit: () => void;
+}
+
+/** Options of {@link createArmedLauncher}. */
+export interface ArmedLauncherOptions {
+  bashPath: string;
+  host: CgroupHost;
+  /** The executor's limits: the launcher sets the rlimits itself, so the argv's `prlimit …` prefix is dropped. */
+  limits: CommandLimits;
+}
+
+/** Starts commands through launchers armed ahead; `launch` answers undefined when none is armed (start it as before). */
+export interface ArmedLauncher {
+  launch(spec: SpawnSpec, request: ExecutionRequest): RunningCommand | undefined;
+}
+
+const probed = new Map<string, boolean>();
+
+function bashCanLaunch(bashPath: string): boolean {
+  let known = probed.get(bashPath);
+  if (known === undefined) {
+    const probe = spawnSync(bashPath, ["--noprofile", "--norc", "-c", PROBE], { env: {}, timeout: 5_000 });
+    known = probe.status === 0;
+    probed.set(bashPath, known);
+  }
+  return known;
+}
+
+/** Holds (or releases) this process's event loop for a launcher's process and pipes. */
+function holdLoop(child: ChildProcessWithoutNullStreams, hold: boolean): void {
+  for (const handle of [child, ...child.stdio]) {
+    const target = handle as { ref?: () => void; unref?: () => void } | null;
+    if (hold) target?.ref?.();
+    else target?.unref?.();
+  }
+}
+
+/**
+ * A launcher source for one executor, or undefined when bash cannot run the launcher here (the executor then starts
+ * every command as before).
+ */
+export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLauncher | undefined {
+  if (!ulimitExact(options.limits) || !bashCanLaunch(options.bashPath)) return undefined;
+  const script = launcherScript(options.limits);
+  const prefix = limitsPrefix(options.limits);
+  let armed: Armed | undefined;
+  let disabled = false;
+
+  const discard = (entry: Armed) => {
+    if (armed === entry) armed = undefined;
+    entry.untrack();
+    try {
+      process.kill(-(entry.child.pid as number), "SIGKILL");
+    } catch {
+      // already gone
+    }
+    void entry.group.release();
+  };
+
+  const arm = () => {
+    if (disabled || armed) return;
+    const group = openCommandCgroup(options.host, options.limits, `launch-${randomUUID()}`);
+    if (!group) {
+      disabled = true;
+      return;
+    }
+    const child = spawn(options.bashPath, ["--noprofile", "--norc", "-c", script, "skillgraph-launch"], {
+      cwd: "/",
+      env: { PATH: "/usr/bin:/bin", [RUN_MARKER_ENV]: `launcher-${process.pid}` },
+      detached: true,
+      stdio: ["pipe", "pipe", "pipe", "pipe"],
+    }) as ChildProcessWithoutNullStreams;
+    child.on("error", () => undefined);
+    if (!child.pid) {
+      disabled = true;
+      void group.release();
+      return;
+    }
+    holdLoop(child, false);
+    const entry: Armed = {
+      child,
+      group,
+      joined: group.join(child.pid),
+      untrack: trackGroup(child.pid),
+      // a launcher that ends before its command came (killed from outside): stop arming rather than respawn in a loop
+      onIdleExit: () => {
+        disabled = true;
+        discard(entry);
+      },
+    };
+    child.once("exit", entry.onIdleExit);
+    armed = entry;
+    void (async () => {
+      if (await entry.joined) return;
+      disabled = true;
+      if (armed === entry) discard(entry);
+    })();
+  };
+
+  arm();
+  return {
+    launch(spec, request) {
+      const entry = armed;
+      if (!entry || entry.child.exitCode !== null || entry.child.signalCode !== null) return undefined;
+      const env = Object.entries(spec.env).map(([name, value]) => `${name}=${value}`);
+      const argv = [spec.file, ...spec.args];
+      // the limits are set by the launcher: one exec (prlimit's) less on the command's path
+      if (!prefix.every((part, index) => argv[index] === part)) return undefined;
+      const input = [spec.cwd, String(env.length), ...env, ...argv.slice(prefix.length), END];
+      if (input.some((part) => part.includes("\0"))) return undefined;
+      const started = performance.now();
+      armed = undefined;
+      entry.child.removeListener("exit", entry.onIdleExit);
+      holdLoop(entry.child, true);
+      // a launcher taken before its move finished: the command is handed over once it is in its group (never outside:
+      // if the move failed, the launcher gets no command and exits 125)
+      const control = entry.child.stdio[3] as unknown as Writable;
+      void (async () => {
+        const joined = await entry.joined;
+        control.end(joined ? `${input.join("\0")}\0` : undefined);
+      })();
+      const running = superviseCommand(entry.child, request, { started, contained: spec.contained });
+      void running.result.finally(() => {
+        entry.untrack();
+        return entry.group.release();
+      });
+      setImmediate(arm);
+      return running;
+    },
+  };
+}
