@@ -7,7 +7,9 @@ import { withWorkspaceSpan } from "./workspace-spans.js";
 
 /** Whether a call's reported files are saved: it asked (`save_as_artifacts`), or the hook saves every call's. */
 export function savesArtifacts(runtime: RuntimeView<"artifacts">, outputs: OutputsManifest): boolean {
-  return outputs.save_as_artifacts === true || (runtime.config.artifacts !== false && runtime.config.artifacts.alwaysSave);
+  return (
+    outputs.save_as_artifacts === true || (runtime.config.artifacts !== false && runtime.config.artifacts.alwaysSave)
+  );
 }
 
 /**

@@ -153,7 +153,10 @@ export async function stageCall(
   const editor =
     call.input.editor_text === undefined
       ? undefined
-      : editorText(call.input.editor_text, runtime.services.executor.view({ workspaceDir: call.workspaceDir }).workspaceDir);
+      : editorText(
+          call.input.editor_text,
+          runtime.services.executor.view({ workspaceDir: call.workspaceDir }).workspaceDir,
+        );
   if (editor) {
     const refused = await refusedOnStaging(() => runtime.services.workspaces.writeRuntimeFile(threadId, editor.file));
     if (refused) return refused;

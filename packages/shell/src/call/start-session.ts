@@ -9,7 +9,10 @@ import { refusalPayload } from "./tool-payload.js";
 /** The refusal of a session past the thread's cap. */
 const tooMany = (runtime: RuntimeView<"maxSessionsPerThread">) =>
   refusalPayload(
-    refusal("too-many-sessions", `this thread already has ${runtime.config.maxSessionsPerThread} sessions; kill one first`),
+    refusal(
+      "too-many-sessions",
+      `this thread already has ${runtime.config.maxSessionsPerThread} sessions; kill one first`,
+    ),
   );
 
 /** The run step of an `interactive: true` call: starts a session (within the thread's cap) and returns its first poll. */
@@ -18,7 +21,8 @@ export async function startSession(
   call: StagedCall,
   request: ExecutionRequest,
 ): Promise<string> {
-  if (!runtime.config.sessionsEnabled) return refusalPayload(refusal("invalid-input", "interactive sessions are turned off"));
+  if (!runtime.config.sessionsEnabled)
+    return refusalPayload(refusal("invalid-input", "interactive sessions are turned off"));
   if (runtime.services.sessions.count(call.threadId) >= runtime.config.maxSessionsPerThread) {
     return tooMany(runtime);
   }
