@@ -74,7 +74,10 @@ describe("attack: a search-index file edited in place", () => {
     // Swap what the two stored documents say they were analyzed from (content hash, then the name/description
     // check that follows the hashes), so "stripes" would find beta; the MAC line before the payload is kept.
     const bytes = readFileSync(searchFile);
-    const hashOf = (skill: string) => createHash("sha256").update(readFileSync(join(root, skill, "SKILL.md"))).digest();
+    const hashOf = (skill: string) =>
+      createHash("sha256")
+        .update(readFileSync(join(root, skill, "SKILL.md")))
+        .digest();
     const at = [bytes.indexOf(hashOf("alpha")), bytes.indexOf(hashOf("beta"))];
     expect(at.every((offset) => offset > 0)).toBe(true);
     const swap = (a: number, b: number, size: number) => {
