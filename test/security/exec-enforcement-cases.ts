@@ -1,6 +1,7 @@
 // Lines that hide a program in bash constructs (keyed by tree-sitter-bash node types) and in programs that start
 // other programs (git drivers, make, interpreters, xargs, find) or run a copy of its bytes (copy, ld.so, memfd).
 // `P` is the program to hide; every wrapper returns a line that starts it if nothing stops it.
+import fc from "fast-check";
 
 /** A construct: the node type it is built on (checked against tree-sitter-bash's node-types.json), and the line. */
 export interface HidingConstruct {
@@ -98,6 +99,26 @@ export const PROGRAM_CONSTRUCTS: readonly HidingConstruct[] = [
   { nodeType: "PATH lookup by variable", wrap: (c) => `p=${c.split(" ")[0] ?? c}; "$p"`, simpleOnly: true },
   { nodeType: "quoted name", wrap: (c) => `'${c.slice(0, 3)}'${c.slice(3)}`, simpleOnly: true },
 ];
+
+/**
+ * Lines that nest `inner` in 2 or 3 constructs (the innermost may be any that is not `alone`, the outer ones any that
+ * wrap more than a simple command), leaving out what bash itself cannot parse: a here-document inside `$(( ))`.
+ */
+export function nestedLines(constructs: readonly HidingConstruct[], inner: string): fc.Arbitrary<string> {
+  const all = constructs.filter((construct) => !construct.alone);
+  const outer = all.filter((construct) => !construct.simpleOnly);
+  return fc
+    .tuple(fc.constantFrom(...all), fc.array(fc.constantFrom(...outer), { minLength: 1, maxLength: 2 }))
+    .filter(
+      ([first, rest]) =>
+        !rest.some(
+          (layer, index) =>
+            layer.arithmetic &&
+            [first, ...rest].slice(0, index + 1).some((construct) => construct.nodeType === "heredoc_redirect"),
+        ),
+    )
+    .map(([first, rest]) => [first, ...rest].reduce((line, layer) => layer.wrap(line), inner));
+}
 
 /** Single-quotes a string for bash. */
 export function quote(text: string): string {

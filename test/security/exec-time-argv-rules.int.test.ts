@@ -16,7 +16,7 @@ import { compileApprovalRules } from "../../packages/shell/src/policy/approval-r
 import { parseCommandRule, type CommandRule } from "../../packages/shell/src/policy/command-rules.js";
 import { execTimeRules } from "../../packages/shell/src/policy/exec-time-rules.js";
 import { bubblewrapWorks } from "./attack-harness.js";
-import { PROGRAM_CONSTRUCTS, SYNTAX_CONSTRUCTS, quote } from "./exec-enforcement-cases.js";
+import { nestedLines, PROGRAM_CONSTRUCTS, SYNTAX_CONSTRUCTS, quote } from "./exec-enforcement-cases.js";
 
 const MARKER = "PUSHED";
 const canSandbox = bubblewrapWorks();
@@ -145,22 +145,9 @@ describe.skipIf(!canSandbox)("argument-level rules where programs start (bubblew
     });
 
   it("holds for nested constructs (fast-check, 25 lines, each with its control)", async () => {
-    const all = constructs.filter((construct) => !construct.alone);
-    const innermost = fc.constantFrom(...all);
-    const outer = fc.constantFrom(...all.filter((construct) => !construct.simpleOnly));
-    await fc.assert(
-      fc.asyncProperty(innermost, fc.array(outer, { minLength: 1, maxLength: 2 }), async (first, rest) => {
-        fc.pre(
-          !rest.some(
-            (layer, index) =>
-              layer.arithmetic &&
-              [first, ...rest].slice(0, index + 1).some((inner) => inner.nodeType === "heredoc_redirect"),
-          ),
-        );
-        await expectStoppedOnlyByTheRule([first, ...rest].reduce((inner, layer) => layer.wrap(inner), "tool push"));
-      }),
-      { numRuns: 25 },
-    );
+    await fc.assert(fc.asyncProperty(nestedLines(constructs, "tool push"), expectStoppedOnlyByTheRule), {
+      numRuns: 25,
+    });
   });
 
   it("leaves a program it runs no way to its real file: /proc/PPID/exe, reading it, ld.so", async () => {

@@ -191,8 +191,7 @@ static void start(struct connection *c, int program) {
   if (envc < 0 || envc > 100000) envc = 0;
   size_t total = (size_t)bwrap_count + 2 + 3 * (size_t)envc + 1 + (size_t)guard_count + 3 + (size_t)argc + 1;
   char **args = calloc(total, sizeof *args);
-  char **env = calloc((size_t)envc + 1, sizeof *env);
-  if (!argv || !args || !env) die("out of memory");
+  if (!argv || !args) die("out of memory");
   size_t n = 0;
   for (int i = 0; i < bwrap_count; i++) args[n++] = bwrap_args[i];
   args[n++] = "--chdir";
@@ -201,7 +200,6 @@ static void start(struct connection *c, int program) {
     char *entry = field(c, &at);
     char *equals = entry ? strchr(entry, '=') : NULL;
     if (!equals || equals == entry) continue;
-    env[i] = entry;
     *equals = '\0';
     args[n++] = "--setenv";
     args[n++] = entry;
@@ -240,7 +238,6 @@ static void start(struct connection *c, int program) {
   }
   free(argv);
   free(args);
-  free(env);
 }
 
 static struct connection *by_id(unsigned long id) {
