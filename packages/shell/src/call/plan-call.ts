@@ -96,7 +96,7 @@ export async function planCall(
   const line = { ...call, workspaceDir, environmentDir: environment.hostDir };
   let planned = planLine(runtime, line);
   if (!planned.ok && isTimeBoxRefusal(planned)) {
-    // the first plan of a process also compiles the checker's code: once more, after the event loop had a turn
+    // the time box counts this thread's CPU, which a garbage collection also spends: once more, after a turn of the loop
     await new Promise<void>((resolve) => setImmediate(resolve));
     planned = planLine(runtime, line);
   }

@@ -49,7 +49,38 @@ export function relativeCwd(cwd: string | undefined): string {
   return path.posix.join(base, match?.[3] ?? ".");
 }
 
+/**
+ * A line the runtime owns, touching each part of the checker (parse, walk, expansions, a here-document, redirections,
+ * paths, the program lookup), checked once per thread without a time box before the first line from outside: the first
+ * check also compiles the checker (tree-sitter's code and ours), a cost that is the process's, not the line's.
+ */
+const WARM_UP_LINE = [
+  `cd . && { x=$(printf '%s' "\${HOME:-/}" | head -n 1 2>/dev/null); } ; export y=1`,
+  `cat <<EOF > /dev/null`,
+  `$x $((1 + 2)) \`$y\``,
+  `EOF`,
+  `[[ -n "$x" ]] || (echo "\${x#/}" a*.txt >> out.txt; test -f ./out.txt) && scripts/x.sh ../x; true`,
+].join("\n");
+
+/** False until this thread has checked a line. */
+let checkerWarm = false;
+
 function checkLine(input: CommandCheckInput, policy: CommandPolicy, fileSystem: boolean): CheckedLine | Refusal {
+  if (!checkerWarm) {
+    checkerWarm = true;
+    checkLineOnce({ ...input, command: WARM_UP_LINE, env: {}, cwd: "." }, policy, {
+      fileSystem,
+      budget: new PlanBudget(Number.POSITIVE_INFINITY),
+    });
+  }
+  return checkLineOnce(input, policy, { fileSystem, budget: new PlanBudget() });
+}
+
+function checkLineOnce(
+  input: CommandCheckInput,
+  policy: CommandPolicy,
+  { fileSystem, budget }: { fileSystem: boolean; budget: PlanBudget },
+): CheckedLine | Refusal {
   for (const name of Object.keys(input.env ?? {})) {
     const problem = checkEnvName(name, policy);
     if (problem) return problem;
@@ -61,7 +92,6 @@ function checkLine(input: CommandCheckInput, policy: CommandPolicy, fileSystem: 
   if (hasParentSegment(cwdText)) return refusal("path-traversal", `cwd '${cwdText}' may not contain '..'`);
   if (input.command.trim() === "") return refusal("empty-command", "the command is empty");
   const cwd = path.resolve(input.workspaceDir, cwdText);
-  const budget = new PlanBudget();
   const line = walkShellLine(input.command, knownVariables(input), budget);
   return checkShellLine(input, policy, line, { cwd, fileSystem, budget });
 }

@@ -2,7 +2,8 @@
 // line, only `[core]` basics and the `url`/`fetch`/`push` of `[remote "<name>"]` and `remote`/`merge` of
 // `[branch "<name>"]`, each value a single plain token; every other line, and every line after one that may continue
 // (a trailing backslash), is dropped.
-import type { GitConfigEntry } from "./git-config-parse.js";
+import { GIT_CONFIG_ITEMS_PER_STEP, type GitConfigEntry } from "./git-config-parse.js";
+import type { SteppedWork } from "./stepped-work.js";
 
 const KEPT: Readonly<Record<string, ReadonlySet<string>>> = {
   core: new Set(["repositoryformatversion", "bare", "filemode", "logallrefupdates", "ignorecase"]),
@@ -13,11 +14,12 @@ const KEPT: Readonly<Record<string, ReadonlySet<string>>> = {
 const HEADER = /^\s*\[\s*(core|remote|branch)(?:\s+"([A-Za-z0-9._/-]{1,200})")?\s*\]\s*$/i;
 const ENTRY = /^\s*([A-Za-z][A-Za-z0-9-]*)\s*=\s*([A-Za-z0-9._:/@+*~^%-]{1,4096})\s*$/;
 
-/** The entries of `text` that can be read one plain line at a time, limited to the sections above. */
-export function salvageGitConfig(text: string): GitConfigEntry[] {
+/** The entries of `text` that can be read one plain line at a time, limited to the sections above, in steps. */
+export function* salvageGitConfigSteps(text: string): SteppedWork<GitConfigEntry[]> {
   const entries: GitConfigEntry[] = [];
   let section: { section: string; subsection?: string } | undefined;
-  for (const line of text.split("\n")) {
+  for (const [index, line] of text.split("\n").entries()) {
+    if (index > 0 && index % GIT_CONFIG_ITEMS_PER_STEP === 0) yield;
     if (line.trimEnd().endsWith("\\")) break;
     const header = HEADER.exec(line);
     if (header) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseGitConfig } from "./git-config-parse.js";
-import { MAX_GIT_CONFIG_BYTES, sanitizeGitConfig } from "./git-config-sanitize.js";
+import { GIT_CONFIG_ITEMS_PER_STEP, parseGitConfig } from "./git-config-parse.js";
+import { MAX_GIT_CONFIG_BYTES, sanitizeGitConfig, sanitizeGitConfigSteps } from "./git-config-sanitize.js";
 
 const HOOKS = "/.no-hooks";
 const entriesOf = (text: string) => parseGitConfig(sanitizeGitConfig(text, HOOKS));
@@ -154,5 +154,25 @@ describe("git configuration sanitising", () => {
       { section: "core", key: "fsmonitor", value: "false" },
       { section: "protocol", subsection: "ext", key: "allow", value: "never" },
     ]);
+  });
+});
+
+describe("git configuration sanitising in steps", () => {
+  // the largest file read, in each shape that makes one part of the work (parse, allow-list, salvage, write) longest
+  const fill = (unit: string) => unit.repeat(Math.floor((MAX_GIT_CONFIG_BYTES - 64) / unit.length));
+  it.each([
+    ["entries the allow-list drops", fill('[filter "x"]\n\tclean = cat\n')],
+    ["entries it keeps", fill("[core]\n\tbare\n")],
+    ["lines of a file that is not git syntax", `[core]\n\tbare = \\q\n${fill("[core]\n\tbare = false\n")}`],
+  ])("pauses every few hundred items: %s", (_name, text) => {
+    const lines = text.split("\n").length;
+    const steps = sanitizeGitConfigSteps(text, HOOKS);
+    let pauses = 0;
+    let result = steps.next();
+    for (; !result.done; result = steps.next()) pauses += 1;
+    expect(result.value).toBe(sanitizeGitConfig(text, HOOKS));
+    // each pass (read, allow-list or salvage, write) pauses after every GIT_CONFIG_ITEMS_PER_STEP items it covers:
+    // at least one pause per that many lines in all
+    expect(pauses).toBeGreaterThanOrEqual(Math.floor(lines / GIT_CONFIG_ITEMS_PER_STEP));
   });
 });

@@ -3,8 +3,9 @@
 // configuration from `include` paths. The sanitised copy keeps only keys on an allow-list of settings that name no
 // program and load nothing, re-written in canonical form; of a file it cannot read as plain git syntax only the core
 // basics and remote/branch urls and refs on plain lines survive (fail closed).
-import { type GitConfigEntry, parseGitConfig } from "./git-config-parse.js";
-import { salvageGitConfig } from "./git-config-salvage.js";
+import { GIT_CONFIG_ITEMS_PER_STEP, type GitConfigEntry, parseGitConfigSteps } from "./git-config-parse.js";
+import { salvageGitConfigSteps } from "./git-config-salvage.js";
+import { runAllSteps, type SteppedWork } from "./stepped-work.js";
 
 /** Largest configuration file read; a larger one is replaced by the minimal configuration. */
 export const MAX_GIT_CONFIG_BYTES = 256 * 1024;
@@ -86,23 +87,58 @@ export function isSafeGitConfigEntry(entry: GitConfigEntry): boolean {
   return allowed === "any" || allowed.has(entry.key);
 }
 
-const quote = (text: string) =>
-  `"${text.replaceAll("\\", "\\\\").replaceAll('"', '\\"').replaceAll("\n", "\\n").replaceAll("\t", "\\t").replaceAll("\b", "\\b")}"`;
+/** What each character that needs one becomes inside a quoted value or subsection. */
+const QUOTED: Readonly<Record<string, string>> = { "\\": "\\\\", '"': '\\"', "\n": "\\n", "\t": "\\t", "\b": "\\b" };
+const NEEDS_ESCAPE = /[\\"\n\t\b]/g;
+const quote = (text: string) => `"${text.replace(NEEDS_ESCAPE, (char) => QUOTED[char] as string)}"`;
 
-/** Entries written back in canonical form (one header per run of the same section, every value quoted). */
-export function serializeGitConfig(entries: readonly GitConfigEntry[]): string {
-  let out = "";
+/** Entries written back in canonical form (one header per run of the same section, every value quoted), in steps. */
+function* serializeGitConfigSteps(entries: readonly GitConfigEntry[]): SteppedWork<string> {
+  const lines: string[] = [];
   let last: string | undefined;
-  for (const entry of entries) {
+  for (const [index, entry] of entries.entries()) {
     const header =
       entry.subsection === undefined
         ? `[${entry.section}]`
         : `[${entry.section} "${entry.subsection.replaceAll("\\", "\\\\").replaceAll('"', '\\"')}"]`;
-    if (header !== last) out += `${header}\n`;
+    if (header !== last) lines.push(header);
     last = header;
-    out += entry.value === null ? `\t${entry.key}\n` : `\t${entry.key} = ${quote(entry.value)}\n`;
+    lines.push(entry.value === null ? `\t${entry.key}` : `\t${entry.key} = ${quote(entry.value)}`);
+    if ((index + 1) % GIT_CONFIG_ITEMS_PER_STEP === 0) yield;
   }
-  return out;
+  return lines.length === 0 ? "" : `${lines.join("\n")}\n`;
+}
+
+/** The entries of `parsed` on the allow-list, in steps. */
+function* allowedEntriesSteps(parsed: readonly GitConfigEntry[]): SteppedWork<GitConfigEntry[]> {
+  const kept: GitConfigEntry[] = [];
+  for (const [index, entry] of parsed.entries()) {
+    if (isSafeGitConfigEntry(entry)) kept.push(entry);
+    if ((index + 1) % GIT_CONFIG_ITEMS_PER_STEP === 0) yield;
+  }
+  return kept;
+}
+
+/**
+ * {@link sanitizeGitConfig} in steps (pausing after every few hundred entries), for a caller that runs it in slices
+ * of CPU time.
+ */
+export function* sanitizeGitConfigSteps(text: string | undefined, hooksDir: string): SteppedWork<string> {
+  const readable = text !== undefined && text.length <= MAX_GIT_CONFIG_BYTES ? text : undefined;
+  const parsed = readable === undefined ? undefined : yield* parseGitConfigSteps(readable);
+  const kept = parsed
+    ? yield* allowedEntriesSteps(parsed)
+    : readable === undefined
+      ? []
+      : yield* salvageGitConfigSteps(readable);
+  if (!kept.some((entry) => entry.section === "core" && entry.key === "repositoryformatversion"))
+    kept.unshift({ section: "core", key: "repositoryformatversion", value: "0" });
+  return yield* serializeGitConfigSteps([
+    ...kept,
+    { section: "core", key: "hookspath", value: hooksDir },
+    { section: "core", key: "fsmonitor", value: "false" },
+    { section: "protocol", subsection: "ext", key: "allow", value: "never" },
+  ]);
 }
 
 /**
@@ -114,15 +150,5 @@ export function serializeGitConfig(entries: readonly GitConfigEntry[]): string {
  * @param hooksDir an empty read-only folder as the command sees it
  */
 export function sanitizeGitConfig(text: string | undefined, hooksDir: string): string {
-  const readable = text !== undefined && text.length <= MAX_GIT_CONFIG_BYTES ? text : undefined;
-  const parsed = readable === undefined ? undefined : parseGitConfig(readable);
-  const kept = parsed ? parsed.filter(isSafeGitConfigEntry) : readable === undefined ? [] : salvageGitConfig(readable);
-  if (!kept.some((entry) => entry.section === "core" && entry.key === "repositoryformatversion"))
-    kept.unshift({ section: "core", key: "repositoryformatversion", value: "0" });
-  return serializeGitConfig([
-    ...kept,
-    { section: "core", key: "hookspath", value: hooksDir },
-    { section: "core", key: "fsmonitor", value: "false" },
-    { section: "protocol", subsection: "ext", key: "allow", value: "never" },
-  ]);
+  return runAllSteps(sanitizeGitConfigSteps(text, hooksDir));
 }

@@ -14,8 +14,15 @@ import {
 } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { findGitDirs, findGitDirsAsync, type FoundGitDir, type GitDirScanBounds } from "./find-git-dirs.js";
-import { MAX_GIT_CONFIG_BYTES, sanitizeGitConfig } from "./git-config-sanitize.js";
+import {
+  findGitDirs,
+  findGitDirsAsync,
+  type FoundGitDir,
+  type GitDirScanBounds,
+  SCAN_SLICE_MS,
+} from "./find-git-dirs.js";
+import { MAX_GIT_CONFIG_BYTES, sanitizeGitConfigSteps } from "./git-config-sanitize.js";
+import { runAllSteps, runInSlices, type SteppedWork } from "./stepped-work.js";
 
 /** An empty read-only folder inside the sandbox: every sanitised configuration's `core.hooksPath`. */
 export const SANDBOX_NO_HOOKS = "/.skillgraph-no-hooks";
@@ -93,15 +100,19 @@ function beginBinds(): BindsInProgress {
   return { hostDir, empty, args: ["--ro-bind", empty, SANDBOX_NO_HOOKS], count: 0 };
 }
 
-/** Writes one git folder's sanitised copies and adds their binds. */
-function bindGitDir(binds: BindsInProgress, gitDir: FoundGitDir, roots: readonly RepositoryRoot[]): void {
-  const copies = gitDir.configFiles.map((name) => {
+/** Writes one git folder's sanitised copies and adds their binds, in steps. */
+function* bindGitDirSteps(
+  binds: BindsInProgress,
+  gitDir: FoundGitDir,
+  roots: readonly RepositoryRoot[],
+): SteppedWork<void> {
+  const copies: { name: string; copy: string }[] = [];
+  for (const name of gitDir.configFiles) {
     const copy = path.join(binds.hostDir, `config-${binds.count++}`);
-    writeFileSync(copy, sanitizeGitConfig(readConfigFile(path.join(gitDir.dir, name)), SANDBOX_NO_HOOKS), {
-      mode: 0o444,
-    });
-    return { name, copy };
-  });
+    const text = yield* sanitizeGitConfigSteps(readConfigFile(path.join(gitDir.dir, name)), SANDBOX_NO_HOOKS);
+    writeFileSync(copy, text, { mode: 0o444 });
+    copies.push({ name, copy });
+  }
   for (const inside of sandboxPaths(gitDir.dir, roots)) {
     for (const { name, copy } of copies) binds.args.push("--ro-bind", copy, path.posix.join(inside, name));
     if (gitDir.hooks) binds.args.push("--ro-bind", binds.empty, path.posix.join(inside, "hooks"));
@@ -119,7 +130,7 @@ export function sanitizedRepositoryBinds(roots: readonly RepositoryRoot[], bound
   const binds = beginBinds();
   const cleanup = () => rmSync(binds.hostDir, { recursive: true, force: true });
   try {
-    for (const gitDir of found) bindGitDir(binds, gitDir, roots);
+    for (const gitDir of found) runAllSteps(bindGitDirSteps(binds, gitDir, roots));
     return { args: binds.args, cleanup };
   } catch (error) {
     cleanup();
@@ -128,8 +139,8 @@ export function sanitizedRepositoryBinds(roots: readonly RepositoryRoot[], bound
 }
 
 /**
- * {@link sanitizedRepositoryBinds} without holding the event loop: the scan runs in short slices, and the loop gets a
- * turn after each repository's copy.
+ * {@link sanitizedRepositoryBinds} without holding the event loop: the scan and each sanitised copy run in slices of
+ * CPU time, and the loop gets a turn between them.
  * @throws RepositoryScanError when the scan passes its bounds (the command must not run)
  */
 export async function sanitizedRepositoryBindsAsync(
@@ -142,7 +153,7 @@ export async function sanitizedRepositoryBindsAsync(
   const cleanup = () => rmSync(binds.hostDir, { recursive: true, force: true });
   try {
     for (const gitDir of found) {
-      bindGitDir(binds, gitDir, roots);
+      await runInSlices(bindGitDirSteps(binds, gitDir, roots), SCAN_SLICE_MS);
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     return { args: binds.args, cleanup };
