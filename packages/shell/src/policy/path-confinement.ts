@@ -6,9 +6,24 @@ import type { CommandPolicy } from "./command-policy.js";
 import type { CommandCheckInput, ParsedCommand } from "./command-check-types.js";
 import { type Refusal, refusal } from "./refusal.js";
 
+const PARENT_SEGMENT = /(?:^|[\\/])\.\.(?:[\\/]|$)/;
+
 /** True when a relative path has a `..` segment. */
 export function hasParentSegment(candidate: string): boolean {
-  return candidate.split(/[\\/]/).includes("..");
+  return PARENT_SEGMENT.test(candidate);
+}
+
+/** Where each segment of `candidate` ends in its text (its prefix of n segments is the text up to `ends[n - 1]`). */
+function segmentEnds(candidate: string): number[] {
+  const ends: number[] = [];
+  let index = 0;
+  for (;;) {
+    while (candidate.charCodeAt(index) === 47) index += 1;
+    if (index >= candidate.length) return ends;
+    const slash = candidate.indexOf("/", index);
+    index = slash < 0 ? candidate.length : slash;
+    ends.push(index);
+  }
 }
 
 /** realpath, or undefined when the path does not exist. */
@@ -61,11 +76,11 @@ export function realpathOfNearest(candidate: string): string {
   const whole = nativeRealpath(candidate);
   if (whole !== undefined) return whole;
   const absolute = path.isAbsolute(candidate);
-  const segments = candidate.split("/").filter((segment) => segment !== "");
-  const prefix = (count: number) => (absolute ? "/" : "") + segments.slice(0, count).join("/");
+  const ends = segmentEnds(candidate);
+  const prefix = (count: number) => (count === 0 ? (absolute ? "/" : "") : candidate.slice(0, ends[count - 1]));
   // invariant: prefix(low) exists (or is the root / empty), prefix(high) does not
   let low = 0;
-  let high = segments.length;
+  let high = ends.length;
   while (high - low > 1) {
     const middle = (low + high) >> 1;
     if (nativeRealpath(prefix(middle)) === undefined) high = middle;
@@ -73,7 +88,7 @@ export function realpathOfNearest(candidate: string): string {
   }
   const base = low === 0 ? (absolute ? "/" : undefined) : nativeRealpath(prefix(low));
   if (base === undefined) return candidate;
-  return path.join(base, ...segments.slice(low));
+  return path.join(base, low === 0 ? candidate : candidate.slice(ends[low - 1]));
 }
 
 /** Host path of a path-qualified executable: relative ones resolve in the skill folder (skill mode) or the cwd. */

@@ -3,7 +3,7 @@ import { detectMimeType } from "./detect-mime-type.js";
 import type { OutputMatcher } from "./output-globs.js";
 
 /** Synchronous work between two turns of the event loop while matching `out/` entries, at most (milliseconds). */
-const YIELD_AFTER_MS = 10;
+const YIELD_AFTER_MS = 4;
 
 /** Limits of {@link collectOutputFiles}. */
 export interface CollectOutputOptions {
