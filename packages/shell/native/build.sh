@@ -1,5 +1,6 @@
 #!/bin/sh
-# Builds the exec-enforcement helpers of the bubblewrap executor (exec-guard, denied-stub) into native/build/.
+# Builds the exec-enforcement helpers of the bubblewrap executor (exec-guard, denied-stub, exec-gate, exec-broker,
+# loader-shim) into native/build/.
 # Run at install time (the package's `install` script) and by scripts/bootstrap.sh. Off Linux there is nothing to
 # build. On Linux a missing compiler or a failed build is an error: the executor refuses `execEnforcement` without the
 # helpers rather than run commands unenforced. SKILLGRAPH_SKIP_NATIVE=1 skips the build (enforcement then cannot be
@@ -35,4 +36,12 @@ for program in exec-guard denied-stub exec-gate exec-broker; do
   fi
   mv "build/$program.tmp" "build/$program"
 done
+# the loader shim stands in for the dynamic loader, so it uses no libc and no relocations, and loads anywhere (PIE)
+if ! "$compiler" -O2 -Wall -Wextra -nostdlib -static-pie -fPIE -fno-stack-protector -ffreestanding -fno-builtin \
+     -fcf-protection=none -o build/loader-shim.tmp loader-shim.c 2>build/loader-shim.log; then
+  echo "@skillgraph/shell: cannot build the exec-enforcement helper loader-shim with $compiler:" >&2
+  cat build/loader-shim.log >&2
+  exit 1
+fi
+mv build/loader-shim.tmp build/loader-shim
 echo "@skillgraph/shell: built the exec-enforcement helpers in $(pwd)/build" >&2

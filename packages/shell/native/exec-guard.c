@@ -6,7 +6,9 @@
  *      mapped executable: this stops `ld.so ./copy`, which maps the copy instead of executing it, where Landlock
  *      (which governs execve only) would let it through;
  *   2. drops every capability (bounding, ambient, effective, permitted, inheritable) and sets no_new_privs;
- *   3. Landlock: files may be executed only beneath the --exec DIR hierarchies (read-only system and skill folders);
+ *   3. Landlock: files may be executed only beneath the --exec DIR hierarchies (read-only system and skill folders)
+ *      and, with --exec-file FILE (an allow list), those single files: a --map DIR is kept executable-mappable (its
+ *      libraries load) without giving its files the right to be executed;
  *   4. seccomp: memfd_create and memfd_secret fail with EPERM (an in-memory file is on no path Landlock governs and
  *      could be mapped executable by ld.so), and any non-x86_64 system call ABI kills the process;
  *   5. execvp(command), or with --exec-fd N (an exec-broker run) the program open as descriptor N, which is on no path
@@ -35,6 +37,7 @@
 #include <unistd.h>
 
 #define MAX_PATHS 64
+#define MAX_FILES 4096
 
 extern char **environ;
 
@@ -135,7 +138,7 @@ static void add_rule(int ruleset, int fd, __u64 access, const char *what) {
     fail("cannot add a Landlock rule for", what);
 }
 
-static void restrict_execution(char **dirs, int count, int program_fd) {
+static void restrict_execution(char **dirs, int count, char **files, int file_count, int program_fd) {
   int abi = (int)syscall(SYS_landlock_create_ruleset, NULL, 0, LANDLOCK_CREATE_RULESET_VERSION);
   if (abi < 1) fail("Landlock is not available in this kernel", NULL);
   /* a ruleset that does not handle REFER denies every link or rename into another folder (EXDEV: `mv a/x b/`, git's
@@ -154,6 +157,14 @@ static void restrict_execution(char **dirs, int count, int program_fd) {
     int fd = open(dirs[i], O_PATH | O_CLOEXEC);
     if (fd < 0) fail("cannot open", dirs[i]);
     add_rule(ruleset, fd, LANDLOCK_ACCESS_FS_EXECUTE | refer, dirs[i]);
+    close(fd);
+  }
+  for (int i = 0; i < file_count; i++) {
+    int fd = open(files[i], O_PATH | O_CLOEXEC);
+    struct stat seen;
+    if (fd < 0 || fstat(fd, &seen) != 0) fail("cannot open", files[i]);
+    if (!S_ISREG(seen.st_mode)) fail("an --exec-file is not a regular file:", files[i]);
+    add_rule(ruleset, fd, LANDLOCK_ACCESS_FS_EXECUTE, files[i]);
     close(fd);
   }
   if (program_fd >= 0) add_rule(ruleset, program_fd, LANDLOCK_ACCESS_FS_EXECUTE, "the brokered program");
@@ -179,11 +190,18 @@ static void deny_memfd(void) {
 }
 
 int main(int argc, char **argv) {
-  char *exec_dirs[MAX_PATHS];
-  int exec_count = 0, i = 1, program_fd = -1, script = 0;
+  static char *exec_files[MAX_FILES];
+  char *exec_dirs[MAX_PATHS], *mapped_dirs[2 * MAX_PATHS];
+  int exec_count = 0, mapped_count = 0, file_count = 0, i = 1, program_fd = -1, script = 0;
   errno = 0;
   for (; i < argc && strcmp(argv[i], "--") != 0; i++) {
-    if (strcmp(argv[i], "--exec") == 0 && i + 1 < argc && exec_count < MAX_PATHS) exec_dirs[exec_count++] = argv[++i];
+    if (strcmp(argv[i], "--exec") == 0 && i + 1 < argc && exec_count < MAX_PATHS) {
+      exec_dirs[exec_count++] = argv[++i];
+      mapped_dirs[mapped_count++] = argv[i];
+    } else if (strcmp(argv[i], "--map") == 0 && i + 1 < argc && mapped_count < 2 * MAX_PATHS)
+      mapped_dirs[mapped_count++] = argv[++i];
+    else if (strcmp(argv[i], "--exec-file") == 0 && i + 1 < argc && file_count < MAX_FILES)
+      exec_files[file_count++] = argv[++i];
     else if ((strcmp(argv[i], "--exec-fd") == 0 || strcmp(argv[i], "--exec-script-fd") == 0) && i + 1 < argc &&
              program_fd < 0) {
       script = argv[i][6] == 's';
@@ -191,18 +209,21 @@ int main(int argc, char **argv) {
       if (program_fd < 3 || fcntl(program_fd, F_GETFD) < 0) fail("--exec-fd needs an open descriptor above 2:", argv[i]);
     } else fail("unknown or repeated-too-often argument", argv[i]);
   }
-  if (i + 1 >= argc) fail("usage: exec-guard --exec DIR [--exec DIR]... -- COMMAND [ARG]...", NULL);
-  if (exec_count == 0) fail("at least one --exec folder is needed", NULL);
-  for (int n = 0; n < exec_count; n++)
-    if (exec_dirs[n][0] != '/') fail("an --exec folder must be an absolute path:", exec_dirs[n]);
+  if (i + 1 >= argc)
+    fail("usage: exec-guard (--exec DIR | --map DIR)... [--exec-file FILE]... -- COMMAND [ARG]...", NULL);
+  if (mapped_count == 0) fail("at least one --exec or --map folder is needed", NULL);
+  for (int n = 0; n < mapped_count; n++)
+    if (mapped_dirs[n][0] != '/') fail("an --exec or --map folder must be an absolute path:", mapped_dirs[n]);
+  for (int n = 0; n < file_count; n++)
+    if (exec_files[n][0] != '/') fail("an --exec-file must be an absolute path:", exec_files[n]);
   /* a mount namespace of its own: under an unprivileged bubblewrap the command runs in a user namespace nested in the
      one that owns bubblewrap's mount namespace, where no mount can be changed; in a new one, owned by this user
      namespace, the mounts copied in can still be made noexec (only clearing their flags is refused) */
   if (unshare(CLONE_NEWNS) != 0) fail("cannot make a mount namespace", NULL);
   if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) fail("cannot make the mounts private", NULL);
-  remount_noexec_outside(exec_dirs, exec_count);
+  remount_noexec_outside(mapped_dirs, mapped_count);
   drop_capabilities();
-  restrict_execution(exec_dirs, exec_count, program_fd);
+  restrict_execution(exec_dirs, exec_count, exec_files, file_count, program_fd);
   deny_memfd();
   if (program_fd >= 0) {
     if (fcntl(program_fd, F_SETFD, script ? 0 : FD_CLOEXEC) != 0) fail("cannot prepare the brokered program", NULL);
