@@ -5,6 +5,7 @@ import { SANDBOX_ENVIRONMENT, SANDBOX_SKILL_DIR, SANDBOX_WORKSPACE } from "../ex
 import { deniedProgramNames } from "../executor/denied-programs.js";
 import { isInsideFolder } from "../internal/core.js";
 import type { ExecutionRequest } from "../executor/executor-types.js";
+import { execAllowList } from "../policy/exec-time-allow.js";
 import { execTimeRules } from "../policy/exec-time-rules.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
 import { refusal, type Refusal } from "../policy/refusal.js";
@@ -79,6 +80,7 @@ export function executionRequest(
       sandboxed: approval.sandboxed,
       tool: input.tool,
       ...(skill ? { skill: skill.name } : {}),
+      allow: execAllowList(runtime.services.policy, skill ? [skill, ...call.loaded] : call.loaded),
     }),
     env: { ...runtime.config.fixedEnv, ...input.env, ...call.editorEnv, RUN_DIR: call.runDir },
     ...(input.stdin !== undefined ? { stdin: input.stdin } : {}),

@@ -24,6 +24,7 @@ import {
 import type { VisibleFolder } from "./program-index.js";
 import { callGates, startExecBroker, type CallGates } from "./exec-broker.js";
 import { withBrokeredStarts } from "./brokered-command.js";
+import { allowListAccess } from "./allow-list-access.js";
 import { gatedCopiesFolder } from "./gated-program-copies.js";
 import {
   parseRepositoryOptions,
@@ -174,6 +175,19 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     const roots = helpers ? execRoots(request, options) : [];
     if (helpers) args.push(...enforcementArgs(helpers, request, roots));
     if (gates) args.push(...gates.bindArgs);
+    const allow = helpers ? request.execRules?.allow : undefined;
+    const allowed =
+      helpers && allow
+        ? allowListAccess({
+            helpers,
+            allow,
+            roots,
+            ...(request.skillDir ? { skillFolder: SANDBOX_SKILL_DIR } : {}),
+            gatedPaths: gates ? [...gates.files.keys()] : [],
+            pty: request.pty === true,
+          })
+        : undefined;
+    if (allowed) args.push(...allowed.bindArgs);
     // the sandbox root (and /etc, /opt, ... on it) becomes read-only too; only the workspace and /tmp stay writable
     args.push("--remount-ro", "/");
     const sandbox = [bwrapPath, ...args];
@@ -181,10 +195,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     for (const [name, value] of Object.entries(env)) args.push("--setenv", name, value);
     const typed = request.shellCommand !== undefined ? bashCommand(request.shellCommand) : request.argv.map(map);
     const command = request.pty ? ptyCommand(typed) : typed;
-    const guard = guardedCommand(
-      roots.map((root) => root.sandbox),
-      [],
-    ).slice(0, -1);
+    const guard = guardedCommand(allowed?.access ?? { exec: roots.map((root) => root.sandbox) }, []).slice(0, -1);
     args.push("--", ...(helpers ? [...guard, "--", ...command] : command));
     // bwrap itself carries the run marker too, so a /proc sweep finds it; prlimit execs bwrap (same pid, same limits)
     const [file, ...rest] = [...cgroupPrefix, ...limitsPrefix(options.limits), bwrapPath, ...args];

@@ -58,7 +58,7 @@ describe("exec-guard helpers", () => {
   });
 
   it("puts the command after exec-guard's exec roots", () => {
-    expect(guardedCommand(["/usr", "/skill"], ["/usr/bin/bash", "-c", "x"])).toEqual([
+    expect(guardedCommand({ exec: ["/usr", "/skill"] }, ["/usr/bin/bash", "-c", "x"])).toEqual([
       "/.skillgraph-exec-guard",
       "--exec",
       "/usr",
@@ -68,6 +68,20 @@ describe("exec-guard helpers", () => {
       "/usr/bin/bash",
       "-c",
       "x",
+    ]);
+  });
+
+  it("under an allow list, maps folders and lets single files run", () => {
+    expect(guardedCommand({ exec: ["/skill"], map: ["/usr"], files: ["/usr/bin/bash"] }, ["bash"])).toEqual([
+      "/.skillgraph-exec-guard",
+      "--exec",
+      "/skill",
+      "--map",
+      "/usr",
+      "--exec-file",
+      "/usr/bin/bash",
+      "--",
+      "bash",
     ]);
   });
 });

@@ -25,6 +25,8 @@ export interface ExecEnforcementHelpers {
   gate: string;
   /** Runs on the host beside a command with gates: decides each start with the runtime, runs what is allowed. */
   broker: string;
+  /** Bound over the dynamic loader under an allow list: loads the real one for a program, refuses to run as one. */
+  shim: string;
 }
 
 /**
@@ -38,18 +40,36 @@ export function findExecEnforcementHelpers(bwrapPath: string, buildDir = NATIVE_
   const stub = path.join(buildDir, "denied-stub");
   const gate = path.join(buildDir, "exec-gate");
   const broker = path.join(buildDir, "exec-broker");
-  for (const helper of [guard, stub, gate, broker])
+  const shim = path.join(buildDir, "loader-shim");
+  for (const helper of [guard, stub, gate, broker, shim])
     if (!isExecutableFile(helper))
       throw new BubblewrapUnavailableError({
         bwrapPath,
         message: `bubblewrap executor: execEnforcement needs the native helper '${helper}', which is not built (run 'sh ${path.join(buildDir, "..", "build.sh")}'; it needs a C compiler)`,
       });
-  return { guard, stub, gate, broker };
+  return { guard, stub, gate, broker, shim };
 }
 
-/** The argv that runs `command` under exec-guard, executable only beneath `execRoots` (sandbox paths). */
-export function guardedCommand(execRoots: readonly string[], command: readonly string[]): string[] {
-  return [SANDBOX_EXEC_GUARD, ...execRoots.flatMap((root) => ["--exec", root]), "--", ...command];
+/** What exec-guard lets run (sandbox paths). */
+export interface GuardAccess {
+  /** Folders whose files may run (and be mapped executable). */
+  exec: readonly string[];
+  /** Folders whose files may be mapped executable (libraries) but run only if listed in `files`. */
+  map?: readonly string[];
+  /** Single files that may run (an allow list's programs). */
+  files?: readonly string[];
+}
+
+/** The argv that runs `command` under exec-guard with `access` (sandbox paths). */
+export function guardedCommand(access: GuardAccess, command: readonly string[]): string[] {
+  return [
+    SANDBOX_EXEC_GUARD,
+    ...access.exec.flatMap((root) => ["--exec", root]),
+    ...(access.map ?? []).flatMap((root) => ["--map", root]),
+    ...(access.files ?? []).flatMap((file) => ["--exec-file", file]),
+    "--",
+    ...command,
+  ];
 }
 
 /**
@@ -61,7 +81,8 @@ export function guardArgs(helpers: ExecEnforcementHelpers): string[] {
   return ["--cap-add", "CAP_SYS_ADMIN", "--cap-add", "CAP_SETPCAP", "--ro-bind", helpers.guard, SANDBOX_EXEC_GUARD];
 }
 
-function sandboxPathOf(hostPath: string, visible: readonly VisibleFolder[]): string | undefined {
+/** Where the sandbox shows a host path, if it shows it. */
+export function sandboxPathOf(hostPath: string, visible: readonly VisibleFolder[]): string | undefined {
   for (const { host, sandbox } of visible) {
     if (hostPath === host) return sandbox;
     if (hostPath.startsWith(`${host}/`)) return sandbox + hostPath.slice(host.length);
@@ -176,7 +197,14 @@ export function stubArgs(stub: string, sandboxPaths: readonly string[]): string[
 export function probeExecGuard(bwrapPath: string, baseArgs: readonly string[], helpers: ExecEnforcementHelpers): void {
   const probe = spawnSync(
     bwrapPath,
-    [...baseArgs, ...guardArgs(helpers), "--remount-ro", "/", "--", ...guardedCommand(["/usr"], ["/usr/bin/true"])],
+    [
+      ...baseArgs,
+      ...guardArgs(helpers),
+      "--remount-ro",
+      "/",
+      "--",
+      ...guardedCommand({ exec: ["/usr"] }, ["/usr/bin/true"]),
+    ],
     { encoding: "utf8", timeout: 10_000, env: { PATH: "/usr/bin:/bin" } },
   );
   if (probe.status !== 0) {

@@ -7,6 +7,7 @@ import { commandLayers } from "./command-layers.js";
 import type { CommandPolicy } from "./command-policy.js";
 import { matchesCommandRule, programName } from "./command-rules.js";
 import { DYNAMIC_WORD, isDynamicWord } from "./dynamic-word.js";
+import { admitsStart, type ExecAllowList } from "./exec-time-allow.js";
 import { withGitAliasesOpaque, withoutGitConfigOptions } from "./git-subcommands.js";
 
 /** One program start inside the sandbox, as the gate reported it. */
@@ -36,6 +37,11 @@ export type ProgramStartDecision =
 export interface ExecTimeRules {
   /** Program names whose every start is decided by `decide` (one-word deny rules are stubbed instead). */
   programs: readonly string[];
+  /**
+   * The allow list, when there is one: only files of `allow.wholly`, of the gated `programs` and of the shells may
+   * start at all (Landlock), and `decide` refuses a gated start it does not admit.
+   */
+  allow?: ExecAllowList;
   /** Decides one start. Must not throw. */
   decide(start: ProgramStart): ProgramStartDecision;
 }
@@ -51,7 +57,7 @@ export interface RefusedStart {
 }
 
 /** Programs the runtime itself starts every command with: gating them would gate every line. */
-const SHELLS = new Set(["bash", "sh", "dash", "script"]);
+export const SHELLS: ReadonlySet<string> = new Set(["bash", "sh", "dash", "script"]);
 
 /**
  * The program names with argument-level rules: the first word of every deny rule of two or more words and of every
@@ -102,15 +108,23 @@ export interface ExecTimeRulesOptions {
   approved: readonly (readonly string[])[];
   tool: ApprovalCandidate["tool"];
   skill?: string;
+  /** The call's allow list (see exec-time-allow.ts); undefined when it admits every program. */
+  allow?: ExecAllowList;
   /** Whether the call runs in a sandbox without network (what approval rules see as `sandboxed`). */
   sandboxed: boolean;
 }
 
 /** Decides each program start of one call with the deny and approval rules (see {@link ExecTimeRules}). */
 export function execTimeRules(options: ExecTimeRulesOptions): ExecTimeRules {
-  const { policy, approvalRules, approved } = options;
+  const { policy, approvalRules, approved, allow } = options;
+  const gated = new Set(gatedProgramNames(policy, approvalRules));
+  const stubbed = new Set(
+    policy.deny.filter((rule) => rule.prefix.length === 1).map((rule) => programName(rule.prefix[0] as string)),
+  );
+  for (const name of allow?.byArguments ?? []) if (!SHELLS.has(name) && !stubbed.has(name)) gated.add(name);
   return {
-    programs: gatedProgramNames(policy, approvalRules),
+    programs: [...gated].sort(),
+    ...(allow ? { allow } : {}),
     decide(start) {
       const argv = judgedArgv(start);
       const shown = argv.join(" ");
@@ -124,6 +138,12 @@ export function execTimeRules(options: ExecTimeRulesOptions): ExecTimeRules {
           run: false,
           needsApproval: false,
           reason: `'${shown}' is denied by the rule '${denied.prefix.join(" ")}' (${denied.source})`,
+        };
+      if (allow && !admitsStart(allow, argv))
+        return {
+          run: false,
+          needsApproval: false,
+          reason: `'${shown}' is not in the allow list nor granted by a loaded skill's allowed-tools (judged where it starts)`,
         };
       const candidate: ApprovalCandidate = {
         tool: options.tool,
