@@ -2,7 +2,8 @@
 // deny list stubbed, exec-guard's Landlock + noexec + seccomp set up), alternated call by call so a change in the
 // machine's load falls on both alike. Also a line that starts 100 programs, for the cost per program start, and the
 // argument-level rules (`git push` denied): a call whose line starts no gated program, and one that starts `git` once
-// (through the gate, the broker and a fresh sandbox).
+// (through the gate, the broker and a fresh sandbox); and an allow list (only its programs' files may run), with a
+// program admitted by its arguments (`git --version`) started once through the broker.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -12,6 +13,7 @@ import { deniedProgramNames } from "../packages/shell/src/executor/denied-progra
 import type { CommandExecutor, ExecutionRequest } from "../packages/shell/src/executor/executor-types.js";
 import { commandRules } from "../packages/shell/src/policy/policy-options.js";
 import { DEFAULT_DENIED_PROGRAMS } from "../packages/shell/src/policy/command-policy.js";
+import { execAllowList } from "../packages/shell/src/policy/exec-time-allow.js";
 import { execTimeRules, type ExecTimeRules } from "../packages/shell/src/policy/exec-time-rules.js";
 
 function median(values: number[]): number {
@@ -43,6 +45,24 @@ export async function execEnforcementCost(runs: number): Promise<Record<string, 
     tool: "shell",
     sandboxed: true,
   });
+  // an allow list of a dozen programs, one of them (git) admitted only with some arguments: Landlock on single files,
+  // the loader shim, and git's starts through the gate and the broker
+  const allowRules = execTimeRules({
+    policy: { deny: commandRules("deny", DEFAULT_DENIED_PROGRAMS) },
+    approvalRules: [],
+    approved: [],
+    tool: "shell",
+    sandboxed: true,
+    allow: execAllowList(
+      {
+        allow: commandRules("allow", [
+          ...["true", "seq", "cat", "grep", "sed", "awk", "sort", "head", "tail", "wc", "python3"],
+          "git --version",
+        ]),
+      },
+      [],
+    ),
+  });
   const request = (shellCommand: string, execRules?: ExecTimeRules): ExecutionRequest => ({
     argv: [],
     shellCommand,
@@ -63,6 +83,14 @@ export async function execEnforcementCost(runs: number): Promise<Record<string, 
     ["100 program starts", "for i in $(seq 100); do /usr/bin/true; done", Math.max(5, Math.round(runs / 4)), undefined],
     ["true, git push denied at exec time", "true", runs, gitRules],
     ["git --version through the broker", "git --version", runs, gitRules],
+    ["true, allow list of 12 programs", "true", runs, allowRules],
+    [
+      "100 program starts, allow list",
+      "for i in $(seq 100); do /usr/bin/true; done",
+      Math.max(5, Math.round(runs / 4)),
+      allowRules,
+    ],
+    ["git --version, allowed by arguments (broker)", "git --version", runs, allowRules],
   ] as const) {
     const offSamples: number[] = [];
     const onSamples: number[] = [];

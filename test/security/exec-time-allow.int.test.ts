@@ -17,7 +17,7 @@ import { parseCommandRule, type CommandRule } from "../../packages/shell/src/pol
 import { execAllowList } from "../../packages/shell/src/policy/exec-time-allow.js";
 import { execTimeRules } from "../../packages/shell/src/policy/exec-time-rules.js";
 import { compileApprovalRules } from "../../packages/shell/src/policy/approval-rules.js";
-import { bubblewrapWorks } from "./attack-harness.js";
+import { attackHarness, bubblewrapWorks } from "./attack-harness.js";
 import {
   nestedLines,
   PROGRAM_CONSTRUCTS,
@@ -231,5 +231,36 @@ describe.skipIf(!canSandbox)("the allow list where programs start (bubblewrap, p
     // starts, `git pack-objects`, `git receive-pack`, `git gc --auto`, would each need a grant: they are judged alike)
     const control = await run(push, undefined, workspace);
     expect(pushed(), control.result.stderr).toBe(true);
+  });
+
+  it("holds through the shell hook: the allow list and the loaded skills' grants reach the sandbox", async () => {
+    for (const [execEnforcement, expected] of [
+      [false, true],
+      [true, false],
+    ] as const) {
+      // loaded skills grant `git status:*` and `python3 -m json.tool:*`; the application allows `echo`
+      const harness = attackHarness("bubblewrap", {
+        bubblewrap: { execEnforcement, readOnlyPaths: [toolsDir] },
+        allow: ["echo"],
+        fixedPath: `${toolsDir}:/usr/local/bin:/usr/bin:/bin`,
+      });
+      // the planner sees the skill's own script; what it starts is decided where it starts
+      const hidden = path.join(harness.skillDir, "scripts", "hidden.sh");
+      writeFileSync(
+        hidden,
+        `#!/bin/sh\n${FORBIDDEN}\npython3 -c 'import subprocess; subprocess.run(["${FORBIDDEN}"])'\necho done\n`,
+      );
+      chmodSync(hidden, 0o755);
+      const result = (await harness.call("run_skill_script", { skill: "attacker", command: "scripts/hidden.sh" })) as {
+        stdout: string;
+        refused_programs?: Array<{ argv: string[]; reason: string }>;
+      };
+      expect(result.stdout, JSON.stringify(result)).toContain("done");
+      expect(existsSync(path.join(harness.workspace, MARKER)), `execEnforcement: ${execEnforcement}`).toBe(expected);
+      if (execEnforcement)
+        // python3 is granted with some arguments only, so its start reached the broker and is reported
+        expect(result.refused_programs?.[0]?.argv.slice(0, 2), JSON.stringify(result)).toEqual(["python3", "-c"]);
+      await harness.hook.dispose();
+    }
   });
 });
