@@ -55,7 +55,9 @@ export interface BubblewrapExecutorOptions {
    * by a refusing stub at every path it has in the sandbox, files run only from the read-only system and skill
    * folders (Landlock), every other mount is noexec and memfd_create fails. Programs with argument-level rules
    * (`execRules`: `git push` denied or needing approval) are replaced by a gate whose every start is judged on its real
-   * argv by the runtime and, when allowed, run by a host broker in a fresh sandbox of the same kind. Needs the native helpers
+   * argv by the runtime and, when allowed, run by a host broker in a fresh sandbox of the same kind. Under an allow list
+   * (`execRules.allow`) only the admitted programs' files may run, and the dynamic loader only as an interpreter (a
+   * shim stands in for it). Needs the native helpers
    * (`native/build.sh`, run at install); creation fails without them. @default false
    */
   execEnforcement?: boolean;

@@ -32,7 +32,8 @@ export interface ExecutionRequest {
   deniedPrograms?: readonly string[];
   /**
    * Argument-level rules decided where programs start: every start of `execRules.programs`, whoever makes it, is
-   * judged with its real argv. Enforced only by bubblewrap with `execEnforcement`; others rely on the planner's check.
+   * judged with its real argv; with `execRules.allow`, only the programs the allow list admits start at all. Enforced
+   * only by bubblewrap with `execEnforcement`; others rely on the planner's check.
    */
   execRules?: ExecTimeRules;
   /** Extra environment, names already checked against the allow-list (host paths in values are mapped). Nothing else is inherited. */
