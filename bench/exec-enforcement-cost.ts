@@ -56,7 +56,17 @@ export async function execEnforcementCost(runs: number): Promise<Record<string, 
     allow: execAllowList(
       {
         allow: commandRules("allow", [
-          ...["true", "seq", "cat", "grep", "sed", "awk", "sort", "head", "tail", "wc", "python3"],
+          "true",
+          "seq",
+          "cat",
+          "grep",
+          "sed",
+          "awk",
+          "sort",
+          "head",
+          "tail",
+          "wc",
+          "python3",
           "git --version",
         ]),
       },

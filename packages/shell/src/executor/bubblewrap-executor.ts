@@ -177,18 +177,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     const roots = helpers ? execRoots(request, options) : [];
     if (helpers) args.push(...enforcementArgs(helpers, request, roots));
     if (gates) args.push(...gates.bindArgs);
-    const allow = helpers ? request.execRules?.allow : undefined;
-    const allowed =
-      helpers && allow
-        ? allowListAccess({
-            helpers,
-            allow,
-            roots,
-            ...(request.skillDir ? { skillFolder: SANDBOX_SKILL_DIR } : {}),
-            gatedPaths: gates ? [...gates.files.keys()] : [],
-            pty: request.pty === true,
-          })
-        : undefined;
+    const allowed = helpers ? callAllowAccess(helpers, request, roots, gates) : undefined;
     if (allowed) args.push(...allowed.bindArgs);
     // the sandbox root (and /etc, /opt, ... on it) becomes read-only too; only the workspace and /tmp stay writable
     args.push("--remount-ro", "/");
@@ -325,6 +314,25 @@ function systemExecRoots(options: BubblewrapExecutorOptions): VisibleFolder[] {
   }
   for (const extra of options.readOnlyPaths ?? []) roots.push({ host: extra, sandbox: extra, stable: true });
   return roots;
+}
+
+/** What exec-guard lets run under the call's allow list (undefined without one: the exec roots, as before). */
+function callAllowAccess(
+  helpers: ExecEnforcementHelpers,
+  request: ExecutionRequest,
+  roots: readonly VisibleFolder[],
+  gates: CallGates | undefined,
+): ReturnType<typeof allowListAccess> | undefined {
+  const allow = request.execRules?.allow;
+  if (!allow) return undefined;
+  return allowListAccess({
+    helpers,
+    allow,
+    roots,
+    ...(request.skillDir ? { skillFolder: SANDBOX_SKILL_DIR } : {}),
+    gatedPaths: gates ? [...gates.files.keys()] : [],
+    pty: request.pty === true,
+  });
 }
 
 /** Stubs over the request's denied programs, and exec-guard bound in with the capabilities it drops. */
