@@ -135,6 +135,13 @@ describe.skipIf(!canSandbox)("the allow list where programs start (bubblewrap, p
     expect(control.started, control.result.stderr).toBe(true);
   });
 
+  it("runs a line on a pseudo-terminal under an allow list (util-linux script is the line's own program)", async () => {
+    const job = request(`[ -t 1 ] && echo on-a-terminal; ${FORBIDDEN}; echo status=$?`, { allow: ["cat"] });
+    const result = await enforced.run({ ...job, pty: true });
+    expect(result.stdout, result.stderr).toMatch(/on-a-terminal\r?\n(.*\r?\n)?status=126/);
+    expect(existsSync(path.join(job.workspaceDir, MARKER))).toBe(false);
+  });
+
   it("changes nothing without an allow list, or with one that admits every command", async () => {
     expect((await run(FORBIDDEN, undefined)).started).toBe(true);
     expect((await run(FORBIDDEN, { allow: ["*"] })).started).toBe(true);
