@@ -65,7 +65,8 @@ export interface AllowListAccessOptions {
 export function allowListAccess(options: AllowListAccessOptions): { bindArgs: string[]; access: GuardAccess } {
   const { helpers, allow, roots } = options;
   const names = [...allow.wholly, ...ALWAYS_ADMITTED, ...(options.pty ? ["script"] : [])];
-  const files = new Set(programFiles(names, roots).map((file) => file.sandbox));
+  // one name at a time: what /usr holds for a name is cached per name, whatever allow list it comes in
+  const files = new Set(names.flatMap((name) => programFiles([name], roots).map((file) => file.sandbox)));
   for (const gated of options.gatedPaths) files.add(gated);
   const bindArgs: string[] = [];
   const loaders = programFiles([LOADER_NAME], roots);
