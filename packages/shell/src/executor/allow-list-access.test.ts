@@ -60,4 +60,18 @@ describe("allowListAccess", () => {
       "/usr/lib/ld-linux-x86-64.so.2",
     ]);
   });
+
+  it("refuses an allow list with a clear error where the loader shim is not built (off x86-64)", () => {
+    const { shim: _absent, ...withoutShim } = helpers;
+    const call = () =>
+      allowListAccess({
+        helpers: withoutShim,
+        allow: { wholly: ["jq"], byArguments: [], rules: [] },
+        roots: [{ host: fakeUsr(), sandbox: "/usr", stable: false }],
+        gatedPaths: [],
+        pty: false,
+      });
+    expect(call).toThrow(/loader-shim', built on x86-64 only/);
+    expect(() => call()).toThrow(expect.objectContaining({ code: "bubblewrap-unavailable" }));
+  });
 });

@@ -4,6 +4,7 @@
 // docs/design/exec-enforcement.md.
 import { spawnSync } from "node:child_process";
 import { realpathSync } from "node:fs";
+import { BubblewrapUnavailableError } from "../errors/bubblewrap-unavailable-error.js";
 import type { ExecAllowList } from "../policy/exec-time-allow.js";
 import { programFiles, sandboxPathOf, type ExecEnforcementHelpers, type GuardAccess } from "./exec-enforcement.js";
 import type { VisibleFolder } from "./program-index.js";
@@ -69,12 +70,18 @@ export function allowListAccess(options: AllowListAccessOptions): { bindArgs: st
   const files = new Set(names.flatMap((name) => programFiles([name], roots).map((file) => file.sandbox)));
   for (const gated of options.gatedPaths) files.add(gated);
   const bindArgs: string[] = [];
+  const shim = helpers.shim;
+  if (!shim)
+    throw new BubblewrapUnavailableError({
+      bwrapPath: "bwrap",
+      message: `bubblewrap executor: an allow list at exec time needs the native helper 'loader-shim', built on x86-64 only (this machine: ${process.arch}); run without execEnforcement or without an allow list`,
+    });
   const loaders = programFiles([LOADER_NAME], roots);
   const real = loaders[0]?.host;
   if (real) {
     bindArgs.push("--ro-bind", real, `${SANDBOX_LOADER_DIR}/ld.so`);
     for (const loader of loaders) {
-      bindArgs.push("--ro-bind", helpers.shim, loader.sandbox);
+      bindArgs.push("--ro-bind", shim, loader.sandbox);
       files.add(loader.sandbox);
     }
   }

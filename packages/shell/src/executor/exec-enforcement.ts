@@ -25,8 +25,11 @@ export interface ExecEnforcementHelpers {
   gate: string;
   /** Runs on the host beside a command with gates: decides each start with the runtime, runs what is allowed. */
   broker: string;
-  /** Bound over the dynamic loader under an allow list: loads the real one for a program, refuses to run as one. */
-  shim: string;
+  /**
+   * Bound over the dynamic loader under an allow list: loads the real one for a program, refuses to run as one.
+   * Built on x86-64 only; undefined elsewhere (a call with an allow list is then refused).
+   */
+  shim?: string;
 }
 
 /**
@@ -41,13 +44,13 @@ export function findExecEnforcementHelpers(bwrapPath: string, buildDir = NATIVE_
   const gate = path.join(buildDir, "exec-gate");
   const broker = path.join(buildDir, "exec-broker");
   const shim = path.join(buildDir, "loader-shim");
-  for (const helper of [guard, stub, gate, broker, shim])
+  for (const helper of [guard, stub, gate, broker])
     if (!isExecutableFile(helper))
       throw new BubblewrapUnavailableError({
         bwrapPath,
         message: `bubblewrap executor: execEnforcement needs the native helper '${helper}', which is not built (run 'sh ${path.join(buildDir, "..", "build.sh")}'; it needs a C compiler)`,
       });
-  return { guard, stub, gate, broker, shim };
+  return { guard, stub, gate, broker, ...(isExecutableFile(shim) ? { shim } : {}) };
 }
 
 /** What exec-guard lets run (sandbox paths). */
