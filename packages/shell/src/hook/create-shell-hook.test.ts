@@ -58,7 +58,7 @@ describe("createShellHook options", () => {
     ],
     [
       { alwaysVisible: ["rm_everything"] },
-      "Invalid option 'alwaysVisible[0]': unknown tool 'rm_everything' (one of run_skill_script, shell, shell_session_write, shell_session_poll, shell_session_kill)",
+      "Invalid option 'alwaysVisible[0]': unknown tool 'rm_everything' (one of run_skill_script, shell, read_output, shell_session_write, shell_session_poll, shell_session_kill)",
     ],
     [
       { artifacts: { store: 42 } },
@@ -85,13 +85,14 @@ describe("createShellHook options", () => {
     expect(hook.tools.map((tool) => tool.name)).toEqual([
       "run_skill_script",
       "shell",
+      "read_output",
       "shell_session_write",
       "shell_session_poll",
       "shell_session_kill",
     ]);
     expect(
       createShellHook({ skills: catalog, executor: "local", sessions: false }).tools.map((tool) => tool.name),
-    ).toEqual(["run_skill_script", "shell"]);
+    ).toEqual(["run_skill_script", "shell", "read_output"]);
   });
 });
 
@@ -105,6 +106,7 @@ describe("visibleTools", () => {
 
   it("shows run_skill_script for a skill with a scripts/ folder and shell for a Bash(...) grant", () => {
     expect(hook.visibleTools({ loadedSkills: [prompter] }).sort()).toEqual([
+      "read_output",
       "run_skill_script",
       "shell_session_kill",
       "shell_session_poll",
@@ -118,7 +120,7 @@ describe("visibleTools", () => {
       createShellHook({ skills: catalog, executor: "local", alwaysVisible: ["shell"], sessions: false }).visibleTools({
         loadedSkills: [],
       }),
-    ).toEqual(["shell"]);
+    ).toEqual(["shell", "read_output"]);
   });
 });
 

@@ -34,6 +34,8 @@ export function visibleTools(
     if (skill.dir !== "" && (grant.mentionsShell || hasScriptsFolder(skill.dir))) visible.add("run_skill_script");
     if (grant.anyCommand || grant.rules.length > 0 || skill.allowedTools.includes("shell")) visible.add("shell");
   }
+  // a result's refs are read back with read_output wherever a command can run
+  if (visible.has("run_skill_script") || visible.has("shell")) visible.add("read_output");
   if (runtime.config.sessionsEnabled && (visible.has("run_skill_script") || visible.has("shell"))) {
     visible.add("shell_session_write");
     visible.add("shell_session_poll");
