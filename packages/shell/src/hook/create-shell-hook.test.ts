@@ -1,4 +1,7 @@
+import { chmodSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { writeTree } from "../../../../test/support/skill-tree.js";
 import { loadBashParser } from "../command/bash-parser.js";
 import { InvalidOptionsError, SkillgraphError } from "@skillgraph/core";
 import { fixtureCatalog, fixtureSkill, prompterDir, reportBuilderDir } from "../__fixtures__/fixture-catalog.js";
@@ -113,6 +116,24 @@ describe("visibleTools", () => {
       "shell_session_write",
     ]);
     expect(hook.visibleTools({ loadedSkills: [reportBuilder] })).toContain("shell");
+  });
+
+  it("shows run_skill_script for any folder of the skill but references/ and assets/, or an executable file", () => {
+    const root = writeTree({
+      "custom/custom-scripts/run.sh": "#!/bin/sh\n",
+      "docs-only/references/a.md": "# a\n",
+      "docs-only/assets/logo.txt": "logo\n",
+      "docs-only/notes.txt": "not executable\n",
+      "top/run.sh": "#!/bin/sh\n",
+    });
+    chmodSync(join(root, "top/run.sh"), 0o755);
+    const shown = (dir: string) =>
+      hook
+        .visibleTools({ loadedSkills: [fixtureSkill({ name: "x", dir: join(root, dir) })] })
+        .includes("run_skill_script");
+    expect(shown("custom")).toBe(true);
+    expect(shown("top")).toBe(true);
+    expect(shown("docs-only")).toBe(false);
   });
 
   it("shows configured tools always", () => {
