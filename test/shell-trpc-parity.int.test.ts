@@ -40,7 +40,11 @@ async function runCalls(
   hooks.push(hook);
   const model = new RecordingChatModel([
     { toolCalls: [{ name: "read_skill", args: { name: "report-builder" } }] },
-    ...calls.map((args) => ({ toolCalls: [{ name: "run_skill_script", args: { skill: "report-builder", ...args } }] })),
+    ...calls.map((args) =>
+      "read_output" in args
+        ? { toolCalls: [{ name: "read_output", args: args.read_output as Record<string, unknown> }] }
+        : { toolCalls: [{ name: "run_skill_script", args: { skill: "report-builder", ...args } }] },
+    ),
     { content: "done" },
   ]);
   const skills = createSkillsInterceptor({ skills: registry, hooks: [hook] });
@@ -58,7 +62,10 @@ async function runCalls(
     { configurable: { thread_id: thread } },
   );
   const results = (final.messages as BaseMessage[])
-    .filter((message): message is ToolMessage => ToolMessage.isInstance(message) && message.name === "run_skill_script")
+    .filter(
+      (message): message is ToolMessage =>
+        ToolMessage.isInstance(message) && (message.name === "run_skill_script" || message.name === "read_output"),
+    )
     .map((message) => JSON.parse(String(message.content)) as Record<string, any>);
   return { results, workspace: hook.workspacePath(thread) };
 }
@@ -135,6 +142,30 @@ describe.each(["local", "bubblewrap"] as const)("a trpc-agent-go skill_run call 
       { from: "skill://report-builder/SKILL.md", path: "in/skill.md", size: expect.any(Number) },
     ]);
     expect(results[2]!.output_files[0].content).toContain("hi\n---");
+  });
+
+  it("reads an output back by its ref with read_output, a saved artifact too; a symlink is never followed", async () => {
+    const { results } = await runCalls(executor, [
+      {
+        command: "seq 1 3000 > out/numbers.txt && ln -s numbers.txt out/link.txt",
+        outputs: { globs: ["numbers.txt"], inline: false, save_as_artifacts: true },
+      },
+      { read_output: { ref: "workspace://out/numbers.txt", max_bytes: 1000 } },
+      { read_output: { ref: "workspace://out/numbers.txt", offset: 1000 } },
+      { read_output: { ref: "artifact://numbers.txt@1", offset: 13_883 } },
+      { read_output: { ref: "workspace://out/link.txt" } },
+    ]);
+    expect(results[0], JSON.stringify(results[0])).toMatchObject({ status: "ok" });
+    const ref = results[0]!.output_files[0].ref as string;
+    expect(ref).toBe("workspace://out/numbers.txt");
+    expect(results[1]).toMatchObject({ status: "ok", ref, size: 13_893, offset: 0, next_offset: 1000 });
+    expect((results[1]!.content as string).startsWith("1\n2\n3\n")).toBe(true);
+    expect((results[1]!.content as string) + results[2]!.content).toBe(
+      Array.from({ length: 3000 }, (_, index) => `${index + 1}\n`).join(""),
+    );
+    expect(results[2]!.next_offset).toBeUndefined();
+    expect(results[3]).toMatchObject({ status: "ok", content: "2999\n3000\n", mime_type: "text/plain" });
+    expect(results[4]).toMatchObject({ status: "refused", reason: "symlink-escape" });
   });
 
   it("stages a file the user attached by artifact reference (file_id: artifact://...)", async () => {

@@ -59,6 +59,12 @@ describe.each(Object.entries(commands))("skillgraph %s with a bad skills folder"
     expectOneErrorLine(result, missing, "does not exist");
   });
 
+  it("a URL (an https:// skill or archive): exit 1, one error line saying nothing is downloaded", async () => {
+    const result = await run(argsFor("https://example.com/skills.tar.gz"));
+    expect(result.code).toBe(1);
+    expectOneErrorLine(result, "'https://example.com/skills.tar.gz' is a URL: skills are not downloaded at run time");
+  });
+
   it("a file instead of a folder: exit 1, 'is not a folder'", async () => {
     const result = await run(argsFor(file));
     expect(result.code).toBe(1);

@@ -35,6 +35,11 @@ export function checkSkillsFolder(dir: string, cwd: string, what = "skills folde
     stats = statSync(absolute);
   } catch (error) {
     const code = (error as { code?: string }).code;
+    // Strands' https:// SKILL.md, trpc-agent-go's archive URL: nothing is downloaded at run time
+    if ((code === "ENOENT" || code === "ENOTDIR") && /^[a-z][a-z0-9+.-]*:\/\//i.test(dir))
+      throw new CliError(
+        `${what} '${dir}' is a URL: skills are not downloaded at run time; download (and unpack) it, then give the folder`,
+      );
     if (code === "ENOENT" || code === "ENOTDIR") throw new CliError(`${what} ${absolute} does not exist`);
     if (code === "EACCES" || code === "EPERM")
       throw new CliError(`${what} ${absolute} cannot be read (permission denied)`);

@@ -102,6 +102,36 @@ describe("openConfinedFolder", () => {
     }
   });
 
+  it("reads a window of a file from an offset", async () => {
+    const { root } = tree();
+    await withConfinedFolder(root, async (folder) => {
+      const window = await folder.readFile("a/b/file.txt", { maxBytes: 100, offset: 2, headBytes: 3 });
+      expect(window.ok && window.bytes.toString()).toBe("sid");
+      expect(window.ok && window.size).toBe(6);
+      const past = await folder.readFile("a/b/file.txt", { maxBytes: 100, offset: 9, headBytes: 3 });
+      expect(past.ok && past.bytes.byteLength).toBe(0);
+    });
+  });
+
+  it("removes an empty folder only: one with entries stays, a symlink at the name or on the way is refused", async () => {
+    const { root, outside } = tree();
+    mkdirSync(path.join(root, "a", "empty"));
+    mkdirSync(path.join(outside, "victim"));
+    symlinkSync(path.join(outside, "victim"), path.join(root, "a", "victimlink"));
+    symlinkSync(outside, path.join(root, "dirlink"));
+    await withConfinedFolder(root, async (folder) => {
+      expect(await folder.removeEmptyFolder("a/empty")).toEqual({ ok: true, path: "a/empty" });
+      expect(existsSync(path.join(root, "a", "empty"))).toBe(false);
+      expect(await folder.removeEmptyFolder("a/b")).toMatchObject({ ok: false, reason: "exists" });
+      expect(await folder.removeEmptyFolder("a/victimlink")).toMatchObject({ ok: false, reason: "not-a-folder" });
+      expect(await folder.removeEmptyFolder("dirlink/victim")).toMatchObject({ ok: false, reason: "symlink" });
+      expect(await folder.removeEmptyFolder("a/missing")).toMatchObject({ ok: false, reason: "not-found" });
+      expect(await folder.removeEmptyFolder("")).toMatchObject({ ok: false, reason: "invalid-path" });
+    });
+    expect(existsSync(path.join(root, "a", "b", "file.txt"))).toBe(true);
+    expect(existsSync(path.join(outside, "victim"))).toBe(true);
+  });
+
   it("lists without following symlinks and stops at the entry cap", async () => {
     const { root, outside } = tree();
     symlinkSync(outside, path.join(root, "a", "dirlink"));
@@ -126,6 +156,7 @@ describe("openConfinedFolder", () => {
       writeFileSync(path.join(outside, "file.txt"), "OUTSIDE");
       mkdirSync(path.join(outside, "b"));
       writeFileSync(path.join(outside, "b", "file.txt"), "OUTSIDE");
+      mkdirSync(path.join(outside, "b", "victim")); // an empty folder a removal through the symlink would take
       // the racer flips a/b between the real folder and a symlink to the outside as fast as it can
       const racer = spawn(
         "sh",
@@ -149,6 +180,7 @@ describe("openConfinedFolder", () => {
               const read = await folder.readFile("a/b/file.txt", { maxBytes: 100 });
               seen.add(read.ok ? read.bytes.toString() : read.reason);
               await folder.writeFile("a/b/written.txt", "model content");
+              await folder.removeEmptyFolder("a/b/victim");
             },
           });
         } finally {
@@ -156,6 +188,7 @@ describe("openConfinedFolder", () => {
         }
         expect(seen.has("OUTSIDE")).toBe(false);
         expect(existsSync(path.join(outside, "b", "written.txt"))).toBe(false);
+        expect(existsSync(path.join(outside, "b", "victim"))).toBe(true);
       } finally {
         racer.kill("SIGKILL");
       }

@@ -5,7 +5,7 @@ import { confinedList } from "./confined-list.js";
 import { confinedReadFile } from "./confined-read.js";
 import type { ConfinedFolder } from "./confined-types.js";
 import type { ConfinedRoot } from "./confined-walk.js";
-import { confinedMakeFolder, confinedWriteFile } from "./confined-write.js";
+import { confinedMakeFolder, confinedRemoveEmptyFolder, confinedWriteFile } from "./confined-write.js";
 
 export type {
   ConfinedEntry,
@@ -55,6 +55,7 @@ export async function openConfinedFolder(path: string): Promise<ConfinedFolder> 
     readFile: (relative, options) => confinedReadFile(folder, relative, options),
     writeFile: (relative, content, options) => confinedWriteFile(folder, relative, content, options),
     makeFolder: (relative) => confinedMakeFolder(folder, relative),
+    removeEmptyFolder: (relative) => confinedRemoveEmptyFolder(folder, relative),
     list: (relative, options) => confinedList(folder, relative, options),
     close: () => root.close(),
   };

@@ -78,7 +78,7 @@ async function readOpenedFile(
     return fail("too-large", relative, `'${relative}' is ${stats.size} bytes, over the ${options.maxBytes}-byte limit`);
   }
   const limit = options.headBytes === undefined ? options.maxBytes : Math.min(options.headBytes, options.maxBytes);
-  const { chunks, total } = await readUpTo(handle, limit + 1);
+  const { chunks, total } = await readUpTo(handle, limit + 1, options.offset ?? 0);
   if (options.headBytes === undefined && total > options.maxBytes) {
     return fail("too-large", relative, `'${relative}' grew over the ${options.maxBytes}-byte limit while being read`);
   }
@@ -94,15 +94,15 @@ async function readOpenedFile(
   };
 }
 
-/** Reads from the descriptor's position until end of file or `most` bytes. */
-async function readUpTo(handle: FileHandle, most: number): Promise<{ chunks: Buffer[]; total: number }> {
+/** Reads from byte `start` of the file until end of file or `most` bytes. */
+async function readUpTo(handle: FileHandle, most: number, start: number): Promise<{ chunks: Buffer[]; total: number }> {
   const chunks: Buffer[] = [];
   let total = 0;
   for (;;) {
     const want = Math.min(READ_CHUNK, most - total);
     if (want <= 0) break;
     const buffer = Buffer.allocUnsafe(want);
-    const { bytesRead } = await handle.read(buffer, 0, want, null);
+    const { bytesRead } = await handle.read(buffer, 0, want, start + total);
     if (bytesRead === 0) break;
     chunks.push(bytesRead === want ? buffer : buffer.subarray(0, bytesRead));
     total += bytesRead;

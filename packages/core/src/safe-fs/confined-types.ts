@@ -50,6 +50,8 @@ export interface ConfinedReadOptions {
   maxBytes: number;
   /** Read only the first bytes (the file may be larger than this, up to `maxBytes`). */
   headBytes?: number;
+  /** Start reading at this byte of the file (with `headBytes`, read that many bytes from here). @default 0 */
+  offset?: number;
   /**
    * Follow at most this many symlinks whose target stays inside the folder (resolved by name against the folder, then
    * walked again with O_NOFOLLOW, so a swap meanwhile is refused, never followed out). @default 0 (never follow)
@@ -86,6 +88,11 @@ export interface ConfinedFolder {
   ): Promise<{ ok: true; path: string } | ConfinedFailure>;
   /** Creates a folder (and missing parents) without following symlinks. */
   makeFolder(relative: string): Promise<{ ok: true; path: string } | ConfinedFailure>;
+  /**
+   * Removes a folder if it is empty, walking to it without following symlinks (`exists` when it has entries; a
+   * symlink at its name is refused, never followed).
+   */
+  removeEmptyFolder(relative: string): Promise<{ ok: true; path: string } | ConfinedFailure>;
   /** Lists a sub-folder recursively without following symlinks (they are reported as `symlink`). */
   list(
     relative: string,

@@ -1,7 +1,7 @@
 import { constants } from "node:fs";
-import type { FileHandle } from "node:fs/promises";
-import { openAt, O_NONBLOCK } from "./confined-open-at.js";
-import { fail, refusalOf, stripAt } from "./confined-refusal.js";
+import { rmdir, type FileHandle } from "node:fs/promises";
+import { folderOf, openAt, O_NONBLOCK } from "./confined-open-at.js";
+import { errorCode, fail, refusalOf, stripAt } from "./confined-refusal.js";
 import type { ConfinedFailure } from "./confined-types.js";
 import { type ConfinedRoot, splitConfinedPath, walkFolders } from "./confined-walk.js";
 
@@ -59,4 +59,31 @@ export async function confinedMakeFolder(
   if (!folder.ok) return stripAt(folder);
   if (folder.owned) await folder.handle.close();
   return { ok: true, path: parts.names.join("/") };
+}
+
+/**
+ * Removes a folder if it is empty: its parent is reached without following symlinks and `rmdir` runs on the name
+ * inside the parent's descriptor, so a folder swapped for a symlink meanwhile is refused (`rmdir` never follows the
+ * last name) and one that gained an entry stays (`exists`).
+ */
+export async function confinedRemoveEmptyFolder(
+  root: ConfinedRoot,
+  relative: string,
+): Promise<{ ok: true; path: string } | ConfinedFailure> {
+  const parts = splitConfinedPath(relative);
+  if (!parts.ok) return parts;
+  const last = parts.names.at(-1);
+  if (last === undefined) return fail("invalid-path", relative, `'${relative}' is the folder itself`);
+  const folder = await walkFolders(root, relative, parts.names.slice(0, -1), false);
+  if (!folder.ok) return stripAt(folder);
+  try {
+    await rmdir(`${folderOf(folder.handle, folder.path)}/${last}`);
+    return { ok: true, path: parts.names.join("/") };
+  } catch (error) {
+    if (errorCode(error) === "ENOTEMPTY" || errorCode(error) === "EEXIST")
+      return fail("exists", relative, `'${relative}' is not empty`);
+    return refusalOf(error, relative, last);
+  } finally {
+    if (folder.owned) await folder.handle.close();
+  }
 }

@@ -1,5 +1,3 @@
-import { lstat, rmdir } from "node:fs/promises";
-import path from "node:path";
 import type { ExecutionRequest, ExecutionResult } from "../executor/executor-types.js";
 import type { RuntimeView } from "../runtime/shell-runtime.js";
 import type { StagedCall } from "./call-types.js";
@@ -13,7 +11,7 @@ export interface RanCall {
 
 /** The run step: the executor runs the request to its end (timeout, output cap and kill included). */
 export async function runCall(
-  runtime: RuntimeView<never, "executor">,
+  runtime: RuntimeView<never, "executor" | "workspaces">,
   call: StagedCall,
   request: ExecutionRequest,
 ): Promise<RanCall> {
@@ -24,15 +22,7 @@ export async function runCall(
     () => runtime.services.executor.run(request),
     (ran) => ({ exitCode: ran.exitCode, timedOut: ran.timedOut, executor: runtime.services.executor.name }),
   );
-  await removeIfEmpty(call.runDir);
+  // a workspace keeps only the runs that wrote something
+  await runtime.services.workspaces.removeRunFolderIfEmpty(call.runDir);
   return { result, startedAt };
-}
-
-/**
- * Removes a run's folder the command left empty (a workspace keeps only the runs that wrote something). `rmdir` never
- * follows the last name and refuses a folder with entries; the folder's random name exists nowhere else.
- */
-async function removeIfEmpty(runDir: string): Promise<void> {
-  const parent = await lstat(path.dirname(runDir)).catch(() => undefined);
-  if (parent?.isDirectory()) await rmdir(runDir).catch(() => undefined);
 }

@@ -78,7 +78,10 @@ async function runInThread(
   const staged = await stageCall(runtime, planned);
   if (isRefusal(staged)) return refusalPayload(staged);
   const request = executionRequest(runtime, staged, approval);
-  if (isRefusal(request)) return refusalPayload(request);
+  if (isRefusal(request)) {
+    await runtime.services.workspaces.removeRunFolderIfEmpty(staged.runDir);
+    return refusalPayload(request);
+  }
   if (input.interactive) return startSession(runtime, staged, request);
   const ran = await runCall(runtime, staged, request);
   const collected = await collectCall(runtime, staged, ran);

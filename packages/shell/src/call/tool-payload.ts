@@ -9,7 +9,7 @@ function fileView(file: CollectedFile) {
     path: file.path,
     size: file.size,
     mime_type: file.mimeType,
-    // trpc-agent-go's stable reference: `inputs: [{ from: ref }]` stages it again; a command (`cat out/x`) reads it
+    // trpc-agent-go's stable reference: read_output reads it back, `inputs: [{ from: ref }]` stages it again
     ref: `workspace://${file.path}`,
     ...(file.content !== undefined ? { content: file.content, content_truncated: file.contentTruncated } : {}),
   };

@@ -1,4 +1,7 @@
+import { chmodSync } from "node:fs";
+import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
+import { writeTree } from "../../../../test/support/skill-tree.js";
 import { loadBashParser } from "../command/bash-parser.js";
 import { InvalidOptionsError, SkillgraphError } from "@skillgraph/core";
 import { fixtureCatalog, fixtureSkill, prompterDir, reportBuilderDir } from "../__fixtures__/fixture-catalog.js";
@@ -58,7 +61,7 @@ describe("createShellHook options", () => {
     ],
     [
       { alwaysVisible: ["rm_everything"] },
-      "Invalid option 'alwaysVisible[0]': unknown tool 'rm_everything' (one of run_skill_script, shell, shell_session_write, shell_session_poll, shell_session_kill)",
+      "Invalid option 'alwaysVisible[0]': unknown tool 'rm_everything' (one of run_skill_script, shell, read_output, shell_session_write, shell_session_poll, shell_session_kill)",
     ],
     [
       { artifacts: { store: 42 } },
@@ -85,13 +88,14 @@ describe("createShellHook options", () => {
     expect(hook.tools.map((tool) => tool.name)).toEqual([
       "run_skill_script",
       "shell",
+      "read_output",
       "shell_session_write",
       "shell_session_poll",
       "shell_session_kill",
     ]);
     expect(
       createShellHook({ skills: catalog, executor: "local", sessions: false }).tools.map((tool) => tool.name),
-    ).toEqual(["run_skill_script", "shell"]);
+    ).toEqual(["run_skill_script", "shell", "read_output"]);
   });
 });
 
@@ -105,6 +109,7 @@ describe("visibleTools", () => {
 
   it("shows run_skill_script for a skill with a scripts/ folder and shell for a Bash(...) grant", () => {
     expect(hook.visibleTools({ loadedSkills: [prompter] }).sort()).toEqual([
+      "read_output",
       "run_skill_script",
       "shell_session_kill",
       "shell_session_poll",
@@ -113,12 +118,30 @@ describe("visibleTools", () => {
     expect(hook.visibleTools({ loadedSkills: [reportBuilder] })).toContain("shell");
   });
 
+  it("shows run_skill_script for any folder of the skill but references/ and assets/, or an executable file", () => {
+    const root = writeTree({
+      "custom/custom-scripts/run.sh": "#!/bin/sh\n",
+      "docs-only/references/a.md": "# a\n",
+      "docs-only/assets/logo.txt": "logo\n",
+      "docs-only/notes.txt": "not executable\n",
+      "top/run.sh": "#!/bin/sh\n",
+    });
+    chmodSync(join(root, "top/run.sh"), 0o755);
+    const shown = (dir: string) =>
+      hook
+        .visibleTools({ loadedSkills: [fixtureSkill({ name: "x", dir: join(root, dir) })] })
+        .includes("run_skill_script");
+    expect(shown("custom")).toBe(true);
+    expect(shown("top")).toBe(true);
+    expect(shown("docs-only")).toBe(false);
+  });
+
   it("shows configured tools always", () => {
     expect(
       createShellHook({ skills: catalog, executor: "local", alwaysVisible: ["shell"], sessions: false }).visibleTools({
         loadedSkills: [],
       }),
-    ).toEqual(["shell"]);
+    ).toEqual(["shell", "read_output"]);
   });
 });
 

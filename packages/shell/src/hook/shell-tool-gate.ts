@@ -1,6 +1,6 @@
 // Which shell tools the model may see and call, given the loaded skills: shared by the hook (interceptor) and the
 // middleware (createAgent).
-import { existsSync } from "node:fs";
+import { existsSync, readdirSync, statSync, type Dirent } from "node:fs";
 import path from "node:path";
 import type { SkillMetadata } from "../internal/core.js";
 import type { CommandSkill } from "../policy/plan-command.js";
@@ -11,12 +11,37 @@ import type { ShellToolName } from "../options/shell-hook-options.js";
 import type { SkillsToolAuthorization, SkillsToolHookContext } from "../options/skills-tool-hook.js";
 import type { RuntimeView } from "../runtime/shell-runtime.js";
 
+/** Top-level folders the spec gives to files that are read, not run. */
+const READ_ONLY_FOLDERS = new Set(["references", "assets"]);
+
 /**
- * Whether a loaded skill has a `scripts/` folder, checked on every request (one stat per loaded skill, a few
- * microseconds): a cache would keep `run_skill_script` hidden after a reload adds the folder.
+ * Whether a loaded skill may hold something to run: a `scripts/` folder, any other top-level folder but `references/`
+ * and `assets/` (authors of other runtimes write `custom-scripts/`, `bin/`, `tools/`), or an executable top-level file.
+ * Checked on every request (one directory read per loaded skill, a few microseconds): a cache would keep
+ * `run_skill_script` hidden after a reload adds the folder.
  */
-function hasScriptsFolder(dir: string): boolean {
-  return dir !== "" && existsSync(path.join(dir, "scripts"));
+function hasRunnableFiles(dir: string): boolean {
+  if (dir === "") return false;
+  if (existsSync(path.join(dir, "scripts"))) return true;
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return false;
+  }
+  return entries.some((entry) =>
+    entry.isDirectory()
+      ? !READ_ONLY_FOLDERS.has(entry.name) && !entry.name.startsWith(".")
+      : entry.isFile() && isExecutable(path.join(dir, entry.name)),
+  );
+}
+
+function isExecutable(file: string): boolean {
+  try {
+    return (statSync(file).mode & 0o111) !== 0;
+  } catch {
+    return false;
+  }
 }
 
 function asCommandSkill(skill: SkillMetadata): CommandSkill {
@@ -31,9 +56,11 @@ export function visibleTools(
   const visible = new Set<ShellToolName>(runtime.config.alwaysVisible);
   for (const skill of context.loadedSkills) {
     const grant = grantOf(asCommandSkill(skill));
-    if (skill.dir !== "" && (grant.mentionsShell || hasScriptsFolder(skill.dir))) visible.add("run_skill_script");
+    if (skill.dir !== "" && (grant.mentionsShell || hasRunnableFiles(skill.dir))) visible.add("run_skill_script");
     if (grant.anyCommand || grant.rules.length > 0 || skill.allowedTools.includes("shell")) visible.add("shell");
   }
+  // a result's refs are read back with read_output wherever a command can run
+  if (visible.has("run_skill_script") || visible.has("shell")) visible.add("read_output");
   if (runtime.config.sessionsEnabled && (visible.has("run_skill_script") || visible.has("shell"))) {
     visible.add("shell_session_write");
     visible.add("shell_session_poll");

@@ -4,6 +4,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import { loadBashParser } from "../command/bash-parser.js";
 import type { ShellHookOptions } from "../options/shell-hook-options.js";
 import type { SkillsToolAuthorization, SkillsToolHookContext } from "../options/skills-tool-hook.js";
+import { createReadOutputTool } from "../tools/read-output/index.js";
 import { createRunSkillScriptTool } from "../tools/run-skill-script/index.js";
 import { createShellSessionTools } from "../tools/shell-session/index.js";
 import { createShellTool } from "../tools/shell/index.js";
@@ -42,7 +43,11 @@ export function createShellToolkit(options: ShellHookOptions): ShellToolkit {
   const runtime = createShellRuntime(options);
   // the grammar loads in the background (about 60 ms); every tool call awaits it before checking its line
   void loadBashParser().catch(() => undefined);
-  const tools: StructuredToolInterface[] = [createRunSkillScriptTool(runtime), createShellTool(runtime)];
+  const tools: StructuredToolInterface[] = [
+    createRunSkillScriptTool(runtime),
+    createShellTool(runtime),
+    createReadOutputTool(runtime),
+  ];
   if (runtime.config.sessionsEnabled) tools.push(...createShellSessionTools(runtime));
   return {
     runtime,

@@ -24,6 +24,7 @@ export type {
 export type ShellToolName =
   | "run_skill_script"
   | "shell"
+  | "read_output"
   | "shell_session_write"
   | "shell_session_poll"
   | "shell_session_kill";
@@ -32,6 +33,7 @@ export type ShellToolName =
 export const SHELL_TOOL_NAMES: readonly ShellToolName[] = [
   "run_skill_script",
   "shell",
+  "read_output",
   "shell_session_write",
   "shell_session_poll",
   "shell_session_kill",

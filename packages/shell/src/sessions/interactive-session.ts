@@ -32,16 +32,20 @@ export class InteractiveSession {
   private tail = "";
   private finished: ExecutionResult | undefined;
   private waiters: Array<() => void> = [];
+  /** Settles once the program exited and the end work (`onEnd`) is done. */
+  private readonly ended: Promise<ExecutionResult>;
 
   /**
    * @param id the id the model uses
    * @param running the started command
    * @param maxUnreadBytes unread output kept at most
+   * @param onEnd work done once the program exited, before any poll reports it exited (e.g. removing an empty run folder)
    */
   constructor(
     readonly id: string,
     readonly running: RunningCommand,
     private readonly maxUnreadBytes = 65_536,
+    onEnd?: () => Promise<void>,
   ) {
     running.onOutput((_stream, chunk) => {
       this.chunks.push(Buffer.from(chunk));
@@ -63,9 +67,11 @@ export class InteractiveSession {
       }
       this.wake();
     });
-    void running.result.then((result) => {
+    this.ended = running.result.then(async (result) => {
+      await onEnd?.().catch(() => undefined);
       this.finished = result;
       this.wake();
+      return result;
     });
   }
 
@@ -100,7 +106,7 @@ export class InteractiveSession {
         sleep(Math.min(remaining, this.unreadBytes > 0 ? quietMs : remaining)),
       ]);
     }
-    if (this.finished) await this.running.result;
+    if (this.finished) await this.ended;
     const output = Buffer.concat(this.chunks).toString("utf8");
     const snapshot: SessionSnapshot = {
       sessionId: this.id,
@@ -123,7 +129,7 @@ export class InteractiveSession {
   /** Kills the program's whole process tree. */
   async kill(): Promise<void> {
     await this.running.kill();
-    await this.running.result;
+    await this.ended;
   }
 
   private wake(): void {

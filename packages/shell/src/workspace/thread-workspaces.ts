@@ -204,6 +204,19 @@ export class ThreadWorkspaces {
     return path.join(dir, relative);
   }
 
+  /**
+   * Removes a run's folder (from {@link makeRunFolder}) if the run left it empty, race-free: `runs/` is reached from the
+   * workspace's descriptor without following a symlink, and `rmdir` neither follows the last name nor removes a folder
+   * with entries. A run that wrote something keeps its folder; a workspace removed meanwhile is no error.
+   */
+  async removeRunFolderIfEmpty(runDir: string): Promise<void> {
+    if (runDir === "") return;
+    const workspace = path.dirname(path.dirname(runDir));
+    await withConfinedFolder(workspace, (folder) => folder.removeEmptyFolder(`runs/${path.basename(runDir)}`)).catch(
+      () => undefined,
+    );
+  }
+
   /** Deletes a thread's workspace (every thread's when no id). */
   async remove(threadId?: string): Promise<void> {
     if (threadId !== undefined) await rm(this.pathFor(threadId), { recursive: true, force: true });

@@ -92,6 +92,16 @@ describe("skillgraph add", () => {
     expect(existsSync(join(project, ".agents/skills"))).toBe(false);
   });
 
+  it("refuses a remote source (a URL, github:user/repo, a registry skill) saying to download it first", async () => {
+    const root = writeTree({});
+    for (const source of ["https://example.com/skills/calc/SKILL.md", "github:user/repo", "skill/calculator:1.0.0"]) {
+      const io = captureIO(root);
+      expect(await runCli(["add", source], io)).toBe(1);
+      expect(io.err()).toContain(`'${source}' is a remote source: skillgraph add fetches nothing from the network`);
+      expect(io.err()).not.toContain("npm package");
+    }
+  });
+
   it("adds every skill of a folder, and the skills of an installed npm package", async () => {
     const project = writeTree({
       "vendor/a/SKILL.md": skillMd("a", "A."),

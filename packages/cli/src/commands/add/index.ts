@@ -108,6 +108,11 @@ async function skillFolders(source: string, cwd: string, io: CliIO): Promise<str
     if (found.length === 0) throw new CliError(`no skill found in ${path} (a skill is a folder holding a SKILL.md)`);
     return found;
   }
+  // tama's `github:user/repo`, a registry digest, an http(s) SKILL.md or archive: nothing is downloaded here
+  if (/^(https?|git|ssh|github|gitlab|bitbucket):/i.test(source) || /^skill\//.test(source))
+    throw new CliError(
+      `'${source}' is a remote source: skillgraph add fetches nothing from the network; download or clone it, then run skillgraph add ./folder`,
+    );
   const scan = await skillsFromPackage(source, { cwd }).scan();
   const found = scan.candidates.flatMap((candidate) => (candidate.kind === "disk" ? [candidate.dir] : []));
   if (found.length === 0) {

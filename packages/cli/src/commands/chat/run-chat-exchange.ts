@@ -56,6 +56,11 @@ export function approvalQuestion(request: ShellApprovalRequest): string {
   return terminalSafeLine(`Run ${what}?${why}`);
 }
 
+/** Why a line the sandbox would run unasked was asked about: the session runs without one. */
+const LOCAL_NOTE =
+  " Without a sandbox (--unsafe-local, or shell.executor: unsafe-local) every command its skill does not" +
+  " pre-approve needs approval.";
+
 /** The approved or denied command as a notice line (no question). */
 function approvalNotice(request: ShellApprovalRequest): string {
   const { what, why } = approvalSubject(request);
@@ -110,7 +115,9 @@ async function answerInterrupts(
         options.mode === "deny-all"
           ? "(--deny-all)"
           : "(one-shot runs deny commands that need approval; pass --approve-all to run them)";
-      renderer.notice(`denied ${hint}: ${approvalNotice(request)}`);
+      const notice = approvalNotice(request);
+      const local = request.executor === "local" ? `${notice.endsWith(".") ? "" : "."}${LOCAL_NOTE}` : "";
+      renderer.notice(`denied ${hint}: ${notice}${local}`);
     }
     // remembered by key: tool, skill, the files the line runs, the line as typed and its cwd (never the line alone)
     if (answer === "always" && typeof request.key === "string") options.alwaysApproved?.add(request.key);

@@ -49,7 +49,7 @@ async function skillFolderOf(path: string, io: CliIO): Promise<string> {
 
 /** `--all PATH`: the skills in a folder of skills; a CliError when it holds none and nothing it could not open. */
 async function skillsInside(path: string, io: CliIO): Promise<FoldersToValidate> {
-  const dir = checkSkillsFolder(resolve(io.cwd, path), io.cwd, "skills folder");
+  const dir = checkSkillsFolder(path, io.cwd, "skills folder");
   const scan = await skillsFromDirectory(dir).scan();
   const folders = scan.candidates.flatMap((candidate) => (candidate.kind === "disk" ? [candidate.dir] : []));
   const unopened = scanProblems(scan.diagnostics);

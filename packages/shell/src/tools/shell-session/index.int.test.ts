@@ -1,3 +1,5 @@
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createShellHook } from "../../hook/create-shell-hook.js";
 import { fixtureCatalog, fixtureSkill, prompterDir } from "../../__fixtures__/fixture-catalog.js";
@@ -92,6 +94,36 @@ describe.each(["local", "bubblewrap"] as const)("interactive sessions (%s)", (ex
       status: "refused",
       reason: "session-not-found",
     });
+  });
+
+  it("removes a session's run folder when the program ends, unless the run wrote in it", async () => {
+    const shell = createShellHook({ skills: catalog, executor, alwaysVisible: true });
+    const run = async (name: string, input: Record<string, unknown>) =>
+      JSON.parse(
+        String(await shell.tools.find((t) => t.name === name)!.invoke(input, { configurable: { thread_id: "runs" } })),
+      );
+    const runs = () => readdirSync(join(shell.workspacePath("runs"), "runs"));
+    const answered = await run("shell", { command: 'read -r line && echo "got $line"', interactive: true });
+    let last = await run("shell_session_write", { session_id: answered.session_id, input: "x\n", wait_ms: 5_000 });
+    for (const deadline = Date.now() + 30_000; last.status === "running" && Date.now() < deadline;)
+      last = await run("shell_session_poll", { session_id: answered.session_id, wait_ms: 500 });
+    expect(last).toMatchObject({ status: "exited", exit_code: 0 });
+    expect(runs()).toEqual([]); // exited on its own: the empty folder is gone before the poll says so
+    const killed = await run("shell", { command: "sleep 299", interactive: true });
+    const writer = await run("shell", {
+      command: 'echo kept > "$RUN_DIR/log.txt" && echo written && sleep 299',
+      interactive: true,
+    });
+    // the folder must hold the file before the kill: wait for the line printed after it was written
+    for (let seen = writer.output as string; !seen.includes("written");)
+      seen += (await run("shell_session_poll", { session_id: writer.session_id, wait_ms: 500 })).output;
+    expect(runs()).toHaveLength(2);
+    await run("shell_session_kill", { session_id: killed.session_id });
+    await run("shell_session_kill", { session_id: writer.session_id });
+    const kept = runs();
+    expect(kept).toHaveLength(1); // the killed run that wrote nothing is gone; the one that wrote keeps its folder
+    expect(readdirSync(join(shell.workspacePath("runs"), "runs", kept[0]!))).toEqual(["log.txt"]);
+    await shell.dispose();
   });
 
   it("leaves no process behind after dispose()", async () => {
