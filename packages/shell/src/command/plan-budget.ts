@@ -18,7 +18,8 @@ const READ_EVERY = 4;
  * the line held the event loop's thread; its own CPU time does.
  */
 export class PlanBudget {
-  private readonly start = threadCpuMicros();
+  /** When the box started: at the first {@link PlanBudget.spent} (work done before it, a warm-up, is not the line's). */
+  private start: number | undefined;
   private readonly limitMicros: number;
   private calls = 0;
   private spentOnce = false;
@@ -30,6 +31,7 @@ export class PlanBudget {
   /** True once the time box is spent (and from then on). */
   spent(): boolean {
     if (this.spentOnce) return true;
+    this.start ??= threadCpuMicros();
     this.calls += 1;
     if (this.calls % READ_EVERY !== 0) return false;
     if (threadCpuMicros() - this.start > this.limitMicros) this.spentOnce = true;

@@ -10,6 +10,7 @@ import type { CommandCheck, CommandCheckInput } from "./command-check-types.js";
 import type { CommandPolicy } from "./command-policy.js";
 import { checkEnvName } from "./env-names.js";
 import { hasParentSegment, realpathOfNearest, realpathOrUndefined } from "./path-confinement.js";
+import { WARM_UP_LINE } from "../command/warm-up-line.js";
 import { workspaceVariables } from "../command/workspace-variables.js";
 import { type Refusal, refusal } from "./refusal.js";
 
@@ -48,19 +49,6 @@ export function relativeCwd(cwd: string | undefined): string {
   if (base === undefined) return text;
   return path.posix.join(base, match?.[3] ?? ".");
 }
-
-/**
- * A line the runtime owns, touching each part of the checker (parse, walk, expansions, a here-document, redirections,
- * paths, the program lookup), checked once per thread without a time box before the first line from outside: the first
- * check also compiles the checker (tree-sitter's code and ours), a cost that is the process's, not the line's.
- */
-const WARM_UP_LINE = [
-  `cd . && { x=$(printf '%s' "\${HOME:-/}" | head -n 1 2>/dev/null); } ; export y=1`,
-  `cat <<EOF > /dev/null`,
-  `$x $((1 + 2)) \`$y\``,
-  `EOF`,
-  `[[ -n "$x" ]] || (echo "\${x#/}" a*.txt >> out.txt; test -f ./out.txt) && scripts/x.sh ../x; true`,
-].join("\n");
 
 /** False until this thread has checked a line. */
 let checkerWarm = false;
