@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Three projects: `unit` (fast, no external services), `int` (*.int.test.ts: PostgreSQL, bubblewrap, child processes,
@@ -11,6 +12,11 @@ const shared = {
 
 export default defineConfig({
   test: {
+    // At least two files at a time. Vitest's own default is one worker fewer than the cores, which on a 2-core machine
+    // is ONE: every file ran in turn, while most integration files spend their time waiting on child processes,
+    // PostgreSQL and HTTP. The files are written to run side by side (free ports, a schema or database and a temp
+    // folder of their own; the doc-block checks are split in four files for this).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     projects: [
       {
         ...shared,

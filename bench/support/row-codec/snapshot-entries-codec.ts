@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SnapshotEntry } from "../../../packages/core/src/snapshot/snapshot-entry.js";
+import type { StoredCandidate } from "../../../packages/core/src/snapshot/stored-candidate.js";
 import { describeFirstIssue, isPlainName, isRecord } from "./row-value-checks.js";
 
 // The alternative to core's columnar snapshot codec that bench/snapshot-codec.ts measures: one JSON object per entry,
@@ -75,7 +75,7 @@ function entryShapeProblem(entry: z.output<typeof storedEntrySchema>): string | 
  * source) is left out: the registry then reads that file again on the next start instead of trusting it.
  */
 export function encodeSnapshotEntries(
-  entries: readonly SnapshotEntry[],
+  entries: readonly StoredCandidate[],
   sources: readonly string[],
 ): StoredSnapshotEntry[] {
   const known = new Set(sources);
@@ -97,11 +97,11 @@ export function encodeSnapshotEntries(
 export function decodeSnapshotEntries(
   value: unknown,
   sources: readonly string[],
-): { ok: true; entries: SnapshotEntry[] } | { ok: false; problem: string } {
+): { ok: true; entries: StoredCandidate[] } | { ok: false; problem: string } {
   const parsed = storedEntriesSchema.safeParse(value);
   if (!parsed.success) return { ok: false, problem: describeFirstIssue("entries", parsed.error) };
   const known = new Set(sources);
-  const entries: SnapshotEntry[] = new Array(parsed.data.length);
+  const entries: StoredCandidate[] = new Array(parsed.data.length);
   for (const [i, { identity, verify, ...entry }] of parsed.data.entries()) {
     if (!known.has(entry.sourceId)) return { ok: false, problem: `entries[${i}].sourceId: unknown source` };
     const shapeProblem = entryShapeProblem({ identity, verify, ...entry });

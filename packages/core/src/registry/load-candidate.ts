@@ -7,11 +7,12 @@ import { SkillLoadError } from "../skill/skill-load-error.js";
 import { loadSkill, loadSkillFromText } from "../skill/load-skill.js";
 import { assembleSkill, sha256Hex } from "../skill/assemble-skill.js";
 import { readListedSkillMd, readSkillMdFile, skillDirName } from "../skill/read-skill-file.js";
-import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
+import type { SkillOrigin } from "../skill/skill-types.js";
 import type { FileIdentity, RemoteSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { RACY_WINDOW_NS } from "../sources/racy-window.js";
 import { maxNs } from "../snapshot/snapshot-file.js";
-import type { LoadedCandidate } from "./registry-catalog.js";
+import type { StoredCandidate } from "../snapshot/stored-candidate.js";
+import type { LoadedCandidate } from "../sources/loaded-candidate.js";
 
 /** Settings the registry passes to every load. */
 export interface LoadSettings {
@@ -19,12 +20,11 @@ export interface LoadSettings {
   maxBytes: number;
 }
 
-/** What an earlier load of the same SKILL.md gave (from memory or a snapshot file): reused when the bytes hash the same. */
-export interface PreviousLoad {
-  hash: string | undefined;
-  metadata: Omit<SkillMetadata, "origin"> | undefined;
-  refused: SkillDiagnostic[];
-}
+/**
+ * What an earlier load of the same SKILL.md gave, a `LoadedCandidate` in memory or its `StoredCandidate` in a snapshot
+ * file (the part both have): reused when the bytes hash the same.
+ */
+export type PreviousLoad = Pick<StoredCandidate, "hash" | "metadata" | "refused">;
 
 /**
  * Loads one candidate; a skill that cannot load (or is refused as strict) becomes a `refused` entry, never a throw.

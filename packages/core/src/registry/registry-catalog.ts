@@ -4,24 +4,9 @@ import type { DecodedSearchIndex } from "../snapshot/search-index-codec.js";
 import { LazySearchIndex } from "./lazy-search-index.js";
 import { restoreOrBuildIndex } from "./restore-search-index.js";
 import type { SkillDiagnostic, SkillMetadata } from "../skill/skill-types.js";
+import type { LoadedCandidate } from "../sources/loaded-candidate.js";
 import type { SkillCandidate } from "../sources/skill-source.js";
 import type { ShadowedSkill } from "./registry-types.js";
-
-/** A candidate after loading: its metadata (or why it was refused) and, until indexed, its body. */
-export interface LoadedCandidate {
-  candidate: SkillCandidate;
-  sourceId: string;
-  /** Undefined when the skill could not be loaded (or was refused in strict mode). */
-  metadata: SkillMetadata | undefined;
-  /** Diagnostics of a refused skill (a loaded skill carries its own in `metadata.diagnostics`). */
-  refused: SkillDiagnostic[];
-  /** Body held only between loading and indexing, then dropped. */
-  body: string | undefined;
-  /** sha256 of the SKILL.md bytes read (also when the skill was refused after reading), else undefined. */
-  hash: string | undefined;
-  /** Read within the racy window of its last change: a later equal stat is not proof enough, the hash is compared. */
-  racy: boolean;
-}
 
 /** The registry's in-memory catalog: an immutable, consistent view; reloads swap in a new one (not the snapshot file). */
 export interface RegistryCatalog {

@@ -3,10 +3,10 @@ import { mapLimit } from "../internal/concurrency-limit.js";
 import { sameFileIdentity } from "../skill/skill-file-identity.js";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
 import { snapshotKey, type ReadSnapshot } from "../snapshot/snapshot-file.js";
-import type { SnapshotEntry } from "../snapshot/snapshot-entry.js";
+import type { StoredCandidate } from "../snapshot/stored-candidate.js";
 import type { DiskSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { loadCandidate, type LoadSettings } from "./load-candidate.js";
-import type { LoadedCandidate } from "./registry-catalog.js";
+import type { LoadedCandidate } from "../sources/loaded-candidate.js";
 
 /** What one pass of the loader found: every candidate loaded, keyed for the next pass, and how each was obtained. */
 export interface LoaderPass {
@@ -33,7 +33,7 @@ interface CandidateToReuse {
   candidate: SkillCandidate;
   source: SkillSource;
   previous: LoadedCandidate | undefined;
-  stored: SnapshotEntry | undefined;
+  stored: StoredCandidate | undefined;
 }
 
 /** A candidate `reuse` did not take, by its cache key, with what the previous load held for it. */
@@ -213,8 +213,8 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
   );
 }
 
-/** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */
-function fromStored(stored: SnapshotEntry, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
+/** A loaded candidate rebuilt from its stored projection (origin from the live source, never from the file). */
+function fromStored(stored: StoredCandidate, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
   const origin = { sourceId: source.id, layer: source.layer, kind: source.kind };
   // Completed in place: a snapshot entry read from the file serves one candidate of one load.
   const metadata = stored.metadata && Object.assign(stored.metadata, { origin });

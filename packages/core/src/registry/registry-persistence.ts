@@ -1,12 +1,13 @@
 import { stateOfIndex } from "../search/search-index.js";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
 import { readSnapshotFile, writeSnapshotFile, type ReadSnapshot } from "../snapshot/snapshot-file.js";
-import type { SnapshotEntry } from "../snapshot/snapshot-entry.js";
+import { storedCandidateOf, type StoredCandidate } from "../snapshot/stored-candidate.js";
 import type { DecodedSearchIndex } from "../snapshot/search-index-codec.js";
 import { readStoredSearchIndex, writeStoredSearchIndex } from "../snapshot/snapshot-search-index.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import type { LoadSettings } from "./load-candidate.js";
-import type { LoadedCandidate, RegistryCatalog } from "./registry-catalog.js";
+import type { LoadedCandidate } from "../sources/loaded-candidate.js";
+import type { RegistryCatalog } from "./registry-catalog.js";
 import { storedKeyOf } from "./restore-search-index.js";
 
 /** Where a registry persists, and what its snapshot covers. */
@@ -138,27 +139,9 @@ export class RegistryPersistence {
       const state = source.exportScanState?.();
       if (state !== undefined) scanState[source.id] = state;
     }
-    const entries: SnapshotEntry[] = [];
-    for (const entry of cache.values()) {
-      const { candidate } = entry;
-      if (candidate.kind !== "disk") continue;
-      let metadata: SnapshotEntry["metadata"];
-      if (entry.metadata) {
-        const { origin: _origin, ...rest } = entry.metadata;
-        metadata = rest;
-      }
-      entries.push({
-        sourceId: entry.sourceId,
-        dir: candidate.dir,
-        file: candidate.file,
-        root: candidate.root,
-        identity: candidate.identity,
-        hash: entry.hash,
-        metadata,
-        refused: entry.refused,
-        racy: entry.racy,
-      });
-    }
+    const entries: StoredCandidate[] = [];
+    for (const entry of cache.values())
+      if (entry.candidate.kind === "disk") entries.push(storedCandidateOf({ ...entry, candidate: entry.candidate }));
     entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.sourceId < b.sourceId ? -1 : 1));
     return {
       settings: { strict: this.settings.strict, maxBytes: this.settings.maxBytes },

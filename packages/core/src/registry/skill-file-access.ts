@@ -2,7 +2,7 @@ import { z } from "zod";
 import { parseOptions } from "../errors/parse-options.js";
 import { SkillPathError } from "../errors/skill-path-error.js";
 import type { RemoteSkillCandidate } from "../sources/skill-source.js";
-import type { LoadedCandidate } from "./registry-catalog.js";
+import type { LoadedCandidate } from "../sources/loaded-candidate.js";
 import type { ReadSkillFileOptions, SkillFileContent, SkillFileEntry } from "./registry-types.js";
 import {
   checkRelativePath,

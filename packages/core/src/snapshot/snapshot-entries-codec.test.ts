@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { identityFromBigStats } from "../skill/skill-file-identity.js";
 import { decodeSnapshotEntries, encodeSnapshotEntries } from "./snapshot-entries-codec.js";
-import type { SnapshotEntry } from "./snapshot-entry.js";
+import type { StoredCandidate } from "./stored-candidate.js";
 
 const hash = (digit: string) => digit.repeat(64);
 const identity = {
@@ -15,7 +15,7 @@ const identity = {
   ctimeNs: "1600000000123456789",
 };
 
-function entry(dir: string, overrides: Partial<SnapshotEntry> = {}): SnapshotEntry {
+function entry(dir: string, overrides: Partial<StoredCandidate> = {}): StoredCandidate {
   const file = `${dir}/SKILL.md`;
   return {
     sourceId: "dir:/skills",
@@ -52,7 +52,7 @@ function entry(dir: string, overrides: Partial<SnapshotEntry> = {}): SnapshotEnt
 describe("snapshot entries codec", () => {
   it("gives back exactly the entries it stored: every field, diagnostics, roots, lower-case skill.md, refusals", () => {
     const refusedFile = "/skills/zz-broken/skill.md";
-    const entries: SnapshotEntry[] = [
+    const entries: StoredCandidate[] = [
       entry("/skills/alpha"),
       entry("/skills/alpha-two", { identity: { ...identity, ctimeNs: "1700000000000000001" }, racy: true }),
       entry("/skills/nested/beta", { root: "/skills/nested", sourceId: "npm:pkg" }),

@@ -5,7 +5,7 @@ import {
   isPlainName,
   sharedPrefixLength,
 } from "../internal/snapshot-value-checks.js";
-import type { SnapshotEntry } from "./snapshot-entry.js";
+import type { StoredCandidate } from "./stored-candidate.js";
 import { readDiagnostics, storeDiagnostic, type StoredDiagnostic } from "./stored-diagnostics.js";
 
 // How a snapshot file stores its entries (format 2): one array per field instead of one object per entry, paths
@@ -55,7 +55,7 @@ export interface StoredSnapshotEntries {
  * reads that file again on the next start instead of trusting it.
  */
 export function encodeSnapshotEntries(
-  entries: readonly SnapshotEntry[],
+  entries: readonly StoredCandidate[],
   sources: readonly string[],
 ): StoredSnapshotEntries {
   const stored: StoredSnapshotEntries = {
@@ -126,7 +126,7 @@ export function encodeSnapshotEntries(
 export function decodeSnapshotEntries(
   value: unknown,
   sources: readonly string[],
-): { ok: true; entries: SnapshotEntry[] } | { ok: false; problem: string } {
+): { ok: true; entries: StoredCandidate[] } | { ok: false; problem: string } {
   const table = checkColumns(value);
   if (typeof table === "string") return { ok: false, problem: table };
   const dirs = frontDecodedFolders(table.dirShared, table.dirRest);
@@ -134,7 +134,7 @@ export function decodeSnapshotEntries(
   if (columnProblem) return { ok: false, problem: `entry ${columnProblem.at}: ${columnProblem.problem}` };
   if (typeof dirs === "number") return { ok: false, problem: `entry ${dirs}: bad 'dir'` };
   const { count, fileName, fileNames, root, roots, hash, verify } = table;
-  const entries: SnapshotEntry[] = new Array(count);
+  const entries: StoredCandidate[] = new Array(count);
   for (let i = 0; i < count; i++) {
     const dir = dirs[i]!;
     const file = `${dir}/${fileNames[fileName[i]!]!}`;
@@ -241,7 +241,7 @@ function firstNotHash(column: readonly unknown[]): number {
 }
 
 /** Entry `i`'s stat identity (checked columns; the millisecond time derived from the nanosecond one). */
-function identityAt(table: StoredSnapshotEntries, i: number): SnapshotEntry["identity"] {
+function identityAt(table: StoredSnapshotEntries, i: number): StoredCandidate["identity"] {
   const mtimeNs = table.mtimeNs[i]!;
   const ctimeStored = table.ctimeNs[i]!;
   return {
@@ -261,7 +261,7 @@ function decodeMetadata(
   table: StoredSnapshotEntries,
   i: number,
   entry: { dir: string; file: string; hash: string; refused: readonly unknown[] },
-): SnapshotEntry["metadata"] | string {
+): StoredCandidate["metadata"] | string {
   const stored = table.metadata[i];
   if (stored === 0) return entry.refused.length === 0 ? "neither metadata nor refusal" : undefined;
   const metadataProblem = checkMetadata(stored);
@@ -275,7 +275,7 @@ function decodeMetadata(
   complete.file = entry.file;
   complete.hash = entry.hash;
   complete.diagnostics = diagnostics;
-  return complete as unknown as NonNullable<SnapshotEntry["metadata"]>;
+  return complete as unknown as NonNullable<StoredCandidate["metadata"]>;
 }
 
 const COLUMNS = [

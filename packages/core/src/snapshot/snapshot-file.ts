@@ -11,7 +11,7 @@ import {
   SNAPSHOT_VERSION,
   type SnapshotFile,
 } from "./snapshot-format.js";
-import type { SnapshotEntry } from "./snapshot-entry.js";
+import type { StoredCandidate } from "./stored-candidate.js";
 import { RACY_WINDOW_NS } from "../sources/racy-window.js";
 import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
 import { signCacheText, verifiedCachePayload } from "./cache-key.js";
@@ -26,7 +26,7 @@ const MAX_CACHED_SNAPSHOTS = 64;
 export interface ReadSnapshot {
   /** Keyed by `sourceId + "\0" + file`. */
   /** Keyed by `sourceId + "\0" + file`; `racy` is resolved against the snapshot's write time. */
-  entries: Map<string, SnapshotEntry>;
+  entries: Map<string, StoredCandidate>;
   /** Per source id, the scan state to seed the source with. */
   scanState: Record<string, unknown>;
   /** When the snapshot was written (its file's mtime/ctime), in ns: the reference of the racy rule. */
@@ -109,7 +109,7 @@ export async function readSnapshotFile(
     return checked.rejection.kind === "stale"
       ? warn("registry-snapshot-stale", checked.rejection.message)
       : warn("registry-snapshot-invalid", checked.rejection.message);
-  const entries = new Map<string, SnapshotEntry>();
+  const entries = new Map<string, StoredCandidate>();
   // Racy: changed (mtime or ctime) less than RACY_WINDOW_NS before the snapshot was written. Compared as decimal
   // strings (no leading zeros, so longer is larger) rather than parsing two BigInts per entry.
   const racyAfter = racyThreshold(writtenNs);

@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import { SEARCH_INDEX_FORMAT_VERSION } from "../search/indexed-document.js";
 import { decodeSnapshotEntries } from "./snapshot-entries-codec.js";
-import type { SnapshotEntry } from "./snapshot-entry.js";
+import type { StoredCandidate } from "./stored-candidate.js";
 
 /** Marker and layout version of a registry snapshot file; a change of layout bumps `SNAPSHOT_FORMAT_VERSION`. */
 export const SNAPSHOT_FORMAT = "skillgraph-registry-snapshot";
@@ -26,7 +26,7 @@ export interface SnapshotFile {
   settings: { strict: boolean; maxBytes: number };
   /** Ids of the disk sources the snapshot covers (sorted). */
   sources: string[];
-  entries: SnapshotEntry[];
+  entries: StoredCandidate[];
   /** Per source id, what the source learnt while scanning (folder listings), checked by the source itself. */
   scanState?: Record<string, unknown>;
 }

@@ -1,11 +1,11 @@
 import { statSync } from "node:fs";
 import { resolve } from "node:path";
-import { parseArgs } from "node:util";
 import { loadAgentFile, type AgentFile } from "@skillgraph/core/agent-file";
 import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafeLine } from "../../output/terminal-safe.js";
-import { UsageError } from "../../io/usage-error.js";
+import { checkedOptions } from "../../io/checked-options.js";
+import { flagsHelp, flagsUsage } from "../../io/flag-table.js";
 import { CliError } from "../../io/cli-error.js";
 import {
   agentsFolder,
@@ -15,23 +15,15 @@ import {
   saveNamedAgent,
   withIgnoredNoted,
 } from "./agent-store.js";
+import { agentsCommandSchema, agentsFlags, readAgentsArgs } from "./agents-command.js";
 
 /** One-line usage shown by `skillgraph agents --help` and on usage errors. */
-export const usage =
-  "skillgraph agents create NAME -f FILE [--force] | show NAME [--json] | list [--json] | delete NAME";
+export const usage = flagsUsage("agents", agentsFlags, "create NAME | show NAME | list | delete NAME");
 
 export const help: CommandHelp = {
   summary:
     "Save an agent file (skillgraph.agent.yaml, package.json 'skillgraph' key or an Ollama-style Agentfile) under a name, then run it with 'skillgraph chat --agent NAME'. Agents are kept in agents/ beside the sessions database.",
-  options: [
-    {
-      flags: "-f, --file FILE",
-      description: "create: the agent file to read (checked, paths made absolute)",
-      default: "none",
-    },
-    { flags: "--force", description: "create: replace an agent of the same name", default: "off" },
-    { flags: "--json", description: "show, list: print JSON", default: "off" },
-  ],
+  options: flagsHelp(agentsFlags),
   notes: ["Exit codes: 0 ok, 1 bad agent file or agent not found, 2 usage error."],
   examples: [
     "skillgraph agents create release -f Agentfile",
@@ -42,49 +34,39 @@ export const help: CommandHelp = {
 
 /** `skillgraph agents`: create, show, list and delete named agents. */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    options: { file: { type: "string", short: "f" }, force: { type: "boolean" }, json: { type: "boolean" } },
-    allowPositionals: true,
-  });
-  const [action, name, ...extra] = positionals;
+  const command = checkedOptions(agentsCommandSchema, readAgentsArgs(args));
   const out = (text: string) => io.stdout.write(`${text}\n`);
-  if (!action) throw new UsageError("missing action: create, show, list or delete");
-  if (!["create", "show", "list", "delete"].includes(action)) throw new UsageError(`unknown action '${action}'`);
-  if (action !== "list" && !name) throw new UsageError(`${action} needs an agent NAME`);
-  if (extra.length > 0 || (action === "list" && name))
-    throw new UsageError(`unexpected argument '${extra[0] ?? name}'`);
-  if (action === "create") {
-    if (!values.file) throw new UsageError("create needs -f FILE");
-    const agent = withIgnoredNoted(await loadAgentFile(resolve(io.cwd, values.file)), io);
+  if (command.action === "create") {
+    const agent = withIgnoredNoted(await loadAgentFile(resolve(io.cwd, command.file)), io);
     // a SKILL folder that is not there is said now, not at the first chat
     const missing = agent.skills.filter((dir) => !statSync(dir, { throwIfNoEntry: false })?.isDirectory());
     if (missing.length > 0)
       throw new CliError(
         `${agent.file}: skill folder${missing.length === 1 ? "" : "s"} not found: ${missing.map(terminalSafeLine).join(", ")}`,
       );
-    const path = await saveNamedAgent(io, name!, agent, values.force === true);
+    const path = await saveNamedAgent(io, command.name, agent, command.force);
     out(
-      `Created agent ${terminalSafeLine(name!)} (${terminalSafeLine(path)}); run it with: skillgraph chat --agent ${name}`,
+      `Created agent ${terminalSafeLine(command.name)} (${terminalSafeLine(path)}); run it with: skillgraph chat --agent ${command.name}`,
     );
     return 0;
   }
-  if (action === "list") {
+  if (command.action === "list") {
     const names = await listNamedAgents(io);
-    if (values.json) out(JSON.stringify({ folder: agentsFolder(io), agents: names }));
+    if (command.json) out(JSON.stringify({ folder: agentsFolder(io), agents: names }));
     else if (names.length === 0) out(`No agents in ${terminalSafeLine(agentsFolder(io))}.`);
     else for (const agent of names) out(terminalSafeLine(agent));
     return 0;
   }
-  if (action === "delete") {
-    await deleteNamedAgent(io, name!);
-    out(`Deleted agent ${terminalSafeLine(name!)}.`);
+  const { name } = command;
+  if (command.action === "delete") {
+    await deleteNamedAgent(io, name);
+    out(`Deleted agent ${terminalSafeLine(name)}.`);
     return 0;
   }
-  const agent = await loadNamedAgent(io, name!);
+  const agent = await loadNamedAgent(io, name);
   const { file, ...settings } = agent;
-  if (values.json) out(JSON.stringify({ name, file, ...settings }));
-  else for (const line of describeAgent(name!, agent)) out(line);
+  if (command.json) out(JSON.stringify({ name, file, ...settings }));
+  else for (const line of describeAgent(name, agent)) out(line);
   return 0;
 }
 

@@ -1,52 +1,66 @@
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { loadSkill, readSkillProperties, type SkillMetadata } from "@skillgraph/core";
 import { renderSkillsPrompt, toPrompt, type RenderSkillsPromptOptions } from "@skillgraph/core/prompt";
+import { z } from "zod";
 import type { CliIO } from "../../io/cli-io.js";
 import type { CommandHelp } from "../../output/command-help.js";
 import { terminalSafe } from "../../output/terminal-safe.js";
-import { checkSkillsFolder, loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
-import { UsageError } from "../../io/usage-error.js";
+import { SKILLS_FLAG, checkSkillsFolder, loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
+import { checkedOptions } from "../../io/checked-options.js";
+import { booleanFlag, flagsHelp, flagsSchema, flagsUsage, readFlags, stringFlag } from "../../io/flag-table.js";
 
-export const usage =
-  "skillgraph prompt [--chat [--system TEXT]] [--format xml|markdown] [--budget N] [--json] [--verbose] [PATH... | --skills DIR...]";
+/** Every flag of `skillgraph prompt`, in help order. */
+const promptFlags = {
+  chat: booleanFlag("print the whole system message chat sends (system prompt + preamble + budgeted list)"),
+  system: stringFlag("TEXT", "with --chat: the system prompt chat would get from --system", {
+    default: "chat's default system prompt",
+  }),
+  format: stringFlag("FORMAT", "xml or markdown", {
+    default: "xml",
+    schema: z
+      .enum(["xml", "markdown"], {
+        error: (issue) => `--format must be xml or markdown, not '${String(issue.input)}'`,
+      })
+      .default("xml"),
+  }),
+  budget: stringFlag("N", "fit the list into N characters (dropping detail, then skills)", {
+    default: "no budget",
+    schema: z
+      .string()
+      .refine((text) => Number.isInteger(Number(text)) && Number(text) > 0, {
+        error: (issue) => `--budget must be a positive number of characters, not '${String(issue.input)}'`,
+      })
+      .transform((text) => Number(text))
+      .optional(),
+  }),
+  skills: SKILLS_FLAG,
+  json: booleanFlag(
+    "print { prompt (the exact text), skills (names), chars, level (full, or the level the budget cut it to; with --chat, chat's budget) }",
+  ),
+  verbose: booleanFlag("list every skill that could not be loaded"),
+};
+
+/** The checked options and skill PATHs: the table's schema, then the combinations that make no sense. */
+const promptCommandSchema = z
+  .object({ positionals: z.array(z.string()), values: flagsSchema(promptFlags) })
+  .superRefine(({ positionals, values }, context) => {
+    const problem = (message: string) => context.addIssue({ code: "custom", message });
+    if (values.system !== undefined && !values.chat) problem("--system needs --chat");
+    else if (values.chat && positionals.length > 0) problem("--chat reads --skills folders, not skill PATHs");
+  });
+
+export const usage = flagsUsage("prompt", promptFlags, "[PATH...]");
 
 export const help: CommandHelp = {
   summary:
     "Print the skills section of the system prompt. With --chat, print exactly the system message `skillgraph chat` sends " +
     "on a new session (same system prompt, same preamble, same budget).",
-  options: [
-    {
-      flags: "--chat",
-      description: "print the whole system message chat sends (system prompt + preamble + budgeted list)",
-      default: "off",
-    },
-    {
-      flags: "--system TEXT",
-      description: "with --chat: the system prompt chat would get from --system",
-      default: "chat's default system prompt",
-    },
-    { flags: "--format FORMAT", description: "xml or markdown", default: "xml" },
-    {
-      flags: "--budget N",
-      description: "fit the list into N characters (dropping detail, then skills)",
-      default: "no budget",
-    },
-    {
-      flags: "--skills DIR",
-      description: "read skills from DIR (repeatable)",
-      default: "the conventional skill folders",
-    },
-    {
-      flags: "--json",
-      description:
-        "print { prompt (the exact text), skills (names), chars, level (full, or the level the budget cut it to; with --chat, chat's budget) }",
-      default: "off",
-    },
-    { flags: "--verbose", description: "list every skill that could not be loaded", default: "off" },
+  options: flagsHelp(promptFlags),
+  notes: [
+    "With PATH arguments (skill folders) and no --budget, prints exactly what the reference `to-prompt` prints.",
+    "PATH arguments and --skills folders are read instead of each other: with PATHs, --skills is not read.",
   ],
-  notes: ["With PATH arguments (skill folders) and no --budget, prints exactly what the reference `to-prompt` prints."],
   examples: [
     "skillgraph prompt --chat --skills examples/skills",
     "skillgraph prompt examples/skills/release-notes examples/skills/report-builder",
@@ -58,19 +72,10 @@ export const help: CommandHelp = {
  * budget it prints exactly what the reference's `to-prompt` prints, in argument order; with `--chat`, chat's system message.
  */
 export async function run(args: string[], io: CliIO): Promise<number> {
-  const { values, positionals } = parseArgs({
-    args,
-    allowPositionals: true,
-    options: {
-      format: { type: "string", default: "xml" },
-      budget: { type: "string" },
-      skills: { type: "string", multiple: true },
-      chat: { type: "boolean" },
-      system: { type: "string" },
-      verbose: { type: "boolean" },
-      json: { type: "boolean" },
-    },
-  });
+  const {
+    positionals,
+    values: { format, budget, ...values },
+  } = checkedOptions(promptCommandSchema, readFlags(promptFlags, args, { positionals: true }));
   // On a terminal the prompt is escaped (skill text may hold escape sequences); piped, it is exactly what the model gets.
   // With --json: one object holding the exact text (JSON escapes it), the skills in it and its size.
   const print = (text: string, names: readonly string[], level = "full") =>
@@ -79,16 +84,8 @@ export async function run(args: string[], io: CliIO): Promise<number> {
         ? `${JSON.stringify({ prompt: text, skills: names, chars: text.length, level })}\n`
         : `${io.isTTY ? terminalSafe(text) : text}\n`,
     );
-  const format = values.format;
-  if (format !== "xml" && format !== "markdown")
-    throw new UsageError(`--format must be xml or markdown, not '${format}'`);
-  const budget = values.budget === undefined ? undefined : Number(values.budget);
-  if (budget !== undefined && (!Number.isInteger(budget) || budget <= 0))
-    throw new UsageError(`--budget must be a positive number of characters, not '${values.budget}'`);
-  if (values.system !== undefined && !values.chat) throw new UsageError("--system needs --chat");
 
   if (values.chat) {
-    if (positionals.length > 0) throw new UsageError("--chat reads --skills folders, not skill PATHs");
     const registry = await loadSkillsFromArgs(values.skills, io, { verbose: values.verbose === true });
     const { previewChatSystemText } = await import("../chat/create-chat-agent.js");
     // chat renders the list with the interceptor's default options (8 000 characters): the same render says the level
