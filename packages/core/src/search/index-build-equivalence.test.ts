@@ -11,6 +11,7 @@ import { CORPUS_AVAILABLE, CORPUS_SKILLS_DIR, REPO_ROOT, SHARED_DIR } from "../.
 import { loadCorpus } from "./__fixtures__/load-corpus.js";
 import { applyChanges, EMPTY_STATE, type IndexState } from "./index-state.js";
 import { analyzeDocument, fieldFrequency, packFrequencies, type IndexedDocument } from "./indexed-document.js";
+import { confidenceOf } from "./confidence-model.js";
 import { hasUnknownWord } from "./unknown-words.js";
 import { buildQuerySlots } from "./query-slots.js";
 import { rankDocuments } from "./rank-documents.js";
@@ -141,13 +142,13 @@ function expectSameIndex(documents: SearchDocument[]): void {
         .map(({ name, score }, i, all) => ({
           name,
           score,
-          // Only the first can be confident: it clears the threshold and leads the second by the margin.
-          // A word no skill uses rules out a confident result.
+          // Only the first can be confident: the model, from its score and its lead over the second, clears the
+          // threshold, and it leads by the margin. A word no skill uses rules out a confident result.
           confident:
             i === 0 &&
             !unknownWord &&
-            score >= options.confidence.threshold &&
-            score - (all[1]?.score ?? 0) >= options.confidence.margin,
+            score - (all[1]?.score ?? 0) >= options.confidence.margin &&
+            confidenceOf({ score, lead: score - (all[1]?.score ?? 0), unknownWord }) >= options.confidence.threshold,
         })),
     );
   }

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { booleanSchema, fractionSchema } from "../errors/option-schemas.js";
 import { parseOptions } from "../errors/parse-options.js";
 import { CONCEPT_GROUPS, EQUIVALENT_GROUPS } from "./concept-groups.js";
-import type { ConfidenceRule } from "./mark-confident.js";
+import type { ConfidenceRule } from "./judge-phrasings.js";
 import type { ExpansionWeights } from "./query-slots.js";
 import type { RankingParameters } from "./rank-documents.js";
 import { buildSynonymMap, defaultSynonyms, type SynonymMap } from "./synonym-map.js";
@@ -28,10 +28,10 @@ export interface ResolvedSearchIndexOptions {
 }
 
 /** Default score threshold for `confident` (see docs/search.md for how it was measured). */
-export const DEFAULT_CONFIDENCE_THRESHOLD = 0.45;
+export const DEFAULT_CONFIDENCE_THRESHOLD = 0.9;
 
 /** Default lead over every other match that a `confident` result needs (see docs/design/search-tuning.md). */
-export const DEFAULT_CONFIDENCE_MARGIN = 0.03;
+export const DEFAULT_CONFIDENCE_MARGIN = 0.01;
 
 /** Lists of words; every failure says what is expected. */
 function stringArraysSchema() {
