@@ -31,7 +31,8 @@ describe("the calibrated confidence of one phrasing", () => {
   });
 
   it("counts a competitor the limit cut off (every candidate the phrasing scored)", () => {
-    expect(leaderIsConfident(one(hit("a", 0.6), hit("b", 0.59)), [hit("a", 0.6)], rule)).toBe(false);
+    expect(leaderIsConfident(one(hit("a", 0.5), hit("b", 0.1)), [hit("a", 0.5)], rule)).toBe(true);
+    expect(leaderIsConfident(one(hit("a", 0.5), hit("b", 0.45)), [hit("a", 0.5)], rule)).toBe(false);
   });
 
   it("marks none in a fused list whose best score is not first (the phrasings disagree)", () => {
