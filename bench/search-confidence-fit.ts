@@ -7,11 +7,7 @@
 // threshold on all the others, then score it; the worst set is what to expect of sets nobody tuned on.
 import { loadCorpus } from "../packages/core/src/search/__fixtures__/load-corpus.js";
 import { createSearchIndex, leaderEvidenceOf } from "../packages/core/src/search/search-index.js";
-import {
-  CONFIDENCE_WEIGHTS,
-  confidenceOf,
-  type LeaderEvidence,
-} from "../packages/core/src/search/confidence-model.js";
+import { CONFIDENCE_WEIGHTS, confidenceOf, type LeaderEvidence } from "../packages/core/src/search/confidence-model.js";
 import { DEFAULT_CONFIDENCE_MARGIN } from "../packages/core/src/search/search-index-options.js";
 import { fitLogistic, logisticProbability, type LogisticWeights } from "./support/logistic-fit.js";
 import { loadQuerySets } from "./support/query-sets.js";
@@ -55,7 +51,9 @@ function shares(subset: readonly Row[], confident: (row: Row) => boolean) {
 
 const passes = (probability: number, row: Row, threshold: number) =>
   row.evidence.score > 0 &&
-  !row.evidence.unknownWord && row.evidence.lead >= DEFAULT_CONFIDENCE_MARGIN && probability >= threshold;
+  !row.evidence.unknownWord &&
+  row.evidence.lead >= DEFAULT_CONFIDENCE_MARGIN &&
+  probability >= threshold;
 
 /** The least threshold meeting both limits on every set of `subset`. */
 function chooseThreshold(subset: readonly Row[], probability: (row: Row) => number): number {

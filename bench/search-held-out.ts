@@ -54,7 +54,8 @@ const figures: HeldOutFigures[] = files.map((file) => {
 });
 
 const fmt = (value: number) => (Number.isNaN(value) ? "  -  " : value.toFixed(3));
-const header = "| set | real / off-topic | top-1 | top-5 | confident among right first | confident and wrong | off-topic confident |";
+const header =
+  "| set | real / off-topic | top-1 | top-5 | confident among right first | confident and wrong | off-topic confident |";
 console.log(header);
 console.log("|---|---|---|---|---|---|---|");
 const line = (f: Omit<HeldOutFigures, "real" | "offTopic"> & { sizes: string }) =>

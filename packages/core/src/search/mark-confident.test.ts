@@ -7,7 +7,7 @@ import { createSearchIndex } from "./search-index.js";
 
 const hit = (name: string, score: number) => ({ name, score, path: `/s/${name}/SKILL.md`, description: name });
 const rule = { threshold: DEFAULT_CONFIDENCE_THRESHOLD, margin: DEFAULT_CONFIDENCE_MARGIN };
-const one = (...ranking: Array<ReturnType<typeof hit>>) => [{ ranking, unknownWord: false }];
+const single = (...ranking: Array<ReturnType<typeof hit>>) => [{ ranking, unknownWord: false }];
 
 describe("markConfident", () => {
   it("marks the first result only, and none when told so", () => {
@@ -25,23 +25,23 @@ describe("the calibrated confidence of one phrasing", () => {
   });
 
   it("is confident for a clear lead, not for a weak or tied leader", () => {
-    expect(leaderIsConfident(one(hit("a", 0.6), hit("b", 0.3)), [hit("a", 0.6)], rule)).toBe(true);
-    expect(leaderIsConfident(one(hit("a", 0.3), hit("b", 0.1)), [hit("a", 0.3)], rule)).toBe(false);
-    expect(leaderIsConfident(one(hit("a", 0.9), hit("b", 0.9)), [hit("a", 0.9)], rule)).toBe(false);
+    expect(leaderIsConfident(single(hit("a", 0.6), hit("b", 0.3)), [hit("a", 0.6)], rule)).toBe(true);
+    expect(leaderIsConfident(single(hit("a", 0.3), hit("b", 0.1)), [hit("a", 0.3)], rule)).toBe(false);
+    expect(leaderIsConfident(single(hit("a", 0.9), hit("b", 0.9)), [hit("a", 0.9)], rule)).toBe(false);
   });
 
   it("counts a competitor the limit cut off (every candidate the phrasing scored)", () => {
-    expect(leaderIsConfident(one(hit("a", 0.5), hit("b", 0.1)), [hit("a", 0.5)], rule)).toBe(true);
-    expect(leaderIsConfident(one(hit("a", 0.5), hit("b", 0.45)), [hit("a", 0.5)], rule)).toBe(false);
+    expect(leaderIsConfident(single(hit("a", 0.5), hit("b", 0.1)), [hit("a", 0.5)], rule)).toBe(true);
+    expect(leaderIsConfident(single(hit("a", 0.5), hit("b", 0.45)), [hit("a", 0.5)], rule)).toBe(false);
   });
 
   it("marks none in a fused list whose best score is not first (the phrasings disagree)", () => {
-    const phrasings = [...one(hit("a", 0.9), hit("b", 0.2)), ...one(hit("a", 0.9), hit("b", 0.95))];
+    const phrasings = [...single(hit("a", 0.9), hit("b", 0.2)), ...single(hit("a", 0.9), hit("b", 0.95))];
     expect(leaderIsConfident(phrasings, [hit("a", 0.9), hit("b", 0.95)], rule)).toBe(false);
   });
 
   it("with rewrites, a rewrite holding a word no skill uses rules confidence out", () => {
-    const strong = one(hit("a", 0.9), hit("b", 0.1));
+    const strong = single(hit("a", 0.9), hit("b", 0.1));
     expect(leaderIsConfident([...strong, ...strong], [hit("a", 0.9)], rule)).toBe(true);
     expect(leaderIsConfident([...strong, { ...strong[0]!, unknownWord: true }], [hit("a", 0.9)], rule)).toBe(false);
   });
