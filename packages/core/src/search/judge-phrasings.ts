@@ -9,16 +9,19 @@ export interface ConfidenceRule {
   margin: number;
 }
 
-/** One phrasing's ranking (every candidate it scored, best first) and whether it holds a word no skill uses. */
+/** One phrasing's ranking (every candidate it scored, best first) and what `confident` reads of it. */
 export interface JudgedPhrasing {
   ranking: PhrasingRanking;
+  /** The phrasing holds a word no skill uses (see `hasUnknownWord`). */
   unknownWord: boolean;
+  /** How specific the rarest of its words is that a skill (by name) holds in its name (see `nameMatch`). */
+  nameMatchOf(name: string): number;
 }
 
 /** How many phrasings must each find the leader a clear fit on their own when a search has several. */
 const AGREEING_PHRASINGS = 2;
 
-/** What one phrasing says of `leader`: its score there, its lead over the best other match there, the unknown word. */
+/** What one phrasing says of `leader`: its score and lead there, its name match, the phrasing's unknown word. */
 export function evidenceFor(phrasing: JudgedPhrasing, leader: string): LeaderEvidence {
   let score = 0;
   let other = 0;
@@ -26,7 +29,7 @@ export function evidenceFor(phrasing: JudgedPhrasing, leader: string): LeaderEvi
     if (result.name === leader) score = result.score;
     else if (result.score > other) other = result.score;
   }
-  return { score, lead: score - other, unknownWord: phrasing.unknownWord };
+  return { score, lead: score - other, nameMatch: phrasing.nameMatchOf(leader), unknownWord: phrasing.unknownWord };
 }
 
 /** Whether one phrasing's evidence makes its leader a clear fit under `rule`. */

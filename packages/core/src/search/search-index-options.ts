@@ -28,7 +28,7 @@ export interface ResolvedSearchIndexOptions {
 }
 
 /** Default score threshold for `confident` (see docs/search.md for how it was measured). */
-export const DEFAULT_CONFIDENCE_THRESHOLD = 0.9;
+export const DEFAULT_CONFIDENCE_THRESHOLD = 0.905;
 
 /** Default lead over every other match that a `confident` result needs (see docs/design/search-tuning.md). */
 export const DEFAULT_CONFIDENCE_MARGIN = 0.01;

@@ -11,6 +11,7 @@ import { markConfident } from "./mark-confident.js";
 import { buildQuerySlots } from "./query-slots.js";
 import { rankDocuments } from "./rank-documents.js";
 import { hasUnknownWord } from "./unknown-words.js";
+import { nameMatch } from "./name-match.js";
 import {
   resolveSearchIndexOptions,
   type ResolvedSearchIndexOptions,
@@ -175,12 +176,16 @@ class ImmutableSearchIndex implements SearchIndex {
     const slots = buildQuerySlots(phrasing, this.#state, this.#options.synonyms, this.#options.expansion);
     const ranking = rankDocuments(this.#state, slots, this.#options.ranking, limit)
       .filter(({ score }) => score > 0)
-      .slice(0, limit)
-      .map(({ id, score }) => {
-        const { name, path, description } = this.#state.docs.detailOf(id);
-        return { name, score, path, description };
-      });
-    return { ranking, unknownWord: hasUnknownWord(slots, this.#state) };
+      .slice(0, limit);
+    const state = this.#state;
+    const ids = new Map<string, number>();
+    const results = ranking.map(({ id, score }) => {
+      const { name, path, description } = state.docs.detailOf(id);
+      ids.set(name, id);
+      return { name, score, path, description };
+    });
+    const nameMatchOf = (name: string) => (ids.has(name) ? nameMatch(state, slots, ids.get(name)!) : 0);
+    return { ranking: results, unknownWord: hasUnknownWord(slots, state), nameMatchOf };
   }
 
   update(changes: SearchIndexUpdate): SearchIndex {
