@@ -50,9 +50,7 @@ function shares(subset: readonly Row[], confident: (row: Row) => boolean) {
 }
 
 const passes = (probability: number, row: Row, threshold: number) =>
-  row.evidence.score > 0 &&
-  row.evidence.lead >= DEFAULT_CONFIDENCE_MARGIN &&
-  probability >= threshold;
+  row.evidence.score > 0 && row.evidence.lead >= DEFAULT_CONFIDENCE_MARGIN && probability >= threshold;
 
 /** The least threshold meeting both limits on every set of `subset`. */
 function chooseThreshold(subset: readonly Row[], probability: (row: Row) => number): number {
@@ -69,14 +67,12 @@ function chooseThreshold(subset: readonly Row[], probability: (row: Row) => numb
 }
 
 const fmt = (value: number) => value.toFixed(3);
-/** Fitted on every row. */
-const fitOn = (subset: readonly Row[]): LogisticWeights => {
-  const judged = subset;
-  return fitLogistic(
-    judged.map((row) => features(row.evidence)),
-    judged.map((row) => (!row.offTopic && row.right ? 1 : 0)),
+/** The model fitted on `subset`. */
+const fitOn = (subset: readonly Row[]): LogisticWeights =>
+  fitLogistic(
+    subset.map((row) => features(row.evidence)),
+    subset.map((row) => (!row.offTopic && row.right ? 1 : 0)),
   );
-};
 console.log("cross-validation (fit and threshold on the other sets):");
 const folds = labels.map((label) => {
   const training = rows.filter((row) => row.set !== label);

@@ -19,7 +19,13 @@ export interface LeaderEvidence {
  * (natural, A–D, E1–E5c): log-odds that the first result is right =
  * bias + score·s + lead·l + nameMatch·n + unknownWord·u.
  */
-export const CONFIDENCE_WEIGHTS = { bias: -3.83, score: 9.31, lead: 9.67, nameMatch: 1.36, unknownWord: -0.68 } as const;
+export const CONFIDENCE_WEIGHTS = {
+  bias: -3.83,
+  score: 9.31,
+  lead: 9.67,
+  nameMatch: 1.36,
+  unknownWord: -0.68,
+} as const;
 
 /** The model's probability (0..1) that the leader of a phrasing is the right skill, from its evidence. */
 export function confidenceOf(evidence: LeaderEvidence): number {

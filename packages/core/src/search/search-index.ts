@@ -4,7 +4,7 @@ import { fractionSchema } from "../errors/option-schemas.js";
 import { parseOptions } from "../errors/parse-options.js";
 import { applyChanges, EMPTY_STATE, type IndexState } from "./index-state.js";
 import { analyzeDocument, type IndexedDocument } from "./indexed-document.js";
-import { fusePhrasings, phrasingsOf, type PhrasingRanking } from "./fuse-phrasings.js";
+import { fusePhrasings, phrasingsOf } from "./fuse-phrasings.js";
 import type { LeaderEvidence } from "./confidence-model.js";
 import { evidenceFor, leaderIsConfident, type JudgedPhrasing } from "./judge-phrasings.js";
 import { markConfident } from "./mark-confident.js";
