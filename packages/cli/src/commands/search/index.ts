@@ -25,6 +25,7 @@ const searchFlags = {
   also: listFlag(
     "PHRASING",
     "another phrasing of the same need, in a skill author's words (task, tools, file formats); repeatable: fused with QUERY as the search_skills tool does",
+    { default: "QUERY alone" },
   ),
   json: booleanFlag("print { threshold, margin, confident, results: [{ name, score, confident, path, skillFile }] }"),
   skills: SKILLS_FLAG,
