@@ -2,7 +2,8 @@
 // `node --import tsx bench/search-styles.ts [--rewrites] [--held-out] [--verbose] [--markdown]` (--markdown: table rows).
 // --rewrites: paraphrase requests are searched as [request, ...rewrites] when /work/query-sets/rewrites-<set>.json
 // (or test/fixtures/search-rewrites-<set>.json) holds rewrites for them (written by an independent writer from the
-// search_skills tool description only). --held-out also scores the held-out sets E5a/E5b/E5c (score them once, then say so).
+// search_skills tool description only). E5a/E5b/E5c are development sets since the confidence model was fitted on them
+// (--held-out is kept and changes nothing); score new held-out sets with bench/search-held-out.ts.
 import { loadCorpus } from "../packages/core/src/search/__fixtures__/load-corpus.js";
 import { createSearchIndex } from "../packages/core/src/search/search-index.js";
 import { loadQuerySets, rewritesOf } from "./support/query-sets.js";

@@ -1,5 +1,6 @@
 // Loads every labelled query set (natural-queries, A–D in test/fixtures, the five-style development sets E1–E4c and
-// the held-out sets E5a/E5b/E5c in test/fixtures) into one shape, so the style report and the tests read them the same way.
+// E5a/E5b/E5c in test/fixtures, development sets since the confidence model was fitted on them) into one shape, so
+// the style report and the tests read them the same way.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadNaturalQueries } from "../../packages/core/src/search/__fixtures__/load-corpus.js";
@@ -56,7 +57,7 @@ export function readQuerySet(label: string, file: string, heldOut = false): Quer
   return { label, file, heldOut, queries };
 }
 
-/** Every development set present (and the held-out E5 sets only when `withHeldOut`). */
+/** Every development set present (and any set marked held out only when `withHeldOut`; none is now). */
 export function loadQuerySets(withHeldOut = false): QuerySet[] {
   const natural = loadNaturalQueries().map((item, i): StyledQuery => ({
     id: `n-${i + 1}`,
@@ -77,9 +78,9 @@ export function loadQuerySets(withHeldOut = false): QuerySet[] {
     ["E4a", "search-development-queries-e4a.json", false],
     ["E4b", "search-development-queries-e4b.json", false],
     ["E4c", "search-development-queries-e4c.json", false],
-    ["E5a", "search-held-out-queries-e5a.json", true],
-    ["E5b", "search-held-out-queries-e5b.json", true],
-    ["E5c", "search-held-out-queries-e5c.json", true],
+    ["E5a", "search-held-out-queries-e5a.json", false],
+    ["E5b", "search-held-out-queries-e5b.json", false],
+    ["E5c", "search-held-out-queries-e5c.json", false],
   ];
   for (const [label, name, heldOut] of files) {
     const file = join(FIXTURES, name);

@@ -177,10 +177,35 @@ describe("skillgraph list, show and search", () => {
     expect(results[0]!.skillFile).toBe(join(results[0]!.path, "SKILL.md"));
     expect(threshold).toBeGreaterThan(0);
     expect(margin).toBeGreaterThan(0);
-    // Only the first result can be confident: at the threshold and ahead of every other by the margin.
+    // Only the first result can be confident; `threshold` is the calibrated probability it needs (0..1).
     expect(confident).toBe(results[0]!.confident);
     expect(results.slice(1).every((result) => !result.confident)).toBe(true);
-    if (confident) expect(results[0]!.score).toBeGreaterThanOrEqual(threshold);
+    expect(threshold).toBeLessThanOrEqual(1);
     expect(results.length).toBeLessThanOrEqual(2);
+  });
+
+  it("searches several phrasings of one need with --also, fused as the search_skills tool does", async () => {
+    const search = async (args: string[]) => {
+      const io = captureIO(root);
+      expect(await runCli(["search", ...args, "--json"], io)).toBe(0);
+      return JSON.parse(io.out()) as { confident: boolean; results: Array<{ name: string; score: number }> };
+    };
+    const alone = await search(["tidy up what we shipped"]);
+    expect(alone.confident).toBe(false);
+    const fused = await search([
+      "tidy up what we shipped",
+      "--also",
+      "write release notes from git history",
+      "--also",
+      "changelog from git history",
+    ]);
+    expect(fused.results[0]!.name).toBe("release-notes");
+    expect(fused.confident).toBe(true);
+    // Each result keeps its best score over the phrasings: the rewrites' score, not the request's.
+    const rewrite = await search(["write release notes from git history"]);
+    expect(fused.results[0]!.score).toBeGreaterThanOrEqual(rewrite.results[0]!.score);
+    const io = captureIO(root);
+    expect(await runCli(["search", "--also", "release notes"], io)).toBe(2);
+    expect(io.err()).toContain("give a query");
   });
 });

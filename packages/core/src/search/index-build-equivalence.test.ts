@@ -11,6 +11,8 @@ import { CORPUS_AVAILABLE, CORPUS_SKILLS_DIR, REPO_ROOT, SHARED_DIR } from "../.
 import { loadCorpus } from "./__fixtures__/load-corpus.js";
 import { applyChanges, EMPTY_STATE, type IndexState } from "./index-state.js";
 import { analyzeDocument, fieldFrequency, packFrequencies, type IndexedDocument } from "./indexed-document.js";
+import { confidenceOf } from "./confidence-model.js";
+import { nameMatch } from "./name-match.js";
 import { hasUnknownWord } from "./unknown-words.js";
 import { buildQuerySlots } from "./query-slots.js";
 import { rankDocuments } from "./rank-documents.js";
@@ -129,7 +131,10 @@ function expectSameIndex(documents: SearchDocument[]): void {
   for (const query of queries) {
     const expected = ranking(state, query);
     expect(ranking(read, query), query).toEqual(expected);
-    const unknownWord = hasUnknownWord(buildQuerySlots(query, state, options.synonyms, options.expansion), state);
+    const slots = buildQuerySlots(query, state, options.synonyms, options.expansion);
+    const unknownWord = hasUnknownWord(slots, state);
+    const firstId = rankDocuments(state, slots, options.ranking, 1)[0]?.id ?? -1;
+    const leaderNameMatch = firstId < 0 ? 0 : nameMatch(state, slots, firstId);
     // The public results (score, order, `confident`) over the whole ranking.
     const results = index.search(query, { limit: documents.length });
     expect(
@@ -141,13 +146,13 @@ function expectSameIndex(documents: SearchDocument[]): void {
         .map(({ name, score }, i, all) => ({
           name,
           score,
-          // Only the first can be confident: it clears the threshold and leads the second by the margin.
-          // A word no skill uses rules out a confident result.
+          // Only the first can be confident: the model, from its score, its lead over the second, the query word its
+          // name holds and the unknown-word flag, clears the threshold, and it leads by the margin.
           confident:
             i === 0 &&
-            !unknownWord &&
-            score >= options.confidence.threshold &&
-            score - (all[1]?.score ?? 0) >= options.confidence.margin,
+            score - (all[1]?.score ?? 0) >= options.confidence.margin &&
+            confidenceOf({ score, lead: score - (all[1]?.score ?? 0), nameMatch: leaderNameMatch, unknownWord }) >=
+              options.confidence.threshold,
         })),
     );
   }

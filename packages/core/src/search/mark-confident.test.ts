@@ -1,27 +1,50 @@
 import { describe, expect, it } from "vitest";
+import { confidenceOf } from "./confidence-model.js";
+import { leaderIsConfident } from "./judge-phrasings.js";
 import { markConfident } from "./mark-confident.js";
+import { DEFAULT_CONFIDENCE_MARGIN, DEFAULT_CONFIDENCE_THRESHOLD } from "./search-index-options.js";
 import { createSearchIndex } from "./search-index.js";
 
 const hit = (name: string, score: number) => ({ name, score, path: `/s/${name}/SKILL.md`, description: name });
-const rule = { threshold: 0.45, margin: 0.03 };
+const rule = { threshold: DEFAULT_CONFIDENCE_THRESHOLD, margin: DEFAULT_CONFIDENCE_MARGIN };
+const single = (...ranking: Array<ReturnType<typeof hit>>) => [{ ranking, unknownWord: false, nameMatchOf: () => 0 }];
 
 describe("markConfident", () => {
-  it("marks the one result that clears the threshold and leads every other by the margin", () => {
-    expect(markConfident([hit("a", 0.6), hit("b", 0.5)], rule, 0).map((r) => r.confident)).toEqual([true, false]);
+  it("marks the first result only, and none when told so", () => {
+    expect(markConfident([hit("a", 0.6), hit("b", 0.5)], true).map((r) => r.confident)).toEqual([true, false]);
+    expect(markConfident([hit("a", 0.6), hit("b", 0.5)], false).some((r) => r.confident)).toBe(false);
+  });
+});
+
+describe("the calibrated confidence of one phrasing", () => {
+  it("grows with the leader's score, its lead and a specific query word in its name; falls with a word no skill uses", () => {
+    const base = { score: 0.5, lead: 0.1, nameMatch: 0, unknownWord: false };
+    expect(confidenceOf({ ...base, score: 0.6 })).toBeGreaterThan(confidenceOf(base));
+    expect(confidenceOf({ ...base, lead: 0.2 })).toBeGreaterThan(confidenceOf(base));
+    expect(confidenceOf({ ...base, nameMatch: 0.8 })).toBeGreaterThan(confidenceOf(base));
+    expect(confidenceOf({ ...base, unknownWord: true })).toBeLessThan(confidenceOf(base));
   });
 
-  it("marks none when the best two are about equal (a coin toss), or the best is under the threshold", () => {
-    expect(markConfident([hit("a", 0.6), hit("b", 0.58)], rule, 0).some((r) => r.confident)).toBe(false);
-    expect(markConfident([hit("a", 0.44)], rule, 0).some((r) => r.confident)).toBe(false);
+  it("is confident for a clear lead, not for a weak or tied leader", () => {
+    expect(leaderIsConfident(single(hit("a", 0.6), hit("b", 0.3)), [hit("a", 0.6)], rule)).toBe(true);
+    expect(leaderIsConfident(single(hit("a", 0.3), hit("b", 0.1)), [hit("a", 0.3)], rule)).toBe(false);
+    expect(leaderIsConfident(single(hit("a", 0.9), hit("b", 0.9)), [hit("a", 0.9)], rule)).toBe(false);
   });
 
-  it("counts a competitor the limit cut off", () => {
-    expect(markConfident([hit("a", 0.6)], rule, 0.59)[0]!.confident).toBe(false);
-    expect(markConfident([hit("a", 0.6)], rule, 0.5)[0]!.confident).toBe(true);
+  it("counts a competitor the limit cut off (every candidate the phrasing scored)", () => {
+    expect(leaderIsConfident(single(hit("a", 0.5), hit("b", 0.1)), [hit("a", 0.5)], rule)).toBe(true);
+    expect(leaderIsConfident(single(hit("a", 0.5), hit("b", 0.45)), [hit("a", 0.5)], rule)).toBe(false);
   });
 
   it("marks none in a fused list whose best score is not first (the phrasings disagree)", () => {
-    expect(markConfident([hit("a", 0.3), hit("b", 0.7)], rule, 0).some((r) => r.confident)).toBe(false);
+    const phrasings = [...single(hit("a", 0.9), hit("b", 0.2)), ...single(hit("a", 0.9), hit("b", 0.95))];
+    expect(leaderIsConfident(phrasings, [hit("a", 0.9), hit("b", 0.95)], rule)).toBe(false);
+  });
+
+  it("with rewrites, a rewrite holding a word no skill uses rules confidence out", () => {
+    const strong = single(hit("a", 0.9), hit("b", 0.1));
+    expect(leaderIsConfident([...strong, ...strong], [hit("a", 0.9)], rule)).toBe(true);
+    expect(leaderIsConfident([...strong, { ...strong[0]!, unknownWord: true }], [hit("a", 0.9)], rule)).toBe(false);
   });
 });
 

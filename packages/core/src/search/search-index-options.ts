@@ -2,16 +2,19 @@ import { z } from "zod";
 import { booleanSchema, fractionSchema } from "../errors/option-schemas.js";
 import { parseOptions } from "../errors/parse-options.js";
 import { CONCEPT_GROUPS, EQUIVALENT_GROUPS } from "./concept-groups.js";
-import type { ConfidenceRule } from "./mark-confident.js";
+import type { ConfidenceRule } from "./judge-phrasings.js";
 import type { ExpansionWeights } from "./query-slots.js";
 import type { RankingParameters } from "./rank-documents.js";
 import { buildSynonymMap, defaultSynonyms, type SynonymMap } from "./synonym-map.js";
 
 /** Tuning knobs of `createSearchIndex`; the defaults are what the quality test measures. */
 export interface SearchIndexOptions {
-  /** Score (0..1) the first result must reach to be marked `confident`. @default 0.45 */
+  /**
+   * Least probability (0..1) the calibrated model (`confidenceOf`) must give the first result for it to be marked
+   * `confident`. @default 0.905
+   */
   confidenceThreshold?: number;
-  /** How far (in score, 0..1) a `confident` result must lead every other match. @default 0.03 */
+  /** How far (in score, 0..1) a `confident` result must lead every other match. @default 0.01 */
   confidenceMargin?: number;
   /** Extra concept groups (lists of interchangeable words), added to the built-in table. @default [] */
   extraConceptGroups?: ReadonlyArray<readonly string[]>;
@@ -27,11 +30,11 @@ export interface ResolvedSearchIndexOptions {
   ranking: RankingParameters;
 }
 
-/** Default score threshold for `confident` (see docs/search.md for how it was measured). */
-export const DEFAULT_CONFIDENCE_THRESHOLD = 0.45;
+/** Default least probability for `confident`, chosen by bench/search-confidence-fit.ts (docs/design/search-tuning.md). */
+export const DEFAULT_CONFIDENCE_THRESHOLD = 0.905;
 
-/** Default lead over every other match that a `confident` result needs (see docs/design/search-tuning.md). */
-export const DEFAULT_CONFIDENCE_MARGIN = 0.03;
+/** Default lead over every other match that a `confident` result needs: a tie is a coin toss, whatever the score. */
+export const DEFAULT_CONFIDENCE_MARGIN = 0.01;
 
 /** Lists of words; every failure says what is expected. */
 function stringArraysSchema() {

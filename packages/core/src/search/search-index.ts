@@ -4,12 +4,14 @@ import { fractionSchema } from "../errors/option-schemas.js";
 import { parseOptions } from "../errors/parse-options.js";
 import { applyChanges, EMPTY_STATE, type IndexState } from "./index-state.js";
 import { analyzeDocument, type IndexedDocument } from "./indexed-document.js";
-import { fusePhrasings, phrasingsOf, type PhrasingRanking } from "./fuse-phrasings.js";
-import { confidenceRuleFor, type JudgedPhrasing } from "./judge-phrasings.js";
+import { fusePhrasings, phrasingsOf } from "./fuse-phrasings.js";
+import type { LeaderEvidence } from "./confidence-model.js";
+import { evidenceFor, leaderIsConfident, type JudgedPhrasing } from "./judge-phrasings.js";
 import { markConfident } from "./mark-confident.js";
 import { buildQuerySlots } from "./query-slots.js";
 import { rankDocuments } from "./rank-documents.js";
 import { hasUnknownWord } from "./unknown-words.js";
+import { nameMatch } from "./name-match.js";
 import {
   resolveSearchIndexOptions,
   type ResolvedSearchIndexOptions,
@@ -39,7 +41,7 @@ export interface SearchIndexUpdate {
 export interface SearchIndex {
   /** Number of indexed documents. */
   readonly size: number;
-  /** The score the first result must reach to be `confident`. */
+  /** The least probability (0..1, from the calibrated model) that the first result is right for it to be `confident`. */
   readonly confidenceThreshold: number;
   /** How far a `confident` result must lead every other match. */
   readonly confidenceMargin: number;
@@ -89,6 +91,19 @@ export function stateOfIndex(index: SearchIndex): IndexState {
   if (!(index instanceof ImmutableSearchIndex))
     throw new TypeError("stateOfIndex: not an index built by createSearchIndex");
   return ImmutableSearchIndex.stateOf(index);
+}
+
+/**
+ * Internal (the bench that fits the confidence model): the first result of one phrasing and the evidence
+ * `confident` reads of it (its score, its lead over the next match, the unknown-word flag).
+ */
+export function leaderEvidenceOf(
+  index: SearchIndex,
+  phrasing: string,
+): { leader: string | undefined; evidence: LeaderEvidence } {
+  if (!(index instanceof ImmutableSearchIndex))
+    throw new TypeError("leaderEvidenceOf: not an index built by createSearchIndex");
+  return index.evidence(phrasing);
 }
 
 /** How many candidates each phrasing contributes to the fused ranking (as for embeddings: the lexical top 50). */
@@ -145,9 +160,15 @@ class ImmutableSearchIndex implements SearchIndex {
     const rankings = ranked.map(({ ranking }) => ranking);
     const candidates = rankings.length === 1 ? rankings[0]! : fusePhrasings(rankings);
     const shown = candidates.slice(0, limit);
-    const cut = candidates.slice(limit).reduce((best, candidate) => Math.max(best, candidate.score), 0);
-    const rule = confidenceRuleFor(ranked, shown[0]?.name, this.#options.confidence);
-    return markConfident(shown, rule, cut).filter((result) => result.score >= minScore);
+    const confident = shown.length > 0 && leaderIsConfident(ranked, candidates, this.#options.confidence);
+    return markConfident(shown, confident).filter((result) => result.score >= minScore);
+  }
+
+  /** One phrasing's leader and what `confident` reads of it (the bench that fits the model reads this). */
+  evidence(phrasing: string): { leader: string | undefined; evidence: LeaderEvidence } {
+    const judged = this.#rank(phrasing, 2);
+    const leader = judged.ranking[0]?.name;
+    return { leader, evidence: evidenceFor(judged, leader ?? "") };
   }
 
   /** One phrasing's lexical ranking (positive scores only, best first) and whether it holds a word no skill uses. */
@@ -155,12 +176,16 @@ class ImmutableSearchIndex implements SearchIndex {
     const slots = buildQuerySlots(phrasing, this.#state, this.#options.synonyms, this.#options.expansion);
     const ranking = rankDocuments(this.#state, slots, this.#options.ranking, limit)
       .filter(({ score }) => score > 0)
-      .slice(0, limit)
-      .map(({ id, score }) => {
-        const { name, path, description } = this.#state.docs.detailOf(id);
-        return { name, score, path, description };
-      });
-    return { ranking, unknownWord: hasUnknownWord(slots, this.#state) };
+      .slice(0, limit);
+    const state = this.#state;
+    const ids = new Map<string, number>();
+    const results = ranking.map(({ id, score }) => {
+      const { name, path, description } = state.docs.detailOf(id);
+      ids.set(name, id);
+      return { name, score, path, description };
+    });
+    const nameMatchOf = (name: string) => (ids.has(name) ? nameMatch(state, slots, ids.get(name)!) : 0);
+    return { ranking: results, unknownWord: hasUnknownWord(slots, state), nameMatchOf };
   }
 
   update(changes: SearchIndexUpdate): SearchIndex {

@@ -16,7 +16,7 @@ export interface SearchResult {
   /** Absolute path of the skill's SKILL.md ("" for code-defined skills). */
   path: string;
   description: string;
-  /** True when the score clears the threshold and leads every other match by the margin (at most one result). */
+  /** True for the first result when the calibrated model finds it a clear fit (docs/search.md; at most one result). */
   confident: boolean;
 }
 

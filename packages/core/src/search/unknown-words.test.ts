@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createSearchIndex } from "./search-index.js";
+import { confidenceOf } from "./confidence-model.js";
+import { createSearchIndex, leaderEvidenceOf } from "./search-index.js";
 
 const index = createSearchIndex([
   {
@@ -13,13 +14,17 @@ const index = createSearchIndex([
 
 const first = (query: string | string[]) => index.search(query)[0];
 
-describe("a word no skill uses rules out a confident result", () => {
+describe("a word no skill uses lowers the confidence as written, and rules it out in a rewrite", () => {
   it("keeps a clear fit confident when every word is known", () => {
     expect(first("manage cloudflare dns records")).toMatchObject({ name: "dns-records", confident: true });
   });
 
-  it("is not confident when the request names a product no skill mentions, though the rest matches", () => {
-    expect(first("manage godaddy dns records")).toMatchObject({ name: "dns-records", confident: false });
+  it("is less confident when the request names a product no skill mentions, though the rest matches", () => {
+    const known = leaderEvidenceOf(index, "manage cloudflare dns records");
+    const unknown = leaderEvidenceOf(index, "manage godaddy dns records");
+    expect(unknown).toMatchObject({ leader: "dns-records", evidence: { unknownWord: true } });
+    expect(known.evidence.unknownWord).toBe(false);
+    expect(confidenceOf(unknown.evidence)).toBeLessThan(confidenceOf({ ...unknown.evidence, unknownWord: false }));
   });
 
   it("still counts a near spelling of a known word as known", () => {

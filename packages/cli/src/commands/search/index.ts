@@ -8,7 +8,7 @@ import { terminalSafeLine } from "../../output/terminal-safe.js";
 import { SKILLS_FLAG, loadSkillsFromArgs } from "../../stores/skill-sources-from-args.js";
 import { UsageError } from "../../io/usage-error.js";
 import { z } from "zod";
-import { booleanFlag, flagsHelp, flagsUsage, parseFlags, stringFlag } from "../../io/flag-table.js";
+import { booleanFlag, flagsHelp, flagsUsage, listFlag, parseFlags, stringFlag } from "../../io/flag-table.js";
 
 /** Every flag of `skillgraph search`, in help order. */
 const searchFlags = {
@@ -22,6 +22,11 @@ const searchFlags = {
       })
       .transform((text) => Number(text)),
   }),
+  also: listFlag(
+    "PHRASING",
+    "another phrasing of the same need, in a skill author's words (task, tools, file formats); repeatable: fused with QUERY as the search_skills tool does",
+    { default: "QUERY alone" },
+  ),
   json: booleanFlag("print { threshold, margin, confident, results: [{ name, score, confident, path, skillFile }] }"),
   skills: SKILLS_FLAG,
   verbose: booleanFlag("list every skill that could not be loaded"),
@@ -31,19 +36,22 @@ export const usage = flagsUsage("search", searchFlags, "QUERY");
 
 export const help: CommandHelp = {
   summary:
-    "Rank skills for a task description, best first; says so when no skill is a clear fit (the best score under the threshold, or not ahead of the next by the margin).",
+    "Rank skills for a task description, best first; says so when no skill is a clear fit (the first result's calibrated confidence under the threshold).",
   options: flagsHelp(searchFlags),
   examples: [
     "skillgraph search 'check my database migration before I merge it' --skills examples/skills",
     "skillgraph search --json --limit 3 'summarise a csv'",
+    "skillgraph search 'get my thing live on the internet' --also 'deploy web app' --also 'Vercel deployment'",
   ],
 };
 
 /** `skillgraph search`: ranked skills for a task description, best first; says so when nothing fits. */
 export async function run(args: string[], io: CliIO): Promise<number> {
   const { options: values, positionals } = parseFlags(searchFlags, args, { positionals: true });
-  const query = positionals.join(" ").trim();
-  if (!query) throw new UsageError("give a query");
+  const request = positionals.join(" ").trim();
+  if (!request) throw new UsageError("give a query");
+  // The request as written first, then its rewrites: one search over every phrasing, as the search_skills tool does.
+  const query = values.also.length > 0 ? [request, ...values.also] : request;
   const { limit } = values;
   const registry = await loadSkillsFromArgs(values.skills, io, {
     verbose: values.verbose === true,
