@@ -25,7 +25,8 @@ async function requestFor(input: CommandCallInput) {
 describe("runCall", () => {
   it("runs the command to its end in the workspace and keeps the run folder only when the command wrote in it", async () => {
     fixture = await callRuntime();
-    const view = { config: {}, services: { executor: fixture.runtime.services.executor }, threads: {} };
+    const { executor, workspaces } = fixture.runtime.services;
+    const view = { config: {}, services: { executor, workspaces }, threads: {} };
     const quiet = await requestFor(shellInput("printf hi > out/a.txt; echo done"));
     const before = Date.now();
     const ran = await runCall(view, quiet.call, quiet.request);
@@ -42,7 +43,8 @@ describe("runCall", () => {
 
   it("reports a failing command's status and a timed-out one as timed out", async () => {
     fixture = await callRuntime();
-    const view = { config: {}, services: { executor: fixture.runtime.services.executor }, threads: {} };
+    const { executor, workspaces } = fixture.runtime.services;
+    const view = { config: {}, services: { executor, workspaces }, threads: {} };
     const failing = await requestFor(shellInput("echo oops >&2; exit 3"));
     expect((await runCall(view, failing.call, failing.request)).result).toMatchObject({
       exitCode: 3,
