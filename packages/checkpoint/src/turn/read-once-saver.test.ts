@@ -11,8 +11,8 @@ import type { TurnGraph } from "./turn-status.js";
 /** A MemorySaver that logs each call: `read` (latest checkpoint), `read-id` (one by id), `write`. */
 class LoggingSaver extends DelegatingCheckpointSaver {
   readonly log: string[] = [];
-  constructor() {
-    super(new MemorySaver());
+  constructor(inner = new MemorySaver()) {
+    super(inner);
   }
   override getTuple(config: SaverConfig) {
     this.log.push(config.configurable?.checkpoint_id === undefined ? "read" : "read-id");
@@ -25,6 +25,27 @@ class LoggingSaver extends DelegatingCheckpointSaver {
   override putWrites(...args: Parameters<DelegatingCheckpointSaver["putWrites"]>) {
     this.log.push("write");
     return super.putWrites(...args);
+  }
+}
+
+/** Stores every write, and throws after storing write number `crashAfter` (counting from 0): a process dying there. */
+class CrashingSaver extends LoggingSaver {
+  constructor(
+    inner: MemorySaver,
+    private readonly crashAfter: number,
+  ) {
+    super(inner);
+  }
+  private async crash<T>(stored: T): Promise<T> {
+    const written = this.log.filter((op) => op === "write").length;
+    if (written - 1 === this.crashAfter) throw new Error(`crash after write ${this.crashAfter}`);
+    return stored;
+  }
+  override async put(...args: Parameters<DelegatingCheckpointSaver["put"]>) {
+    return this.crash(await super.put(...args));
+  }
+  override async putWrites(...args: Parameters<DelegatingCheckpointSaver["putWrites"]>) {
+    return this.crash(await super.putWrites(...args));
   }
 }
 
@@ -58,6 +79,25 @@ describe("runTurnOnce reads the thread's latest checkpoint once", () => {
     await other.getState(config);
     await other.invoke(turn("m2"), config);
     expect(readsBeforeFirstWrite(plain.log)).toEqual(["read", "read", "read"]);
+  });
+
+  it("a run that stopped part-way continues from the shared read and answers (LangGraph changes what it loads)", async () => {
+    // The status lookup applies the stored pending writes to the checkpoint it read; were the run handed that same
+    // object, it would find the writes already seen and end at once without an answer.
+    const outcomes: string[] = [];
+    for (let crashAfter = 0; crashAfter < 4; crashAfter += 1) {
+      const memory = new MemorySaver();
+      const thread = { configurable: { thread_id: `t-${crashAfter}` } };
+      await runTurnOnce(agentOn(new LoggingSaver(memory)), turn("m1"), thread);
+      const crashed = await runTurnOnce(agentOn(new CrashingSaver(memory, crashAfter)), turn("m2"), thread).then(
+        () => false,
+        () => true,
+      );
+      const retry = await runTurnOnce(agentOn(new LoggingSaver(memory)), turn("m2"), thread);
+      expect([crashAfter, crashed, retry.status.state]).toEqual([crashAfter, true, "answered"]);
+      outcomes.push(retry.outcome);
+    }
+    expect(outcomes).toContain("continued");
   });
 
   it("a retry of an answered turn reads once and writes nothing", async () => {

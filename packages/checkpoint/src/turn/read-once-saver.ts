@@ -1,4 +1,4 @@
-import type { BaseCheckpointSaver, CheckpointTuple } from "@langchain/langgraph-checkpoint";
+import { type BaseCheckpointSaver, type CheckpointTuple, copyCheckpoint } from "@langchain/langgraph-checkpoint";
 import { DelegatingCheckpointSaver, type SaverConfig } from "../saver/delegating-checkpoint-saver.js";
 
 /** LangGraph's config key through which a graph is lent the checkpointer its runs and state reads use. */
@@ -12,9 +12,25 @@ function latestKey(config: SaverConfig): string | undefined {
 }
 
 /**
+ * A copy of `tuple` its reader may change: LangGraph applies pending writes to the checkpoint it loads (its channel
+ * versions and the versions each node saw), so each reader of a shared read gets its own checkpoint, metadata and
+ * list of pending writes.
+ */
+function copyTuple(tuple: CheckpointTuple | undefined): CheckpointTuple | undefined {
+  if (!tuple) return tuple;
+  return {
+    ...tuple,
+    checkpoint: copyCheckpoint(tuple.checkpoint),
+    ...(tuple.metadata ? { metadata: { ...tuple.metadata } } : {}),
+    ...(tuple.pendingWrites ? { pendingWrites: [...tuple.pendingWrites] } : {}),
+  };
+}
+
+/**
  * A saver for the span of one turn that reads a thread's latest checkpoint from the database once: the turn's status
  * lookup, createAgent's middleware-state lookup and the run's own load ask for the same tuple, and get the first
- * answer until the turn writes to that thread (a `put`, `putWrites` or `deleteThread` drops it). Only sound while this
+ * answer (each its own copy) until the turn writes to that thread (a `put`, `putWrites` or `deleteThread` drops it).
+ * Only sound while this
  * process is the thread's one writer (a session lease), as `runTurnOnce` requires.
  */
 export class ReadOnceSaver extends DelegatingCheckpointSaver {
@@ -35,7 +51,7 @@ export class ReadOnceSaver extends DelegatingCheckpointSaver {
       this.latest.set(key, found);
       found.catch(() => this.latest.delete(key));
     }
-    return found;
+    return found.then(copyTuple);
   }
 
   override put(...args: Parameters<BaseCheckpointSaver["put"]>) {
