@@ -34,12 +34,14 @@ function copyTuple(tuple: CheckpointTuple | undefined): CheckpointTuple | undefi
  * process is the thread's one writer (a session lease), as `runTurnOnce` requires.
  */
 export class ReadOnceSaver extends DelegatingCheckpointSaver {
-  private readonly latest = new Map<string, Promise<CheckpointTuple | undefined>>();
+  /** The first read of each thread's (and namespace's) latest checkpoint since the turn last wrote to it. */
+  private readonly latest: Map<string, Promise<CheckpointTuple | undefined>>;
   /** Reads that went to the database (the rest were answered from the first). */
   databaseReads = 0;
 
   constructor(inner: BaseCheckpointSaver) {
     super(inner);
+    this.latest = new Map();
   }
 
   override getTuple(config: SaverConfig): Promise<CheckpointTuple | undefined> {
