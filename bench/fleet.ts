@@ -2,10 +2,12 @@
 // PostgreSQL restart and a skill republish) with larger numbers: turns per second, p50/p95 per turn, recovery times,
 // and the takeover time (kill → first answer on each thread the killed process served, its threads failing over to
 // the busy survivors) with every turn run at once, through createTurnScheduler, and through it with the takeover fast
-// path (MODES below), in the same run (each on a fresh PostgreSQL server, in turn), judged against the 2 s goal; with
+// path, and with the fast path and admission control (normal turns past `concurrency` refused `turns-busy` with a
+// retry-after hint instead of waiting; MODES below), in the same run (each on a fresh PostgreSQL server, in turn), judged against the 2 s goal; with
 // where the takeover turns' time went and the load average around each run.
 // Run: node --import tsx bench/fleet.ts [--quick] [--threads=N] [--turns=N] [--workers=N] [--concurrency=N]
-//   [--max-queued=N] [--resumed-headroom=N] [--fast-headroom=N] [--rounds=N] [--modes=at-once,scheduler,fast]
+//   [--max-queued=N] [--resumed-headroom=N] [--fast-headroom=N] [--rounds=N]
+//   [--modes=at-once,scheduler,fast,admit]
 //   (rounds: how many times to run the modes, alternating their order)
 // Writes bench/results/fleet.json.
 import { execFileSync } from "node:child_process";
@@ -42,7 +44,9 @@ const GOAL_MS = 2000;
 
 /**
  * The settings compared: every turn at once; through the scheduler; and through it with the takeover fast path
- * (`resumedAlone`, resumed turns with `durability: "exit"`, the client failing over at once).
+ * (`resumedAlone`, resumed turns with `durability: "exit"`, the client failing over at once); and the fast path with
+ * `admission: "refuse"` (no normal turn waits in a process: past `concurrency` it is refused, the client retrying after
+ * the hinted time).
  */
 const MODES = {
   "at-once": {},
@@ -56,7 +60,22 @@ const MODES = {
     },
     fastTakeover: true,
   },
+  admit: {
+    scheduler: {
+      ...scheduler,
+      resumedHeadroom: option("fast-headroom", scheduler.resumedHeadroom),
+      resumedAlone: true,
+      admission: "refuse",
+    },
+    fastTakeover: true,
+  },
 } as const;
+const modeNames: Record<Mode, string> = {
+  "at-once": "all at once",
+  scheduler: "scheduler",
+  fast: "fast takeover, scheduler",
+  admit: "fast takeover + admission 'refuse', scheduler",
+};
 type Mode = keyof typeof MODES;
 const modesGiven = process.argv.find((arg) => arg.startsWith("--modes="))?.slice("--modes=".length);
 const modes = (modesGiven ? modesGiven.split(",") : Object.keys(MODES)) as Mode[];
@@ -80,7 +99,13 @@ async function runOnce(mode: Mode) {
       mode,
       loadAverage: { before: loadBefore, after: loads() },
       scheduler: ("scheduler" in MODES[mode] ? MODES[mode].scheduler : "none (every turn at once)") as
-        | { concurrency: number; maxQueued: number; resumedHeadroom: number; resumedAlone?: boolean }
+        | {
+            concurrency: number;
+            maxQueued: number;
+            resumedHeadroom: number;
+            resumedAlone?: boolean;
+            admission?: "queue" | "refuse";
+          }
         | string,
       answered: report.answered.length,
       unanswered: report.unanswered.length,
@@ -107,16 +132,27 @@ async function runOnce(mode: Mode) {
   }
 }
 
+/** Where the taken-over threads' first answered turns spent their time, p50 of each phase. */
+function phases(turns: Awaited<ReturnType<typeof runOnce>>["takeover"]["turns"]): string {
+  const p50 = (part: { p50: number }) => part.p50;
+  return (
+    `takeover turns p50: ${p50(turns.outsideWorkerMs)} ms outside the worker, lease ${p50(turns.leaseMs)}, ` +
+    `queued ${p50(turns.queuedMs)}, run ${p50(turns.runMs)} (resume to first model call ${p50(turns.resumeMs)}, ` +
+    `${p50(turns.checkpointReads)} checkpoint reads ${p50(turns.checkpointReadMs)}, model ${p50(turns.modelMs)}, ` +
+    `${p50(turns.checkpointWrites)} writes ${p50(turns.checkpointWriteMs)}, pool wait ${p50(turns.poolWaitMs)})`
+  );
+}
+
 const runs: Array<Awaited<ReturnType<typeof runOnce>>> = [];
 for (let round = 0; round < rounds; round += 1) {
   for (const mode of round % 2 === 0 ? modes : [...modes].reverse()) runs.push(await runOnce(mode));
 }
 const summary = runs.map(
   (run) =>
-    `${typeof run.scheduler === "string" ? "all at once" : `${run.mode === "fast" ? "fast takeover, " : ""}scheduler ${run.scheduler.concurrency}/${run.scheduler.maxQueued}/+${run.scheduler.resumedHeadroom}`}: ` +
+    `${typeof run.scheduler === "string" ? modeNames[run.mode] : `${modeNames[run.mode]} ${run.scheduler.concurrency}/${run.scheduler.maxQueued}/+${run.scheduler.resumedHeadroom}`}: ` +
     `takeover p50 ${run.takeover.p50Ms} ms, p95 ${run.takeover.p95Ms} ms over ${run.takeover.threads} threads ` +
     `(goal ${GOAL_MS} ms: ${run.takeover.withinGoal ? "met" : "missed"}); ${run.turnsPerSecond.toFixed(1)} turns/s, ` +
-    `per turn p50 ${run.p50Ms} ms p95 ${run.p95Ms} ms, ${run.busyRefusals} busy refusals; ` +
+    `per turn p50 ${run.p50Ms} ms p95 ${run.p95Ms} ms, ${run.busyRefusals} busy refusals; ${phases(run.takeover.turns)}; ` +
     `load average ${run.loadAverage.before.join("/")} → ${run.loadAverage.after.join("/")}`,
 );
 const figures = { ...size, executor, goalMs: GOAL_MS, runs, summary };

@@ -12,6 +12,9 @@ export interface TurnTiming {
   checkpointWriteMs: number;
   checkpointWrites: number;
   checkpointReadMs: number;
+  /** Checkpoint reads that reached the saver; milliseconds from the run's start to its first model call. */
+  checkpointReads?: number;
+  resumeMs?: number;
   /** Milliseconds with at least one of the turn's queries waiting for a pool connection; connections taken. */
   poolWaitMs: number;
   poolConnects: number;
@@ -54,6 +57,8 @@ export function breakdown(turns: Array<{ ms: number; timing?: TurnTiming }>) {
     checkpointWriteMs: part((t) => t.checkpointWriteMs),
     checkpointWrites: part((t) => t.checkpointWrites),
     checkpointReadMs: part((t) => t.checkpointReadMs),
+    checkpointReads: part((t) => t.checkpointReads ?? 0),
+    resumeMs: part((t) => t.resumeMs ?? -1),
     poolWaitMs: part((t) => t.poolWaitMs ?? 0),
     poolConnects: part((t) => t.poolConnects ?? 0),
     poolWaiting: part((t) => t.poolWaiting),

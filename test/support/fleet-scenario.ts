@@ -30,7 +30,14 @@ export interface FleetOptions {
   threads: number;
   turns: number;
   /** Turns go through createTurnScheduler in each process (taken-over threads first); without it all run at once. */
-  scheduler?: { concurrency: number; maxQueued: number; resumedHeadroom: number; resumedAlone?: boolean };
+  scheduler?: {
+    concurrency: number;
+    maxQueued: number;
+    resumedHeadroom: number;
+    resumedAlone?: boolean;
+    /** `refuse`: normal turns past `concurrency` are refused `turns-busy` at once (the client backs off as hinted). */
+    admission?: "queue" | "refuse";
+  };
   /**
    * The takeover fast path: resumed turns run with `durability: "exit"` (one checkpoint write when the turn ends), they
    * and a resumed thread's lease take PostgreSQL connections first (3 of the pool's 10 kept for them), and a client
@@ -138,6 +145,15 @@ function startModel(): Promise<OpenAICompatibleServer> {
   });
 }
 
+/**
+ * How long a client waits before re-sending a turn refused `turns-busy`: the worker's retry-after hint (at most 5 s),
+ * jittered by ±50 % so refused clients do not come back together; 100 to 200 ms without a hint.
+ */
+function busyBackoff(retryAfterMs: unknown): number {
+  if (typeof retryAfterMs !== "number") return 100 + Math.random() * 100;
+  return Math.min(retryAfterMs, 5000) * (0.5 + Math.random());
+}
+
 /** Runs the scenario and returns what it measured; the caller checks the database afterwards. */
 export async function runFleetScenario(options: FleetOptions): Promise<FleetReport> {
   const base = new URL(options.postgresUrl);
@@ -153,8 +169,8 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
 
   const workers: LineChild[] = [];
   const start = (index: number) => {
-    const { concurrency, maxQueued, resumedHeadroom, resumedAlone } = options.scheduler ?? {};
-    const flags = `${resumedAlone ? "alone" : "-"}/${options.fastTakeover ? "fast" : "-"}`;
+    const { concurrency, maxQueued, resumedHeadroom, resumedAlone, admission } = options.scheduler ?? {};
+    const flags = `${resumedAlone ? "alone" : "-"}/${options.fastTakeover ? "fast" : "-"}/${admission ?? "queue"}`;
     const scheduling = options.scheduler ? [`${concurrency}/${maxQueued}/${resumedHeadroom}/${flags}`] : [];
     workers[index] = startLineChild(WORKER, [checkpointUrl, storeUrl, model.url, options.executor, ...scheduling]);
     return workers[index]!.waitFor((line) => line.ready === true, 180_000);
@@ -252,7 +268,7 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
         if (line.code === "turns-busy" && Date.now() < deadline) {
           busyRefusals += 1; // admission control: back off and send again, not counted as a failed attempt
           attempt -= 1;
-          await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 100));
+          await new Promise((resolve) => setTimeout(resolve, busyBackoff(line.retryAfterMs)));
           continue;
         }
         lastError = `${String(line.code ?? "")} ${String(line.message ?? line.reply ?? "")}`;
@@ -312,7 +328,7 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
         const line = await child.waitFor((entry) => entry.id === id, 120_000, from);
         if (line.code !== "turns-busy" || Date.now() > deadline) return line;
         busyRefusals += 1; // admission control: back off and send again
-        await new Promise((resolve) => setTimeout(resolve, 100 + Math.random() * 100));
+        await new Promise((resolve) => setTimeout(resolve, busyBackoff(line.retryAfterMs)));
       }
     }),
   );

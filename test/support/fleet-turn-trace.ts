@@ -20,6 +20,13 @@ export interface TurnTrace {
   checkpointWriteMs: number;
   checkpointWrites: number;
   checkpointReadMs: number;
+  /** Reads of a checkpoint that reached the saver (runTurnOnce shares one read of the latest among its lookups). */
+  checkpointReads: number;
+  /**
+   * Milliseconds from the run's start to its first model call: the graph resuming (the turn's status lookup, the
+   * checkpoint load, createAgent's state lookup, middleware before the model); -1 when no model was called.
+   */
+  resumeMs: number;
   /** Milliseconds during which at least one of the turn's queries waited for a pool connection. */
   poolWaitMs: number;
   /** Connections the turn took from the pool (one per saver query or transaction). */
@@ -34,6 +41,8 @@ const empty = (): TurnTrace => ({
   checkpointWriteMs: 0,
   checkpointWrites: 0,
   checkpointReadMs: 0,
+  checkpointReads: 0,
+  resumeMs: -1,
   poolWaitMs: 0,
   poolConnects: 0,
 });
@@ -41,6 +50,8 @@ const empty = (): TurnTrace => ({
 /** Per-thread traces, a callback handler for the run's config, and a saver wrapper that times reads and writes. */
 export function turnTracer() {
   const traces = new Map<string, TurnTrace>();
+  /** When each thread's current run started (set by `started`). */
+  const runStarts = new Map<string, number>();
   const trace = (threadId: unknown) => {
     const key = String(threadId);
     let found = traces.get(key);
@@ -77,7 +88,9 @@ export function turnTracer() {
       {
         handleChatModelStart: (_llm: unknown, _messages: unknown, runId: string) => {
           start(runId, "modelMs");
-          trace(threadId).modelCalls += 1;
+          const found = trace(threadId);
+          found.modelCalls += 1;
+          if (found.resumeMs < 0) found.resumeMs = Date.now() - (runStarts.get(threadId) ?? Date.now());
         },
         handleLLMEnd: (_output: unknown, runId: string) => end(runId, "modelMs"),
         handleLLMError: (_error: unknown, runId: string) => end(runId, "modelMs"),
@@ -104,6 +117,7 @@ export function turnTracer() {
           const threadId = (args[0] as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id;
           begin(threadId, field);
           if (field === "checkpointWriteMs") trace(threadId).checkpointWrites += 1;
+          else trace(threadId).checkpointReads += 1;
           try {
             return await (value as (...args: unknown[]) => Promise<unknown>).apply(target, args);
           } finally {
@@ -133,11 +147,16 @@ export function turnTracer() {
       return (connect() as Promise<PoolClient>).finally(() => finish(threadId, "poolWaitMs"));
     };
   };
+  /** Marks the start of `threadId`'s run (what `resumeMs` counts from), clearing what an earlier attempt left. */
+  const started = (threadId: string): void => {
+    traces.delete(threadId);
+    runStarts.set(threadId, Date.now());
+  };
   /** The trace of `threadId`'s turn so far, cleared for its next turn. */
   const take = (threadId: string): TurnTrace => {
     const found = traces.get(threadId) ?? empty();
     traces.delete(threadId);
     return found;
   };
-  return { callbacks, timed, take, within, timedPool };
+  return { callbacks, timed, take, started, within, timedPool };
 }

@@ -2,9 +2,10 @@
 // createAgent + skills middleware + shell hook, checkpointed in PostgreSQL with pruning and a lease per thread, skills
 // read from a PostgresStore (polled), the model over HTTP (ChatOpenAI against the scripted server).
 // Usage: node --import tsx test/support/fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor>
-//   [C/Q/H[/alone[/fast]]]
+//   [C/Q/H[/alone[/fast[/refuse]]]]
 // With `C/Q/H` turns go through createTurnScheduler({ concurrency: C, maxQueued: Q, resumedHeadroom: H }) (`alone`:
-// `resumedAlone`; `fast`: the takeover fast path, below): a thread's
+// `resumedAlone`; `fast`: the takeover fast path, below; `refuse`: `admission: "refuse"`, normal turns past C refused
+// with `turns-busy` and a retry-after hint instead of waiting): a thread's
 // turns after this process took its lease over (and turns the client marks `resumed`) first, `turns-busy` beyond Q;
 // without it every turn runs at once. stdin (one command a line): `turn <threadId> <turnId> [resumed]` | `skill` |
 // `release` | `exit`; stdout: JSON lines (a turn's line carries where its time went: lease, queue, model, tools,
@@ -42,13 +43,14 @@ if (!checkpointUrl || !storeUrl || !modelBaseUrl || !executor) {
   process.exit(2);
 }
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
-const [concurrency, maxQueued, resumedHeadroom, alone, fastPath] = (scheduling ?? "").split("/");
+const [concurrency, maxQueued, resumedHeadroom, alone, fastPath, admission] = (scheduling ?? "").split("/");
 const scheduler = scheduling
   ? createTurnScheduler({
       concurrency: Number(concurrency),
       maxQueued: Number(maxQueued),
       resumedHeadroom: Number(resumedHeadroom),
       resumedAlone: alone === "alone",
+      admission: admission === "refuse" ? "refuse" : "queue",
     })
   : undefined;
 /**
@@ -158,7 +160,7 @@ async function turn(threadId: string, id: string, marked: boolean): Promise<void
     // part-way continues; nothing is written twice.
     const run = () => {
       runAt = Date.now();
-      tracer.take(threadId);
+      tracer.started(threadId);
       return tracer.within(threadId, () =>
         runTurnOnce(
           entry.agent as unknown as TurnGraph,
@@ -198,8 +200,9 @@ async function turn(threadId: string, id: string, marked: boolean): Promise<void
     });
   } catch (error) {
     if (SessionLeaseLostError.isInstance(error)) served.delete(threadId);
-    const { code, message } = error as { code?: string; message?: string };
-    print({ thread: threadId, id, ok: false, code, message: String(message).slice(0, 500), startedAt, at: Date.now() });
+    const { code, message, retryAfterMs } = error as { code?: string; message?: string; retryAfterMs?: number };
+    const refused = { thread: threadId, id, ok: false, code, retryAfterMs, startedAt, at: Date.now() };
+    print({ ...refused, message: String(message).slice(0, 500) });
   }
 }
 

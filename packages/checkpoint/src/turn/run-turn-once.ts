@@ -1,6 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { InvalidOptionsError } from "../internal/core.js";
+import { readingOnce } from "./read-once-saver.js";
 import { statusInSnapshot, turnStatus, type TurnGraph, type TurnStatus } from "./turn-status.js";
 
 /** What `runTurnOnce` did and the state the turn ended in. */
@@ -15,7 +16,8 @@ export interface TurnOnceResult {
  * without running anything, a retry of a run that stopped part-way (the process died, the connection was lost after a
  * write) continues it from its last checkpoint (LangGraph replays the writes it kept), and only a turn the thread has
  * not seen, or one that ended without an answer, runs with its input; a run that ends with the answer in its output is
- * not read back. Clients retry with the same message id; two
+ * not read back, and the thread's latest checkpoint is read from the database once per turn (the status lookup and the
+ * run share it, through a saver lent in the config). Clients retry with the same message id; two
  * processes must not serve one thread at once (hold a session lease).
  * @param graph a compiled graph with a checkpointer (a StateGraph, or createAgent's agent)
  * @param input the turn's input; its `messages[0].id` keys the turn
@@ -36,13 +38,15 @@ export async function runTurnOnce(
       value: messageId,
       message: "runTurnOnce keys a turn by its input message's id: give the message an id the client keeps for retries",
     });
-  const before = await turnStatus(graph, config, messageId);
+  // The status lookup, createAgent's middleware-state lookup and the run's own load share one database read.
+  const turnConfig = readingOnce(graph, config);
+  const before = await turnStatus(graph, turnConfig, messageId);
   if (before.state === "answered") return { outcome: "stored", status: before };
   if (before.state === "waiting") return { outcome: "waiting", status: before };
-  const output = await graph.invoke(before.state === "unfinished" ? null : input, config);
+  const output = await graph.invoke(before.state === "unfinished" ? null : input, turnConfig);
   return {
     outcome: before.state === "unfinished" ? "continued" : "ran",
-    status: answeredIn(output, messageId) ?? (await turnStatus(graph, config, messageId)),
+    status: answeredIn(output, messageId) ?? (await turnStatus(graph, turnConfig, messageId)),
   };
 }
 

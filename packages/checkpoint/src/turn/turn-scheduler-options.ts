@@ -22,6 +22,15 @@ export const turnSchedulerOptionsSchema = z.object(
      * @default false
      */
     resumedAlone: z.boolean({ error: "must be true or false" }).default(false),
+    /**
+     * What happens to a `normal` turn that cannot start at once. `queue`: it waits (up to `maxQueued`). `refuse`: it is
+     * refused at once with TurnsBusyError (`retryAfterMs`) once `concurrency` turns are in flight (or, with
+     * `resumedAlone`, while a resumed turn runs or waits), so no fresh turn ever waits in this process and a taken-over
+     * thread's turn is never behind one; `resumed` turns are then always admitted, ahead of every other, never refused.
+     * Off by default: refusing needs a client that retries (with the same message id) or a balancer that sends the turn
+     * elsewhere, and a lone process would turn every burst into errors. @default "queue"
+     */
+    admission: z.enum(["queue", "refuse"], { error: "must be 'queue' or 'refuse'" }).default("queue"),
   },
   { error: "must be an object" },
 );

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { TurnsBusyError } from "../errors/turns-busy-error.js";
 import { createTurnScheduler, type TurnPriority, type TurnScheduler } from "./turn-scheduler.js";
 
@@ -80,7 +80,7 @@ describe("createTurnScheduler", () => {
       (error: unknown) => TurnsBusyError.isInstance(error) && error.running === 1 && error.queued === 2,
     );
     await expect(refused).rejects.toThrow(
-      "this process is serving 1 turns with 2 waiting (at most 2 may wait); retry after a short backoff",
+      "this process is serving 1 turns with 2 waiting (at most 2 may wait); the turn did not run: retry it with the same message id after about 3000 ms",
     );
     expect(((await refused.catch((error: unknown) => error)) as TurnsBusyError).code).toBe("turns-busy");
     await t.end("a");
@@ -190,6 +190,80 @@ describe("createTurnScheduler", () => {
     expect(scheduler.running).toBe(1);
   });
 
+  it('with admission "refuse" a normal turn past `concurrency` is refused at once, never queued', async () => {
+    const scheduler = createTurnScheduler({ concurrency: 2, maxQueued: 10, admission: "refuse" });
+    const t = turns(scheduler);
+    void t.submit("a");
+    void t.submit("b");
+    const refused = t.submit("c");
+    await expect(refused).rejects.toSatisfy(
+      (error: unknown) =>
+        TurnsBusyError.isInstance(error) &&
+        error.retryable &&
+        error.running === 2 &&
+        error.queued === 0 &&
+        error.retryAfterMs >= 100 &&
+        error.message.includes("2 turns in flight, and normal turns do not wait"),
+    );
+    expect(scheduler.queued).toBe(0); // maxQueued 10 does not matter: nothing waited
+    await t.end("a");
+    void t.submit("c"); // the retry, once a slot is free
+    await flush();
+    expect(t.started).toEqual(["a", "b", "c"]);
+  });
+
+  it('with admission "refuse" resumed turns are always admitted and start before anything submitted later', async () => {
+    const scheduler = createTurnScheduler({ concurrency: 1, maxQueued: 0, admission: "refuse" });
+    const t = turns(scheduler);
+    void t.submit("n1");
+    // maxQueued 0 refuses nothing resumed: they wait, first come, first served
+    void t.submit("r1", "resumed");
+    void t.submit("r2", "resumed");
+    await flush();
+    expect(scheduler.queued).toBe(2);
+    await expect(t.submit("n2")).rejects.toThrow(TurnsBusyError);
+    await t.end("n1");
+    expect(t.started).toEqual(["n1", "r1"]);
+    await expect(t.submit("n3")).rejects.toThrow(TurnsBusyError); // the slot went to r1, r2 still waits
+    await t.end("r1");
+    await t.end("r2");
+    void t.submit("n4");
+    await flush();
+    expect(t.started).toEqual(["n1", "r1", "r2", "n4"]);
+  });
+
+  it('with admission "refuse" and resumedAlone a normal turn is refused while a resumed one runs', async () => {
+    const scheduler = createTurnScheduler({ concurrency: 4, admission: "refuse", resumedAlone: true });
+    const t = turns(scheduler);
+    void t.submit("r1", "resumed");
+    await expect(t.submit("n1")).rejects.toThrow("no normal turn starts while a resumed one runs or waits");
+    await t.end("r1");
+    void t.submit("n2");
+    await flush();
+    expect(t.started).toEqual(["r1", "n2"]);
+  });
+
+  it("the retry-after hint follows the turns' mean time and grows with the turns waiting", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    try {
+      const scheduler = createTurnScheduler({ concurrency: 1, maxQueued: 1 });
+      const t = turns(scheduler);
+      void t.submit("a");
+      void t.submit("b");
+      const hint = async (name: string) =>
+        ((await t.submit(name).catch((error: unknown) => error)) as TurnsBusyError).retryAfterMs;
+      // no turn has ended yet: 1 s assumed, times (1 + 1 waiting / 1 slot)
+      expect(await hint("c")).toBe(2000);
+      vi.advanceTimersByTime(6000);
+      await t.end("a"); // a took 6 s: the mean moves a fifth of the way, to 2 s; b runs, nothing waits
+      void t.submit("d");
+      await flush();
+      expect(await hint("e")).toBe(4000);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("checks its options", () => {
     expect(() => createTurnScheduler({ concurrency: 0 })).toThrow(
       "Invalid option 'concurrency': must be a positive integer no larger than 100000",
@@ -199,6 +273,9 @@ describe("createTurnScheduler", () => {
     );
     expect(() => createTurnScheduler("fast" as never)).toThrow("must be an object");
     expect(() => createTurnScheduler({ resumedHeadroom: 1.5 })).toThrow("Invalid option 'resumedHeadroom'");
+    expect(() => createTurnScheduler({ admission: "drop" as never })).toThrow(
+      "Invalid option 'admission': must be 'queue' or 'refuse'",
+    );
     const scheduler = createTurnScheduler();
     expect(() => scheduler.run(async () => 1, { priority: "urgent" as never })).toThrow(
       "Invalid option 'priority': must be 'resumed' or 'normal'",

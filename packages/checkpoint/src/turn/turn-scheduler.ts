@@ -17,7 +17,8 @@ export interface TurnScheduler {
   /**
    * Runs `turn` when a slot is free and no turn of higher (or equal, earlier) priority waits; resolves or rejects as
    * it does. Rejects at once with TurnsBusyError, without calling `turn`, when `maxQueued` turns already wait (a
-   * resumed turn then takes the place of the newest waiting normal one, which is refused instead).
+   * resumed turn then takes the place of the newest waiting normal one, which is refused instead), or, with
+   * `admission: "refuse"`, when a normal turn cannot start at once (a resumed turn then always waits its turn).
    */
   run<T>(turn: () => Promise<T>, options?: { priority?: TurnPriority }): Promise<T>;
   /** Turns running now. */
@@ -31,32 +32,53 @@ interface Waiting {
   refuse: (error: TurnsBusyError) => void;
 }
 
+/** Mean turn time assumed before any turn has ended (the retry-after hint of the first refusals). */
+const FIRST_TURN_MS = 1000;
+
+/** The retry-after hint: the recent mean turn time, longer by the share of a slot each waiting turn needs. */
+function retryAfter(meanTurnMs: number, queued: number, concurrency: number): number {
+  return Math.min(60_000, Math.max(100, Math.round(meanTurnMs * (1 + queued / concurrency))));
+}
+
 /**
  * A per-process turn scheduler (admission control): at most `concurrency` turns run at once (plus up to
  * `resumedHeadroom` resumed ones), waiting turns start in priority order (`resumed` before `normal`, first come first
  * served within each), and a turn that would make more than `maxQueued` wait is refused at once with TurnsBusyError
  * instead of queueing without bound; with `resumedAlone`, no normal turn starts while a resumed one runs or waits.
+ * With `admission: "refuse"` a normal turn never waits: past `concurrency` turns in flight it is refused at once
+ * (TurnsBusyError with `retryAfterMs`), and a resumed turn is always admitted, ahead of the others.
  * Resumed turns run inside `runWithPriority`: their PostgreSQL queries may take the pool connections
  * `createCheckpointer`'s `reservedConnections` keeps. Use it so a thread this process just took over is answered first
  * instead of competing for the CPU and the database with every other turn.
  * @param options `concurrency` (default 8), `maxQueued` (default 64), `resumedHeadroom` (default 0), `resumedAlone`
- *   (default false)
+ *   (default false), `admission` (default "queue")
  * @example
- * const turns = createTurnScheduler({ concurrency: 8, maxQueued: 64 });
+ * const turns = createTurnScheduler({ concurrency: 8, admission: "refuse" });
  * const priority = lease.tookOver ? "resumed" : "normal";
  * const result = await turns.run(() => runTurnOnce(agent, input, config), { priority }); // TurnsBusyError: retry later
  */
 export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnScheduler {
-  const { concurrency, maxQueued, resumedHeadroom, resumedAlone } = parseOptions(turnSchedulerOptionsSchema, options);
+  const { concurrency, maxQueued, resumedHeadroom, resumedAlone, admission } = parseOptions(
+    turnSchedulerOptionsSchema,
+    options,
+  );
+  const refuse = admission === "refuse";
   const limit: Record<TurnPriority, number> = { resumed: concurrency + resumedHeadroom, normal: concurrency };
   const queues: Record<TurnPriority, Waiting[]> = { resumed: [], normal: [] };
   let running = 0;
   let runningResumed = 0;
+  let meanTurnMs = FIRST_TURN_MS;
   /** A normal turn may start: a slot is free, and with `resumedAlone` no resumed turn runs or waits. */
   const normalMayStart = () =>
     running < limit.normal && !(resumedAlone && (runningResumed > 0 || queues.resumed.length > 0));
   const queued = () => queues.resumed.length + queues.normal.length;
-  const busy = (reason: string) => new TurnsBusyError({ running, queued: queued(), reason });
+  const busy = (reason: string) =>
+    new TurnsBusyError({
+      running,
+      queued: queued(),
+      reason,
+      retryAfterMs: retryAfter(meanTurnMs, queued(), concurrency),
+    });
 
   const pump = () => {
     for (;;) {
@@ -68,12 +90,17 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
     }
   };
 
-  /** Makes room for a turn of `priority`: false when it must be refused. */
-  const admit = (priority: TurnPriority): boolean => {
-    if (queued() < maxQueued) return true;
-    if (priority === "normal" || queues.normal.length === 0) return false;
+  /** Makes room for a waiting turn of `priority`: a refusal's reason when it must be refused instead. */
+  const admit = (priority: TurnPriority): string | undefined => {
+    if (priority === "resumed" && refuse) return undefined; // resumed turns are always admitted
+    if (refuse)
+      return running < limit.normal
+        ? "no normal turn starts while a resumed one runs or waits"
+        : `${concurrency} turns in flight, and normal turns do not wait`;
+    if (queued() < maxQueued) return undefined;
+    if (priority === "normal" || queues.normal.length === 0) return `at most ${maxQueued} may wait`;
     queues.normal.pop()!.refuse(busy("a resumed turn took its place in the queue"));
-    return true;
+    return undefined;
   };
 
   return {
@@ -87,6 +114,7 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
       return new Promise<T>((resolve, reject) => {
         const resumed = priority === "resumed" ? 1 : 0;
         const start = () => {
+          const startedAt = Date.now();
           running += 1;
           runningResumed += resumed;
           Promise.resolve()
@@ -95,12 +123,14 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
             .finally(() => {
               running -= 1;
               runningResumed -= resumed;
+              meanTurnMs = 0.8 * meanTurnMs + 0.2 * (Date.now() - startedAt);
               pump();
             });
         };
         const free = resumed ? running < limit.resumed : normalMayStart() && queued() === 0;
         if (free && queues.resumed.length === 0) return start();
-        if (!admit(priority)) return reject(busy(`at most ${maxQueued} may wait`));
+        const refusal = admit(priority);
+        if (refusal !== undefined) return reject(busy(refusal));
         queues[priority].push({ start, refuse: reject });
       });
     },
