@@ -1,7 +1,7 @@
 import { SkillSourceError } from "../errors/skill-source-error.js";
 import { mapLimit } from "../internal/concurrency-limit.js";
 import { sameFileIdentity } from "../skill/skill-file-identity.js";
-import type { SkillDiagnostic } from "../skill/skill-types.js";
+import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
 import { snapshotKey, type ReadSnapshot } from "../snapshot/snapshot-file.js";
 import type { SnapshotEntry } from "../snapshot/snapshot-entry.js";
 import type { DiskSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
@@ -32,6 +32,8 @@ export interface LoaderPass {
 interface CandidateToReuse {
   candidate: SkillCandidate;
   source: SkillSource;
+  /** The source's origin, one object shared by the metadata of every skill this pass serves from the snapshot. */
+  origin: SkillOrigin;
   previous: LoadedCandidate | undefined;
   stored: SnapshotEntry | undefined;
 }
@@ -82,11 +84,13 @@ export class RegistryLoader {
         // Candidates provably unchanged are taken in one synchronous loop (most of a cold start from a snapshot or a
         // reload); only the others are read, a bounded number at a time.
         const toLoad: Array<{ candidate: SkillCandidate; key: string; previous: LoadedCandidate | undefined }> = [];
+        const origin: SkillOrigin = Object.freeze({ sourceId: source.id, layer: source.layer, kind: source.kind });
         for (const candidate of scan.candidates) {
           const key = candidateCacheKey(source.id, candidate);
           if (candidate.kind === "disk") pass.diskCount++;
           const previous = this.cache.get(key);
-          const reused = this.reuse({ candidate, source, previous, stored: persisted?.entries.get(key) }, pass);
+          const stored = persisted?.entries.get(key);
+          const reused = this.reuse({ candidate, source, origin, previous, stored }, pass);
           if (reused) {
             pass.cache.set(key, reused);
             pass.loaded.push(reused);
@@ -109,7 +113,7 @@ export class RegistryLoader {
 
   /** A candidate reused from memory or the snapshot entry when provably unchanged (counted), else undefined. */
   private reuse(
-    { candidate, source, previous, stored }: CandidateToReuse,
+    { candidate, source, origin, previous, stored }: CandidateToReuse,
     pass: LoaderPass,
   ): LoadedCandidate | undefined {
     if (previous) {
@@ -127,7 +131,7 @@ export class RegistryLoader {
     ) {
       pass.reused++;
       pass.fromSnapshot++;
-      return fromStored(stored, candidate, source);
+      return fromStored(stored, candidate, origin);
     }
     return undefined;
   }
@@ -214,13 +218,13 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
 }
 
 /** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */
-function fromStored(stored: SnapshotEntry, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
-  const origin = { sourceId: source.id, layer: source.layer, kind: source.kind };
+function fromStored(stored: SnapshotEntry, candidate: DiskSkillCandidate, origin: SkillOrigin): LoadedCandidate {
   // Completed in place: a snapshot entry read from the file serves one candidate of one load.
-  const metadata = stored.metadata && Object.assign(stored.metadata, { origin });
+  const metadata = stored.metadata as SkillMetadata | undefined;
+  if (metadata) metadata.origin = origin;
   return {
     candidate,
-    sourceId: source.id,
+    sourceId: origin.sourceId,
     metadata,
     refused: stored.refused,
     body: undefined,
