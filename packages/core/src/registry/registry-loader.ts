@@ -31,7 +31,6 @@ export interface LoaderPass {
 /** A candidate of one source, with what the previous load (memory) and the snapshot file hold for it. */
 interface CandidateToReuse {
   candidate: SkillCandidate;
-  source: SkillSource;
   /** The source's origin, one object shared by the metadata of every skill this pass serves from the snapshot. */
   origin: SkillOrigin;
   previous: LoadedCandidate | undefined;
@@ -90,7 +89,7 @@ export class RegistryLoader {
           if (candidate.kind === "disk") pass.diskCount++;
           const previous = this.cache.get(key);
           const stored = persisted?.entries.get(key);
-          const reused = this.reuse({ candidate, source, origin, previous, stored }, pass);
+          const reused = this.reuse({ candidate, origin, previous, stored }, pass);
           if (reused) {
             pass.cache.set(key, reused);
             pass.loaded.push(reused);
@@ -113,7 +112,7 @@ export class RegistryLoader {
 
   /** A candidate reused from memory or the snapshot entry when provably unchanged (counted), else undefined. */
   private reuse(
-    { candidate, source, origin, previous, stored }: CandidateToReuse,
+    { candidate, origin, previous, stored }: CandidateToReuse,
     pass: LoaderPass,
   ): LoadedCandidate | undefined {
     if (previous) {
