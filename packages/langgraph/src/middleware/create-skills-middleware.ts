@@ -6,7 +6,7 @@ import type { SkillsEvent } from "../events/skills-event.js";
 import { createSkillsEngine, fileRead } from "../engine/skills-engine.js";
 import { refusedCall, refusedCallMessage } from "../history/refused-call.js";
 import { observeModelCall } from "../history/model-call-observer.js";
-import { newReplyId, settleModelReply, type SettleOptions } from "../history/settle-model-reply.js";
+import { newReplyId, settledReplyFields, type SettleOptions } from "../history/settle-model-reply.js";
 import { mergeAgentUpdates, afterModelCall, endTurn, prepareModelCall } from "../engine/state-events.js";
 import { blockedMessage, outcomeMessage, runSkillsTool, touchOwner } from "../engine/tool-running.js";
 import { invocationOptions } from "../options/invocation-options.js";
@@ -56,7 +56,9 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       const runtime = request.runtime as RuntimeLike;
       const { agentState, catalog, threadId } = context(request.state, runtime);
       const prepared = prepareModelCall(agentState, request.messages, catalog, engine.options);
-      const base = request.systemMessage?.text ?? request.systemPrompt ?? "";
+      // A string content is the text: `.text` would convert it to content blocks and back on every call.
+      const content = request.systemMessage?.content;
+      const base = (typeof content === "string" ? content : request.systemMessage?.text) ?? request.systemPrompt ?? "";
       const built = await buildModelRequest(engine, {
         state: prepared.state,
         catalog,
@@ -79,6 +81,7 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       const response = call.value;
       settleInPlace(response, request.state, {
         id,
+        usedIds: engine.threadHistory.of(messagesOf(request.state)).usedIds,
         finishReason: call.finishReason,
         providerMessageId: call.providerMessageId,
       });
@@ -145,7 +148,7 @@ function messagesOf(state: unknown): readonly BaseMessage[] {
  */
 function settleInPlace(response: unknown, state: unknown, observed: SettleOptions): void {
   if (!AIMessage.isInstance(response)) return;
-  const settled = settleModelReply(response, messagesOf(state), observed);
+  const settled = settledReplyFields(response, messagesOf(state), observed);
   const fields = {
     id: settled.id,
     content: settled.content,
