@@ -115,9 +115,15 @@ export interface SettleOptions {
   usedIds?: ReadonlySet<string>;
 }
 
-/** A new reply id of this runtime. */
+/** This process's random part of reply ids (a UUID), drawn once: an id is then this part and a counter. */
+let replyIdPrefix: string | undefined;
+let replyIdCount = 0;
+
+/** A new reply id of this runtime: unique across processes (a random UUID per process) and within one (a counter). */
 export function newReplyId(): string {
-  return `skillgraph-reply-${randomUUID()}`;
+  replyIdPrefix ??= `skillgraph-reply-${randomUUID()}`;
+  replyIdCount += 1;
+  return `${replyIdPrefix}-${replyIdCount.toString(36)}`;
 }
 
 /** The runtime's record on a reply, if the runtime settled it. */

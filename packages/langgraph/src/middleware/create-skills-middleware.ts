@@ -68,11 +68,7 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
         threadId,
       });
       const suffix = built.systemText.slice(base.length).replace(/^\n\n/, "");
-      const systemMessage = !suffix
-        ? request.systemMessage
-        : base
-          ? request.systemMessage.concat(`\n\n${suffix}`)
-          : new SystemMessage(suffix);
+      const systemMessage = !suffix ? request.systemMessage : withSuffix(request.systemMessage, base, suffix);
       const id = newReplyId();
       const call = await observeModelCall(
         async () => handler({ ...request, systemMessage, messages: built.messages, tools: built.tools as never }),
@@ -135,6 +131,22 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       return new Command({ update: { messages: [result], ...stateUpdate(touch) } });
     },
   });
+}
+
+/**
+ * The system message with the skills text after it: one message per (system message, suffix), kept while the system
+ * message lives, so an unchanged prompt is not built again on every model call (the suffix changes with the registry
+ * generation, the loaded skills and the view, and then a new message is built).
+ */
+const suffixed = new WeakMap<SystemMessage, { suffix: string; message: SystemMessage }>();
+
+function withSuffix(system: SystemMessage | undefined, base: string, suffix: string): SystemMessage {
+  if (!system || !base) return new SystemMessage(base ? `${base}\n\n${suffix}` : suffix);
+  const cached = suffixed.get(system);
+  if (cached?.suffix === suffix) return cached.message;
+  const message = system.concat(`\n\n${suffix}`);
+  suffixed.set(system, { suffix, message });
+  return message;
 }
 
 function messagesOf(state: unknown): readonly BaseMessage[] {
