@@ -153,18 +153,31 @@ export async function materialiseMessages(
           body!.hash,
           selectedDocs,
         );
-    out.push(
-      new ToolMessage({
-        content,
-        tool_call_id: tool.tool_call_id,
-        name: tool.name,
-        id: tool.id,
-        artifact: tool.artifact,
-        status: tool.status,
-      }),
-    );
+    out.push(rewrittenResult(tool, content));
   }
   return { messages: out, missing, selectedDocs };
+}
+
+/**
+ * Rewritten results by the stored result they stand for, with the content they were given: the same content on the
+ * next call gives the same message (not a new one per model call); another content (a reload, a skill unloaded, files
+ * selected) builds a new one.
+ */
+const rewritten = new WeakMap<ToolMessage, { content: string; message: ToolMessage }>();
+
+function rewrittenResult(tool: ToolMessage, content: string): ToolMessage {
+  const cached = rewritten.get(tool);
+  if (cached?.content === content) return cached.message;
+  const message = new ToolMessage({
+    content,
+    tool_call_id: tool.tool_call_id,
+    name: tool.name,
+    id: tool.id,
+    artifact: tool.artifact,
+    status: tool.status,
+  });
+  rewritten.set(tool, { content, message });
+  return message;
 }
 
 /** What a read_skill_file result shows now: the file, a pointer to the read_skill result that shows it, or a note. */
