@@ -46,6 +46,24 @@ describe("createSkillsMiddleware outside the shared suite", () => {
     expect(model.last.system).not.toContain("weather");
   });
 
+  it("sends the system prompt of each call's skills, never one kept from an earlier call of the same agent", async () => {
+    const registry = await createTestRegistry();
+    const model = new RecordingChatModel([answer(), answer(), answer()]);
+    const agent = createAgent({
+      model,
+      tools: [],
+      systemPrompt: "BASE PROMPT",
+      middleware: [createSkillsMiddleware({ skills: registry })],
+    });
+    const systems: string[] = [];
+    for (const exclude of [["weather"], [], ["weather"]]) {
+      await agent.invoke({ messages: [new HumanMessage("hi")] }, { context: { skills: { exclude } } } as never);
+      systems.push(model.last.system);
+    }
+    for (const system of systems) expect(system.startsWith("BASE PROMPT\n\n")).toBe(true);
+    expect(systems.map((system) => system.includes("weather"))).toEqual([false, true, false]);
+  });
+
   it("restores a loaded skill's instructions after langchain's summarizationMiddleware summarised its read_skill result away", async () => {
     const registry = await createTestRegistry();
     const model = new RecordingChatModel([

@@ -23,6 +23,18 @@ export function isPlainName(value: unknown): value is string {
   );
 }
 
+/**
+ * Plain names joined by "/" (a relative path that never climbs: no empty, `.` or `..` segment, no NUL): the same as
+ * `path.split("/").every(isPlainName)` without the array.
+ */
+export function isPlainRelativePath(path: string): boolean {
+  if (path === "" || path.includes("\0") || path.includes("//")) return false;
+  if (path.charCodeAt(0) === 47 || path.charCodeAt(path.length - 1) === 47) return false;
+  if (!path.includes(".")) return true;
+  const wrapped = `/${path}/`;
+  return !wrapped.includes("/./") && !wrapped.includes("/../");
+}
+
 /** An integer in `[0, length)`. */
 export function isIndex(value: unknown, length: number): value is number {
   return typeof value === "number" && Number.isInteger(value) && value >= 0 && value < length;

@@ -1,17 +1,23 @@
 import { SkillSourceError } from "../errors/skill-source-error.js";
 import { mapLimit } from "../internal/concurrency-limit.js";
 import { sameFileIdentity } from "../skill/skill-file-identity.js";
-import type { SkillDiagnostic } from "../skill/skill-types.js";
-import { snapshotKey, type ReadSnapshot } from "../snapshot/snapshot-file.js";
+import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
+import type { ReadSnapshot } from "../snapshot/snapshot-file.js";
 import type { StoredCandidate } from "../snapshot/stored-candidate.js";
 import type { DiskSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { loadCandidate, type LoadSettings } from "./load-candidate.js";
 import type { LoadedCandidate } from "../sources/loaded-candidate.js";
 
+/**
+ * Loaded candidates by source id, then by `candidateKey` (a SKILL.md's path for a disk candidate): no key string is
+ * put together per skill, the path a source found is the key.
+ */
+export type CandidatesBySource = Map<string, Map<string, LoadedCandidate>>;
+
 /** What one pass of the loader found: every candidate loaded, keyed for the next pass, and how each was obtained. */
 export interface LoaderPass {
-  /** The cache the next pass reconciles against once this pass is committed, keyed by `candidateCacheKey`. */
-  cache: Map<string, LoadedCandidate>;
+  /** The cache the next pass reconciles against once this pass is committed. */
+  cache: CandidatesBySource;
   /** Every candidate of every source (in completion order; the catalog sorts them). */
   loaded: LoadedCandidate[];
   /** The sources' own diagnostics, in source order. */
@@ -31,7 +37,8 @@ export interface LoaderPass {
 /** A candidate of one source, with what the previous load (memory) and the snapshot file hold for it. */
 interface CandidateToReuse {
   candidate: SkillCandidate;
-  source: SkillSource;
+  /** The source's origin, one object shared by the metadata of every skill this pass serves from the snapshot. */
+  origin: SkillOrigin;
   previous: LoadedCandidate | undefined;
   stored: StoredCandidate | undefined;
 }
@@ -41,7 +48,8 @@ interface CandidateToLoad {
   candidate: SkillCandidate;
   source: SkillSource;
   previous: LoadedCandidate | undefined;
-  key: string;
+  /** What the snapshot file holds for it (only read when nothing is in memory). */
+  stored: StoredCandidate | undefined;
 }
 
 /**
@@ -51,15 +59,15 @@ interface CandidateToLoad {
  * committed, so a failed reload leaves the loader as it was.
  */
 export class RegistryLoader {
-  private cache = new Map<string, LoadedCandidate>();
+  private cache: CandidatesBySource = new Map();
 
   constructor(
     private readonly sources: readonly SkillSource[],
     private readonly settings: LoadSettings,
   ) {}
 
-  /** The candidates of the last committed pass, keyed by `candidateCacheKey`. */
-  current(): ReadonlyMap<string, LoadedCandidate> {
+  /** The candidates of the last committed pass. */
+  current(): CandidatesBySource {
     return this.cache;
   }
 
@@ -81,20 +89,27 @@ export class RegistryLoader {
         pass.diagnostics.push(...scan.diagnostics);
         // Candidates provably unchanged are taken in one synchronous loop (most of a cold start from a snapshot or a
         // reload); only the others are read, a bounded number at a time.
-        const toLoad: Array<{ candidate: SkillCandidate; key: string; previous: LoadedCandidate | undefined }> = [];
+        const toLoad: Array<{ key: string; item: CandidateToLoad }> = [];
+        const origin: SkillOrigin = Object.freeze({ sourceId: source.id, layer: source.layer, kind: source.kind });
+        const before = this.cache.get(source.id);
+        const storedOfSource = persisted?.entries.get(source.id);
+        let next = pass.cache.get(source.id);
+        if (!next) pass.cache.set(source.id, (next = new Map()));
+        const kept = next;
         for (const candidate of scan.candidates) {
-          const key = candidateCacheKey(source.id, candidate);
+          const key = candidateKey(candidate);
           if (candidate.kind === "disk") pass.diskCount++;
-          const previous = this.cache.get(key);
-          const reused = this.reuse({ candidate, source, previous, stored: persisted?.entries.get(key) }, pass);
+          const previous = before?.get(key);
+          const stored = candidate.kind === "disk" ? storedOfSource?.get(key) : undefined;
+          const reused = this.reuse({ candidate, origin, previous, stored }, pass);
           if (reused) {
-            pass.cache.set(key, reused);
+            kept.set(key, reused);
             pass.loaded.push(reused);
-          } else toLoad.push({ candidate, key, previous });
+          } else toLoad.push({ key, item: { candidate, source, previous, stored } });
         }
-        await mapLimit(toLoad, 16, async ({ candidate, key, previous }) => {
-          const entry = await this.reconcile({ candidate, source, previous, key }, persisted, pass);
-          pass.cache.set(key, entry);
+        await mapLimit(toLoad, 16, async ({ key, item }) => {
+          const entry = await this.reconcile(item, pass);
+          kept.set(key, entry);
           pass.loaded.push(entry);
         });
       }),
@@ -109,7 +124,7 @@ export class RegistryLoader {
 
   /** A candidate reused from memory or the snapshot entry when provably unchanged (counted), else undefined. */
   private reuse(
-    { candidate, source, previous, stored }: CandidateToReuse,
+    { candidate, origin, previous, stored }: CandidateToReuse,
     pass: LoaderPass,
   ): LoadedCandidate | undefined {
     if (previous) {
@@ -127,18 +142,17 @@ export class RegistryLoader {
     ) {
       pass.reused++;
       pass.fromSnapshot++;
-      return fromStored(stored, candidate, source);
+      return fromStored(stored, candidate, origin);
     }
     return undefined;
   }
 
   /** A candidate `reuse` did not take: loaded (and counted; racily clean ones as verified). */
   private async reconcile(
-    { candidate, source, previous, key }: CandidateToLoad,
-    persisted: ReadSnapshot | undefined,
+    { candidate, source, previous, stored: storedEntry }: CandidateToLoad,
     pass: LoaderPass,
   ): Promise<LoadedCandidate> {
-    const stored = previous ? undefined : persisted?.entries.get(key);
+    const stored = previous ? undefined : storedEntry;
     const before = previous ?? stored;
     const entry = await loadCandidate(candidate, source, this.settings, before);
     const beforeIdentity = previous?.candidate.kind === "disk" ? previous.candidate.identity : stored?.identity;
@@ -159,11 +173,12 @@ export class RegistryLoader {
   }
 }
 
-/** The key of a candidate in the loader's cache (for disk candidates, the same as in snapshot files). */
-export function candidateCacheKey(sourceId: string, candidate: SkillCandidate): string {
-  return candidate.kind === "disk"
-    ? snapshotKey(sourceId, candidate.file)
-    : `${sourceId}\0${candidate.kind}:${candidate.key}`;
+/**
+ * The key of a candidate within its source in the loader's cache: a disk candidate's SKILL.md path (absolute, so never
+ * equal to the `kind:key` of another kind), as in a read snapshot's entries.
+ */
+export function candidateKey(candidate: SkillCandidate): string {
+  return candidate.kind === "disk" ? candidate.file : `${candidate.kind}:${candidate.key}`;
 }
 
 /**
@@ -213,14 +228,19 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
   );
 }
 
-/** A loaded candidate rebuilt from its stored projection (origin from the live source, never from the file). */
-function fromStored(stored: StoredCandidate, candidate: DiskSkillCandidate, source: SkillSource): LoadedCandidate {
-  const origin = { sourceId: source.id, layer: source.layer, kind: source.kind };
+/** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */
+function fromStored(stored: StoredCandidate, candidate: DiskSkillCandidate, origin: SkillOrigin): LoadedCandidate {
   // Completed in place: a snapshot entry read from the file serves one candidate of one load.
-  const metadata = stored.metadata && Object.assign(stored.metadata, { origin });
+  const metadata = stored.metadata as SkillMetadata | undefined;
+  if (metadata) {
+    metadata.origin = origin;
+    // The same paths (checked by `reuse`), as the strings the walk keeps anyway: the decoded ones can go.
+    metadata.dir = candidate.dir;
+    metadata.file = candidate.file;
+  }
   return {
     candidate,
-    sourceId: source.id,
+    sourceId: origin.sourceId,
     metadata,
     refused: stored.refused,
     body: undefined,

@@ -6,7 +6,7 @@ import type { DecodedSearchIndex } from "../snapshot/search-index-codec.js";
 import { readStoredSearchIndex, writeStoredSearchIndex } from "../snapshot/snapshot-search-index.js";
 import type { SkillSource } from "../sources/skill-source.js";
 import type { LoadSettings } from "./load-candidate.js";
-import type { LoadedCandidate } from "../sources/loaded-candidate.js";
+import type { CandidatesBySource } from "./registry-loader.js";
 import type { RegistryCatalog } from "./registry-catalog.js";
 import { storedKeyOf } from "./restore-search-index.js";
 
@@ -45,7 +45,7 @@ export class RegistryPersistence {
     });
     const diagnostics = [...read.diagnostics];
     const persisted = read.snapshot;
-    this.persistedDiskCount = persisted?.entries.size ?? -1;
+    this.persistedDiskCount = persisted?.count ?? -1;
     if (persisted) {
       for (const source of this.sources) {
         const state = persisted.scanState[source.id];
@@ -63,7 +63,7 @@ export class RegistryPersistence {
    * them). A failure is silent at the default location and a `registry-snapshot-unwritable` warning for an explicit one.
    */
   async saveSnapshot(
-    cache: ReadonlyMap<string, LoadedCandidate>,
+    cache: CandidatesBySource,
     pass: { reread: number; verified: number; diskCount: number },
   ): Promise<SkillDiagnostic[]> {
     const { snapshotFile } = this.settings;
@@ -88,11 +88,7 @@ export class RegistryPersistence {
   }
 
   /** Writes the cache as a snapshot file at `path` with the catalog's search index beside it; returns the bytes written. */
-  async writeSnapshotTo(
-    path: string,
-    cache: ReadonlyMap<string, LoadedCandidate>,
-    catalog: RegistryCatalog,
-  ): Promise<number> {
+  async writeSnapshotTo(path: string, cache: CandidatesBySource, catalog: RegistryCatalog): Promise<number> {
     const bytes = await writeSnapshotFile(path, this.snapshotContent(cache), { prune: false });
     return bytes + (await this.writeIndex(catalog, path));
   }
@@ -133,15 +129,16 @@ export class RegistryPersistence {
   }
 
   /** What a snapshot file records: every SKILL.md loaded from disk, with its stat identity and load result. */
-  private snapshotContent(cache: ReadonlyMap<string, LoadedCandidate>) {
+  private snapshotContent(cache: CandidatesBySource) {
     const scanState: Record<string, unknown> = {};
     for (const source of this.sources) {
       const state = source.exportScanState?.();
       if (state !== undefined) scanState[source.id] = state;
     }
     const entries: StoredCandidate[] = [];
-    for (const entry of cache.values())
-      if (entry.candidate.kind === "disk") entries.push(storedCandidateOf({ ...entry, candidate: entry.candidate }));
+    for (const ofSource of cache.values())
+      for (const entry of ofSource.values())
+        if (entry.candidate.kind === "disk") entries.push(storedCandidateOf({ ...entry, candidate: entry.candidate }));
     entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.sourceId < b.sourceId ? -1 : 1));
     return {
       settings: { strict: this.settings.strict, maxBytes: this.settings.maxBytes },

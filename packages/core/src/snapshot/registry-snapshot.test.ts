@@ -182,6 +182,36 @@ describe("registry snapshot file", () => {
     ]);
   });
 
+  it("keeps the entries of two sources that find the same SKILL.md apart, and re-reads it for both once edited", async () => {
+    const root = tree({ "one/SKILL.md": skillMd("one", "Original.") });
+    const file = snapshotPath();
+    // The parent folder and the skill folder itself: both sources find one/SKILL.md.
+    const sources = () => [skillsFromDirectory(root), skillsFromDirectory(join(root, "one"))];
+    const first = await createSkillRegistry({ sources: sources(), snapshot: file });
+    expect(first.shadowed()).toHaveLength(1);
+    expect(
+      readSnapshot(file)
+        .entries.map((entry) => entry.sourceId)
+        .sort(),
+    ).toEqual([`dir:${root}`, `dir:${join(root, "one")}`].sort());
+    ageSnapshot(file, (snapshot) => {
+      for (const entry of snapshot.entries) entry.metadata!.description = `SNAPSHOT ${entry.sourceId}`;
+    });
+
+    const served = await createSkillRegistry({ sources: sources(), snapshot: file });
+    expect(served.get("one")?.description).toBe(`SNAPSHOT ${served.get("one")!.origin.sourceId}`);
+    expect((await served.reload()).reread).toBe(0);
+
+    const path = join(root, "one/SKILL.md");
+    writeFileSync(path, skillMd("one", "Edited!!."));
+    utimesSync(path, FIXED_MTIME, FIXED_MTIME);
+    const edited = await createSkillRegistry({ sources: sources(), snapshot: file });
+    expect(edited.get("one")?.description).toBe("Edited!!.");
+    const report = await edited.reload();
+    expect(report.fromSnapshot).toBe(0);
+    expect(readSnapshot(file).entries.map((entry) => entry.metadata?.description)).toEqual(["Edited!!.", "Edited!!."]);
+  });
+
   it("stores non-ASCII text escaped (the file is pure ASCII) and serves it back unchanged", async () => {
     const description = "Füllt Formulare aus — 表单, émojis 😀 and a lone \\ backslash.";
     const root = tree({ "one/SKILL.md": skillMd("one", description) });

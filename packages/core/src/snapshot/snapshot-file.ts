@@ -24,18 +24,14 @@ const MAX_CACHED_SNAPSHOTS = 64;
 
 /** The usable result of reading a snapshot file. */
 export interface ReadSnapshot {
-  /** Keyed by `sourceId + "\0" + file`. */
-  /** Keyed by `sourceId + "\0" + file`; `racy` is resolved against the snapshot's write time. */
-  entries: Map<string, StoredCandidate>;
+  /** By source id, then by SKILL.md path; `racy` is resolved against the snapshot's write time. */
+  entries: Map<string, Map<string, StoredCandidate>>;
+  /** How many entries there are. */
+  count: number;
   /** Per source id, the scan state to seed the source with. */
   scanState: Record<string, unknown>;
   /** When the snapshot was written (its file's mtime/ctime), in ns: the reference of the racy rule. */
   writtenNs: bigint;
-}
-
-/** Key of a disk candidate in the registry cache and in snapshots. */
-export function snapshotKey(sourceId: string, file: string): string {
-  return `${sourceId}\0${file}`;
 }
 
 /**
@@ -109,15 +105,22 @@ export async function readSnapshotFile(
     return checked.rejection.kind === "stale"
       ? warn("registry-snapshot-stale", checked.rejection.message)
       : warn("registry-snapshot-invalid", checked.rejection.message);
-  const entries = new Map<string, StoredCandidate>();
+  const entries = new Map<string, Map<string, StoredCandidate>>();
   // Racy: changed (mtime or ctime) less than RACY_WINDOW_NS before the snapshot was written. Compared as decimal
   // strings (no leading zeros, so longer is larger) rather than parsing two BigInts per entry.
   const racyAfter = racyThreshold(writtenNs);
+  let ofSource: Map<string, StoredCandidate> | undefined;
   for (const entry of checked.snapshot.entries) {
     entry.racy ||= changedAfter(entry.identity, racyAfter);
-    entries.set(snapshotKey(entry.sourceId, entry.file), entry);
+    // Entries come sorted by file, rarely alternating sources: the last source's map is usually the one.
+    if (ofSource === undefined || entries.get(entry.sourceId) !== ofSource) {
+      ofSource = entries.get(entry.sourceId);
+      if (!ofSource) entries.set(entry.sourceId, (ofSource = new Map()));
+    }
+    ofSource.set(entry.file, entry);
   }
-  return { snapshot: { entries, scanState: checked.snapshot.scanState ?? {}, writtenNs }, diagnostics: [] };
+  const { scanState = {}, entries: all } = checked.snapshot;
+  return { snapshot: { entries, count: all.length, scanState, writtenNs }, diagnostics: [] };
 }
 
 /** The racy rule's threshold for a reference time: a file changed after it (decimal ns) is racily clean. */

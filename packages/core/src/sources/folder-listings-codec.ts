@@ -1,4 +1,10 @@
-import { frontDecoded, isDecimal, isPlainName, sharedPrefixLength } from "../internal/snapshot-value-checks.js";
+import {
+  frontDecoded,
+  isDecimal,
+  isPlainName,
+  isPlainRelativePath,
+  sharedPrefixLength,
+} from "../internal/snapshot-value-checks.js";
 
 // How a folder source's listings are stored in a registry snapshot: one array per field instead of one object per
 // folder, folder paths relative to the source root and front-coded (the length shared with the previous path plus the
@@ -91,7 +97,7 @@ export function decodeFolderListings(value: unknown, root: string): FolderListin
   let previous = "";
   for (let i = 0; i < columns.count; i++) {
     const relative = frontDecoded(previous, columns.pathShared[i], columns.pathRest[i]);
-    if (relative === undefined || (relative !== "" && !relative.split("/").every(isPlainName))) return undefined;
+    if (relative === undefined || (relative !== "" && !isPlainRelativePath(relative))) return undefined;
     previous = relative;
     const listing = decodeListing(columns, i, relative === "" ? root : `${root}/${relative}`);
     if (!listing) return undefined;
@@ -124,15 +130,28 @@ function decodeListing(columns: StoredFolderListings, i: number, folder: string)
   if (skill !== 0 && skill !== 1 && skill !== 2) return undefined;
   const subfolders = columns.subfolders[i];
   if (typeof subfolders !== "string") return undefined;
-  const names = subfolders === "" ? [] : subfolders.split("/");
-  if (!names.every(isPlainName)) return undefined;
+  // Most folders (skill folders) have none: no array split, checked or mapped for them.
+  if (subfolders !== "" && !isPlainRelativePath(subfolders)) return undefined;
   const verify = columns.verify[i];
   if (verify !== 0 && verify !== 1) return undefined;
   return {
     folder,
     stamp: { ino, mtimeNs, ctimeNs: ctimeNs === "" ? mtimeNs : ctimeNs },
     skillFileName: SKILL_FILE_NAMES[skill],
-    subfolders: names.map((name) => `${folder}/${name}`),
+    subfolders: subfolders === "" ? [] : subfolderPaths(folder, subfolders),
     racy: verify === 1,
   };
+}
+
+/** The absolute paths of the sub-folder names joined by "/" (checked) under `folder`. */
+function subfolderPaths(folder: string, names: string): string[] {
+  const paths: string[] = [];
+  const prefix = `${folder}/`;
+  let start = 0;
+  for (let end = names.indexOf("/"); end !== -1; end = names.indexOf("/", start)) {
+    paths.push(prefix + names.slice(start, end));
+    start = end + 1;
+  }
+  paths.push(prefix + names.slice(start));
+  return paths;
 }

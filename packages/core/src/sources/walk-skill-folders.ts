@@ -1,6 +1,6 @@
 import { lstatSync, realpathSync, statSync, type BigIntStats } from "node:fs";
 import { readdir, stat } from "node:fs/promises";
-import { dirname, join } from "node:path";
+import { dirname } from "node:path";
 import type { SkillDiagnostic } from "../skill/skill-types.js";
 import { identityFromBigStats } from "../skill/skill-file-identity.js";
 import { createLimiter } from "../internal/concurrency-limit.js";
@@ -58,7 +58,8 @@ export class SkillFolderWalker {
    * several links counts once, at its first path in sorted order, so the result does not depend on timing.
    */
   async walk(): Promise<{ candidates: DiskSkillCandidate[]; diagnostics: SkillDiagnostic[] }> {
-    const found: Array<DiskSkillCandidate & { key: string }> = [];
+    // Each candidate with the device:inode key of its folder (for folders reached through several links).
+    const found: Array<{ key: string; candidate: DiskSkillCandidate }> = [];
     const diagnostics: SkillDiagnostic[] = [];
     const nextCache = new Map<string, CachedFolder>();
     const io = createLimiter(64);
@@ -135,7 +136,10 @@ export class SkillFolderWalker {
     type Place = { folder: string; depth: number; ancestors: ReadonlySet<string>; key: string };
     const skillFound = (place: Place, file: string, fileStat: BigIntStats): void => {
       const { key, folder } = place;
-      found.push({ key, kind: "disk", dir: folder, file, root: folder, identity: identityFromBigStats(fileStat) });
+      found.push({
+        key,
+        candidate: { kind: "disk", dir: folder, file, root: folder, identity: identityFromBigStats(fileStat) },
+      });
     };
     // A dangling SKILL.md symlink: the loader reports it as skill-md-missing when asked to validate this folder.
     const danglingSkill = (file: string): void => {
@@ -146,7 +150,7 @@ export class SkillFolderWalker {
     const withListing = (place: Place, entry: CachedFolder): Step => {
       nextCache.set(place.folder, entry);
       if (!entry.skillFileName || bounds.stopped("skills", place.folder)) return descend(place, entry);
-      const file = join(place.folder, entry.skillFileName);
+      const file = childPath(place.folder, entry.skillFileName);
       if (!firstWalk)
         return io(() => stat(file, { bigint: true }))
           .then(
@@ -190,10 +194,10 @@ export class SkillFolderWalker {
 
     await visit(this.root, 0, new Set());
     this.cache = nextCache;
-    found.sort((a, b) => (a.dir < b.dir ? -1 : a.dir > b.dir ? 1 : 0));
+    found.sort((a, b) => (a.candidate.dir < b.candidate.dir ? -1 : a.candidate.dir > b.candidate.dir ? 1 : 0));
     const firstPath = new Map<string, string>();
     const candidates: DiskSkillCandidate[] = [];
-    for (const { key, ...candidate } of found) {
+    for (const { key, candidate } of found) {
       const first = firstPath.get(key);
       if (first !== undefined) {
         diagnostics.push(
@@ -300,15 +304,9 @@ export class SkillFolderWalker {
     const racyAfter = (writtenNs - RACY_WINDOW_NS).toString();
     const seeded = new Map<string, CachedFolder>();
     for (const listing of listings) {
-      seeded.set(listing.folder, {
-        stamp: listing.stamp,
-        skillFileName: listing.skillFileName,
-        subfolders: listing.subfolders,
-        racy:
-          listing.racy ||
-          decimalAfter(listing.stamp.mtimeNs, racyAfter) ||
-          decimalAfter(listing.stamp.ctimeNs, racyAfter),
-      });
+      // The decoded listing is this call's own: completed in place and kept as the cached folder (no copy).
+      listing.racy ||= decimalAfter(listing.stamp.mtimeNs, racyAfter) || decimalAfter(listing.stamp.ctimeNs, racyAfter);
+      seeded.set(listing.folder, listing);
     }
     if (this.cache.size === 0) this.cache = seeded;
     return true;
@@ -339,15 +337,16 @@ export class SkillFolderWalker {
       else if (name === "skill.md") lower = true;
       else if (dirent.isDirectory() || dirent.isSymbolicLink()) {
         if (this.options.skip.has(name) || (!isRoot && name.startsWith("."))) continue;
+        const path = childPath(folder, name);
         if (dirent.isSymbolicLink()) {
           try {
-            if (!(await stat(join(folder, name))).isDirectory()) continue;
+            if (!(await stat(path)).isDirectory()) continue;
           } catch {
             // A link that leads nowhere: kept, so the visit reports it (source-dangling-link) on every walk.
           }
-          links.add(join(folder, name));
+          links.add(path);
         }
-        subfolders.push(join(folder, name));
+        subfolders.push(path);
       }
     }
     subfolders.sort();
@@ -359,6 +358,11 @@ export class SkillFolderWalker {
       ...(links.size > 0 ? { links } : {}),
     };
   }
+}
+
+/** `join(folder, name)` for an absolute, normalised folder and a plain name, without normalising again. */
+function childPath(folder: string, name: string): string {
+  return folder.endsWith("/") ? folder + name : `${folder}/${name}`;
 }
 
 /** True when `path` is itself a symbolic link (false when it cannot be read at all). */

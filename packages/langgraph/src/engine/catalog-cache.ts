@@ -3,6 +3,7 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { createSkillsPromptRenderer, type SkillCatalog, type SkillMetadata } from "../internal/core.js";
 import type { ResolvedSkillsRuntimeOptions, SkillsInvocationOptions } from "../options/skills-runtime-options.js";
+import type { HistoryIndex } from "../repair/history-index.js";
 import type { AgentSkillsState } from "../state/skills-state.js";
 import { CALL_SKILL_TOOL, buildCallSkillTool } from "../tools/call-skill-tool/index.js";
 import { DISABLE_SKILL, buildDisableSkillTool } from "../tools/disable-skill/index.js";
@@ -19,6 +20,10 @@ export interface EngineContext {
   readonly bodies: BodyCache;
   readonly hookTools: ReadonlyMap<string, HookTool>;
   readonly servedTools: readonly StructuredToolInterface[];
+  /** Facts of the histories sent to the model (per thread, extended call by call). */
+  readonly requestHistory: HistoryIndex;
+  /** Facts of the threads' stored histories (state), which replies are settled against. */
+  readonly threadHistory: HistoryIndex;
 }
 
 /** Catalog views narrowed by only/exclude/disabled, memoised by their narrowing (cleared past 256 entries). */

@@ -46,7 +46,10 @@ export async function buildModelRequest(context: EngineContext, input: ModelRequ
   const cache = context.versions.cacheFor(catalog);
   const loaded = loadedMetadata(state, catalog);
   const tools = requestTools(context, { inputTools: input.tools, state, loaded, cache, threadId: input.threadId });
-  const repaired = repairDanglingToolCalls(input.messages);
+  // A sound history (the usual case) is known from the messages appended since the last call, not rescanned.
+  const repaired = context.requestHistory.of(input.messages).wellFormed
+    ? { messages: input.messages as BaseMessage[], repairs: [] }
+    : repairDanglingToolCalls(input.messages);
   // bodies: without `once` skills already shown (their tools, above, stay until the turn ends)
   const shown = withoutConsumedSkills(state);
   const shownLoaded = loaded.filter((skill) => shown.load.loaded[skill.name] !== undefined);
@@ -150,18 +153,31 @@ export async function materialiseMessages(
           body!.hash,
           selectedDocs,
         );
-    out.push(
-      new ToolMessage({
-        content,
-        tool_call_id: tool.tool_call_id,
-        name: tool.name,
-        id: tool.id,
-        artifact: tool.artifact,
-        status: tool.status,
-      }),
-    );
+    out.push(rewrittenResult(tool, content));
   }
   return { messages: out, missing, selectedDocs };
+}
+
+/**
+ * Rewritten results by the stored result they stand for, with the content they were given: the same content on the
+ * next call gives the same message (not a new one per model call); another content (a reload, a skill unloaded, files
+ * selected) builds a new one.
+ */
+const rewritten = new WeakMap<ToolMessage, { content: string; message: ToolMessage }>();
+
+function rewrittenResult(tool: ToolMessage, content: string): ToolMessage {
+  const cached = rewritten.get(tool);
+  if (cached?.content === content) return cached.message;
+  const message = new ToolMessage({
+    content,
+    tool_call_id: tool.tool_call_id,
+    name: tool.name,
+    id: tool.id,
+    artifact: tool.artifact,
+    status: tool.status,
+  });
+  rewritten.set(tool, { content, message });
+  return message;
 }
 
 /** What a read_skill_file result shows now: the file, a pointer to the read_skill result that shows it, or a note. */
@@ -298,7 +314,7 @@ export function requestTools(
 ): StructuredToolInterface[] {
   const { options } = context;
   const restricted = toolRestriction(options.restrictTools, loaded, cache.index);
-  const own = new Set([...SKILLS_TOOL_NAMES, ...cache.index.owners.keys(), ...context.hookTools.keys()]);
+  const own = ownToolNames(context, cache);
   const userTools = inputTools.filter(
     (tool) =>
       !own.has(tool.name) &&
@@ -306,6 +322,18 @@ export function requestTools(
   );
   const exposed = exposedTools(options, { state, loaded, index: cache.index, threadId });
   return [...userTools, ...cache.requestSkillsTools, ...exposed];
+}
+
+/** The tool names the engine owns for one catalog version (skills, skill-owned and hook tools), built once per version cache. */
+const ownNames = new WeakMap<VersionCache, Set<string>>();
+
+function ownToolNames(context: EngineContext, cache: VersionCache): ReadonlySet<string> {
+  let own = ownNames.get(cache);
+  if (!own) {
+    own = new Set([...SKILLS_TOOL_NAMES, ...cache.index.owners.keys(), ...context.hookTools.keys()]);
+    ownNames.set(cache, own);
+  }
+  return own;
 }
 
 /** What {@link requestTools} picks from: the caller's tools, the state, the loaded skills, the version's cache, the thread. */

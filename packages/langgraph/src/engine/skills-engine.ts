@@ -4,6 +4,7 @@ import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.
 import { BodyCache, CatalogViews, collectServedTools, VersionCaches, type EngineContext } from "./catalog-cache.js";
 import type { EngineToolCall } from "./tool-gate.js";
 import { fileReadLoad, skillReadByFileTool } from "./file-read-activation.js";
+import { HistoryIndex } from "../repair/history-index.js";
 import type { SkillsEvent } from "../events/skills-event.js";
 
 /**
@@ -28,6 +29,8 @@ export function createSkillsEngine(options: ResolvedSkillsRuntimeOptions): Skill
     bodies: new BodyCache(),
     hookTools,
     servedTools,
+    requestHistory: new HistoryIndex(),
+    threadHistory: new HistoryIndex(),
     views: new CatalogViews(options),
   };
 }

@@ -54,14 +54,36 @@ export function settleModelReply(
   history: readonly BaseMessage[],
   options: SettleOptions = {},
 ): AIMessage {
+  const fields = settledReplyFields(reply, history, options);
+  return new AIMessage(fields as ConstructorParameters<typeof AIMessage>[0] & object);
+}
+
+/** The fields of a settled reply. */
+export interface SettledReplyFields {
+  id: string;
+  content: AIMessage["content"];
+  name: string | undefined;
+  additional_kwargs: AIMessage["additional_kwargs"];
+  response_metadata: AIMessage["response_metadata"];
+  usage_metadata: AIMessage["usage_metadata"];
+  tool_calls: ToolCall[];
+  invalid_tool_calls: InvalidToolCall[];
+}
+
+/** The fields of the settled reply (what {@link settleModelReply} builds its AIMessage from), for a caller that sets them on the reply itself. */
+export function settledReplyFields(
+  reply: AIMessage,
+  history: readonly BaseMessage[],
+  options: SettleOptions = {},
+): SettledReplyFields {
   const record: SettledReplyRecord = {};
   const providerId = options.providerMessageId ?? (reply.id !== options.id ? reply.id : undefined);
   if (providerId) record.providerMessageId = providerId;
   const finish = finishReason(reply) ?? options.finishReason;
   if (finish !== undefined && CUT_OFF_REASONS.has(finish)) record.cutOff = true;
-  const calls = settleToolCalls(reply, history, record, finish ?? "length");
+  const calls = settleToolCalls(reply, options.usedIds ?? threadIds(history), record, finish ?? "length");
   const renamed = record.providerToolCallIds ?? {};
-  const fields = {
+  const fields: SettledReplyFields = {
     content: renameContentBlocks(reply.content, renamed),
     name: reply.name,
     additional_kwargs: withoutStaleRawCalls(reply.additional_kwargs, renamed),
@@ -75,7 +97,7 @@ export function settleModelReply(
     invalid_tool_calls: [] as InvalidToolCall[],
     id: options.id ?? newReplyId(),
   };
-  return new AIMessage(fields as ConstructorParameters<typeof AIMessage>[0] & object);
+  return fields;
 }
 
 /** What a model call's callbacks saw, for `settleModelReply`. */
@@ -86,11 +108,22 @@ export interface SettleOptions {
   providerMessageId?: string;
   /** The call's finish reason when the reply's metadata lacks it. */
   finishReason?: string;
+  /**
+   * The tool-call ids `history` uses, when the caller keeps them (see HistoryIndex); read, never changed.
+   * @default computed from `history`
+   */
+  usedIds?: ReadonlySet<string>;
 }
 
-/** A new reply id of this runtime. */
+/** This process's random part of reply ids (a UUID), drawn once: an id is then this part and a counter. */
+let replyIdPrefix: string | undefined;
+let replyIdCount = 0;
+
+/** A new reply id of this runtime: unique across processes (a random UUID per process) and within one (a counter). */
 export function newReplyId(): string {
-  return `skillgraph-reply-${randomUUID()}`;
+  replyIdPrefix ??= `skillgraph-reply-${randomUUID()}`;
+  replyIdCount += 1;
+  return `${replyIdPrefix}-${replyIdCount.toString(36)}`;
 }
 
 /** The runtime's record on a reply, if the runtime settled it. */
@@ -109,13 +142,15 @@ function finishReason(reply: AIMessage): string | undefined {
 /** The reply's calls, valid then invalid, each with a thread-unique id; refusals recorded in `record`. */
 function settleToolCalls(
   reply: AIMessage,
-  history: readonly BaseMessage[],
+  threadUsed: ReadonlySet<string>,
   record: SettledReplyRecord,
   finish: string,
 ): ToolCall[] {
   const { valid, invalid } = replyToolCalls(reply);
   if (valid.length === 0 && invalid.length === 0) return [];
-  const used = threadIds(history);
+  // The thread's ids are shared (a caller's cache): this reply's own ids go to a set of their own.
+  const taken = new Set<string>();
+  const used = { has: (id: string) => threadUsed.has(id) || taken.has(id), add: (id: string) => void taken.add(id) };
   const settled: ToolCall[] = [];
   const refuse = (id: string, refusal: RefusedCall) => {
     record.refusedCalls = { ...record.refusedCalls, [id]: refusal };
@@ -144,7 +179,11 @@ function settleToolCalls(
 }
 
 /** The endpoint's id when no call or result of the thread (or this reply) has it; otherwise a fresh one of its shape. */
-function uniqueCallId(providerId: string | undefined, used: Set<string>, record: SettledReplyRecord): string {
+function uniqueCallId(
+  providerId: string | undefined,
+  used: { has(id: string): boolean; add(id: string): void },
+  record: SettledReplyRecord,
+): string {
   if (providerId && !used.has(providerId)) {
     used.add(providerId);
     return providerId;

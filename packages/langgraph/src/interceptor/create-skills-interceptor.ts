@@ -168,6 +168,7 @@ export function createSkillsInterceptor(options: SkillsRuntimeOptions): SkillsIn
         const call = await observeModelCall(() => bound.invoke(request.input, config), id, config.callbacks);
         const response = settleModelReply(call.value, state.messages, {
           id,
+          usedIds: engine.threadHistory.of(state.messages).usedIds,
           finishReason: call.finishReason,
           providerMessageId: call.providerMessageId,
         });

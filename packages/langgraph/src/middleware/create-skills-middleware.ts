@@ -6,7 +6,7 @@ import type { SkillsEvent } from "../events/skills-event.js";
 import { createSkillsEngine, fileRead } from "../engine/skills-engine.js";
 import { refusedCall, refusedCallMessage } from "../history/refused-call.js";
 import { observeModelCall } from "../history/model-call-observer.js";
-import { newReplyId, settleModelReply, type SettleOptions } from "../history/settle-model-reply.js";
+import { newReplyId, settledReplyFields, type SettleOptions } from "../history/settle-model-reply.js";
 import { mergeAgentUpdates, afterModelCall, endTurn, prepareModelCall } from "../engine/state-events.js";
 import { blockedMessage, outcomeMessage, runSkillsTool, touchOwner } from "../engine/tool-running.js";
 import { invocationOptions } from "../options/invocation-options.js";
@@ -56,7 +56,9 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       const runtime = request.runtime as RuntimeLike;
       const { agentState, catalog, threadId } = context(request.state, runtime);
       const prepared = prepareModelCall(agentState, request.messages, catalog, engine.options);
-      const base = request.systemMessage?.text ?? request.systemPrompt ?? "";
+      // A string content is the text: `.text` would convert it to content blocks and back on every call.
+      const content = request.systemMessage?.content;
+      const base = (typeof content === "string" ? content : request.systemMessage?.text) ?? request.systemPrompt ?? "";
       const built = await buildModelRequest(engine, {
         state: prepared.state,
         catalog,
@@ -66,11 +68,7 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
         threadId,
       });
       const suffix = built.systemText.slice(base.length).replace(/^\n\n/, "");
-      const systemMessage = !suffix
-        ? request.systemMessage
-        : base
-          ? request.systemMessage.concat(`\n\n${suffix}`)
-          : new SystemMessage(suffix);
+      const systemMessage = !suffix ? request.systemMessage : withSuffix(request.systemMessage, base, suffix);
       const id = newReplyId();
       const call = await observeModelCall(
         async () => handler({ ...request, systemMessage, messages: built.messages, tools: built.tools as never }),
@@ -79,6 +77,7 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       const response = call.value;
       settleInPlace(response, request.state, {
         id,
+        usedIds: engine.threadHistory.of(messagesOf(request.state)).usedIds,
         finishReason: call.finishReason,
         providerMessageId: call.providerMessageId,
       });
@@ -134,6 +133,22 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
   });
 }
 
+/**
+ * The system message with the skills text after it: one message per (system message, suffix), kept while the system
+ * message lives, so an unchanged prompt is not built again on every model call (the suffix changes with the registry
+ * generation, the loaded skills and the view, and then a new message is built).
+ */
+const suffixed = new WeakMap<SystemMessage, { suffix: string; message: SystemMessage }>();
+
+function withSuffix(system: SystemMessage | undefined, base: string, suffix: string): SystemMessage {
+  if (!system || !base) return new SystemMessage(base ? `${base}\n\n${suffix}` : suffix);
+  const cached = suffixed.get(system);
+  if (cached?.suffix === suffix) return cached.message;
+  const message = system.concat(`\n\n${suffix}`);
+  suffixed.set(system, { suffix, message });
+  return message;
+}
+
 function messagesOf(state: unknown): readonly BaseMessage[] {
   const messages = (state as { messages?: unknown } | undefined)?.messages;
   return Array.isArray(messages) ? (messages as BaseMessage[]) : [];
@@ -145,7 +160,7 @@ function messagesOf(state: unknown): readonly BaseMessage[] {
  */
 function settleInPlace(response: unknown, state: unknown, observed: SettleOptions): void {
   if (!AIMessage.isInstance(response)) return;
-  const settled = settleModelReply(response, messagesOf(state), observed);
+  const settled = settledReplyFields(response, messagesOf(state), observed);
   const fields = {
     id: settled.id,
     content: settled.content,

@@ -1,5 +1,6 @@
 import { ToolMessage, type AIMessage, type BaseMessage } from "@langchain/core/messages";
-import { callKey, pairToolResults, rawToolCallsOf, toolCallsOf, type ToolResultPairing } from "./pair-tool-results.js";
+import { scanHistory } from "./history-index.js";
+import { callKey, pairToolResults, toolCallsOf, type ToolResultPairing } from "./pair-tool-results.js";
 import { aiMessageWithCallIds, toolMessageWithCallId } from "./renamed-messages.js";
 
 /** The history as the model is sent it, and the cancellation answers that were added. */
@@ -36,7 +37,7 @@ export function cancelledToolMessageId(toolCallId: string): string {
  * if (repairs.length > 0) await graph.updateState(config, { messages: repairs });
  */
 export function repairDanglingToolCalls(messages: readonly BaseMessage[]): RepairedHistory {
-  if (isWellFormed(messages)) return { messages: messages as BaseMessage[], repairs: [], orphans: [] };
+  if (scanHistory(messages).wellFormed) return { messages: messages as BaseMessage[], repairs: [], orphans: [] };
   const pairing = pairToolResults(messages);
   const out: BaseMessage[] = [];
   const repairs: ToolMessage[] = [];
@@ -62,32 +63,6 @@ export function repairDanglingToolCalls(messages: readonly BaseMessage[]): Repai
     });
   });
   return { messages: out, repairs, orphans: pairing.orphans };
-}
-
-/**
- * True when the repair would change nothing: every tool result sits in the block right after the AI message whose
- * call it answers, every call is answered there exactly once, and call ids are non-empty and unique in the thread.
- */
-function isWellFormed(messages: readonly BaseMessage[]): boolean {
-  const ids = new Set<string>();
-  for (let at = 0; at < messages.length; at += 1) {
-    const type = messages[at]!.getType();
-    if (type === "tool") return false;
-    if (type !== "ai") continue;
-    const parsed = (messages[at] as AIMessage).tool_calls;
-    const calls = parsed?.length ? parsed : rawToolCallsOf(messages[at]!);
-    if (calls.length === 0) continue;
-    const pending = new Set<string>();
-    for (const call of calls) {
-      if (!call.id || ids.has(call.id)) return false;
-      ids.add(call.id);
-      pending.add(call.id);
-    }
-    while (at + 1 < messages.length && messages[at + 1]!.getType() === "tool")
-      if (!pending.delete((messages[++at] as ToolMessage).tool_call_id)) return false;
-    if (pending.size > 0) return false;
-  }
-  return true;
 }
 
 /** The AI message as sent: itself, or a copy whose empty or repeated call ids are replaced. */
