@@ -109,7 +109,7 @@ async function skillFolders(source: string, cwd: string, io: CliIO): Promise<str
     return found;
   }
   // tama's `github:user/repo`, a registry digest, an http(s) SKILL.md or archive: nothing is downloaded here
-  if (/^(https?|git|ssh|github|gitlab|bitbucket):/i.test(source) || /^skill\//.test(source))
+  if (/^(https?|git|ssh|github|gitlab|bitbucket):/i.test(source) || source.startsWith("skill/"))
     throw new CliError(
       `'${source}' is a remote source: skillgraph add fetches nothing from the network; download or clone it, then run skillgraph add ./folder`,
     );
