@@ -10,8 +10,10 @@ const restartingCodes = new Set([
   "ECONNRESET", // the server went away while we connected
 ]);
 
+// pg's Client answers "... connection error and is not queryable" to a query after its connection died (a restart
+// ended it between two statements of the set-up)
 const restartingMessages =
-  /the database system is (starting up|shutting down|in recovery)|Connection terminated unexpectedly/i;
+  /the database system is (starting up|shutting down|in recovery)|Connection terminated unexpectedly|connection error and is not queryable/i;
 
 /** True when `error` says the PostgreSQL server is restarting, starting or stopping (worth waiting for), not that something is wrong. */
 export function isServerRestarting(error: unknown): boolean {

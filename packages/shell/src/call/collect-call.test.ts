@@ -3,6 +3,7 @@
 import { mkdirSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { fileSystemNow } from "../workspace/file-system-clock.js";
 import type { ShellHookOptions } from "../options/shell-hook-options.js";
 import type { CommandCallInput } from "./command-call-input.js";
 import { callRuntime, finished, shellInput, stagedCall, type CallRuntime } from "./__fixtures__/call-runtime.js";
@@ -23,7 +24,7 @@ async function collectView(options: Partial<ShellHookOptions> = {}) {
 /** A staged call whose command "wrote" `files` under out/ after it started. */
 async function ranWriting(input: CommandCallInput, files: Record<string, string>) {
   const call = await stagedCall(fixture!.runtime, input);
-  const startedAt = Date.now();
+  const startedAt = fileSystemNow();
   mkdirSync(path.join(call.workspaceDir, "out"), { recursive: true });
   for (const [name, content] of Object.entries(files))
     writeFileSync(path.join(call.workspaceDir, "out", name), content);

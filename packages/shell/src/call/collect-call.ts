@@ -26,7 +26,7 @@ export async function collectCall(
   const collecting = () =>
     collectOutputFiles(call.workspaceDir, {
       match: call.match,
-      modifiedSince: ran.startedAt - 5,
+      modifiedSince: ran.startedAt,
       maxFiles: capped(outputs.max_files, limits.maxFiles),
       maxFileBytes: capped(outputs.max_file_bytes, limits.maxFileBytes),
       inlineTextBytes: outputs.inline === false ? 0 : limits.inlineTextBytes,

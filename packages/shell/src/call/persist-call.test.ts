@@ -4,6 +4,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { InMemoryStore } from "@langchain/langgraph";
 import { afterEach, describe, expect, it } from "vitest";
+import { fileSystemNow } from "../workspace/file-system-clock.js";
 import type { ShellHookOptions } from "../options/shell-hook-options.js";
 import type { CommandCallInput } from "./command-call-input.js";
 import { callRuntime, finished, shellInput, stagedCall, type CallRuntime } from "./__fixtures__/call-runtime.js";
@@ -25,7 +26,7 @@ async function persistView(options: Partial<ShellHookOptions> = {}) {
 /** A staged call whose command wrote out/report.txt, and what the collect stage found. */
 async function collected(input: CommandCallInput) {
   const call = await stagedCall(fixture!.runtime, input);
-  const startedAt = Date.now();
+  const startedAt = fileSystemNow();
   mkdirSync(path.join(call.workspaceDir, "out"), { recursive: true });
   writeFileSync(path.join(call.workspaceDir, "out", "report.txt"), "quarterly numbers");
   return { call, found: await collectCall(fixture!.runtime, call, { result: finished(0), startedAt }) };

@@ -3,6 +3,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { fileSystemNow } from "../workspace/file-system-clock.js";
 import type { CommandCallInput } from "./command-call-input.js";
 import { callRuntime, shellInput, stagedCall, type CallRuntime } from "./__fixtures__/call-runtime.js";
 import { executionRequest } from "./execution-request.js";
@@ -28,7 +29,7 @@ describe("runCall", () => {
     const { executor, workspaces } = fixture.runtime.services;
     const view = { config: {}, services: { executor, workspaces }, threads: {} };
     const quiet = await requestFor(shellInput("printf hi > out/a.txt; echo done"));
-    const before = Date.now();
+    const before = fileSystemNow();
     const ran = await runCall(view, quiet.call, quiet.request);
     expect(ran.result).toMatchObject({ exitCode: 0, stdout: "done\n", timedOut: false });
     expect(ran.startedAt).toBeGreaterThanOrEqual(before);

@@ -1,11 +1,13 @@
 import type { ExecutionRequest, ExecutionResult } from "../executor/executor-types.js";
 import type { RuntimeView } from "../runtime/shell-runtime.js";
+import { fileSystemNow } from "../workspace/file-system-clock.js";
 import type { StagedCall } from "./call-types.js";
 import { withWorkspaceSpan } from "./workspace-spans.js";
 
 /** A finished command and when it started (files in `out/` modified since then are its outputs). */
 export interface RanCall {
   result: ExecutionResult;
+  /** When it started, read from the file system's own clock (see file-system-clock.ts). */
   startedAt: number;
 }
 
@@ -15,7 +17,7 @@ export async function runCall(
   call: StagedCall,
   request: ExecutionRequest,
 ): Promise<RanCall> {
-  const startedAt = Date.now();
+  const startedAt = fileSystemNow();
   const result = await withWorkspaceSpan(
     call.config,
     { ...call.span, stage: "run" },
