@@ -8,9 +8,10 @@ import { fileSystemNow } from "./file-system-clock.js";
 // started" only if the start is read from the same clock. Written right after, a file is never older than the start.
 it("a file written after fileSystemNow() is never stamped before it", () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), "fs-clock-"));
-  const file = path.join(dir, "out.txt");
   let olderThanDateNow = 0;
   for (let round = 0; round < 3000; round += 1) {
+    // a new file each time, as a command writes its outputs: a file nobody has looked at yet gets the coarse stamp
+    const file = path.join(dir, `out-${round}.txt`);
     const precise = Date.now();
     const start = fileSystemNow();
     writeFileSync(file, String(round));
