@@ -3,34 +3,13 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { HistoryIndex, scanHistory } from "./history-index.js";
 import { threadIds } from "../history/thread-ids.js";
+import { validOnWire } from "../__fixtures__/valid-on-wire.js";
 
 const ai = (...ids: string[]) =>
   new AIMessage({
     content: "",
     tool_calls: ids.map((id) => ({ name: "noop", args: {}, id, type: "tool_call" as const })),
   });
-/** The rule as `repairDanglingToolCalls` checked it before HistoryIndex (one pass, stopping at the first violation). */
-function wellFormedOracle(messages: readonly BaseMessage[]): boolean {
-  const ids = new Set<string>();
-  for (let at = 0; at < messages.length; at += 1) {
-    const type = messages[at]!.getType();
-    if (type === "tool") return false;
-    if (type !== "ai") continue;
-    const calls = (messages[at] as AIMessage).tool_calls ?? [];
-    if (calls.length === 0) continue;
-    const pending = new Set<string>();
-    for (const call of calls) {
-      if (!call.id || ids.has(call.id)) return false;
-      ids.add(call.id);
-      pending.add(call.id);
-    }
-    while (at + 1 < messages.length && messages[at + 1]!.getType() === "tool")
-      if (!pending.delete((messages[++at] as ToolMessage).tool_call_id)) return false;
-    if (pending.size > 0) return false;
-  }
-  return true;
-}
-
 const result = (id: string) => new ToolMessage({ content: "ok", tool_call_id: id });
 
 describe("HistoryIndex", () => {
@@ -91,7 +70,7 @@ describe("HistoryIndex", () => {
             // Either the thread grows (a new array with the old messages first) or it is replaced.
             history = extend[step] ? [...history, ...tail] : [first, ...tail];
             const facts = index.of(history);
-            expect(facts.wellFormed).toBe(wellFormedOracle(history));
+            expect(facts.wellFormed).toBe(validOnWire(history));
             expect(scanHistory(history).wellFormed).toBe(facts.wellFormed);
             expect([...facts.usedIds].sort()).toEqual([...threadIds(history)].sort());
           });

@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, isAIMessage, ToolMessage, type BaseMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { cancelledToolMessageId, repairDanglingToolCalls } from "./repair-dangling-tool-calls.js";
+import { validOnWire } from "../__fixtures__/valid-on-wire.js";
 
 const ai = (id: string, ...calls: string[]) =>
   new AIMessage({
@@ -180,26 +181,6 @@ describe("repairDanglingToolCalls", () => {
 });
 
 describe("repairDanglingToolCalls on damaged histories (repeated message and call ids, empty ids, orphan results)", () => {
-  /** What a strict server accepts: each result right after its own call, each call answered once, call ids unique. */
-  const validOnWire = (messages: readonly BaseMessage[]) => {
-    const ids = new Set<string>();
-    for (let at = 0; at < messages.length; at++) {
-      const message = messages[at]!;
-      if (message.getType() === "tool") return false;
-      if (!isAIMessage(message) || !message.tool_calls?.length) continue;
-      const pending = new Set<string>();
-      for (const call of message.tool_calls) {
-        if (!call.id || ids.has(call.id)) return false;
-        ids.add(call.id);
-        pending.add(call.id);
-      }
-      while (at + 1 < messages.length && messages[at + 1]!.getType() === "tool")
-        if (!pending.delete((messages[++at] as ToolMessage).tool_call_id)) return false;
-      if (pending.size > 0) return false;
-    }
-    return true;
-  };
-
   it("every call answered right after it under a unique id, only orphans left out, persisted repairs settle it", () => {
     let seed = 11;
     const random = (n: number) => {
