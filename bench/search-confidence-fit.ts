@@ -1,7 +1,8 @@
 // Fits the search's confidence model (packages/core/src/search/confidence-model.ts) on the DEVELOPMENT query sets and
 // cross-validates it across sets: `node --import tsx bench/search-confidence-fit.ts`.
 // Each request as written gives one row: the leader's score, its lead over the next match, how specific the rarest
-// query word in its name is, and whether the request holds a word no skill uses; label 1 when the request is real and its first result right, 0 otherwise (off-topic, or a wrong first result).
+// query word in its name is, whether the request holds a word no skill uses, and how much of its name the request
+// leaves out; label 1 when the request is real and its first result right, 0 otherwise (off-topic, or a wrong first result).
 // Threshold rule: the least probability at which EVERY set it is chosen on has at most 5% of its off-topic requests
 // confident and at most 2% of its real ones confident and wrong. Cross-validation: for each set, fit and choose the
 // threshold on all the others, then score it; the worst set is what to expect of sets nobody tuned on.
@@ -35,7 +36,7 @@ for (const set of loadQuerySets()) {
   }
 }
 const labels = [...new Set(rows.map((row) => row.set))];
-const features = (e: LeaderEvidence) => [e.score, e.lead, e.nameMatch, e.unknownWord ? 1 : 0];
+const features = (e: LeaderEvidence) => [e.score, e.lead, e.nameMatch, e.unknownWord ? 1 : 0, e.nameMissing];
 
 /** Per set: share of right first results confident, confident and wrong among real, off-topic confident. */
 function shares(subset: readonly Row[], confident: (row: Row) => boolean) {
@@ -96,8 +97,9 @@ console.log(
 const weights = fitOn(rows);
 const all = (row: Row) => logisticProbability(weights, features(row.evidence));
 console.log(
-  `fitted on every set: bias ${fmt(weights[4]!)}, score ${fmt(weights[0]!)}, lead ${fmt(weights[1]!)}, ` +
-    `nameMatch ${fmt(weights[2]!)}, unknownWord ${fmt(weights[3]!)}; threshold ${chooseThreshold(rows, all).toFixed(4)}`,
+  `fitted on every set: bias ${fmt(weights[5]!)}, score ${fmt(weights[0]!)}, lead ${fmt(weights[1]!)}, ` +
+    `nameMatch ${fmt(weights[2]!)}, unknownWord ${fmt(weights[3]!)}, nameMissing ${fmt(weights[4]!)}; ` +
+    `threshold ${chooseThreshold(rows, all).toFixed(4)}`,
 );
 console.log(`in use (confidence-model.ts): ${JSON.stringify(CONFIDENCE_WEIGHTS)}; per set with the default threshold:`);
 const { DEFAULT_CONFIDENCE_THRESHOLD } = await import("../packages/core/src/search/search-index-options.js");

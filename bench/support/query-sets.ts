@@ -1,5 +1,5 @@
 // Loads every labelled query set (natural-queries, A–D in test/fixtures, the five-style development sets E1–E4c and
-// E5a/E5b/E5c in test/fixtures, development sets since the confidence model was fitted on them) into one shape, so
+// E5a–E6c in test/fixtures, development sets since the confidence model was fitted on E5 and E6 was scored once) into one shape, so
 // the style report and the tests read them the same way.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -81,6 +81,9 @@ export function loadQuerySets(withHeldOut = false): QuerySet[] {
     ["E5a", "search-held-out-queries-e5a.json", false],
     ["E5b", "search-held-out-queries-e5b.json", false],
     ["E5c", "search-held-out-queries-e5c.json", false],
+    ["E6a", "search-held-out-queries-e6a.json", false],
+    ["E6b", "search-held-out-queries-e6b.json", false],
+    ["E6c", "search-held-out-queries-e6c.json", false],
   ];
   for (const [label, name, heldOut] of files) {
     const file = join(FIXTURES, name);

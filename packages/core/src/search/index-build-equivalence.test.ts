@@ -12,7 +12,7 @@ import { loadCorpus } from "./__fixtures__/load-corpus.js";
 import { applyChanges, EMPTY_STATE, type IndexState } from "./index-state.js";
 import { analyzeDocument, fieldFrequency, packFrequencies, type IndexedDocument } from "./indexed-document.js";
 import { confidenceOf } from "./confidence-model.js";
-import { nameMatch } from "./name-match.js";
+import { nameMatch, nameMissing } from "./name-match.js";
 import { hasUnknownWord } from "./unknown-words.js";
 import { buildQuerySlots } from "./query-slots.js";
 import { rankDocuments } from "./rank-documents.js";
@@ -135,6 +135,7 @@ function expectSameIndex(documents: SearchDocument[]): void {
     const unknownWord = hasUnknownWord(slots, state);
     const firstId = rankDocuments(state, slots, options.ranking, 1)[0]?.id ?? -1;
     const leaderNameMatch = firstId < 0 ? 0 : nameMatch(state, slots, firstId);
+    const leaderNameMissing = firstId < 0 ? 1 : nameMissing(state, slots, state.docs.nameOf(firstId));
     // The public results (score, order, `confident`) over the whole ranking.
     const results = index.search(query, { limit: documents.length });
     expect(
@@ -147,12 +148,18 @@ function expectSameIndex(documents: SearchDocument[]): void {
           name,
           score,
           // Only the first can be confident: the model, from its score, its lead over the second, the query word its
-          // name holds and the unknown-word flag, clears the threshold, and it leads by the margin.
+          // name holds, how much of its name the query leaves out and the unknown-word flag, clears the threshold, and
+          // it leads by the margin.
           confident:
             i === 0 &&
             score - (all[1]?.score ?? 0) >= options.confidence.margin &&
-            confidenceOf({ score, lead: score - (all[1]?.score ?? 0), nameMatch: leaderNameMatch, unknownWord }) >=
-              options.confidence.threshold,
+            confidenceOf({
+              score,
+              lead: score - (all[1]?.score ?? 0),
+              nameMatch: leaderNameMatch,
+              nameMissing: leaderNameMissing,
+              unknownWord,
+            }) >= options.confidence.threshold,
         })),
     );
   }

@@ -16,12 +16,14 @@ export interface JudgedPhrasing {
   unknownWord: boolean;
   /** How specific the rarest of its words is that a skill (by name) holds in its name (see `nameMatch`). */
   nameMatchOf(name: string): number;
+  /** How much of a skill's name (by name) the phrasing leaves out (see `nameMissing`). */
+  nameMissingOf(name: string): number;
 }
 
 /** How many phrasings must each find the leader a clear fit on their own when a search has several. */
 const AGREEING_PHRASINGS = 2;
 
-/** What one phrasing says of `leader`: its score and lead there, its name match, the phrasing's unknown word. */
+/** What one phrasing says of `leader`: its score and lead there, its name match and miss, the phrasing's unknown word. */
 export function evidenceFor(phrasing: JudgedPhrasing, leader: string): LeaderEvidence {
   let score = 0;
   let other = 0;
@@ -29,7 +31,13 @@ export function evidenceFor(phrasing: JudgedPhrasing, leader: string): LeaderEvi
     if (result.name === leader) score = result.score;
     else if (result.score > other) other = result.score;
   }
-  return { score, lead: score - other, nameMatch: phrasing.nameMatchOf(leader), unknownWord: phrasing.unknownWord };
+  return {
+    score,
+    lead: score - other,
+    nameMatch: phrasing.nameMatchOf(leader),
+    nameMissing: phrasing.nameMissingOf(leader),
+    unknownWord: phrasing.unknownWord,
+  };
 }
 
 /** Whether one phrasing's evidence makes its leader a clear fit under `rule`. */

@@ -7,7 +7,10 @@ import { createSearchIndex } from "./search-index.js";
 
 const hit = (name: string, score: number) => ({ name, score, path: `/s/${name}/SKILL.md`, description: name });
 const rule = { threshold: DEFAULT_CONFIDENCE_THRESHOLD, margin: DEFAULT_CONFIDENCE_MARGIN };
-const single = (...ranking: Array<ReturnType<typeof hit>>) => [{ ranking, unknownWord: false, nameMatchOf: () => 0 }];
+// The worst name evidence: the name holds no query word and the query says none of the name.
+const single = (...ranking: Array<ReturnType<typeof hit>>) => [
+  { ranking, unknownWord: false, nameMatchOf: () => 0, nameMissingOf: () => 1 },
+];
 
 describe("markConfident", () => {
   it("marks the first result only, and none when told so", () => {
@@ -17,11 +20,13 @@ describe("markConfident", () => {
 });
 
 describe("the calibrated confidence of one phrasing", () => {
-  it("grows with the leader's score, its lead and a specific query word in its name; falls with a word no skill uses", () => {
-    const base = { score: 0.5, lead: 0.1, nameMatch: 0, unknownWord: false };
+  it("grows with the leader's score, its lead and the part of its name the request says; falls with a word no skill uses", () => {
+    const base = { score: 0.5, lead: 0.1, nameMatch: 0, nameMissing: 1, unknownWord: false };
     expect(confidenceOf({ ...base, score: 0.6 })).toBeGreaterThan(confidenceOf(base));
     expect(confidenceOf({ ...base, lead: 0.2 })).toBeGreaterThan(confidenceOf(base));
-    expect(confidenceOf({ ...base, nameMatch: 0.8 })).toBeGreaterThan(confidenceOf(base));
+    expect(confidenceOf({ ...base, nameMissing: 0.5 })).toBeGreaterThan(confidenceOf(base));
+    // A request holding the skill's name, a specific word ("clockify" for clockify-automation), against one holding none.
+    expect(confidenceOf({ ...base, nameMatch: 0.8, nameMissing: 0.2 })).toBeGreaterThan(confidenceOf(base));
     expect(confidenceOf({ ...base, unknownWord: true })).toBeLessThan(confidenceOf(base));
   });
 

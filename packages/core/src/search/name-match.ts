@@ -1,6 +1,7 @@
 import { documentFrequency, type IndexState } from "./index-state.js";
 import type { QuerySlot } from "./query-slots.js";
 import { inverseDocumentFrequency } from "./rank-documents.js";
+import { tokenize } from "./tokenize.js";
 
 /** The packed frequencies of `term` in document `id` (0 when the document lacks it): a binary search of its postings. */
 function packedIn(state: IndexState, term: number, id: number): number {
@@ -38,4 +39,23 @@ export function nameMatch(state: IndexState, slots: readonly QuerySlot[], id: nu
     }
   }
   return best;
+}
+
+/**
+ * How much of a skill's own name (`name`, as indexed) the query leaves out: the share of the IDF weight of the name's
+ * words that no query word matches, by itself or a stand-in (0..1; 1 for a name with no index word). A request that
+ * says none of what the skill is called ("add a CNAME record in Cloudflare DNS" for `namecheap`) fits it less surely
+ * than its score says, most of all when the name is a rare word such as a product.
+ */
+export function nameMissing(state: IndexState, slots: readonly QuerySlot[], name: string): number {
+  const held = new Set<string>();
+  for (const slot of slots) for (const alternative of slot.alternatives) held.add(alternative.term);
+  let total = 0;
+  let missing = 0;
+  for (const term of new Set(tokenize(name))) {
+    const weight = inverseDocumentFrequency(documentFrequency(state, term), state.count);
+    total += weight;
+    if (!held.has(term)) missing += weight;
+  }
+  return total > 0 ? missing / total : 1;
 }

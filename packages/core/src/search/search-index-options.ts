@@ -11,7 +11,7 @@ import { buildSynonymMap, defaultSynonyms, type SynonymMap } from "./synonym-map
 export interface SearchIndexOptions {
   /**
    * Least probability (0..1) the calibrated model (`confidenceOf`) must give the first result for it to be marked
-   * `confident`. @default 0.905
+   * `confident`. @default 0.895
    */
   confidenceThreshold?: number;
   /** How far (in score, 0..1) a `confident` result must lead every other match. @default 0.01 */
@@ -31,7 +31,7 @@ export interface ResolvedSearchIndexOptions {
 }
 
 /** Default least probability for `confident`, chosen by bench/search-confidence-fit.ts (docs/design/search-tuning.md). */
-export const DEFAULT_CONFIDENCE_THRESHOLD = 0.905;
+export const DEFAULT_CONFIDENCE_THRESHOLD = 0.895;
 
 /** Default lead over every other match that a `confident` result needs: a tie is a coin toss, whatever the score. */
 export const DEFAULT_CONFIDENCE_MARGIN = 0.01;

@@ -11,7 +11,7 @@ import { markConfident } from "./mark-confident.js";
 import { buildQuerySlots } from "./query-slots.js";
 import { rankDocuments } from "./rank-documents.js";
 import { hasUnknownWord } from "./unknown-words.js";
-import { nameMatch } from "./name-match.js";
+import { nameMatch, nameMissing } from "./name-match.js";
 import {
   resolveSearchIndexOptions,
   type ResolvedSearchIndexOptions,
@@ -95,7 +95,7 @@ export function stateOfIndex(index: SearchIndex): IndexState {
 
 /**
  * Internal (the bench that fits the confidence model): the first result of one phrasing and the evidence
- * `confident` reads of it (its score, its lead over the next match, the unknown-word flag).
+ * `confident` reads of it (its score, its lead over the next match, its name's match and miss, the unknown-word flag).
  */
 export function leaderEvidenceOf(
   index: SearchIndex,
@@ -185,7 +185,8 @@ class ImmutableSearchIndex implements SearchIndex {
       return { name, score, path, description };
     });
     const nameMatchOf = (name: string) => (ids.has(name) ? nameMatch(state, slots, ids.get(name)!) : 0);
-    return { ranking: results, unknownWord: hasUnknownWord(slots, state), nameMatchOf };
+    const nameMissingOf = (name: string) => nameMissing(state, slots, name);
+    return { ranking: results, unknownWord: hasUnknownWord(slots, state), nameMatchOf, nameMissingOf };
   }
 
   update(changes: SearchIndexUpdate): SearchIndex {
