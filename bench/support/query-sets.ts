@@ -84,6 +84,9 @@ export function loadQuerySets(withHeldOut = false): QuerySet[] {
     ["E6a", "search-held-out-queries-e6a.json", false],
     ["E6b", "search-held-out-queries-e6b.json", false],
     ["E6c", "search-held-out-queries-e6c.json", false],
+    ["E7a", "search-held-out-queries-e7a.json", false],
+    ["E7b", "search-held-out-queries-e7b.json", false],
+    ["E7c", "search-held-out-queries-e7c.json", false],
   ];
   for (const [label, name, heldOut] of files) {
     const file = join(FIXTURES, name);
