@@ -15,6 +15,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { startTestPostgres } from "../test/setup/postgres-server.js";
+import { countReplies } from "../test/support/fleet-replies.js";
 import { runFleetScenario } from "../test/support/fleet-scenario.js";
 
 const quick = process.argv.includes("--quick");
@@ -69,12 +70,38 @@ const MODES = {
     },
     fastTakeover: true,
   },
+  // The fast path, normal turns paused at their step boundaries while a resumed turn runs, clients waking from a
+  // back-off when their process dies.
+  pause: {
+    scheduler: {
+      ...scheduler,
+      resumedHeadroom: option("fast-headroom", scheduler.resumedHeadroom),
+      resumedAlone: true,
+      pauseForResumed: true,
+    },
+    fastTakeover: true,
+    wakeOnExit: true,
+  },
+  // The same with admission "refuse".
+  "admit-pause": {
+    scheduler: {
+      ...scheduler,
+      resumedHeadroom: option("fast-headroom", scheduler.resumedHeadroom),
+      resumedAlone: true,
+      admission: "refuse",
+      pauseForResumed: true,
+    },
+    fastTakeover: true,
+    wakeOnExit: true,
+  },
 } as const;
 const modeNames: Record<Mode, string> = {
   "at-once": "all at once",
   scheduler: "scheduler",
   fast: "fast takeover, scheduler",
   admit: "fast takeover + admission 'refuse', scheduler",
+  pause: "fast takeover + pauseForResumed + clients waking, scheduler",
+  "admit-pause": "fast takeover + admission 'refuse' + pauseForResumed + clients waking, scheduler",
 };
 type Mode = keyof typeof MODES;
 const modesGiven = process.argv.find((arg) => arg.startsWith("--modes="))?.slice("--modes=".length);
@@ -95,6 +122,7 @@ async function runOnce(mode: Mode) {
       ...size,
       ...MODES[mode],
     });
+    const stored = await countReplies(report);
     return {
       mode,
       loadAverage: { before: loadBefore, after: loads() },
@@ -109,6 +137,8 @@ async function runOnce(mode: Mode) {
         | string,
       answered: report.answered.length,
       unanswered: report.unanswered.length,
+      lost: stored.lost.length,
+      duplicated: stored.duplicated.length,
       wallSeconds: report.wallMs / 1000,
       turnsPerSecond: report.turnsPerSecond,
       p50Ms: report.p50Ms,
@@ -152,7 +182,8 @@ const summary = runs.map(
     `${typeof run.scheduler === "string" ? modeNames[run.mode] : `${modeNames[run.mode]} ${run.scheduler.concurrency}/${run.scheduler.maxQueued}/+${run.scheduler.resumedHeadroom}`}: ` +
     `takeover p50 ${run.takeover.p50Ms} ms, p95 ${run.takeover.p95Ms} ms over ${run.takeover.threads} threads ` +
     `(goal ${GOAL_MS} ms: ${run.takeover.withinGoal ? "met" : "missed"}); ${run.turnsPerSecond.toFixed(1)} turns/s, ` +
-    `per turn p50 ${run.p50Ms} ms p95 ${run.p95Ms} ms, ${run.busyRefusals} busy refusals; ${phases(run.takeover.turns)}; ` +
+    `per turn p50 ${run.p50Ms} ms p95 ${run.p95Ms} ms, ${run.busyRefusals} busy refusals; ` +
+    `${run.unanswered} unanswered, ${run.lost} lost, ${run.duplicated} duplicated; ${phases(run.takeover.turns)}; ` +
     `load average ${run.loadAverage.before.join("/")} → ${run.loadAverage.after.join("/")}`,
 );
 const figures = { ...size, executor, goalMs: GOAL_MS, runs, summary };
@@ -161,4 +192,4 @@ for (const line of summary) console.log(line);
 const results = join(import.meta.dirname, "results");
 mkdirSync(results, { recursive: true });
 writeFileSync(join(results, "fleet.json"), `${JSON.stringify(figures, null, 2)}\n`);
-if (runs.some((run) => run.unanswered > 0)) process.exitCode = 1;
+if (runs.some((run) => run.unanswered + run.lost + run.duplicated > 0)) process.exitCode = 1;
