@@ -3,11 +3,13 @@
 // and the takeover time (kill → first answer on each thread the killed process served, its threads failing over to
 // the busy survivors) with every turn run at once, through createTurnScheduler, and through it with the takeover fast
 // path, and with the fast path and admission control (normal turns past `concurrency` refused `turns-busy` with a
-// retry-after hint instead of waiting; MODES below), in the same run (each on a fresh PostgreSQL server, in turn), judged against the 2 s goal; with
-// where the takeover turns' time went and the load average around each run.
+// retry-after hint instead of waiting), and with the normal turns running paused at their step boundaries while a
+// resumed turn runs (`pauseForResumed`; MODES below), in the same run (each on a fresh PostgreSQL server, in turn),
+// judged against the 2 s goal; with where the takeover turns' time went, the load average around each run, and the
+// answered turns lost or stored twice (counted in the database after each run).
 // Run: node --import tsx bench/fleet.ts [--quick] [--threads=N] [--turns=N] [--workers=N] [--concurrency=N]
 //   [--max-queued=N] [--resumed-headroom=N] [--fast-headroom=N] [--rounds=N]
-//   [--modes=at-once,scheduler,fast,admit]
+//   [--modes=at-once,scheduler,fast,admit,pause,admit-pause]
 //   (rounds: how many times to run the modes, alternating their order)
 // Writes bench/results/fleet.json.
 import { execFileSync } from "node:child_process";
