@@ -84,6 +84,11 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
   /** A normal turn may start: a slot is free, and with `resumedAlone` no resumed turn runs or waits. */
   const normalMayStart = () =>
     running < limit.normal && !(resumedAlone && (runningResumed > 0 || queues.resumed.length > 0));
+  /**
+   * A resumed turn may start: fewer than `concurrency + resumedHeadroom` turns run, or, with `pauseForResumed`, fewer
+   * resumed ones (the normal turns running wait at their next step boundary, so they do not count).
+   */
+  const resumedMayStart = () => (pauseForResumed ? runningResumed : running) < limit.resumed;
   const queued = () => queues.resumed.length + queues.normal.length;
   const busy = (reason: string) =>
     new TurnsBusyError({
@@ -96,7 +101,7 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
   const pump = () => {
     for (;;) {
       const next =
-        (running < limit.resumed ? queues.resumed.shift() : undefined) ??
+        (resumedMayStart() ? queues.resumed.shift() : undefined) ??
         (normalMayStart() ? queues.normal.shift() : undefined);
       if (!next) return;
       next.start();
@@ -140,7 +145,7 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
               pump();
             });
         };
-        const free = resumed ? running < limit.resumed : normalMayStart() && queued() === 0;
+        const free = resumed ? resumedMayStart() : normalMayStart() && queued() === 0;
         if (free && queues.resumed.length === 0) return start();
         const refusal = admit(priority);
         if (refusal !== undefined) return reject(busy(refusal));
