@@ -205,15 +205,16 @@ describe.skipIf(!postgresUrl)('admission: "refuse" under a process saturated wit
     const saver = await createCheckpointer(url);
     const leases = new Map<string, SessionLease>();
     const settled: string[] = [];
+    const submitted: Array<Promise<unknown>> = [];
     try {
-      await takenFromDeadHolder(saver, url, "taken");
+      await takenFromDeadHolder(saver, url, "gtaken");
       const turns = createTurnScheduler({
         concurrency: 2,
         resumedHeadroom: 1,
         admission: "refuse",
         pauseForResumed: true,
       });
-      const submit = async (threadId: string, id: string) => {
+      const run = async (threadId: string, id: string) => {
         const lease = await acquireSessionLease(saver, threadId);
         leases.set(threadId, lease);
         const graph = graphOn(lease.protect(saver));
@@ -222,45 +223,50 @@ describe.skipIf(!postgresUrl)('admission: "refuse" under a process saturated wit
         settled.push(id);
         return result;
       };
+      const submit = (threadId: string, id: string) => {
+        const turn = run(threadId, id);
+        submitted.push(turn);
+        return turn;
+      };
 
       // Two fresh turns fill the process, their model calls held; then the taken-over thread's turn starts beside
       // them (in the headroom), its model call held too.
-      for (const id of ["f1-0", "f2-0", "taken-1"]) hold(id);
-      const fresh = [submit("f1", "f1-0"), submit("f2", "f2-0")];
+      for (const id of ["g1-0", "g2-0", "gtaken-1"]) hold(id);
+      const fresh = [submit("g1", "g1-0"), submit("g2", "g2-0")];
       const reaching = async (ids: string[]) => {
         while (!ids.every((id) => reached.has(id))) await new Promise((resolve) => setTimeout(resolve, 10));
       };
-      await reaching(["f1-0", "f2-0"]);
-      const resumed = submit("taken", "taken-1");
-      await reaching(["taken-1"]);
+      await reaching(["g1-0", "g2-0"]);
+      const resumed = submit("gtaken", "gtaken-1");
+      await reaching(["gtaken-1"]);
       expect(turns.running).toBe(3);
-      expect(leases.get("taken")!.tookOver).toBe(true);
+      expect(leases.get("gtaken")!.tookOver).toBe(true);
 
       // The fresh model calls answer; the writes that would follow wait at the gate while the taken-over turn runs.
-      held.get("f1-0")!();
-      held.get("f2-0")!();
+      held.get("g1-0")!();
+      held.get("g2-0")!();
       const deadline = Date.now() + 60_000;
       while (turns.paused < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
       expect(turns.paused, "both fresh turns wait at a step boundary").toBeGreaterThanOrEqual(2);
       expect(settled).toEqual([]);
-      for (const thread of ["f1", "f2"])
-        expect(await history(saver, thread)).not.toContain(`ai: answer ${thread}-0`); // not written yet
+      for (const thread of ["g1", "g2"]) expect(await history(saver, thread)).not.toContain(`ai: answer ${thread}-0`); // not written yet
 
-      held.get("taken-1")!();
+      held.get("gtaken-1")!();
       expect((await resumed).outcome).toBe("ran");
       for (const result of await Promise.all(fresh)) expect(result.status.state).toBe("answered");
-      expect(settled[0]).toBe("taken-1");
+      expect(settled[0]).toBe("gtaken-1");
       expect(turns.paused).toBe(0);
-      expect(await history(saver, "taken")).toEqual([
-        "human: turn taken-0",
-        "ai: answer taken-0",
-        "human: turn taken-1",
-        "ai: answer taken-1",
+      expect(await history(saver, "gtaken")).toEqual([
+        "human: turn gtaken-0",
+        "ai: answer gtaken-0",
+        "human: turn gtaken-1",
+        "ai: answer gtaken-1",
       ]);
-      for (const thread of ["f1", "f2"])
+      for (const thread of ["g1", "g2"])
         expect(await history(saver, thread)).toEqual([`human: turn ${thread}-0`, `ai: answer ${thread}-0`]);
     } finally {
       for (const [, open] of held) open();
+      await Promise.allSettled(submitted);
       await Promise.allSettled([...leases.values()].map((lease) => lease.release()));
       await closeCheckpointer(saver);
     }
