@@ -53,8 +53,8 @@ function retryAfter(meanTurnMs: number, queued: number, concurrency: number): nu
  * Resumed turns run inside `runWithPriority`: their PostgreSQL queries may take the pool connections
  * `createCheckpointer`'s `reservedConnections` keeps. With `pauseForResumed`, normal turns already running (through
  * `runTurnOnce`) also wait at their next step boundary (a checkpoint read or write, a graph node, a model or tool
- * call) while a resumed turn runs, and go on when the last resumed turn ends. Use it so a thread this process just took over is answered first
- * instead of competing for the CPU and the database with every other turn.
+ * call) while a resumed turn runs, and go on when the last resumed turn ends. Use it so a thread this process just
+ * took over is answered first instead of competing for the CPU and the database with every other turn.
  * @param options `concurrency` (default 8), `maxQueued` (default 64), `resumedHeadroom` (default 0), `resumedAlone`
  *   (default false), `admission` (default "queue"), `pauseForResumed` (default false)
  * @example
