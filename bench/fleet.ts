@@ -3,11 +3,13 @@
 // and the takeover time (kill → first answer on each thread the killed process served, its threads failing over to
 // the busy survivors) with every turn run at once, through createTurnScheduler, and through it with the takeover fast
 // path, and with the fast path and admission control (normal turns past `concurrency` refused `turns-busy` with a
-// retry-after hint instead of waiting; MODES below), in the same run (each on a fresh PostgreSQL server, in turn), judged against the 2 s goal; with
-// where the takeover turns' time went and the load average around each run.
+// retry-after hint instead of waiting), and with the normal turns running paused at their step boundaries while a
+// resumed turn runs (`pauseForResumed`; MODES below), in the same run (each on a fresh PostgreSQL server, in turn),
+// judged against the 2 s goal; with where the takeover turns' time went, the load average around each run, and the
+// answered turns lost or stored twice (counted in the database after each run).
 // Run: node --import tsx bench/fleet.ts [--quick] [--threads=N] [--turns=N] [--workers=N] [--concurrency=N]
 //   [--max-queued=N] [--resumed-headroom=N] [--fast-headroom=N] [--rounds=N]
-//   [--modes=at-once,scheduler,fast,admit]
+//   [--modes=at-once,scheduler,fast,admit,pause,admit-pause]
 //   (rounds: how many times to run the modes, alternating their order)
 // Writes bench/results/fleet.json.
 import { execFileSync } from "node:child_process";
@@ -15,6 +17,7 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { startTestPostgres } from "../test/setup/postgres-server.js";
+import { countReplies } from "../test/support/fleet-replies.js";
 import { runFleetScenario } from "../test/support/fleet-scenario.js";
 
 const quick = process.argv.includes("--quick");
@@ -69,12 +72,38 @@ const MODES = {
     },
     fastTakeover: true,
   },
+  // The fast path, normal turns paused at their step boundaries while a resumed turn runs, clients waking from a
+  // back-off when their process dies.
+  pause: {
+    scheduler: {
+      ...scheduler,
+      resumedHeadroom: option("fast-headroom", scheduler.resumedHeadroom),
+      resumedAlone: true,
+      pauseForResumed: true,
+    },
+    fastTakeover: true,
+    wakeOnExit: true,
+  },
+  // The same with admission "refuse".
+  "admit-pause": {
+    scheduler: {
+      ...scheduler,
+      resumedHeadroom: option("fast-headroom", scheduler.resumedHeadroom),
+      resumedAlone: true,
+      admission: "refuse",
+      pauseForResumed: true,
+    },
+    fastTakeover: true,
+    wakeOnExit: true,
+  },
 } as const;
 const modeNames: Record<Mode, string> = {
   "at-once": "all at once",
   scheduler: "scheduler",
   fast: "fast takeover, scheduler",
   admit: "fast takeover + admission 'refuse', scheduler",
+  pause: "fast takeover + pauseForResumed + clients waking, scheduler",
+  "admit-pause": "fast takeover + admission 'refuse' + pauseForResumed + clients waking, scheduler",
 };
 type Mode = keyof typeof MODES;
 const modesGiven = process.argv.find((arg) => arg.startsWith("--modes="))?.slice("--modes=".length);
@@ -95,6 +124,7 @@ async function runOnce(mode: Mode) {
       ...size,
       ...MODES[mode],
     });
+    const stored = await countReplies(report);
     return {
       mode,
       loadAverage: { before: loadBefore, after: loads() },
@@ -109,6 +139,8 @@ async function runOnce(mode: Mode) {
         | string,
       answered: report.answered.length,
       unanswered: report.unanswered.length,
+      lost: stored.lost.length,
+      duplicated: stored.duplicated.length,
       wallSeconds: report.wallMs / 1000,
       turnsPerSecond: report.turnsPerSecond,
       p50Ms: report.p50Ms,
@@ -152,7 +184,8 @@ const summary = runs.map(
     `${typeof run.scheduler === "string" ? modeNames[run.mode] : `${modeNames[run.mode]} ${run.scheduler.concurrency}/${run.scheduler.maxQueued}/+${run.scheduler.resumedHeadroom}`}: ` +
     `takeover p50 ${run.takeover.p50Ms} ms, p95 ${run.takeover.p95Ms} ms over ${run.takeover.threads} threads ` +
     `(goal ${GOAL_MS} ms: ${run.takeover.withinGoal ? "met" : "missed"}); ${run.turnsPerSecond.toFixed(1)} turns/s, ` +
-    `per turn p50 ${run.p50Ms} ms p95 ${run.p95Ms} ms, ${run.busyRefusals} busy refusals; ${phases(run.takeover.turns)}; ` +
+    `per turn p50 ${run.p50Ms} ms p95 ${run.p95Ms} ms, ${run.busyRefusals} busy refusals; ` +
+    `${run.unanswered} unanswered, ${run.lost} lost, ${run.duplicated} duplicated; ${phases(run.takeover.turns)}; ` +
     `load average ${run.loadAverage.before.join("/")} → ${run.loadAverage.after.join("/")}`,
 );
 const figures = { ...size, executor, goalMs: GOAL_MS, runs, summary };
@@ -161,4 +194,4 @@ for (const line of summary) console.log(line);
 const results = join(import.meta.dirname, "results");
 mkdirSync(results, { recursive: true });
 writeFileSync(join(results, "fleet.json"), `${JSON.stringify(figures, null, 2)}\n`);
-if (runs.some((run) => run.unanswered > 0)) process.exitCode = 1;
+if (runs.some((run) => run.unanswered + run.lost + run.duplicated > 0)) process.exitCode = 1;

@@ -1,7 +1,9 @@
 // Admission control on a process saturated with fresh turns (PostgreSQL, real leases, a real graph calling the model
 // over HTTP): with `admission: "refuse"` a thread taken over from a SIGKILLed holder is admitted and starts before
 // every fresh turn, fresh turns past `concurrency` are refused with a typed, retryable TurnsBusyError that wrote
-// nothing, and their retries (same message ids) are answered once each. Order and admission are asserted, not times.
+// nothing, and their retries (same message ids) are answered once each. With `pauseForResumed` the fresh turns in
+// flight wait at their next step boundary while the taken-over thread's turn runs, and all answer once after it.
+// Order and admission are asserted, not times.
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -32,6 +34,8 @@ let server: OpenAICompatibleServer;
 const held = new Map<string, () => void>();
 const heldNow = new Map<string, Promise<void>>();
 const hold = (id: string) => heldNow.set(id, new Promise<void>((resolve) => held.set(id, resolve)));
+/** Turns whose model call reached the server. */
+const reached = new Set<string>();
 
 beforeAll(async () => {
   server = await startOpenAICompatibleServer({
@@ -41,6 +45,7 @@ beforeAll(async () => {
         const last = request.messages.at(-1);
         const text = typeof last?.content === "string" ? last.content : "";
         const id = /^turn (\S+)/.exec(text)?.[1] ?? "?";
+        reached.add(id);
         await heldNow.get(id);
         return `answer ${id}`;
       },
@@ -94,6 +99,20 @@ async function holderOf(url: string, threadId: string) {
 const texts = (messages: BaseMessage[]) =>
   messages.map((message) => `${message.getType()}: ${String(message.content)}`);
 
+/** Thread `threadId` with one answered turn, then a holder that dies (SIGKILL) holding its lease. */
+async function takenFromDeadHolder(saver: BaseCheckpointSaver, url: string, threadId: string): Promise<void> {
+  const first = await acquireSessionLease(saver, threadId);
+  await runTurnOnce(graphOn(first.protect(saver)), input(`${threadId}-0`), config(threadId));
+  await first.release();
+  const holder = await holderOf(url, threadId);
+  holder.kill();
+  await holder.exited;
+}
+
+/** The thread's messages as `type: text` lines. */
+const history = async (saver: BaseCheckpointSaver, thread: string) =>
+  texts(((await graphOn(saver).getState(config(thread))).values as { messages: BaseMessage[] }).messages);
+
 describe.skipIf(!postgresUrl)('admission: "refuse" under a process saturated with fresh turns', () => {
   it("admits the taken-over thread first, refuses fresh turns past the limit with turns-busy, and loses none", async () => {
     const url = `${postgresUrl}?schema=admission_${randomBytes(4).toString("hex")}`;
@@ -102,12 +121,7 @@ describe.skipIf(!postgresUrl)('admission: "refuse" under a process saturated wit
     try {
       // The thread to take over: one answered turn, then a holder that dies holding its lease.
       const taken = "taken";
-      const first = await acquireSessionLease(saver, taken);
-      await runTurnOnce(graphOn(first.protect(saver)), input("taken-0"), config(taken));
-      await first.release();
-      const holder = await holderOf(url, taken);
-      holder.kill();
-      await holder.exited;
+      await takenFromDeadHolder(saver, url, taken);
 
       const turns = createTurnScheduler({ concurrency: 2, admission: "refuse" });
       const started: string[] = [];
@@ -171,18 +185,88 @@ describe.skipIf(!postgresUrl)('admission: "refuse" under a process saturated wit
         const retry = await turns.run(() => runTurnOnce(graphOn(saver), input(`${thread}-0`), config(thread)));
         expect(retry.outcome).toBe("ran");
       }
-      const history = async (thread: string) =>
-        texts(((await graphOn(saver).getState(config(thread))).values as { messages: BaseMessage[] }).messages);
-      expect(await history(taken)).toEqual([
+      expect(await history(saver, taken)).toEqual([
         "human: turn taken-0",
         "ai: answer taken-0",
         "human: turn taken-1",
         "ai: answer taken-1",
       ]);
       for (const thread of ["f1", "f2", "f3", "f4"])
-        expect(await history(thread)).toEqual([`human: turn ${thread}-0`, `ai: answer ${thread}-0`]);
+        expect(await history(saver, thread)).toEqual([`human: turn ${thread}-0`, `ai: answer ${thread}-0`]);
     } finally {
       for (const [, open] of held) open();
+      await Promise.allSettled([...leases.values()].map((lease) => lease.release()));
+      await closeCheckpointer(saver);
+    }
+  });
+
+  it("with pauseForResumed, fresh turns in flight wait at their next step boundary while the taken-over one runs", async () => {
+    const url = `${postgresUrl}?schema=admission_${randomBytes(4).toString("hex")}`;
+    const saver = await createCheckpointer(url);
+    const leases = new Map<string, SessionLease>();
+    const settled: string[] = [];
+    const submitted: Array<Promise<unknown>> = [];
+    try {
+      await takenFromDeadHolder(saver, url, "gtaken");
+      const turns = createTurnScheduler({
+        concurrency: 2,
+        resumedHeadroom: 1,
+        admission: "refuse",
+        pauseForResumed: true,
+      });
+      const run = async (threadId: string, id: string) => {
+        const lease = await acquireSessionLease(saver, threadId);
+        leases.set(threadId, lease);
+        const graph = graphOn(lease.protect(saver));
+        const priority = lease.tookOver ? "resumed" : "normal";
+        const result = await turns.run(() => runTurnOnce(graph, input(id), config(threadId)), { priority });
+        settled.push(id);
+        return result;
+      };
+      const submit = (threadId: string, id: string) => {
+        const turn = run(threadId, id);
+        submitted.push(turn);
+        return turn;
+      };
+
+      // Two fresh turns fill the process, their model calls held; then the taken-over thread's turn starts beside
+      // them (in the headroom), its model call held too.
+      for (const id of ["g1-0", "g2-0", "gtaken-1"]) hold(id);
+      const fresh = [submit("g1", "g1-0"), submit("g2", "g2-0")];
+      const reaching = async (ids: string[]) => {
+        while (!ids.every((id) => reached.has(id))) await new Promise((resolve) => setTimeout(resolve, 10));
+      };
+      await reaching(["g1-0", "g2-0"]);
+      const resumed = submit("gtaken", "gtaken-1");
+      await reaching(["gtaken-1"]);
+      expect(turns.running).toBe(3);
+      expect(leases.get("gtaken")!.tookOver).toBe(true);
+
+      // The fresh model calls answer; the writes that would follow wait at the gate while the taken-over turn runs.
+      held.get("g1-0")!();
+      held.get("g2-0")!();
+      const deadline = Date.now() + 60_000;
+      while (turns.paused < 2 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(turns.paused, "both fresh turns wait at a step boundary").toBeGreaterThanOrEqual(2);
+      expect(settled).toEqual([]);
+      for (const thread of ["g1", "g2"]) expect(await history(saver, thread)).not.toContain(`ai: answer ${thread}-0`); // not written yet
+
+      held.get("gtaken-1")!();
+      expect((await resumed).outcome).toBe("ran");
+      for (const result of await Promise.all(fresh)) expect(result.status.state).toBe("answered");
+      expect(settled[0]).toBe("gtaken-1");
+      expect(turns.paused).toBe(0);
+      expect(await history(saver, "gtaken")).toEqual([
+        "human: turn gtaken-0",
+        "ai: answer gtaken-0",
+        "human: turn gtaken-1",
+        "ai: answer gtaken-1",
+      ]);
+      for (const thread of ["g1", "g2"])
+        expect(await history(saver, thread)).toEqual([`human: turn ${thread}-0`, `ai: answer ${thread}-0`]);
+    } finally {
+      for (const [, open] of held) open();
+      await Promise.allSettled(submitted);
       await Promise.allSettled([...leases.values()].map((lease) => lease.release()));
       await closeCheckpointer(saver);
     }

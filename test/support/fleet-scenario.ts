@@ -37,6 +37,8 @@ export interface FleetOptions {
     resumedAlone?: boolean;
     /** `refuse`: normal turns past `concurrency` are refused `turns-busy` at once (the client backs off as hinted). */
     admission?: "queue" | "refuse";
+    /** Normal turns already running wait at their next step boundary while a resumed turn runs. */
+    pauseForResumed?: boolean;
   };
   /**
    * The takeover fast path: resumed turns run with `durability: "exit"` (one checkpoint write when the turn ends), they
@@ -44,6 +46,11 @@ export interface FleetOptions {
    * whose process died sends its turn to the next process at once instead of after the 250 ms retry backoff.
    */
   fastTakeover?: boolean;
+  /**
+   * A client backing off after `turns-busy` wakes as soon as the process that refused it dies and sends the turn to
+   * the next process at once (as a client does when its connection drops), instead of sleeping out the hint.
+   */
+  wakeOnExit?: boolean;
 }
 
 /** One answered (or finally failed) turn as the client saw it. */
@@ -169,8 +176,11 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
 
   const workers: LineChild[] = [];
   const start = (index: number) => {
-    const { concurrency, maxQueued, resumedHeadroom, resumedAlone, admission } = options.scheduler ?? {};
-    const flags = `${resumedAlone ? "alone" : "-"}/${options.fastTakeover ? "fast" : "-"}/${admission ?? "queue"}`;
+    const { concurrency, maxQueued, resumedHeadroom, resumedAlone, admission, pauseForResumed } =
+      options.scheduler ?? {};
+    const flags =
+      `${resumedAlone ? "alone" : "-"}/${options.fastTakeover ? "fast" : "-"}/${admission ?? "queue"}` +
+      `/${pauseForResumed ? "pause" : "-"}`;
     const scheduling = options.scheduler ? [`${concurrency}/${maxQueued}/${resumedHeadroom}/${flags}`] : [];
     workers[index] = startLineChild(WORKER, [checkpointUrl, storeUrl, model.url, options.executor, ...scheduling]);
     return workers[index]!.waitFor((line) => line.ready === true, 180_000);
@@ -234,6 +244,18 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
     return (home + 1 + (Math.floor(number / options.workers) % (options.workers - 1))) % options.workers;
   };
 
+  /** Sleeps `ms`; with `wakeOnExit`, wakes early when `child` dies (true then: the turn goes to the next process). */
+  const backOff = async (ms: number, child: LineChild): Promise<boolean> => {
+    let timer: NodeJS.Timeout | undefined;
+    const slept = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+    const died = options.wakeOnExit ? child.exited.then(() => true as const) : new Promise<never>(() => undefined);
+    try {
+      return await Promise.race([slept, died]);
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+
   const runTurn = async (thread: string, index: number) => {
     const id = `${thread}-${index}`;
     let lastError = "";
@@ -268,7 +290,7 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
         if (line.code === "turns-busy" && Date.now() < deadline) {
           busyRefusals += 1; // admission control: back off and send again, not counted as a failed attempt
           attempt -= 1;
-          await new Promise((resolve) => setTimeout(resolve, busyBackoff(line.retryAfterMs)));
+          if (await backOff(busyBackoff(line.retryAfterMs), child)) resumed = true; // its process died meanwhile
           continue;
         }
         lastError = `${String(line.code ?? "")} ${String(line.message ?? line.reply ?? "")}`;

@@ -2,10 +2,11 @@
 // createAgent + skills middleware + shell hook, checkpointed in PostgreSQL with pruning and a lease per thread, skills
 // read from a PostgresStore (polled), the model over HTTP (ChatOpenAI against the scripted server).
 // Usage: node --import tsx test/support/fleet-worker.ts <checkpointUrl> <storeUrl> <modelBaseUrl> <executor>
-//   [C/Q/H[/alone[/fast[/refuse]]]]
+//   [C/Q/H[/alone[/fast[/refuse[/pause]]]]]
 // With `C/Q/H` turns go through createTurnScheduler({ concurrency: C, maxQueued: Q, resumedHeadroom: H }) (`alone`:
 // `resumedAlone`; `fast`: the takeover fast path, below; `refuse`: `admission: "refuse"`, normal turns past C refused
-// with `turns-busy` and a retry-after hint instead of waiting): a thread's
+// with `turns-busy` and a retry-after hint instead of waiting; `pause`: `pauseForResumed`, normal turns running wait at
+// their next step boundary while a resumed turn runs): a thread's
 // turns after this process took its lease over (and turns the client marks `resumed`) first, `turns-busy` beyond Q;
 // without it every turn runs at once. stdin (one command a line): `turn <threadId> <turnId> [resumed]` | `skill` |
 // `release` | `exit`; stdout: JSON lines (a turn's line carries where its time went: lease, queue, model, tools,
@@ -43,7 +44,7 @@ if (!checkpointUrl || !storeUrl || !modelBaseUrl || !executor) {
   process.exit(2);
 }
 const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value)}\n`);
-const [concurrency, maxQueued, resumedHeadroom, alone, fastPath, admission] = (scheduling ?? "").split("/");
+const [concurrency, maxQueued, resumedHeadroom, alone, fastPath, admission, pause] = (scheduling ?? "").split("/");
 const scheduler = scheduling
   ? createTurnScheduler({
       concurrency: Number(concurrency),
@@ -51,6 +52,7 @@ const scheduler = scheduling
       resumedHeadroom: Number(resumedHeadroom),
       resumedAlone: alone === "alone",
       admission: admission === "refuse" ? "refuse" : "queue",
+      pauseForResumed: pause === "pause",
     })
   : undefined;
 /**

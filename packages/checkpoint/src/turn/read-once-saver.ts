@@ -39,9 +39,13 @@ export class ReadOnceSaver extends DelegatingCheckpointSaver {
   /** Reads that went to the database (the rest were answered from the first). */
   databaseReads = 0;
 
-  constructor(inner: BaseCheckpointSaver) {
+  /** Awaited before each call that reaches the database (a step boundary: see `pauseForResumed`). */
+  private readonly boundary: (() => Promise<void>) | undefined;
+
+  constructor(inner: BaseCheckpointSaver, boundary?: () => Promise<void>) {
     super(inner);
     this.latest = new Map();
+    this.boundary = boundary;
   }
 
   override getTuple(config: SaverConfig): Promise<CheckpointTuple | undefined> {
@@ -56,13 +60,15 @@ export class ReadOnceSaver extends DelegatingCheckpointSaver {
     return found.then(copyTuple);
   }
 
-  override put(...args: Parameters<BaseCheckpointSaver["put"]>) {
+  override async put(...args: Parameters<BaseCheckpointSaver["put"]>) {
     this.forget(args[0]);
+    await this.boundary?.();
     return super.put(...args);
   }
 
-  override putWrites(...args: Parameters<BaseCheckpointSaver["putWrites"]>) {
+  override async putWrites(...args: Parameters<BaseCheckpointSaver["putWrites"]>) {
     this.forget(args[0]);
+    await this.boundary?.();
     return super.putWrites(...args);
   }
 
@@ -71,7 +77,8 @@ export class ReadOnceSaver extends DelegatingCheckpointSaver {
     return super.deleteThread(threadId);
   }
 
-  private read(config: SaverConfig): Promise<CheckpointTuple | undefined> {
+  private async read(config: SaverConfig): Promise<CheckpointTuple | undefined> {
+    await this.boundary?.();
     this.databaseReads += 1;
     return this.inner.getTuple(config);
   }
@@ -84,14 +91,15 @@ export class ReadOnceSaver extends DelegatingCheckpointSaver {
 }
 
 /**
- * `config` lending `graph`'s checkpointer (or the one `config` already lends) wrapped in a ReadOnceSaver, or `config`
- * unchanged when the graph has no checkpointer object to wrap.
+ * `config` lending `graph`'s checkpointer (or the one `config` already lends) wrapped in a ReadOnceSaver (awaiting
+ * `boundary` before each call that reaches the database), or `config` unchanged when the graph has no checkpointer
+ * object to wrap.
  */
-export function readingOnce<C extends SaverConfig>(graph: unknown, config: C): C {
+export function readingOnce<C extends SaverConfig>(graph: unknown, config: C, boundary?: () => Promise<void>): C {
   const lent = config.configurable?.[CHECKPOINTER_KEY] as unknown;
   const own = (graph as { checkpointer?: unknown } | null)?.checkpointer;
   const saver = lent ?? own;
   if (!(saver instanceof Object) || typeof (saver as BaseCheckpointSaver).getTuple !== "function") return config;
-  const once = new ReadOnceSaver(saver as BaseCheckpointSaver);
+  const once = new ReadOnceSaver(saver as BaseCheckpointSaver, boundary);
   return { ...config, configurable: { ...config.configurable, [CHECKPOINTER_KEY]: once } };
 }

@@ -1,6 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { InvalidOptionsError } from "../internal/core.js";
+import { currentGate, GateCallbackHandler, withHandler } from "./priority-gate.js";
 import { readingOnce } from "./read-once-saver.js";
 import { statusInSnapshot, turnStatus, type TurnGraph, type TurnStatus } from "./turn-status.js";
 
@@ -38,8 +39,11 @@ export async function runTurnOnce(
       value: messageId,
       message: "runTurnOnce keys a turn by its input message's id: give the message an id the client keeps for retries",
     });
-  // The status lookup, createAgent's middleware-state lookup and the run's own load share one database read.
-  const turnConfig = readingOnce(graph, config);
+  // The status lookup, createAgent's middleware-state lookup and the run's own load share one database read. A normal
+  // turn of a scheduler with `pauseForResumed` waits at each step boundary while a resumed turn runs.
+  const gate = currentGate();
+  const gated = gate ? { ...config, callbacks: withHandler(config.callbacks, new GateCallbackHandler(gate)) } : config;
+  const turnConfig = readingOnce(graph, gated, gate ? () => gate.pass() : undefined);
   const before = await turnStatus(graph, turnConfig, messageId);
   if (before.state === "answered") return { outcome: "stored", status: before };
   if (before.state === "waiting") return { outcome: "waiting", status: before };

@@ -31,6 +31,15 @@ export const turnSchedulerOptionsSchema = z.object(
      * elsewhere, and a lone process would turn every burst into errors. @default "queue"
      */
     admission: z.enum(["queue", "refuse"], { error: "must be 'queue' or 'refuse'" }).default("queue"),
+    /**
+     * While a `resumed` turn runs, `normal` turns already running wait at their next step boundary (before a
+     * checkpoint read or write, a graph node, a model or tool call; never holding a connection), so the taken-over
+     * thread runs nearly alone in the process; they go on when the last resumed turn ends. Applies to turns run with
+     * `runTurnOnce` inside `run`. Paused normal turns do not count against the resumed turns' slots: up to
+     * `concurrency + resumedHeadroom` resumed turns run, however many normal ones wait. A resumed turn that hangs
+     * holds the normal ones as long. @default false
+     */
+    pauseForResumed: z.boolean({ error: "must be true or false" }).default(false),
   },
   { error: "must be an object" },
 );

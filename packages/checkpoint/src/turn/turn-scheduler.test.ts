@@ -131,6 +131,34 @@ describe("createTurnScheduler", () => {
     expect(t.started).toEqual(["n1", "r1", "r2", "r3", "n2"]);
   });
 
+  it("with pauseForResumed, normal turns running do not take resumed turns' slots; without it they do", async () => {
+    const scheduler = createTurnScheduler({ concurrency: 2, maxQueued: 5, pauseForResumed: true });
+    const t = turns(scheduler);
+    void t.submit("n1");
+    void t.submit("n2");
+    void t.submit("r1", "resumed");
+    void t.submit("r2", "resumed");
+    void t.submit("r3", "resumed"); // 2 resumed run at most (concurrency + resumedHeadroom 0)
+    void t.submit("n3");
+    await flush();
+    expect(t.started).toEqual(["n1", "n2", "r1", "r2"]);
+    await t.end("r1");
+    expect(t.started).toEqual(["n1", "n2", "r1", "r2", "r3"]);
+    await t.end("n1");
+    expect(t.started).toEqual(["n1", "n2", "r1", "r2", "r3"]); // 3 running: no slot for a normal turn
+    await t.end("r2");
+    expect(t.started).toEqual(["n1", "n2", "r1", "r2", "r3"]); // n2 and r3 run: still none
+    await t.end("r3");
+    expect(t.started).toEqual(["n1", "n2", "r1", "r2", "r3", "n3"]);
+
+    const control = turns(createTurnScheduler({ concurrency: 2, maxQueued: 5 }));
+    void control.submit("n1");
+    void control.submit("n2");
+    void control.submit("r1", "resumed");
+    await flush();
+    expect(control.started).toEqual(["n1", "n2"]);
+  });
+
   it("with resumedAlone no normal turn starts while a resumed turn runs or waits, though slots are free", async () => {
     const scheduler = createTurnScheduler({ concurrency: 3, maxQueued: 5, resumedAlone: true });
     const t = turns(scheduler);

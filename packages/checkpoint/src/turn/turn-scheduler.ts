@@ -1,6 +1,7 @@
 import { runWithPriority } from "../database/pool-priority.js";
 import { TurnsBusyError } from "../errors/turns-busy-error.js";
 import { InvalidOptionsError, parseOptions } from "../internal/core.js";
+import { createPriorityGate, runYieldingTo } from "./priority-gate.js";
 import { turnSchedulerOptionsSchema, type TurnSchedulerOptions } from "./turn-scheduler-options.js";
 
 /**
@@ -25,6 +26,8 @@ export interface TurnScheduler {
   readonly running: number;
   /** Turns waiting now. */
   readonly queued: number;
+  /** With `pauseForResumed`: step boundaries of running normal turns waiting for the resumed turns to end, now. */
+  readonly paused: number;
 }
 
 interface Waiting {
@@ -48,17 +51,19 @@ function retryAfter(meanTurnMs: number, queued: number, concurrency: number): nu
  * With `admission: "refuse"` a normal turn never waits: past `concurrency` turns in flight it is refused at once
  * (TurnsBusyError with `retryAfterMs`), and a resumed turn is always admitted, ahead of the others.
  * Resumed turns run inside `runWithPriority`: their PostgreSQL queries may take the pool connections
- * `createCheckpointer`'s `reservedConnections` keeps. Use it so a thread this process just took over is answered first
- * instead of competing for the CPU and the database with every other turn.
+ * `createCheckpointer`'s `reservedConnections` keeps. With `pauseForResumed`, normal turns already running (through
+ * `runTurnOnce`) also wait at their next step boundary (a checkpoint read or write, a graph node, a model or tool
+ * call) while a resumed turn runs, and go on when the last resumed turn ends. Use it so a thread this process just
+ * took over is answered first instead of competing for the CPU and the database with every other turn.
  * @param options `concurrency` (default 8), `maxQueued` (default 64), `resumedHeadroom` (default 0), `resumedAlone`
- *   (default false), `admission` (default "queue")
+ *   (default false), `admission` (default "queue"), `pauseForResumed` (default false)
  * @example
  * const turns = createTurnScheduler({ concurrency: 8, admission: "refuse" });
  * const priority = lease.tookOver ? "resumed" : "normal";
  * const result = await turns.run(() => runTurnOnce(agent, input, config), { priority }); // TurnsBusyError: retry later
  */
 export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnScheduler {
-  const { concurrency, maxQueued, resumedHeadroom, resumedAlone, admission } = parseOptions(
+  const { concurrency, maxQueued, resumedHeadroom, resumedAlone, admission, pauseForResumed } = parseOptions(
     turnSchedulerOptionsSchema,
     options,
   );
@@ -68,9 +73,22 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
   let running = 0;
   let runningResumed = 0;
   let meanTurnMs = FIRST_TURN_MS;
+  // Closed while a resumed turn runs: normal turns run through `runTurnOnce` wait at their next step boundary.
+  const gate = pauseForResumed ? createPriorityGate() : undefined;
+  const execute = <T>(turn: () => Promise<T>, resumed: boolean): Promise<T> => {
+    if (!gate) return resumed ? runWithPriority(turn) : turn();
+    if (!resumed) return runYieldingTo(gate, turn);
+    const leave = gate.enter();
+    return runWithPriority(turn).finally(leave);
+  };
   /** A normal turn may start: a slot is free, and with `resumedAlone` no resumed turn runs or waits. */
   const normalMayStart = () =>
     running < limit.normal && !(resumedAlone && (runningResumed > 0 || queues.resumed.length > 0));
+  /**
+   * A resumed turn may start: fewer than `concurrency + resumedHeadroom` turns run, or, with `pauseForResumed`, fewer
+   * resumed ones (the normal turns running wait at their next step boundary, so they do not count).
+   */
+  const resumedMayStart = () => (pauseForResumed ? runningResumed : running) < limit.resumed;
   const queued = () => queues.resumed.length + queues.normal.length;
   const busy = (reason: string) =>
     new TurnsBusyError({
@@ -83,7 +101,7 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
   const pump = () => {
     for (;;) {
       const next =
-        (running < limit.resumed ? queues.resumed.shift() : undefined) ??
+        (resumedMayStart() ? queues.resumed.shift() : undefined) ??
         (normalMayStart() ? queues.normal.shift() : undefined);
       if (!next) return;
       next.start();
@@ -118,7 +136,7 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
           running += 1;
           runningResumed += resumed;
           Promise.resolve()
-            .then(() => (resumed ? runWithPriority(turn) : turn()))
+            .then(() => execute(turn, resumed === 1))
             .then(resolve, reject)
             .finally(() => {
               running -= 1;
@@ -127,7 +145,7 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
               pump();
             });
         };
-        const free = resumed ? running < limit.resumed : normalMayStart() && queued() === 0;
+        const free = resumed ? resumedMayStart() : normalMayStart() && queued() === 0;
         if (free && queues.resumed.length === 0) return start();
         const refusal = admit(priority);
         if (refusal !== undefined) return reject(busy(refusal));
@@ -139,6 +157,9 @@ export function createTurnScheduler(options: TurnSchedulerOptions = {}): TurnSch
     },
     get queued() {
       return queued();
+    },
+    get paused() {
+      return gate?.waiting ?? 0;
     },
   };
 }
