@@ -5,7 +5,7 @@ export type { StructuredToolInterface } from "@langchain/core/tools";
 export { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 export { Annotation, END, MessagesAnnotation, Send, START, StateGraph } from "@langchain/langgraph";
 export { toolsCondition } from "@langchain/langgraph/prebuilt";
-export { createAgent } from "langchain";
+export { createAgent, createMiddleware } from "langchain";
 export { tool } from "@langchain/core/tools";
 export { z } from "zod";
 export { AIMessage, RemoveMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";

@@ -67,7 +67,8 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
         tools: request.tools as never,
         threadId,
       });
-      const suffix = built.systemText.slice(base.length).replace(/^\n\n/, "");
+      // the skills text as built (the same string object while nothing changed), not cut back out of the joined text
+      const suffix = base ? built.skillsText : built.skillsText.replace(/^\n\n/, "");
       const systemMessage = !suffix ? request.systemMessage : withSuffix(request.systemMessage, base, suffix);
       const id = newReplyId();
       const call = await observeModelCall(
