@@ -241,8 +241,21 @@ async function bodyResultContent(
   if (options.bodyPlacement === "system-prompt") return String(tool.content);
   const { body: text, changed } = await loadedSkillBody(context, catalog, skill, recordedHash);
   const docs = await docBlocks(context, catalog, skill, selectedDocs.get(skill) ?? []);
-  return `${skillBlock(skill, text, changed)}${docs}\n\n${String(tool.content)}${dispatcherNote(options.toolExposure, skill, index)}`;
+  const note = dispatcherNote(options.toolExposure, skill, index);
+  const parts = [text, changed, docs, tool.content, note] as const;
+  const cached = filled.get(tool);
+  if (cached && cached.parts.every((part, at) => part === parts[at])) return cached.content;
+  const content = `${skillBlock(skill, text, changed)}${docs}\n\n${String(tool.content)}${note}`;
+  filled.set(tool, { parts, content });
+  return content;
 }
+
+/**
+ * The filled content of a stored read_skill result with the parts it was built from: the same parts (the body from
+ * the body cache, the same docs and note) give the same string object on the next call, so the result is not joined
+ * again per model call and {@link rewrittenResult} finds it by identity instead of comparing the body's characters.
+ */
+const filled = new WeakMap<ToolMessage, { parts: readonly unknown[]; content: string }>();
 
 /** The selected reference files of a skill as blocks to append to its body ("" when none). */
 export async function docBlocks(
