@@ -28,6 +28,8 @@ import { median, round } from "./support/stats.js";
 const quick = process.argv.includes("--quick");
 const N = 1000;
 const CALLS = 200;
+// More rounds for the floor pieces (six agents, no checkpointer): their differences are a fraction of the noise of one run.
+const floorRounds = quick ? 1 : 9;
 const rounds = quick ? 1 : 5;
 const GOAL_MS = 0.5;
 
@@ -101,16 +103,22 @@ function middlewareOf(variant: Variant) {
 async function alternate(
   kind: "middleware" | "interceptor",
   variants: readonly Variant[],
-  checkpointer: boolean,
+  { checkpointer, passes }: { checkpointer: boolean; passes: number },
 ): Promise<Map<Variant, PerCall[]>> {
   const out = new Map<Variant, PerCall[]>(variants.map((variant) => [variant, []]));
   for (const variant of variants) await run(kind, variant, checkpointer);
-  for (let pass = 0; pass < rounds; pass++) {
+  for (let pass = 0; pass < passes; pass++) {
     const order = variants.map((_, index) => variants[(index + pass) % variants.length]!);
     if (pass % 2 === 1) order.reverse();
     for (const variant of order) out.get(variant)!.push(await run(kind, variant, checkpointer));
   }
   return out;
+}
+
+/** Lowest and highest CPU difference a − b of one round (how far the rounds spread), for printing. */
+function spread(a: PerCall[], b: PerCall[]): string {
+  const diffs = a.map((sample, index) => sample.cpu - b[index]!.cpu);
+  return `CPU rounds ${round(Math.min(...diffs), 2)}..${round(Math.max(...diffs), 2)}`;
 }
 
 /** Median over rounds of (a − b) in the same round, per field. */
@@ -126,13 +134,14 @@ for (const checkpointer of [false, true]) {
   const saver = checkpointer ? "MemorySaver" : "no checkpointer";
   // The floor piece by piece without a checkpointer; with a MemorySaver only the whole no-op middleware.
   const pieces: FloorPiece[] = checkpointer ? ["wrapToolCall"] : [...FLOOR_PIECES];
-  const samples = await alternate("middleware", ["none", ...pieces, "skills"], checkpointer);
+  const passes = checkpointer ? rounds : floorRounds;
+  const samples = await alternate("middleware", ["none", ...pieces, "skills"], { checkpointer, passes });
   const none = samples.get("none")!;
   const skillsOver = over(samples.get("skills")!, none);
   const floorOver = over(samples.get("wrapToolCall")!, none);
   const skillsOverFloor = over(samples.get("skills")!, samples.get("wrapToolCall")!);
   console.log(
-    `middleware/${saver.padEnd(16)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same agent without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU); bare createAgent ${round(median(none.map((sample) => sample.wall)), 3)} ms/call`,
+    `middleware/${saver.padEnd(16)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same agent without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU; ${passes} rounds, ${spread(samples.get("skills")!, none)}); bare createAgent ${round(median(none.map((sample) => sample.wall)), 3)} ms/call wall, ${round(median(none.map((sample) => sample.cpu)), 3)} ms CPU`,
   );
   let previous: PerCall[] = none;
   for (const piece of pieces) {
@@ -145,7 +154,7 @@ for (const checkpointer of [false, true]) {
     previous = current;
   }
   console.log(
-    `  skills middleware over the whole no-op middleware: ${skillsOverFloor.wall} ms wall, ${skillsOverFloor.cpu} ms CPU`,
+    `  skills middleware over the whole no-op middleware: ${skillsOverFloor.wall} ms wall, ${skillsOverFloor.cpu} ms CPU (${spread(samples.get("skills")!, samples.get("wrapToolCall")!)})`,
   );
   results[`middleware/${saver}`] = {
     overheadPerCallMs: skillsOver.wall,
@@ -162,11 +171,11 @@ for (const checkpointer of [false, true]) {
 
 for (const checkpointer of [true, false]) {
   const key = `interceptor/${checkpointer ? "MemorySaver" : "no checkpointer"}`;
-  const samples = await alternate("interceptor", ["skills", "none"], checkpointer);
+  const samples = await alternate("interceptor", ["skills", "none"], { checkpointer, passes: rounds });
   const none = samples.get("none")!;
   const skillsOver = over(samples.get("skills")!, none);
   console.log(
-    `${key.padEnd(32)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same graph without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU); bare graph ${round(median(none.map((sample) => sample.wall)), 3)} ms/call`,
+    `${key.padEnd(32)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same graph without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU; ${rounds} rounds, ${spread(samples.get("skills")!, none)}); bare graph ${round(median(none.map((sample) => sample.wall)), 3)} ms/call wall`,
   );
   results[key] = {
     overheadPerCallMs: skillsOver.wall,
@@ -203,6 +212,7 @@ writeFileSync(
       n: N,
       calls: CALLS,
       rounds,
+      floorRounds,
       loaded: loadedNames.length,
       node: process.version,
       date: new Date().toISOString(),
