@@ -2,7 +2,8 @@
 // one thread, with 1 000 skills registered (generated from the corpus like gen.mjs) and 3 of them loaded, against
 // the same agent without skills. Both shapes (createAgent + middleware, hand-built graph + interceptor), with a
 // MemorySaver and without a checkpointer. For the middleware, also its floor: createAgent with a middleware of the
-// same shape that does nothing, piece by piece (what LangChain and LangGraph cost for any such middleware). Also the
+// same shape that does nothing, piece by piece (what LangChain and LangGraph cost for any such middleware); for the
+// interceptor, the same graph with LangChain's ToolNode (which the interceptor's tool node runs the calls in). Also the
 // engine's request rewrite alone (no graph). Runs alternate in one process; figures are medians of the rounds, as
 // wall time and as CPU time of the process (steadier on a shared machine).
 // Run: node --expose-gc --conditions=@skillgraph/source --import tsx bench/interceptor-overhead.ts [--quick]
@@ -16,6 +17,7 @@ import { createSkillsMiddleware, type SkillsRuntimeOptions } from "../packages/l
 import {
   buildAgent,
   buildMiddlewareAgent,
+  buildPlainGraph,
   engineRewriteMs,
   FLOOR_PIECES,
   floorMiddleware,
@@ -47,7 +49,7 @@ interface PerCall {
 }
 
 /** What one run builds: the agent shape, with skills or a floor piece or neither, with or without a MemorySaver. */
-type Variant = "none" | FloorPiece | "skills";
+type Variant = "none" | FloorPiece | "skills" | "ToolNode";
 
 async function run(kind: "middleware" | "interceptor", variant: Variant, checkpointer: boolean): Promise<PerCall> {
   global.gc?.();
@@ -71,9 +73,11 @@ async function run(kind: "middleware" | "interceptor", variant: Variant, checkpo
   };
   const saver = checkpointer ? new MemorySaver() : undefined;
   const agent =
-    kind === "interceptor"
-      ? buildAgent(kind, model, variant === "skills" ? skills : undefined, saver)
-      : buildMiddlewareAgent(model, middlewareOf(variant), saver);
+    kind === "middleware"
+      ? buildMiddlewareAgent(model, middlewareOf(variant), saver)
+      : variant === "skills"
+        ? buildAgent(kind, model, skills, saver)
+        : buildPlainGraph(model, saver, variant === "ToolNode");
   const cpu = process.cpuUsage();
   const start = performance.now();
   await agent.invoke(
@@ -91,6 +95,7 @@ async function run(kind: "middleware" | "interceptor", variant: Variant, checkpo
 }
 
 function middlewareOf(variant: Variant) {
+  if (variant === "ToolNode") throw new Error("ToolNode is a variant of the hand-built graph");
   if (variant === "none") return [];
   if (variant === "skills") return [createSkillsMiddleware(skills)];
   return [floorMiddleware(variant)];
@@ -115,10 +120,15 @@ async function alternate(
   return out;
 }
 
-/** Lowest and highest CPU difference a − b of one round (how far the rounds spread), for printing. */
+/**
+ * How far the rounds spread (lowest and highest CPU difference a − b of one round), and the difference of the two
+ * least disturbed runs (lowest CPU time of each): other sessions only ever add time, so the lowest runs are the
+ * steadiest estimate on a shared machine.
+ */
 function spread(a: PerCall[], b: PerCall[]): string {
   const diffs = a.map((sample, index) => sample.cpu - b[index]!.cpu);
-  return `CPU rounds ${round(Math.min(...diffs), 2)}..${round(Math.max(...diffs), 2)}`;
+  const lowest = (samples: PerCall[]) => Math.min(...samples.map((sample) => sample.cpu));
+  return `CPU rounds ${round(Math.min(...diffs), 2)}..${round(Math.max(...diffs), 2)}, lowest run vs lowest run ${round(lowest(a) - lowest(b), 3)} ms CPU`;
 }
 
 /** Median over rounds of (a − b) in the same round, per field. */
@@ -149,7 +159,7 @@ for (const checkpointer of [false, true]) {
     const total = over(current, none);
     const step = over(current, previous);
     console.log(
-      `  floor: no-op middleware up to ${piece.padEnd(13)} ${total.wall} ms wall, ${total.cpu} ms CPU over bare createAgent${checkpointer ? "" : ` (this piece: ${step.wall} ms wall, ${step.cpu} ms CPU)`}`,
+      `  floor: no-op middleware up to ${piece.padEnd(13)} ${total.wall} ms wall, ${total.cpu} ms CPU over bare createAgent${checkpointer ? "" : ` (this piece: ${step.wall} ms wall, ${step.cpu} ms CPU)`}; ${spread(current, none)}`,
     );
     previous = current;
   }
@@ -171,16 +181,25 @@ for (const checkpointer of [false, true]) {
 
 for (const checkpointer of [true, false]) {
   const key = `interceptor/${checkpointer ? "MemorySaver" : "no checkpointer"}`;
-  const samples = await alternate("interceptor", ["skills", "none"], { checkpointer, passes: rounds });
+  const samples = await alternate("interceptor", ["skills", "none", "ToolNode"], { checkpointer, passes: rounds });
   const none = samples.get("none")!;
   const skillsOver = over(samples.get("skills")!, none);
+  const toolNodeOver = over(samples.get("ToolNode")!, none);
+  const overToolNode = over(samples.get("skills")!, samples.get("ToolNode")!);
   console.log(
     `${key.padEnd(32)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same graph without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU; ${rounds} rounds, ${spread(samples.get("skills")!, none)}); bare graph ${round(median(none.map((sample) => sample.wall)), 3)} ms/call wall`,
+  );
+  console.log(
+    `  floor: the same graph with LangChain's ToolNode as its tools node ${toolNodeOver.wall} ms wall, ${toolNodeOver.cpu} ms CPU over the graph without it; the interceptor over that graph ${overToolNode.wall} ms wall, ${overToolNode.cpu} ms CPU`,
   );
   results[key] = {
     overheadPerCallMs: skillsOver.wall,
     overheadPerCallCpuMs: skillsOver.cpu,
     overheadPerCallExcludingFirstMs: skillsOver.steady,
+    toolNodeOverBareMs: toolNodeOver.wall,
+    toolNodeOverBareCpuMs: toolNodeOver.cpu,
+    overToolNodeGraphMs: overToolNode.wall,
+    overToolNodeGraphCpuMs: overToolNode.cpu,
     bareGraphMsPerCall: round(median(none.map((sample) => sample.wall)), 3),
   };
 }

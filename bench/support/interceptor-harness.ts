@@ -10,10 +10,12 @@ import {
   START,
   StateGraph,
   tool,
+  ToolNode,
   toolsCondition,
   z,
   Annotation,
   type BaseMessage,
+  type RunnableConfig,
 } from "../../packages/langgraph/src/__fixtures__/langchain.js";
 import {
   RecordingChatModel,
@@ -70,6 +72,36 @@ export function stubTool(name: string) {
 
 const SYSTEM_PROMPT = "You are a helpful assistant.";
 
+/**
+ * The hand-built graph without skills: a model node and a tools node running the calls itself, or LangChain's
+ * ToolNode as the tools node (what the interceptor's tool node wraps).
+ */
+export function buildPlainGraph(model: RecordingChatModel, checkpointer: MemorySaver | undefined, toolNode: boolean) {
+  const runCalls = async (state: typeof MessagesAnnotation.State, config: RunnableConfig) => {
+    const last = state.messages[state.messages.length - 1] as {
+      tool_calls?: Array<{ name: string; args: Record<string, unknown>; id?: string }>;
+    };
+    return {
+      messages: await Promise.all(
+        (last.tool_calls ?? []).map((call) => noop.invoke({ ...call, type: "tool_call" }, config)),
+      ),
+    };
+  };
+  return new StateGraph(MessagesAnnotation)
+    .addNode("agent", async (state: typeof MessagesAnnotation.State, config) => ({
+      messages: [
+        await model
+          .bindTools([noop])
+          .invoke([{ role: "system", content: SYSTEM_PROMPT } as never, ...state.messages], config),
+      ],
+    }))
+    .addNode("tools", (toolNode ? new ToolNode([noop]) : runCalls) as typeof runCalls)
+    .addEdge(START, "agent")
+    .addConditionalEdges("agent", toolsCondition, ["tools", END])
+    .addEdge("tools", "agent")
+    .compile({ checkpointer });
+}
+
 /** A runnable agent: createAgent + middleware, or a hand-built graph + interceptor. */
 export function buildAgent(
   kind: "middleware" | "interceptor",
@@ -80,30 +112,7 @@ export function buildAgent(
   const systemPrompt = SYSTEM_PROMPT;
   if (kind === "middleware")
     return buildMiddlewareAgent(model, skills ? [createSkillsMiddleware(skills)] : [], checkpointer);
-  if (!skills) {
-    const graph = new StateGraph(MessagesAnnotation)
-      .addNode("agent", async (state: typeof MessagesAnnotation.State, config) => ({
-        messages: [
-          await model
-            .bindTools([noop])
-            .invoke([{ role: "system", content: systemPrompt } as never, ...state.messages], config),
-        ],
-      }))
-      .addNode("tools", async (state: typeof MessagesAnnotation.State, config) => {
-        const last = state.messages[state.messages.length - 1] as {
-          tool_calls?: Array<{ name: string; args: Record<string, unknown>; id?: string }>;
-        };
-        return {
-          messages: await Promise.all(
-            (last.tool_calls ?? []).map((call) => noop.invoke({ ...call, type: "tool_call" }, config)),
-          ),
-        };
-      })
-      .addEdge(START, "agent")
-      .addConditionalEdges("agent", toolsCondition, ["tools", END])
-      .addEdge("tools", "agent");
-    return graph.compile({ checkpointer });
-  }
+  if (!skills) return buildPlainGraph(model, checkpointer, false);
   const interceptor = createSkillsInterceptor(skills);
   const State = Annotation.Root({ ...MessagesAnnotation.spec, ...interceptor.stateSpec });
   return new StateGraph(State)

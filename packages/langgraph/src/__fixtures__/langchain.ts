@@ -4,7 +4,7 @@ export type { RunnableConfig } from "@langchain/core/runnables";
 export type { StructuredToolInterface } from "@langchain/core/tools";
 export { MemorySaver, type BaseCheckpointSaver } from "@langchain/langgraph";
 export { Annotation, END, MessagesAnnotation, Send, START, StateGraph } from "@langchain/langgraph";
-export { toolsCondition } from "@langchain/langgraph/prebuilt";
+export { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
 export { createAgent, createMiddleware } from "langchain";
 export { tool } from "@langchain/core/tools";
 export { z } from "zod";
