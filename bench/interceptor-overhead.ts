@@ -1,47 +1,65 @@
 // Per-model-call overhead of the skills runtime (bench-peers README section b): a 200-call scripted tool loop on
 // one thread, with 1 000 skills registered (generated from the corpus like gen.mjs) and 3 of them loaded, against
 // the same agent without skills. Both shapes (createAgent + middleware, hand-built graph + interceptor), with a
-// MemorySaver and without a checkpointer. Also the engine's request rewrite alone (no graph).
+// MemorySaver and without a checkpointer. For the middleware, also its floor: createAgent with a middleware of the
+// same shape that does nothing, piece by piece (what LangChain and LangGraph cost for any such middleware); for the
+// interceptor, the same graph with LangChain's ToolNode (which the interceptor's tool node runs the calls in). Also the
+// engine's request rewrite alone (no graph). Runs alternate in one process; figures are medians of the rounds, as
+// wall time and as CPU time of the process (steadier on a shared machine).
 // Run: node --expose-gc --conditions=@skillgraph/source --import tsx bench/interceptor-overhead.ts [--quick]
 import { mkdirSync, writeFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
 import { createSkillRegistry, skillsFromDirectory } from "../packages/core/src/index.js";
 import { HumanMessage, MemorySaver, AIMessage } from "../packages/langgraph/src/__fixtures__/langchain.js";
 import { RecordingChatModel } from "../packages/langgraph/src/__fixtures__/recording-chat-model.js";
-import { createSkillsEngine } from "../packages/langgraph/src/engine/skills-engine.js";
-import { prepareModelCall } from "../packages/langgraph/src/engine/state-events.js";
-import { buildModelRequest } from "../packages/langgraph/src/engine/model-request.js";
-import { applyAgentSkillsUpdate } from "../packages/langgraph/src/state/skills-state.js";
-import { resolveOptions } from "../packages/langgraph/src/options/resolve-options.js";
-import { emptyAgentSkillsState } from "../packages/langgraph/src/state/skills-state.js";
-import { buildAgent, noop, toolLoop } from "./support/interceptor-harness.js";
+import { createSkillsMiddleware, type SkillsRuntimeOptions } from "../packages/langgraph/src/index.js";
+import {
+  buildAgent,
+  buildMiddlewareAgent,
+  buildPlainGraph,
+  engineRewriteMs,
+  FLOOR_PIECES,
+  floorMiddleware,
+  toolLoop,
+  type FloorPiece,
+} from "./support/interceptor-harness.js";
 import { skillTree } from "./support/skill-trees.js";
 import { median, round } from "./support/stats.js";
 
 const quick = process.argv.includes("--quick");
 const N = 1000;
 const CALLS = 200;
-const pairs = quick ? 1 : 5;
+// More rounds for the floor pieces (six agents, no checkpointer): their differences are a fraction of the noise of one run.
+const floorRounds = quick ? 1 : 9;
+const rounds = quick ? 1 : 5;
+const GOAL_MS = 0.5;
 
 const { dir, manifest } = await skillTree(N);
 const registry = await createSkillRegistry({ sources: [skillsFromDirectory(dir)] });
+const skills: SkillsRuntimeOptions = { skills: registry, loadMode: "session" };
 const loadedNames = [manifest.skills[3]!.name, manifest.skills[50]!.name, manifest.skills[120]!.name];
 const first = loadedNames.map((name) => ({ toolCalls: [{ name: "read_skill", args: { name } }] }));
 
-async function run(
-  kind: "middleware" | "interceptor",
-  withSkills: boolean,
-  checkpointer: boolean,
-): Promise<{ total: number; steady: number }> {
+/** Per model call of one run: wall time, CPU time of the process, and wall time excluding the first call. */
+interface PerCall {
+  wall: number;
+  cpu: number;
+  steady: number;
+}
+
+/** What one run builds: the agent shape, with skills or a floor piece or neither, with or without a MemorySaver. */
+type Variant = "none" | FloorPiece | "skills" | "ToolNode";
+
+async function run(kind: "middleware" | "interceptor", variant: Variant, checkpointer: boolean): Promise<PerCall> {
   global.gc?.();
-  const script = withSkills ? toolLoop(CALLS, first) : toolLoop(CALLS);
-  const model = new RecordingChatModel(script);
+  const model = new RecordingChatModel(variant === "skills" ? toolLoop(CALLS, first) : toolLoop(CALLS));
   const times: number[] = [];
   const original = model._generate.bind(model);
   model._generate = async (...args) => {
     times.push(performance.now());
     model.calls.length = 0; // keep memory flat: the recording is not needed here
-    // unique reply and call ids for both agents: the recording model repeats them (as the worst endpoints do), which
+    // unique reply and call ids for every agent: the recording model repeats them (as the worst endpoints do), which
     // only the skills runtime settles; without it the agent without skills would replace its replies and stop
     const result = await original(...args);
     const reply = result.generations[0]!.message as AIMessage;
@@ -53,84 +71,155 @@ async function run(
     });
     return result;
   };
-  const agent = buildAgent(
-    kind,
-    model,
-    withSkills ? { skills: registry, loadMode: "session" } : undefined,
-    checkpointer ? new MemorySaver() : undefined,
-  );
+  const saver = checkpointer ? new MemorySaver() : undefined;
+  const agent =
+    kind === "middleware"
+      ? buildMiddlewareAgent(model, middlewareOf(variant), saver)
+      : variant === "skills"
+        ? buildAgent(kind, model, skills, saver)
+        : buildPlainGraph(model, saver, variant === "ToolNode");
+  const cpu = process.cpuUsage();
   const start = performance.now();
   await agent.invoke(
     { messages: [new HumanMessage("go")] },
     { configurable: { thread_id: "bench" }, recursionLimit: 1000 },
   );
-  const total = performance.now() - start;
+  const wall = performance.now() - start;
+  const used = process.cpuUsage(cpu);
   if (times.length !== CALLS) throw new Error(`expected ${CALLS} model calls, got ${times.length}`);
-  return { total, steady: times[times.length - 1]! - times[0]! };
+  return {
+    wall: wall / CALLS,
+    cpu: (used.user + used.system) / 1000 / CALLS,
+    steady: (times[times.length - 1]! - times[0]!) / (CALLS - 1),
+  };
+}
+
+function middlewareOf(variant: Variant) {
+  if (variant === "ToolNode") throw new Error("ToolNode is a variant of the hand-built graph");
+  if (variant === "none") return [];
+  if (variant === "skills") return [createSkillsMiddleware(skills)];
+  return [floorMiddleware(variant)];
+}
+
+/**
+ * Runs every variant once per round, in an order that rotates each round (so no variant always runs first or
+ * last), after one warm-up run each; returns each variant's per-call figures, one per round.
+ */
+async function alternate(
+  kind: "middleware" | "interceptor",
+  variants: readonly Variant[],
+  { checkpointer, passes }: { checkpointer: boolean; passes: number },
+): Promise<Map<Variant, PerCall[]>> {
+  const out = new Map<Variant, PerCall[]>(variants.map((variant) => [variant, []]));
+  for (const variant of variants) await run(kind, variant, checkpointer);
+  for (let pass = 0; pass < passes; pass++) {
+    const order = variants.map((_, index) => variants[(index + pass) % variants.length]!);
+    if (pass % 2 === 1) order.reverse();
+    for (const variant of order) out.get(variant)!.push(await run(kind, variant, checkpointer));
+  }
+  return out;
+}
+
+/**
+ * How far the rounds spread (lowest and highest CPU difference a − b of one round), and the difference of the two
+ * least disturbed runs (lowest CPU time of each): other sessions only ever add time, so the lowest runs are the
+ * steadiest estimate on a shared machine.
+ */
+function spread(a: PerCall[], b: PerCall[]): string {
+  const diffs = a.map((sample, index) => sample.cpu - b[index]!.cpu);
+  const lowest = (samples: PerCall[]) => Math.min(...samples.map((sample) => sample.cpu));
+  return `CPU rounds ${round(Math.min(...diffs), 2)}..${round(Math.max(...diffs), 2)}, lowest run vs lowest run ${round(lowest(a) - lowest(b), 3)} ms CPU`;
+}
+
+/** Median over rounds of (a − b) in the same round, per field. */
+function over(a: PerCall[], b: PerCall[]): PerCall {
+  const field = (key: keyof PerCall) => round(median(a.map((sample, index) => sample[key] - b[index]![key])), 3);
+  return { wall: field("wall"), cpu: field("cpu"), steady: field("steady") };
 }
 
 const results: Record<string, unknown> = {};
-for (const kind of ["middleware", "interceptor"] as const) {
-  for (const checkpointer of [true, false]) {
-    await run(kind, true, checkpointer);
-    await run(kind, false, checkpointer);
-    const perCall: number[] = [];
-    const perCallSteady: number[] = [];
-    const withTotals: number[] = [];
-    const withoutTotals: number[] = [];
-    for (let pair = 0; pair < pairs; pair++) {
-      const order = pair % 2 === 0 ? [true, false] : [false, true];
-      const out: Record<string, { total: number; steady: number }> = {};
-      for (const withSkills of order) out[String(withSkills)] = await run(kind, withSkills, checkpointer);
-      const w = out["true"]!;
-      const wo = out["false"]!;
-      perCall.push((w.total - wo.total) / CALLS);
-      perCallSteady.push((w.steady - wo.steady) / (CALLS - 1));
-      withTotals.push(w.total);
-      withoutTotals.push(wo.total);
-    }
-    const key = `${kind}/${checkpointer ? "MemorySaver" : "no checkpointer"}`;
-    results[key] = {
-      overheadPerCallMs: round(median(perCall), 3),
-      overheadPerCallExcludingFirstMs: round(median(perCallSteady), 3),
-      samples: perCall.map((value) => round(value, 3)),
-      runWithSkillsMs: round(median(withTotals), 1),
-      runWithoutSkillsMs: round(median(withoutTotals), 1),
-    };
-    const met = median(perCall) <= 0.5 ? "MET" : "NOT MET";
+const verdict = (ms: number) => (ms <= GOAL_MS ? "MET" : "NOT MET");
+
+for (const checkpointer of [false, true]) {
+  const saver = checkpointer ? "MemorySaver" : "no checkpointer";
+  // The floor piece by piece without a checkpointer; with a MemorySaver only the whole no-op middleware.
+  const pieces: FloorPiece[] = checkpointer ? ["wrapToolCall"] : [...FLOOR_PIECES];
+  const passes = checkpointer ? rounds : floorRounds;
+  const samples = await alternate("middleware", ["none", ...pieces, "skills"], { checkpointer, passes });
+  const none = samples.get("none")!;
+  const skillsOver = over(samples.get("skills")!, none);
+  const floorOver = over(samples.get("wrapToolCall")!, none);
+  const skillsOverFloor = over(samples.get("skills")!, samples.get("wrapToolCall")!);
+  console.log(
+    `middleware/${saver.padEnd(16)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same agent without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU; ${passes} rounds, ${spread(samples.get("skills")!, none)}); bare createAgent ${round(median(none.map((sample) => sample.wall)), 3)} ms/call wall, ${round(median(none.map((sample) => sample.cpu)), 3)} ms CPU`,
+  );
+  let previous: PerCall[] = none;
+  for (const piece of pieces) {
+    const current = samples.get(piece)!;
+    const total = over(current, none);
+    const step = over(current, previous);
     console.log(
-      `${key.padEnd(32)} overhead/call ${round(median(perCall), 3)} ms (excl. first ${round(median(perCallSteady), 3)} ms; goal <= 0.5 ms over the same agent without skills: ${met}); run with ${round(median(withTotals), 0)} ms, without ${round(median(withoutTotals), 0)} ms`,
+      `  floor: no-op middleware up to ${piece.padEnd(13)} ${total.wall} ms wall, ${total.cpu} ms CPU over bare createAgent${checkpointer ? "" : ` (this piece: ${step.wall} ms wall, ${step.cpu} ms CPU)`}; ${spread(current, none)}`,
     );
+    previous = current;
   }
+  console.log(
+    `  skills middleware over the whole no-op middleware: ${skillsOverFloor.wall} ms wall, ${skillsOverFloor.cpu} ms CPU (${spread(samples.get("skills")!, samples.get("wrapToolCall")!)})`,
+  );
+  results[`middleware/${saver}`] = {
+    overheadPerCallMs: skillsOver.wall,
+    overheadPerCallCpuMs: skillsOver.cpu,
+    overheadPerCallExcludingFirstMs: skillsOver.steady,
+    overNoOpMiddlewareMs: skillsOverFloor.wall,
+    overNoOpMiddlewareCpuMs: skillsOverFloor.cpu,
+    floorOverBareMs: floorOver.wall,
+    floorOverBareCpuMs: floorOver.cpu,
+    floorPieces: Object.fromEntries(pieces.map((piece) => [piece, over(samples.get(piece)!, none)])),
+    bareCreateAgentMsPerCall: round(median(none.map((sample) => sample.wall)), 3),
+  };
+}
+
+for (const checkpointer of [true, false]) {
+  const key = `interceptor/${checkpointer ? "MemorySaver" : "no checkpointer"}`;
+  const samples = await alternate("interceptor", ["skills", "none", "ToolNode"], { checkpointer, passes: rounds });
+  const none = samples.get("none")!;
+  const skillsOver = over(samples.get("skills")!, none);
+  const toolNodeOver = over(samples.get("ToolNode")!, none);
+  const overToolNode = over(samples.get("skills")!, samples.get("ToolNode")!);
+  console.log(
+    `${key.padEnd(32)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same graph without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU; ${rounds} rounds, ${spread(samples.get("skills")!, none)}); bare graph ${round(median(none.map((sample) => sample.wall)), 3)} ms/call wall`,
+  );
+  console.log(
+    `  floor: the same graph with LangChain's ToolNode as its tools node ${toolNodeOver.wall} ms wall, ${toolNodeOver.cpu} ms CPU over the graph without it; the interceptor over that graph ${overToolNode.wall} ms wall, ${overToolNode.cpu} ms CPU`,
+  );
+  results[key] = {
+    overheadPerCallMs: skillsOver.wall,
+    overheadPerCallCpuMs: skillsOver.cpu,
+    overheadPerCallExcludingFirstMs: skillsOver.steady,
+    toolNodeOverBareMs: toolNodeOver.wall,
+    toolNodeOverBareCpuMs: toolNodeOver.cpu,
+    overToolNodeGraphMs: overToolNode.wall,
+    overToolNodeGraphCpuMs: overToolNode.cpu,
+    bareGraphMsPerCall: round(median(none.map((sample) => sample.wall)), 3),
+  };
 }
 
 // The engine alone: rewrite one request of a 400-message conversation with 3 skills loaded.
-const engine = createSkillsEngine(resolveOptions({ skills: registry, loadMode: "session" }));
-let state = emptyAgentSkillsState();
-for (const name of loadedNames)
-  state = applyAgentSkillsUpdate(state, {
-    events: [{ type: "load", name, mode: "session", hash: registry.get(name)!.hash, seq: state.load.seq + 1 }],
-  });
-const messages = [new HumanMessage("go"), ...Array.from({ length: 400 }, (_, index) => new AIMessage(`step ${index}`))];
-const samples: number[] = [];
-for (let i = 0; i < (quick ? 200 : 2000); i++) {
-  const start = performance.now();
-  const prepared = prepareModelCall(state, messages, registry, engine.options);
-  await buildModelRequest(engine, {
-    state: prepared.state,
-    catalog: registry,
-    systemText: "You are a helpful assistant.",
-    messages,
-    tools: [noop],
-  });
-  samples.push(performance.now() - start);
+for (const withResults of [false, true]) {
+  const ms = await engineRewriteMs({ registry, loadedNames, withResults, iterations: quick ? 200 : 2000 });
+  const what = withResults ? "their 3 read_skill results among the messages" : "no read_skill result among them";
+  results[`engine/buildModelRequest${withResults ? "/with results" : ""}`] = {
+    medianMs: round(ms, 4),
+    note: `1 000 skills, 3 loaded, 401 messages, ${what}, no graph`,
+  };
+  console.log(
+    `engine prepare+buildModelRequest (1 000 skills, 3 loaded, 401 messages, ${what}): median ${round(ms, 4)} ms`,
+  );
 }
-results["engine/buildModelRequest"] = {
-  medianMs: round(median(samples.slice(10)), 4),
-  note: "1 000 skills, 3 loaded, 401 messages, no graph",
-};
 console.log(
-  `engine prepare+buildModelRequest (1 000 skills, 3 loaded, 401 messages): median ${round(median(samples.slice(10)), 4)} ms`,
+  `load average at the end: ${loadavg()
+    .map((value) => value.toFixed(1))
+    .join(" / ")}`,
 );
 
 const out = join(import.meta.dirname, "results", "interceptor-overhead.json");
@@ -141,10 +230,12 @@ writeFileSync(
     {
       n: N,
       calls: CALLS,
-      pairs,
+      rounds,
+      floorRounds,
       loaded: loadedNames.length,
       node: process.version,
       date: new Date().toISOString(),
+      loadAverage: loadavg(),
       results,
     },
     null,

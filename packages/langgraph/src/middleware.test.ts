@@ -1,4 +1,4 @@
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { FakeListChatModel } from "@langchain/core/utils/testing";
 import { createAgent, summarizationMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
@@ -62,6 +62,22 @@ describe("createSkillsMiddleware outside the shared suite", () => {
     }
     for (const system of systems) expect(system.startsWith("BASE PROMPT\n\n")).toBe(true);
     expect(systems.map((system) => system.includes("weather"))).toEqual([false, true, false]);
+  });
+
+  it("keeps a system message of content blocks ahead of the skills text on every call", async () => {
+    const registry = await createTestRegistry();
+    const model = new RecordingChatModel([answer(), answer()]);
+    const agent = createAgent({
+      model,
+      tools: [],
+      systemPrompt: new SystemMessage({ content: [{ type: "text", text: "BLOCK ONE" }] }),
+      middleware: [createSkillsMiddleware({ skills: registry })],
+    });
+    for (const text of ["hi", "again"]) {
+      await agent.invoke({ messages: [new HumanMessage(text)] });
+      expect(model.last.system.startsWith("BLOCK ONE\n\n")).toBe(true);
+      expect(model.last.system).toContain("pdf-tools");
+    }
   });
 
   it("restores a loaded skill's instructions after langchain's summarizationMiddleware summarised its read_skill result away", async () => {

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { engineContext } from "../__fixtures__/engine-context.js";
-import { buildModelRequest, fileBlock } from "./model-request.js";
+import { buildModelRequest, fileBlock, materialiseMessages } from "./model-request.js";
 
 /** A read_skill call and its result (a result the model is sent always follows its call). */
 const readResult = (skill: string, hash: string, id: string, docs?: string[]) => [
@@ -76,6 +76,50 @@ describe("model-request", () => {
     });
     expect(dropped.messages[1]!.text).not.toContain("PDF API DOC");
   });
+  it("rewrites a growing thread from the result positions its scan kept as a look at every message does", async () => {
+    const { registry, context, load } = await engineContext();
+    const state = load(["notes", "weather"]);
+    const hash = (name: string) => registry.get(name)!.hash;
+    const file = new ToolMessage({
+      content: "file",
+      tool_call_id: "f",
+      artifact: { skillgraph: { kind: "skill-file", agentId: "default", skill: "notes", path: "missing.md" } },
+    });
+    const fileCall = new AIMessage({
+      content: "",
+      tool_calls: [{ name: "read_skill_file", args: {}, id: "f", type: "tool_call" }],
+    });
+    const other = readResult("notes", hash("notes"), "o");
+    (other[1] as ToolMessage).artifact.skillgraph.agentId = "someone-else";
+    const steps = [
+      [new HumanMessage("hi")],
+      readResult("notes", hash("notes"), "a"),
+      [fileCall, file],
+      other,
+      readResult("weather", hash("weather"), "w"),
+      readResult("notes", hash("notes"), "b"),
+      [new HumanMessage("again")],
+    ];
+    let history: (AIMessage | ToolMessage | HumanMessage)[] = [];
+    for (const step of steps) {
+      history = [...history, ...step];
+      const built = await buildModelRequest(context, {
+        state,
+        catalog: registry,
+        systemText: "S",
+        messages: history,
+        tools: [],
+      });
+      const scope = { context, state, catalog: registry, index: context.versions.cacheFor(registry).index };
+      const everyMessage = await materialiseMessages(scope, history);
+      expect(built.messages.map((message) => message.text)).toEqual(
+        everyMessage.messages.map((message) => message.text),
+      );
+      if (history.length > 1) expect(built.messages.some((message) => message.text.includes("NOTES BODY"))).toBe(true);
+      expect(built.systemText).toBe(built.skillsText ? `S\n\n${built.skillsText}` : "S");
+    }
+  });
+
   it("escapes attribute values of a skill file block (a hostile file name cannot add attributes or close the tag)", () => {
     expect(fileBlock("pdf", `a" onload="x><b>.md`, "text\n")).toBe(
       '<skill_file skill="pdf" path="a&quot; onload=&quot;x&gt;&lt;b&gt;.md">\ntext\n</skill_file>',

@@ -18,6 +18,8 @@ import { toolRestriction } from "./tool-gate.js";
 /** The rewritten model request. */
 export interface BuiltModelRequest {
   systemText: string;
+  /** The text appended to the caller's system text (`systemText` is the two joined by a blank line; "" when none). */
+  skillsText: string;
   messages: BaseMessage[];
   tools: StructuredToolInterface[];
   /** Cancellation answers added for dangling tool calls (persist them to state; stable ids). */
@@ -47,20 +49,24 @@ export async function buildModelRequest(context: EngineContext, input: ModelRequ
   const loaded = loadedMetadata(state, catalog);
   const tools = requestTools(context, { inputTools: input.tools, state, loaded, cache, threadId: input.threadId });
   // A sound history (the usual case) is known from the messages appended since the last call, not rescanned.
-  const repaired = context.requestHistory.of(input.messages).wellFormed
+  const facts = context.requestHistory.of(input.messages);
+  const repaired = facts.wellFormed
     ? { messages: input.messages as BaseMessage[], repairs: [] }
     : repairDanglingToolCalls(input.messages);
   // bodies: without `once` skills already shown (their tools, above, stay until the turn ends)
   const shown = withoutConsumedSkills(state);
   const shownLoaded = loaded.filter((skill) => shown.load.loaded[skill.name] !== undefined);
   const scope: RequestScope = { context, state: shown, catalog, index: cache.index };
-  const materialised = await materialiseMessages(scope, repaired.messages);
-  let systemText = joinText(input.systemText, cache.section);
+  // the positions of the results to fill in are known from the scan when the history is sent as it is
+  const candidates = facts.wellFormed ? facts.skillResults.slice() : undefined;
+  const materialised = await materialiseMessages(scope, repaired.messages, candidates);
+  let skillsText = cache.section;
   if (context.options.bodyPlacement === "system-prompt" && shownLoaded.length > 0)
-    systemText = joinText(systemText, await loadedSkillsSection(scope, shownLoaded, materialised.selectedDocs));
+    skillsText = joinText(skillsText, await loadedSkillsSection(scope, shownLoaded, materialised.selectedDocs));
   const restored = context.options.bodyPlacement === "tool-result" ? materialised.missing : [];
-  if (restored.length > 0) systemText = joinText(systemText, await restoredSkillsSection(scope, restored));
-  return { systemText, messages: materialised.messages, tools, repairs: repaired.repairs, restored };
+  if (restored.length > 0) skillsText = joinText(skillsText, await restoredSkillsSection(scope, restored));
+  const systemText = joinText(input.systemText, skillsText);
+  return { systemText, skillsText, messages: materialised.messages, tools, repairs: repaired.repairs, restored };
 }
 
 /** The state with consumed `once` skills left out of `loaded` (what bodies are shown for). */
@@ -97,21 +103,25 @@ export interface MaterialisedMessages {
  * Rewrites this agent's read_skill and read_skill_file results: the latest read_skill result of each loaded skill
  * gets the body (tool-result placement) and its selected reference files, earlier results of the same skill point to
  * it, file results are filled while their skill is loaded and the file still in its docs, and anything of an
- * unloaded skill becomes a short note. A request with no such results is returned as is.
+ * unloaded skill becomes a short note. A request with no such results is returned as is. `candidates`, when given,
+ * are the only positions that can hold such results (see HistoryFacts.skillResults): the others are not looked at.
  */
 export async function materialiseMessages(
   scope: RequestScope,
   messages: readonly BaseMessage[],
+  candidates?: readonly number[],
 ): Promise<MaterialisedMessages> {
   const { context, state, catalog, index } = scope;
   const { agentId } = context;
   const latest = new Map<string, number>();
   let files = 0;
-  messages.forEach((message, position) => {
+  const positions = candidates ?? messages.keys();
+  for (const position of positions) {
+    const message = messages[position]!;
     const artifact = bodyArtifact(message);
     if (artifact && artifact.agentId === agentId) latest.set(artifact.skill, position);
     else if (fileArtifact(message)?.agentId === agentId) files++;
-  });
+  }
   const missing = Object.keys(state.load.loaded)
     .filter((name) => !latest.has(name))
     .sort();
@@ -126,15 +136,13 @@ export async function materialiseMessages(
       );
   }
   if (latest.size === 0 && files === 0) return { messages: messages as BaseMessage[], missing, selectedDocs };
-  const out: BaseMessage[] = [];
-  for (const [position, message] of messages.entries()) {
+  const out: BaseMessage[] = messages.slice();
+  for (const position of candidates ?? messages.keys()) {
+    const message = messages[position]!;
     const body = bodyArtifact(message);
     const file = body ? undefined : fileArtifact(message);
     const skill = body?.skill ?? file?.skill;
-    if (!skill || (body ?? file)!.agentId !== agentId) {
-      out.push(message);
-      continue;
-    }
+    if (!skill || (body ?? file)!.agentId !== agentId) continue;
     const tool = message as ToolMessage;
     const entry = state.load.loaded[skill];
     const content = file
@@ -153,7 +161,7 @@ export async function materialiseMessages(
           body!.hash,
           selectedDocs,
         );
-    out.push(rewrittenResult(tool, content));
+    out[position] = rewrittenResult(tool, content);
   }
   return { messages: out, missing, selectedDocs };
 }
@@ -233,8 +241,21 @@ async function bodyResultContent(
   if (options.bodyPlacement === "system-prompt") return String(tool.content);
   const { body: text, changed } = await loadedSkillBody(context, catalog, skill, recordedHash);
   const docs = await docBlocks(context, catalog, skill, selectedDocs.get(skill) ?? []);
-  return `${skillBlock(skill, text, changed)}${docs}\n\n${String(tool.content)}${dispatcherNote(options.toolExposure, skill, index)}`;
+  const note = dispatcherNote(options.toolExposure, skill, index);
+  const parts = [text, changed, docs, tool.content, note] as const;
+  const cached = filled.get(tool);
+  if (cached && cached.parts.every((part, at) => part === parts[at])) return cached.content;
+  const content = `${skillBlock(skill, text, changed)}${docs}\n\n${String(tool.content)}${note}`;
+  filled.set(tool, { parts, content });
+  return content;
 }
+
+/**
+ * The filled content of a stored read_skill result with the parts it was built from: the same parts (the body from
+ * the body cache, the same docs and note) give the same string object on the next call, so the result is not joined
+ * again per model call and {@link rewrittenResult} finds it by identity instead of comparing the body's characters.
+ */
+const filled = new WeakMap<ToolMessage, { parts: readonly unknown[]; content: string }>();
 
 /** The selected reference files of a skill as blocks to append to its body ("" when none). */
 export async function docBlocks(

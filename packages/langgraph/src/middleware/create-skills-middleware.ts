@@ -56,9 +56,7 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       const runtime = request.runtime as RuntimeLike;
       const { agentState, catalog, threadId } = context(request.state, runtime);
       const prepared = prepareModelCall(agentState, request.messages, catalog, engine.options);
-      // A string content is the text: `.text` would convert it to content blocks and back on every call.
-      const content = request.systemMessage?.content;
-      const base = (typeof content === "string" ? content : request.systemMessage?.text) ?? request.systemPrompt ?? "";
+      const base = systemTextOf(request.systemMessage) ?? request.systemPrompt ?? "";
       const built = await buildModelRequest(engine, {
         state: prepared.state,
         catalog,
@@ -67,7 +65,8 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
         tools: request.tools as never,
         threadId,
       });
-      const suffix = built.systemText.slice(base.length).replace(/^\n\n/, "");
+      // the skills text as built (the same string object while nothing changed), not cut back out of the joined text
+      const suffix = base ? built.skillsText : built.skillsText.replace(/^\n\n/, "");
       const systemMessage = !suffix ? request.systemMessage : withSuffix(request.systemMessage, base, suffix);
       const id = newReplyId();
       const call = await observeModelCall(
@@ -147,6 +146,23 @@ function withSuffix(system: SystemMessage | undefined, base: string, suffix: str
   const message = system.concat(`\n\n${suffix}`);
   suffixed.set(system, { suffix, message });
   return message;
+}
+
+/**
+ * The text of the system message, read once per message object: createAgent hands the same message to every call,
+ * and `.text` of content blocks converts them again on each read. A string content is the text itself.
+ */
+const systemTexts = new WeakMap<SystemMessage, { content: unknown; text: string }>();
+
+function systemTextOf(system: SystemMessage | undefined): string | undefined {
+  if (!system) return undefined;
+  const content = system.content;
+  if (typeof content === "string") return content;
+  const cached = systemTexts.get(system);
+  if (cached?.content === content) return cached.text;
+  const text = system.text;
+  systemTexts.set(system, { content, text });
+  return text;
 }
 
 function messagesOf(state: unknown): readonly BaseMessage[] {

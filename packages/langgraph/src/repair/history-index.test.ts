@@ -56,6 +56,8 @@ describe("HistoryIndex", () => {
       result("a"),
       result("b"),
       result("c"),
+      new ToolMessage({ content: "ok", tool_call_id: "b", artifact: { skillgraph: { kind: "skill-body" } } }),
+      new ToolMessage({ content: "ok", tool_call_id: "c", artifact: { other: true } }),
       new HumanMessage("x"),
     ];
     const message = fc.constantFrom(...pool);
@@ -73,6 +75,10 @@ describe("HistoryIndex", () => {
             expect(facts.wellFormed).toBe(validOnWire(history));
             expect(scanHistory(history).wellFormed).toBe(facts.wellFormed);
             expect([...facts.usedIds].sort()).toEqual([...threadIds(history)].sort());
+            const marked = history.flatMap((entry, at) =>
+              entry.getType() === "tool" && (entry as ToolMessage).artifact?.skillgraph !== undefined ? [at] : [],
+            );
+            expect(facts.skillResults).toEqual(marked);
           });
         },
       ),

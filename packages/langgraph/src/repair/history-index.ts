@@ -13,6 +13,11 @@ export interface HistoryFacts {
   readonly wellFormed: boolean;
   /** Every tool-call id the history uses: the calls of its AI messages and the ids its tool results answer. */
   readonly usedIds: ReadonlySet<string>;
+  /**
+   * Positions of the tool results that carry a skillgraph artifact (`artifact.skillgraph`: the read_skill and
+   * read_skill_file results a request rewrite fills in), in order: the rewrite visits these, not every message.
+   */
+  readonly skillResults: readonly number[];
 }
 
 /** A scan that can be resumed with the messages that follow. */
@@ -20,6 +25,7 @@ class HistoryScan implements HistoryFacts {
   /** The messages scanned, in order: a private copy (the caller's array may be replaced or changed in place). */
   readonly seen: BaseMessage[] = [];
   readonly usedIds = new Set<string>();
+  readonly skillResults: number[] = [];
   /** Ids of the AI messages' calls. */
   private readonly callIds = new Set<string>();
   /** Calls of the last AI message not answered (yet) by the tool results right after it. */
@@ -36,6 +42,8 @@ class HistoryScan implements HistoryFacts {
     this.seen.push(message);
     const type = message.getType();
     if (type === "tool") {
+      const artifact = (message as ToolMessage).artifact as { skillgraph?: unknown } | undefined;
+      if (artifact?.skillgraph !== undefined) this.skillResults.push(this.seen.length - 1);
       const answered = (message as ToolMessage).tool_call_id;
       this.usedIds.add(answered);
       if (!this.pending.delete(answered)) this.sound = false;
