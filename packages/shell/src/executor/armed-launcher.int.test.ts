@@ -7,8 +7,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createBubblewrapExecutor } from "./bubblewrap-executor.js";
 import { detectCgroupHost } from "./command-cgroup.js";
-import { resolveLimits } from "./command-limits.js";
-import type { ExecutionRequest } from "./executor-types.js";
+import { resolveLimits, type CommandLimits } from "./command-limits.js";
+import type { CommandExecutor, ExecutionRequest } from "./executor-types.js";
+import { createLocalExecutor } from "./local-executor.js";
 import { findMarkedProcesses } from "./process-tree.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -48,12 +49,28 @@ function groupOf(pid: number): string {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.skipIf(!canSandbox || !limits?.cgroups || "unavailable" in host)(
-  "armed launcher (bubblewrap with cgroups)",
-  () => {
-    const withGroups = () => createBubblewrapExecutor({ limits });
+/** The executors that start commands through armed launchers, and where each shows the command its folder. */
+const executors = [
+  {
+    name: "bubblewrap",
+    available: canSandbox,
+    make: (executorLimits: CommandLimits) => createBubblewrapExecutor({ limits: executorLimits }),
+    folderOf: () => "/workspace",
+  },
+  {
+    name: "local",
+    available: true,
+    make: (executorLimits: CommandLimits): CommandExecutor => createLocalExecutor({ limits: executorLimits }),
+    folderOf: (job: ExecutionRequest) => job.workspaceDir,
+  },
+];
 
-    it("starts each command already inside a group of its own, and removes the group when the command ends", async () => {
+describe.skipIf(!limits?.cgroups || "unavailable" in host).each(executors)(
+  "armed launcher ($name with cgroups)",
+  ({ name, available, make, folderOf }) => {
+    const withGroups = () => make(limits!);
+
+    it.skipIf(!available)("starts each command already inside a group of its own, and removes the group when the command ends", async () => {
       const executor = withGroups();
       const groups: string[] = [];
       for (let index = 0; index < 3; index += 1) {
@@ -79,35 +96,40 @@ describe.skipIf(!canSandbox || !limits?.cgroups || "unavailable" in host)(
       expect(present()).toEqual([]);
     });
 
-    it("gives the command the same stdin, output, exit status, environment, folder and rlimits as a direct start", async () => {
+    it.skipIf(!available)("gives the command the same stdin, output, exit status, environment, folder and rlimits as a direct start", async () => {
       const { cgroups: _cgroups, ...withoutGroups } = limits!;
-      const direct = createBubblewrapExecutor({ limits: withoutGroups });
+      const direct = make(withoutGroups);
       const armed = withGroups();
       await pause(200);
       // the launcher sets the rlimits with bash's ulimit instead of prlimit: /proc/self/limits must read the same
       const script =
         'read line; echo "in:$line"; echo "env:$GREETING"; pwd; cat /proc/self/limits; echo oops >&2; exit 7';
       const outcomes = [];
-      for (const executor of [direct, armed]) {
-        const running = executor.start(request(["/bin/sh", "-c", script]));
+      const jobs = [request(["/bin/sh", "-c", script]), request(["/bin/sh", "-c", script])];
+      for (const [index, executor] of [direct, armed].entries()) {
+        const job = jobs[index]!;
+        const running = executor.start(job);
         // the armed executor's command came through its launcher
         expect(groupOf(running.pid).includes("-launch-")).toBe(executor === armed);
         running.write("a line\n");
         running.closeStdin();
         const { exitCode, signal, stdout, stderr, timedOut } = await running.result;
-        outcomes.push({ exitCode, signal, stdout, stderr, timedOut });
+        // the folder differs per request for the local executor (each has its own workspace): compare it apart
+        const folder = `${folderOf(job)}\n`;
+        expect(stdout).toContain(`env:hello there\n${folder}`);
+        outcomes.push({ exitCode, signal, stdout: stdout.replace(folder, "<folder>\n"), stderr, timedOut });
       }
       expect(outcomes[1]).toEqual(outcomes[0]);
       expect(outcomes[1]).toMatchObject({
         exitCode: 7,
-        stdout: expect.stringMatching(/^in:a line\nenv:hello there\n\/workspace\n/),
+        stdout: expect.stringMatching(/^in:a line\nenv:hello there\n<folder>\n/),
       });
       expect(outcomes[1]!.stdout).toMatch(
         new RegExp(`Max data size\\s+${limits!.memoryBytes}\\s+${limits!.memoryBytes}\\s+bytes`),
       );
     });
 
-    it("still times a command out and kills its tree", async () => {
+    it.skipIf(!available)("still times a command out and kills its tree", async () => {
       const executor = withGroups();
       await pause(200);
       const marked = request(["/bin/sh", "-c", "sleep 30 & sleep 30"], { timeoutMs: 300 });
@@ -116,14 +138,15 @@ describe.skipIf(!canSandbox || !limits?.cgroups || "unavailable" in host)(
       expect(await findMarkedProcesses(marked.runId)).toEqual([]);
     });
 
-    it("an idle launcher neither keeps the agent's process alive nor outlives it", async () => {
+    it.skipIf(!available)("an idle launcher neither keeps the agent's process alive nor outlives it", async () => {
       const script = path.join(mkdtempSync(path.join(os.tmpdir(), "shell-armed-agent-")), "agent.ts");
+      const factory = name === "local" ? "createLocalExecutor" : "createBubblewrapExecutor";
       writeFileSync(
         script,
         [
-          `import { createBubblewrapExecutor } from ${JSON.stringify(path.join(here, "bubblewrap-executor.ts"))};`,
+          `import { ${factory} } from ${JSON.stringify(path.join(here, `${name}-executor.ts`))};`,
           `import { resolveLimits } from ${JSON.stringify(path.join(here, "command-limits.ts"))};`,
-          "createBubblewrapExecutor({ limits: resolveLimits(undefined) });",
+          `${factory}({ limits: resolveLimits(undefined) });`,
           'console.log("armed");',
         ].join("\n"),
       );
