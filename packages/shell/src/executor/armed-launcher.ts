@@ -70,6 +70,11 @@ export interface ArmedLauncherOptions {
   host: CgroupHost;
   /** The executor's limits: the launcher sets the rlimits itself, so the argv's `prlimit …` prefix is dropped. */
   limits: CommandLimits;
+  /**
+   * Makes the group of one launcher (`runId` names it). @default a group under `host` with the limits
+   * ({@link openCommandCgroup}); the cgroup v2 tests pass groups made on a mount without the memory and pids controllers
+   */
+  openGroup?: (runId: string) => CommandCgroup | undefined;
 }
 
 /** Starts commands through launchers armed ahead; `launch` answers undefined when none is armed (start it as before). */
@@ -106,6 +111,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
   if (!ulimitExact(options.limits) || !bashCanLaunch(options.bashPath)) return undefined;
   const script = launcherScript(options.limits);
   const prefix = limitsPrefix(options.limits);
+  const openGroup = options.openGroup ?? ((runId: string) => openCommandCgroup(options.host, options.limits, runId));
   let armed: Armed | undefined;
   let disabled = false;
 
@@ -122,7 +128,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
 
   const arm = () => {
     if (disabled || armed) return;
-    const group = openCommandCgroup(options.host, options.limits, `launch-${randomUUID()}`);
+    const group = openGroup(`launch-${randomUUID()}`);
     if (!group) {
       disabled = true;
       return;
