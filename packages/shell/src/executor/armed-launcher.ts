@@ -11,17 +11,13 @@ import { superviseCommand, type SpawnSpec } from "./spawn-command.js";
  * Commands started inside their cgroup with no move on their path. Moving a process into a cgroup makes the kernel
  * wait for an RCU grace period (about 10 ms on this kind of machine, cgroup v1 and v2 alike), and a process forked by
  * one already inside is born inside. So the next command's launcher is started ahead: a `bash` waiting on a pipe,
- * moved (off the event loop) into a fresh group with the command's limits once the previous command has ended or has
- * run 100 ms (an agent's next command comes after a model call; one that comes before the move is done waits for it). When the
+ * moved (off the event loop) into a fresh group with the command's limits while the previous command runs. When the
  * command comes, its cwd, environment and argv (`bwrap …`) are written to the pipe, and the launcher sets the rlimits
  * (as `prlimit` would) and execs it: same pid, same process group, same parent (so `--die-with-parent` still points at this process), already in
  * its group before it forks anything. bwrap, not bash, then execs the user's command, so how a program is found and
  * started inside the sandbox does not change. The group is still one per command: made for the launcher, removed
  * when its command ends.
  */
-
-/** How long a command runs before the next launcher is armed while it still runs (else: once it ended). */
-const ARM_DURING_MS = 100;
 
 /** Last element of the launcher's input: input cut short (this process died while writing) runs nothing. */
 const END = "skillgraph-launch-end";
@@ -193,17 +189,11 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
         control.end(joined ? `${input.join("\0")}\0` : undefined);
       })();
       const running = superviseCommand(entry.child, request, { started, contained: spec.contained });
-      // the next launcher is armed once this command is over, so its start (a fork of this process, bash starting,
-      // the group made) does not compete with a short command for the CPU (the caller's own continuation runs first);
-      // a command still running after ARM_DURING_MS arms it meanwhile, for a command started alongside
-      const early = setTimeout(arm, ARM_DURING_MS);
-      early.unref();
       void running.result.finally(() => {
         entry.untrack();
-        clearTimeout(early);
-        setImmediate(arm);
         return entry.group.release();
       });
+      setImmediate(arm);
       return running;
     },
   };
