@@ -135,6 +135,29 @@ describe.skipIf(!limits?.cgroups || "unavailable" in host).each(executors)(
       },
     );
 
+    it.skipIf(!available)(
+      "commands started together, more than are ready, each start in a launcher's group",
+      async () => {
+        const executor = withGroups();
+        await pause(300);
+        // two launchers are kept ready; the third command arms one on the spot and is handed over once it is moved
+        const started = [0, 1, 2].map(() => executor.start(request(["/bin/sh", "-c", "read a; echo $a; read b"])));
+        const groups: string[] = [];
+        for (const running of started) {
+          const echoed = new Promise<void>((resolve) => running.onOutput(() => resolve()));
+          running.write("go\n");
+          // the command has run (it echoed): its first process is where it started it
+          await echoed;
+          groups.push(groupOf(running.pid));
+          running.write("end\n");
+          running.closeStdin();
+        }
+        for (const group of groups) expect(group).toContain(`/skillgraph-${process.pid}-launch-`);
+        expect(new Set(groups).size).toBe(3);
+        for (const running of started) expect(await running.result).toMatchObject({ exitCode: 0, stdout: "go\n" });
+      },
+    );
+
     it.skipIf(!available)("still times a command out and kills its tree", async () => {
       const executor = withGroups();
       await pause(200);
