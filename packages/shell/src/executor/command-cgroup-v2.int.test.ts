@@ -40,7 +40,7 @@ const parent = ownV2Group();
 const made: string[] = [];
 
 /** A fresh v2 group under our own, with no controllers enabled (none need be). */
-function freshGroup(runId = randomUUID()): string {
+function freshGroup(runId: string = randomUUID()): string {
   const folder = path.join(parent as string, `skillgraph-${process.pid}-v2test-${runId}`);
   mkdirSync(folder);
   made.push(folder);
