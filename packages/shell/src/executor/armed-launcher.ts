@@ -183,16 +183,18 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       // a launcher already taken gets no command (it exits 125) and is released with its command
       if (armed.includes(entry)) discard(entry);
     })();
+    // one launcher at a time (each is a fork of this process): the next, if still short, a little later
+    armLater();
   };
 
-  /** Arms the next launcher once a command has ended, after the caller has had its result (an unref'd timer). */
+  /** Arms the next launcher a little later (an unref'd timer): after a command's caller has had its result. */
   const armLater = () => {
     if (disabled || armed.length >= LAUNCHERS_READY || planned) return;
     planned = setTimeout(arm, ARM_AFTER_MS);
     planned.unref();
   };
 
-  for (let count = 0; count < LAUNCHERS_READY; count += 1) arm();
+  arm();
   return {
     launch(spec, request) {
       // none left (commands back to back, or alongside): arm one now; the command waits for its move off the event loop

@@ -84,7 +84,9 @@ async function gone(folder: string): Promise<boolean> {
 }
 
 afterAll(async () => {
-  // the launchers these tests armed and did not use: ended by their pid, then every group made here is removed
+  // the launchers these tests armed and did not use (the last armed shortly after the last command ended): ended by
+  // their pid, then every group made here is removed
+  await pause(300);
   for (const pid of await findMarkedProcesses(`launcher-${process.pid}`)) process.kill(pid, "SIGKILL");
   for (const folder of made) {
     for (let attempt = 0; attempt < 20 && existsSync(folder); attempt += 1) {
