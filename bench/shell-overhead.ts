@@ -65,6 +65,36 @@ async function time(
 
 const round = (value: number) => Math.round(value * 100) / 100;
 
+/** Pause before each sample of the "paused" runs: where an agent's model call stands between two tool calls. */
+const MODEL_CALL_PAUSE_MS = 200;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Medians of two operations run alternately (order swapped every round, 3 warm-up rounds), back to back or with
+ * `pauseMs` before each sample, so a change in the machine's load falls on both alike.
+ */
+async function alternate(
+  first: () => Promise<unknown>,
+  second: () => Promise<unknown>,
+  pauseMs: number,
+): Promise<[number, number]> {
+  const samples: [number[], number[]] = [[], []];
+  for (let index = 0; index < runs + 3; index += 1) {
+    const order: Array<[() => Promise<unknown>, number[]]> = [
+      [first, samples[0]],
+      [second, samples[1]],
+    ];
+    if (index % 2) order.reverse();
+    for (const [once, into] of order) {
+      if (pauseMs > 0) await pause(pauseMs);
+      const started = performance.now();
+      await once();
+      if (index >= 3) into.push(performance.now() - started);
+    }
+  }
+  return [round(median(samples[0])), round(median(samples[1]))];
+}
+
 const stubbornTree = "yes > /dev/null & sh -c 'yes > /dev/null' & (trap '' TERM; yes > /dev/null) & sleep 300";
 const obedientTree = "yes > /dev/null & sh -c 'yes > /dev/null' & sh -c 'sleep 301 & wait' & sleep 300";
 
@@ -120,7 +150,8 @@ for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
 
 // The floor: bare bwrap with the same mounts as the executor's (its base arguments, the workspace bound, the root
 // read-only) running `bash -c true` spawned from this process, alternated call by call with the whole bubblewrap tool
-// call (default limits, so the per-command cgroup where the host allows one), so a change in load falls on both.
+// call (default limits, so the per-command cgroup where the host allows one), so a change in load falls on both;
+// back to back and with a pause before each sample (where an agent's model call stands).
 if (bwrap) {
   const bash = resolveExecutable("bash") ?? "/bin/bash";
   const bareArgs = [
@@ -138,32 +169,17 @@ if (bwrap) {
   const hook = createShellHook({ skills: catalog, executor: "bubblewrap", alwaysVisible: true });
   const shell = hook.tools.find((tool) => tool.name === "shell")!;
   const call = () => shell.invoke({ command: "true" }, { configurable: { thread_id: "bench-floor" } });
-  const bareSamples: number[] = [];
-  const callSamples: number[] = [];
-  for (let index = 0; index < runs + 3; index += 1) {
-    const order: Array<[() => Promise<unknown>, number[]]> = [
-      [bare, bareSamples],
-      [call, callSamples],
-    ];
-    if (index % 2) order.reverse();
-    for (const [once, samples] of order) {
-      const started = performance.now();
-      await once();
-      if (index >= 3) samples.push(performance.now() - started);
-    }
+  const floors: Record<string, unknown> = {};
+  for (const pauseMs of [0, MODEL_CALL_PAUSE_MS]) {
+    const [bareBwrapMs, toolCallMs] = await alternate(bare, call, pauseMs);
+    const floor = { bareBwrapMs, toolCallMs, ratio: round(toolCallMs / bareBwrapMs), goalRatio: 2, runs, pauseMs };
+    floors[pauseMs === 0 ? "backToBack" : "paused"] = floor;
+    console.log(
+      `bubblewrap tool call \`true\` vs bare bwrap (same mounts, alternated, ${pauseMs === 0 ? "back to back" : `${pauseMs} ms pause before each`}): ` +
+        `bare ${floor.bareBwrapMs} ms, tool call ${floor.toolCallMs} ms, ratio ${floor.ratio}x (goal <= 2x) ${floor.ratio <= 2 ? "MET" : "NOT MET"}`,
+    );
   }
-  const floor = {
-    bareBwrapMs: round(median(bareSamples)),
-    toolCallMs: round(median(callSamples)),
-    ratio: round(median(callSamples) / median(bareSamples)),
-    goalRatio: 2,
-    runs,
-  };
-  results.bubblewrapFloor = floor;
-  console.log(
-    `bubblewrap tool call \`true\` vs bare bwrap (same mounts, alternated): bare ${floor.bareBwrapMs} ms, ` +
-      `tool call ${floor.toolCallMs} ms, ratio ${floor.ratio}x (goal <= 2x) ${floor.ratio <= 2 ? "MET" : "NOT MET"}`,
-  );
+  results.bubblewrapFloor = floors;
 }
 
 // What the hardening of issue 9 costs per call, measured in the same run: the same tool call with the parts that add
@@ -198,9 +214,11 @@ for (const executor of ["local", ...(bwrap ? ["bubblewrap"] : [])] as const) {
 }
 results.hardening = hardening;
 
-// What the per-command cgroup costs (memory.max / pids.max for the whole tree, the command moved into it as it starts):
-// the same command with the same prlimit limits, with and without the cgroup, alternated call by call so a change in
-// the machine's load falls on both alike.
+// What the per-command cgroup costs (memory.max / pids.max for the whole tree; the command starts from a launcher
+// armed ahead in its group, see armed-launcher.ts): the same command with the same limits, with and without the
+// cgroup, alternated call by call so a change in the machine's load falls on both alike. Back to back, the next
+// launcher's start (a fork of this process) falls on the following samples; with a pause it falls in the pause, as it
+// falls in an agent's model call.
 const limits = resolveLimits(undefined);
 if (limits?.cgroups) {
   const { cgroups: _cgroups, ...withoutCgroup } = limits;
@@ -216,29 +234,21 @@ if (limits?.cgroups) {
   for (const [name, make] of pairs) {
     const off = make(withoutCgroup);
     const on = make(limits);
-    const offSamples: number[] = [];
-    const onSamples: number[] = [];
-    for (let index = 0; index < runs + 3; index += 1) {
-      for (const [executor, samples] of [
-        [off, offSamples],
-        [on, onSamples],
-      ] as const) {
-        const started = performance.now();
-        await executor.run(request(["/bin/true"]));
-        if (index >= 3) samples.push(performance.now() - started);
-      }
+    const entries: Record<string, unknown> = {};
+    for (const pauseMs of [0, MODEL_CALL_PAUSE_MS]) {
+      const [offMs, onMs] = await alternate(
+        () => off.run(request(["/bin/true"])),
+        () => on.run(request(["/bin/true"])),
+        pauseMs,
+      );
+      const entry = { offMs, onMs, extraMs: round(onMs - offMs), runs, pauseMs };
+      entries[pauseMs === 0 ? "backToBack" : "paused"] = entry;
+      console.log(
+        `cgroup per command (${name}, ${pauseMs === 0 ? "back to back" : `${pauseMs} ms pause before each`}): off ${entry.offMs} ms, on ${entry.onMs} ms, ` +
+          `+${entry.extraMs} ms at p50 (n=${runs}, alternated; goal <= 1 ms) ${entry.extraMs <= 1 ? "MET" : "NOT MET"}`,
+      );
     }
-    const entry = {
-      offMs: round(median(offSamples)),
-      onMs: round(median(onSamples)),
-      extraMs: round(median(onSamples) - median(offSamples)),
-      runs,
-    };
-    cgroupCost[name] = entry;
-    console.log(
-      `cgroup per command (${name}): off ${entry.offMs} ms, on ${entry.onMs} ms, ` +
-        `+${entry.extraMs} ms at p50 (n=${runs}, alternated; goal <= 1 ms) ${entry.extraMs <= 1 ? "MET" : "NOT MET"}`,
-    );
+    cgroupCost[name] = entries;
   }
   results.cgroupPerCommand = cgroupCost;
 } else {

@@ -7,8 +7,9 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createBubblewrapExecutor } from "./bubblewrap-executor.js";
 import { detectCgroupHost } from "./command-cgroup.js";
-import { resolveLimits } from "./command-limits.js";
-import type { ExecutionRequest } from "./executor-types.js";
+import { resolveLimits, type CommandLimits } from "./command-limits.js";
+import type { CommandExecutor, ExecutionRequest } from "./executor-types.js";
+import { createLocalExecutor } from "./local-executor.js";
 import { findMarkedProcesses } from "./process-tree.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -48,66 +49,116 @@ function groupOf(pid: number): string {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-describe.skipIf(!canSandbox || !limits?.cgroups || "unavailable" in host)(
-  "armed launcher (bubblewrap with cgroups)",
-  () => {
-    const withGroups = () => createBubblewrapExecutor({ limits });
+/** The executors that start commands through armed launchers, and where each shows the command its folder. */
+const executors = [
+  {
+    name: "bubblewrap",
+    available: canSandbox,
+    make: (executorLimits: CommandLimits) => createBubblewrapExecutor({ limits: executorLimits }),
+    folderOf: () => "/workspace",
+  },
+  {
+    name: "local",
+    available: true,
+    make: (executorLimits: CommandLimits): CommandExecutor => createLocalExecutor({ limits: executorLimits }),
+    folderOf: (job: ExecutionRequest) => job.workspaceDir,
+  },
+];
 
-    it("starts each command already inside a group of its own, and removes the group when the command ends", async () => {
-      const executor = withGroups();
-      const groups: string[] = [];
-      for (let index = 0; index < 3; index += 1) {
-        // the launcher is armed after each start: give it the time a model call would
+describe.skipIf(!limits?.cgroups || "unavailable" in host).each(executors)(
+  "armed launcher ($name with cgroups)",
+  ({ name, available, make, folderOf }) => {
+    const withGroups = () => make(limits!);
+
+    it.skipIf(!available)(
+      "starts each command already inside a group of its own, and removes the group when the command ends",
+      async () => {
+        const executor = withGroups();
+        const groups: string[] = [];
+        for (let index = 0; index < 3; index += 1) {
+          // the launcher is armed after each start: give it the time a model call would
+          await pause(200);
+          const running = executor.start(request(["/bin/sh", "-c", "read line; echo $line"]));
+          // before the command has read anything, its first process is in a per-command group made for its launcher
+          // (a command started directly is moved into a group named after its run instead)
+          const group = groupOf(running.pid);
+          expect(group).toContain(`/skillgraph-${process.pid}-launch-`);
+          groups.push(group);
+          running.write("done\n");
+          running.closeStdin();
+          const result = await running.result;
+          expect(result.exitCode).toBe(0);
+          expect(result.stdout).toBe("done\n");
+        }
+        expect(new Set(groups).size).toBe(3);
+        const folders = groups.map((group) => path.join("/sys/fs/cgroup/memory", group));
+        const unified = groups.map((group) => path.join("/sys/fs/cgroup", group));
+        const present = () => [...folders, ...unified].filter((folder) => existsSync(folder));
+        for (let wait = 0; wait < 50 && present().length > 0; wait += 1) await pause(100);
+        expect(present()).toEqual([]);
+      },
+    );
+
+    it.skipIf(!available)(
+      "gives the command the same stdin, output, exit status, environment, folder and rlimits as a direct start",
+      async () => {
+        const { cgroups: _cgroups, ...withoutGroups } = limits!;
+        const direct = make(withoutGroups);
+        const armed = withGroups();
         await pause(200);
-        const running = executor.start(request(["/bin/sh", "-c", "read line; echo $line"]));
-        // before the command has read anything, its first process is in a per-command group made for its launcher
-        // (a command started directly is moved into a group named after its run instead)
-        const group = groupOf(running.pid);
-        expect(group).toContain(`/skillgraph-${process.pid}-launch-`);
-        groups.push(group);
-        running.write("done\n");
-        running.closeStdin();
-        const result = await running.result;
-        expect(result.exitCode).toBe(0);
-        expect(result.stdout).toBe("done\n");
-      }
-      expect(new Set(groups).size).toBe(3);
-      const folders = groups.map((group) => path.join("/sys/fs/cgroup/memory", group));
-      const unified = groups.map((group) => path.join("/sys/fs/cgroup", group));
-      const present = () => [...folders, ...unified].filter((folder) => existsSync(folder));
-      for (let wait = 0; wait < 50 && present().length > 0; wait += 1) await pause(100);
-      expect(present()).toEqual([]);
-    });
+        // the launcher sets the rlimits with bash's ulimit instead of prlimit: /proc/self/limits must read the same
+        const script =
+          'read line; echo "in:$line"; echo "env:$GREETING"; pwd; cat /proc/self/limits; echo oops >&2; exit 7';
+        const outcomes = [];
+        const jobs = [request(["/bin/sh", "-c", script]), request(["/bin/sh", "-c", script])];
+        for (const [index, executor] of [direct, armed].entries()) {
+          const job = jobs[index]!;
+          const running = executor.start(job);
+          // the armed executor's command came through its launcher
+          expect(groupOf(running.pid).includes("-launch-")).toBe(executor === armed);
+          running.write("a line\n");
+          running.closeStdin();
+          const { exitCode, signal, stdout, stderr, timedOut } = await running.result;
+          // the folder differs per request for the local executor (each has its own workspace): compare it apart
+          const folder = `${folderOf(job)}\n`;
+          expect(stdout).toContain(`env:hello there\n${folder}`);
+          outcomes.push({ exitCode, signal, stdout: stdout.replace(folder, "<folder>\n"), stderr, timedOut });
+        }
+        expect(outcomes[1]).toEqual(outcomes[0]);
+        expect(outcomes[1]).toMatchObject({
+          exitCode: 7,
+          stdout: expect.stringMatching(/^in:a line\nenv:hello there\n<folder>\n/),
+        });
+        expect(outcomes[1]!.stdout).toMatch(
+          new RegExp(`Max data size\\s+${limits!.memoryBytes}\\s+${limits!.memoryBytes}\\s+bytes`),
+        );
+      },
+    );
 
-    it("gives the command the same stdin, output, exit status, environment, folder and rlimits as a direct start", async () => {
-      const { cgroups: _cgroups, ...withoutGroups } = limits!;
-      const direct = createBubblewrapExecutor({ limits: withoutGroups });
-      const armed = withGroups();
-      await pause(200);
-      // the launcher sets the rlimits with bash's ulimit instead of prlimit: /proc/self/limits must read the same
-      const script =
-        'read line; echo "in:$line"; echo "env:$GREETING"; pwd; cat /proc/self/limits; echo oops >&2; exit 7';
-      const outcomes = [];
-      for (const executor of [direct, armed]) {
-        const running = executor.start(request(["/bin/sh", "-c", script]));
-        // the armed executor's command came through its launcher
-        expect(groupOf(running.pid).includes("-launch-")).toBe(executor === armed);
-        running.write("a line\n");
-        running.closeStdin();
-        const { exitCode, signal, stdout, stderr, timedOut } = await running.result;
-        outcomes.push({ exitCode, signal, stdout, stderr, timedOut });
-      }
-      expect(outcomes[1]).toEqual(outcomes[0]);
-      expect(outcomes[1]).toMatchObject({
-        exitCode: 7,
-        stdout: expect.stringMatching(/^in:a line\nenv:hello there\n\/workspace\n/),
-      });
-      expect(outcomes[1]!.stdout).toMatch(
-        new RegExp(`Max data size\\s+${limits!.memoryBytes}\\s+${limits!.memoryBytes}\\s+bytes`),
-      );
-    });
+    it.skipIf(!available)(
+      "commands started together, more than are ready, each start in a launcher's group",
+      async () => {
+        const executor = withGroups();
+        await pause(300);
+        // two launchers are kept ready; the third command arms one on the spot and is handed over once it is moved
+        const started = [0, 1, 2].map(() => executor.start(request(["/bin/sh", "-c", "read a; echo $a; read b"])));
+        const groups: string[] = [];
+        for (const running of started) {
+          const echoed = new Promise<void>((resolve) => running.onOutput(() => resolve()));
+          running.write("go\n");
+          // the command has run (it echoed): its first process is where it started it
+          await echoed;
+          groups.push(groupOf(running.pid));
+          running.write("end\n");
+          running.closeStdin();
+        }
+        for (const group of groups) expect(group).toContain(`/skillgraph-${process.pid}-launch-`);
+        expect(new Set(groups).size).toBe(3);
+        for (const running of started) expect(await running.result).toMatchObject({ exitCode: 0, stdout: "go\n" });
+      },
+    );
 
-    it("still times a command out and kills its tree", async () => {
+    it.skipIf(!available)("still times a command out and kills its tree", async () => {
       const executor = withGroups();
       await pause(200);
       const marked = request(["/bin/sh", "-c", "sleep 30 & sleep 30"], { timeoutMs: 300 });
@@ -116,33 +167,38 @@ describe.skipIf(!canSandbox || !limits?.cgroups || "unavailable" in host)(
       expect(await findMarkedProcesses(marked.runId)).toEqual([]);
     });
 
-    it("an idle launcher neither keeps the agent's process alive nor outlives it", async () => {
-      const script = path.join(mkdtempSync(path.join(os.tmpdir(), "shell-armed-agent-")), "agent.ts");
-      writeFileSync(
-        script,
-        [
-          `import { createBubblewrapExecutor } from ${JSON.stringify(path.join(here, "bubblewrap-executor.ts"))};`,
-          `import { resolveLimits } from ${JSON.stringify(path.join(here, "command-limits.ts"))};`,
-          "createBubblewrapExecutor({ limits: resolveLimits(undefined) });",
-          'console.log("armed");',
-        ].join("\n"),
-      );
-      const child = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", script], {
-        cwd: path.resolve(here, "../../../.."),
-        stdio: ["ignore", "pipe", "inherit"],
-      });
-      let output = "";
-      child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
-      // the agent has nothing left to do once the executor is made: it must end by itself (bounded by the test timeout)
-      const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
-      expect(output).toContain("armed");
-      expect(code).toBe(0);
-      let left = await findMarkedProcesses(`launcher-${child.pid}`);
-      for (let wait = 0; wait < 50 && left.length > 0; wait += 1) {
-        await pause(100);
-        left = await findMarkedProcesses(`launcher-${child.pid}`);
-      }
-      expect(left).toEqual([]);
-    }, 30_000);
+    it.skipIf(!available)(
+      "an idle launcher neither keeps the agent's process alive nor outlives it",
+      async () => {
+        const script = path.join(mkdtempSync(path.join(os.tmpdir(), "shell-armed-agent-")), "agent.ts");
+        const factory = name === "local" ? "createLocalExecutor" : "createBubblewrapExecutor";
+        writeFileSync(
+          script,
+          [
+            `import { ${factory} } from ${JSON.stringify(path.join(here, `${name}-executor.ts`))};`,
+            `import { resolveLimits } from ${JSON.stringify(path.join(here, "command-limits.ts"))};`,
+            `${factory}({ limits: resolveLimits(undefined) });`,
+            'console.log("armed");',
+          ].join("\n"),
+        );
+        const child = spawn(process.execPath, ["--conditions=@skillgraph/source", "--import", "tsx", script], {
+          cwd: path.resolve(here, "../../../.."),
+          stdio: ["ignore", "pipe", "inherit"],
+        });
+        let output = "";
+        child.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
+        // the agent has nothing left to do once the executor is made: it must end by itself (bounded by the test timeout)
+        const code = await new Promise<number | null>((resolve) => child.once("exit", (exitCode) => resolve(exitCode)));
+        expect(output).toContain("armed");
+        expect(code).toBe(0);
+        let left = await findMarkedProcesses(`launcher-${child.pid}`);
+        for (let wait = 0; wait < 50 && left.length > 0; wait += 1) {
+          await pause(100);
+          left = await findMarkedProcesses(`launcher-${child.pid}`);
+        }
+        expect(left).toEqual([]);
+      },
+      30_000,
+    );
   },
 );

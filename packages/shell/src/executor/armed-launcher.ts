@@ -11,13 +11,25 @@ import { superviseCommand, type SpawnSpec } from "./spawn-command.js";
  * Commands started inside their cgroup with no move on their path. Moving a process into a cgroup makes the kernel
  * wait for an RCU grace period (about 10 ms on this kind of machine, cgroup v1 and v2 alike), and a process forked by
  * one already inside is born inside. So the next command's launcher is started ahead: a `bash` waiting on a pipe,
- * moved (off the event loop) into a fresh group with the command's limits while the previous command runs. When the
+ * moved (off the event loop) into a fresh group with the command's limits shortly after the previous command ended
+ * (an agent's next command comes after a model call; one that comes sooner arms it and waits for the move), or while
+ * it runs when it runs longer than 100 ms. When the
  * command comes, its cwd, environment and argv (`bwrap …`) are written to the pipe, and the launcher sets the rlimits
  * (as `prlimit` would) and execs it: same pid, same process group, same parent (so `--die-with-parent` still points at this process), already in
  * its group before it forks anything. bwrap, not bash, then execs the user's command, so how a program is found and
  * started inside the sandbox does not change. The group is still one per command: made for the launcher, removed
  * when its command ends.
  */
+
+/**
+ * Launchers kept ready: two, so a command that comes right after another (no model call between) still finds one
+ * already in its group while the replacement of the one used is armed later.
+ */
+const LAUNCHERS_READY = 2;
+/** How long a command runs before the next launcher is armed while it still runs (else: after it ended). */
+const ARM_DURING_MS = 100;
+/** How long after a command's end the next launcher is armed: after the caller's collection, in the model call's time. */
+const ARM_AFTER_MS = 25;
 
 /** Last element of the launcher's input: input cut short (this process died while writing) runs nothing. */
 const END = "skillgraph-launch-end";
@@ -70,6 +82,11 @@ export interface ArmedLauncherOptions {
   host: CgroupHost;
   /** The executor's limits: the launcher sets the rlimits itself, so the argv's `prlimit …` prefix is dropped. */
   limits: CommandLimits;
+  /**
+   * Makes the group of one launcher (`runId` names it). @default a group under `host` with the limits
+   * ({@link openCommandCgroup}); the cgroup v2 tests pass groups made on a mount without the memory and pids controllers
+   */
+  openGroup?: (runId: string) => CommandCgroup | undefined;
 }
 
 /** Starts commands through launchers armed ahead; `launch` answers undefined when none is armed (start it as before). */
@@ -106,11 +123,16 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
   if (!ulimitExact(options.limits) || !bashCanLaunch(options.bashPath)) return undefined;
   const script = launcherScript(options.limits);
   const prefix = limitsPrefix(options.limits);
-  let armed: Armed | undefined;
+  const openGroup = options.openGroup ?? ((runId: string) => openCommandCgroup(options.host, options.limits, runId));
+  /** Launchers ready (or moving into their groups), oldest first: at most LAUNCHERS_READY. */
+  const armed: Armed[] = [];
   let disabled = false;
+  /** The arming planned for after the last command (see ARM_AFTER_MS). */
+  let planned: NodeJS.Timeout | undefined;
 
   const discard = (entry: Armed) => {
-    if (armed === entry) armed = undefined;
+    const at = armed.indexOf(entry);
+    if (at >= 0) armed.splice(at, 1);
     entry.untrack();
     try {
       process.kill(-(entry.child.pid as number), "SIGKILL");
@@ -121,8 +143,10 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
   };
 
   const arm = () => {
-    if (disabled || armed) return;
-    const group = openCommandCgroup(options.host, options.limits, `launch-${randomUUID()}`);
+    clearTimeout(planned);
+    planned = undefined;
+    if (disabled || armed.length >= LAUNCHERS_READY) return;
+    const group = openGroup(`launch-${randomUUID()}`);
     if (!group) {
       disabled = true;
       return;
@@ -152,18 +176,30 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       },
     };
     child.once("exit", entry.onIdleExit);
-    armed = entry;
+    armed.push(entry);
     void (async () => {
       if (await entry.joined) return;
       disabled = true;
-      if (armed === entry) discard(entry);
+      // a launcher already taken gets no command (it exits 125) and is released with its command
+      if (armed.includes(entry)) discard(entry);
     })();
+    // one launcher at a time (each is a fork of this process): the next, if still short, a little later
+    armLater();
+  };
+
+  /** Arms the next launcher a little later (an unref'd timer): after a command's caller has had its result. */
+  const armLater = () => {
+    if (disabled || armed.length >= LAUNCHERS_READY || planned) return;
+    planned = setTimeout(arm, ARM_AFTER_MS);
+    planned.unref();
   };
 
   arm();
   return {
     launch(spec, request) {
-      const entry = armed;
+      // none left (commands back to back, or alongside): arm one now; the command waits for its move off the event loop
+      if (armed.length === 0) arm();
+      const entry = armed[0];
       if (!entry || entry.child.exitCode !== null || entry.child.signalCode !== null) return undefined;
       const env = Object.entries(spec.env).map(([name, value]) => `${name}=${value}`);
       const argv = [spec.file, ...spec.args];
@@ -172,7 +208,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       const input = [spec.cwd, String(env.length), ...env, ...argv.slice(prefix.length), END];
       if (input.some((part) => part.includes("\0"))) return undefined;
       const started = performance.now();
-      armed = undefined;
+      armed.shift();
       entry.child.removeListener("exit", entry.onIdleExit);
       holdLoop(entry.child, true);
       // a launcher taken before its move finished: the command is handed over once it is in its group (never outside:
@@ -183,11 +219,17 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
         control.end(joined ? `${input.join("\0")}\0` : undefined);
       })();
       const running = superviseCommand(entry.child, request, { started, contained: spec.contained });
+      // the next launcher is armed once this command has ended, so its start (a fork of this process, ~5-10 ms of its
+      // event loop, then bash starting) neither competes with a short command for the CPU nor delays the caller; a
+      // command still running after ARM_DURING_MS has it armed meanwhile, for a command started alongside
+      const during = setTimeout(arm, ARM_DURING_MS);
+      during.unref();
       void running.result.finally(() => {
+        clearTimeout(during);
         entry.untrack();
+        armLater();
         return entry.group.release();
       });
-      setImmediate(arm);
       return running;
     },
   };

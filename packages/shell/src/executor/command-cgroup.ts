@@ -302,6 +302,15 @@ export function openCommandCgroup(
     for (const folder of made.reverse()) void killAndRemove(folder, host.version === 2);
     return undefined;
   }
+  return commandGroupAt(made, host.version);
+}
+
+/**
+ * The join, adoption and removal of groups already made: `folders` holds one group per hierarchy the command must be
+ * in (v2: the one group; v1: the memory and the pids group), filled and removed together.
+ */
+export function commandGroupAt(folders: readonly string[], version: 1 | 2): CommandCgroup {
+  const made = [...folders];
   const procs = made.map((folder) => path.join(folder, "cgroup.procs"));
   return {
     joinPrefix: ["/bin/sh", "-c", JOIN_SCRIPT, "skillgraph-cgroup", ...procs, "--"],
@@ -315,7 +324,7 @@ export function openCommandCgroup(
       }
     },
     release: async () => {
-      for (const folder of [...made].reverse()) await killAndRemove(folder, host.version === 2);
+      for (const folder of [...made].reverse()) await killAndRemove(folder, version === 2);
     },
   };
 }

@@ -7,6 +7,7 @@ import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 import { bashCommand } from "./bash-command.js";
 import { commandEnvironment } from "./command-environment.js";
 import { startInCommandCgroup } from "./command-cgroup.js";
+import { createArmedLauncher } from "./armed-launcher.js";
 import type { CommandExecutor, ExecutionRequest, ExecutionResult, RunningCommand } from "./executor-types.js";
 import { ptyCommand } from "./pty-command.js";
 import { spawnCommand, type SpawnSpec } from "./spawn-command.js";
@@ -93,16 +94,22 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
     ];
     return { file: file as string, args, cwd: request.cwd, env };
   };
+  const limits = options.limits;
+  // commands start in their cgroup through a launcher armed ahead (no move on their path); see armed-launcher.ts
+  const bashPath = resolveExecutable("bash");
+  const launcher =
+    limits?.cgroups && bashPath ? createArmedLauncher({ bashPath, host: limits.cgroups, limits }) : undefined;
   const start = (request: ExecutionRequest): RunningCommand => {
     // a fresh HOME outside the workspace for each command, removed when it ends
     const homeDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-home-"));
-    const limits = options.limits;
-    const running = limits
-      ? startInCommandCgroup(
-          { host: limits.cgroups, limits, runId: request.runId, startsNamespace: isolation.length > 0 },
-          (prefix) => spawnCommand(spec(request, homeDir, prefix), request),
-        )
-      : spawnCommand(spec(request, homeDir, []), request);
+    const running =
+      launcher?.launch(spec(request, homeDir, []), request) ??
+      (limits
+        ? startInCommandCgroup(
+            { host: limits.cgroups, limits, runId: request.runId, startsNamespace: isolation.length > 0 },
+            (prefix) => spawnCommand(spec(request, homeDir, prefix), request),
+          )
+        : spawnCommand(spec(request, homeDir, []), request));
     void running.result.finally(() => rmSync(homeDir, { recursive: true, force: true }));
     return running;
   };
