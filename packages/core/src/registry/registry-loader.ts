@@ -3,6 +3,7 @@ import { mapLimit } from "../internal/concurrency-limit.js";
 import { sameFileIdentity } from "../skill/skill-file-identity.js";
 import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
 import type { ReadSnapshot } from "../snapshot/snapshot-file.js";
+import type { SnapshotEntries } from "../snapshot/snapshot-entries.js";
 import type { StoredCandidate } from "../snapshot/stored-candidate.js";
 import type { DiskSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { loadCandidate, type LoadSettings } from "./load-candidate.js";
@@ -40,7 +41,9 @@ interface CandidateToReuse {
   /** The source's origin, one object shared by the metadata of every skill this pass serves from the snapshot. */
   origin: SkillOrigin;
   previous: LoadedCandidate | undefined;
-  stored: StoredCandidate | undefined;
+  /** The snapshot's entries and the one of this candidate (-1: none). */
+  stored: SnapshotEntries | undefined;
+  at: number;
 }
 
 /** A candidate `reuse` did not take, by its cache key, with what the previous load held for it. */
@@ -92,7 +95,7 @@ export class RegistryLoader {
         const toLoad: Array<{ key: string; item: CandidateToLoad }> = [];
         const origin: SkillOrigin = Object.freeze({ sourceId: source.id, layer: source.layer, kind: source.kind });
         const before = this.cache.get(source.id);
-        const storedOfSource = persisted?.entries.get(source.id);
+        const stored = persisted?.entries;
         let next = pass.cache.get(source.id);
         if (!next) pass.cache.set(source.id, (next = new Map()));
         const kept = next;
@@ -100,12 +103,20 @@ export class RegistryLoader {
           const key = candidateKey(candidate);
           if (candidate.kind === "disk") pass.diskCount++;
           const previous = before?.get(key);
-          const stored = candidate.kind === "disk" ? storedOfSource?.get(key) : undefined;
-          const reused = this.reuse({ candidate, origin, previous, stored }, pass);
+          // Looked up only on a cold start (nothing in memory), in place: no entry is decoded unless served.
+          const at =
+            previous === undefined && stored && candidate.kind === "disk"
+              ? stored.indexOf(source.id, candidate.dir, candidate.file)
+              : -1;
+          const reused = this.reuse({ candidate, origin, previous, stored, at }, pass);
           if (reused) {
             kept.set(key, reused);
             pass.loaded.push(reused);
-          } else toLoad.push({ key, item: { candidate, source, previous, stored } });
+          } else
+            toLoad.push({
+              key,
+              item: { candidate, source, previous, stored: at >= 0 ? stored!.entry(at) : undefined },
+            });
         }
         await mapLimit(toLoad, 16, async ({ key, item }) => {
           const entry = await this.reconcile(item, pass);
@@ -124,7 +135,7 @@ export class RegistryLoader {
 
   /** A candidate reused from memory or the snapshot entry when provably unchanged (counted), else undefined. */
   private reuse(
-    { candidate, origin, previous, stored }: CandidateToReuse,
+    { candidate, origin, previous, stored, at }: CandidateToReuse,
     pass: LoaderPass,
   ): LoadedCandidate | undefined {
     if (previous) {
@@ -132,17 +143,10 @@ export class RegistryLoader {
       pass.reused++;
       return previous;
     }
-    if (
-      stored &&
-      !stored.racy &&
-      candidate.kind === "disk" &&
-      stored.dir === candidate.dir &&
-      stored.root === candidate.root &&
-      sameFileIdentity(stored.identity, candidate.identity)
-    ) {
+    if (at >= 0 && candidate.kind === "disk" && stored!.servesUnchanged(at, candidate)) {
       pass.reused++;
       pass.fromSnapshot++;
-      return fromStored(stored, candidate, origin);
+      return fromStored(stored!, at, candidate, origin);
     }
     return undefined;
   }
@@ -228,23 +232,17 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
   );
 }
 
-/** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */
-function fromStored(stored: StoredCandidate, candidate: DiskSkillCandidate, origin: SkillOrigin): LoadedCandidate {
-  // Completed in place: a snapshot entry read from the file serves one candidate of one load.
-  const metadata = stored.metadata as SkillMetadata | undefined;
-  if (metadata) {
-    metadata.origin = origin;
-    // The same paths (checked by `reuse`), as the strings the walk keeps anyway: the decoded ones can go.
-    metadata.dir = candidate.dir;
-    metadata.file = candidate.file;
-  }
-  return {
-    candidate,
-    sourceId: origin.sourceId,
-    metadata,
-    refused: stored.refused,
-    body: undefined,
-    hash: stored.hash,
-    racy: false,
-  };
+/** A loaded candidate made from snapshot entry `at` (origin from the live source, never from the file). */
+function fromStored(
+  stored: SnapshotEntries,
+  at: number,
+  candidate: DiskSkillCandidate,
+  origin: SkillOrigin,
+): LoadedCandidate {
+  // The same paths (checked by `indexOf`), as the strings the walk keeps anyway.
+  const { metadata: storedMetadata, refused, hash } = stored.load(at, candidate.dir, candidate.file);
+  // This load's own object: completed in place.
+  const metadata = storedMetadata as SkillMetadata | undefined;
+  if (metadata) metadata.origin = origin;
+  return { candidate, sourceId: origin.sourceId, metadata, refused, body: undefined, hash, racy: false };
 }
