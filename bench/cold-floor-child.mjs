@@ -4,10 +4,12 @@
 //                     SKILL.md), synchronous, nothing kept
 //   write DIR SNAP    build the registry snapshot SNAP with its search index beside it (index built at load)
 //   load DIR SNAP Q   cold start from SNAP, then the first search for the query Q
+// The package is packages/core/dist, or the build in COLD_FLOOR_CORE (a baseline to compare with in the same run).
 // Prints one JSON line: wall-clock and CPU (user + system) ms of the walk or load and of the first search, RSS after load
 // and after the search.
 import { readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 
 const [mode, dir, file, query] = process.argv.slice(2);
@@ -38,7 +40,9 @@ if (mode === "walk") {
   const cpu = process.cpuUsage(cpuStart);
   out = { count, ms: performance.now() - start, cpuMs: (cpu.user + cpu.system) / 1000 };
 } else {
-  const { createSkillRegistry, skillsFromDirectory } = await import("../packages/core/dist/index.js");
+  // COLD_FLOOR_CORE: another build of the package (a baseline, see cold-floor.ts --baseline), else packages/core/dist.
+  const core = process.env.COLD_FLOOR_CORE ?? new URL("../packages/core/dist", import.meta.url).pathname;
+  const { createSkillRegistry, skillsFromDirectory } = await import(pathToFileURL(join(core, "index.js")).href);
   if (mode === "write") {
     const registry = await createSkillRegistry({
       sources: [skillsFromDirectory(dir)],

@@ -122,6 +122,15 @@ describe("binary snapshot codec", () => {
     expect(entriesOf(entries).scanState()).toEqual({ "dir:/skills": { options: "x" } });
   });
 
+  it("serves the folder, file and hash the entry says, whatever its stored metadata claims", () => {
+    const columns = encodeSnapshotEntries([entry("/skills/a")], SOURCES);
+    columns.metadata[0] = { ...(columns.metadata[0] as object), dir: "/etc", file: "/etc/passwd", hash: "x" };
+    const opened = roundTrip(columns);
+    if (!opened.ok) throw new Error(opened.problem);
+    const { metadata } = opened.entries.entry(0);
+    expect([metadata!.dir, metadata!.file, metadata!.hash]).toEqual(["/skills/a", "/skills/a/SKILL.md", hash("a")]);
+  });
+
   it("leaves out an entry whose paths or hash do not have the derived shape (it is read again, never mis-served)", () => {
     const odd = entry("/skills/odd", { file: "/skills/other/SKILL.md" });
     const hashMismatch = entry("/skills/hash");
@@ -188,8 +197,8 @@ describe("binary snapshot codec", () => {
       [(value) => (value.ino[3] = Number.POSITIVE_INFINITY), "entry 3: bad 'identity.ino'"],
       [(value) => (value.hash[1] = ""), "entry 1: bad metadata hash"],
       [
-        (value) => (value.metadata[2] = { ...(value.metadata[2] as object), origin: {} }),
-        "entry 2: metadata 'origin' is not stored",
+        (value) => (value.metadata[2] = { ...(value.metadata[2] as object), allowedTools: "Bash" }),
+        "entry 2: bad metadata allowedTools",
       ],
       [
         (value) => (value.metadata[0] = { ...(value.metadata[0] as object), name: "  " }),

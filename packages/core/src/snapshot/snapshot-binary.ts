@@ -7,23 +7,26 @@ import type { StoredSnapshotEntries } from "./snapshot-entries-codec.js";
 //   (padding to 8)
 //   f64 size[n], f64 ino[n]     the SKILL.md's stat identity
 //   u32 source[n], fileName[n], root[n]
-//   u32 offsets[5n + 1]         ends of the strings of the string table, in code units
+//   u32 offsets[4n + 1]         ends of the strings of the string table, in code units
+//   u32 described[n + 1]        ends of the descriptions, in bytes
 //   string table                Latin-1 (1 byte a unit) when every character fits, else UTF-16LE: the folder paths
-//                               of all entries, then their mtimes, ctimes ("" when equal to the mtime), names and
-//                               descriptions (decimal nanoseconds; "" for a refused skill's name and description)
+//                               of all entries, then their mtimes, ctimes ("" when equal to the mtime) and names
+//                               (decimal nanoseconds; "" for a refused skill's name)
 //   u8 flags[n]                 1: racily clean when written, 2: has a content hash
 //   hashes[32 n]                sha256 of each SKILL.md's bytes
+//   descriptions                UTF-8, each decoded when its entry is (one rare non-Latin-1 character would make a
+//                               table of all of them UTF-16: twice the bytes)
 //   JSON section                ASCII: file names, roots, the rest of each metadata (0 for a refused skill), the
 //                               diagnostics and refusals of the entries that have some, each source's scan state
 //
 // All little-endian; every section's size follows from the header, and the file must end exactly where the last one
-// does. A reader makes typed-array views on the bytes and one string of the whole table, whose slices become paths,
-// names and descriptions: no per-entry parsing, and a few large allocations instead of one per value.
+// does. A reader makes typed-array views on the bytes and one string of the whole table, whose slices become paths
+// and names: no per-entry parsing, and a few large allocations instead of one per value.
 
 const MAGIC = "skgsnap\n";
 /** Strings per entry in the string table, each kind a block of `count` strings. */
-export const STRING_KINDS = { dir: 0, mtimeNs: 1, ctimeNs: 2, name: 3, description: 4 } as const;
-const KINDS = 5;
+export const STRING_KINDS = { dir: 0, mtimeNs: 1, ctimeNs: 2, name: 3 } as const;
+const KINDS = 4;
 /** Flags of an entry. */
 export const FLAG_RACY = 1;
 export const FLAG_HASH = 2;
@@ -45,6 +48,8 @@ interface Sizes {
   count: number;
   latin1: boolean;
   units: number;
+  /** Bytes of the descriptions. */
+  described: number;
   json: number;
 }
 
@@ -56,10 +61,13 @@ export interface SnapshotSections {
   source: Uint32Array;
   fileName: Uint32Array;
   root: Uint32Array;
-  /** End of string `k` (`kind * count + entry`); string `k` starts at the end of string `k - 1` (0 for the first). */
+  /** String `k` (`kind * count + entry`) is code units `[offsets[k], offsets[k + 1])` of the table. */
   offsets: Uint32Array;
   /** The string table's code units. */
   units: Uint8Array | Uint16Array;
+  /** Description `i` is bytes `[described[i], described[i + 1])` of `descriptions`. */
+  described: Uint32Array;
+  descriptions: Buffer;
   flags: Uint8Array;
   hashes: Uint8Array;
   /** The JSON section, parsed (unchecked). */
@@ -67,18 +75,35 @@ export interface SnapshotSections {
 }
 
 /** Byte offset of every section after the header. */
-function layout(start: number, { count, latin1, units, json }: Sizes) {
+function layout(start: number, { count, latin1, units, described, json }: Sizes) {
   const size = start;
   const ino = size + 8 * count;
   const source = ino + 8 * count;
   const fileName = source + 4 * count;
   const root = fileName + 4 * count;
   const offsets = root + 4 * count;
-  const text = offsets + 4 * (KINDS * count + 1);
+  const describedAt = offsets + 4 * (KINDS * count + 1);
+  const text = describedAt + 4 * (count + 1);
   const flags = text + (latin1 ? 1 : 2) * units;
   const hashes = flags + count;
-  const jsonAt = hashes + 32 * count;
-  return { size, ino, source, fileName, root, offsets, text, flags, hashes, json: jsonAt, end: jsonAt + json };
+  const descriptions = hashes + 32 * count;
+  const jsonAt = descriptions + described;
+  const end = jsonAt + json;
+  return {
+    size,
+    ino,
+    source,
+    fileName,
+    root,
+    offsets,
+    described: describedAt,
+    text,
+    flags,
+    hashes,
+    descriptions,
+    json: jsonAt,
+    end,
+  };
 }
 
 /** A JSON text with every non-ASCII character escaped (read back as Latin-1, a one-byte string that parses fast). */
@@ -99,9 +124,16 @@ function stringTable(columns: StoredSnapshotEntries): string[] {
     strings[count + i] = columns.mtimeNs[i] ?? "";
     strings[2 * count + i] = columns.ctimeNs[i] ?? "";
     strings[3 * count + i] = metadata && typeof metadata.name === "string" ? metadata.name : "";
-    strings[4 * count + i] = metadata && typeof metadata.description === "string" ? metadata.description : "";
   }
   return strings;
+}
+
+/** Each entry's description ("" for a refused skill), UTF-8. */
+function descriptionBytes(columns: StoredSnapshotEntries): Buffer[] {
+  return Array.from({ length: columns.count }, (_, i) => {
+    const metadata = columns.metadata[i];
+    return Buffer.from(metadata && typeof metadata.description === "string" ? metadata.description : "", "utf8");
+  });
 }
 
 /** Entries with some diagnostics, as `[entry, diagnostics]` pairs. */
@@ -140,7 +172,9 @@ export function packSnapshot(
     refused: sparse(columns.refused),
     scanState,
   });
-  const sizes: Sizes = { count, latin1, units: table.length, json: jsonText.length };
+  const descriptions = descriptionBytes(columns);
+  const described = descriptions.reduce((sum, bytes) => sum + bytes.length, 0);
+  const sizes: Sizes = { count, latin1, units: table.length, described, json: jsonText.length };
   const headerBytes = Buffer.from(asciiJson({ ...header, ...sizes }), "latin1");
   const at = layout(align(12 + headerBytes.length, 8), sizes);
   const bytes = Buffer.alloc(at.end);
@@ -163,6 +197,12 @@ export function packSnapshot(
   bytes.writeUInt32LE(0, at.offsets);
   strings.forEach((text, k) => bytes.writeUInt32LE((end += text.length), at.offsets + 4 * (k + 1)));
   bytes.write(table, at.text, latin1 ? "latin1" : "utf16le");
+  let descriptionEnd = 0;
+  bytes.writeUInt32LE(0, at.described);
+  descriptions.forEach((description, i) => {
+    description.copy(bytes, at.descriptions + descriptionEnd);
+    bytes.writeUInt32LE((descriptionEnd += description.length), at.described + 4 * (i + 1));
+  });
   for (let i = 0; i < count; i++) {
     const hash = columns.hash[i] ?? "";
     const hasHash = /^[0-9a-f]{64}$/.test(hash);
@@ -201,11 +241,17 @@ export function readSnapshotHeader(
 
 /** The sizes a header gives when they are sane, else undefined. */
 function sizesOf(header: Record<string, unknown>): Sizes | undefined {
-  const { count, latin1, units, json } = header;
-  for (const value of [count, units, json])
+  const { count, latin1, units, described, json } = header;
+  for (const value of [count, units, described, json])
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0 || value > MAX_ITEMS) return undefined;
   if (typeof latin1 !== "boolean") return undefined;
-  return { count: count as number, latin1, units: units as number, json: json as number };
+  return {
+    count: count as number,
+    latin1,
+    units: units as number,
+    described: described as number,
+    json: json as number,
+  };
 }
 
 /**
@@ -244,6 +290,8 @@ export function readSnapshotSections(
       root: view(bytes, Uint32Array, at.root, count),
       offsets: view(bytes, Uint32Array, at.offsets, KINDS * count + 1),
       units,
+      described: view(bytes, Uint32Array, at.described, count + 1),
+      descriptions: Buffer.from(bytes.buffer, bytes.byteOffset + at.descriptions, sizes.described),
       flags: bytes.subarray(at.flags, at.flags + count),
       hashes: bytes.subarray(at.hashes, at.hashes + 32 * count),
       json,

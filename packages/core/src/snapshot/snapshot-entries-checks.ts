@@ -1,7 +1,7 @@
 import { isPlainName } from "../internal/snapshot-value-checks.js";
 import { isOtherWhitespace } from "../search/term-slots.js";
 import { FLAG_HASH, FLAG_RACY, STRING_KINDS, type SnapshotSections } from "./snapshot-binary.js";
-import { readDiagnostics, type StoredDiagnostic } from "./stored-diagnostics.js";
+import { isStoredDiagnostic, type StoredDiagnostic } from "./stored-diagnostics.js";
 
 // The checks of a snapshot file's sections (it is untrusted input: hand-edited, truncated, from another tool, or
 // written by a buggy version): each column by its own short loop over the typed arrays and the string table's code
@@ -41,13 +41,13 @@ function isSparseDiagnostics(value: unknown, count: number): value is Array<[num
     if (!Array.isArray(pair) || pair.length !== 2) return false;
     const [entry, list] = pair as [unknown, unknown];
     if (typeof entry !== "number" || !Number.isInteger(entry) || entry <= previous || entry >= count) return false;
-    if (!Array.isArray(list) || list.length === 0 || readDiagnostics(list, "/") === undefined) return false;
+    if (!Array.isArray(list) || list.length === 0 || !list.every(isStoredDiagnostic)) return false;
     previous = entry;
   }
   return true;
 }
 
-/** The string table's offsets when they start at 0, never decrease and end at the table's end. */
+/** Offsets (of the string table, of the descriptions) when they start at 0, never decrease and end at `units`. */
 export function checkOffsets(offsets: Uint32Array, units: number): boolean {
   if (offsets[0] !== 0 || offsets[offsets.length - 1] !== units) return false;
   for (let k = 1; k < offsets.length; k++) if (offsets[k]! < offsets[k - 1]!) return false;
@@ -161,9 +161,9 @@ function isBlank(units: Uint8Array | Uint16Array, start: number, end: number): b
 /** What is wrong with a stored metadata's rest (without name and description), or undefined. */
 function checkMetadataRest(metadata: unknown): string | undefined {
   if (!isRecord(metadata)) return "bad 'metadata'";
-  for (const key of ["name", "description"]) if (Object.hasOwn(metadata, key)) return "bad metadata name/description";
-  for (const key of ["dir", "file", "hash", "diagnostics", "origin"])
-    if (Object.hasOwn(metadata, key)) return `metadata '${key}' is not stored`;
+  // The name and description are the string table's; folder, file, hash and diagnostics are set over whatever this says
+  // (snapshot-entries.ts), and so is the origin (by the registry).
+  if (Object.hasOwn(metadata, "name") || Object.hasOwn(metadata, "description")) return "bad metadata name/description";
   if (!isStringArray(metadata.allowedTools)) return "bad metadata allowedTools";
   if (!isRecord(metadata.extra)) return "bad metadata extra";
   if (metadata.metadata !== undefined && !isRecord(metadata.metadata)) return "bad metadata metadata";

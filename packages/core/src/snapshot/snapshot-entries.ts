@@ -50,6 +50,8 @@ export class SnapshotEntries {
     racyAfter: string | undefined,
   ): { ok: true; entries: SnapshotEntries } | { ok: false; problem: string } {
     if (!checkOffsets(sections.offsets, sections.units.length)) return { ok: false, problem: "bad string table" };
+    if (!checkOffsets(sections.described, sections.descriptions.length))
+      return { ok: false, problem: "bad descriptions" };
     const json = checkJsonSection(sections.json, sections.count);
     if (typeof json === "string") return { ok: false, problem: json };
     const bad =
@@ -128,7 +130,11 @@ export class SnapshotEntries {
     const stored = this.diagnostics.get(i);
     const metadata = {
       name: this.string(STRING_KINDS.name * this.count + i),
-      description: this.string(STRING_KINDS.description * this.count + i),
+      description: this.sections.descriptions.toString(
+        "utf8",
+        this.sections.described[i],
+        this.sections.described[i + 1],
+      ),
       ...rest,
       dir,
       file,

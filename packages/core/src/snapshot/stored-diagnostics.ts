@@ -52,7 +52,8 @@ function readDiagnostic(item: unknown, file: string): SkillDiagnostic | undefine
   return diagnostic;
 }
 
-function isStoredDiagnostic(item: unknown): item is StoredDiagnostic {
+/** Whether a value has the shape of a stored diagnostic (nothing is made). */
+export function isStoredDiagnostic(item: unknown): item is StoredDiagnostic {
   if (!Array.isArray(item) || item.length < 5 || item.length > 8) return false;
   const [code, severity, path, prefixed, message, field, line, column] = item as unknown[];
   return (
