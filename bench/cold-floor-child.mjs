@@ -4,10 +4,11 @@
 //                     SKILL.md), synchronous, nothing kept
 //   write DIR SNAP    build the registry snapshot SNAP with its search index beside it (index built at load)
 //   load DIR SNAP Q   cold start from SNAP, then the first search for the query Q
+//   rank DIR SNAP QF  cold start from SNAP ("none": built from the files), then every query of the JSON array file QF
 // The package is packages/core/dist, or the build in COLD_FLOOR_CORE (a baseline to compare with in the same run).
 // Prints one JSON line: wall-clock and CPU (user + system) ms of the walk or load and of the first search, RSS after load
 // and after the search.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
@@ -51,6 +52,19 @@ if (mode === "walk") {
     });
     await registry.close();
     out = {};
+  } else if (mode === "rank") {
+    // rank DIR SNAP QUERIES: cold start from SNAP ("none": no snapshot, the index built from the files), then every
+    // query of the JSON array QUERIES (limit 10); prints each ranking as names and exact scores.
+    const queries = JSON.parse(readFileSync(query, "utf8"));
+    const registry = await createSkillRegistry({
+      sources: [skillsFromDirectory(dir)],
+      snapshot: file === "none" ? false : file,
+    });
+    const rankings = queries.map((text) =>
+      registry.search(text, { limit: 10 }).map((result) => `${result.name}:${result.score}`),
+    );
+    await registry.close();
+    out = { count: registry.list().length, rankings };
   } else {
     const start = performance.now();
     const cpuStart = process.cpuUsage();

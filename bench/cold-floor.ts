@@ -36,11 +36,11 @@ if (
 )
   throw new Error("packages/core/dist is older than its sources: build first (pnpm build)");
 
-function child(args: string[], core?: string): Record<string, unknown> {
+function child(args: string[], build?: string): Record<string, unknown> {
   const out = execFileSync(process.execPath, [join(import.meta.dirname, "cold-floor-child.mjs"), ...args], {
     encoding: "utf8",
     maxBuffer: 1 << 24,
-    env: core === undefined ? process.env : { ...process.env, COLD_FLOOR_CORE: core },
+    env: build === undefined ? process.env : { ...process.env, COLD_FLOOR_CORE: build },
   });
   return JSON.parse(out.trim().split("\n").pop()!) as Record<string, unknown>;
 }

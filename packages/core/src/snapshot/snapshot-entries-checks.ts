@@ -62,7 +62,7 @@ export function firstBadColumn(
   sections: SnapshotSections,
   limits: { sources: number; fileNames: number; roots: number },
 ): { at: number; problem: string } | undefined {
-  const { count, offsets, units } = sections;
+  const { count, offsets } = sections;
   const checks: Array<[number, string]> = [
     [firstAbove(sections.source, limits.sources - 1), "unknown source"],
     [firstEmpty(offsets, STRING_KINDS.dir * count, count), "bad 'dir'"],
@@ -70,8 +70,8 @@ export function firstBadColumn(
     [firstAbove(sections.root, limits.roots), "bad 'root'"],
     [firstNotFinite(sections.size), "bad 'identity.size'"],
     [firstNotFinite(sections.ino), "bad 'identity.ino'"],
-    [firstNotDecimal(units, offsets, STRING_KINDS.mtimeNs * count, count, false), "bad 'identity.mtimeNs'"],
-    [firstNotDecimal(units, offsets, STRING_KINDS.ctimeNs * count, count, true), "bad 'identity.ctimeNs'"],
+    [firstNotDecimal(sections, STRING_KINDS.mtimeNs, false), "bad 'identity.mtimeNs'"],
+    [firstNotDecimal(sections, STRING_KINDS.ctimeNs, true), "bad 'identity.ctimeNs'"],
     [firstAbove(sections.flags, FLAG_RACY | FLAG_HASH), "bad flags"],
   ];
   let first: { at: number; problem: string } | undefined;
@@ -96,16 +96,12 @@ function firstEmpty(offsets: Uint32Array, first: number, count: number): number 
 }
 
 /**
- * The first of `count` strings from string `first` on that is not a decimal without leading zeros of at most 30 digits
- * (nanosecond times); "" allowed where `emptyAllowed`.
+ * The first entry whose string of `kind` is not a decimal without leading zeros of at most 30 digits (nanosecond
+ * times); "" allowed where `emptyAllowed`.
  */
-function firstNotDecimal(
-  units: Uint8Array | Uint16Array,
-  offsets: Uint32Array,
-  first: number,
-  count: number,
-  emptyAllowed: boolean,
-): number {
+function firstNotDecimal(sections: SnapshotSections, kind: number, emptyAllowed: boolean): number {
+  const { count, offsets, units } = sections;
+  const first = kind * count;
   for (let i = 0; i < count; i++) {
     const start = offsets[first + i]!;
     const end = offsets[first + i + 1]!;
