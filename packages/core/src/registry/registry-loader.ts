@@ -1,11 +1,10 @@
 import { SkillSourceError } from "../errors/skill-source-error.js";
 import { mapLimit } from "../internal/concurrency-limit.js";
 import { sameFileIdentity } from "../skill/skill-file-identity.js";
-import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
+import type { SkillDiagnostic, SkillOrigin } from "../skill/skill-types.js";
 import type { ReadSnapshot } from "../snapshot/snapshot-file.js";
-import type { SnapshotEntries } from "../snapshot/snapshot-entries.js";
 import type { StoredCandidate } from "../snapshot/stored-candidate.js";
-import type { DiskSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
+import type { SkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { loadCandidate, type LoadSettings } from "./load-candidate.js";
 import type { LoadedCandidate } from "../sources/loaded-candidate.js";
 
@@ -35,15 +34,10 @@ export interface LoaderPass {
   diskCount: number;
 }
 
-/** A candidate of one source, with what the previous load (memory) and the snapshot file hold for it. */
+/** A candidate of one source, with what the previous load holds for it in memory. */
 interface CandidateToReuse {
   candidate: SkillCandidate;
-  /** The source's origin, one object shared by the metadata of every skill this pass serves from the snapshot. */
-  origin: SkillOrigin;
   previous: LoadedCandidate | undefined;
-  /** The snapshot's entries and the one of this candidate (-1: none). */
-  stored: SnapshotEntries | undefined;
-  at: number;
 }
 
 /** A candidate `reuse` did not take, by its cache key, with what the previous load held for it. */
@@ -95,28 +89,30 @@ export class RegistryLoader {
         const toLoad: Array<{ key: string; item: CandidateToLoad }> = [];
         const origin: SkillOrigin = Object.freeze({ sourceId: source.id, layer: source.layer, kind: source.kind });
         const before = this.cache.get(source.id);
-        const stored = persisted?.entries;
         let next = pass.cache.get(source.id);
         if (!next) pass.cache.set(source.id, (next = new Map()));
         const kept = next;
-        for (const candidate of scan.candidates) {
+        // A cold start: nothing in memory, the snapshot's entries served in bulk (no entry decoded unless served).
+        const fromFile =
+          before === undefined ? persisted?.entries.serve(source.id, scan.candidates, origin) : undefined;
+        for (let k = 0; k < scan.candidates.length; k++) {
+          const candidate = scan.candidates[k]!;
           const key = candidateKey(candidate);
           if (candidate.kind === "disk") pass.diskCount++;
           const previous = before?.get(key);
-          // Looked up only on a cold start (nothing in memory), in place: no entry is decoded unless served.
-          const at =
-            previous === undefined && stored && candidate.kind === "disk"
-              ? stored.indexOf(source.id, candidate.dir, candidate.file)
-              : -1;
-          const reused = this.reuse({ candidate, origin, previous, stored, at }, pass);
+          const reused = fromFile ? fromFile.served[k] : this.reuse({ candidate, previous }, pass);
           if (reused) {
+            if (fromFile) {
+              pass.reused++;
+              pass.fromSnapshot++;
+            }
             kept.set(key, reused);
             pass.loaded.push(reused);
-          } else
-            toLoad.push({
-              key,
-              item: { candidate, source, previous, stored: at >= 0 ? stored!.entry(at) : undefined },
-            });
+            continue;
+          }
+          const at = fromFile ? fromFile.at[k]! : -1;
+          const stored = at >= 0 ? persisted!.entries.entry(at) : undefined;
+          toLoad.push({ key, item: { candidate, source, previous, stored } });
         }
         await mapLimit(toLoad, 16, async ({ key, item }) => {
           const entry = await this.reconcile(item, pass);
@@ -133,22 +129,11 @@ export class RegistryLoader {
     this.cache = pass.cache;
   }
 
-  /** A candidate reused from memory or the snapshot entry when provably unchanged (counted), else undefined. */
-  private reuse(
-    { candidate, origin, previous, stored, at }: CandidateToReuse,
-    pass: LoaderPass,
-  ): LoadedCandidate | undefined {
-    if (previous) {
-      if (previous.racy || !sameCandidate(previous, candidate)) return undefined;
-      pass.reused++;
-      return previous;
-    }
-    if (at >= 0 && candidate.kind === "disk" && stored!.servesUnchanged(at, candidate)) {
-      pass.reused++;
-      pass.fromSnapshot++;
-      return fromStored(stored!, at, candidate, origin);
-    }
-    return undefined;
+  /** A candidate reused from memory when provably unchanged (counted), else undefined. */
+  private reuse({ candidate, previous }: CandidateToReuse, pass: LoaderPass): LoadedCandidate | undefined {
+    if (!previous || previous.racy || !sameCandidate(previous, candidate)) return undefined;
+    pass.reused++;
+    return previous;
   }
 
   /** A candidate `reuse` did not take: loaded (and counted; racily clean ones as verified). */
@@ -230,19 +215,4 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
     before.text === candidate.text &&
     before.files === candidate.files
   );
-}
-
-/** A loaded candidate made from snapshot entry `at` (origin from the live source, never from the file). */
-function fromStored(
-  stored: SnapshotEntries,
-  at: number,
-  candidate: DiskSkillCandidate,
-  origin: SkillOrigin,
-): LoadedCandidate {
-  // The same paths (checked by `indexOf`), as the strings the walk keeps anyway.
-  const { metadata: storedMetadata, refused, hash } = stored.load(at, candidate.dir, candidate.file);
-  // This load's own object: completed in place.
-  const metadata = storedMetadata as SkillMetadata | undefined;
-  if (metadata) metadata.origin = origin;
-  return { candidate, sourceId: origin.sourceId, metadata, refused, body: undefined, hash, racy: false };
 }

@@ -16,7 +16,10 @@ import type { StoredSnapshotEntries } from "./snapshot-entries-codec.js";
 //   hashes[32 n]                sha256 of each SKILL.md's bytes
 //   descriptions                UTF-8, each decoded when its entry is (one rare non-Latin-1 character would make a
 //                               table of all of them UTF-16: twice the bytes)
-//   JSON section                ASCII: file names, roots, the rest of each metadata (0 for a refused skill), the
+//   JSON section                ASCII: file names, roots, the rest of each metadata (0 for a refused skill), its name
+//                               and description "" (they are in the table and the descriptions: keeping their place
+//                               keeps the metadata's key order, and the parsed object is completed in place; a string,
+//                               not 0, so that filling them in does not change the objects' field representation), the
 //                               diagnostics and refusals of the entries that have some, each source's scan state
 //
 // All little-endian; every section's size follows from the header, and the file must end exactly where the last one
@@ -145,13 +148,18 @@ function sparse<T>(lists: ReadonlyArray<readonly T[] | undefined>): Array<[numbe
   return pairs;
 }
 
-/** The metadata without the name and description the string table holds (a malformed one is kept whole). */
+/**
+ * The metadata with "" for the name and description the string table and the descriptions hold (a malformed one kept
+ * as it is, for the reader to refuse).
+ */
 function metadataRest(metadata: Record<string, unknown> | 0 | undefined): Record<string, unknown> | 0 {
   if (!metadata) return 0;
-  const { name, description, ...rest } = metadata;
-  if (typeof name !== "string") rest.name = name;
-  if (typeof description !== "string") rest.description = description;
-  return rest;
+  const { name, description } = metadata;
+  return {
+    ...metadata,
+    name: typeof name === "string" ? "" : name,
+    description: typeof description === "string" ? "" : description,
+  };
 }
 
 /** The bytes of a snapshot file (without its MAC line): header fields, entries in columns, each source's scan state. */

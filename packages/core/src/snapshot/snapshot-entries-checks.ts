@@ -11,7 +11,8 @@ import { isStoredDiagnostic, type StoredDiagnostic } from "./stored-diagnostics.
 export interface SnapshotJson {
   fileNames: string[];
   roots: string[];
-  /** The metadata without its name and description; 0 for a refused skill. */
+  /** The metadata without what the entry says (name and description "", no folder, file, hash, diagnostics); 0 for a
+   * refused skill. */
   metadata: Array<Record<string, unknown> | 0>;
   /** `[entry, diagnostics]` for the entries whose metadata has some, entries increasing. */
   diagnostics: Array<[number, StoredDiagnostic[]]>;
@@ -157,9 +158,9 @@ function isBlank(units: Uint8Array | Uint16Array, start: number, end: number): b
 /** What is wrong with a stored metadata's rest (without name and description), or undefined. */
 function checkMetadataRest(metadata: unknown): string | undefined {
   if (!isRecord(metadata)) return "bad 'metadata'";
-  // The name and description are the string table's; folder, file, hash and diagnostics are set over whatever this says
-  // (snapshot-entries.ts), and so is the origin (by the registry).
-  if (Object.hasOwn(metadata, "name") || Object.hasOwn(metadata, "description")) return "bad metadata name/description";
+  // The name and description are the string table's and the descriptions'; folder, file, hash and diagnostics are set
+  // over whatever this says (snapshot-entries.ts), and so is the origin (by the registry).
+  if (metadata.name !== "" || metadata.description !== "") return "bad metadata name/description";
   if (!isStringArray(metadata.allowedTools)) return "bad metadata allowedTools";
   if (!isRecord(metadata.extra)) return "bad metadata extra";
   if (metadata.metadata !== undefined && !isRecord(metadata.metadata)) return "bad metadata metadata";

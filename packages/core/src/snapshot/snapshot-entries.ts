@@ -1,4 +1,6 @@
-import type { SkillDiagnostic } from "../skill/skill-types.js";
+import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
+import type { LoadedCandidate } from "../sources/loaded-candidate.js";
+import type { SkillCandidate } from "../sources/skill-source.js";
 import type { FileIdentity } from "../skill/skill-file-identity.js";
 import { FLAG_HASH, FLAG_RACY, STRING_KINDS, type SnapshotSections } from "./snapshot-binary.js";
 import {
@@ -120,28 +122,64 @@ export class SnapshotEntries {
     return this.stringLength(ctime) === 0 ? ctimeNs === mtimeNs : this.stringIs(ctime, ctimeNs);
   }
 
-  /** What entry `i` says its load gave, the metadata's folder and file being `dir` and `file` (made now, this caller's). */
+  /**
+   * A cold start's candidates of one source, served in bulk: per candidate, its entry (`at`, -1 when none) and, when
+   * that entry serves it unchanged (`servesUnchanged`), the loaded candidate made from it with the live source's
+   * `origin` (`served`). One loop per step rather than calls per candidate: a cold process runs each loop optimized
+   * after a few iterations, where a call per candidate would run in the interpreter for most of the load.
+   */
+  serve(
+    sourceId: string,
+    candidates: readonly SkillCandidate[],
+    origin: SkillOrigin,
+  ): { at: Int32Array; served: Array<LoadedCandidate | undefined> } {
+    const at = new Int32Array(candidates.length);
+    for (let k = 0; k < candidates.length; k++) {
+      const candidate = candidates[k]!;
+      at[k] = candidate.kind === "disk" ? this.indexOf(sourceId, candidate.dir, candidate.file) : -1;
+    }
+    const served: Array<LoadedCandidate | undefined> = new Array(candidates.length);
+    for (let k = 0; k < candidates.length; k++) {
+      const candidate = candidates[k]!;
+      const i = at[k]!;
+      if (i < 0 || candidate.kind !== "disk" || !this.servesUnchanged(i, candidate)) continue;
+      const { metadata, refused, hash } = this.load(i, candidate.dir, candidate.file);
+      // This load's own object: completed in place.
+      if (metadata) (metadata as SkillMetadata).origin = origin;
+      served[k] = {
+        candidate,
+        sourceId,
+        metadata: metadata as SkillMetadata | undefined,
+        refused,
+        body: undefined,
+        hash,
+        racy: false,
+      };
+    }
+    return { at, served };
+  }
+
+  /**
+   * What entry `i` says its load gave, the metadata's folder and file being `dir` and `file`. The metadata is the
+   * object the JSON section was parsed into (its name and description in place, ""), completed in place: each entry's is
+   * handed out once per read.
+   */
   load(i: number, dir: string, file: string): StoredLoadResult {
     const hash = (this.sections.flags[i]! & FLAG_HASH) === 0 ? undefined : this.hashAt(i);
     const refusals = this.refusals.get(i);
     const refused = refusals ? readDiagnostics(refusals, file)! : [];
-    const rest = this.json.metadata[i]!;
-    if (rest === 0) return { hash, metadata: undefined, refused };
-    const stored = this.diagnostics.get(i);
-    const metadata = {
-      name: this.string(STRING_KINDS.name * this.count + i),
-      description: this.sections.descriptions.toString(
-        "utf8",
-        this.sections.described[i],
-        this.sections.described[i + 1],
-      ),
-      ...rest,
-      dir,
-      file,
-      hash: hash!,
-      diagnostics: stored ? readDiagnostics(stored, file)! : [],
-    } as StoredSkillMetadata;
-    return { hash, metadata, refused };
+    const stored = this.json.metadata[i]!;
+    if (stored === 0) return { hash, metadata: undefined, refused };
+    const diagnostics = this.diagnostics.get(i);
+    const metadata = stored as Partial<StoredSkillMetadata>;
+    const { described, descriptions } = this.sections;
+    metadata.name = this.string(STRING_KINDS.name * this.count + i);
+    metadata.description = descriptions.toString("utf8", described[i], described[i + 1]);
+    metadata.dir = dir;
+    metadata.file = file;
+    metadata.hash = hash!;
+    metadata.diagnostics = diagnostics ? readDiagnostics(diagnostics, file)! : [];
+    return { hash, metadata: metadata as StoredSkillMetadata, refused };
   }
 
   /** Entry `i` whole (made now). */
