@@ -6,7 +6,7 @@
 // Figures are wall-clock medians; samples run the built package (packages/core/dist) in plain Node. With
 // --baseline=DIR (another build of packages/core, e.g. an older commit's compiled into packages/core/dist-old), that
 // build's cold load and first search run as a third arm of the same rotation, against its own snapshot.
-// Run: pnpm bench cold-floor (or node --import tsx bench/cold-floor.ts [--quick] [--n=N] [--baseline=DIR]).
+// Run: pnpm bench cold-floor (or node --import tsx bench/cold-floor.ts [--quick] [--n=N] [--reps=R] [--baseline=DIR]).
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";
@@ -17,7 +17,7 @@ import { median, round } from "./support/stats.js";
 const quick = process.argv.includes("--quick");
 const n = Number(process.argv.find((arg) => arg.startsWith("--n="))?.slice(4) ?? (quick ? 1000 : 10_000));
 const baseline = process.argv.find((arg) => arg.startsWith("--baseline="))?.slice("--baseline=".length);
-const reps = quick ? 2 : 5;
+const reps = Number(process.argv.find((arg) => arg.startsWith("--reps="))?.slice(7) ?? (quick ? 2 : 5));
 const GOALS = { loadRatio: 1.5, searchMs: 100, rssMiB: 150 };
 const QUERIES = ["fill in a pdf form", "review this SQL query for performance", "deploy to vercel"];
 
