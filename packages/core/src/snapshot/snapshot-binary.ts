@@ -8,13 +8,15 @@ import type { StoredSnapshotEntries } from "./snapshot-entries-codec.js";
 //   f64 size[n], f64 ino[n]     the SKILL.md's stat identity
 //   u32 source[n], fileName[n], root[n]
 //   u32 offsets[4n + 1]         ends of the strings of the string table, in code units
-//   u32 described[n + 1]        ends of the descriptions, in bytes
+//   u32 narrow[n + 1]           description i is code units [narrow[i], narrow[i + 1]) of the Latin-1 descriptions
+//   u32 wide[n + 1]             ... or [wide[i], wide[i + 1]) of the UTF-16 ones (the other range is empty)
+//   wide descriptions           UTF-16LE: the few descriptions with a character beyond Latin-1
 //   string table                Latin-1 (1 byte a unit) when every character fits, else UTF-16LE: the folder paths
 //                               of all entries, then their mtimes, ctimes ("" when equal to the mtime) and names
 //                               (decimal nanoseconds; "" for a refused skill's name)
 //   u8 flags[n]                 1: racily clean when written, 2: has a content hash
 //   hashes[32 n]                sha256 of each SKILL.md's bytes
-//   descriptions                UTF-8, each decoded when its entry is (one rare non-Latin-1 character would make a
+//   narrow descriptions         Latin-1: every other description (one rare non-Latin-1 character would make a
 //                               table of all of them UTF-16: twice the bytes)
 //   JSON section                ASCII: file names, roots, the rest of each metadata (0 for a refused skill), its name
 //                               and description "" (they are in the table and the descriptions: keeping their place
@@ -51,8 +53,9 @@ interface Sizes {
   count: number;
   latin1: boolean;
   units: number;
-  /** Bytes of the descriptions. */
-  described: number;
+  /** Code units of the Latin-1 descriptions and of the UTF-16 ones. */
+  narrow: number;
+  wide: number;
   json: number;
 }
 
@@ -68,9 +71,11 @@ export interface SnapshotSections {
   offsets: Uint32Array;
   /** The string table's code units. */
   units: Uint8Array | Uint16Array;
-  /** Description `i` is bytes `[described[i], described[i + 1])` of `descriptions`. */
-  described: Uint32Array;
-  descriptions: Buffer;
+  /** Description `i` is `[narrow[i], narrow[i + 1])` of `narrowText` or `[wide[i], wide[i + 1])` of `wideText`. */
+  narrow: Uint32Array;
+  wide: Uint32Array;
+  narrowText: Uint8Array;
+  wideText: Uint16Array;
   flags: Uint8Array;
   hashes: Uint8Array;
   /** The JSON section, parsed (unchecked). */
@@ -78,19 +83,21 @@ export interface SnapshotSections {
 }
 
 /** Byte offset of every section after the header. */
-function layout(start: number, { count, latin1, units, described, json }: Sizes) {
+function layout(start: number, { count, latin1, units, narrow, wide, json }: Sizes) {
   const size = start;
   const ino = size + 8 * count;
   const source = ino + 8 * count;
   const fileName = source + 4 * count;
   const root = fileName + 4 * count;
   const offsets = root + 4 * count;
-  const describedAt = offsets + 4 * (KINDS * count + 1);
-  const text = describedAt + 4 * (count + 1);
+  const narrowAt = offsets + 4 * (KINDS * count + 1);
+  const wideAt = narrowAt + 4 * (count + 1);
+  const wideText = wideAt + 4 * (count + 1);
+  const text = wideText + 2 * wide;
   const flags = text + (latin1 ? 1 : 2) * units;
   const hashes = flags + count;
-  const descriptions = hashes + 32 * count;
-  const jsonAt = descriptions + described;
+  const narrowText = hashes + 32 * count;
+  const jsonAt = narrowText + narrow;
   const end = jsonAt + json;
   return {
     size,
@@ -99,11 +106,13 @@ function layout(start: number, { count, latin1, units, described, json }: Sizes)
     fileName,
     root,
     offsets,
-    described: describedAt,
+    narrow: narrowAt,
+    wide: wideAt,
+    wideText,
     text,
     flags,
     hashes,
-    descriptions,
+    narrowText,
     json: jsonAt,
     end,
   };
@@ -131,11 +140,11 @@ function stringTable(columns: StoredSnapshotEntries): string[] {
   return strings;
 }
 
-/** Each entry's description ("" for a refused skill), UTF-8. */
-function descriptionBytes(columns: StoredSnapshotEntries): Buffer[] {
+/** Each entry's description ("" for a refused skill). */
+function descriptionsOf(columns: StoredSnapshotEntries): string[] {
   return Array.from({ length: columns.count }, (_, i) => {
     const metadata = columns.metadata[i];
-    return Buffer.from(metadata && typeof metadata.description === "string" ? metadata.description : "", "utf8");
+    return metadata && typeof metadata.description === "string" ? metadata.description : "";
   });
 }
 
@@ -180,9 +189,18 @@ export function packSnapshot(
     refused: sparse(columns.refused),
     scanState,
   });
-  const descriptions = descriptionBytes(columns);
-  const described = descriptions.reduce((sum, bytes) => sum + bytes.length, 0);
-  const sizes: Sizes = { count, latin1, units: table.length, described, json: jsonText.length };
+  const descriptions = descriptionsOf(columns);
+  const isWide = descriptions.map((text) => /[^\u0000-\u00ff]/.test(text));
+  const narrowText = descriptions.filter((_, i) => !isWide[i]).join("");
+  const wideText = descriptions.filter((_, i) => isWide[i]).join("");
+  const sizes: Sizes = {
+    count,
+    latin1,
+    units: table.length,
+    narrow: narrowText.length,
+    wide: wideText.length,
+    json: jsonText.length,
+  };
   const headerBytes = Buffer.from(asciiJson({ ...header, ...sizes }), "latin1");
   const at = layout(align(12 + headerBytes.length, 8), sizes);
   const bytes = Buffer.alloc(at.end);
@@ -205,12 +223,18 @@ export function packSnapshot(
   bytes.writeUInt32LE(0, at.offsets);
   strings.forEach((text, k) => bytes.writeUInt32LE((end += text.length), at.offsets + 4 * (k + 1)));
   bytes.write(table, at.text, latin1 ? "latin1" : "utf16le");
-  let descriptionEnd = 0;
-  bytes.writeUInt32LE(0, at.described);
-  descriptions.forEach((description, i) => {
-    description.copy(bytes, at.descriptions + descriptionEnd);
-    bytes.writeUInt32LE((descriptionEnd += description.length), at.described + 4 * (i + 1));
+  let narrowEnd = 0;
+  let wideEnd = 0;
+  bytes.writeUInt32LE(0, at.narrow);
+  bytes.writeUInt32LE(0, at.wide);
+  descriptions.forEach((text, i) => {
+    if (isWide[i]) wideEnd += text.length;
+    else narrowEnd += text.length;
+    bytes.writeUInt32LE(narrowEnd, at.narrow + 4 * (i + 1));
+    bytes.writeUInt32LE(wideEnd, at.wide + 4 * (i + 1));
   });
+  bytes.write(narrowText, at.narrowText, "latin1");
+  bytes.write(wideText, at.wideText, "utf16le");
   for (let i = 0; i < count; i++) {
     const hash = columns.hash[i] ?? "";
     const hasHash = /^[0-9a-f]{64}$/.test(hash);
@@ -249,15 +273,16 @@ export function readSnapshotHeader(
 
 /** The sizes a header gives when they are sane, else undefined. */
 function sizesOf(header: Record<string, unknown>): Sizes | undefined {
-  const { count, latin1, units, described, json } = header;
-  for (const value of [count, units, described, json])
+  const { count, latin1, units, narrow, wide, json } = header;
+  for (const value of [count, units, narrow, wide, json])
     if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0 || value > MAX_ITEMS) return undefined;
   if (typeof latin1 !== "boolean") return undefined;
   return {
     count: count as number,
     latin1,
     units: units as number,
-    described: described as number,
+    narrow: narrow as number,
+    wide: wide as number,
     json: json as number,
   };
 }
@@ -298,8 +323,10 @@ export function readSnapshotSections(
       root: view(bytes, Uint32Array, at.root, count),
       offsets: view(bytes, Uint32Array, at.offsets, KINDS * count + 1),
       units,
-      described: view(bytes, Uint32Array, at.described, count + 1),
-      descriptions: Buffer.from(bytes.buffer, bytes.byteOffset + at.descriptions, sizes.described),
+      narrow: view(bytes, Uint32Array, at.narrow, count + 1),
+      wide: view(bytes, Uint32Array, at.wide, count + 1),
+      narrowText: bytes.subarray(at.narrowText, at.narrowText + sizes.narrow),
+      wideText: view(bytes, Uint16Array, at.wideText, sizes.wide),
       flags: bytes.subarray(at.flags, at.flags + count),
       hashes: bytes.subarray(at.hashes, at.hashes + 32 * count),
       json,

@@ -48,7 +48,7 @@ function isSparseDiagnostics(value: unknown, count: number): value is Array<[num
   return true;
 }
 
-/** Offsets (of the string table, of the descriptions) when they start at 0, never decrease and end at `units`. */
+/** Offsets (of the string table, of a table of descriptions) when they start at 0, never decrease and end at `units`. */
 export function checkOffsets(offsets: Uint32Array, units: number): boolean {
   if (offsets[0] !== 0 || offsets[offsets.length - 1] !== units) return false;
   for (let k = 1; k < offsets.length; k++) if (offsets[k]! < offsets[k - 1]!) return false;

@@ -36,6 +36,9 @@ export interface StoredLoadResult {
 export class SnapshotEntries {
   readonly count: number;
   private readonly text: string;
+  /** The descriptions, each table one string (slices of them are the descriptions). */
+  private readonly narrowText: string;
+  private readonly wideText: string;
   private readonly json: SnapshotJson;
   private readonly racy: Uint8Array;
   private readonly diagnostics: Map<number, StoredDiagnostic[]>;
@@ -52,7 +55,10 @@ export class SnapshotEntries {
     racyAfter: string | undefined,
   ): { ok: true; entries: SnapshotEntries } | { ok: false; problem: string } {
     if (!checkOffsets(sections.offsets, sections.units.length)) return { ok: false, problem: "bad string table" };
-    if (!checkOffsets(sections.described, sections.descriptions.length))
+    if (
+      !checkOffsets(sections.narrow, sections.narrowText.length) ||
+      !checkOffsets(sections.wide, sections.wideText.length)
+    )
       return { ok: false, problem: "bad descriptions" };
     const json = checkJsonSection(sections.json, sections.count);
     if (typeof json === "string") return { ok: false, problem: json };
@@ -77,6 +83,9 @@ export class SnapshotEntries {
     this.text = Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString(
       units.BYTES_PER_ELEMENT === 1 ? "latin1" : "utf16le",
     );
+    const { narrowText, wideText } = sections;
+    this.narrowText = Buffer.from(narrowText.buffer, narrowText.byteOffset, narrowText.byteLength).toString("latin1");
+    this.wideText = Buffer.from(wideText.buffer, wideText.byteOffset, wideText.byteLength).toString("utf16le");
     this.json = json;
     this.racy = racyEntries(sections, racyAfter);
     this.diagnostics = new Map(json.diagnostics);
@@ -172,9 +181,10 @@ export class SnapshotEntries {
     if (stored === 0) return { hash, metadata: undefined, refused };
     const diagnostics = this.diagnostics.get(i);
     const metadata = stored as Partial<StoredSkillMetadata>;
-    const { described, descriptions } = this.sections;
+    const { narrow, wide } = this.sections;
     metadata.name = this.string(STRING_KINDS.name * this.count + i);
-    metadata.description = descriptions.toString("utf8", described[i], described[i + 1]);
+    // One of the two is "" (a description is in one of the tables): the other is the slice itself.
+    metadata.description = this.narrowText.slice(narrow[i], narrow[i + 1]) + this.wideText.slice(wide[i], wide[i + 1]);
     metadata.dir = dir;
     metadata.file = file;
     metadata.hash = hash!;
