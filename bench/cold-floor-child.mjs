@@ -4,10 +4,13 @@
 //                     SKILL.md), synchronous, nothing kept
 //   write DIR SNAP    build the registry snapshot SNAP with its search index beside it (index built at load)
 //   load DIR SNAP Q   cold start from SNAP, then the first search for the query Q
+//   rank DIR SNAP QF  cold start from SNAP ("none": built from the files), then every query of the JSON array file QF
+// The package is packages/core/dist, or the build in COLD_FLOOR_CORE (a baseline to compare with in the same run).
 // Prints one JSON line: wall-clock and CPU (user + system) ms of the walk or load and of the first search, RSS after load
 // and after the search.
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { performance } from "node:perf_hooks";
 
 const [mode, dir, file, query] = process.argv.slice(2);
@@ -38,7 +41,9 @@ if (mode === "walk") {
   const cpu = process.cpuUsage(cpuStart);
   out = { count, ms: performance.now() - start, cpuMs: (cpu.user + cpu.system) / 1000 };
 } else {
-  const { createSkillRegistry, skillsFromDirectory } = await import("../packages/core/dist/index.js");
+  // COLD_FLOOR_CORE: another build of the package (a baseline, see cold-floor.ts --baseline), else packages/core/dist.
+  const core = process.env.COLD_FLOOR_CORE ?? new URL("../packages/core/dist", import.meta.url).pathname;
+  const { createSkillRegistry, skillsFromDirectory } = await import(pathToFileURL(join(core, "index.js")).href);
   if (mode === "write") {
     const registry = await createSkillRegistry({
       sources: [skillsFromDirectory(dir)],
@@ -47,6 +52,19 @@ if (mode === "walk") {
     });
     await registry.close();
     out = {};
+  } else if (mode === "rank") {
+    // rank DIR SNAP QUERIES: cold start from SNAP ("none": no snapshot, the index built from the files), then every
+    // query of the JSON array QUERIES (limit 10); prints each ranking as names and exact scores.
+    const queries = JSON.parse(readFileSync(query, "utf8"));
+    const registry = await createSkillRegistry({
+      sources: [skillsFromDirectory(dir)],
+      snapshot: file === "none" ? false : file,
+    });
+    const rankings = queries.map((text) =>
+      registry.search(text, { limit: 10 }).map((result) => `${result.name}:${result.score}`),
+    );
+    await registry.close();
+    out = { count: registry.list().length, rankings };
   } else {
     const start = performance.now();
     const cpuStart = process.cpuUsage();

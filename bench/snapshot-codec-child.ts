@@ -26,7 +26,7 @@ if (mode === "write") {
       sources: [sources[0]!.id],
     });
     if (!read.snapshot) throw new Error(`snapshot not read: ${read.diagnostics[0]?.message ?? "missing"}`);
-    count = read.snapshot.entries.size;
+    count = read.snapshot.count;
   }
   const ms = performance.now() - start;
   const cpu = process.cpuUsage(cpuStart);

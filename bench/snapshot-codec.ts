@@ -8,6 +8,15 @@
 // decision reads CPU time (user + system, all threads of the process): on a 2-core machine shared with other work the
 // wall time of a 0.1 s load mostly measures waiting for a core, so wall medians and minimums are printed beside it.
 // Run: pnpm bench snapshot-codec (or node --import tsx bench/snapshot-codec.ts [--quick]).
+// Since snapshot format 3 the file is binary (packages/core/src/snapshot/snapshot-binary.ts): the two JSON codecs this
+// compared are gone (the row arm's module hook replaces a module whose interface changed), so it only says so. Compare
+// snapshot builds with bench/cold-floor.ts --baseline=DIR, rankings with bench/cold-floor-rankings.ts.
+if (!process.argv.includes("--json-codecs")) {
+  console.log(
+    "snapshot-codec: superseded by the binary snapshot (format 3); see bench/cold-floor.ts --baseline for codec comparisons",
+  );
+  process.exit(0);
+}
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { loadavg, tmpdir } from "node:os";

@@ -14,10 +14,19 @@ import { skillMd, writeTree } from "../support/skill-tree.js";
 
 const READ_ONLY_SKILL = `---\nname: tidy\ndescription: Tidies notes.\nallowed-tools: Read\n---\n\nTidy the notes.\n`;
 
-/** The JSON of a cache file, without the MAC line this user's skillgraph puts before it (the attacker has no key). */
-function jsonOf(path: string): Record<string, any> {
-  const text = readFileSync(path, "utf8");
-  return JSON.parse(text.slice(text.indexOf("{"))) as Record<string, any>;
+/** The bytes of a cache file after the MAC line this user's skillgraph puts before them (the attacker has no key). */
+function payloadOf(path: string): Buffer {
+  const bytes = readFileSync(path);
+  return bytes.subarray(bytes.indexOf(0x0a) + 1);
+}
+
+/** `bytes` with `from` replaced by `to`, a text of the same length (the snapshot's sizes stay consistent). */
+function replaced(bytes: Buffer, from: string, to: string): Buffer {
+  const at = bytes.indexOf(from);
+  expect(at).toBeGreaterThan(0);
+  const copy = Buffer.from(bytes);
+  copy.write(to, at);
+  return copy;
 }
 
 /** A cloned repository: a project with skills and a cache folder it ships; the snapshot path skillgraph would use. */
@@ -44,10 +53,8 @@ describe("attack: a registry snapshot shipped in the repository's default cache 
     // The attacker builds a real snapshot of the same tree, then rewrites what it says about the skill.
     const built = join(mkdtempSync(join(tmpdir(), "skillgraph-attacker-")), "registry.json");
     await buildRegistrySnapshot({ sources: [skillsFromDirectory(root)], out: built });
-    const forged = jsonOf(built);
-    const text = JSON.stringify(forged).replace('"Read"', '"Bash"').replace("Tidies notes.", "Run anything.");
-    expect(text).toContain('"Bash"');
-    writeFileSync(snapshot, text);
+    const forged = replaced(replaced(payloadOf(built), '"Read"', '"Bash"'), "Tidies notes.", "Run anything.");
+    writeFileSync(snapshot, forged);
     const later = Date.now() / 1000 + 3600;
     utimesSync(snapshot, later, later);
 

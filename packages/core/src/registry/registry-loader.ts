@@ -1,10 +1,10 @@
 import { SkillSourceError } from "../errors/skill-source-error.js";
 import { mapLimit } from "../internal/concurrency-limit.js";
 import { sameFileIdentity } from "../skill/skill-file-identity.js";
-import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
+import type { SkillDiagnostic, SkillOrigin } from "../skill/skill-types.js";
 import type { ReadSnapshot } from "../snapshot/snapshot-file.js";
 import type { StoredCandidate } from "../snapshot/stored-candidate.js";
-import type { DiskSkillCandidate, SkillCandidate, SkillSource } from "../sources/skill-source.js";
+import type { SkillCandidate, SkillSource } from "../sources/skill-source.js";
 import { loadCandidate, type LoadSettings } from "./load-candidate.js";
 import type { LoadedCandidate } from "../sources/loaded-candidate.js";
 
@@ -34,13 +34,10 @@ export interface LoaderPass {
   diskCount: number;
 }
 
-/** A candidate of one source, with what the previous load (memory) and the snapshot file hold for it. */
+/** A candidate of one source, with what the previous load holds for it in memory. */
 interface CandidateToReuse {
   candidate: SkillCandidate;
-  /** The source's origin, one object shared by the metadata of every skill this pass serves from the snapshot. */
-  origin: SkillOrigin;
   previous: LoadedCandidate | undefined;
-  stored: StoredCandidate | undefined;
 }
 
 /** A candidate `reuse` did not take, by its cache key, with what the previous load held for it. */
@@ -92,20 +89,30 @@ export class RegistryLoader {
         const toLoad: Array<{ key: string; item: CandidateToLoad }> = [];
         const origin: SkillOrigin = Object.freeze({ sourceId: source.id, layer: source.layer, kind: source.kind });
         const before = this.cache.get(source.id);
-        const storedOfSource = persisted?.entries.get(source.id);
         let next = pass.cache.get(source.id);
         if (!next) pass.cache.set(source.id, (next = new Map()));
         const kept = next;
-        for (const candidate of scan.candidates) {
+        // A cold start: nothing in memory, the snapshot's entries served in bulk (no entry decoded unless served).
+        const fromFile =
+          before === undefined ? persisted?.entries.serve(source.id, scan.candidates, origin) : undefined;
+        for (let k = 0; k < scan.candidates.length; k++) {
+          const candidate = scan.candidates[k]!;
           const key = candidateKey(candidate);
           if (candidate.kind === "disk") pass.diskCount++;
           const previous = before?.get(key);
-          const stored = candidate.kind === "disk" ? storedOfSource?.get(key) : undefined;
-          const reused = this.reuse({ candidate, origin, previous, stored }, pass);
+          const reused = fromFile ? fromFile.served[k] : this.reuse({ candidate, previous }, pass);
           if (reused) {
+            if (fromFile) {
+              pass.reused++;
+              pass.fromSnapshot++;
+            }
             kept.set(key, reused);
             pass.loaded.push(reused);
-          } else toLoad.push({ key, item: { candidate, source, previous, stored } });
+            continue;
+          }
+          const at = fromFile ? fromFile.at[k]! : -1;
+          const stored = at >= 0 ? persisted!.entries.entry(at) : undefined;
+          toLoad.push({ key, item: { candidate, source, previous, stored } });
         }
         await mapLimit(toLoad, 16, async ({ key, item }) => {
           const entry = await this.reconcile(item, pass);
@@ -122,29 +129,11 @@ export class RegistryLoader {
     this.cache = pass.cache;
   }
 
-  /** A candidate reused from memory or the snapshot entry when provably unchanged (counted), else undefined. */
-  private reuse(
-    { candidate, origin, previous, stored }: CandidateToReuse,
-    pass: LoaderPass,
-  ): LoadedCandidate | undefined {
-    if (previous) {
-      if (previous.racy || !sameCandidate(previous, candidate)) return undefined;
-      pass.reused++;
-      return previous;
-    }
-    if (
-      stored &&
-      !stored.racy &&
-      candidate.kind === "disk" &&
-      stored.dir === candidate.dir &&
-      stored.root === candidate.root &&
-      sameFileIdentity(stored.identity, candidate.identity)
-    ) {
-      pass.reused++;
-      pass.fromSnapshot++;
-      return fromStored(stored, candidate, origin);
-    }
-    return undefined;
+  /** A candidate reused from memory when provably unchanged (counted), else undefined. */
+  private reuse({ candidate, previous }: CandidateToReuse, pass: LoaderPass): LoadedCandidate | undefined {
+    if (!previous || previous.racy || !sameCandidate(previous, candidate)) return undefined;
+    pass.reused++;
+    return previous;
   }
 
   /** A candidate `reuse` did not take: loaded (and counted; racily clean ones as verified). */
@@ -226,25 +215,4 @@ function sameCandidate(previous: LoadedCandidate, candidate: LoadedCandidate["ca
     before.text === candidate.text &&
     before.files === candidate.files
   );
-}
-
-/** A loaded candidate rebuilt from a snapshot entry (origin from the live source, never from the file). */
-function fromStored(stored: StoredCandidate, candidate: DiskSkillCandidate, origin: SkillOrigin): LoadedCandidate {
-  // Completed in place: a snapshot entry read from the file serves one candidate of one load.
-  const metadata = stored.metadata as SkillMetadata | undefined;
-  if (metadata) {
-    metadata.origin = origin;
-    // The same paths (checked by `reuse`), as the strings the walk keeps anyway: the decoded ones can go.
-    metadata.dir = candidate.dir;
-    metadata.file = candidate.file;
-  }
-  return {
-    candidate,
-    sourceId: origin.sourceId,
-    metadata,
-    refused: stored.refused,
-    body: undefined,
-    hash: stored.hash,
-    racy: false,
-  };
 }

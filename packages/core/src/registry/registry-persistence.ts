@@ -139,7 +139,20 @@ export class RegistryPersistence {
     for (const ofSource of cache.values())
       for (const entry of ofSource.values())
         if (entry.candidate.kind === "disk") entries.push(storedCandidateOf({ ...entry, candidate: entry.candidate }));
-    entries.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.sourceId < b.sourceId ? -1 : 1));
+    // In folder order, as a walk finds them: a cold start then matches each at a cursor (see SnapshotEntries).
+    entries.sort((a, b) =>
+      a.dir < b.dir
+        ? -1
+        : a.dir > b.dir
+          ? 1
+          : a.file < b.file
+            ? -1
+            : a.file > b.file
+              ? 1
+              : a.sourceId < b.sourceId
+                ? -1
+                : 1,
+    );
     return {
       settings: { strict: this.settings.strict, maxBytes: this.settings.maxBytes },
       sources: this.settings.diskSourceIds,

@@ -46,16 +46,24 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
   const stored = read();
   if (!stored) return { index: indexAnalyzedDocuments(undefined, { upsert: skills.map(analyze) }), rewrite: true };
   const { state, hashes, checks } = stored;
+  // Every content hash in one string (one native call), compared in place.
+  const hex = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength).toString("hex");
+  // The usual case: the same skills in the same order as when the index was built (the registry's order is stable),
+  // each document's hash its skill's; then one digest checks every name and description.
+  if (
+    samePositions(skills, hex, state.count) &&
+    metadataDigest(skills.map((skill) => skill.metadata)) === stored.digest
+  )
+    return { index: indexFromState({ ...state, docs: new SkillDocuments(skills) }), rewrite: false };
   const byHash = new Map<string, Skill>();
   for (const skill of skills) if (!byHash.has(skill.metadata.hash)) byHash.set(skill.metadata.hash, skill);
-  const bytes = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength);
   const skillOf = new Array<Skill | undefined>(state.count);
   let found = 0;
   for (let id = 0; id < state.count; id++) {
-    skillOf[id] = byHash.get(bytes.toString("hex", 32 * id, 32 * id + 32));
+    skillOf[id] = byHash.get(hex.slice(64 * id, 64 * id + 64));
     if (skillOf[id]) found++;
   }
-  // Every document still has its skill's content: one digest checks every name and description (the usual case).
+  // Every document still has its skill's content: one digest checks every name and description.
   const all = found === state.count && byHash.size === state.count && skills.length === state.count;
   if (all && metadataDigest(skillOf.map((skill) => skill!.metadata)) === stored.digest)
     return { index: indexFromState({ ...state, docs: new SkillDocuments(skillOf) }), rewrite: false };
@@ -74,4 +82,14 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
   const missing = skills.filter((skill) => !matched.has(skill));
   if (matched.size === state.count && missing.length === 0) return { index: indexFromState(restored), rewrite: false };
   return { index: indexFromState(rebuildState(restored, dead, missing.map(analyze))), rewrite: true };
+}
+
+/** Whether skill `id` has document `id`'s content hash for every id (`hex`: all hashes in document order). */
+function samePositions(skills: ReadonlyArray<IndexedSkill>, hex: string, count: number): boolean {
+  if (skills.length !== count) return false;
+  for (let id = 0; id < count; id++) {
+    const { hash } = skills[id]!.metadata;
+    if (hash.length !== 64 || !hex.startsWith(hash, 64 * id)) return false;
+  }
+  return true;
 }

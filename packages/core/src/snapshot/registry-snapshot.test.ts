@@ -13,20 +13,19 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { signCacheText } from "./cache-key.js";
-
-/** A cache file's JSON text, without the MAC line this user's skillgraph signs it with. */
-const unsigned = (text: string) => text.slice(text.indexOf("{"));
+import { signCacheBytes } from "./cache-key.js";
 import { skillMd, writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "../registry/create-skill-registry.js";
 import { skillsFromDirectory } from "../sources/directory-source.js";
 import { buildRegistrySnapshot } from "../registry/build-registry-snapshot.js";
 import { InvalidOptionsError } from "../errors/invalid-options-error.js";
 import { defaultSnapshotFile, defaultSnapshotFolder } from "./snapshot-location.js";
-import { checkSnapshotFile, type SnapshotFile } from "./snapshot-format.js";
+import type { SnapshotFile } from "./snapshot-format.js";
 import { RACY_WINDOW_NS } from "../sources/racy-window.js";
 import { changedAfter, racyThreshold } from "./snapshot-file.js";
 import { encodeSnapshotEntries, type StoredSnapshotEntries } from "./snapshot-entries-codec.js";
+import { packSnapshot } from "./snapshot-binary.js";
+import { readSnapshotWhole, unsignedPayload, writeSnapshotWhole } from "./__fixtures__/snapshot-files.js";
 
 /** A fixed mtime (seconds) given to every SKILL.md, so a test can restore it exactly after an edit. */
 const FIXED_MTIME = 1_600_000_000;
@@ -41,27 +40,9 @@ function snapshotPath(): string {
   return join(mkdtempSync(join(tmpdir(), "skillgraph-snapfile-")), "registry.json");
 }
 
-/** The snapshot file as stored (entries in columns). */
-type StoredSnapshot = Omit<SnapshotFile, "entries"> & { entries: StoredSnapshotEntries };
-
-function readStored(path: string): StoredSnapshot {
-  return JSON.parse(unsigned(readFileSync(path, "utf8"))) as StoredSnapshot;
-}
-
 /** The snapshot file decoded (one object per entry), as the registry reads it. */
-function readSnapshot(path: string): SnapshotFile {
-  const stored = readStored(path);
-  const checked = checkSnapshotFile(stored, { settings: stored.settings, sources: stored.sources });
-  if (!checked.ok) throw new Error(checked.rejection.message);
-  return checked.snapshot;
-}
-
-function writeSnapshot(path: string, snapshot: SnapshotFile): void {
-  writeFileSync(
-    path,
-    signCacheText(JSON.stringify({ ...snapshot, entries: encodeSnapshotEntries(snapshot.entries, snapshot.sources) })),
-  );
-}
+const readSnapshot = readSnapshotWhole;
+const writeSnapshot = (path: string, snapshot: SnapshotFile) => writeSnapshotWhole(path, snapshot);
 
 /**
  * Makes a snapshot look as if written long after its files last changed (outside the racy window): entries are no
@@ -212,12 +193,12 @@ describe("registry snapshot file", () => {
     expect(readSnapshot(file).entries.map((entry) => entry.metadata?.description)).toEqual(["Edited!!.", "Edited!!."]);
   });
 
-  it("stores non-ASCII text escaped (the file is pure ASCII) and serves it back unchanged", async () => {
+  it("stores non-Latin-1 text and serves it back unchanged", async () => {
     const description = "Füllt Formulare aus — 表单, émojis 😀 and a lone \\ backslash.";
     const root = tree({ "one/SKILL.md": skillMd("one", description) });
     const file = snapshotPath();
     const fresh = await load(root, file);
-    expect(readFileSync(file).every((byte) => byte < 0x80)).toBe(true);
+    expect(readSnapshot(file).entries[0]!.metadata!.description).toBe(description);
     ageSnapshot(file, (snapshot) => (snapshot.entries[0]!.metadata!.description = `SNAPSHOT ${description}`));
     const served = await load(root, file);
     expect(served.get("one")).toEqual({ ...fresh.get("one"), description: `SNAPSHOT ${description}` });
@@ -256,42 +237,55 @@ describe("registry snapshot file", () => {
     const root = tree({ "one/SKILL.md": skillMd("one", "One.") });
     const file = snapshotPath();
     await load(root, file);
-    const valid = readStored(file);
-    const withEntries = (edit: (entries: Record<string, unknown>) => void) => (snapshot: StoredSnapshot) => {
-      const entries = snapshot.entries as unknown as Record<string, unknown>;
-      edit(entries);
-      return snapshot;
+    const valid = readSnapshot(file);
+    const { entries: _entries, scanState, ...header } = valid;
+    const payload = unsignedPayload(readFileSync(file));
+    // Columns edited before they are packed: what a buggy writer or a hand edit could put in a well-sized file.
+    const withEntries = (edit: (entries: StoredSnapshotEntries) => void) => {
+      const columns = encodeSnapshotEntries(valid.entries, valid.sources);
+      edit(columns);
+      return packSnapshot(header, columns, scanState ?? {});
     };
-    const variants: Array<string | ((snapshot: StoredSnapshot) => unknown)> = [
+    const metadata = (entries: StoredSnapshotEntries) => entries.metadata[0] as Record<string, unknown>;
+    const variants: Array<string | Buffer> = [
       "{ truncated",
       "null",
       "[]",
-      (snapshot) => ({ ...snapshot, entries: "nope" }),
-      // An entry of format 1 (one object per entry) in a file that claims format 2.
-      (snapshot) => ({ ...snapshot, entries: [{ sourceId: snapshot.sources[0], dir: root }] }),
-      withEntries((entries) => ((entries.metadata as Array<Record<string, unknown>>)[0]!.name = 5)),
-      withEntries((entries) => ((entries.mtimeNs as string[])[0] = "1e9")),
-      withEntries((entries) => ((entries.ctimeNs as string[])[0] = "-1")),
-      // Paths that could point elsewhere: a file name with a separator, a shared prefix longer than the previous path.
+      // The older JSON layout with this version's header: not read as one.
+      JSON.stringify({ ...header, entries: [] }),
+      // Truncated, grown, a header that does not parse.
+      payload.subarray(0, payload.length - 1),
+      payload.subarray(0, 20),
+      Buffer.concat([payload, Buffer.from([0])]),
+      Buffer.concat([payload.subarray(0, 12), Buffer.from("{{"), payload.subarray(14)]),
+      withEntries((entries) => (metadata(entries).name = 5)),
+      withEntries((entries) => (metadata(entries).name = " \t")),
+      withEntries((entries) => (entries.mtimeNs[0] = "1e9")),
+      withEntries((entries) => (entries.mtimeNs[0] = "0123")),
+      withEntries((entries) => (entries.ctimeNs[0] = "-1")),
+      // Paths that could point elsewhere: a file name with a separator, an empty folder, a root out of range.
       withEntries((entries) => (entries.fileNames = ["../../etc/passwd"])),
-      withEntries((entries) => ((entries.dirShared as number[])[0] = 3)),
-      withEntries((entries) => ((entries.metadata as Array<Record<string, unknown>>)[0]!.file = "/etc/passwd")),
-      withEntries((entries) => ((entries.source as number[])[0] = 1)),
-      withEntries((entries) => ((entries.hash as string[])[0] = "")),
-      withEntries((entries) => ((entries.diagnostics as unknown[][])[0] = [[1, "error", 0, 1, ": x"]])),
-      withEntries((entries) => ((entries.refused as unknown[][])[0] = [["code", "fatal", 0, 1, ": x"]])),
+      withEntries((entries) => (entries.dir[0] = "")),
+      withEntries((entries) => (entries.root[0] = 1)),
+      // (A stored metadata's own file or folder is never read: the entry's are set over it, see snapshot-binary.test.ts.)
+      withEntries((entries) => (entries.source[0] = 1)),
+      withEntries((entries) => (entries.size[0] = Number.NaN)),
+      withEntries((entries) => (entries.hash[0] = "")),
+      withEntries((entries) => (entries.diagnostics[0] = [[1, "error", 0, 1, ": x"]] as never)),
+      withEntries((entries) => (entries.refused[0] = [["code", "fatal", 0, 1, ": x"]] as never)),
+      withEntries((entries) => (entries.metadata[0] = 0)),
       withEntries((entries) => (entries.count = 2)),
-      withEntries((entries) => ((entries.metadata as Array<Record<string, unknown>>)[0]!.dependencies = { bins: "x" })),
+      withEntries((entries) => (metadata(entries).dependencies = { bins: "x" })),
     ];
     for (const variant of variants) {
       // signed as this user's skillgraph would: what is checked here is the content
-      writeFileSync(
-        file,
-        signCacheText(typeof variant === "string" ? variant : JSON.stringify(variant(structuredClone(valid)))),
-      );
+      writeFileSync(file, signCacheBytes(typeof variant === "string" ? Buffer.from(variant) : variant));
       const registry = await load(root, file);
       expect(registry.get("one")?.description).toBe("One.");
-      expect(registry.diagnostics().map((diagnostic) => diagnostic.code)).toEqual(["registry-snapshot-invalid"]);
+      // What starts like a JSON object is the older layout: stale, rebuilt like a corrupt one.
+      const older = typeof variant === "string" && variant.startsWith("{");
+      const expected = older ? "registry-snapshot-stale" : "registry-snapshot-invalid";
+      expect(registry.diagnostics().map((diagnostic) => diagnostic.code)).toEqual([expected]);
     }
     // A folder where the snapshot file should be: still loads.
     rmSync(file);

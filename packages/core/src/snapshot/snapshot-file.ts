@@ -1,4 +1,3 @@
-import { isAscii } from "node:buffer";
 import { closeSync, readSync } from "node:fs";
 import { readdir, stat, unlink } from "node:fs/promises";
 import { dirname, join } from "node:path";
@@ -6,26 +5,26 @@ import type { SkillDiagnostic } from "../skill/skill-types.js";
 import { SEARCH_INDEX_SUFFIX } from "./snapshot-search-index.js";
 import {
   checkSnapshotFile,
+  encodeSnapshotPayload,
   SKILLGRAPH_CORE_VERSION,
   SNAPSHOT_FORMAT,
   SNAPSHOT_VERSION,
   type SnapshotFile,
 } from "./snapshot-format.js";
-import type { StoredCandidate } from "./stored-candidate.js";
+import type { SnapshotEntries } from "./snapshot-entries.js";
 import { RACY_WINDOW_NS } from "../sources/racy-window.js";
-import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
-import { signCacheText, verifiedCachePayload } from "./cache-key.js";
+import { signCacheBytes, verifiedCachePayload } from "./cache-key.js";
 import { openTrustedCacheFile, writeCacheFileAtomic } from "./trusted-cache-file.js";
 
-/** Largest snapshot file read (a 10 000-skill snapshot is about 7 MB). */
+/** Largest snapshot file read (a 10 000-skill snapshot is about 5 MB). */
 const MAX_SNAPSHOT_BYTES = 256 * 1024 * 1024;
 /** Snapshot files kept in the shared cache folder; the least recently written beyond this are deleted. */
 const MAX_CACHED_SNAPSHOTS = 64;
 
 /** The usable result of reading a snapshot file. */
 export interface ReadSnapshot {
-  /** By source id, then by SKILL.md path; `racy` is resolved against the snapshot's write time. */
-  entries: Map<string, Map<string, StoredCandidate>>;
+  /** Checked, decoded per entry when asked for; racily clean ones are resolved against the snapshot's write time. */
+  entries: SnapshotEntries;
   /** How many entries there are. */
   count: number;
   /** Per source id, the scan state to seed the source with. */
@@ -53,7 +52,7 @@ export async function readSnapshotFile(
       },
     ],
   });
-  let text: string;
+  let payload: Buffer;
   let writtenNs: bigint;
   let fd: number | undefined;
   try {
@@ -80,47 +79,29 @@ export async function readSnapshotFile(
       total += bytesRead;
       if (total === buffer.length) return warn("registry-snapshot-invalid", "grew while being read");
     }
-    // Signed by this user's skillgraph (see cache-key.ts): a file shipped in a repository passes the ownership checks.
-    const bytes = verifiedCachePayload(buffer.subarray(0, total));
-    if (bytes === undefined)
+    // Signed by this user's skillgraph (see cache-key.ts): a file shipped in a repository passes the ownership checks,
+    // and a truncated or corrupted one fails the MAC before its sizes are even looked at.
+    const verified = verifiedCachePayload(buffer.subarray(0, total));
+    if (verified === undefined)
       return warn(
         "registry-snapshot-untrusted",
         "not written by this user's skillgraph (no valid MAC under its cache key)",
       );
-    text = isAscii(bytes) ? bytes.toString("latin1") : bytes.toString("utf8");
+    payload = verified;
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "ENOENT") return { snapshot: undefined, diagnostics: [] };
     return warn("registry-snapshot-invalid", `cannot read (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return warn("registry-snapshot-invalid", "not valid JSON");
-  }
-  const checked = checkSnapshotFile(parsed, expected);
+  // Racy: changed (mtime or ctime) less than RACY_WINDOW_NS before the snapshot was written.
+  const checked = checkSnapshotFile(payload, expected, racyThreshold(writtenNs));
   if (!checked.ok)
     return checked.rejection.kind === "stale"
       ? warn("registry-snapshot-stale", checked.rejection.message)
       : warn("registry-snapshot-invalid", checked.rejection.message);
-  const entries = new Map<string, Map<string, StoredCandidate>>();
-  // Racy: changed (mtime or ctime) less than RACY_WINDOW_NS before the snapshot was written. Compared as decimal
-  // strings (no leading zeros, so longer is larger) rather than parsing two BigInts per entry.
-  const racyAfter = racyThreshold(writtenNs);
-  let ofSource: Map<string, StoredCandidate> | undefined;
-  for (const entry of checked.snapshot.entries) {
-    entry.racy ||= changedAfter(entry.identity, racyAfter);
-    // Entries come sorted by file, rarely alternating sources: the last source's map is usually the one.
-    if (ofSource === undefined || entries.get(entry.sourceId) !== ofSource) {
-      ofSource = entries.get(entry.sourceId);
-      if (!ofSource) entries.set(entry.sourceId, (ofSource = new Map()));
-    }
-    ofSource.set(entry.file, entry);
-  }
-  const { scanState = {}, entries: all } = checked.snapshot;
-  return { snapshot: { entries, count: all.length, scanState, writtenNs }, diagnostics: [] };
+  const { entries, scanState } = checked.snapshot;
+  return { snapshot: { entries, count: entries.count, scanState, writtenNs }, diagnostics: [] };
 }
 
 /** The racy rule's threshold for a reference time: a file changed after it (decimal ns) is racily clean. */
@@ -164,13 +145,7 @@ export async function writeSnapshotFile(
     coreVersion: SKILLGRAPH_CORE_VERSION,
     ...content,
   };
-  // Pure ASCII (every other character escaped): the reader decodes it as Latin-1, a copy, into a one-byte string,
-  // which also parses faster than the two-byte string a single non-ASCII description would otherwise give.
-  const text = JSON.stringify({ ...file, entries: encodeSnapshotEntries(file.entries, file.sources) }).replace(
-    /[\u0080-\uffff]/g,
-    (character) => `\\u${character.charCodeAt(0).toString(16).padStart(4, "0")}`,
-  );
-  const bytes = await writeCacheFileAtomic(path, signCacheText(text));
+  const bytes = await writeCacheFileAtomic(path, signCacheBytes(encodeSnapshotPayload(file)));
   if (options.prune) await pruneSnapshots(dirname(path)).catch(() => {});
   return bytes;
 }

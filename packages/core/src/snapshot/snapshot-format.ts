@@ -1,11 +1,13 @@
 import { createRequire } from "node:module";
 import { SEARCH_INDEX_FORMAT_VERSION } from "../search/indexed-document.js";
-import { decodeSnapshotEntries } from "./snapshot-entries-codec.js";
+import { packSnapshot, readSnapshotHeader, readSnapshotSections } from "./snapshot-binary.js";
+import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
+import { SnapshotEntries } from "./snapshot-entries.js";
 import type { StoredCandidate } from "./stored-candidate.js";
 
 /** Marker and layout version of a registry snapshot file; a change of layout bumps `SNAPSHOT_FORMAT_VERSION`. */
 export const SNAPSHOT_FORMAT = "skillgraph-registry-snapshot";
-export const SNAPSHOT_FORMAT_VERSION = 2;
+export const SNAPSHOT_FORMAT_VERSION = 3;
 /**
  * What a snapshot's `formatVersion` must be: the layout version and the search-index format together, so a change of
  * either invalidates snapshots (and their search-index files, see snapshot-search-index.ts).
@@ -17,7 +19,7 @@ export const SKILLGRAPH_CORE_VERSION: string = (
   createRequire(import.meta.url)("../../package.json") as { version: string }
 ).version;
 
-/** A whole snapshot file. */
+/** A whole snapshot file, as written (one object per entry). */
 export interface SnapshotFile {
   format: typeof SNAPSHOT_FORMAT;
   formatVersion: string;
@@ -31,20 +33,44 @@ export interface SnapshotFile {
   scanState?: Record<string, unknown>;
 }
 
+/** A snapshot file as read: its header, its entries checked and decoded lazily, each source's scan state. */
+export interface CheckedSnapshot {
+  settings: { strict: boolean; maxBytes: number };
+  sources: string[];
+  entries: SnapshotEntries;
+  scanState: Record<string, unknown>;
+}
+
 /** Why a snapshot file was not used. */
 export type SnapshotRejection = { kind: "corrupt"; message: string } | { kind: "stale"; message: string };
 
+/** The bytes of a snapshot file without its MAC line (see snapshot-binary.ts for the layout). */
+export function encodeSnapshotPayload(file: SnapshotFile): Buffer {
+  const { format, formatVersion, coreVersion, settings, sources } = file;
+  return packSnapshot(
+    { format, formatVersion, coreVersion, settings, sources },
+    encodeSnapshotEntries(file.entries, sources),
+    file.scanState ?? {},
+  );
+}
+
 /**
- * Checks a parsed snapshot file field by field (it is untrusted input: hand-edited, truncated, from another tool).
- * Returns the snapshot, or why it cannot be used; never throws.
+ * Checks the bytes of a snapshot file (without its MAC line; it is untrusted input: hand-edited, truncated, from
+ * another tool): the header field by field, then the sizes of every section against the file's length, then every
+ * entry's columns. `racyAfter` (from `racyThreshold` of the file's write time) marks entries changed just before it
+ * was written. Returns the snapshot, or why it cannot be used; never throws.
  */
 export function checkSnapshotFile(
-  value: unknown,
+  bytes: Uint8Array,
   expected: { settings: { strict: boolean; maxBytes: number }; sources: string[] },
-): { ok: true; snapshot: SnapshotFile } | { ok: false; rejection: SnapshotRejection } {
+  racyAfter?: string,
+): { ok: true; snapshot: CheckedSnapshot } | { ok: false; rejection: SnapshotRejection } {
   const corrupt = (message: string) => ({ ok: false as const, rejection: { kind: "corrupt" as const, message } });
   const stale = (message: string) => ({ ok: false as const, rejection: { kind: "stale" as const, message } });
-  if (!isRecord(value) || value.format !== SNAPSHOT_FORMAT) return corrupt("not a skillgraph registry snapshot");
+  const read = readSnapshotHeader(bytes);
+  if (!read.ok) return read.stale ? stale(read.problem) : corrupt(read.problem);
+  const { header: value } = read;
+  if (value.format !== SNAPSHOT_FORMAT) return corrupt("not a skillgraph registry snapshot");
   if (value.formatVersion !== SNAPSHOT_VERSION)
     return stale(`snapshot format ${String(value.formatVersion)}, expected ${SNAPSHOT_VERSION}`);
   if (value.coreVersion !== SKILLGRAPH_CORE_VERSION)
@@ -57,10 +83,17 @@ export function checkSnapshotFile(
   if (!isStringArray(value.sources)) return corrupt("bad 'sources'");
   if (value.sources.join("\0") !== expected.sources.join("\0"))
     return stale("written for other skill sources (another root)");
-  if (value.scanState !== undefined && !isRecord(value.scanState)) return corrupt("bad 'scanState'");
-  const decoded = decodeSnapshotEntries(value.entries, value.sources);
-  if (!decoded.ok) return corrupt(decoded.problem);
-  return { ok: true, snapshot: { ...(value as unknown as SnapshotFile), entries: decoded.entries } };
+  const sections = readSnapshotSections(bytes, value, read.start);
+  if (!sections.ok) return corrupt(sections.problem);
+  const opened = SnapshotEntries.open(sections.sections, value.sources, racyAfter);
+  if (!opened.ok) return corrupt(opened.problem);
+  const snapshot = {
+    settings: { strict: settings.strict, maxBytes: settings.maxBytes },
+    sources: value.sources,
+    entries: opened.entries,
+    scanState: opened.entries.scanState(),
+  };
+  return { ok: true, snapshot };
 }
 
 function isStringArray(value: unknown): value is string[] {

@@ -2,10 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { signCacheBytes, signCacheText, verifiedCachePayload } from "./cache-key.js";
-
-/** A cache file's JSON text, without the MAC line this user's skillgraph signs it with. */
-const unsigned = (text: string) => text.slice(text.indexOf("{"));
+import { signCacheBytes, verifiedCachePayload } from "./cache-key.js";
 import { writeTree } from "../../../../test/support/skill-tree.js";
 import { createSkillRegistry } from "../registry/create-skill-registry.js";
 import { analyzeDocument, SEARCH_INDEX_FORMAT_VERSION } from "../search/indexed-document.js";
@@ -14,8 +11,8 @@ import { storedKeyOf } from "../registry/restore-search-index.js";
 import type { SkillMetadata } from "../skill/skill-types.js";
 import { decodeSearchIndex, encodeSearchIndex } from "./search-index-codec.js";
 import { skillsFromDirectory } from "../sources/directory-source.js";
-import { encodeSnapshotEntries } from "./snapshot-entries-codec.js";
-import { checkSnapshotFile, SNAPSHOT_VERSION, type SnapshotFile } from "./snapshot-format.js";
+import { SNAPSHOT_VERSION, type SnapshotFile } from "./snapshot-format.js";
+import { readSnapshotWhole, writeSnapshotWhole } from "./__fixtures__/snapshot-files.js";
 import { searchIndexFile } from "./snapshot-search-index.js";
 
 const FIXED_MTIME = 1_600_000_000;
@@ -50,25 +47,14 @@ function tree(): string {
 
 const snapshotPath = () => join(mkdtempSync(join(tmpdir(), "skillgraph-snapindex-file-")), "registry.json");
 /** The snapshot file decoded (one object per entry), as the registry reads it, whatever its format version. */
-function readSnapshot(path: string): SnapshotFile {
-  const stored = JSON.parse(unsigned(readFileSync(path, "utf8"))) as SnapshotFile;
-  const checked = checkSnapshotFile(
-    { ...stored, formatVersion: SNAPSHOT_VERSION },
-    { settings: stored.settings, sources: stored.sources },
-  );
-  if (!checked.ok) throw new Error(checked.rejection.message);
-  return { ...checked.snapshot, formatVersion: stored.formatVersion };
-}
+const readSnapshot = readSnapshotWhole;
 
 /** Rewrites the snapshot as if written an hour after its files changed (no racy entries), editing it on the way. */
 function ageSnapshot(path: string, edit: (snapshot: SnapshotFile) => void = () => {}): void {
   const snapshot = readSnapshot(path);
   for (const entry of snapshot.entries) entry.racy = false;
   edit(snapshot);
-  writeFileSync(
-    path,
-    signCacheText(JSON.stringify({ ...snapshot, entries: encodeSnapshotEntries(snapshot.entries, snapshot.sources) })),
-  );
+  writeSnapshotWhole(path, snapshot);
   const later = Date.now() / 1000 + 3600;
   utimesSync(path, later, later);
 }
@@ -261,7 +247,7 @@ describe("search index beside the registry snapshot", () => {
     // Signed with bytes flipped all over: refused or (a flip the decoder cannot tell, e.g. a frequency) served, never a crash.
     for (let at = 4; at < payload.length; at += Math.max(1, Math.floor(payload.length / 97)))
       await check(signCacheBytes(flipped(payload, at)), `signed, flipped byte ${at}`, false);
-    writeFileSync(searchIndexFile(file), signCacheText("{ not json"));
+    writeFileSync(searchIndexFile(file), signCacheBytes(Buffer.from("{ not json")));
     expect(search(await load(root, file))).toEqual(expected);
   });
 });

@@ -38,7 +38,15 @@ export function readDiagnostics(value: unknown, file: string): SkillDiagnostic[]
 
 function readDiagnostic(item: unknown, file: string): SkillDiagnostic | undefined {
   if (!isStoredDiagnostic(item)) return undefined;
-  const [code, severity, storedPath, prefixed, message, field, line, column] = item;
+  // By index, not destructured: array destructuring runs the iterator protocol, slow in a cold process.
+  const code = item[0];
+  const severity = item[1];
+  const storedPath = item[2];
+  const prefixed = item[3];
+  const message = item[4];
+  const field = item[5];
+  const line = item[6];
+  const column = item[7];
   const path = storedPath === 0 ? file : storedPath;
   const diagnostic: SkillDiagnostic = {
     code,
@@ -52,18 +60,22 @@ function readDiagnostic(item: unknown, file: string): SkillDiagnostic | undefine
   return diagnostic;
 }
 
-function isStoredDiagnostic(item: unknown): item is StoredDiagnostic {
+/** Whether a value has the shape of a stored diagnostic (nothing is made). */
+export function isStoredDiagnostic(item: unknown): item is StoredDiagnostic {
   if (!Array.isArray(item) || item.length < 5 || item.length > 8) return false;
-  const [code, severity, path, prefixed, message, field, line, column] = item as unknown[];
+  const stored = item as unknown[];
+  const path = stored[2];
+  const prefixed = stored[3];
+  const field = stored[5];
   return (
-    typeof code === "string" &&
-    (severity === "error" || severity === "warning") &&
+    typeof stored[0] === "string" &&
+    (stored[1] === "error" || stored[1] === "warning") &&
     (path === 0 || typeof path === "string") &&
     (prefixed === 0 || prefixed === 1) &&
-    typeof message === "string" &&
+    typeof stored[4] === "string" &&
     (field === undefined || field === 0 || typeof field === "string") &&
-    (line === undefined || isPositionOrZero(line)) &&
-    (column === undefined || isPositionOrZero(column))
+    (stored.length < 7 || isPositionOrZero(stored[6])) &&
+    (stored.length < 8 || isPositionOrZero(stored[7]))
   );
 }
 

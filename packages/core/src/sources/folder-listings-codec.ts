@@ -48,6 +48,8 @@ export interface StoredFolderListings {
 }
 
 const SKILL_FILE_NAMES = [undefined, "SKILL.md", "skill.md"] as const;
+/** The sub-folders of every folder without any (most: skill folders), one frozen array rather than one each. */
+const NO_SUBFOLDERS = Object.freeze([]) as unknown as string[];
 
 /** Stores listings of folders under `root` (others are left out). */
 export function encodeFolderListings(listings: Iterable<FolderListing>, root: string): StoredFolderListings {
@@ -138,7 +140,7 @@ function decodeListing(columns: StoredFolderListings, i: number, folder: string)
     folder,
     stamp: { ino, mtimeNs, ctimeNs: ctimeNs === "" ? mtimeNs : ctimeNs },
     skillFileName: SKILL_FILE_NAMES[skill],
-    subfolders: subfolders === "" ? [] : subfolderPaths(folder, subfolders),
+    subfolders: subfolders === "" ? NO_SUBFOLDERS : subfolderPaths(folder, subfolders),
     racy: verify === 1,
   };
 }

@@ -16,13 +16,16 @@ describe("skillgraph index", () => {
     expect(await runCli(["index", "--json", "--out", "build/skills.snapshot.json", "--skills", "skills"], io)).toBe(0);
     const report = JSON.parse(io.out()) as { file: string; skills: number; bytes: number };
     expect(report).toMatchObject({ file: join(root, "build/skills.snapshot.json"), skills: 2 });
-    // the JSON follows the MAC line signing it with this user's cache key
-    const text = readFileSync(report.file, "utf8");
-    expect(text).toMatch(/^skillgraph-mac:[0-9a-f]{64}\n\{/);
-    const snapshot = JSON.parse(text.slice(text.indexOf("{"))) as { format: string; entries: { count: number } };
-    expect(snapshot.format).toBe("skillgraph-registry-snapshot");
-    // Format 2 stores the entries in columns: `count` of them.
-    expect(snapshot.entries.count).toBe(2);
+    // the binary snapshot follows the MAC line signing it with this user's cache key: magic, header length, JSON header
+    const bytes = readFileSync(report.file);
+    expect(bytes.toString("latin1", 0, 88)).toMatch(/^skillgraph-mac:[0-9a-f]{64}\nskgsnap\n$/);
+    const payload = bytes.subarray(80);
+    const header = JSON.parse(payload.toString("latin1", 12, 12 + payload.readUInt32LE(8))) as {
+      format: string;
+      count: number;
+    };
+    expect(header.format).toBe("skillgraph-registry-snapshot");
+    expect(header.count).toBe(2);
     const registry = await createSkillRegistry({
       sources: [skillsFromDirectory(join(root, "skills"))],
       snapshot: report.file,
