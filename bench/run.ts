@@ -16,7 +16,6 @@ const all: Record<string, string> = {
   checkpoint: "checkpoint-storage.ts",
   fleet: "fleet.ts",
   cli: "cli-list.ts",
-  "snapshot-codec": "snapshot-codec.ts",
   "search-postings": "search-postings.ts",
   "cold-floor": "cold-floor.ts",
   "before-after": "before-after.ts",
