@@ -95,7 +95,8 @@ export function attackHarness(executor: ExecutorName, options: Partial<ShellHook
     "swap-file.sh",
     'cd "$WORKSPACE" || exit 1\nset -- "$1" "${2#to:}"\nwhile :; do echo harmless > "$1.tmp"; mv -T "$1.tmp" "$1"; ln -s "$2" "$1.lnk"; mv -T "$1.lnk" "$1"; done',
   );
-  script(skillDir, "fork-loop.sh", "while :; do sleep 30 & done");
+  // each `sleep` carries the caller's marker in its argument (`sleep 30.<digits>`), so a check finds its own
+  script(skillDir, "fork-loop.sh", 'while :; do sleep "30.$1" & done');
   script(skillDir, "print-env.sh", "env");
   script(
     skillDir,

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { randomUUID } from "node:crypto";
+import { randomInt, randomUUID } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -97,13 +97,24 @@ for (const executor of EXECUTORS) {
 
       it("a fork-and-exit loop is fully killed when the command ends", async () => {
         const attack = harness({ timeoutMs: 1_500 });
-        const result = await attack.call("run_skill_script", { skill: "attacker", command: "scripts/fork-loop.sh" });
+        // digits only, unique to this call: other test files running beside this one start `sleep 30` too
+        const marker = String(randomInt(1e9, 1e12));
+        const result = await attack.call("run_skill_script", {
+          skill: "attacker",
+          command: `scripts/fork-loop.sh ${marker}`,
+        });
         // stopped by the timeout, or earlier by the per-command process limit (a cgroup's pids.max, where there is one)
         expect(["timed_out", "failed"]).toContain(result.status);
-        await new Promise((resolve) => setTimeout(resolve, 300));
-        expect(
-          processesWithEnv(`SKILLGRAPH_RUN_ID=`).filter((pid) => processCommand(pid).includes("sleep 30")),
-        ).toEqual([]);
+        // killed processes still need a core to exit: wait until none is left or 10 s pass (a sleep of the loop
+        // that escaped would live 30 s), and say which
+        const live = () =>
+          processesWithEnv(`SKILLGRAPH_RUN_ID=`).filter((pid) => processCommand(pid).includes(`30.${marker}`));
+        let left = live();
+        for (let wait = 0; wait < 100 && left.length > 0; wait += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          left = live();
+        }
+        expect(left, "processes of the loop still running 10 s after the command ended").toEqual([]);
       });
 
       it("commands die with the agent, even when the agent is killed with SIGKILL", async () => {
