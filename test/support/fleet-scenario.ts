@@ -8,6 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:f
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import { guardPostgresPool } from "../../packages/checkpoint/src/index.js";
 import { publishSkillsToStore } from "../../packages/langgraph/src/store-source/index.js";
 import {
   type OpenAICompatibleServer,
@@ -169,7 +170,10 @@ export async function runFleetScenario(options: FleetOptions): Promise<FleetRepo
   const skillsDir = mkdtempSync(join(tmpdir(), "sg-fleet-skills-"));
   writeSkill(skillsDir, "v1");
   base.searchParams.delete("schema");
-  const publisher = PostgresStore.fromConnString(base.toString(), { schema: "fleet_skills" });
+  // guarded like every pool that outlives a server restart: the restart below cuts its idle connections, which an
+  // unguarded pg.Pool reports as an unhandled 'error' event (the process dies when the run reaches it within the
+  // pool's idle timeout, i.e. on a fast machine)
+  const publisher = guardPostgresPool(PostgresStore.fromConnString(base.toString(), { schema: "fleet_skills" }));
   await publisher.setup();
   await publishSkillsToStore(publisher, skillsDir);
   const model = await startModel();
