@@ -10,7 +10,7 @@
 import { loadCorpus } from "../packages/core/src/search/__fixtures__/load-corpus.js";
 import { hasUnknownWord } from "../packages/core/src/search/unknown-words.js";
 import { documentFrequency } from "../packages/core/src/search/index-state.js";
-import { nameMatch, nameMissing } from "../packages/core/src/search/name-match.js";
+import { nameMatch, nameMissing, packedIn } from "../packages/core/src/search/name-match.js";
 import { buildQuerySlots, type QuerySlot } from "../packages/core/src/search/query-slots.js";
 import { inverseDocumentFrequency, rankDocuments } from "../packages/core/src/search/rank-documents.js";
 import { tokenize } from "../packages/core/src/search/tokenize.js";
@@ -77,20 +77,6 @@ const state = stateOfIndex(createSearchIndex(corpus.map((skill) => skill.documen
 const options = resolveSearchIndexOptions({});
 const MOST = inverseDocumentFrequency(0, state.count);
 
-/** The packed field frequencies of term id `term` in document `id` (0 when it lacks it). */
-function packedIn(term: number, id: number): number {
-  let low = state.starts[term]!;
-  let high = state.starts[term + 1]! - 1;
-  while (low <= high) {
-    const middle = (low + high) >> 1;
-    const doc = state.postingDocs[middle]!;
-    if (doc === id) return state.postingPacked[middle]!;
-    if (doc < id) low = middle + 1;
-    else high = middle - 1;
-  }
-  return 0;
-}
-
 /** A slot's importance as the ranking weighs it (see slotImportance in rank-documents.ts). */
 function importance(slot: QuerySlot): number {
   const own = documentFrequency(state, slot.term);
@@ -110,7 +96,7 @@ function presence(slot: QuerySlot, id: number) {
   let name = 0;
   for (const alternative of slot.alternatives) {
     const term = state.terms.find(alternative.term);
-    const packed = term < 0 ? 0 : packedIn(term, id);
+    const packed = term < 0 ? 0 : packedIn(state, term, id);
     if (packed === 0) continue;
     any = Math.max(any, alternative.weight);
     if (packed & 0x7ff) head = Math.max(head, alternative.weight);

@@ -4,7 +4,7 @@ import { inverseDocumentFrequency } from "./rank-documents.js";
 import { tokenize } from "./tokenize.js";
 
 /** The packed frequencies of `term` in document `id` (0 when the document lacks it): a binary search of its postings. */
-function packedIn(state: IndexState, term: number, id: number): number {
+export function packedIn(state: IndexState, term: number, id: number): number {
   let low = state.starts[term]!;
   let high = state.starts[term + 1]! - 1;
   while (low <= high) {
