@@ -124,8 +124,9 @@ describe.skipIf(parent === undefined)("command cgroups on cgroup v2 (placement a
   it("adoption: a tree already started outside is moved whole into the group", async () => {
     const folder = freshGroup();
     const group = commandGroupAt([folder], 2);
-    const child = spawn("/bin/sh", ["-c", "sleep 30 & sh -c 'sleep 31 & wait' & echo started; wait"]);
-    await lines(child, 1);
+    // each shell says so once it has forked its sleep: adoption starts only when the whole tree is there
+    const child = spawn("/bin/sh", ["-c", "sleep 30 & sh -c 'sleep 31 & echo inner; wait' & echo started; wait"]);
+    await lines(child, 2);
     expect(procsOf(folder)).toEqual([]);
     expect(group.adopt(child.pid as number)).toBe(true);
     // sh, sleep 30, sh -c, sleep 31
