@@ -19,6 +19,7 @@ import {
   DEFAULT_CONFIDENCE_MARGIN,
   resolveSearchIndexOptions,
 } from "../packages/core/src/search/search-index-options.js";
+import { confidenceShares, leastThreshold } from "./support/confidence-limits.js";
 import { fitLogistic, logisticProbability } from "./support/logistic-fit.js";
 import { loadQuerySets } from "./support/query-sets.js";
 
@@ -269,33 +270,15 @@ for (const set of loadQuerySets()) {
 }
 const labels = [...new Set(rows.map((row) => row.set))];
 
-/** Per set: share of right first results confident, confident and wrong among real, off-topic confident. */
-function shares(subset: readonly Row[], confident: (row: Row) => boolean) {
-  const real = subset.filter((row) => !row.offTopic);
-  const right = real.filter((row) => row.right);
-  const off = subset.filter((row) => row.offTopic);
-  return {
-    confidentRight: right.filter(confident).length / Math.max(1, right.length),
-    wrong: real.filter((row) => !row.right && confident(row)).length / Math.max(1, real.length),
-    offTopic: off.filter(confident).length / Math.max(1, off.length),
-  };
-}
-
 const passes = (probability: number, row: Row, threshold: number) =>
   row.f.score! > 0 && row.f.lead! >= DEFAULT_CONFIDENCE_MARGIN && probability >= threshold;
 
 /** The least threshold meeting both limits on every set of `subset`. */
-function chooseThreshold(subset: readonly Row[], probability: (row: Row) => number): number {
-  const bySet = labels.map((label) => subset.filter((row) => row.set === label)).filter((own) => own.length > 0);
-  for (let threshold = 0.5; threshold < 1; threshold += 0.0025) {
-    const ok = bySet.every((own) => {
-      const s = shares(own, (row) => passes(probability(row), row, threshold));
-      return s.offTopic <= OFF_TOPIC_LIMIT + 1e-9 && s.wrong <= WRONG_LIMIT + 1e-9;
-    });
-    if (ok) return threshold;
-  }
-  return 1;
-}
+const chooseThreshold = (subset: readonly Row[], probability: (row: Row) => number) =>
+  leastThreshold(subset, (row, threshold) => passes(probability(row), row, threshold), {
+    offTopic: OFF_TOPIC_LIMIT,
+    wrong: WRONG_LIMIT,
+  });
 
 const fmt = (value: number) => value.toFixed(3);
 
@@ -313,7 +296,7 @@ function crossValidate(features: readonly string[]): void {
     const weights = fit(training);
     const probability = (row: Row) => logisticProbability(weights, vector(row));
     const threshold = chooseThreshold(training, probability);
-    const s = shares(
+    const s = confidenceShares(
       rows.filter((row) => row.set === label),
       (row) => passes(probability(row), row, threshold),
     );

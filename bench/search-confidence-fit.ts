@@ -10,6 +10,7 @@ import { loadCorpus } from "../packages/core/src/search/__fixtures__/load-corpus
 import { createSearchIndex, leaderEvidenceOf } from "../packages/core/src/search/search-index.js";
 import { CONFIDENCE_WEIGHTS, confidenceOf, type LeaderEvidence } from "../packages/core/src/search/confidence-model.js";
 import { DEFAULT_CONFIDENCE_MARGIN } from "../packages/core/src/search/search-index-options.js";
+import { confidenceShares, leastThreshold } from "./support/confidence-limits.js";
 import { fitLogistic, logisticProbability, type LogisticWeights } from "./support/logistic-fit.js";
 import { loadQuerySets } from "./support/query-sets.js";
 
@@ -38,34 +39,15 @@ for (const set of loadQuerySets()) {
 const labels = [...new Set(rows.map((row) => row.set))];
 const features = (e: LeaderEvidence) => [e.score, e.lead, e.nameMatch, e.unknownWord ? 1 : 0, e.nameMissing];
 
-/** Per set: share of right first results confident, confident and wrong among real, off-topic confident. */
-function shares(subset: readonly Row[], confident: (row: Row) => boolean) {
-  const real = subset.filter((row) => !row.offTopic);
-  const right = real.filter((row) => row.right);
-  const off = subset.filter((row) => row.offTopic);
-  return {
-    confidentRight: right.filter(confident).length / Math.max(1, right.length),
-    wrong: real.filter((row) => !row.right && confident(row)).length / Math.max(1, real.length),
-    offTopic: off.filter(confident).length / Math.max(1, off.length),
-  };
-}
-
 const passes = (probability: number, row: Row, threshold: number) =>
   row.evidence.score > 0 && row.evidence.lead >= DEFAULT_CONFIDENCE_MARGIN && probability >= threshold;
 
 /** The least threshold meeting both limits on every set of `subset`. */
-function chooseThreshold(subset: readonly Row[], probability: (row: Row) => number): number {
-  for (let threshold = 0.5; threshold < 1; threshold += 0.0025) {
-    const ok = labels.every((label) => {
-      const own = subset.filter((row) => row.set === label);
-      if (own.length === 0) return true;
-      const s = shares(own, (row) => passes(probability(row), row, threshold));
-      return s.offTopic <= OFF_TOPIC_LIMIT + 1e-9 && s.wrong <= WRONG_LIMIT + 1e-9;
-    });
-    if (ok) return threshold;
-  }
-  return 1;
-}
+const chooseThreshold = (subset: readonly Row[], probability: (row: Row) => number) =>
+  leastThreshold(subset, (row, threshold) => passes(probability(row), row, threshold), {
+    offTopic: OFF_TOPIC_LIMIT,
+    wrong: WRONG_LIMIT,
+  });
 
 const fmt = (value: number) => value.toFixed(3);
 /** The model fitted on `subset`. */
@@ -80,7 +62,7 @@ const folds = labels.map((label) => {
   const weights = fitOn(training);
   const probability = (row: Row) => logisticProbability(weights, features(row.evidence));
   const threshold = chooseThreshold(training, probability);
-  const s = shares(
+  const s = confidenceShares(
     rows.filter((row) => row.set === label),
     (row) => passes(probability(row), row, threshold),
   );
@@ -104,7 +86,7 @@ console.log(
 console.log(`in use (confidence-model.ts): ${JSON.stringify(CONFIDENCE_WEIGHTS)}; per set with the default threshold:`);
 const { DEFAULT_CONFIDENCE_THRESHOLD } = await import("../packages/core/src/search/search-index-options.js");
 for (const label of labels) {
-  const s = shares(
+  const s = confidenceShares(
     rows.filter((row) => row.set === label),
     (row) => passes(confidenceOf(row.evidence), row, DEFAULT_CONFIDENCE_THRESHOLD),
   );
