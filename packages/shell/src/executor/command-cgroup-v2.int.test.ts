@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createArmedLauncher } from "./armed-launcher.js";
-import { commandGroupAt } from "./command-cgroup.js";
+import { commandGroupAt, sweepStaleGroups } from "./command-cgroup.js";
 import { limitsPrefix, resolveLimits } from "./command-limits.js";
 import type { ExecutionRequest } from "./executor-types.js";
 import { findMarkedProcesses } from "./process-tree.js";
@@ -38,6 +38,8 @@ function ownV2Group(): string | undefined {
 
 const parent = ownV2Group();
 const made: string[] = [];
+// groups an earlier run of this file left when it was killed (the product sweeps only the hierarchy it uses)
+if (parent !== undefined) sweepStaleGroups(parent);
 
 /** A fresh v2 group under our own, with no controllers enabled (none need be). */
 function freshGroup(runId: string = randomUUID()): string {

@@ -172,7 +172,7 @@ function detectV1(groups: Map<string, string>): CgroupHost | string {
 }
 
 /** Removes empty groups left by agent processes that are gone (killed before they could remove their own). */
-function sweepStale(parent: string): void {
+export function sweepStaleGroups(parent: string): void {
   let names: string[];
   try {
     names = readdirSync(parent);
@@ -211,7 +211,7 @@ export function detectCgroupHost(): CgroupHost | { unavailable: string } {
       try {
         const found = detectV2(mount, unified as string);
         if (typeof found !== "string") {
-          sweepStale(found.memoryParent);
+          sweepStaleGroups(found.memoryParent);
           return (detected = found);
         }
         reasons.push(found);
@@ -222,8 +222,8 @@ export function detectCgroupHost(): CgroupHost | { unavailable: string } {
     try {
       const found = detectV1(groups);
       if (typeof found !== "string") {
-        sweepStale(found.memoryParent);
-        sweepStale(found.pidsParent);
+        sweepStaleGroups(found.memoryParent);
+        sweepStaleGroups(found.pidsParent);
         return (detected = found);
       }
       reasons.push(found);
