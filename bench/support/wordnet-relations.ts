@@ -12,6 +12,8 @@ export type RelationKind = "synonym" | "hypernym" | "hyponym" | "derivation" | "
 export type TermRelations = Record<RelationKind, Map<string, Set<string>>>;
 
 interface Synset {
+  /** The lexicographer file (0..44: noun.artifact, verb.communication, ...), WordNet's coarse sense class. */
+  lexFile: number;
   words: string[];
   pointers: Array<{ symbol: string; target: string; source: number; targetWord: number }>;
 }
@@ -58,7 +60,7 @@ function readData(dict: string, file: string, into: Map<string, Synset>): void {
         targetWord: Number.parseInt(st.slice(2), 16),
       });
     }
-    into.set(`${type}${offset}`, { words, pointers });
+    into.set(`${type}${offset}`, { lexFile: Number(parts[1]), words, pointers });
   }
 }
 
@@ -133,4 +135,37 @@ export function readLemmaTerms(dict: string): Set<string> {
       if (term !== "") terms.add(term);
     }
   return terms;
+}
+
+/** The number of lexicographer files (WordNet's coarse sense classes). */
+export const LEX_FILES = 45;
+
+/**
+ * term -> its distribution over WordNet's 45 coarse sense classes (lexicographer files: noun.artifact,
+ * verb.communication, ...), over the first `maxSenses` senses of every lemma stemming to it, each sense weighted 1/rank.
+ */
+export function readSenseClasses(dict: string, maxSenses: number): Map<string, Float64Array> {
+  checkWordNetDict(dict);
+  const synsets = new Map<string, Synset>();
+  for (const [file] of POS) readData(dict, file, synsets);
+  const out = new Map<string, Float64Array>();
+  for (const [file, letter] of POS)
+    for (const line of readFileSync(join(dict, `index.${file}`), "utf8").split("\n")) {
+      if (line === "" || line.startsWith(" ")) continue;
+      const parts = line.trim().split(" ");
+      const term = termOf(parts[0]!);
+      if (term === "") continue;
+      let vector = out.get(term);
+      if (!vector) out.set(term, (vector = new Float64Array(LEX_FILES)));
+      const offsets = parts.slice(parts.length - Number(parts[2])).slice(0, maxSenses);
+      offsets.forEach((offset, rank) => {
+        const synset = synsets.get(`${letter}${offset}`);
+        if (synset) vector[synset.lexFile]! += 1 / (rank + 1);
+      });
+    }
+  for (const vector of out.values()) {
+    const total = vector.reduce((sum, value) => sum + value, 0);
+    if (total > 0) for (let i = 0; i < LEX_FILES; i++) vector[i]! /= total;
+  }
+  return out;
 }
