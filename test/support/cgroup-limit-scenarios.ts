@@ -129,11 +129,12 @@ async function scenario(options: {
     if (stream !== "stderr" || !options.onStderr || limitSeen) return;
     stderr += chunk.toString();
     if (options.onStderr.test(stderr))
-      limitSeen = groupSeen.then((group) => {
+      limitSeen = (async () => {
+        const group = await groupSeen;
         if (!group) return;
         group.pidsEvents = read(path.join(options.host.pidsParent, group.name, "pids.events"));
         group.pidsCurrent = read(path.join(options.host.pidsParent, group.name, "pids.current"));
-      });
+      })();
   });
   running.closeStdin();
   const result = await running.result;
@@ -160,7 +161,8 @@ function oomKillOf(name: string): string | undefined {
 }
 
 /** A node process that allocates 8 MiB at a time (each byte written) and says how much it holds, until stopped. */
-const HOG = "const held = []; for (;;) { held.push(Buffer.alloc(8 << 20, 1)); console.log(`held ${held.length * 8} MiB`); }";
+const HOG =
+  "const held = []; for (;;) { held.push(Buffer.alloc(8 << 20, 1)); console.log(`held ${held.length * 8} MiB`); }";
 
 /**
  * Runs the three scenarios through a local executor with {@link SCENARIO_LIMITS}. The memory hog first fills 96 MiB

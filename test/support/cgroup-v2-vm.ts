@@ -44,13 +44,16 @@ const which = (name: string) => SEARCH.map((dir) => path.join(dir, name)).find((
 
 function run(file: string, args: string[], cwd?: string): string {
   const done = spawnSync(file, args, { cwd, encoding: "utf8", timeout: 300_000, maxBuffer: 1 << 24 });
-  if (done.status !== 0) throw new Error(`${file} ${args.join(" ")}: ${done.stderr || done.error?.message || done.status}`);
+  if (done.status !== 0)
+    throw new Error(`${file} ${args.join(" ")}: ${done.stderr || done.error?.message || done.status}`);
   return done.stdout;
 }
 
 /** Debian's current kernel for amd64: the package `linux-image-amd64` depends on, and its candidate version. */
 function kernelPackage(): { name: string; version: string } {
-  const name = /Depends: (linux-image-[^\s]+)/.exec(run("apt-cache", ["depends", "--important", "linux-image-amd64"]))?.[1];
+  const name = /Depends: (linux-image-[^\s]+)/.exec(
+    run("apt-cache", ["depends", "--important", "linux-image-amd64"]),
+  )?.[1];
   const version = name && /Candidate: (\S+)/.exec(run("apt-cache", ["policy", name]))?.[1];
   if (!name || !version || version === "(none)") throw new Error("apt-cache names no kernel for linux-image-amd64");
   return { name, version };
@@ -117,10 +120,15 @@ function sharedLibraries(program: string): string[] {
   return [...done.stdout.matchAll(/(?:=> )?(\/\S+) \(0x/g)].map((match) => match[1] as string);
 }
 
+/** The part of esbuild's API used here (its types are not a dependency of the workspace root). */
+interface EsbuildApi {
+  buildSync(options: Record<string, unknown>): { outputFiles?: Array<{ text: string }> };
+}
+
 /** The scenarios and the product code they use, as one ES module (esbuild comes with tsx). */
 function guestBundle(): string {
   const fromTsx = createRequire(createRequire(import.meta.url).resolve("tsx/package.json"));
-  const esbuild = fromTsx("esbuild") as typeof import("esbuild");
+  const esbuild = fromTsx("esbuild") as EsbuildApi;
   const built = esbuild.buildSync({
     entryPoints: [GUEST_ENTRY],
     bundle: true,
@@ -132,7 +140,7 @@ function guestBundle(): string {
     write: false,
     logLevel: "silent",
   });
-  return built.outputFiles[0]?.text ?? "";
+  return built.outputFiles?.[0]?.text ?? "";
 }
 
 function initScript(busybox: string, node: string): string {
@@ -159,12 +167,7 @@ ${busybox} poweroff -f
 }
 
 /** The initramfs for the current programs and code, built once per content hash. */
-function cachedInitramfs(): string {
-  const busybox = which("busybox");
-  if (!busybox) throw new Error("busybox is not installed (Debian package busybox-static)");
-  const programs = HOST_PROGRAMS.map((name) => which(name) ?? name);
-  const absent = programs.filter((program) => !program.startsWith("/"));
-  if (absent.length > 0) throw new Error(`not installed: ${absent.join(", ")}`);
+function cachedInitramfs(busybox: string, programs: readonly string[]): string {
   const node = process.execPath;
   const entries = new Map<string, ArchiveEntry>();
   for (const folder of ["proc", "sys", "dev", "tmp"]) entries.set(folder, { kind: "dir" });
@@ -197,21 +200,37 @@ function cachedInitramfs(): string {
   return file;
 }
 
-/** Fetches the kernel and builds the initramfs (both cached), or says what is missing here. */
+/**
+ * Fetches the kernel and builds the initramfs (both cached), or says what is missing here. What is not a missing
+ * program or package (the guest's code does not bundle, the archive cannot be written) throws.
+ */
 export function prepareGuestImage(): GuestImage | GuestMissing {
-  if (process.platform !== "linux" || process.arch !== "x64") return { missing: `not linux/x64 (${process.platform}/${process.arch})` };
+  if (process.platform !== "linux" || process.arch !== "x64")
+    return { missing: `not linux/x64 (${process.platform}/${process.arch})` };
   const qemu = which("qemu-system-x86_64");
-  if (!qemu) return { missing: "qemu-system-x86_64 is not installed (Debian package qemu-system-x86; scripts/setup-system-deps.sh installs it)" };
+  if (!qemu)
+    return {
+      missing:
+        "qemu-system-x86_64 is not installed (Debian package qemu-system-x86; scripts/setup-system-deps.sh installs it)",
+    };
   for (const tool of ["apt-cache", "apt-get", "dpkg-deb", "ldd"])
-    if (!which(tool)) return { missing: `${tool} is not installed (the guest's kernel comes from Debian's linux-image-amd64)` };
+    if (!which(tool))
+      return { missing: `${tool} is not installed (the guest's kernel comes from Debian's linux-image-amd64)` };
+  const busybox = which("busybox");
+  if (!busybox) return { missing: "busybox is not installed (Debian package busybox-static)" };
+  const absent = HOST_PROGRAMS.filter((name) => !which(name));
+  if (absent.length > 0) return { missing: `not installed: ${absent.join(", ")}` };
+  let kernel: { file: string; label: string };
   try {
     mkdirSync(CACHE, { recursive: true, mode: 0o700 });
-    const kernel = cachedKernel();
-    const qemuVersion = run(qemu, ["--version"]).split("\n")[0] ?? "";
-    return { qemu, qemuVersion, kernel: kernel.file, kernelPackage: kernel.label, initramfs: cachedInitramfs() };
+    kernel = cachedKernel();
   } catch (error) {
-    return { missing: (error as Error).message };
+    return { missing: `no Debian kernel package: ${(error as Error).message}` };
   }
+  const qemuVersion = run(qemu, ["--version"]).split("\n")[0] ?? "";
+  const programs = HOST_PROGRAMS.map((name) => which(name) as string);
+  const initramfs = cachedInitramfs(busybox, programs);
+  return { qemu, qemuVersion, kernel: kernel.file, kernelPackage: kernel.label, initramfs };
 }
 
 /** How a boot ended: the guest powered off (qemu exited), or the hard timeout killed qemu. */
@@ -227,17 +246,12 @@ export interface BootOutcome {
 /** Boots the guest and awaits qemu; kills it (SIGKILL) after `timeoutMs`, and says which happened. */
 export function bootGuest(image: GuestImage, timeoutMs: number): Promise<BootOutcome> {
   const started = performance.now();
-  const qemu = spawn(
-    image.qemu,
-    [
-      ...["-machine", "q35", "-accel", "tcg", "-cpu", "max", "-smp", "1", "-m", "1024"],
-      ...["-nodefaults", "-display", "none", "-serial", "stdio", "-no-reboot"],
-      ...["-kernel", image.kernel, "-initrd", image.initramfs],
-      ...["-append", "console=ttyS0 cgroup_no_v1=all panic=-1 quiet"],
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const args = ["-machine", "q35", "-accel", "tcg", "-cpu", "max", "-smp", "1", "-m", "1024", "-nodefaults"];
+  args.push("-display", "none", "-serial", "stdio", "-no-reboot", "-kernel", image.kernel, "-initrd", image.initramfs);
+  args.push("-append", "console=ttyS0 cgroup_no_v1=all panic=-1 quiet");
+  const qemu = spawn(image.qemu, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
+  qemu.on("error", (error) => (output += `\n${image.qemu} did not start: ${error.message}\n`));
   qemu.stdout.on("data", (chunk: Buffer) => (output += chunk.toString()));
   qemu.stderr.on("data", (chunk: Buffer) => (output += chunk.toString()));
   let timedOut = false;
@@ -249,12 +263,18 @@ export function bootGuest(image: GuestImage, timeoutMs: number): Promise<BootOut
     qemu.once("close", (code) => {
       clearTimeout(timer);
       const line = output.split(/\r?\n/).find((text) => text.startsWith(REPORT_MARK));
+      let report: BootOutcome["report"];
+      try {
+        report = line ? (JSON.parse(line.slice(REPORT_MARK.length)) as BootOutcome["report"]) : undefined;
+      } catch (error) {
+        report = { error: `the report line is not JSON (${(error as Error).message})` };
+      }
       resolve({
         ending: timedOut ? "timed out" : "powered off",
         exitCode: code,
         elapsedMs: Math.round(performance.now() - started),
         console: output,
-        ...(line ? { report: JSON.parse(line.slice(REPORT_MARK.length)) as BootOutcome["report"] } : {}),
+        ...(report ? { report } : {}),
       });
     });
   });
