@@ -66,10 +66,7 @@ describe.skipIf("missing" in image && !inCi)(
   "per-command cgroup limits on cgroup v2 (a real kernel under qemu)",
   () => {
     beforeAll(async () => {
-      if ("missing" in image)
-        throw new Error(
-          `CI=true and the cgroup v2 guest cannot be prepared: ${image.missing} (run scripts/setup-system-deps.sh)`,
-        );
+      if ("missing" in image) throw new Error(`CI=true and the cgroup v2 guest cannot be prepared: ${image.missing}`);
       const [booted, reference] = await Promise.all([
         bootGuest(image, BOOT_TIMEOUT_MS),
         onV1Host ? runLimitScenarios() : undefined,
