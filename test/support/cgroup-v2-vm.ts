@@ -197,6 +197,9 @@ function cachedInitramfs(busybox: string, programs: readonly string[]): string {
     writeNewcArchive(partial, entries);
     renameSync(partial, file);
   }
+  // one image is kept (each is about 110 MB, and any change to the code it bundles makes a new one)
+  for (const old of readdirSync(CACHE))
+    if (/^initramfs-[0-9a-f]+\.cpio$/.test(old) && old !== path.basename(file)) rmSync(path.join(CACHE, old));
   return file;
 }
 
