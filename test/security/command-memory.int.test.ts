@@ -87,6 +87,12 @@ for (const executor of EXECUTORS) {
           });
           expect(result.reason).toBeUndefined();
           expect(result.stdout ?? "").not.toContain("held 4 of 4");
+          // the result says why, from the kernel's counters of the command's group (not from what it printed)
+          expect(result.limit_exceeded).toEqual([
+            expect.stringMatching(
+              /^killed: the command went over its memory limit \(256 MiB\); the kernel's out-of-memory killer ended /,
+            ),
+          ]);
         },
         90_000,
       );
@@ -111,6 +117,76 @@ for (const executor of EXECUTORS) {
         },
         90_000,
       );
+    },
+  );
+}
+
+// What the model is told when a command meets a limit of its group, and that it is told nothing when it does not.
+/** Holds 150 MiB in a memfd (not counted by RLIMIT_DATA), then allocates 16 MiB at a time until it is stopped. */
+const hogScript = `
+import os
+fd = os.memfd_create("held")
+for _ in range(150):
+    os.write(fd, b"\\1" * (1 << 20))
+held = []
+while True:
+    held.append(bytearray(16 << 20))
+    for offset in range(0, 16 << 20, 4096):
+        held[-1][offset] = 1
+`;
+
+for (const executor of EXECUTORS) {
+  describe.skipIf((executor === "bubblewrap" && !canSandbox && process.env.CI !== "true") || !perCommandCgroup)(
+    `the result names the limit a command met (${executor})`,
+    () => {
+      const harness = harnessesFor(executor, afterAll);
+
+      it("a command killed at its memory limit: the result says so (and, local, what the unshare line is)", async () => {
+        const attack = harness({ limits: { memoryBytes: LIMIT } });
+        const result = await attack.call("shell", {
+          command: "python3 hog.py",
+          files: [{ path: "hog.py", content: hogScript }],
+          timeout_seconds: 60,
+        });
+        expect(result.reason).toBeUndefined();
+        expect(result.limit_exceeded).toEqual([
+          expect.stringMatching(
+            /^killed: the command went over its memory limit \(256 MiB\); the kernel's out-of-memory killer ended a process of it/,
+          ),
+        ]);
+        // what the process did is kept: bubblewrap passes the SIGKILL on as 137; util-linux `unshare --fork` (the local
+        // executor's PID namespace) cannot re-raise it, exits 1 and says so on stderr, which the message explains
+        if (executor === "bubblewrap") expect(result).toMatchObject({ exit_code: 137, stderr: "" });
+        else {
+          expect(result).toMatchObject({
+            exit_code: 1,
+            stderr: "unshare: sigprocmask unblock failed: Invalid argument\n",
+          });
+          expect(result.limit_exceeded[0]).toContain("come from the process-namespace wrapper");
+        }
+      }, 90_000);
+
+      it("a command that forks past its process limit: its forks failed at the limit", async () => {
+        const attack = harness({ limits: { processes: 16 } });
+        const result = await attack.call("shell", {
+          command: "for i in $(seq 40); do sleep 1 & done; wait",
+          timeout_seconds: 60,
+        });
+        expect(result.reason).toBeUndefined();
+        expect(result.limit_exceeded).toEqual([
+          expect.stringMatching(/^the command hit its process limit \(16 processes\): (a fork|\d+ forks) failed$/),
+        ]);
+      }, 90_000);
+
+      it("a command under its limits, and one that times out, are told of no limit", async () => {
+        const attack = harness({ limits: { memoryBytes: LIMIT } });
+        const normal = await attack.call("shell", { command: "echo hi" });
+        expect(normal).toMatchObject({ status: "ok", stdout: "hi\n" });
+        expect(normal).not.toHaveProperty("limit_exceeded");
+        const slow = await attack.call("shell", { command: "sleep 30", timeout_seconds: 1 });
+        expect(slow.status).toBe("timed_out");
+        expect(slow).not.toHaveProperty("limit_exceeded");
+      }, 60_000);
     },
   );
 }

@@ -8,7 +8,11 @@ import os from "node:os";
 import path from "node:path";
 import { detectCgroupHost, type CgroupHost } from "../../packages/shell/src/executor/command-cgroup.js";
 import { resolveLimits } from "../../packages/shell/src/executor/command-limits.js";
-import type { ExecutionRequest, RunningCommand } from "../../packages/shell/src/executor/executor-types.js";
+import type {
+  ExecutionRequest,
+  LimitExceeded,
+  RunningCommand,
+} from "../../packages/shell/src/executor/executor-types.js";
 import { createLocalExecutor } from "../../packages/shell/src/executor/local-executor.js";
 
 /** Marks the one line of the guest's console that holds the report (JSON follows it). */
@@ -37,6 +41,8 @@ export interface ScenarioReport {
   timedOut: boolean;
   killed: boolean;
   outputLimitExceeded: boolean;
+  /** The limits the executor says the command met (from its group's counters), as the result carries them. */
+  limitExceeded?: LimitExceeded;
   stdout: string;
   stderr: string;
   group?: GroupSeen;
@@ -147,6 +153,7 @@ async function scenario(options: {
     timedOut: result.timedOut,
     killed: result.killed,
     outputLimitExceeded: result.outputLimitExceeded,
+    ...(result.limitExceeded ? { limitExceeded: result.limitExceeded } : {}),
     stdout: result.stdout.slice(-1500),
     stderr: result.stderr.slice(-1500),
     ...(group ? { group } : {}),

@@ -1,4 +1,5 @@
 import type { ExecutionResult } from "../executor/executor-types.js";
+import { limitMessages } from "./limit-messages.js";
 import type { Refusal } from "../policy/refusal.js";
 import type { Artifact } from "../artifacts/artifact-store.js";
 import type { CollectedFile, CollectedOutput } from "../workspace/collect-output-files.js";
@@ -53,6 +54,7 @@ export function resultPayload(
     exit_code: result.exitCode,
     signal: result.signal,
     timed_out: result.timedOut,
+    ...(result.limitExceeded ? { limit_exceeded: limitMessages(result) } : {}),
     duration_ms: Math.round(result.durationMs),
     stdout: result.stdout,
     stderr: result.stderr,

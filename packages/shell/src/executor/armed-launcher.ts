@@ -1,6 +1,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import type { Writable } from "node:stream";
+import { withLimitVerdict } from "./cgroup-limit-verdict.js";
 import { openCommandCgroup, type CgroupHost, type CommandCgroup } from "./command-cgroup.js";
 import { limitsPrefix, type CommandLimits } from "./command-limits.js";
 import type { ExecutionRequest, RunningCommand } from "./executor-types.js";
@@ -218,7 +219,12 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
         const joined = await entry.joined;
         control.end(joined ? `${input.join("\0")}\0` : undefined);
       })();
-      const running = superviseCommand(entry.child, request, { started, contained: spec.contained });
+      // the result carries what the kernel counted against the group's limits, read before the group is removed
+      const running = withLimitVerdict(
+        superviseCommand(entry.child, request, { started, contained: spec.contained }),
+        entry.group,
+        options.limits,
+      );
       // the next launcher is armed once this command has ended, so its start (a fork of this process, ~5-10 ms of its
       // event loop, then bash starting) neither competes with a short command for the CPU nor delays the caller; a
       // command still running after ARM_DURING_MS has it armed meanwhile, for a command started alongside
@@ -228,7 +234,6 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
         clearTimeout(during);
         entry.untrack();
         armLater();
-        return entry.group.release();
       });
       return running;
     },

@@ -6,7 +6,9 @@ import {
   type ScenarioReport,
 } from "../../../../test/support/cgroup-limit-scenarios.js";
 import { bootGuest, prepareGuestImage, type BootOutcome } from "../../../../test/support/cgroup-v2-vm.js";
+import { limitMessages } from "../call/limit-messages.js";
 import { detectCgroupHost } from "./command-cgroup.js";
+import type { ExecutionResult } from "./executor-types.js";
 
 // The per-command cgroup LIMITS on cgroup v2 (memory.max, pids.max), on a real kernel. Hosts like the one these tests
 // are written on bind memory and pids to cgroup v1, and that cannot be changed under a running system, so a Debian
@@ -41,6 +43,16 @@ function pickScenarios(found: LimitsReport): Record<string, ScenarioReport> {
   return { memoryHog: found.memoryHog, forkLoop: found.forkLoop, underLimits: found.underLimits };
 }
 
+/** A scenario's report as the result the tool's text is made from. */
+const asResult = (scenario: ScenarioReport): ExecutionResult => ({
+  ...scenario,
+  stdoutBytes: scenario.stdout.length,
+  stderrBytes: scenario.stderr.length,
+  stdoutTruncated: false,
+  stderrTruncated: false,
+  durationMs: 0,
+});
+
 /** What a user is told about a finished command (stderr as its distinct lines). */
 const userFacing = (scenario: ScenarioReport) => ({
   exitCode: scenario.exitCode,
@@ -48,6 +60,7 @@ const userFacing = (scenario: ScenarioReport) => ({
   timedOut: scenario.timedOut,
   killed: scenario.killed,
   outputLimitExceeded: scenario.outputLimitExceeded,
+  limitsMet: Object.keys(scenario.limitExceeded ?? {}).sort(),
   stderr: [...new Set(scenario.stderr.split("\n").filter(Boolean))].sort(),
 });
 
@@ -59,7 +72,13 @@ const userFacing = (scenario: ScenarioReport) => ({
 function comparable(name: string, scenario: ScenarioReport) {
   if (name !== "forkLoop") return userFacing(scenario);
   const { timedOut, killed, outputLimitExceeded, stderr } = scenario;
-  return { timedOut, killed, outputLimitExceeded, forkRefused: stderr.includes("fork: retry: Resource temporarily") };
+  return {
+    timedOut,
+    killed,
+    outputLimitExceeded,
+    limitsMet: Object.keys(scenario.limitExceeded ?? {}).sort(),
+    forkRefused: stderr.includes("fork: retry: Resource temporarily"),
+  };
 }
 
 describe.skipIf("missing" in image && !inCi)(
@@ -114,12 +133,31 @@ describe.skipIf("missing" in image && !inCi)(
       expect(memoryHog.exitCode === 0 && memoryHog.signal === null).toBe(false);
     });
 
+    it("the hog's result says it met its memory limit, from its group's memory.events, and the model is told so", () => {
+      const { memoryHog } = report();
+      expect(memoryHog.limitExceeded).toEqual({
+        memory: { limitBytes: SCENARIO_LIMITS.memoryBytes, oomKills: expect.any(Number) },
+      });
+      expect(memoryHog.limitExceeded?.memory?.oomKills).toBeGreaterThan(0);
+      expect(limitMessages(asResult(memoryHog))).toEqual([
+        expect.stringMatching(/^killed: the command went over its memory limit \(192 MiB\); /),
+      ]);
+    });
+
     it("a fork loop is stopped by pids.max: its forks fail and the group never holds more", () => {
       const { forkLoop } = report();
       expect(forkLoop.group?.pidsEvents).toMatch(/^max [1-9]\d*$/);
       expect(Number(forkLoop.group?.pidsCurrent)).toBeLessThanOrEqual(SCENARIO_LIMITS.processes);
       expect(forkLoop.stderr).toContain("fork: retry: Resource temporarily unavailable");
       expect(forkLoop.timedOut).toBe(true);
+      // the result says so, from the group's pids.events, and not memory
+      expect(forkLoop.limitExceeded).toEqual({
+        processes: { limit: SCENARIO_LIMITS.processes, refusedForks: expect.any(Number) },
+      });
+      expect(forkLoop.limitExceeded?.processes?.refusedForks).toBeGreaterThan(0);
+      expect(limitMessages(asResult(forkLoop))).toEqual([
+        `the command hit its process limit (${SCENARIO_LIMITS.processes} processes): ${forkLoop.limitExceeded?.processes?.refusedForks === 1 ? "a fork" : `${forkLoop.limitExceeded?.processes?.refusedForks} forks`} failed`,
+      ]);
     });
 
     it("a command under its limits runs normally", () => {
@@ -130,8 +168,10 @@ describe.skipIf("missing" in image && !inCi)(
         timedOut: false,
         killed: false,
         outputLimitExceeded: false,
+        limitsMet: [],
         stderr: [],
       });
+      expect(underLimits).not.toHaveProperty("limitExceeded");
       expect(underLimits.stdout).toBe("allocated 32 MiB\n");
     });
 

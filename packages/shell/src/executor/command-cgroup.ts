@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
 import { readFile, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { readLimitCounters, withLimitVerdict, type LimitCounters } from "./cgroup-limit-verdict.js";
 import type { RunningCommand } from "./executor-types.js";
 
 /**
@@ -37,7 +38,12 @@ export interface CommandCgroup {
    * event loop: the kernel makes a move wait for an RCU grace period (~10 ms here), which this keeps off the command.
    */
   join(pid: number): Promise<boolean>;
-  /** Kills what is left in the group and removes it. */
+  /**
+   * Kills what is left in the group, waits (bounded) until it is empty and reads the kernel's counters of its limits;
+   * once per group (later calls get the same answer).
+   */
+  settle(): Promise<LimitCounters>;
+  /** Settles the group (if not yet) and removes it. */
   release(): Promise<void>;
 }
 
@@ -239,6 +245,35 @@ export function detectCgroupHost(): CgroupHost | { unavailable: string } {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Kills the processes of a group (v2: `cgroup.kill` where the kernel has it); false when none are left. */
+async function killMembers(folder: string, useKillFile: boolean): Promise<boolean> {
+  const members = (await readFile(path.join(folder, "cgroup.procs"), "utf8")).split("\n").filter(Boolean);
+  if (members.length === 0) return false;
+  if (useKillFile && existsSync(path.join(folder, "cgroup.kill")))
+    await writeFile(path.join(folder, "cgroup.kill"), "1");
+  else
+    for (const pid of members) {
+      try {
+        process.kill(Number(pid), "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }
+  return true;
+}
+
+/** Kills what is left in a group until it is empty (bounded: about 5 s, then it is left as it is). */
+async function emptyGroup(folder: string, useKillFile: boolean): Promise<void> {
+  for (let attempt = 0; attempt < 20; attempt += 1) {
+    try {
+      if (!(await killMembers(folder, useKillFile))) return;
+    } catch {
+      return; // removed already, or unreadable: release() reports what it cannot remove
+    }
+    await pause(25 * (attempt + 1));
+  }
+}
+
 /** Kills what is left in a group and removes it, off the event loop (removing a group can take the kernel ms). */
 async function killAndRemove(folder: string, useKillFile: boolean): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
@@ -312,7 +347,8 @@ export function openCommandCgroup(
 export function commandGroupAt(folders: readonly string[], version: 1 | 2): CommandCgroup {
   const made = [...folders];
   const procs = made.map((folder) => path.join(folder, "cgroup.procs"));
-  return {
+  let settled: Promise<LimitCounters> | undefined;
+  const group: CommandCgroup = {
     joinPrefix: ["/bin/sh", "-c", JOIN_SCRIPT, "skillgraph-cgroup", ...procs, "--"],
     adopt: (pid) => adoptTree(procs, pid),
     join: async (pid) => {
@@ -323,10 +359,19 @@ export function commandGroupAt(folders: readonly string[], version: 1 | 2): Comm
         return false;
       }
     },
+    settle: () => {
+      settled ??= (async () => {
+        for (const folder of made) await emptyGroup(folder, version === 2);
+        return readLimitCounters(made, version);
+      })();
+      return settled;
+    },
     release: async () => {
+      await group.settle();
       for (const folder of [...made].reverse()) await killAndRemove(folder, version === 2);
     },
   };
+  return group;
 }
 
 let groupWarned = false;
@@ -363,6 +408,5 @@ export function startInCommandCgroup(
     // some process of the command could not be placed in its group: it does not run on outside the limits
     void running.kill();
   }
-  void running.result.finally(() => group.release());
-  return running;
+  return withLimitVerdict(running, group, limits);
 }

@@ -71,6 +71,16 @@ export interface ExecutionResult {
   durationMs: number;
   /** Program starts the exec-time rules refused (the command saw them fail with status 126). */
   refusedStarts?: RefusedStart[];
+  /** The limits of the command's cgroup it met, by the kernel's counters of that group; absent when none (or no group). */
+  limitExceeded?: LimitExceeded;
+}
+
+/** Limits of a command's cgroup the kernel enforced on it (see {@link ExecutionResult.limitExceeded}). */
+export interface LimitExceeded {
+  /** The OOM killer of the command's group killed `oomKills` of its processes at its memory limit (`limitBytes`). */
+  memory?: { limitBytes: number; oomKills: number };
+  /** `refusedForks` forks of the command failed at its process limit (`limit` processes). */
+  processes?: { limit: number; refusedForks: number };
 }
 
 /** A started command (interactive sessions use it directly; `run` waits for it). */

@@ -1,3 +1,4 @@
+import { limitMessages } from "../call/limit-messages.js";
 import type { SessionSnapshot } from "./interactive-session.js";
 
 /** A session poll as the model sees it. */
@@ -13,6 +14,7 @@ export function sessionPayload(snapshot: SessionSnapshot, command?: string): str
           exit_code: snapshot.result.exitCode,
           signal: snapshot.result.signal,
           timed_out: snapshot.result.timedOut,
+          ...(snapshot.result.limitExceeded ? { limit_exceeded: limitMessages(snapshot.result) } : {}),
           duration_ms: Math.round(snapshot.result.durationMs),
         }
       : {}),

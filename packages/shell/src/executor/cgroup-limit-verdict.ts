@@ -1,0 +1,102 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import type { ExecutionResult, LimitExceeded, RunningCommand } from "./executor-types.js";
+
+/**
+ * Whether a command met the limits of its cgroup, from the kernel's own counters of that group (never from what the
+ * command printed): the OOM kills of the group (v2 `memory.events` `oom_kill`, v1 `memory.oom_control` `oom_kill`)
+ * and the forks its process limit refused (`pids.events` `max`, v1 and v2). Read once the group is empty and before it
+ * is removed, so every event of the command's tree is counted and none of another command's.
+ */
+
+/** The kernel's counters of one command's group. */
+export interface LimitCounters {
+  /** Processes the OOM killer killed at the group's memory limit. */
+  oomKills: number;
+  /** Forks and clones refused at the group's process limit. */
+  refusedForks: number;
+}
+
+/** A command's group as the verdict needs it (see CommandCgroup in command-cgroup.ts). */
+export interface SettlingGroup {
+  /** Empties the group and reads its counters. */
+  settle(): Promise<LimitCounters>;
+  /** Removes the group. */
+  release(): Promise<void>;
+}
+
+/** The value of `key` in a flat-keyed cgroup file (`key value` lines); 0 when the file or the key is missing. */
+async function counter(file: string, key: string): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch {
+    return 0; // a group made without the controller (tests), or a kernel without the counter
+  }
+  const value = new RegExp(`^${key} (\\d+)$`, "m").exec(text)?.[1];
+  return value === undefined ? 0 : Number(value);
+}
+
+/**
+ * Reads the counters of a group: `folders` as the group holds them (v2: the one group; v1: the memory group, then the
+ * pids group).
+ */
+export async function readLimitCounters(folders: readonly string[], version: 1 | 2): Promise<LimitCounters> {
+  const memory = folders[0] as string;
+  const pids = (version === 2 ? folders[0] : folders[1]) ?? memory;
+  const [oomKills, refusedForks] = await Promise.all([
+    counter(path.join(memory, version === 2 ? "memory.events" : "memory.oom_control"), "oom_kill"),
+    counter(path.join(pids, "pids.events"), "max"),
+  ]);
+  return { oomKills, refusedForks };
+}
+
+/** The limits a command met, for its result: undefined when it met none. */
+export function limitExceeded(
+  counters: LimitCounters,
+  limits: { memoryBytes: number; processes: number },
+): LimitExceeded | undefined {
+  if (counters.oomKills === 0 && counters.refusedForks === 0) return undefined;
+  return {
+    ...(counters.oomKills > 0 ? { memory: { limitBytes: limits.memoryBytes, oomKills: counters.oomKills } } : {}),
+    ...(counters.refusedForks > 0
+      ? { processes: { limit: limits.processes, refusedForks: counters.refusedForks } }
+      : {}),
+  };
+}
+
+/**
+ * The command with its group's verdict: once the command's result is in, what is left in the group is killed, the
+ * counters are read (the group empty), the result carries `limitExceeded`, and the group is removed (not awaited).
+ */
+export function withLimitVerdict(
+  running: RunningCommand,
+  group: SettlingGroup,
+  limits: { memoryBytes: number; processes: number },
+): RunningCommand {
+  const result = running.result.then(async (ran): Promise<ExecutionResult> => {
+    let exceeded: LimitExceeded | undefined;
+    try {
+      exceeded = limitExceeded(await group.settle(), limits);
+    } finally {
+      void group.release();
+    }
+    return exceeded ? { ...ran, limitExceeded: exceeded } : ran;
+  });
+  return {
+    get pid() {
+      return running.pid;
+    },
+    get runId() {
+      return running.runId;
+    },
+    get exited() {
+      return running.exited;
+    },
+    result,
+    write: (data) => running.write(data),
+    closeStdin: () => running.closeStdin(),
+    onOutput: (listener) => running.onOutput(listener),
+    kill: () => running.kill(),
+  };
+}
