@@ -52,7 +52,7 @@ export async function readLimitCounters(folders: readonly string[], version: 1 |
 }
 
 /** The limits a command met, for its result: undefined when it met none. */
-export function limitExceeded(
+function limitExceeded(
   counters: LimitCounters,
   limits: { memoryBytes: number; processes: number },
 ): LimitExceeded | undefined {
@@ -65,6 +65,23 @@ export function limitExceeded(
   };
 }
 
+/** `ran` with the verdict of its group (unchanged when the group met no limit or its counters cannot be read). */
+async function resultWithVerdict(
+  ran: ExecutionResult,
+  group: SettlingGroup,
+  limits: { memoryBytes: number; processes: number },
+): Promise<ExecutionResult> {
+  let exceeded: LimitExceeded | undefined;
+  try {
+    exceeded = limitExceeded(await group.settle(), limits);
+  } catch {
+    exceeded = undefined; // the command's own result stands
+  } finally {
+    void group.release();
+  }
+  return exceeded ? { ...ran, limitExceeded: exceeded } : ran;
+}
+
 /**
  * The command with its group's verdict: once the command's result is in, what is left in the group is killed, the
  * counters are read (the group empty), the result carries `limitExceeded`, and the group is removed (not awaited).
@@ -74,15 +91,7 @@ export function withLimitVerdict(
   group: SettlingGroup,
   limits: { memoryBytes: number; processes: number },
 ): RunningCommand {
-  const result = running.result.then(async (ran): Promise<ExecutionResult> => {
-    let exceeded: LimitExceeded | undefined;
-    try {
-      exceeded = limitExceeded(await group.settle(), limits);
-    } finally {
-      void group.release();
-    }
-    return exceeded ? { ...ran, limitExceeded: exceeded } : ran;
-  });
+  const result = running.result.then((ran) => resultWithVerdict(ran, group, limits));
   return {
     get pid() {
       return running.pid;
