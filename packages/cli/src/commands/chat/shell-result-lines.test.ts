@@ -49,6 +49,27 @@ describe("shellResultLines", () => {
     );
   });
 
+  it("says under the status which limit the command met", () => {
+    const limit =
+      "killed: the command went over its memory limit (256 MiB); the kernel's out-of-memory killer ended a process of it";
+    expect(
+      shellResultLines(
+        "shell",
+        result({
+          status: "failed",
+          exit_code: 1,
+          stdout: "started\n",
+          stderr: "unshare: sigprocmask unblock failed: Invalid argument\n",
+          limit_exceeded: [limit],
+        }),
+      ),
+    ).toEqual([
+      "[tool] shell failed (exit 1): unshare: sigprocmask unblock failed: Invalid argument",
+      `  ${limit}`,
+      "  | started",
+    ]);
+  });
+
   it("leaves other tools and non-JSON content to the plain line", () => {
     expect(shellResultLines("read_skill", result({}))).toBeUndefined();
     expect(shellResultLines("shell", "Tool 'shell' is not available now")).toBeUndefined();

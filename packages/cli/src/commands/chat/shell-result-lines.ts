@@ -21,6 +21,8 @@ interface ShellResult {
   output_files?: Array<{ path: string; size: number }>;
   empty_outputs_of_failed_command?: string[];
   attachments_skipped?: Array<{ name: string; reason: string }>;
+  /** The limits of its cgroup the command met, as sentences (from the kernel's counters). */
+  limit_exceeded?: string[];
 }
 
 /** The result's JSON when `name` is a shell tool and `content` one of its results, else undefined. */
@@ -58,8 +60,8 @@ function preview(text: string, bytes: number | undefined): string[] {
 
 /**
  * The activity lines of a shell tool's result: a refusal with its reason and message; a failure with its exit code (or
- * signal) and first error line; else the exit code and output size; then the first lines of output and the files
- * written to `out/`. Undefined when the content is not a shell tool result.
+ * signal) and first error line; else the exit code and output size; then the limits it met, the first lines of output
+ * and the files written to `out/`. Undefined when the content is not a shell tool result.
  */
 export function shellResultLines(name: string, content: string): string[] | undefined {
   const result = parseShellResult(name, content);
@@ -86,6 +88,8 @@ export function shellResultLines(name: string, content: string): string[] | unde
     );
     lines.push(...preview(stdout, result.stdout_bytes));
   }
+  // said right under the status: an exit code or a stderr line alone does not say the command met a limit
+  lines.splice(1, 0, ...(result.limit_exceeded ?? []).map((message) => `  ${message}`));
   const files = result.output_files ?? [];
   if (files.length > 0) lines.push(`  wrote ${files.map((file) => `${file.path} (${file.size} bytes)`).join(", ")}`);
   if (result.empty_outputs_of_failed_command?.length)
