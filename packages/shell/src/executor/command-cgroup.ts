@@ -262,7 +262,11 @@ async function killMembers(folder: string, useKillFile: boolean): Promise<boolea
   return true;
 }
 
-/** Kills what is left in a group until it is empty (bounded: about 5 s, then it is left as it is). */
+/**
+ * Kills what is left in a group until it is empty (bounded: about 3 s, then it is left as it is). Right after a
+ * command's first process ended, its last processes are often still exiting (a ms or two): the first checks come
+ * soon, the later ones further apart.
+ */
 async function emptyGroup(folder: string, useKillFile: boolean): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     try {
@@ -270,7 +274,7 @@ async function emptyGroup(folder: string, useKillFile: boolean): Promise<void> {
     } catch {
       return; // removed already, or unreadable: release() reports what it cannot remove
     }
-    await pause(25 * (attempt + 1));
+    await pause(Math.min(2 ** attempt, 250));
   }
 }
 
