@@ -1,5 +1,5 @@
 import type { ExecutionResult } from "../executor/executor-types.js";
-import { limitMessages } from "./limit-messages.js";
+import { limitMessages } from "../executor/limit-messages.js";
 import type { Refusal } from "../policy/refusal.js";
 import type { Artifact } from "../artifacts/artifact-store.js";
 import type { CollectedFile, CollectedOutput } from "../workspace/collect-output-files.js";

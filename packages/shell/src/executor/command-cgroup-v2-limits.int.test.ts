@@ -6,7 +6,7 @@ import {
   type ScenarioReport,
 } from "../../../../test/support/cgroup-limit-scenarios.js";
 import { bootGuest, prepareGuestImage, type BootOutcome } from "../../../../test/support/cgroup-v2-vm.js";
-import { limitMessages } from "../call/limit-messages.js";
+import { limitMessages } from "./limit-messages.js";
 import { detectCgroupHost } from "./command-cgroup.js";
 import type { ExecutionResult } from "./executor-types.js";
 

@@ -1,4 +1,4 @@
-import { limitMessages } from "../call/limit-messages.js";
+import { limitMessages } from "../executor/limit-messages.js";
 import type { SessionSnapshot } from "./interactive-session.js";
 
 /** A session poll as the model sees it. */

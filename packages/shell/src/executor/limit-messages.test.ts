@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { finished } from "./__fixtures__/call-runtime.js";
+import { finished } from "../call/__fixtures__/call-runtime.js";
 import { limitMessages } from "./limit-messages.js";
-import { resultPayload } from "./tool-payload.js";
+import { resultPayload } from "../call/tool-payload.js";
 
 const MIB = 1024 * 1024;
 

@@ -1,4 +1,4 @@
-import type { ExecutionResult } from "../executor/executor-types.js";
+import type { ExecutionResult } from "./executor-types.js";
 
 const MIB = 1024 * 1024;
 
