@@ -12,6 +12,7 @@ import {
 } from "./snapshot-entries-checks.js";
 import type { StoredCandidate, StoredSkillMetadata } from "./stored-candidate.js";
 import { readDiagnostics, type StoredDiagnostic } from "./stored-diagnostics.js";
+import { copyJson } from "./copy-json.js";
 
 /** What a source found on disk, as the snapshot's entries are matched against it. */
 export interface FoundSkillFile {
@@ -41,7 +42,8 @@ export class SnapshotEntries {
   private readonly wideText: string;
   private readonly json: SnapshotJson;
   private readonly racy: Uint8Array;
-  private readonly diagnostics: Map<number, StoredDiagnostic[]>;
+  /** Per entry that has some, the index of its list in the JSON section's `diagnosticLists`. */
+  private readonly diagnostics: Map<number, number>;
   private readonly refusals: Map<number, StoredDiagnostic[]>;
   private readonly cursors: number[];
   private readonly sourceIndex: Map<string, number>;
@@ -169,18 +171,17 @@ export class SnapshotEntries {
   }
 
   /**
-   * What entry `i` says its load gave, the metadata's folder and file being `dir` and `file`. The metadata is the
-   * object the JSON section was parsed into (its name and description in place, ""), completed in place: each entry's is
-   * handed out once per read.
+   * What entry `i` says its load gave, the metadata's folder and file being `dir` and `file`: its own objects, made now
+   * (the metadata a copy of its stored shape, completed in place).
    */
   load(i: number, dir: string, file: string): StoredLoadResult {
     const hash = (this.sections.flags[i]! & FLAG_HASH) === 0 ? undefined : this.hashAt(i);
     const refusals = this.refusals.get(i);
     const refused = refusals ? readDiagnostics(refusals, file)! : [];
-    const stored = this.json.metadata[i]!;
-    if (stored === 0) return { hash, metadata: undefined, refused };
+    const shape = this.json.metadata[i] as number;
+    if (shape === -1) return { hash, metadata: undefined, refused };
     const diagnostics = this.diagnostics.get(i);
-    const metadata = stored as Partial<StoredSkillMetadata>;
+    const metadata = copyJson(this.json.shapes[shape]) as Partial<StoredSkillMetadata>;
     const { narrow, wide } = this.sections;
     metadata.name = this.string(STRING_KINDS.name * this.count + i);
     // One of the two is "" (a description is in one of the tables): the other is the slice itself.
@@ -188,7 +189,8 @@ export class SnapshotEntries {
     metadata.dir = dir;
     metadata.file = file;
     metadata.hash = hash!;
-    metadata.diagnostics = diagnostics ? readDiagnostics(diagnostics, file)! : [];
+    metadata.diagnostics =
+      diagnostics === undefined ? [] : readDiagnostics(this.json.diagnosticLists[diagnostics], file)!;
     return { hash, metadata: metadata as StoredSkillMetadata, refused };
   }
 
