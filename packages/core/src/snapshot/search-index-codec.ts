@@ -53,11 +53,15 @@ function mix(start: number, text: string): number {
  * One digest of the names and descriptions of all documents, in id order: when every stored document still has its
  * skill's content hash, comparing it checks them all at once (one native hash instead of a check per document).
  */
-export function metadataDigest(metadata: ReadonlyArray<{ name: string; description: string }>): string {
+export function metadataDigest<T>(
+  items: readonly T[],
+  nameOf: (item: T) => string,
+  descriptionOf: (item: T) => string,
+): string {
   const hash = createHash("sha256");
   // In slices: one native call per slice, and no string of every description at once.
-  for (let start = 0; start < metadata.length; start += 256) {
-    const slice = metadata.slice(start, start + 256).map(({ name, description }) => `${name}\0${description}\0`);
+  for (let start = 0; start < items.length; start += 256) {
+    const slice = items.slice(start, start + 256).map((item) => `${nameOf(item)}\0${descriptionOf(item)}\0`);
     hash.update(slice.join(""));
   }
   return hash.digest("hex");
@@ -108,7 +112,11 @@ export function encodeSearchIndex(state: IndexState, keyOf: (id: number) => Stor
     postings: state.postingDocs.length,
   };
   const keys = Array.from({ length: state.count }, (_, id) => keyOf(id));
-  const digest = metadataDigest(keys);
+  const digest = metadataDigest(
+    keys,
+    (key) => key.name,
+    (key) => key.description,
+  );
   const header = Buffer.from(
     JSON.stringify({
       format: FORMAT,
