@@ -58,14 +58,18 @@ export async function buildCatalog(
 ): Promise<{ catalog: RegistryCatalog; changes: CatalogChanges; indexChanged: boolean }> {
   const { previous, loaded } = input;
   const { byName, shadowed, diagnostics } = resolvePrecedence(orderBySource(loaded, input.sourceOrder), input);
-  const { changes, upsert } = await compareWithPrevious(byName, input);
+  // A first load adds every name: sorted once, for the list and the changes.
+  const sorted = previous ? undefined : SortedSkills.of(byName);
+  const { changes, upsert } = sorted
+    ? { changes: { added: [...sorted.names()], removed: [], changed: [] }, upsert: [] }
+    : await compareWithPrevious(byName, input);
   const nothingChanged =
     previous !== undefined && changes.added.length + changes.changed.length + changes.removed.length === 0;
   const winners = [...byName.values()];
   // Built before the bodies held from loading are dropped: an eager first index tokenizes those it must analyze.
   const { index, indexChanged } = nextSearchIndex({ winners, upsert, removed: changes.removed, nothingChanged }, input);
   for (const entry of loaded) entry.body = undefined;
-  const skills = nothingChanged && previous ? previous.skills : SortedSkills.of(byName);
+  const skills = sorted ?? (nothingChanged && previous ? previous.skills : SortedSkills.of(byName));
   const version = !previous
     ? 1
     : nothingChanged && sameShadowing(previous.shadowed, shadowed)

@@ -113,23 +113,35 @@ function firstEmpty(offsets: Uint32Array, first: number, count: number): number 
 
 /**
  * The first entry whose string of `kind` is not a decimal without leading zeros of at most 30 digits (nanosecond
- * times); "" allowed where `emptyAllowed`.
+ * times); "" allowed where `emptyAllowed`. The strings of a kind are one block of the table: its characters are checked
+ * to be digits in one native scan (a loop per character would run in the interpreter on a cold start), then each
+ * string's length and first digit.
  */
 function firstNotDecimal(sections: SnapshotSections, kind: number, emptyAllowed: boolean): number {
   const { count, offsets, units } = sections;
   const first = kind * count;
+  const allDigits = DIGITS.test(textOf(units, offsets[first]!, offsets[first + count]!));
   for (let i = 0; i < count; i++) {
     const start = offsets[first + i]!;
-    const end = offsets[first + i + 1]!;
-    const length = end - start;
+    const length = offsets[first + i + 1]! - start;
     if (length === 0) {
       if (emptyAllowed) continue;
       return i;
     }
     if (length > 30 || (length > 1 && units[start] === 48)) return i;
-    for (let at = start; at < end; at++) if (units[at]! < 48 || units[at]! > 57) return i;
+    if (!allDigits && !DIGITS.test(textOf(units, start, start + length))) return i;
   }
   return -1;
+}
+
+const DIGITS = /^[0-9]*$/;
+
+/** The code units `[start, end)` of the string table as a string. */
+function textOf(units: Uint8Array | Uint16Array, start: number, end: number): string {
+  const width = units.BYTES_PER_ELEMENT;
+  return Buffer.from(units.buffer, units.byteOffset + start * width, (end - start) * width).toString(
+    width === 1 ? "latin1" : "utf16le",
+  );
 }
 
 /**
