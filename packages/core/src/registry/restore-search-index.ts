@@ -16,11 +16,17 @@ type IndexedSkill = LoadedSkill;
 
 const nameOf = (skill: IndexedSkill): string => skillNameOf(skill)!;
 
-/** The documents of a restored index: the registry's skills by document id, details made when a result needs them. */
+/**
+ * The documents of a restored index: the registry's skills by document id, their names read once (the ranking asks
+ * for one per document it touches), details made when a result needs them.
+ */
 class SkillDocuments implements DocumentTable {
-  constructor(private readonly skills: ReadonlyArray<IndexedSkill | undefined>) {}
+  private readonly names: Array<string | undefined>;
+  constructor(private readonly skills: ReadonlyArray<IndexedSkill | undefined>) {
+    this.names = skills.map((skill) => (skill ? nameOf(skill) : undefined));
+  }
   nameOf(id: number): string {
-    return nameOf(this.skills[id]!);
+    return this.names[id]!;
   }
   detailOf(id: number): DocumentDetail {
     const { name, description, file } = this.skills[id]!.metadata;
