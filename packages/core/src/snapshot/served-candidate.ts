@@ -14,14 +14,16 @@ export class ServedCandidate implements LoadedCandidate {
   private readonly storedName: string | undefined;
   private made: StoredLoadResult | undefined = undefined;
 
-  /** Entry `at` of `stored`, found unchanged as `candidate` of source `sourceId`, whose origin is `origin`. */
+  readonly sourceId: string;
+
+  /** Entry `at` of `stored`, found unchanged as `candidate` of the source whose origin is `origin`. */
   constructor(
     readonly candidate: DiskSkillCandidate,
-    readonly sourceId: string,
     private readonly stored: StoredMetadata,
     private readonly at: number,
     private readonly origin: SkillOrigin,
   ) {
+    this.sourceId = origin.sourceId;
     this.storedName = stored.name(at);
   }
 

@@ -133,7 +133,7 @@ export class SnapshotEntries {
       const candidate = candidates[k]!;
       const i = at[k]!;
       if (i < 0 || candidate.kind !== "disk" || !this.servesUnchanged(i, candidate)) continue;
-      served[k] = new ServedCandidate(candidate, sourceId, this.stored, i, origin);
+      served[k] = new ServedCandidate(candidate, this.stored, i, origin);
     }
     return { at, served };
   }
