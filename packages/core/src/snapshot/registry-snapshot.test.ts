@@ -95,6 +95,11 @@ describe("registry snapshot file", () => {
     expect(served.has("a-pdf")).toBe(true);
     expect(served.search("fills b-pdf forms", { limit: 1 }).map((hit) => hit.name)).toEqual(["b-pdf"]);
     expect(served.list()).toEqual(fromFiles.list());
+    // The key order a served metadata has always had: the stored fields, then what the entry and the source say.
+    expect(Object.keys(served.get("b-pdf")!)).toEqual([
+      ...["name", "description", "allowedTools", "extra", "license", "metadata"],
+      ...["dir", "file", "hash", "diagnostics", "origin"],
+    ]);
     expect(served.list()).toBe(served.list());
     const [a, b] = served.list();
     expect(served.get("a-pdf")).toBe(a);
