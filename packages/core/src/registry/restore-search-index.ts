@@ -21,10 +21,10 @@ const nameOf = (skill: IndexedSkill): string => skillNameOf(skill)!;
  * for one per document it touches), details made when a result needs them.
  */
 class SkillDocuments implements DocumentTable {
-  private readonly names: Array<string | undefined>;
-  constructor(private readonly skills: ReadonlyArray<IndexedSkill | undefined>) {
-    this.names = skills.map((skill) => (skill ? nameOf(skill) : undefined));
-  }
+  constructor(
+    private readonly skills: ReadonlyArray<IndexedSkill | undefined>,
+    private readonly names: ReadonlyArray<string | undefined>,
+  ) {}
   nameOf(id: number): string {
     return this.names[id]!;
   }
@@ -57,8 +57,17 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
   const hex = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength).toString("hex");
   // The usual case: the same skills in the same order as when the index was built (the registry's order is stable),
   // each document's hash its skill's; then one digest checks every name and description.
-  if (samePositions(skills, hex, state.count) && metadataDigest(skills, nameOf, skillDescriptionOf) === stored.digest)
-    return { index: indexFromState({ ...state, docs: new SkillDocuments(skills) }), rewrite: false };
+  if (samePositions(skills, hex, state.count)) {
+    const names = skills.map(nameOf);
+    if (
+      metadataDigest(
+        state.count,
+        (i) => names[i]!,
+        (i) => skillDescriptionOf(skills[i]!),
+      ) === stored.digest
+    )
+      return { index: indexFromState({ ...state, docs: new SkillDocuments(skills, names) }), rewrite: false };
+  }
   const byHash = new Map<string, Skill>();
   for (const skill of skills) if (!byHash.has(skillHashOf(skill))) byHash.set(skillHashOf(skill), skill);
   const skillOf = new Array<Skill | undefined>(state.count);
@@ -69,8 +78,16 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
   }
   // Every document still has its skill's content: one digest checks every name and description.
   const all = found === state.count && byHash.size === state.count && skills.length === state.count;
-  if (all && metadataDigest(skillOf as Skill[], nameOf, skillDescriptionOf) === stored.digest)
-    return { index: indexFromState({ ...state, docs: new SkillDocuments(skillOf) }), rewrite: false };
+  const names = skillOf.map((skill) => (skill ? nameOf(skill) : undefined));
+  if (
+    all &&
+    metadataDigest(
+      state.count,
+      (i) => names[i]!,
+      (i) => skillDescriptionOf(skillOf[i]!),
+    ) === stored.digest
+  )
+    return { index: indexFromState({ ...state, docs: new SkillDocuments(skillOf, names) }), rewrite: false };
   const dead = new Uint8Array(state.count);
   const matched = new Set<Skill>();
   for (let id = 0; id < state.count; id++) {
@@ -82,7 +99,8 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
       dead[id] = 1;
     }
   }
-  const restored = { ...state, docs: new SkillDocuments(skillOf) };
+  const alive = skillOf.map((skill) => (skill ? nameOf(skill) : undefined));
+  const restored = { ...state, docs: new SkillDocuments(skillOf, alive) };
   const missing = skills.filter((skill) => !matched.has(skill));
   if (matched.size === state.count && missing.length === 0) return { index: indexFromState(restored), rewrite: false };
   return { index: indexFromState(rebuildState(restored, dead, missing.map(analyze))), rewrite: true };

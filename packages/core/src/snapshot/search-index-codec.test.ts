@@ -50,9 +50,9 @@ describe("stored search index codec", () => {
     expect(decoded.checks[2]).toBe(metadataCheck("n2", "d"));
     expect(decoded.digest).toBe(
       metadataDigest(
-        [0, 1, 2].map(keyOf),
-        (key) => key.name,
-        (key) => key.description,
+        3,
+        (i) => keyOf(i).name,
+        (i) => keyOf(i).description,
       ),
     );
     expect(rankAll(read)).toBe(rankAll(state));
