@@ -211,7 +211,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
   }
 
   list(): SkillMetadata[] {
-    return this.current().list;
+    return this.current().skills.list();
   }
 
   get(name: string): SkillMetadata | undefined {
@@ -228,10 +228,7 @@ export class LayeredSkillRegistry implements SkillRegistry {
     if (!entry)
       throw new SkillNotFoundError({
         skillName: name,
-        suggestions: suggestNames(
-          name,
-          catalog.list.map((skill) => skill.name),
-        ),
+        suggestions: suggestNames(name, catalog.skills.names()),
       });
     return entry;
   }

@@ -7,13 +7,15 @@ import type { SkillDiagnostic, SkillMetadata } from "../skill/skill-types.js";
 import type { LoadedCandidate } from "../sources/loaded-candidate.js";
 import type { SkillCandidate } from "../sources/skill-source.js";
 import type { ShadowedSkill } from "./registry-types.js";
+import { skillFileOf, skillHashOf, skillNameOf } from "./skill-fields.js";
+import { SortedSkills } from "./sorted-skills.js";
 
 /** The registry's in-memory catalog: an immutable, consistent view; reloads swap in a new one (not the snapshot file). */
 export interface RegistryCatalog {
   version: number;
   byName: Map<string, LoadedCandidate & { metadata: SkillMetadata }>;
-  /** Winners sorted by name (code-unit order). */
-  list: SkillMetadata[];
+  /** Winners sorted by name (code-unit order), their metadata listed when first asked for. */
+  skills: SortedSkills;
   shadowed: ShadowedSkill[];
   diagnostics: SkillDiagnostic[];
   /** Built on first search (or at load with `searchIndex: "eager"`), then updated incrementally on reload. */
@@ -56,20 +58,24 @@ export async function buildCatalog(
 ): Promise<{ catalog: RegistryCatalog; changes: CatalogChanges; indexChanged: boolean }> {
   const { previous, loaded } = input;
   const { byName, shadowed, diagnostics } = resolvePrecedence(orderBySource(loaded, input.sourceOrder), input);
-  const { changes, upsert } = await compareWithPrevious(byName, input);
+  // A first load adds every name: sorted once, for the list and the changes.
+  const sorted = previous ? undefined : SortedSkills.of(byName);
+  const { changes, upsert } = sorted
+    ? { changes: { added: [...sorted.names()], removed: [], changed: [] }, upsert: [] }
+    : await compareWithPrevious(byName, input);
   const nothingChanged =
     previous !== undefined && changes.added.length + changes.changed.length + changes.removed.length === 0;
   const winners = [...byName.values()];
   // Built before the bodies held from loading are dropped: an eager first index tokenizes those it must analyze.
   const { index, indexChanged } = nextSearchIndex({ winners, upsert, removed: changes.removed, nothingChanged }, input);
   for (const entry of loaded) entry.body = undefined;
-  const list = nothingChanged && previous ? previous.list : sortedByName(winners);
+  const skills = sorted ?? (nothingChanged && previous ? previous.skills : SortedSkills.of(byName));
   const version = !previous
     ? 1
     : nothingChanged && sameShadowing(previous.shadowed, shadowed)
       ? previous.version
       : previous.version + 1;
-  return { catalog: { version, byName, list, shadowed, diagnostics, index }, changes, indexChanged };
+  return { catalog: { version, byName, skills, shadowed, diagnostics, index }, changes, indexChanged };
 }
 
 /** Candidates in precedence order: by source (the order given), then by folder or key within a source. */
@@ -93,20 +99,21 @@ function resolvePrecedence(
   const shadowed: ShadowedSkill[] = [];
   const diagnostics: SkillDiagnostic[] = [...input.sourceDiagnostics];
   for (const entry of ordered) {
-    if (!entry.metadata) {
+    const name = skillNameOf(entry);
+    if (name === undefined) {
       diagnostics.push(...entry.refused);
       continue;
     }
-    const winner = byName.get(entry.metadata.name);
+    const winner = byName.get(name);
     if (winner) {
       shadowed.push({
-        name: entry.metadata.name,
+        name,
         winner: { file: winner.metadata.file, origin: winner.metadata.origin },
-        shadowed: { file: entry.metadata.file, origin: entry.metadata.origin },
+        shadowed: { file: entry.metadata!.file, origin: entry.metadata!.origin },
       });
       continue;
     }
-    byName.set(entry.metadata.name, entry as Winner);
+    byName.set(name, entry as Winner);
   }
   return { byName, shadowed, diagnostics };
 }
@@ -125,8 +132,7 @@ async function compareWithPrevious(
   const needBodies = previous?.index.built !== undefined;
   for (const [name, entry] of byName) {
     const before = previous?.byName.get(name);
-    if (before && before.metadata.hash === entry.metadata.hash && before.metadata.file === entry.metadata.file)
-      continue;
+    if (before && skillHashOf(before) === skillHashOf(entry) && skillFileOf(before) === skillFileOf(entry)) continue;
     (before ? changes.changed : changes.added).push(name);
     if (!needBodies) continue;
     upsert.push(analyzeEntry(entry, entry.body ?? (await input.readBody(entry))));
@@ -178,10 +184,6 @@ function nextSearchIndex(
     return { index: new LazySearchIndex(lazy, index), indexChanged: rewrite };
   }
   return { index: new LazySearchIndex(lazy), indexChanged: false };
-}
-
-function sortedByName(winners: readonly Winner[]): SkillMetadata[] {
-  return winners.map((entry) => entry.metadata).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 /** Tokenizes the skill now. */

@@ -4,7 +4,8 @@ import { readSnapshotFile, writeSnapshotFile, type ReadSnapshot } from "../snaps
 import { storedCandidateOf, type StoredCandidate } from "../snapshot/stored-candidate.js";
 import type { DecodedSearchIndex } from "../snapshot/search-index-codec.js";
 import { readStoredSearchIndex, writeStoredSearchIndex } from "../snapshot/snapshot-search-index.js";
-import type { SkillSource } from "../sources/skill-source.js";
+import type { DiskSkillCandidate, SkillSource } from "../sources/skill-source.js";
+import type { LoadedCandidate } from "../sources/loaded-candidate.js";
 import type { LoadSettings } from "./load-candidate.js";
 import type { CandidatesBySource } from "./registry-loader.js";
 import type { RegistryCatalog } from "./registry-catalog.js";
@@ -138,7 +139,9 @@ export class RegistryPersistence {
     const entries: StoredCandidate[] = [];
     for (const ofSource of cache.values())
       for (const entry of ofSource.values())
-        if (entry.candidate.kind === "disk") entries.push(storedCandidateOf({ ...entry, candidate: entry.candidate }));
+        // The entry itself, not a spread of it: a served entry's metadata is a getter.
+        if (entry.candidate.kind === "disk")
+          entries.push(storedCandidateOf(entry as LoadedCandidate & { candidate: DiskSkillCandidate }));
     // In folder order, as a walk finds them: a cold start then matches each at a cursor (see SnapshotEntries).
     entries.sort((a, b) =>
       a.dir < b.dir

@@ -9,17 +9,24 @@ import {
   type StoredDocumentKey,
 } from "../snapshot/search-index-codec.js";
 import type { SkillMetadata } from "../skill/skill-types.js";
+import { skillDescriptionOf, skillHashOf, skillNameOf, type LoadedSkill } from "./skill-fields.js";
 
-/** A skill the index covers: its metadata (name, description, file, content hash). */
-interface IndexedSkill {
-  metadata: SkillMetadata;
-}
+/** A skill the index covers: name, description and content hash read without making a served skill's metadata. */
+type IndexedSkill = LoadedSkill;
 
-/** The documents of a restored index: the registry's skills by document id, details made when a result needs them. */
+const nameOf = (skill: IndexedSkill): string => skillNameOf(skill)!;
+
+/**
+ * The documents of a restored index: the registry's skills by document id, their names read once (the ranking asks
+ * for one per document it touches), details made when a result needs them.
+ */
 class SkillDocuments implements DocumentTable {
-  constructor(private readonly skills: ReadonlyArray<IndexedSkill | undefined>) {}
+  constructor(
+    private readonly skills: ReadonlyArray<IndexedSkill | undefined>,
+    private readonly names: ReadonlyArray<string | undefined>,
+  ) {}
   nameOf(id: number): string {
-    return this.skills[id]!.metadata.name;
+    return this.names[id]!;
   }
   detailOf(id: number): DocumentDetail {
     const { name, description, file } = this.skills[id]!.metadata;
@@ -50,13 +57,19 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
   const hex = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength).toString("hex");
   // The usual case: the same skills in the same order as when the index was built (the registry's order is stable),
   // each document's hash its skill's; then one digest checks every name and description.
-  if (
-    samePositions(skills, hex, state.count) &&
-    metadataDigest(skills.map((skill) => skill.metadata)) === stored.digest
-  )
-    return { index: indexFromState({ ...state, docs: new SkillDocuments(skills) }), rewrite: false };
+  if (samePositions(skills, hex, state.count)) {
+    const names = skills.map(nameOf);
+    if (
+      metadataDigest(
+        state.count,
+        (i) => names[i]!,
+        (i) => skillDescriptionOf(skills[i]!),
+      ) === stored.digest
+    )
+      return { index: indexFromState({ ...state, docs: new SkillDocuments(skills, names) }), rewrite: false };
+  }
   const byHash = new Map<string, Skill>();
-  for (const skill of skills) if (!byHash.has(skill.metadata.hash)) byHash.set(skill.metadata.hash, skill);
+  for (const skill of skills) if (!byHash.has(skillHashOf(skill))) byHash.set(skillHashOf(skill), skill);
   const skillOf = new Array<Skill | undefined>(state.count);
   let found = 0;
   for (let id = 0; id < state.count; id++) {
@@ -65,20 +78,29 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
   }
   // Every document still has its skill's content: one digest checks every name and description.
   const all = found === state.count && byHash.size === state.count && skills.length === state.count;
-  if (all && metadataDigest(skillOf.map((skill) => skill!.metadata)) === stored.digest)
-    return { index: indexFromState({ ...state, docs: new SkillDocuments(skillOf) }), rewrite: false };
+  const names = skillOf.map((skill) => (skill ? nameOf(skill) : undefined));
+  if (
+    all &&
+    metadataDigest(
+      state.count,
+      (i) => names[i]!,
+      (i) => skillDescriptionOf(skillOf[i]!),
+    ) === stored.digest
+  )
+    return { index: indexFromState({ ...state, docs: new SkillDocuments(skillOf, names) }), rewrite: false };
   const dead = new Uint8Array(state.count);
   const matched = new Set<Skill>();
   for (let id = 0; id < state.count; id++) {
     const skill = skillOf[id];
-    if (skill && !matched.has(skill) && checks[id] === metadataCheck(skill.metadata.name, skill.metadata.description))
+    if (skill && !matched.has(skill) && checks[id] === metadataCheck(nameOf(skill), skillDescriptionOf(skill)))
       matched.add(skill);
     else {
       skillOf[id] = undefined;
       dead[id] = 1;
     }
   }
-  const restored = { ...state, docs: new SkillDocuments(skillOf) };
+  const alive = skillOf.map((skill) => (skill ? nameOf(skill) : undefined));
+  const restored = { ...state, docs: new SkillDocuments(skillOf, alive) };
   const missing = skills.filter((skill) => !matched.has(skill));
   if (matched.size === state.count && missing.length === 0) return { index: indexFromState(restored), rewrite: false };
   return { index: indexFromState(rebuildState(restored, dead, missing.map(analyze))), rewrite: true };
@@ -88,7 +110,7 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
 function samePositions(skills: ReadonlyArray<IndexedSkill>, hex: string, count: number): boolean {
   if (skills.length !== count) return false;
   for (let id = 0; id < count; id++) {
-    const { hash } = skills[id]!.metadata;
+    const hash = skillHashOf(skills[id]!);
     if (hash.length !== 64 || !hex.startsWith(hash, 64 * id)) return false;
   }
   return true;

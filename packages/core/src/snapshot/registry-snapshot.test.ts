@@ -82,6 +82,34 @@ describe("registry snapshot file", () => {
     expect(await second.readBody("two")).toContain("Instructions for two.");
   });
 
+  it("serves entries lazily: the same metadata as a load from the files, each skill its own objects, made on first use", async () => {
+    const withExtra = (name: string) =>
+      `---\nname: ${name}\ndescription: Fills ${name} forms.\nlicense: MIT\nmetadata:\n  author: me\nallowed-tools: Read Bash\nodd: [1, 2]\n---\nBody of ${name}.\n`;
+    const root = tree({ "a-pdf/SKILL.md": withExtra("a-pdf"), "b-pdf/SKILL.md": withExtra("b-pdf") });
+    const file = snapshotPath();
+    await (await load(root, file)).close();
+    ageSnapshot(file);
+    const fromFiles = await load(root, false);
+    const served = await load(root, file);
+    // Before anything is listed: the catalog and the search index use the stored names and descriptions.
+    expect(served.has("a-pdf")).toBe(true);
+    expect(served.search("fills b-pdf forms", { limit: 1 }).map((hit) => hit.name)).toEqual(["b-pdf"]);
+    expect(served.list()).toEqual(fromFiles.list());
+    // The key order a served metadata has always had: the stored fields, then what the entry and the source say.
+    expect(Object.keys(served.get("b-pdf")!)).toEqual([
+      ...["name", "description", "allowedTools", "extra", "license", "metadata"],
+      ...["dir", "file", "hash", "diagnostics", "origin"],
+    ]);
+    expect(served.list()).toBe(served.list());
+    const [a, b] = served.list();
+    expect(served.get("a-pdf")).toBe(a);
+    expect(a!.metadata).toEqual(b!.metadata);
+    expect(a!.metadata).not.toBe(b!.metadata);
+    expect(a!.allowedTools).not.toBe(b!.allowedTools);
+    expect(a!.diagnostics.length).toBeGreaterThan(0);
+    expect(a!.diagnostics.map((d) => d.path)).toEqual(fromFiles.get("a-pdf")!.diagnostics.map((d) => d.path));
+  });
+
   it("re-reads a file edited in the same mtime tick with the same size (ctime differs)", async () => {
     const root = tree({ "one/SKILL.md": skillMd("one", "Original.") });
     const file = snapshotPath();

@@ -53,11 +53,16 @@ function mix(start: number, text: string): number {
  * One digest of the names and descriptions of all documents, in id order: when every stored document still has its
  * skill's content hash, comparing it checks them all at once (one native hash instead of a check per document).
  */
-export function metadataDigest(metadata: ReadonlyArray<{ name: string; description: string }>): string {
+export function metadataDigest(
+  count: number,
+  nameAt: (i: number) => string,
+  descriptionAt: (i: number) => string,
+): string {
   const hash = createHash("sha256");
   // In slices: one native call per slice, and no string of every description at once.
-  for (let start = 0; start < metadata.length; start += 256) {
-    const slice = metadata.slice(start, start + 256).map(({ name, description }) => `${name}\0${description}\0`);
+  for (let start = 0; start < count; start += 256) {
+    const slice: string[] = [];
+    for (let i = start; i < Math.min(count, start + 256); i++) slice.push(`${nameAt(i)}\0${descriptionAt(i)}\0`);
     hash.update(slice.join(""));
   }
   return hash.digest("hex");
@@ -108,7 +113,11 @@ export function encodeSearchIndex(state: IndexState, keyOf: (id: number) => Stor
     postings: state.postingDocs.length,
   };
   const keys = Array.from({ length: state.count }, (_, id) => keyOf(id));
-  const digest = metadataDigest(keys);
+  const digest = metadataDigest(
+    keys.length,
+    (i) => keys[i]!.name,
+    (i) => keys[i]!.description,
+  );
   const header = Buffer.from(
     JSON.stringify({
       format: FORMAT,

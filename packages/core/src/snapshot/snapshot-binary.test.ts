@@ -140,6 +140,20 @@ describe("binary snapshot codec", () => {
     expect(decoded.map((item) => item.dir)).toEqual(["/skills/ok"]);
   });
 
+  it("stores a metadata and diagnostics several entries share once, and hands each entry its own objects", () => {
+    const columns = encodeSnapshotEntries([entry("/skills/a"), entry("/skills/b")], SOURCES);
+    const packed = packSnapshot(HEADER, columns, {});
+    expect(packed.toString("latin1").split('"allowedTools"').length - 1).toBe(1);
+    expect(packed.toString("latin1").split('"yaml-invalid"').length - 1).toBe(1);
+    const entries = entriesOf([entry("/skills/a"), entry("/skills/b")]);
+    const [a, b] = [entries.entry(0).metadata!, entries.entry(1).metadata!];
+    expect(a.extra).toEqual(b.extra);
+    expect(a.extra).not.toBe(b.extra);
+    expect(a.allowedTools).not.toBe(b.allowedTools);
+    expect(a.diagnostics[0]!.path).toBe("/skills/a/SKILL.md");
+    expect(b.diagnostics[0]!.path).toBe("/skills/b/SKILL.md");
+  });
+
   it("derives mtimeMs from the nanosecond time exactly as a bigint stat gives it", () => {
     const root = writeTree({ "one/SKILL.md": skillMd("one", "One.") });
     const file = join(root, "one/SKILL.md");

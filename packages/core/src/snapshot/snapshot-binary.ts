@@ -18,11 +18,11 @@ import type { StoredSnapshotEntries } from "./snapshot-entries-codec.js";
 //   hashes[32 n]                sha256 of each SKILL.md's bytes
 //   narrow descriptions         Latin-1: every other description (one rare non-Latin-1 character would make a
 //                               table of all of them UTF-16: twice the bytes)
-//   JSON section                ASCII: file names, roots, the rest of each metadata (0 for a refused skill), its name
-//                               and description "" (they are in the table and the descriptions: keeping their place
-//                               keeps the metadata's key order, and the parsed object is completed in place; a string,
-//                               not 0, so that filling them in does not change the objects' field representation), the
-//                               diagnostics and refusals of the entries that have some, each source's scan state
+//   JSON section                ASCII: file names, roots, each distinct rest of a metadata (most skills share one of
+//                               a few) with its name and description "" (they are in the table and the descriptions:
+//                               keeping their place keeps the metadata's key order) and per entry the index of its
+//                               own (-1 for a refused skill), each distinct list of diagnostics and the index of the
+//                               entries' that have some, the refusals, each source's scan state
 //
 // All little-endian; every section's size follows from the header, and the file must end exactly where the last one
 // does. A reader makes typed-array views on the bytes and one string of the whole table, whose slices become paths
@@ -158,6 +158,46 @@ function sparse<T>(lists: ReadonlyArray<readonly T[] | undefined>): Array<[numbe
 }
 
 /**
+ * Each value once (equal JSON, in order of first use) and, per item, the index of its value (-1 for `skip`): most
+ * skills' metadata (without name and description) and diagnostics (without their path) are one of a few.
+ */
+function distinct<T>(items: readonly T[], skip: (item: T) => boolean): { values: T[]; indexes: number[] } {
+  const values: T[] = [];
+  const seen = new Map<string, number>();
+  const indexes = items.map((item) => {
+    if (skip(item)) return -1;
+    const key = JSON.stringify(item);
+    let index = seen.get(key);
+    if (index === undefined) seen.set(key, (index = values.push(item) - 1));
+    return index;
+  });
+  return { values, indexes };
+}
+
+/**
+ * The JSON section: file names, roots, each distinct metadata (without what the entry says) and the index of each
+ * entry's (-1: refused), each distinct list of diagnostics and `[entry, list]` for the entries that have some, the
+ * refusals, each source's scan state.
+ */
+function jsonSection(columns: StoredSnapshotEntries, scanState: Record<string, unknown>): string {
+  const metadata = distinct(
+    Array.from({ length: columns.count }, (_, i) => metadataRest(columns.metadata[i])),
+    (rest) => rest === 0,
+  );
+  const diagnostics = distinct(columns.diagnostics, (list) => !list || list.length === 0);
+  return asciiJson({
+    fileNames: columns.fileNames,
+    roots: columns.roots,
+    shapes: metadata.values,
+    metadata: metadata.indexes,
+    diagnosticLists: diagnostics.values,
+    diagnostics: diagnostics.indexes.flatMap((list, i) => (list < 0 ? [] : [[i, list]])),
+    refused: sparse(columns.refused),
+    scanState,
+  });
+}
+
+/**
  * The metadata with "" for the name and description the string table and the descriptions hold (a malformed one kept
  * as it is, for the reader to refuse).
  */
@@ -181,14 +221,7 @@ export function packSnapshot(
   const strings = stringTable(columns);
   const table = strings.join("");
   const latin1 = !/[^\u0000-\u00ff]/.test(table);
-  const jsonText = asciiJson({
-    fileNames: columns.fileNames,
-    roots: columns.roots,
-    metadata: Array.from({ length: count }, (_, i) => metadataRest(columns.metadata[i])),
-    diagnostics: sparse(columns.diagnostics),
-    refused: sparse(columns.refused),
-    scanState,
-  });
+  const jsonText = jsonSection(columns, scanState);
   const descriptions = descriptionsOf(columns);
   const isWide = descriptions.map((text) => /[^\u0000-\u00ff]/.test(text));
   const narrowText = descriptions.filter((_, i) => !isWide[i]).join("");

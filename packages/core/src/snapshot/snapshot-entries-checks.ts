@@ -11,11 +11,15 @@ import { isStoredDiagnostic, type StoredDiagnostic } from "./stored-diagnostics.
 export interface SnapshotJson {
   fileNames: string[];
   roots: string[];
-  /** The metadata without what the entry says (name and description "", no folder, file, hash, diagnostics); 0 for a
-   * refused skill. */
-  metadata: Array<Record<string, unknown> | 0>;
-  /** `[entry, diagnostics]` for the entries whose metadata has some, entries increasing. */
-  diagnostics: Array<[number, StoredDiagnostic[]]>;
+  /** Each distinct metadata without what the entry says (name and description "", no folder, file, hash,
+   * diagnostics); checked by `firstBadMetadata`. */
+  shapes: unknown[];
+  /** Per entry, its index in `shapes`; -1 for a refused skill (checked by `firstBadMetadata`). */
+  metadata: unknown[];
+  /** Each distinct list of diagnostics. */
+  diagnosticLists: StoredDiagnostic[][];
+  /** `[entry, list]` (an index in `diagnosticLists`) for the entries whose metadata has some, entries increasing. */
+  diagnostics: Array<[number, number]>;
   /** `[entry, refusals]` for the refused entries, entries increasing. */
   refused: Array<[number, StoredDiagnostic[]]>;
   scanState: Record<string, unknown>;
@@ -24,25 +28,36 @@ export interface SnapshotJson {
 /** The JSON section when well formed, else what is wrong. */
 export function checkJsonSection(value: unknown, count: number): SnapshotJson | string {
   if (!isRecord(value)) return "bad JSON section";
-  const { fileNames, roots, metadata, diagnostics, refused, scanState } = value;
+  const { fileNames, roots, shapes, metadata, diagnosticLists, diagnostics, refused, scanState } = value;
   if (!Array.isArray(fileNames) || !fileNames.every(isPlainName)) return "bad 'fileNames'";
   if (!Array.isArray(roots) || !roots.every((root) => typeof root === "string" && root !== "")) return "bad 'roots'";
-  if (!Array.isArray(metadata) || metadata.length !== count) return "bad 'metadata'";
-  if (!isSparseDiagnostics(diagnostics, count)) return "bad 'diagnostics'";
-  if (!isSparseDiagnostics(refused, count)) return "bad 'refused'";
+  if (!Array.isArray(shapes) || !Array.isArray(metadata) || metadata.length !== count) return "bad 'metadata'";
+  if (!Array.isArray(diagnosticLists) || !diagnosticLists.every(isDiagnosticList)) return "bad 'diagnostics'";
+  if (!isSparse(diagnostics, count, (list) => isIndex(list, diagnosticLists.length))) return "bad 'diagnostics'";
+  if (!isSparse(refused, count, isDiagnosticList)) return "bad 'refused'";
   if (scanState !== undefined && !isRecord(scanState)) return "bad 'scanState'";
   return value as unknown as SnapshotJson;
 }
 
-/** `[entry, stored diagnostics]` pairs, entries increasing and below `count`, each list non-empty and well formed. */
-function isSparseDiagnostics(value: unknown, count: number): value is Array<[number, StoredDiagnostic[]]> {
+/** A non-empty list of well-formed stored diagnostics. */
+function isDiagnosticList(list: unknown): list is StoredDiagnostic[] {
+  return Array.isArray(list) && list.length > 0 && list.every(isStoredDiagnostic);
+}
+
+/** An integer in `[0, length)`. */
+function isIndex(value: unknown, length: number): value is number {
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 && value < length;
+}
+
+/** `[entry, item]` pairs, entries increasing and below `count`, each item accepted by `isItem`. */
+function isSparse(value: unknown, count: number, isItem: (item: unknown) => boolean): boolean {
   if (!Array.isArray(value)) return false;
   let previous = -1;
   for (const pair of value) {
     if (!Array.isArray(pair) || pair.length !== 2) return false;
-    const [entry, list] = pair as [unknown, unknown];
+    const [entry, item] = pair as [unknown, unknown];
     if (typeof entry !== "number" || !Number.isInteger(entry) || entry <= previous || entry >= count) return false;
-    if (!Array.isArray(list) || list.length === 0 || !list.every(isStoredDiagnostic)) return false;
+    if (!isItem(item)) return false;
     previous = entry;
   }
   return true;
@@ -98,28 +113,40 @@ function firstEmpty(offsets: Uint32Array, first: number, count: number): number 
 
 /**
  * The first entry whose string of `kind` is not a decimal without leading zeros of at most 30 digits (nanosecond
- * times); "" allowed where `emptyAllowed`.
+ * times); "" allowed where `emptyAllowed`. The strings of a kind are one block of the table: its characters are checked
+ * to be digits in one native scan (a loop per character would run in the interpreter on a cold start), then each
+ * string's length and first digit.
  */
 function firstNotDecimal(sections: SnapshotSections, kind: number, emptyAllowed: boolean): number {
   const { count, offsets, units } = sections;
   const first = kind * count;
+  const allDigits = DIGITS.test(textOf(units, offsets[first]!, offsets[first + count]!));
   for (let i = 0; i < count; i++) {
     const start = offsets[first + i]!;
-    const end = offsets[first + i + 1]!;
-    const length = end - start;
+    const length = offsets[first + i + 1]! - start;
     if (length === 0) {
       if (emptyAllowed) continue;
       return i;
     }
     if (length > 30 || (length > 1 && units[start] === 48)) return i;
-    for (let at = start; at < end; at++) if (units[at]! < 48 || units[at]! > 57) return i;
+    if (!allDigits && !DIGITS.test(textOf(units, start, start + length))) return i;
   }
   return -1;
 }
 
+const DIGITS = /^[0-9]*$/;
+
+/** The code units `[start, end)` of the string table as a string. */
+function textOf(units: Uint8Array | Uint16Array, start: number, end: number): string {
+  const width = units.BYTES_PER_ELEMENT;
+  return Buffer.from(units.buffer, units.byteOffset + start * width, (end - start) * width).toString(
+    width === 1 ? "latin1" : "utf16le",
+  );
+}
+
 /**
- * The first entry whose metadata or refusal is malformed, with what is wrong: a loaded skill has its metadata (a
- * name that is not blank, a content hash), a refused one a refusal.
+ * The first entry whose metadata or refusal is malformed, with what is wrong: a loaded skill has its metadata (one of
+ * the shapes, each checked once; a name that is not blank; a content hash), a refused one a refusal.
  */
 export function firstBadMetadata(
   sections: SnapshotSections,
@@ -128,21 +155,23 @@ export function firstBadMetadata(
   const { count, offsets, units, flags } = sections;
   const refused = new Uint8Array(count);
   for (const [entry] of json.refused) refused[entry] = 1;
+  const shapeProblems = json.shapes.map(checkMetadataRest);
   const nameStart = STRING_KINDS.name * count;
   for (let i = 0; i < count; i++) {
-    const stored = json.metadata[i];
-    if (stored === 0) {
+    const shape = json.metadata[i];
+    if (shape === -1) {
       if (refused[i] === 0) return { at: i, problem: "neither metadata nor refusal" };
       continue;
     }
-    const problem = checkMetadataRest(stored);
+    if (!isIndex(shape, shapeProblems.length)) return { at: i, problem: "bad 'metadata'" };
+    const problem = shapeProblems[shape];
     if (problem) return { at: i, problem };
     if (isBlank(units, offsets[nameStart + i]!, offsets[nameStart + i + 1]!))
       return { at: i, problem: "bad metadata name/description" };
     if ((flags[i]! & FLAG_HASH) === 0) return { at: i, problem: "bad metadata hash" };
   }
   for (const [entry] of json.diagnostics)
-    if (json.metadata[entry] === 0) return { at: entry, problem: "bad metadata diagnostics" };
+    if (json.metadata[entry] === -1) return { at: entry, problem: "bad metadata diagnostics" };
   return undefined;
 }
 

@@ -1,5 +1,4 @@
-import type { SkillDiagnostic, SkillMetadata, SkillOrigin } from "../skill/skill-types.js";
-import type { LoadedCandidate } from "../sources/loaded-candidate.js";
+import type { SkillOrigin } from "../skill/skill-types.js";
 import type { SkillCandidate } from "../sources/skill-source.js";
 import type { FileIdentity } from "../skill/skill-file-identity.js";
 import { FLAG_HASH, FLAG_RACY, STRING_KINDS, type SnapshotSections } from "./snapshot-binary.js";
@@ -10,8 +9,9 @@ import {
   firstBadMetadata,
   type SnapshotJson,
 } from "./snapshot-entries-checks.js";
-import type { StoredCandidate, StoredSkillMetadata } from "./stored-candidate.js";
-import { readDiagnostics, type StoredDiagnostic } from "./stored-diagnostics.js";
+import type { StoredCandidate } from "./stored-candidate.js";
+import { ServedCandidate } from "./served-candidate.js";
+import { StoredMetadata } from "./stored-metadata.js";
 
 /** What a source found on disk, as the snapshot's entries are matched against it. */
 export interface FoundSkillFile {
@@ -21,13 +21,6 @@ export interface FoundSkillFile {
   identity: FileIdentity;
 }
 
-/** What a snapshot entry says a load of its SKILL.md gave (metadata without its origin). */
-export interface StoredLoadResult {
-  hash: string | undefined;
-  metadata: StoredSkillMetadata | undefined;
-  refused: SkillDiagnostic[];
-}
-
 /**
  * The entries of a snapshot file, checked, read lazily: nothing is made per entry until the registry asks for that
  * entry (`load`), and the lookups (`indexOf`, `servesUnchanged`) compare the walk's strings with the string table in
@@ -35,18 +28,13 @@ export interface StoredLoadResult {
  */
 export class SnapshotEntries {
   readonly count: number;
-  private readonly text: string;
-  /** The descriptions, each table one string (slices of them are the descriptions). */
-  private readonly narrowText: string;
-  private readonly wideText: string;
+  /** What each entry's load gave (kept by the entries served from it). */
+  private readonly stored: StoredMetadata;
   private readonly json: SnapshotJson;
   private readonly racy: Uint8Array;
-  private readonly diagnostics: Map<number, StoredDiagnostic[]>;
-  private readonly refusals: Map<number, StoredDiagnostic[]>;
   private readonly cursors: number[];
   private readonly sourceIndex: Map<string, number>;
   private byFolder: Array<Map<string, number>> | undefined;
-  private hex: string | undefined;
 
   /** Checks the sections (see snapshot-entries-checks.ts): the entries, or what is wrong. Never throws. */
   static open(
@@ -79,17 +67,9 @@ export class SnapshotEntries {
     racyAfter: string | undefined,
   ) {
     this.count = sections.count;
-    const { units } = sections;
-    this.text = Buffer.from(units.buffer, units.byteOffset, units.byteLength).toString(
-      units.BYTES_PER_ELEMENT === 1 ? "latin1" : "utf16le",
-    );
-    const { narrowText, wideText } = sections;
-    this.narrowText = Buffer.from(narrowText.buffer, narrowText.byteOffset, narrowText.byteLength).toString("latin1");
-    this.wideText = Buffer.from(wideText.buffer, wideText.byteOffset, wideText.byteLength).toString("utf16le");
+    this.stored = new StoredMetadata(sections, json);
     this.json = json;
     this.racy = racyEntries(sections, racyAfter);
-    this.diagnostics = new Map(json.diagnostics);
-    this.refusals = new Map(json.refused);
     this.cursors = sources.map(() => 0);
     this.sourceIndex = new Map(sources.map((id, index) => [id, index]));
   }
@@ -107,7 +87,7 @@ export class SnapshotEntries {
     const { count } = this;
     let at = this.cursors[source]!;
     while (at < count && this.sections.source[at] !== source) at++;
-    let found = at < count && this.stringIs(STRING_KINDS.dir * count + at, dir) ? at : -1;
+    let found = at < count && this.stored.stringIs(STRING_KINDS.dir * count + at, dir) ? at : -1;
     if (found < 0) found = this.folderMaps()[source]!.get(dir) ?? -1;
     if (found < 0 || !this.isFileOf(found, dir, file)) return -1;
     this.cursors[source] = found + 1;
@@ -125,81 +105,47 @@ export class SnapshotEntries {
     const root = sections.root[i]!;
     if (found.root !== (root === 0 ? found.dir : this.json.roots[root - 1])) return false;
     const { mtimeNs, ctimeNs } = found.identity;
-    if (!this.stringIs(STRING_KINDS.mtimeNs * count + i, mtimeNs)) return false;
+    if (!this.stored.stringIs(STRING_KINDS.mtimeNs * count + i, mtimeNs)) return false;
     // A stored ctime of "" is the stored mtime, just found equal.
     const ctime = STRING_KINDS.ctimeNs * count + i;
-    return this.stringLength(ctime) === 0 ? ctimeNs === mtimeNs : this.stringIs(ctime, ctimeNs);
+    return this.stored.stringLength(ctime) === 0 ? ctimeNs === mtimeNs : this.stored.stringIs(ctime, ctimeNs);
   }
 
   /**
    * A cold start's candidates of one source, served in bulk: per candidate, its entry (`at`, -1 when none) and, when
-   * that entry serves it unchanged (`servesUnchanged`), the loaded candidate made from it with the live source's
-   * `origin` (`served`). One loop per step rather than calls per candidate: a cold process runs each loop optimized
-   * after a few iterations, where a call per candidate would run in the interpreter for most of the load.
+   * that entry serves it unchanged (`servesUnchanged`), the loaded candidate served from it with the live source's
+   * `origin` (`served`; its metadata is made when first read). One loop per step rather than calls per candidate: a
+   * cold process runs each loop optimized after a few iterations, where a call per candidate would run in the
+   * interpreter for most of the load.
    */
   serve(
     sourceId: string,
     candidates: readonly SkillCandidate[],
     origin: SkillOrigin,
-  ): { at: Int32Array; served: Array<LoadedCandidate | undefined> } {
+  ): { at: Int32Array; served: Array<ServedCandidate | undefined> } {
     const at = new Int32Array(candidates.length);
     for (let k = 0; k < candidates.length; k++) {
       const candidate = candidates[k]!;
       at[k] = candidate.kind === "disk" ? this.indexOf(sourceId, candidate.dir, candidate.file) : -1;
     }
-    const served: Array<LoadedCandidate | undefined> = new Array(candidates.length);
+    const served: Array<ServedCandidate | undefined> = new Array(candidates.length);
     for (let k = 0; k < candidates.length; k++) {
       const candidate = candidates[k]!;
       const i = at[k]!;
       if (i < 0 || candidate.kind !== "disk" || !this.servesUnchanged(i, candidate)) continue;
-      const { metadata, refused, hash } = this.load(i, candidate.dir, candidate.file);
-      // This load's own object: completed in place.
-      if (metadata) (metadata as SkillMetadata).origin = origin;
-      served[k] = {
-        candidate,
-        sourceId,
-        metadata: metadata as SkillMetadata | undefined,
-        refused,
-        body: undefined,
-        hash,
-        racy: false,
-      };
+      served[k] = new ServedCandidate(candidate, this.stored, i, origin);
     }
     return { at, served };
-  }
-
-  /**
-   * What entry `i` says its load gave, the metadata's folder and file being `dir` and `file`. The metadata is the
-   * object the JSON section was parsed into (its name and description in place, ""), completed in place: each entry's is
-   * handed out once per read.
-   */
-  load(i: number, dir: string, file: string): StoredLoadResult {
-    const hash = (this.sections.flags[i]! & FLAG_HASH) === 0 ? undefined : this.hashAt(i);
-    const refusals = this.refusals.get(i);
-    const refused = refusals ? readDiagnostics(refusals, file)! : [];
-    const stored = this.json.metadata[i]!;
-    if (stored === 0) return { hash, metadata: undefined, refused };
-    const diagnostics = this.diagnostics.get(i);
-    const metadata = stored as Partial<StoredSkillMetadata>;
-    const { narrow, wide } = this.sections;
-    metadata.name = this.string(STRING_KINDS.name * this.count + i);
-    // One of the two is "" (a description is in one of the tables): the other is the slice itself.
-    metadata.description = this.narrowText.slice(narrow[i], narrow[i + 1]) + this.wideText.slice(wide[i], wide[i + 1]);
-    metadata.dir = dir;
-    metadata.file = file;
-    metadata.hash = hash!;
-    metadata.diagnostics = diagnostics ? readDiagnostics(diagnostics, file)! : [];
-    return { hash, metadata: metadata as StoredSkillMetadata, refused };
   }
 
   /** Entry `i` whole (made now). */
   entry(i: number): StoredCandidate {
     const { count, json, sections } = this;
-    const dir = this.string(STRING_KINDS.dir * count + i);
+    const dir = this.stored.string(STRING_KINDS.dir * count + i);
     const file = `${dir}/${json.fileNames[sections.fileName[i]!]!}`;
     const root = sections.root[i]!;
-    const mtimeNs = this.string(STRING_KINDS.mtimeNs * count + i);
-    const ctimeNs = this.string(STRING_KINDS.ctimeNs * count + i);
+    const mtimeNs = this.stored.string(STRING_KINDS.mtimeNs * count + i);
+    const ctimeNs = this.stored.string(STRING_KINDS.ctimeNs * count + i);
     const identity: FileIdentity = {
       mtimeMs: mtimeNs.length > 6 ? Number(mtimeNs.slice(0, -6)) : 0,
       size: sections.size[i]!,
@@ -213,7 +159,7 @@ export class SnapshotEntries {
       file,
       root: root === 0 ? dir : json.roots[root - 1]!,
       identity,
-      ...this.load(i, dir, file),
+      ...this.stored.load(i, dir, file),
       racy: this.racy[i] === 1,
     };
   }
@@ -221,19 +167,6 @@ export class SnapshotEntries {
   /** Every entry, in stored order (made now). */
   all(): StoredCandidate[] {
     return Array.from({ length: this.count }, (_, i) => this.entry(i));
-  }
-
-  private string(k: number): string {
-    return this.text.slice(this.sections.offsets[k], this.sections.offsets[k + 1]);
-  }
-
-  private stringLength(k: number): number {
-    return this.sections.offsets[k + 1]! - this.sections.offsets[k]!;
-  }
-
-  /** Whether string `k` of the table is `value` (compared in place). */
-  private stringIs(k: number, value: string): boolean {
-    return this.stringLength(k) === value.length && this.text.startsWith(value, this.sections.offsets[k]);
   }
 
   /** Whether `file` is entry `i`'s file name in folder `dir`, without putting the path together. */
@@ -253,16 +186,10 @@ export class SnapshotEntries {
     const maps = this.sources.map(() => new Map<string, number>());
     for (let i = 0; i < this.count; i++) {
       const folders = maps[this.sections.source[i]!]!;
-      const dir = this.string(STRING_KINDS.dir * this.count + i);
+      const dir = this.stored.string(STRING_KINDS.dir * this.count + i);
       if (!folders.has(dir)) folders.set(dir, i);
     }
     return (this.byFolder = maps);
-  }
-
-  private hashAt(i: number): string {
-    const { hashes } = this.sections;
-    this.hex ??= Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength).toString("hex");
-    return this.hex.slice(64 * i, 64 * i + 64);
   }
 }
 

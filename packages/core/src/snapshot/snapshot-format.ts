@@ -7,7 +7,7 @@ import type { StoredCandidate } from "./stored-candidate.js";
 
 /** Marker and layout version of a registry snapshot file; a change of layout bumps `SNAPSHOT_FORMAT_VERSION`. */
 export const SNAPSHOT_FORMAT = "skillgraph-registry-snapshot";
-export const SNAPSHOT_FORMAT_VERSION = 3;
+export const SNAPSHOT_FORMAT_VERSION = 4;
 /**
  * What a snapshot's `formatVersion` must be: the layout version and the search-index format together, so a change of
  * either invalidates snapshots (and their search-index files, see snapshot-search-index.ts).
