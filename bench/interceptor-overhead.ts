@@ -7,6 +7,7 @@
 // engine's request rewrite alone (no graph). Runs alternate in one process; figures are medians of the rounds, as
 // wall time and as CPU time of the process (steadier on a shared machine).
 // Run: node --expose-gc --conditions=@skillgraph/source --import tsx bench/interceptor-overhead.ts [--quick]
+//   [--only=middleware/MemorySaver,interceptor/MemorySaver] (some shapes only; written to interceptor-overhead-only.json)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -28,6 +29,12 @@ import { skillTree } from "./support/skill-trees.js";
 import { median, round } from "./support/stats.js";
 
 const quick = process.argv.includes("--quick");
+// --only=KEY[,KEY]: run only these shapes (keys as printed, e.g. middleware/MemorySaver) and no engine figures.
+const only = process.argv
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
+const selected = (key: string) => !only || only.includes(key);
 const N = 1000;
 const CALLS = 200;
 // More rounds for the floor pieces (six agents, no checkpointer): their differences are a fraction of the noise of one run.
@@ -142,6 +149,7 @@ const verdict = (ms: number) => (ms <= GOAL_MS ? "MET" : "NOT MET");
 
 for (const checkpointer of [false, true]) {
   const saver = checkpointer ? "MemorySaver" : "no checkpointer";
+  if (!selected(`middleware/${saver}`)) continue;
   // The floor piece by piece without a checkpointer; with a MemorySaver only the whole no-op middleware.
   const pieces: FloorPiece[] = checkpointer ? ["wrapToolCall"] : [...FLOOR_PIECES];
   const passes = checkpointer ? rounds : floorRounds;
@@ -181,6 +189,7 @@ for (const checkpointer of [false, true]) {
 
 for (const checkpointer of [true, false]) {
   const key = `interceptor/${checkpointer ? "MemorySaver" : "no checkpointer"}`;
+  if (!selected(key)) continue;
   const samples = await alternate("interceptor", ["skills", "none", "ToolNode"], { checkpointer, passes: rounds });
   const none = samples.get("none")!;
   const skillsOver = over(samples.get("skills")!, none);
@@ -205,7 +214,7 @@ for (const checkpointer of [true, false]) {
 }
 
 // The engine alone: rewrite one request of a 400-message conversation with 3 skills loaded.
-for (const withResults of [false, true]) {
+for (const withResults of only ? [] : [false, true]) {
   const ms = await engineRewriteMs({ registry, loadedNames, withResults, iterations: quick ? 200 : 2000 });
   const what = withResults ? "their 3 read_skill results among the messages" : "no read_skill result among them";
   results[`engine/buildModelRequest${withResults ? "/with results" : ""}`] = {
@@ -222,7 +231,7 @@ console.log(
     .join(" / ")}`,
 );
 
-const out = join(import.meta.dirname, "results", "interceptor-overhead.json");
+const out = join(import.meta.dirname, "results", only ? "interceptor-overhead-only.json" : "interceptor-overhead.json");
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
   out,
