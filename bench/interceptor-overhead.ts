@@ -8,6 +8,7 @@
 // wall time and as CPU time of the process (steadier on a shared machine).
 // Run: node --expose-gc --conditions=@skillgraph/source --import tsx bench/interceptor-overhead.ts [--quick]
 //   [--only=middleware/MemorySaver,interceptor/MemorySaver] (some shapes only; written to interceptor-overhead-only.json)
+//   [--rounds=N] (rounds of those shapes; default 5)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -39,7 +40,10 @@ const N = 1000;
 const CALLS = 200;
 // More rounds for the floor pieces (six agents, no checkpointer): their differences are a fraction of the noise of one run.
 const floorRounds = quick ? 1 : 9;
-const rounds = quick ? 1 : 5;
+// --rounds=N: rounds of the shapes other than the floor pieces (default 5)
+const rounds = quick
+  ? 1
+  : Number(process.argv.find((arg) => arg.startsWith("--rounds="))?.slice("--rounds=".length) ?? 5);
 const GOAL_MS = 0.5;
 
 const { dir, manifest } = await skillTree(N);
@@ -48,11 +52,15 @@ const skills: SkillsRuntimeOptions = { skills: registry, loadMode: "session" };
 const loadedNames = [manifest.skills[3]!.name, manifest.skills[50]!.name, manifest.skills[120]!.name];
 const first = loadedNames.map((name) => ({ toolCalls: [{ name: "read_skill", args: { name } }] }));
 
-/** Per model call of one run: wall time, CPU time of the process, and wall time excluding the first call. */
+/**
+ * Per model call of one run: wall time, CPU time of the process, wall time excluding the first call, and kilobytes the
+ * MemorySaver stored (checkpoints and writes, as serialized; 0 without one): a figure the machine's load cannot move.
+ */
 interface PerCall {
   wall: number;
   cpu: number;
   steady: number;
+  storedKb: number;
 }
 
 /** What one run builds: the agent shape, with skills or a floor piece or neither, with or without a MemorySaver. */
@@ -98,7 +106,19 @@ async function run(kind: "middleware" | "interceptor", variant: Variant, checkpo
     wall: wall / CALLS,
     cpu: (used.user + used.system) / 1000 / CALLS,
     steady: (times[times.length - 1]! - times[0]!) / (CALLS - 1),
+    storedKb: saver ? storedBytes(saver) / 1000 / CALLS : 0,
   };
+}
+
+/** Bytes a MemorySaver holds: every checkpoint with its metadata, and every pending write. */
+function storedBytes(saver: MemorySaver): number {
+  let bytes = 0;
+  for (const namespaces of Object.values(saver.storage))
+    for (const checkpoints of Object.values(namespaces))
+      for (const [checkpoint, metadata] of Object.values(checkpoints)) bytes += checkpoint.length + metadata.length;
+  for (const writes of Object.values(saver.writes))
+    for (const write of Object.values(writes)) bytes += (write[2] as Uint8Array).length;
+  return bytes;
 }
 
 function middlewareOf(variant: Variant) {
@@ -141,7 +161,19 @@ function spread(a: PerCall[], b: PerCall[]): string {
 /** Median over rounds of (a − b) in the same round, per field. */
 function over(a: PerCall[], b: PerCall[]): PerCall {
   const field = (key: keyof PerCall) => round(median(a.map((sample, index) => sample[key] - b[index]![key])), 3);
-  return { wall: field("wall"), cpu: field("cpu"), steady: field("steady") };
+  return { wall: field("wall"), cpu: field("cpu"), steady: field("steady"), storedKb: field("storedKb") };
+}
+
+/** Median kilobytes stored per model call over the rounds. */
+function stored(samples: PerCall[]): number {
+  return round(median(samples.map((sample) => sample.storedKb)), 1);
+}
+
+/** What the MemorySaver stored per model call with skills and without. */
+function storedLine(withSkills: PerCall[], without: PerCall[]): string {
+  const a = stored(withSkills);
+  const b = stored(without);
+  return `MemorySaver stored ${a} kB per model call with skills, ${b} kB without (+${round(((a - b) / b) * 100, 1)}%)`;
 }
 
 const results: Record<string, unknown> = {};
@@ -174,6 +206,7 @@ for (const checkpointer of [false, true]) {
   console.log(
     `  skills middleware over the whole no-op middleware: ${skillsOverFloor.wall} ms wall, ${skillsOverFloor.cpu} ms CPU (${spread(samples.get("skills")!, samples.get("wrapToolCall")!)})`,
   );
+  if (checkpointer) console.log(`  ${storedLine(samples.get("skills")!, none)}`);
   results[`middleware/${saver}`] = {
     overheadPerCallMs: skillsOver.wall,
     overheadPerCallCpuMs: skillsOver.cpu,
@@ -184,6 +217,7 @@ for (const checkpointer of [false, true]) {
     floorOverBareCpuMs: floorOver.cpu,
     floorPieces: Object.fromEntries(pieces.map((piece) => [piece, over(samples.get(piece)!, none)])),
     bareCreateAgentMsPerCall: round(median(none.map((sample) => sample.wall)), 3),
+    ...(checkpointer ? { storedKbPerCall: stored(samples.get("skills")!), bareStoredKbPerCall: stored(none) } : {}),
   };
 }
 
@@ -198,6 +232,7 @@ for (const checkpointer of [true, false]) {
   console.log(
     `${key.padEnd(32)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same graph without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU; ${rounds} rounds, ${spread(samples.get("skills")!, none)}); bare graph ${round(median(none.map((sample) => sample.wall)), 3)} ms/call wall`,
   );
+  if (checkpointer) console.log(`  ${storedLine(samples.get("skills")!, none)}`);
   console.log(
     `  floor: the same graph with LangChain's ToolNode as its tools node ${toolNodeOver.wall} ms wall, ${toolNodeOver.cpu} ms CPU over the graph without it; the interceptor over that graph ${overToolNode.wall} ms wall, ${overToolNode.cpu} ms CPU`,
   );
@@ -210,6 +245,7 @@ for (const checkpointer of [true, false]) {
     overToolNodeGraphMs: overToolNode.wall,
     overToolNodeGraphCpuMs: overToolNode.cpu,
     bareGraphMsPerCall: round(median(none.map((sample) => sample.wall)), 3),
+    ...(checkpointer ? { storedKbPerCall: stored(samples.get("skills")!), bareStoredKbPerCall: stored(none) } : {}),
   };
 }
 
