@@ -7,6 +7,8 @@
 // engine's request rewrite alone (no graph). Runs alternate in one process; figures are medians of the rounds, as
 // wall time and as CPU time of the process (steadier on a shared machine).
 // Run: node --expose-gc --conditions=@skillgraph/source --import tsx bench/interceptor-overhead.ts [--quick]
+//   [--only=middleware/MemorySaver,interceptor/MemorySaver] (some shapes only; written to interceptor-overhead-only.json)
+//   [--rounds=N] (rounds of those shapes; default 5)
 import { mkdirSync, writeFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { dirname, join } from "node:path";
@@ -28,11 +30,20 @@ import { skillTree } from "./support/skill-trees.js";
 import { median, round } from "./support/stats.js";
 
 const quick = process.argv.includes("--quick");
+// --only=KEY[,KEY]: run only these shapes (keys as printed, e.g. middleware/MemorySaver) and no engine figures.
+const only = process.argv
+  .find((arg) => arg.startsWith("--only="))
+  ?.slice("--only=".length)
+  .split(",");
+const selected = (key: string) => !only || only.includes(key);
 const N = 1000;
 const CALLS = 200;
 // More rounds for the floor pieces (six agents, no checkpointer): their differences are a fraction of the noise of one run.
 const floorRounds = quick ? 1 : 9;
-const rounds = quick ? 1 : 5;
+// --rounds=N: rounds of the shapes other than the floor pieces (default 5)
+const rounds = quick
+  ? 1
+  : Number(process.argv.find((arg) => arg.startsWith("--rounds="))?.slice("--rounds=".length) ?? 5);
 const GOAL_MS = 0.5;
 
 const { dir, manifest } = await skillTree(N);
@@ -41,11 +52,15 @@ const skills: SkillsRuntimeOptions = { skills: registry, loadMode: "session" };
 const loadedNames = [manifest.skills[3]!.name, manifest.skills[50]!.name, manifest.skills[120]!.name];
 const first = loadedNames.map((name) => ({ toolCalls: [{ name: "read_skill", args: { name } }] }));
 
-/** Per model call of one run: wall time, CPU time of the process, and wall time excluding the first call. */
+/**
+ * Per model call of one run: wall time, CPU time of the process, wall time excluding the first call, and kilobytes the
+ * MemorySaver stored (checkpoints and writes, as serialized; 0 without one): a figure the machine's load cannot move.
+ */
 interface PerCall {
   wall: number;
   cpu: number;
   steady: number;
+  storedKb: number;
 }
 
 /** What one run builds: the agent shape, with skills or a floor piece or neither, with or without a MemorySaver. */
@@ -91,7 +106,19 @@ async function run(kind: "middleware" | "interceptor", variant: Variant, checkpo
     wall: wall / CALLS,
     cpu: (used.user + used.system) / 1000 / CALLS,
     steady: (times[times.length - 1]! - times[0]!) / (CALLS - 1),
+    storedKb: saver ? storedBytes(saver) / 1000 / CALLS : 0,
   };
+}
+
+/** Bytes a MemorySaver holds: every checkpoint with its metadata, and every pending write. */
+function storedBytes(saver: MemorySaver): number {
+  let bytes = 0;
+  for (const namespaces of Object.values(saver.storage))
+    for (const checkpoints of Object.values(namespaces))
+      for (const [checkpoint, metadata] of Object.values(checkpoints)) bytes += checkpoint.length + metadata.length;
+  for (const writes of Object.values(saver.writes))
+    for (const write of Object.values(writes)) bytes += (write[2] as Uint8Array).length;
+  return bytes;
 }
 
 function middlewareOf(variant: Variant) {
@@ -134,7 +161,19 @@ function spread(a: PerCall[], b: PerCall[]): string {
 /** Median over rounds of (a − b) in the same round, per field. */
 function over(a: PerCall[], b: PerCall[]): PerCall {
   const field = (key: keyof PerCall) => round(median(a.map((sample, index) => sample[key] - b[index]![key])), 3);
-  return { wall: field("wall"), cpu: field("cpu"), steady: field("steady") };
+  return { wall: field("wall"), cpu: field("cpu"), steady: field("steady"), storedKb: field("storedKb") };
+}
+
+/** Median kilobytes stored per model call over the rounds. */
+function stored(samples: PerCall[]): number {
+  return round(median(samples.map((sample) => sample.storedKb)), 1);
+}
+
+/** What the MemorySaver stored per model call with skills and without. */
+function storedLine(withSkills: PerCall[], without: PerCall[]): string {
+  const a = stored(withSkills);
+  const b = stored(without);
+  return `MemorySaver stored ${a} kB per model call with skills, ${b} kB without (+${round(((a - b) / b) * 100, 1)}%)`;
 }
 
 const results: Record<string, unknown> = {};
@@ -142,6 +181,7 @@ const verdict = (ms: number) => (ms <= GOAL_MS ? "MET" : "NOT MET");
 
 for (const checkpointer of [false, true]) {
   const saver = checkpointer ? "MemorySaver" : "no checkpointer";
+  if (!selected(`middleware/${saver}`)) continue;
   // The floor piece by piece without a checkpointer; with a MemorySaver only the whole no-op middleware.
   const pieces: FloorPiece[] = checkpointer ? ["wrapToolCall"] : [...FLOOR_PIECES];
   const passes = checkpointer ? rounds : floorRounds;
@@ -166,6 +206,7 @@ for (const checkpointer of [false, true]) {
   console.log(
     `  skills middleware over the whole no-op middleware: ${skillsOverFloor.wall} ms wall, ${skillsOverFloor.cpu} ms CPU (${spread(samples.get("skills")!, samples.get("wrapToolCall")!)})`,
   );
+  if (checkpointer) console.log(`  ${storedLine(samples.get("skills")!, none)}`);
   results[`middleware/${saver}`] = {
     overheadPerCallMs: skillsOver.wall,
     overheadPerCallCpuMs: skillsOver.cpu,
@@ -176,11 +217,13 @@ for (const checkpointer of [false, true]) {
     floorOverBareCpuMs: floorOver.cpu,
     floorPieces: Object.fromEntries(pieces.map((piece) => [piece, over(samples.get(piece)!, none)])),
     bareCreateAgentMsPerCall: round(median(none.map((sample) => sample.wall)), 3),
+    ...(checkpointer ? { storedKbPerCall: stored(samples.get("skills")!), bareStoredKbPerCall: stored(none) } : {}),
   };
 }
 
 for (const checkpointer of [true, false]) {
   const key = `interceptor/${checkpointer ? "MemorySaver" : "no checkpointer"}`;
+  if (!selected(key)) continue;
   const samples = await alternate("interceptor", ["skills", "none", "ToolNode"], { checkpointer, passes: rounds });
   const none = samples.get("none")!;
   const skillsOver = over(samples.get("skills")!, none);
@@ -189,6 +232,7 @@ for (const checkpointer of [true, false]) {
   console.log(
     `${key.padEnd(32)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same graph without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU; ${rounds} rounds, ${spread(samples.get("skills")!, none)}); bare graph ${round(median(none.map((sample) => sample.wall)), 3)} ms/call wall`,
   );
+  if (checkpointer) console.log(`  ${storedLine(samples.get("skills")!, none)}`);
   console.log(
     `  floor: the same graph with LangChain's ToolNode as its tools node ${toolNodeOver.wall} ms wall, ${toolNodeOver.cpu} ms CPU over the graph without it; the interceptor over that graph ${overToolNode.wall} ms wall, ${overToolNode.cpu} ms CPU`,
   );
@@ -201,11 +245,12 @@ for (const checkpointer of [true, false]) {
     overToolNodeGraphMs: overToolNode.wall,
     overToolNodeGraphCpuMs: overToolNode.cpu,
     bareGraphMsPerCall: round(median(none.map((sample) => sample.wall)), 3),
+    ...(checkpointer ? { storedKbPerCall: stored(samples.get("skills")!), bareStoredKbPerCall: stored(none) } : {}),
   };
 }
 
 // The engine alone: rewrite one request of a 400-message conversation with 3 skills loaded.
-for (const withResults of [false, true]) {
+for (const withResults of only ? [] : [false, true]) {
   const ms = await engineRewriteMs({ registry, loadedNames, withResults, iterations: quick ? 200 : 2000 });
   const what = withResults ? "their 3 read_skill results among the messages" : "no read_skill result among them";
   results[`engine/buildModelRequest${withResults ? "/with results" : ""}`] = {
@@ -222,7 +267,7 @@ console.log(
     .join(" / ")}`,
 );
 
-const out = join(import.meta.dirname, "results", "interceptor-overhead.json");
+const out = join(import.meta.dirname, "results", only ? "interceptor-overhead-only.json" : "interceptor-overhead.json");
 mkdirSync(dirname(out), { recursive: true });
 writeFileSync(
   out,

@@ -1,4 +1,5 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { refusedCall, refusedCallMessage } from "./refused-call.js";
@@ -19,6 +20,35 @@ describe("settleModelReply", () => {
     expect(second.id).not.toBe(first.id);
     expect(settledReplyRecord(first)?.providerMessageId).toBe("chatcmpl-1");
     expect(settledReplyRecord(second)?.providerMessageId).toBe("chatcmpl-1");
+  });
+
+  it("writes no record when there is nothing to record, and replaces one the reply carried", () => {
+    const bare = settleModelReply(new AIMessage({ content: "a", response_metadata: { model: "m" } }), []);
+    expect(settledReplyRecord(bare)).toBeUndefined();
+    expect(bare.response_metadata).toEqual({ model: "m" });
+    const carried = new AIMessage({ content: "b", response_metadata: { skillgraph: { providerMessageId: "old" } } });
+    expect(settledReplyRecord(settleModelReply(carried, []))).toBeUndefined();
+    const again = new AIMessage({
+      content: "c",
+      id: "chatcmpl-9",
+      response_metadata: { skillgraph: { cutOff: true } },
+    });
+    expect(settledReplyRecord(settleModelReply(again, []))).toEqual({ providerMessageId: "chatcmpl-9" });
+  });
+
+  it("stores no undefined field for what the reply lacks (a saver writes each as a marker object)", async () => {
+    const serde = new MemorySaver().serde;
+    const text = async (message: AIMessage) =>
+      new TextDecoder().decode((await serde.dumpsTyped(message))[1] as Uint8Array);
+    const settled = settleModelReply(new AIMessage({ content: "", id: "chatcmpl-1", tool_calls: [call("c1")] }), []);
+    expect(await text(settled)).not.toContain('"undefined"');
+    const full = new AIMessage({
+      content: "x",
+      name: "model",
+      usage_metadata: { input_tokens: 1, output_tokens: 2, total_tokens: 3 },
+    });
+    const kept = settleModelReply(full, []);
+    expect([kept.name, kept.usage_metadata?.total_tokens]).toEqual(["model", 3]);
   });
 
   it("keeps an endpoint's call id that the thread does not use yet", () => {

@@ -17,7 +17,7 @@ export interface RefusedCall {
   rawArguments?: string;
 }
 
-/** What the runtime records under `response_metadata.skillgraph` of every settled reply. */
+/** What the runtime records under `response_metadata.skillgraph` of a settled reply (left out when it would be empty). */
 export interface SettledReplyRecord {
   /** The id the endpoint gave the reply (`chatcmpl-…`), when it gave one. */
   providerMessageId?: string;
@@ -58,14 +58,17 @@ export function settleModelReply(
   return new AIMessage(fields as ConstructorParameters<typeof AIMessage>[0] & object);
 }
 
-/** The fields of a settled reply. */
+/**
+ * The fields of a settled reply. A field the reply does not have (`name`, `usage_metadata`) is left out rather than
+ * set to undefined: a checkpoint saver stores an undefined field as a marker object, on every message at every step.
+ */
 export interface SettledReplyFields {
   id: string;
   content: AIMessage["content"];
-  name: string | undefined;
+  name?: string;
   additional_kwargs: AIMessage["additional_kwargs"];
   response_metadata: AIMessage["response_metadata"];
-  usage_metadata: AIMessage["usage_metadata"];
+  usage_metadata?: AIMessage["usage_metadata"];
   tool_calls: ToolCall[];
   invalid_tool_calls: InvalidToolCall[];
 }
@@ -83,21 +86,33 @@ export function settledReplyFields(
   if (finish !== undefined && CUT_OFF_REASONS.has(finish)) record.cutOff = true;
   const calls = settleToolCalls(reply, options.usedIds ?? threadIds(history), record, finish ?? "length");
   const renamed = record.providerToolCallIds ?? {};
+  // a record the reply carried already (a settled reply passed through again) is replaced by this one
+  const { [SETTLED_REPLY_KEY]: _carried, ...metadata } = reply.response_metadata ?? {};
   const fields: SettledReplyFields = {
     content: renameContentBlocks(reply.content, renamed),
-    name: reply.name,
     additional_kwargs: withoutStaleRawCalls(reply.additional_kwargs, renamed),
     response_metadata: {
       ...(finish === undefined ? {} : { finish_reason: finish }),
-      ...reply.response_metadata,
-      [SETTLED_REPLY_KEY]: record,
+      ...metadata,
+      // no record when it would be empty (no endpoint id, nothing renamed, refused or cut off)
+      ...(isEmptyRecord(record) ? {} : { [SETTLED_REPLY_KEY]: record }),
     },
-    usage_metadata: reply.usage_metadata,
     tool_calls: calls,
     invalid_tool_calls: [] as InvalidToolCall[],
     id: options.id ?? newReplyId(),
   };
+  if (reply.name !== undefined) fields.name = reply.name;
+  if (reply.usage_metadata !== undefined) fields.usage_metadata = reply.usage_metadata;
   return fields;
+}
+
+function isEmptyRecord(record: SettledReplyRecord): boolean {
+  return (
+    record.providerMessageId === undefined &&
+    record.providerToolCallIds === undefined &&
+    record.refusedCalls === undefined &&
+    record.cutOff === undefined
+  );
 }
 
 /** What a model call's callbacks saw, for `settleModelReply`. */
@@ -126,7 +141,10 @@ export function newReplyId(): string {
   return `${replyIdPrefix}-${replyIdCount.toString(36)}`;
 }
 
-/** The runtime's record on a reply, if the runtime settled it. */
+/**
+ * The runtime's record on a reply, if the runtime settled it and had something to record (a reply the endpoint gave
+ * no id, whose calls all kept their ids and ran, has none; its id is still the runtime's).
+ */
 export function settledReplyRecord(message: BaseMessage): SettledReplyRecord | undefined {
   const metadata = (message as { response_metadata?: Record<string, unknown> }).response_metadata;
   const record = metadata?.[SETTLED_REPLY_KEY];
