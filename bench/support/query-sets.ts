@@ -87,6 +87,9 @@ export function loadQuerySets(withHeldOut = false): QuerySet[] {
     ["E7a", "search-held-out-queries-e7a.json", false],
     ["E7b", "search-held-out-queries-e7b.json", false],
     ["E7c", "search-held-out-queries-e7c.json", false],
+    ["E8a", "search-held-out-queries-e8a.json", false],
+    ["E8b", "search-held-out-queries-e8b.json", false],
+    ["E8c", "search-held-out-queries-e8c.json", false],
   ];
   for (const [label, name, heldOut] of files) {
     const file = join(FIXTURES, name);
