@@ -28,6 +28,7 @@ export type {
   CommandView,
   ExecutionRequest,
   ExecutionResult,
+  LimitExceeded,
   RunningCommand,
 } from "./executor/executor-types.js";
 export type { CommandLimits, CommandLimitsOption } from "./executor/command-limits.js";
