@@ -7,27 +7,27 @@
 // set's off-topic confident and confident-and-wrong shares (each fold fits the weights and chooses the threshold on the
 // other sets: the least probability at which every one of them has at most the off-topic limit of its off-topic
 // requests confident and at most 2% of its real ones confident and wrong). No feature here reads a query set's words.
-import { loadCorpus } from "../packages/core/src/search/__fixtures__/load-corpus.js";
 import { hasUnknownWord } from "../packages/core/src/search/unknown-words.js";
 import { documentFrequency } from "../packages/core/src/search/index-state.js";
 import { nameMatch, nameMissing, packedIn } from "../packages/core/src/search/name-match.js";
 import { buildQuerySlots, type QuerySlot } from "../packages/core/src/search/query-slots.js";
 import { inverseDocumentFrequency, rankDocuments } from "../packages/core/src/search/rank-documents.js";
 import { tokenize } from "../packages/core/src/search/tokenize.js";
-import { createSearchIndex, stateOfIndex } from "../packages/core/src/search/search-index.js";
 import {
-  DEFAULT_CONFIDENCE_MARGIN,
-  resolveSearchIndexOptions,
-} from "../packages/core/src/search/search-index-options.js";
-import { confidenceShares, leastThreshold } from "./support/confidence-limits.js";
-import { fitLogistic, logisticProbability } from "./support/logistic-fit.js";
-import { loadQuerySets } from "./support/query-sets.js";
+  crossValidate as crossValidateRows,
+  evidenceRows,
+  importance,
+  MODEL_FEATURES,
+  MOST,
+  options,
+  state,
+} from "./support/confidence-cross-validation.js";
 
 const WRONG_LIMIT = 0.02;
 const offTopicArg = process.argv.find((arg) => arg.startsWith("--off-topic-limit="));
 const OFF_TOPIC_LIMIT = offTopicArg ? Number(offTopicArg.split("=")[1]) : 0.05;
 const verbose = process.argv.includes("--verbose");
-const BASE = ["score", "lead", "nameMatch", "unknownWord", "nameMissing"];
+const BASE = MODEL_FEATURES;
 /** The model before nameMissing (2026-11-29 morning), scored first for comparison. */
 const BEFORE = ["score", "lead", "nameMatch", "unknownWord"];
 
@@ -64,31 +64,6 @@ const CANDIDATES: Record<string, string> = {
   descriptionMissing: "share of the IDF weight of the three rarest words of the leader's description the request lacks",
   headMissing: "nameMissing over the leader's name and description together",
 };
-
-interface Row {
-  set: string;
-  offTopic: boolean;
-  right: boolean;
-  f: Record<string, number>;
-}
-
-const corpus = loadCorpus();
-const dirByName = new Map(corpus.map((skill) => [skill.document.name, skill.dir]));
-const state = stateOfIndex(createSearchIndex(corpus.map((skill) => skill.document)));
-const options = resolveSearchIndexOptions({});
-const MOST = inverseDocumentFrequency(0, state.count);
-
-/** A slot's importance as the ranking weighs it (see slotImportance in rank-documents.ts). */
-function importance(slot: QuerySlot): number {
-  const own = documentFrequency(state, slot.term);
-  if (own > 0) return inverseDocumentFrequency(own, state.count);
-  let best = -1;
-  for (const alternative of slot.alternatives) {
-    const frequency = documentFrequency(state, alternative.term);
-    if (frequency > 0) best = Math.max(best, inverseDocumentFrequency(frequency, state.count));
-  }
-  return best >= 0 ? best : MOST * (slot.otherScript ? options.ranking.unknownOtherScriptWeight : 1);
-}
 
 /** The best weight of a stand-in for `slot` that document `id` holds: anywhere, in its name or description, in its name. */
 function presence(slot: QuerySlot, id: number) {
@@ -259,67 +234,14 @@ function featuresOf(query: string): { leader: string | undefined; f: Record<stri
   return { leader: first ? state.docs.nameOf(first.id) : undefined, f };
 }
 
-const rows: Row[] = [];
-for (const set of loadQuerySets()) {
-  for (const item of set.queries) {
-    const { leader, f } = featuresOf(item.query);
-    const right =
-      leader !== undefined && (item.names.includes(leader) || item.folders.includes(dirByName.get(leader) ?? ""));
-    rows.push({ set: set.label, offTopic: item.kind === "off-topic", right, f });
-  }
-}
-const labels = [...new Set(rows.map((row) => row.set))];
-
-const passes = (probability: number, row: Row, threshold: number) =>
-  row.f.score! > 0 && row.f.lead! >= DEFAULT_CONFIDENCE_MARGIN && probability >= threshold;
-
-/** The least threshold meeting both limits on every set of `subset`. */
-const chooseThreshold = (subset: readonly Row[], probability: (row: Row) => number) =>
-  leastThreshold(subset, (row, threshold) => passes(probability(row), row, threshold), {
-    offTopic: OFF_TOPIC_LIMIT,
-    wrong: WRONG_LIMIT,
-  });
-
-const fmt = (value: number) => value.toFixed(3);
-
-/** Leave-one-set-out cross-validation of the logistic model over `features`; prints one line (and folds if verbose). */
-function crossValidate(features: readonly string[]): void {
-  const vector = (row: Row) =>
-    features.map((name) => name.split("*").reduce((product, part) => product * row.f[part]!, 1));
-  const fit = (subset: readonly Row[]) =>
-    fitLogistic(
-      subset.map(vector),
-      subset.map((row) => (!row.offTopic && row.right ? 1 : 0)),
-    );
-  const folds = labels.map((label) => {
-    const training = rows.filter((row) => row.set !== label);
-    const weights = fit(training);
-    const probability = (row: Row) => logisticProbability(weights, vector(row));
-    const threshold = chooseThreshold(training, probability);
-    const s = confidenceShares(
-      rows.filter((row) => row.set === label),
-      (row) => passes(probability(row), row, threshold),
-    );
-    if (verbose)
-      console.log(
-        `    ${label.padEnd(8)} threshold ${fmt(threshold)}  confident among right first ${fmt(s.confidentRight)}  ` +
-          `confident and wrong ${fmt(s.wrong)}  off-topic confident ${fmt(s.offTopic)}`,
-      );
-    return s;
-  });
-  const worst = Math.min(...folds.map((s) => s.confidentRight));
-  const mean = folds.reduce((sum, s) => sum + s.confidentRight, 0) / folds.length;
-  if (verbose)
-    console.log(`    fitted on every set: ${fit(rows).map(fmt).join(" ")} (weights in order, then the bias)`);
-  console.log(
-    `  ${features.join(",").padEnd(56)} worst ${fmt(worst)}  mean ${fmt(mean)}  ` +
-      `off-topic worst ${fmt(Math.max(...folds.map((s) => s.offTopic)))}  wrong worst ${fmt(Math.max(...folds.map((s) => s.wrong)))}`,
-  );
-}
+const rows = evidenceRows(featuresOf);
+const labels = new Set(rows.map((row) => row.set));
+const crossValidate = (features: readonly string[]) =>
+  crossValidateRows(rows, features, { offTopicLimit: OFF_TOPIC_LIMIT, wrongLimit: WRONG_LIMIT, verbose });
 
 const chosen = process.argv.slice(2).find((arg) => !arg.startsWith("--"));
 console.log(
-  `leave-one-set-out over ${labels.length} development sets (${rows.length} requests), off-topic limit ${OFF_TOPIC_LIMIT}, ` +
+  `leave-one-set-out over ${labels.size} development sets (${rows.length} requests), off-topic limit ${OFF_TOPIC_LIMIT}, ` +
     `wrong limit ${WRONG_LIMIT}; confident among right first / off-topic / wrong per held-out fold:`,
 );
 if (chosen) crossValidate(chosen.split(","));

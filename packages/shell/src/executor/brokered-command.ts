@@ -1,5 +1,6 @@
 import type { ExecutionResult, RunningCommand } from "./executor-types.js";
 import type { BrokerProcess } from "./exec-broker.js";
+import { runningWithResult } from "./running-with-result.js";
 
 /**
  * The command with its broker: the result waits for the broker to end and carries the starts it refused, and the
@@ -14,20 +15,5 @@ export function withBrokeredStarts(running: RunningCommand, broker: BrokerProces
       ...(errors ? { stderr: `${ran.stderr}${ran.stderr.endsWith("\n") || !ran.stderr ? "" : "\n"}${errors}\n` } : {}),
     };
   });
-  return {
-    get pid() {
-      return running.pid;
-    },
-    get runId() {
-      return running.runId;
-    },
-    get exited() {
-      return running.exited;
-    },
-    result,
-    write: (data) => running.write(data),
-    closeStdin: () => running.closeStdin(),
-    onOutput: (listener) => running.onOutput(listener),
-    kill: () => running.kill(),
-  };
+  return runningWithResult(running, result);
 }

@@ -1,6 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ExecutionResult, LimitExceeded, RunningCommand } from "./executor-types.js";
+import { runningWithResult } from "./running-with-result.js";
 
 /**
  * Whether a command met the limits of its cgroup, from the kernel's own counters of that group (never from what the
@@ -92,20 +93,5 @@ export function withLimitVerdict(
   limits: { memoryBytes: number; processes: number },
 ): RunningCommand {
   const result = running.result.then((ran) => resultWithVerdict(ran, group, limits));
-  return {
-    get pid() {
-      return running.pid;
-    },
-    get runId() {
-      return running.runId;
-    },
-    get exited() {
-      return running.exited;
-    },
-    result,
-    write: (data) => running.write(data),
-    closeStdin: () => running.closeStdin(),
-    onOutput: (listener) => running.onOutput(listener),
-    kill: () => running.kill(),
-  };
+  return runningWithResult(running, result);
 }
