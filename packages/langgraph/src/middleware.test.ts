@@ -143,7 +143,9 @@ describe("createSkillsMiddleware outside the shared suite", () => {
     });
     const config = { configurable: { thread_id: "mixed-modes" } };
     await agent.invoke({ messages: [new HumanMessage("one")] }, config);
-    const values = (await agent.getState(config)).values;
+    const { values } = await (agent as unknown as { getState(config: unknown): Promise<{ values: unknown }> }).getState(
+      config,
+    );
     expect(getLoadedSkills(values).map((entry) => [entry.name, entry.mode])).toEqual([["pdf-tools", "session"]]);
   });
 
