@@ -134,6 +134,8 @@ export function toolLoop(calls: number, first: ScriptedReply[] = []): ScriptedRe
  * The floor of a createAgent middleware, piece by piece: a middleware with the same shape as the skills middleware
  * that does nothing. Each piece adds one thing to the one before: a `wrapModelCall` that passes the request on, the
  * skills state channel (`stateSchema`), an `afterAgent` hook (a graph node), a `wrapToolCall` that passes the call on.
+ * The skills middleware registers `afterAgent` only when a load mode is `turn` or `once`: with the benchmark's
+ * `session` skills it has one node (one super-step and checkpoint per invoke) fewer than the whole no-op middleware.
  */
 export const FLOOR_PIECES = ["wrapModelCall", "stateSchema", "afterAgent", "wrapToolCall"] as const;
 

@@ -116,6 +116,39 @@ describe("createSkillsMiddleware outside the shared suite", () => {
     expect(getLoadedSkills(snapshot.values).map((entry) => entry.name)).toEqual(["notes"]);
   });
 
+  it("adds its afterAgent node only when a load mode can end with the turn, and a turn skill among session ones still goes when the agent answers", async () => {
+    const registry = await createTestRegistry();
+    const nodesOf = (options: Parameters<typeof createSkillsMiddleware>[0]) =>
+      Object.keys(
+        createAgent({ model: new RecordingChatModel([]), tools: [], middleware: [createSkillsMiddleware(options)] })
+          .graph.nodes,
+      );
+    expect(nodesOf({ skills: registry })).not.toContain("SkillsMiddleware.after_agent");
+    expect(nodesOf({ skills: registry, loadModes: { notes: "session" } })).not.toContain(
+      "SkillsMiddleware.after_agent",
+    );
+    expect(nodesOf({ skills: registry, loadMode: "once" })).toContain("SkillsMiddleware.after_agent");
+    expect(nodesOf({ skills: registry, loadModes: { notes: "turn" } })).toContain("SkillsMiddleware.after_agent");
+
+    const model = new RecordingChatModel([
+      callTool("read_skill", { name: "notes" }),
+      callTool("read_skill", { name: "pdf-tools" }),
+      answer("first"),
+    ]);
+    const agent = createAgent({
+      model,
+      tools: [],
+      middleware: [createSkillsMiddleware({ skills: registry, loadModes: { notes: "turn" } })],
+      checkpointer: new MemorySaver(),
+    });
+    const config = { configurable: { thread_id: "mixed-modes" } };
+    await agent.invoke({ messages: [new HumanMessage("one")] }, config);
+    const { values } = await (agent as unknown as { getState(config: unknown): Promise<{ values: unknown }> }).getState(
+      config,
+    );
+    expect(getLoadedSkills(values).map((entry) => [entry.name, entry.mode])).toEqual([["pdf-tools", "session"]]);
+  });
+
   it("is also exported from the ./middleware subpath", async () => {
     const root = await import("./index.js");
     expect(root.createSkillsMiddleware).toBe(createSkillsMiddleware);

@@ -85,6 +85,14 @@ export function afterModelCall(state: AgentSkillsState, agentId: string): Prepar
   };
 }
 
+/**
+ * Whether a turn end can ever drop a skill these options load: only when `loadMode` or a `loadModes` entry is `turn` or
+ * `once` (a `session` skill outlives the turn).
+ */
+export function loadsForTurns(options: Pick<ResolvedSkillsRuntimeOptions, "loadMode" | "loadModes">): boolean {
+  return options.loadMode !== "session" || Object.values(options.loadModes).some((mode) => mode !== "session");
+}
+
 /** The turn is over (the agent answered): drop `turn` and `once` skills (no update when only `session` skills are loaded). */
 export function endTurn(state: AgentSkillsState, agentId: string): PreparedState {
   if (Object.values(state.load.loaded).every((entry) => entry.mode === "session"))

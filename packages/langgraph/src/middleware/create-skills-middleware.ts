@@ -7,7 +7,7 @@ import { createSkillsEngine, fileRead } from "../engine/skills-engine.js";
 import { refusedCall, refusedCallMessage } from "../history/refused-call.js";
 import { observeModelCall } from "../history/model-call-observer.js";
 import { newReplyId, settledReplyFields, type SettleOptions } from "../history/settle-model-reply.js";
-import { mergeAgentUpdates, afterModelCall, endTurn, prepareModelCall } from "../engine/state-events.js";
+import { mergeAgentUpdates, afterModelCall, endTurn, loadsForTurns, prepareModelCall } from "../engine/state-events.js";
 import { blockedMessage, outcomeMessage, runSkillsTool, touchOwner } from "../engine/tool-running.js";
 import { invocationOptions } from "../options/invocation-options.js";
 import { resolveOptions } from "../options/resolve-options.js";
@@ -85,13 +85,21 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
       const update = mergeAgentUpdates(prepared.update, after.update);
       return update ? (new Command({ update: stateUpdate(update) }) as never) : response;
     },
-    afterAgent: async (state, runtime) => {
-      const agentState = readAgentSkillsState(state, agentId);
-      if (Object.keys(agentState.load.loaded).length === 0) return undefined;
-      const ended = endTurn(agentState, engine.agentId);
-      await emit(ended.events, runtime as RuntimeLike);
-      return stateUpdate(ended.update) as never;
-    },
+    // The turn end, only for options that load skills for a turn (or once): the hook is a graph node, one more
+    // super-step (a checkpoint of the whole conversation) per invoke. It returns nothing when nothing is dropped: any
+    // object, even {}, makes createAgent write every state key (the whole history) back.
+    ...(loadsForTurns(resolved)
+      ? {
+          afterAgent: async (state: unknown, runtime: unknown) => {
+            const agentState = readAgentSkillsState(state, agentId);
+            if (Object.keys(agentState.load.loaded).length === 0) return undefined;
+            const ended = endTurn(agentState, engine.agentId);
+            if (!ended.update) return undefined;
+            await emit(ended.events, runtime as RuntimeLike);
+            return stateUpdate(ended.update) as never;
+          },
+        }
+      : {}),
     wrapToolCall: async (request, handler) => {
       const runtime = request.runtime as RuntimeLike;
       const { agentState, catalog, threadId } = context(request.state, runtime);
