@@ -57,17 +57,8 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
   const hex = Buffer.from(hashes.buffer, hashes.byteOffset, hashes.byteLength).toString("hex");
   // The usual case: the same skills in the same order as when the index was built (the registry's order is stable),
   // each document's hash its skill's; then one digest checks every name and description.
-  if (samePositions(skills, hex, state.count)) {
-    const names = skills.map(nameOf);
-    if (
-      metadataDigest(
-        state.count,
-        (i) => names[i]!,
-        (i) => skillDescriptionOf(skills[i]!),
-      ) === stored.digest
-    )
-      return { index: indexFromState({ ...state, docs: new SkillDocuments(skills, names) }), rewrite: false };
-  }
+  const whole = samePositions(skills, hex, state.count) ? restoredIfSame(stored, skills) : undefined;
+  if (whole) return whole;
   const byHash = new Map<string, Skill>();
   for (const skill of skills) if (!byHash.has(skillHashOf(skill))) byHash.set(skillHashOf(skill), skill);
   const skillOf = new Array<Skill | undefined>(state.count);
@@ -78,16 +69,8 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
   }
   // Every document still has its skill's content: one digest checks every name and description.
   const all = found === state.count && byHash.size === state.count && skills.length === state.count;
-  const names = skillOf.map((skill) => (skill ? nameOf(skill) : undefined));
-  if (
-    all &&
-    metadataDigest(
-      state.count,
-      (i) => names[i]!,
-      (i) => skillDescriptionOf(skillOf[i]!),
-    ) === stored.digest
-  )
-    return { index: indexFromState({ ...state, docs: new SkillDocuments(skillOf, names) }), rewrite: false };
+  const moved = all ? restoredIfSame(stored, skillOf) : undefined;
+  if (moved) return moved;
   const dead = new Uint8Array(state.count);
   const matched = new Set<Skill>();
   for (let id = 0; id < state.count; id++) {
@@ -104,6 +87,24 @@ export function restoreOrBuildIndex<Skill extends IndexedSkill>(
   const missing = skills.filter((skill) => !matched.has(skill));
   if (matched.size === state.count && missing.length === 0) return { index: indexFromState(restored), rewrite: false };
   return { index: indexFromState(rebuildState(restored, dead, missing.map(analyze))), rewrite: true };
+}
+
+/**
+ * The stored index used in place with `skills` (every document's skill, by document id) as its documents, when one
+ * digest of their names and descriptions is the stored one; undefined otherwise.
+ */
+function restoredIfSame(
+  stored: DecodedSearchIndex,
+  skills: ReadonlyArray<IndexedSkill | undefined>,
+): { index: SearchIndex; rewrite: boolean } | undefined {
+  const names = skills.map((skill) => (skill ? nameOf(skill) : undefined));
+  const digest = metadataDigest(
+    stored.state.count,
+    (i) => names[i]!,
+    (i) => skillDescriptionOf(skills[i]!),
+  );
+  if (digest !== stored.digest) return undefined;
+  return { index: indexFromState({ ...stored.state, docs: new SkillDocuments(skills, names) }), rewrite: false };
 }
 
 /** Whether skill `id` has document `id`'s content hash for every id (`hex`: all hashes in document order). */

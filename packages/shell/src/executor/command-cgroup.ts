@@ -282,16 +282,7 @@ async function emptyGroup(folder: string, useKillFile: boolean): Promise<void> {
 async function killAndRemove(folder: string, useKillFile: boolean): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     try {
-      if (useKillFile && existsSync(path.join(folder, "cgroup.kill")))
-        await writeFile(path.join(folder, "cgroup.kill"), "1");
-      else
-        for (const pid of (await readFile(path.join(folder, "cgroup.procs"), "utf8")).split("\n").filter(Boolean)) {
-          try {
-            process.kill(Number(pid), "SIGKILL");
-          } catch {
-            // already gone
-          }
-        }
+      await killMembers(folder, useKillFile);
       await rmdir(folder);
       live.delete(folder);
       return;
