@@ -1,6 +1,6 @@
 // A model reply settled before it reaches state: an id of this runtime, tool-call ids unique in the thread, and calls
 // that must not run (arguments that are not JSON, a reply cut off by the token limit) marked as refused.
-import { randomBytes, randomUUID } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { AIMessage, type BaseMessage, type InvalidToolCall, type ToolCall } from "@langchain/core/messages";
 import { replyToolCalls } from "./reply-tool-calls.js";
 import { threadIds } from "./thread-ids.js";
@@ -130,13 +130,16 @@ export interface SettleOptions {
   usedIds?: ReadonlySet<string>;
 }
 
-/** This process's random part of reply ids (a UUID), drawn once: an id is then this part and a counter. */
+/**
+ * This process's random part of reply ids, drawn once: 96 random bits in 16 characters (an id is then this part and a
+ * counter). Short on purpose: every checkpoint stores every reply's id again.
+ */
 let replyIdPrefix: string | undefined;
 let replyIdCount = 0;
 
-/** A new reply id of this runtime: unique across processes (a random UUID per process) and within one (a counter). */
+/** A new reply id of this runtime: unique across processes (96 random bits per process) and within one (a counter). */
 export function newReplyId(): string {
-  replyIdPrefix ??= `skillgraph-reply-${randomUUID()}`;
+  replyIdPrefix ??= `sgr-${randomBytes(12).toString("base64url")}`;
   replyIdCount += 1;
   return `${replyIdPrefix}-${replyIdCount.toString(36)}`;
 }
