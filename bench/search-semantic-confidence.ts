@@ -12,6 +12,7 @@
 //    cosine, and its lead over the second: how on-topic the request is at all); suffix B = with body lines.
 // 3. The fused ranking's leader judged instead (its lexical evidence and its semantic features), gated as in use (it
 //    must lead lexically) or only by a positive lexical score.
+import { confidenceOf, type LeaderEvidence } from "../packages/core/src/search/confidence-model.js";
 import { fuseRankings, type SemanticHit } from "../packages/core/src/search/fuse-rankings.js";
 import { nameMatch, nameMissing } from "../packages/core/src/search/name-match.js";
 import { buildQuerySlots } from "../packages/core/src/search/query-slots.js";
@@ -64,15 +65,30 @@ const started = performance.now();
 const skillNd = await embedTexts(names.map(ndText));
 const skillNdb = await embedTexts(names.map(ndbText));
 const requestVectors = await embedTexts(requests);
+/** A skill's pieces: its name (words), then each sentence or clause of its description. */
+const piecesOf = (name: string) => [
+  name.replace(/[-_]/g, " "),
+  ...documentByName
+    .get(name)!
+    .description.split(/(?<=[.;:!?])\s+|\s+-\s+/)
+    .map((piece) => piece.trim())
+    .filter((piece) => piece.length > 3),
+];
+const pieceLists = names.map(piecesOf);
+const pieceVectors = await embedTexts(pieceLists.flat());
+let at = 0;
+const skillPieces = pieceLists.map((list) => pieceVectors.slice(at, (at += list.length)));
 const vectorOf = new Map(requests.map((query, i) => [query, requestVectors[i]!]));
 console.log(
   `embedded ${names.length} skills twice and ${requests.length} requests in ${Math.round(performance.now() - started)} ms`,
 );
 
 /** Each skill's cosine with the request (by id) and the ids best first. */
-function semantic(query: string, skills: readonly Float32Array[]) {
+function semantic(query: string, skills: readonly Float32Array[] | readonly Float32Array[][]) {
   const vector = vectorOf.get(query)!;
-  const cosines = skills.map((skill) => dot(skill, vector));
+  const cosines = skills.map((skill) =>
+    Array.isArray(skill) ? Math.max(...skill.map((piece) => dot(piece, vector))) : dot(skill as Float32Array, vector),
+  );
   const order = cosines.map((_, id) => id).sort((a, b) => cosines[b]! - cosines[a]! || a - b);
   const mean = cosines.reduce((sum, c) => sum + c, 0) / cosines.length;
   const sd = Math.sqrt(cosines.reduce((sum, c) => sum + (c - mean) ** 2, 0) / cosines.length) || 1;
@@ -84,8 +100,16 @@ function semanticFeatures(view: ReturnType<typeof semantic>, id: number | undefi
   const { cosines, order, mean, sd } = view;
   const top = cosines[order[0]!]!;
   const f: Record<string, number> = { [`cosTop${suffix}`]: top, [`cosGap${suffix}`]: top - cosines[order[1]!]! };
-  if (id === undefined) return { ...f, [`cos${suffix}`]: 0, [`cosRank${suffix}`]: 5, [`cosFirst${suffix}`]: 0,
-    [`cosMargin${suffix}`]: -1, [`cosZ${suffix}`]: 0, [`cosInv${suffix}`]: 0 };
+  if (id === undefined)
+    return {
+      ...f,
+      [`cos${suffix}`]: 0,
+      [`cosRank${suffix}`]: 5,
+      [`cosFirst${suffix}`]: 0,
+      [`cosMargin${suffix}`]: -1,
+      [`cosZ${suffix}`]: 0,
+      [`cosInv${suffix}`]: 0,
+    };
   const rank = order.indexOf(id);
   const other = cosines[order[0] === id ? order[1]! : order[0]!]!;
   return {
@@ -123,7 +147,9 @@ function lexicalEvidence(query: string, id: number | undefined) {
 /** The fused ranking's ids (the registry's fusion when `keepConfident`, else plain reciprocal rank fusion). */
 function fused(query: string, view: ReturnType<typeof semantic>, keepConfident: boolean): number[] {
   const lexicalResults = index.search(query, { limit: POOL });
-  const results: SearchResult[] = keepConfident ? lexicalResults : lexicalResults.map((r) => ({ ...r, confident: false }));
+  const results: SearchResult[] = keepConfident
+    ? lexicalResults
+    : lexicalResults.map((r) => ({ ...r, confident: false }));
   const hits: SemanticHit[] = view.order.slice(0, POOL).map((id) => ({
     name: names[id]!,
     path: "",
@@ -139,7 +165,13 @@ function featuresWith(pick: (query: string, nd: ReturnType<typeof semantic>) => 
     const nd = semantic(query, skillNd);
     const ndb = semantic(query, skillNdb);
     const id = pick(query, nd);
-    const f = { ...lexicalEvidence(query, id), ...semanticFeatures(nd, id, ""), ...semanticFeatures(ndb, id, "B") };
+    const pieces = semantic(query, skillPieces);
+    const f = {
+      ...lexicalEvidence(query, id),
+      ...semanticFeatures(nd, id, ""),
+      ...semanticFeatures(ndb, id, "B"),
+      ...semanticFeatures(pieces, id, "S"),
+    };
     return { leader: id === undefined ? undefined : names[id], f };
   };
 }
@@ -156,6 +188,7 @@ const rankers: Array<[string, (query: string) => number[]]> = [
   ["semantic ndb", (query) => semantic(query, skillNdb).order],
   ["fused nd", (query) => fused(query, semantic(query, skillNd), true)],
   ["fused ndb", (query) => fused(query, semantic(query, skillNdb), true)],
+  ["semantic pieces", (query) => semantic(query, skillPieces).order],
   ["plain RRF nd", (query) => fused(query, semantic(query, skillNd), false)],
 ];
 console.log(`\n| set | ${rankers.map(([name]) => `${name} top-1 / top-5`).join(" | ")} |`);
@@ -185,17 +218,36 @@ console.log(`| worst | ${sums.map((s) => `${fmt(s.worst1)} / ${fmt(s.worst5)}`).
 
 // 2. The lexical leader judged with semantic evidence.
 const rows = evidenceRows(featuresWith(lexicalLeader));
-const crossValidate = (features: readonly string[], how: { rows?: readonly EvidenceRow[]; title?: string; gate?: (row: EvidenceRow) => boolean } = {}) =>
-  crossValidateRows(how.rows ?? rows, features, { verbose, shown: BASE.length, title: how.title, gate: how.gate });
-console.log(`\nleave-one-set-out over ${new Set(rows.map((row) => row.set)).size} development sets (${rows.length} requests):`);
+/** Cross-validates, then prints the mean over sets of the share of real requests confident and right. */
+function crossValidate(
+  features: readonly string[],
+  how: { rows?: readonly EvidenceRow[]; title?: string; gate?: (row: EvidenceRow) => boolean } = {},
+) {
+  const judged = how.rows ?? rows;
+  const result = crossValidateRows(judged, features, { verbose, shown: BASE.length, title: how.title, gate: how.gate });
+  const rightShare = result.labels.map((label) => {
+    const real = judged.filter((row) => row.set === label && !row.offTopic);
+    return real.filter((row) => row.right).length / real.length;
+  });
+  const meanRight =
+    result.folds.reduce((sum, s, i) => sum + s.confidentRight * rightShare[i]!, 0) / result.folds.length;
+  console.log(`      real requests confident and right, mean over sets ${fmt(meanRight)}`);
+  return result;
+}
+console.log(
+  `\nleave-one-set-out over ${new Set(rows.map((row) => row.set)).size} development sets (${rows.length} requests):`,
+);
 const chosen = process.argv.slice(2).find((arg) => !arg.startsWith("--"));
-if (chosen) {
-  crossValidate(BASE);
-  crossValidate([...BASE, ...chosen.split(",")]);
+const fusedLeaderRows = () => evidenceRows(featuresWith((query, nd) => fused(query, nd, true)[0]));
+if (process.argv.includes("--separation")) for (const least of [0, 0.7, 0.85]) separation(rows, least);
+else if (chosen) {
+  const judged = process.argv.includes("--fused") ? fusedLeaderRows() : rows;
+  crossValidate(BASE, { rows: judged });
+  crossValidate([...BASE, ...chosen.split(",")], { rows: judged });
 } else {
   crossValidate(BASE, { title: "in use " });
   const single = ["cos", "cosRank", "cosInv", "cosFirst", "cosMargin", "cosZ", "cosTop", "cosGap"];
-  for (const suffix of ["", "B"]) for (const name of single) crossValidate([...BASE, `${name}${suffix}`]);
+  for (const suffix of ["", "B", "S"]) for (const name of single) crossValidate([...BASE, `${name}${suffix}`]);
   for (const extra of [
     ["cos", "cosMargin"],
     ["cosMargin", "cosFirst"],
@@ -208,15 +260,62 @@ if (chosen) {
     ["cosMargin", "cosMarginB"],
     ["cos", "cosMargin", "cosB", "cosMarginB"],
     ["cosMargin", "cosFirst", "cosZ", "cosTop"],
+    ["cosS", "cosMarginS"],
+    ["cosMargin", "cosMarginS"],
   ])
     crossValidate([...BASE, ...extra]);
   // 3. The fused ranking's leader judged instead.
-  for (const [title, keep] of [["fused leader ", true], ["plain RRF leader ", false]] as const) {
+  for (const [title, keep] of [
+    ["fused leader ", true],
+    ["plain RRF leader ", false],
+  ] as const) {
     const fusedRows = evidenceRows(featuresWith((query, nd) => fused(query, nd, keep)[0]));
     const loose = (row: EvidenceRow) => row.f.score! > 0;
     for (const extra of [[], ["cosMargin"], ["cos", "cosMargin"], ["cosMargin", "cosFirst"]]) {
       crossValidate([...BASE, ...extra], { rows: fusedRows, title });
       crossValidate([...BASE, ...extra], { rows: fusedRows, title: `${title}(score > 0 only) `, gate: loose });
     }
+  }
+}
+
+/** Area under the curve: how often a right first result's `feature` exceeds a wrong or off-topic one's (ties half). */
+function auc(good: readonly number[], bad: readonly number[]): number {
+  let wins = 0;
+  for (const g of good) for (const b of bad) wins += g > b ? 1 : g === b ? 0.5 : 0;
+  return wins / Math.max(1, good.length * bad.length);
+}
+
+/** How well each feature alone tells right first results from wrong and off-topic ones, among rows the gate passes. */
+function separation(all: readonly EvidenceRow[], least = 0): void {
+  const inUse = (row: EvidenceRow) =>
+    confidenceOf({ ...(row.f as unknown as LeaderEvidence), unknownWord: row.f.unknownWord === 1 });
+  const gated = all.filter((row) => row.f.score! > 0 && row.f.lead! >= 0.01 && inUse(row) >= least);
+  console.log(`in-use probability >= ${least}:`);
+  const good = gated.filter((row) => !row.offTopic && row.right);
+  const wrong = gated.filter((row) => !row.offTopic && !row.right);
+  const off = gated.filter((row) => row.offTopic);
+  console.log(`gated rows: ${good.length} right, ${wrong.length} wrong, ${off.length} off-topic`);
+  const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? Number.NaN;
+  for (const [kind, list] of [
+    ["right", good],
+    ["wrong", wrong],
+    ["off-topic", off],
+  ] as const)
+    console.log(
+      `  ${kind}: median cos ${fmt(median(list.map((row) => row.f.cos!)))}, median cosMargin ${fmt(median(list.map((row) => row.f.cosMargin!)))}`,
+    );
+  for (const agree of [1, 0]) {
+    const part = gated.filter((row) => row.f.cosFirst === agree);
+    const count = (list: readonly EvidenceRow[]) => list.filter((row) => row.f.cosFirst === agree).length;
+    console.log(
+      `  lexical leader ${agree ? "is" : "is not"} the semantic leader: ${part.length} rows, ${count(good)} right, ` +
+        `${count(wrong)} wrong, ${count(off)} off-topic`,
+    );
+  }
+  for (const name of Object.keys(gated[0]!.f)) {
+    const pick = (rowsOf: readonly EvidenceRow[]) => rowsOf.map((row) => row.f[name]!);
+    console.log(
+      `  ${name.padEnd(14)} AUC right vs wrong ${fmt(auc(pick(good), pick(wrong)))}  right vs off-topic ${fmt(auc(pick(good), pick(off)))}`,
+    );
   }
 }
