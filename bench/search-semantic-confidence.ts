@@ -1,10 +1,12 @@
 // What a real sentence-embedding model adds to the search, on the DEVELOPMENT query sets only (loadQuerySets(), no
-// held-out set): `node --import tsx bench/search-semantic-confidence.ts [--verbose] [feature,feature...]`
-// (docs/design/search-tuning.md, "Universal Sentence Encoder"). The model: Universal Sentence Encoder lite
+// held-out set): `node --import tsx bench/search-semantic-confidence.ts [--verbose] [--rankings-only] [--separation]
+// [--fused] [feature,feature...]` (docs/design/search-tuning.md, "Universal Sentence Encoder lite"; a feature list
+// scores the model in use and it plus the list, of the fused leader with --fused; --separation prints how well each
+// feature alone tells right first results from wrong and off-topic ones). The model: Universal Sentence Encoder lite
 // (bench/support/use-embeddings.ts; vectors cached under node_modules/.cache). Every corpus skill is embedded as the
 // registry embeds it ("name: description", `nd`) and with the first lines of its body (`ndb`); every request as written.
 // 1. Top-1 / top-5 per set: lexical, semantic alone, fused (the registry's fuseRankings: reciprocal rank, a confident
-//    lexical leader kept first) and plain reciprocal-rank fusion.
+//    lexical leader kept first), plain reciprocal-rank fusion, and the semantic list's share scaled by 0.5 and 0.25.
 // 2. The confidence model in use plus semantic features of the lexical leader, cross-validated leave-one-set-out
 //    exactly as bench/search-confidence-fit.ts does: cos (its cosine with the request), cosRank (its place in the
 //    semantic ranking, 0 = first), cosFirst (it is the semantic leader), cosMargin (its cosine minus the best other
@@ -159,6 +161,16 @@ function fused(query: string, view: ReturnType<typeof semantic>, keepConfident: 
   return fuseRankings(results, hits, POOL).map((result) => idByName.get(result.name)!);
 }
 
+/** Reciprocal rank fusion with the semantic list's share scaled by `weight`, a confident lexical leader kept first. */
+function weighted(query: string, view: ReturnType<typeof semantic>, weight: number): number[] {
+  const lexicalResults = index.search(query, { limit: POOL });
+  const rrf = new Map<number, number>();
+  lexicalResults.forEach((result, rank) => rrf.set(idByName.get(result.name)!, 1 / (60 + rank + 1)));
+  view.order.slice(0, POOL).forEach((id, rank) => rrf.set(id, (rrf.get(id) ?? 0) + weight / (60 + rank + 1)));
+  if (lexicalResults[0]?.confident) rrf.set(idByName.get(lexicalResults[0].name)!, Number.POSITIVE_INFINITY);
+  return [...rrf.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]).map(([id]) => id);
+}
+
 /** Every feature of one request, judging the leader `pick` chooses. */
 function featuresWith(pick: (query: string, nd: ReturnType<typeof semantic>) => number | undefined) {
   return (query: string) => {
@@ -190,6 +202,8 @@ const rankers: Array<[string, (query: string) => number[]]> = [
   ["fused ndb", (query) => fused(query, semantic(query, skillNdb), true)],
   ["semantic pieces", (query) => semantic(query, skillPieces).order],
   ["plain RRF nd", (query) => fused(query, semantic(query, skillNd), false)],
+  ["fused nd, semantic x0.5", (query) => weighted(query, semantic(query, skillNd), 0.5)],
+  ["fused nd, semantic x0.25", (query) => weighted(query, semantic(query, skillNd), 0.25)],
 ];
 console.log(`\n| set | ${rankers.map(([name]) => `${name} top-1 / top-5`).join(" | ")} |`);
 console.log(`|---|${rankers.map(() => "---|").join("")}`);
@@ -215,6 +229,8 @@ for (const set of sets) {
 }
 console.log(`| mean | ${sums.map((s) => `${fmt(s.top1)} / ${fmt(s.top5)}`).join(" | ")} |`);
 console.log(`| worst | ${sums.map((s) => `${fmt(s.worst1)} / ${fmt(s.worst5)}`).join(" | ")} |`);
+
+if (process.argv.includes("--rankings-only")) process.exit(0);
 
 // 2. The lexical leader judged with semantic evidence.
 const rows = evidenceRows(featuresWith(lexicalLeader));
