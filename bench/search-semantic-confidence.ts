@@ -1,8 +1,9 @@
 // What a real sentence-embedding model adds to the search, on the DEVELOPMENT query sets only (loadQuerySets(), no
 // held-out set): `node --import tsx bench/search-semantic-confidence.ts [--verbose] [--rankings-only] [--separation]
-// [--fused] [feature,feature...]` (docs/design/search-tuning.md, "Universal Sentence Encoder lite"; a feature list
+// [--fused] [--learned] [feature,feature...]` (docs/design/search-tuning.md, "Universal Sentence Encoder lite"; a feature list
 // scores the model in use and it plus the list, of the fused leader with --fused; --separation prints how well each
-// feature alone tells right first results from wrong and off-topic ones). The model: Universal Sentence Encoder lite
+// feature alone tells right first results from wrong and off-topic ones; --learned adds a per-dimension weighted
+// cosine fitted out of set, bench/support/learned-similarity.ts). The model: Universal Sentence Encoder lite
 // (bench/support/use-embeddings.ts; vectors cached under node_modules/.cache). Every corpus skill is embedded as the
 // registry embeds it ("name: description", `nd`) and with the first lines of its body (`ndb`); every request as written.
 // 1. Top-1 / top-5 per set: lexical, semantic alone, fused (the registry's fuseRankings: reciprocal rank, a confident
@@ -33,6 +34,7 @@ import {
   state,
 } from "./support/confidence-cross-validation.js";
 import { loadQuerySets } from "./support/query-sets.js";
+import { outOfSetScores, type VectorPair } from "./support/learned-similarity.js";
 import { dot, embedTexts } from "./support/use-embeddings.js";
 
 const verbose = process.argv.includes("--verbose");
@@ -254,6 +256,28 @@ console.log(
   `\nleave-one-set-out over ${new Set(rows.map((row) => row.set)).size} development sets (${rows.length} requests):`,
 );
 const chosen = process.argv.slice(2).find((arg) => !arg.startsWith("--"));
+if (process.argv.includes("--learned")) {
+  // A weighted cosine learned per dimension, scored out of set, as a sixth feature (see learned-similarity.ts).
+  const queries = sets.flatMap((set) => set.queries.map((item) => item.query));
+  const pairs: VectorPair[] = rows.map((row, i) => {
+    const leader = lexicalLeader(queries[i]!);
+    return {
+      set: row.set,
+      query: vectorOf.get(queries[i]!)!,
+      skill: leader === undefined ? new Float32Array(512) : skillNd[leader]!,
+      label: !row.offTopic && row.right ? 1 : 0,
+    };
+  });
+  const learned = outOfSetScores(pairs);
+  const withLearned = rows.map((row, i) => ({ ...row, f: { ...row.f, learned: learned[i]! } }));
+  const good = withLearned.filter((row) => !row.offTopic && row.right).map((row) => row.f.learned);
+  const bad = withLearned.filter((row) => row.offTopic || !row.right).map((row) => row.f.learned);
+  console.log(`learned similarity, AUC right first vs the rest, out of set: ${fmt(auc(good, bad))}`);
+  crossValidate(BASE, { rows: withLearned });
+  crossValidate([...BASE, "learned"], { rows: withLearned });
+  crossValidate([...BASE, "learned", "cos"], { rows: withLearned });
+  process.exit(0);
+}
 const fusedLeaderRows = () => evidenceRows(featuresWith((query, nd) => fused(query, nd, true)[0]));
 if (process.argv.includes("--separation")) for (const least of [0, 0.7, 0.85]) separation(rows, least);
 else if (chosen) {
