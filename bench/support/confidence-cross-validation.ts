@@ -78,7 +78,14 @@ export interface CrossValidation {
   verbose?: boolean;
   /** Features left out of the printed name (the model in use, when only the added ones matter). @default 0 */
   shown?: number;
+  /** What a row must show before the model is asked. @default the leader scores and leads by the margin */
+  gate?: (row: EvidenceRow) => boolean;
+  /** Name printed before the features. @default "" */
+  title?: string;
 }
+
+/** The gate of the model in use: the leader scores and leads every other match by the margin. */
+export const LEXICAL_GATE = (row: EvidenceRow) => row.f.score! > 0 && row.f.lead! >= DEFAULT_CONFIDENCE_MARGIN;
 
 const fmt = (value: number) => value.toFixed(3);
 
@@ -87,10 +94,9 @@ const fmt = (value: number) => value.toFixed(3);
  * worst set's share of right first results confident, the mean over sets, and the worst off-topic and wrong shares.
  */
 export function crossValidate(rows: readonly EvidenceRow[], features: readonly string[], how: CrossValidation = {}) {
-  const { offTopicLimit = 0.05, wrongLimit = 0.02, verbose = false, shown = 0 } = how;
+  const { offTopicLimit = 0.05, wrongLimit = 0.02, verbose = false, shown = 0, gate = LEXICAL_GATE, title = "" } = how;
   const labels = [...new Set(rows.map((row) => row.set))];
-  const passes = (probability: number, row: EvidenceRow, threshold: number) =>
-    row.f.score! > 0 && row.f.lead! >= DEFAULT_CONFIDENCE_MARGIN && probability >= threshold;
+  const passes = (probability: number, row: EvidenceRow, threshold: number) => gate(row) && probability >= threshold;
   const vector = (row: EvidenceRow) =>
     features.map((name) => name.split("*").reduce((product, part) => product * row.f[part]!, 1));
   const fit = (subset: readonly EvidenceRow[]) =>
@@ -121,8 +127,12 @@ export function crossValidate(rows: readonly EvidenceRow[], features: readonly s
   const mean = folds.reduce((sum, s) => sum + s.confidentRight, 0) / folds.length;
   if (verbose)
     console.log(`    fitted on every set: ${fit(rows).map(fmt).join(" ")} (weights in order, then the bias)`);
+  const offTopicWorst = Math.max(...folds.map((s) => s.offTopic));
+  const wrongWorst = Math.max(...folds.map((s) => s.wrong));
+  const worstSet = folds.reduce((at, s, i) => (s.confidentRight < folds[at]!.confidentRight ? i : at), 0);
   console.log(
-    `  ${features.slice(shown).join(",").padEnd(56)} worst ${fmt(worst)}  mean ${fmt(mean)}  ` +
-      `off-topic worst ${fmt(Math.max(...folds.map((s) => s.offTopic)))}  wrong worst ${fmt(Math.max(...folds.map((s) => s.wrong)))}`,
+    `  ${title}${features.slice(shown).join(",").padEnd(56)} worst ${fmt(worst)} (${labels[worstSet]})  mean ${fmt(mean)}  ` +
+      `off-topic worst ${fmt(offTopicWorst)}  wrong worst ${fmt(wrongWorst)}`,
   );
+  return { worst, worstSet: labels[worstSet]!, mean, offTopicWorst, wrongWorst, folds, labels };
 }
