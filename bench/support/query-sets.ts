@@ -90,6 +90,9 @@ export function loadQuerySets(withHeldOut = false): QuerySet[] {
     ["E8a", "search-held-out-queries-e8a.json", false],
     ["E8b", "search-held-out-queries-e8b.json", false],
     ["E8c", "search-held-out-queries-e8c.json", false],
+    ["E9a", "search-held-out-queries-e9a.json", false],
+    ["E9b", "search-held-out-queries-e9b.json", false],
+    ["E9c", "search-held-out-queries-e9c.json", false],
   ];
   for (const [label, name, heldOut] of files) {
     const file = join(FIXTURES, name);
