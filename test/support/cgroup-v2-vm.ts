@@ -1,8 +1,10 @@
 // A real Linux kernel with every cgroup controller on v2, booted under qemu (software emulation, no KVM needed) to run
-// the per-command cgroup limit scenarios (test/support/cgroup-limit-scenarios.ts) through the real executor. The kernel
+// the per-command cgroup limit scenarios (test/support/cgroup-limit-scenarios.ts) or the cost measurement
+// (test/support/cgroup-cost-scenario.ts) through the real executor: the mode is named on the kernel's command line
+// (test/support/cgroup-v2-guest-protocol.ts), so one initramfs serves both. The kernel
 // is Debian's (`linux-image-amd64`, fetched with `apt-get download`, never installed on the host); the initramfs is
 // built here: busybox (mounts, power-off), this host's node, bash and util-linux programs with their shared
-// libraries, and the scenarios bundled by esbuild (which tsx brings). Both are cached under node_modules/.cache, keyed
+// libraries, and the guest's program (test/support/cgroup-v2-guest.ts) bundled by esbuild (which tsx brings). Both are cached under node_modules/.cache, keyed
 // by the kernel package's version and by a hash of everything the initramfs holds.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -11,14 +13,17 @@ import { renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { REPORT_MARK, type LimitsReport } from "./cgroup-limit-scenarios.js";
+import { guestCommandLine, REPORT_MARK, type GuestRequest } from "./cgroup-v2-guest-protocol.js";
 import { writeNewcArchive, type ArchiveEntry } from "./newc-archive.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CACHE = path.join(ROOT, "node_modules", ".cache", "skillgraph-cgroup-v2-vm");
-const GUEST_ENTRY = path.join(ROOT, "test", "support", "cgroup-v2-limits-guest.ts");
-/** Host programs the guest needs besides busybox: the executor's (bash, prlimit, setpriv, unshare) and node. */
-const HOST_PROGRAMS = ["bash", "prlimit", "setpriv", "unshare"];
+const GUEST_ENTRY = path.join(ROOT, "test", "support", "cgroup-v2-guest.ts");
+/**
+ * Host programs the guest needs besides busybox: the executor's (bash, prlimit, setpriv, unshare) and node, and the
+ * cost measurement's command (`true`: the host's own, so the guest runs the same program as the host's calibration).
+ */
+const HOST_PROGRAMS = ["bash", "prlimit", "setpriv", "unshare", "true"];
 /** busybox applets the init and the scenarios' commands use. */
 const APPLETS = ["sh", "mount", "mkdir", "poweroff", "head", "sleep", "cat", "true", "rm", "ln", "dmesg"];
 const LOCALE = "/usr/lib/locale/C.utf8";
@@ -125,7 +130,7 @@ interface EsbuildApi {
   buildSync(options: Record<string, unknown>): { outputFiles?: Array<{ text: string }> };
 }
 
-/** The scenarios and the product code they use, as one ES module (esbuild comes with tsx). */
+/** The guest's program and the product code it uses, as one ES module (esbuild comes with tsx). */
 function guestBundle(): string {
   const fromTsx = createRequire(createRequire(import.meta.url).resolve("tsx/package.json"));
   const esbuild = fromTsx("esbuild") as EsbuildApi;
@@ -237,21 +242,31 @@ export function prepareGuestImage(): GuestImage | GuestMissing {
 }
 
 /** How a boot ended: the guest powered off (qemu exited), or the hard timeout killed qemu. */
-export interface BootOutcome {
+export interface BootOutcome<Report = unknown> {
   ending: "powered off" | "timed out";
   exitCode: number | null;
   elapsedMs: number;
   /** Everything the serial console printed (kernel messages, the init's lines, the report line). */
   console: string;
-  report?: LimitsReport | { error: string };
+  /** The guest's report line, parsed (its shape is the mode's: the caller's `Report`), or why there is none. */
+  report?: Report | { error: string };
 }
 
-/** Boots the guest and awaits qemu; kills it (SIGKILL) after `timeoutMs`, and says which happened. */
-export function bootGuest(image: GuestImage, timeoutMs: number): Promise<BootOutcome> {
+/** What to boot the guest for: the mode and its parameters, and the hard timeout. */
+export interface BootOptions {
+  request: GuestRequest;
+  timeoutMs: number;
+  /** The guest's CPUs (each one a thread of qemu's multi-threaded emulation). @default 1 */
+  cpus?: number;
+}
+
+/** Boots the guest for `request` and awaits qemu; kills it (SIGKILL) after `timeoutMs`, and says which happened. */
+export function bootGuest<Report>(image: GuestImage, options: BootOptions): Promise<BootOutcome<Report>> {
+  const { request, timeoutMs, cpus = 1 } = options;
   const started = performance.now();
-  const args = ["-machine", "q35", "-accel", "tcg", "-cpu", "max", "-smp", "1", "-m", "1024", "-nodefaults"];
+  const args = ["-machine", "q35", "-accel", "tcg", "-cpu", "max", "-smp", String(cpus), "-m", "1024", "-nodefaults"];
   args.push("-display", "none", "-serial", "stdio", "-no-reboot", "-kernel", image.kernel, "-initrd", image.initramfs);
-  args.push("-append", "console=ttyS0 cgroup_no_v1=all panic=-1 quiet");
+  args.push("-append", `console=ttyS0 cgroup_no_v1=all panic=-1 quiet ${guestCommandLine(request)}`);
   const qemu = spawn(image.qemu, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   qemu.on("error", (error) => (output += `\n${image.qemu} did not start: ${error.message}\n`));
@@ -266,9 +281,9 @@ export function bootGuest(image: GuestImage, timeoutMs: number): Promise<BootOut
     qemu.once("close", (code) => {
       clearTimeout(timer);
       const line = output.split(/\r?\n/).find((text) => text.startsWith(REPORT_MARK));
-      let report: BootOutcome["report"];
+      let report: BootOutcome<Report>["report"];
       try {
-        report = line ? (JSON.parse(line.slice(REPORT_MARK.length)) as BootOutcome["report"]) : undefined;
+        report = line ? (JSON.parse(line.slice(REPORT_MARK.length)) as BootOutcome<Report>["report"]) : undefined;
       } catch (error) {
         report = { error: `the report line is not JSON (${(error as Error).message})` };
       }
