@@ -1,11 +1,12 @@
 // A real Linux kernel with every cgroup controller on v2, booted under qemu (software emulation, no KVM needed) to run
 // the per-command cgroup limit scenarios (test/support/cgroup-limit-scenarios.ts) or the cost measurement
 // (test/support/cgroup-cost-scenario.ts) through the real executor: the mode is named on the kernel's command line
-// (test/support/cgroup-v2-guest-protocol.ts), so one initramfs serves both. The kernel
-// is Debian's (`linux-image-amd64`, fetched with `apt-get download`, never installed on the host); the initramfs is
-// built here: busybox (mounts, power-off), this host's node, bash and util-linux programs with their shared
-// libraries, and the guest's program (test/support/cgroup-v2-guest.ts) bundled by esbuild (which tsx brings). Both are cached under node_modules/.cache, keyed
-// by the kernel package's version and by a hash of everything the initramfs holds.
+// (test/support/cgroup-v2-guest-protocol.ts), so one initramfs serves both. The same guest can also boot with memory
+// and pids on cgroup v1, as a control for what emulation distorts. The kernel is Debian's (`linux-image-amd64`,
+// fetched with `apt-get download`, never installed on the host); the initramfs is built here: busybox (mounts,
+// power-off), this host's node, bash and util-linux programs with their shared libraries, and the guest's program
+// (test/support/cgroup-v2-guest.ts) bundled by esbuild (which tsx brings). Both are cached under
+// node_modules/.cache, keyed by the kernel package's version and by a hash of everything the initramfs holds.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
@@ -28,6 +29,8 @@ const HOST_PROGRAMS = ["bash", "prlimit", "setpriv", "unshare", "true"];
 const APPLETS = ["sh", "mount", "mkdir", "poweroff", "head", "sleep", "cat", "true", "rm", "ln", "dmesg"];
 const LOCALE = "/usr/lib/locale/C.utf8";
 const SEARCH = ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"];
+/** The kernel command-line word that has the init mount memory and pids as cgroup v1 (the control), not v2. */
+const V1_WORD = "skillgraph.cgroup=1";
 
 /** What booting needs, ready on disk. */
 export interface GuestImage {
@@ -162,9 +165,19 @@ ${busybox} ln -s fd/1 /dev/stdout
 ${busybox} ln -s fd/2 /dev/stderr
 ${busybox} mount -t tmpfs tmpfs /dev/shm
 ${busybox} mount -t tmpfs tmpfs /tmp
-${busybox} mount -t cgroup2 cgroup2 /sys/fs/cgroup
-echo "+memory +pids" > /sys/fs/cgroup/cgroup.subtree_control
-echo "guest: cgroup2 controllers: $(${busybox} cat /sys/fs/cgroup/cgroup.subtree_control)"
+if ${busybox} grep -q '${V1_WORD}' /proc/cmdline; then
+  # the control: memory and pids on cgroup v1, mounted where a v1 host mounts them
+  ${busybox} mount -t tmpfs cgroup /sys/fs/cgroup
+  for controller in memory pids; do
+    ${busybox} mkdir /sys/fs/cgroup/$controller
+    ${busybox} mount -t cgroup -o $controller cgroup /sys/fs/cgroup/$controller
+  done
+  echo "guest: cgroup v1 hierarchies: $(${busybox} ls /sys/fs/cgroup)"
+else
+  ${busybox} mount -t cgroup2 cgroup2 /sys/fs/cgroup
+  echo "+memory +pids" > /sys/fs/cgroup/cgroup.subtree_control
+  echo "guest: cgroup2 controllers: $(${busybox} cat /sys/fs/cgroup/cgroup.subtree_control)"
+fi
 cd /
 ${node} /guest.mjs
 ${busybox} poweroff -f
@@ -258,15 +271,21 @@ export interface BootOptions {
   timeoutMs: number;
   /** The guest's CPUs (each one a thread of qemu's multi-threaded emulation). @default 1 */
   cpus?: number;
+  /**
+   * Where the guest's memory and pids controllers are: 2 (every controller on v2, what the guest is for) or 1, the
+   * same kernel and emulation with memory and pids on v1, as a control for figures that emulation distorts. @default 2
+   */
+  cgroupVersion?: 1 | 2;
 }
 
 /** Boots the guest for `request` and awaits qemu; kills it (SIGKILL) after `timeoutMs`, and says which happened. */
 export function bootGuest<Report>(image: GuestImage, options: BootOptions): Promise<BootOutcome<Report>> {
-  const { request, timeoutMs, cpus = 1 } = options;
+  const { request, timeoutMs, cpus = 1, cgroupVersion = 2 } = options;
   const started = performance.now();
   const args = ["-machine", "q35", "-accel", "tcg", "-cpu", "max", "-smp", String(cpus), "-m", "1024", "-nodefaults"];
   args.push("-display", "none", "-serial", "stdio", "-no-reboot", "-kernel", image.kernel, "-initrd", image.initramfs);
-  args.push("-append", `console=ttyS0 cgroup_no_v1=all panic=-1 quiet ${guestCommandLine(request)}`);
+  const cgroups = cgroupVersion === 2 ? "cgroup_no_v1=all" : V1_WORD;
+  args.push("-append", `console=ttyS0 ${cgroups} panic=-1 quiet ${guestCommandLine(request)}`);
   const qemu = spawn(image.qemu, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   qemu.on("error", (error) => (output += `\n${image.qemu} did not start: ${error.message}\n`));
