@@ -5,7 +5,9 @@
 // every controller on v2 booted under qemu (test/support/cgroup-v2-vm.ts). qemu emulates the CPU here (no KVM), so
 // the guest's milliseconds are not the host's: the host's cgroup-less median calibrates them (slowdown = guest's
 // cgroup-less median / host's, per phase), and on − off is given in guest ms, scaled to host ms, and as a fraction of
-// the command's own (cgroup-less) time. The sign and the fraction carry over; the scaled figure is an estimate.
+// the command's own (cgroup-less) time. Emulation does not slow every part of the path alike, so the same guest is
+// also booted with memory and pids on v1 as a control: what v2 adds over v1 there, as a fraction of the command's
+// time, is added to the host's own v1 figure for the estimate that carries over (see docs/design/cgroup-v2-cost.md).
 // Run: node --import tsx bench/cgroup-v2-guest.ts [--quick]   (writes bench/results/cgroup-v2-guest.json)
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -160,8 +162,9 @@ for (const [key, name] of [
     );
 }
 console.log(
-  "how to read: the guest's times are emulated (the launcher's bash and the executor's own work slow down unlike the " +
-    "kernel's), so the direct v2 figure carries its sign and fraction, not its milliseconds; the v1 control boots " +
-    "the same guest with memory and pids on v1, and what v2 adds over it is the figure that carries over",
+  "how to read: the guest's times are emulated, and emulation need not slow the launcher's path and the plain spawn " +
+    "alike; the v1 control (same guest, memory and pids on v1) against this host's own v1 line shows how far it does. " +
+    "Where they differ, the direct v2 line does not carry over as such; the v2 − v1 difference under the same " +
+    "emulation does (an estimate: it assumes emulation distorts both versions alike)",
 );
 save(results);
