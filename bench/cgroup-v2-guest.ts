@@ -17,11 +17,11 @@ import { runCgroupCost, type CostPhase, type CostReport } from "../test/support/
 import { bootGuest, prepareGuestImage, type GuestImage } from "../test/support/cgroup-v2-vm.js";
 
 const quick = process.argv.includes("--quick");
-const pairs = Number(process.env.BENCH_GUEST_PAIRS ?? (quick ? 5 : 20));
+const pairs = Number(process.env.BENCH_GUEST_PAIRS ?? (quick ? 5 : 40));
 /** The host's pause before each sample (where an agent's model call stands), as in shell-overhead. */
 const PAUSE_MS = 200;
 /** The guest's pause is PAUSE_MS scaled by its slowdown, at most this (it bounds the run: 2 × (pairs + 3) pauses). */
-const MAX_GUEST_PAUSE_MS = 2000;
+const MAX_GUEST_PAUSE_MS = 1000;
 const GOAL_MS = 1;
 /** A generous bound on one emulated sample, for the guest's hard timeout only. */
 const SAMPLE_BOUND_MS = 3000;

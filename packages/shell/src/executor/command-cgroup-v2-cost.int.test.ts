@@ -1,4 +1,3 @@
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { median, type CostPhase, type CostReport } from "../../../../test/support/cgroup-cost-scenario.js";
 import { bootGuest, prepareGuestImage, type BootOutcome } from "../../../../test/support/cgroup-v2-vm.js";
@@ -60,21 +59,29 @@ describe.skipIf("missing" in image && !inCi)("the cgroup cost measurement in the
     expect(report(version).pairs).toBe(PAIRS);
   });
 
-  it("finds its memory and pids controllers where each boot put them", () => {
-    expect(report(2).host).toEqual({ version: 2, memoryParent: "/sys/fs/cgroup/", pidsParent: "/sys/fs/cgroup/" });
+  it("finds its memory and pids controllers where each boot put them, under the agent's own group", () => {
+    expect(report(2).host).toEqual({
+      version: 2,
+      memoryParent: "/sys/fs/cgroup/agent",
+      pidsParent: "/sys/fs/cgroup/agent",
+    });
     expect(report(1).host).toEqual({
       version: 1,
-      memoryParent: "/sys/fs/cgroup/memory/",
-      pidsParent: "/sys/fs/cgroup/pids/",
+      memoryParent: "/sys/fs/cgroup/memory/agent",
+      pidsParent: "/sys/fs/cgroup/pids/agent",
     });
   });
 
-  it.each([2, 1] as const)(
-    "on v%i, a command with the cgroup runs in its armed launcher's group; without, in none",
-    (version) => {
+  it.each([
+    [2, "/agent/skillgraph-agent"],
+    [1, "/agent"],
+  ] as const)(
+    "on v%i, a command with the cgroup runs in its armed launcher's group; without, in the agent's (not the root)",
+    (version, agentGroup) => {
       const { placement } = report(version);
-      expect(path.basename(placement.on ?? "")).toMatch(/^skillgraph-\d+-launch-/);
-      expect(placement.off).not.toContain("skillgraph-");
+      expect(placement.on).toMatch(/^\/agent\/skillgraph-\d+-launch-[0-9a-f-]+$/);
+      // on v2 the agent's group delegates the controllers, so the agent moved into a leaf of it (no internal process)
+      expect(placement.off).toBe(agentGroup);
     },
   );
 
