@@ -15,6 +15,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { runCgroupCost, type CostPhase, type CostReport } from "../test/support/cgroup-cost-scenario.js";
 import { bootGuest, prepareGuestImage, type GuestImage } from "../test/support/cgroup-v2-vm.js";
+import { bootstrapInterval } from "./support/bootstrap-interval.js";
+import { median } from "./support/stats.js";
 
 const quick = process.argv.includes("--quick");
 const pairs = Number(process.env.BENCH_GUEST_PAIRS ?? (quick ? 5 : 40));
@@ -125,6 +127,22 @@ async function guestCost(version: 1 | 2): Promise<CostReport> {
   return guest;
 }
 
+/**
+ * The 90% bootstrap interval of the estimate (host v1 on − off + (v2 − v1 fraction in the guest) × host off), every
+ * arm's samples resampled on their own: how far the estimate moves with the samples' spread alone.
+ */
+function estimateInterval(onHost: CostPhase, onV2: CostPhase, onV1: CostPhase): [number, number] {
+  const arms = [onHost, onV2, onV1].flatMap((phase) => [phase.off.samplesMs, phase.on?.samplesMs ?? []]);
+  const [low, high] = bootstrapInterval(arms, (resampled) => {
+    const [hostOff, hostOn, v2Off, v2On, v1Off, v1On] = resampled.map((sample) => median(sample));
+    const fraction = (on = 0, off = 1) => (on - off) / off;
+    return (
+      (hostOn as number) - (hostOff as number) + (fraction(v2On, v2Off) - fraction(v1On, v1Off)) * (hostOff as number)
+    );
+  });
+  return [round(low), round(high)];
+}
+
 const v2 = await guestCost(2);
 const v1 = await guestCost(1);
 results.guestV2 = { kernel: v2.kernel, placement: v2.placement, backToBack: v2.backToBack, paused: v2.paused };
@@ -150,15 +168,23 @@ for (const [key, name] of [
     );
   }
   // what v2 adds over v1 under the same emulation, as a fraction of the command's time, on top of the host's v1 figure
-  const hostExtra = host[key].extraMs;
   const overV1Ms = round((direct.fraction - control.fraction) * host[key].off.medianMs);
+  const hostExtra = host[key].extraMs;
   const estimate = hostExtra === undefined ? undefined : round(hostExtra + overV1Ms);
-  results[`cost_${key}`] = { v2: direct, v1Control: control, v2OverV1HostMs: overV1Ms, hostV2EstimateMs: estimate };
-  if (estimate !== undefined && !("unavailable" in host.host) && host.host.version === 1)
+  const interval = estimate === undefined ? undefined : estimateInterval(host[key], v2[key], v1[key]);
+  results[`cost_${key}`] = {
+    v2: direct,
+    v1Control: control,
+    v2OverV1HostMs: overV1Ms,
+    hostV2EstimateMs: estimate,
+    ...(interval ? { hostV2Estimate90Ms: interval } : {}),
+  };
+  if (estimate !== undefined && interval && !("unavailable" in host.host) && host.host.version === 1)
     console.log(
       `cgroup per command on cgroup v2, estimated for this host (${name}): host v1 on − off ${signed(hostExtra as number)} ms ` +
         `+ (v2 − v1 in the guest: ${signed(round((direct.fraction - control.fraction) * 100, 1))}% of the command's time = ` +
-        `${signed(overV1Ms)} host ms) = ${signed(estimate)} ms ${verdict(estimate)}`,
+        `${signed(overV1Ms)} host ms) = ${signed(estimate)} ms, 90% bootstrap interval ` +
+        `[${signed(interval[0])}, ${signed(interval[1])}] ms ${verdict(estimate)}`,
     );
 }
 console.log(
