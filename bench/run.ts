@@ -13,6 +13,7 @@ const all: Record<string, string> = {
   "prompt-cache": "prompt-cache.ts",
   "load-modes": "load-mode-tokens.ts",
   shell: "shell-overhead.ts",
+  "cgroup-v2": "cgroup-v2-guest.ts",
   checkpoint: "checkpoint-storage.ts",
   fleet: "fleet.ts",
   cli: "cli-list.ts",

@@ -15,9 +15,6 @@ import type {
 } from "../../packages/shell/src/executor/executor-types.js";
 import { createLocalExecutor } from "../../packages/shell/src/executor/local-executor.js";
 
-/** Marks the one line of the guest's console that holds the report (JSON follows it). */
-export const REPORT_MARK = "SKILLGRAPH-CGROUP-LIMITS-REPORT ";
-
 const MIB = 1024 * 1024;
 /** The limits every scenario sets, as a user sets them (`limits` option of the shell hook). */
 export const SCENARIO_LIMITS = { memoryBytes: 192 * MIB, processes: 32 };

@@ -1,9 +1,12 @@
 // A real Linux kernel with every cgroup controller on v2, booted under qemu (software emulation, no KVM needed) to run
-// the per-command cgroup limit scenarios (test/support/cgroup-limit-scenarios.ts) through the real executor. The kernel
-// is Debian's (`linux-image-amd64`, fetched with `apt-get download`, never installed on the host); the initramfs is
-// built here: busybox (mounts, power-off), this host's node, bash and util-linux programs with their shared
-// libraries, and the scenarios bundled by esbuild (which tsx brings). Both are cached under node_modules/.cache, keyed
-// by the kernel package's version and by a hash of everything the initramfs holds.
+// the per-command cgroup limit scenarios (test/support/cgroup-limit-scenarios.ts) or the cost measurement
+// (test/support/cgroup-cost-scenario.ts) through the real executor: the mode is named on the kernel's command line
+// (test/support/cgroup-v2-guest-protocol.ts), so one initramfs serves both. The same guest can also boot with memory
+// and pids on cgroup v1, as a control for what emulation distorts. The kernel is Debian's (`linux-image-amd64`,
+// fetched with `apt-get download`, never installed on the host); the initramfs is built here: busybox (mounts,
+// power-off), this host's node, bash and util-linux programs with their shared libraries, and the guest's program
+// (test/support/cgroup-v2-guest.ts) bundled by esbuild (which tsx brings). Both are cached under
+// node_modules/.cache, keyed by the kernel package's version and by a hash of everything the initramfs holds.
 import { spawn, spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync } from "node:fs";
@@ -11,18 +14,23 @@ import { renameSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { REPORT_MARK, type LimitsReport } from "./cgroup-limit-scenarios.js";
+import { guestCommandLine, REPORT_MARK, type GuestRequest } from "./cgroup-v2-guest-protocol.js";
 import { writeNewcArchive, type ArchiveEntry } from "./newc-archive.js";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const CACHE = path.join(ROOT, "node_modules", ".cache", "skillgraph-cgroup-v2-vm");
-const GUEST_ENTRY = path.join(ROOT, "test", "support", "cgroup-v2-limits-guest.ts");
-/** Host programs the guest needs besides busybox: the executor's (bash, prlimit, setpriv, unshare) and node. */
-const HOST_PROGRAMS = ["bash", "prlimit", "setpriv", "unshare"];
+const GUEST_ENTRY = path.join(ROOT, "test", "support", "cgroup-v2-guest.ts");
+/**
+ * Host programs the guest needs besides busybox: the executor's (bash, prlimit, setpriv, unshare) and node, and the
+ * cost measurement's command (`true`: the host's own, so the guest runs the same program as the host's calibration).
+ */
+const HOST_PROGRAMS = ["bash", "prlimit", "setpriv", "unshare", "true"];
 /** busybox applets the init and the scenarios' commands use. */
 const APPLETS = ["sh", "mount", "mkdir", "poweroff", "head", "sleep", "cat", "true", "rm", "ln", "dmesg"];
 const LOCALE = "/usr/lib/locale/C.utf8";
 const SEARCH = ["/usr/local/bin", "/usr/bin", "/bin", "/usr/sbin", "/sbin"];
+/** The kernel command-line word that has the init mount memory and pids as cgroup v1 (the control), not v2. */
+const V1_WORD = "skillgraph.cgroup=1";
 
 /** What booting needs, ready on disk. */
 export interface GuestImage {
@@ -125,7 +133,7 @@ interface EsbuildApi {
   buildSync(options: Record<string, unknown>): { outputFiles?: Array<{ text: string }> };
 }
 
-/** The scenarios and the product code they use, as one ES module (esbuild comes with tsx). */
+/** The guest's program and the product code it uses, as one ES module (esbuild comes with tsx). */
 function guestBundle(): string {
   const fromTsx = createRequire(createRequire(import.meta.url).resolve("tsx/package.json"));
   const esbuild = fromTsx("esbuild") as EsbuildApi;
@@ -157,9 +165,19 @@ ${busybox} ln -s fd/1 /dev/stdout
 ${busybox} ln -s fd/2 /dev/stderr
 ${busybox} mount -t tmpfs tmpfs /dev/shm
 ${busybox} mount -t tmpfs tmpfs /tmp
-${busybox} mount -t cgroup2 cgroup2 /sys/fs/cgroup
-echo "+memory +pids" > /sys/fs/cgroup/cgroup.subtree_control
-echo "guest: cgroup2 controllers: $(${busybox} cat /sys/fs/cgroup/cgroup.subtree_control)"
+if ${busybox} grep -q '${V1_WORD}' /proc/cmdline; then
+  # the control: memory and pids on cgroup v1, mounted where a v1 host mounts them
+  ${busybox} mount -t tmpfs cgroup /sys/fs/cgroup
+  for controller in memory pids; do
+    ${busybox} mkdir /sys/fs/cgroup/$controller
+    ${busybox} mount -t cgroup -o $controller cgroup /sys/fs/cgroup/$controller
+  done
+  echo "guest: cgroup v1 hierarchies: $(${busybox} ls /sys/fs/cgroup)"
+else
+  ${busybox} mount -t cgroup2 cgroup2 /sys/fs/cgroup
+  echo "+memory +pids" > /sys/fs/cgroup/cgroup.subtree_control
+  echo "guest: cgroup2 controllers: $(${busybox} cat /sys/fs/cgroup/cgroup.subtree_control)"
+fi
 cd /
 ${node} /guest.mjs
 ${busybox} poweroff -f
@@ -237,21 +255,37 @@ export function prepareGuestImage(): GuestImage | GuestMissing {
 }
 
 /** How a boot ended: the guest powered off (qemu exited), or the hard timeout killed qemu. */
-export interface BootOutcome {
+export interface BootOutcome<Report = unknown> {
   ending: "powered off" | "timed out";
   exitCode: number | null;
   elapsedMs: number;
   /** Everything the serial console printed (kernel messages, the init's lines, the report line). */
   console: string;
-  report?: LimitsReport | { error: string };
+  /** The guest's report line, parsed (its shape is the mode's: the caller's `Report`), or why there is none. */
+  report?: Report | { error: string };
 }
 
-/** Boots the guest and awaits qemu; kills it (SIGKILL) after `timeoutMs`, and says which happened. */
-export function bootGuest(image: GuestImage, timeoutMs: number): Promise<BootOutcome> {
+/** What to boot the guest for: the mode and its parameters, and the hard timeout. */
+export interface BootOptions {
+  request: GuestRequest;
+  timeoutMs: number;
+  /** The guest's CPUs (each one a thread of qemu's multi-threaded emulation). @default 1 */
+  cpus?: number;
+  /**
+   * Where the guest's memory and pids controllers are: 2 (every controller on v2, what the guest is for) or 1, the
+   * same kernel and emulation with memory and pids on v1, as a control for figures that emulation distorts. @default 2
+   */
+  cgroupVersion?: 1 | 2;
+}
+
+/** Boots the guest for `request` and awaits qemu; kills it (SIGKILL) after `timeoutMs`, and says which happened. */
+export function bootGuest<Report>(image: GuestImage, options: BootOptions): Promise<BootOutcome<Report>> {
+  const { request, timeoutMs, cpus = 1, cgroupVersion = 2 } = options;
   const started = performance.now();
-  const args = ["-machine", "q35", "-accel", "tcg", "-cpu", "max", "-smp", "1", "-m", "1024", "-nodefaults"];
+  const args = ["-machine", "q35", "-accel", "tcg", "-cpu", "max", "-smp", String(cpus), "-m", "1024", "-nodefaults"];
   args.push("-display", "none", "-serial", "stdio", "-no-reboot", "-kernel", image.kernel, "-initrd", image.initramfs);
-  args.push("-append", "console=ttyS0 cgroup_no_v1=all panic=-1 quiet");
+  const cgroups = cgroupVersion === 2 ? "cgroup_no_v1=all" : V1_WORD;
+  args.push("-append", `console=ttyS0 ${cgroups} panic=-1 quiet ${guestCommandLine(request)}`);
   const qemu = spawn(image.qemu, args, { stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   qemu.on("error", (error) => (output += `\n${image.qemu} did not start: ${error.message}\n`));
@@ -266,9 +300,9 @@ export function bootGuest(image: GuestImage, timeoutMs: number): Promise<BootOut
     qemu.once("close", (code) => {
       clearTimeout(timer);
       const line = output.split(/\r?\n/).find((text) => text.startsWith(REPORT_MARK));
-      let report: BootOutcome["report"];
+      let report: BootOutcome<Report>["report"];
       try {
-        report = line ? (JSON.parse(line.slice(REPORT_MARK.length)) as BootOutcome["report"]) : undefined;
+        report = line ? (JSON.parse(line.slice(REPORT_MARK.length)) as BootOutcome<Report>["report"]) : undefined;
       } catch (error) {
         report = { error: `the report line is not JSON (${(error as Error).message})` };
       }

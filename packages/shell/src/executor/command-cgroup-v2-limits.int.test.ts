@@ -26,7 +26,7 @@ const kernelPackage = "missing" in image ? "" : image.kernelPackage;
 const hostGroups = detectCgroupHost();
 const onV1Host = !("unavailable" in hostGroups) && hostGroups.version === 1;
 
-let outcome: BootOutcome | undefined;
+let outcome: BootOutcome<LimitsReport> | undefined;
 let v1Reference: LimitsReport | undefined;
 
 /** The guest's report, or a failure that says how the boot ended and what the console printed last. */
@@ -87,7 +87,7 @@ describe.skipIf("missing" in image && !inCi)(
     beforeAll(async () => {
       if ("missing" in image) throw new Error(`CI=true and the cgroup v2 guest cannot be prepared: ${image.missing}`);
       const [booted, reference] = await Promise.all([
-        bootGuest(image, BOOT_TIMEOUT_MS),
+        bootGuest<LimitsReport>(image, { request: { mode: "limits", params: {} }, timeoutMs: BOOT_TIMEOUT_MS }),
         onV1Host ? runLimitScenarios() : undefined,
       ]);
       outcome = booted;
