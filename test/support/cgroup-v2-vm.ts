@@ -85,7 +85,12 @@ function cachedKernel(): { file: string; label: string } {
     if (!image) throw new Error(`${deb} holds no boot/vmlinuz-*`);
     mkdirSync(path.join(work, "kernel"));
     renameSync(path.join(work, "boot", image), path.join(work, "kernel", "vmlinuz"));
-    renameSync(path.join(work, "kernel"), folder);
+    try {
+      renameSync(path.join(work, "kernel"), folder);
+    } catch (error) {
+      // another test file fetched the same kernel at the same time and renamed its folder first: use that one
+      if (!existsSync(file)) throw error;
+    }
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
