@@ -130,6 +130,8 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
   let disabled = false;
   /** The arming planned for after the last command (see ARM_AFTER_MS). */
   let planned: NodeJS.Timeout | undefined;
+  /** Whether the planned arming runs as soon as the caller's continuation has (none was left). */
+  let plannedSoon = false;
 
   const discard = (entry: Armed) => {
     const at = armed.indexOf(entry);
@@ -188,11 +190,19 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     armLater();
   };
 
-  /** Arms the next launcher a little later (an unref'd timer): after a command's caller has had its result. */
+  /**
+   * Arms the next launcher a little later (an unref'd timer): after a command's caller has had its result. With none
+   * left, as soon as the caller's continuation has run: a command that follows at once would otherwise arm one on its
+   * own path.
+   */
   const armLater = () => {
-    if (disabled || armed.length >= LAUNCHERS_READY || planned) return;
-    planned = setTimeout(arm, ARM_AFTER_MS);
+    if (disabled || armed.length >= LAUNCHERS_READY) return;
+    const soon = armed.length === 0;
+    if (planned && !(soon && !plannedSoon)) return;
+    clearTimeout(planned);
+    planned = setTimeout(arm, soon ? 0 : ARM_AFTER_MS);
     planned.unref();
+    plannedSoon = soon;
   };
 
   arm();
