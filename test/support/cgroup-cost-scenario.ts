@@ -13,6 +13,7 @@ import { resolveLimits } from "../../packages/shell/src/executor/command-limits.
 import type { CommandExecutor, ExecutionRequest } from "../../packages/shell/src/executor/executor-types.js";
 import { createLocalExecutor } from "../../packages/shell/src/executor/local-executor.js";
 import { resolveExecutable } from "../../packages/shell/src/policy/program-resolution.js";
+import { median } from "../../bench/support/stats.js";
 
 /** One arm's samples (ms, in the order taken), their median, and how many of its commands did not exit 0. */
 export interface ArmSamples {
@@ -66,15 +67,6 @@ function pauseFor(options: CostOptions, backToBack: CostPhase): number {
 const WARM_UP_ROUNDS = 3;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const round = (value: number) => Math.round(value * 100) / 100;
-
-/** Median of a list of numbers. */
-export function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
-}
 
 function request(workspaceDir: string, argv: string[]): ExecutionRequest {
   return {

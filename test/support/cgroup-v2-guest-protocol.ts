@@ -4,7 +4,7 @@
 // guest reads them from /proc/cmdline, runs that mode and prints one marked JSON line on the console.
 
 /** Marks the one line of the guest's console that holds the report (JSON follows it). */
-export const REPORT_MARK = "SKILLGRAPH-CGROUP-LIMITS-REPORT ";
+export const REPORT_MARK = "SKILLGRAPH-GUEST-REPORT ";
 
 /** What the guest can run: the limit scenarios, or the per-command cost measurement. */
 export const GUEST_MODES = ["limits", "cost"] as const;

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { median, type CostPhase, type CostReport } from "../../../../test/support/cgroup-cost-scenario.js";
+import { median } from "../../../../bench/support/stats.js";
+import type { CostPhase, CostReport } from "../../../../test/support/cgroup-cost-scenario.js";
 import { bootGuest, prepareGuestImage, type BootOutcome } from "../../../../test/support/cgroup-v2-vm.js";
 
 // The guest's cost mode, which `pnpm bench cgroup-v2` reads its figures from (bench/cgroup-v2-guest.ts): the qemu
