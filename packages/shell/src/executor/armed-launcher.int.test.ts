@@ -6,8 +6,9 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createBubblewrapExecutor } from "./bubblewrap-executor.js";
-import { detectCgroupHost } from "./command-cgroup.js";
-import { resolveLimits, type CommandLimits } from "./command-limits.js";
+import { createArmedLauncher } from "./armed-launcher.js";
+import { detectCgroupHost, type CommandCgroup } from "./command-cgroup.js";
+import { limitsPrefix, resolveLimits, type CommandLimits } from "./command-limits.js";
 import type { CommandExecutor, ExecutionRequest } from "./executor-types.js";
 import { createLocalExecutor } from "./local-executor.js";
 import { findMarkedProcesses } from "./process-tree.js";
@@ -106,11 +107,15 @@ describe.skipIf(!limits?.cgroups || "unavailable" in host).each(executors)(
         const direct = make(withoutGroups);
         const armed = withGroups();
         await pause(200);
-        // the launcher sets the rlimits with bash's ulimit instead of prlimit: /proc/self/limits must read the same
+        // the launcher sets the rlimits with bash's ulimit instead of prlimit: /proc/self/limits must read the same;
+        // it reads its input from a file of its own, which the command must not inherit (the open descriptors match);
+        // an argument longer than a socket's buffer arrives whole
         const script =
-          'read line; echo "in:$line"; echo "env:$GREETING"; pwd; cat /proc/self/limits; echo oops >&2; exit 7';
+          'read line; echo "in:$line"; echo "env:$GREETING"; pwd; printf "long:%s\\n" "${#1}"; ls /proc/self/fd; ' +
+          "cat /proc/self/limits; echo oops >&2; exit 7";
+        const long = "x".repeat(120_000);
         const outcomes = [];
-        const jobs = [request(["/bin/sh", "-c", script]), request(["/bin/sh", "-c", script])];
+        const jobs = [request(["/bin/sh", "-c", script, "sh", long]), request(["/bin/sh", "-c", script, "sh", long])];
         for (const [index, executor] of [direct, armed].entries()) {
           const job = jobs[index]!;
           const running = executor.start(job);
@@ -127,7 +132,7 @@ describe.skipIf(!limits?.cgroups || "unavailable" in host).each(executors)(
         expect(outcomes[1]).toEqual(outcomes[0]);
         expect(outcomes[1]).toMatchObject({
           exitCode: 7,
-          stdout: expect.stringMatching(/^in:a line\nenv:hello there\n<folder>\n/),
+          stdout: expect.stringMatching(/^in:a line\nenv:hello there\n<folder>\nlong:120000\n/),
         });
         expect(outcomes[1]!.stdout).toMatch(
           new RegExp(`Max data size\\s+${limits!.memoryBytes}\\s+${limits!.memoryBytes}\\s+bytes`),
@@ -202,3 +207,41 @@ describe.skipIf(!limits?.cgroups || "unavailable" in host).each(executors)(
     );
   },
 );
+
+describe.skipIf(!limits?.cgroups)("armed launcher, handed a command it must not run", () => {
+  it("runs nothing when its move into the group fails after the command was written to its input file", async () => {
+    // a group whose move the test settles by hand: the command is written (to the launcher's own file) at once, and
+    // the launcher is told to go only once it is in its group; a failed move never says go
+    let settleJoin: (joined: boolean) => void = () => undefined;
+    const group: CommandCgroup = {
+      joinPrefix: [],
+      adopt: () => true,
+      join: () => new Promise<boolean>((resolve) => (settleJoin = resolve)),
+      settle: async () => ({ oomKills: 0, refusedForks: 0 }),
+      release: async () => undefined,
+    };
+    const launcher = createArmedLauncher({
+      bashPath: "/bin/bash",
+      host: { version: 1, memoryParent: "/nonexistent", pidsParent: "/nonexistent" },
+      limits: limits!,
+      openGroup: () => group,
+    });
+    expect(launcher).toBeDefined();
+    const job = request([]);
+    const marker = path.join(job.workspaceDir, "ran");
+    const running = launcher!.launch(
+      {
+        file: limitsPrefix(limits)[0]!,
+        args: [...limitsPrefix(limits).slice(1), "/bin/sh", "-c", `echo ran > ${marker}`],
+        cwd: job.workspaceDir,
+        env: { PATH: "/usr/bin:/bin" },
+      },
+      job,
+    );
+    expect(running).toBeDefined();
+    settleJoin(false);
+    const result = await running!.result;
+    expect(result.exitCode).toBe(125);
+    expect(existsSync(marker)).toBe(false);
+  });
+});

@@ -1,5 +1,7 @@
 import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { closeSync, constants, openSync, writeSync } from "node:fs";
+import { tmpdir } from "node:os";
 import type { Writable } from "node:stream";
 import { withLimitVerdict } from "./cgroup-limit-verdict.js";
 import { openCommandCgroup, type CgroupHost, type CommandCgroup } from "./command-cgroup.js";
@@ -24,7 +26,7 @@ import { superviseCommand, type SpawnSpec } from "./spawn-command.js";
 
 /**
  * Launchers kept ready: two, so a command that comes right after another (no model call between) still finds one
- * already in its group while the replacement of the one used is armed later.
+ * already in its group while the replacement of the one used is armed.
  */
 const LAUNCHERS_READY = 2;
 /** How long a command runs before the next launcher is armed while it still runs (else: after it ended). */
@@ -34,12 +36,30 @@ const ARM_AFTER_MS = 25;
 
 /** Last element of the launcher's input: input cut short (this process died while writing) runs nothing. */
 const END = "skillgraph-launch-end";
+/** What fd 3 carries once the launcher's input file is written and it is in its group: no byte, no command. */
+const GO = "1";
+/** Linux's O_TMPFILE (with O_DIRECTORY, whose value differs by architecture). */
+const O_TMPFILE = 0o20000000 | constants.O_DIRECTORY;
+
+/** An unnamed file for one launcher's input (closed when both ends close it), or undefined where none can be made. */
+function openInputFile(): number | undefined {
+  for (const folder of [tmpdir(), "/dev/shm"]) {
+    try {
+      return openSync(folder, constants.O_RDWR | O_TMPFILE, 0o600);
+    } catch {
+      // this file system has no unnamed files: the next, or input through fd 3
+    }
+  }
+  return undefined;
+}
 
 /**
- * Reads `cwd, n, n × NAME=VALUE, argv…, END` (NUL-separated) from fd 3, then execs the argv there with that
- * environment, after setting the resource limits `prlimit` would have set (bash's `ulimit` sets soft and hard alike).
+ * Reads `cwd, n, n × NAME=VALUE, argv…, END` (NUL-separated), then execs the argv there with that environment, after
+ * setting the resource limits `prlimit` would have set (bash's `ulimit` sets soft and hard alike). With `inputFd` 4
+ * (a file of its own), it first waits for the go byte on fd 3: bash reads a file in blocks, where from a pipe or a
+ * socket it reads one byte per system call (a sandbox's argv is some 3 kB: milliseconds of CPU).
  */
-function launcherScript(limits: CommandLimits): string {
+function launcherScript(limits: CommandLimits, inputFd: 3 | 4): string {
   const kib = (bytes: number) => String(bytes / 1024);
   const ulimit = [
     `ulimit -d ${kib(limits.memoryBytes)}`,
@@ -49,8 +69,9 @@ function launcherScript(limits: CommandLimits): string {
     "ulimit -c 0",
   ].join(" && ");
   return [
-    `mapfile -d '' -t a <&3 && [ "\${#a[@]}" -gt 3 ] && [ "\${a[-1]}" = ${END} ] || exit 125`,
-    "exec 3<&-",
+    ...(inputFd === 4 ? [`read -r -n 1 -u 3 go && [ "$go" = ${GO} ] || exit 125`] : []),
+    `mapfile -d '' -t a <&${inputFd} && [ "\${#a[@]}" -gt 3 ] && [ "\${a[-1]}" = ${END} ] || exit 125`,
+    "exec 3<&- 4<&-",
     "unset 'a[-1]'",
     'cd -- "${a[0]}" || exit 125',
     "n=${a[1]}",
@@ -70,6 +91,8 @@ const PROBE = `mapfile -d '' -t a < <(printf 'x\\0y\\0') && [ "\${a[-1]}" = y ] 
 
 interface Armed {
   child: ChildProcessWithoutNullStreams;
+  /** This process's end of the launcher's input file (fd 4 there), or undefined: input through fd 3. */
+  inputFile: number | undefined;
   group: CommandCgroup;
   /** Settles once the move into the group is done: true when it is in. */
   joined: Promise<boolean>;
@@ -116,13 +139,34 @@ function holdLoop(child: ChildProcessWithoutNullStreams, hold: boolean): void {
   }
 }
 
+/** Writes a launcher's whole input at the start of its file; false when it could not (the launcher then runs nothing). */
+function writeInput(file: number, data: string): boolean {
+  const bytes = Buffer.from(data);
+  try {
+    return writeSync(file, bytes, 0, bytes.length, 0) === bytes.length;
+  } catch {
+    return false;
+  }
+}
+
+/** Closes this process's end of a launcher's input file (once). */
+function closeInput(entry: Armed): void {
+  if (entry.inputFile === undefined) return;
+  try {
+    closeSync(entry.inputFile);
+  } catch {
+    // closed already
+  }
+  entry.inputFile = undefined;
+}
+
 /**
  * A launcher source for one executor, or undefined when bash cannot run the launcher here (the executor then starts
  * every command as before).
  */
 export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLauncher | undefined {
   if (!ulimitExact(options.limits) || !bashCanLaunch(options.bashPath)) return undefined;
-  const script = launcherScript(options.limits);
+  const scripts = { 3: launcherScript(options.limits, 3), 4: launcherScript(options.limits, 4) };
   const prefix = limitsPrefix(options.limits);
   const openGroup = options.openGroup ?? ((runId: string) => openCommandCgroup(options.host, options.limits, runId));
   /** Launchers ready (or moving into their groups), oldest first: at most LAUNCHERS_READY. */
@@ -137,6 +181,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     const at = armed.indexOf(entry);
     if (at >= 0) armed.splice(at, 1);
     entry.untrack();
+    closeInput(entry);
     try {
       process.kill(-(entry.child.pid as number), "SIGKILL");
     } catch {
@@ -154,14 +199,20 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       disabled = true;
       return;
     }
-    const child = spawn(options.bashPath, ["--noprofile", "--norc", "-c", script, "skillgraph-launch"], {
-      cwd: "/",
-      env: { PATH: "/usr/bin:/bin", [RUN_MARKER_ENV]: `launcher-${process.pid}` },
-      detached: true,
-      stdio: ["pipe", "pipe", "pipe", "pipe"],
-    }) as ChildProcessWithoutNullStreams;
+    const inputFile = openInputFile();
+    const child = spawn(
+      options.bashPath,
+      ["--noprofile", "--norc", "-c", scripts[inputFile === undefined ? 3 : 4], "skillgraph-launch"],
+      {
+        cwd: "/",
+        env: { PATH: "/usr/bin:/bin", [RUN_MARKER_ENV]: `launcher-${process.pid}` },
+        detached: true,
+        stdio: ["pipe", "pipe", "pipe", "pipe", ...(inputFile === undefined ? [] : [inputFile])],
+      },
+    ) as ChildProcessWithoutNullStreams;
     child.on("error", () => undefined);
     if (!child.pid) {
+      if (inputFile !== undefined) closeSync(inputFile);
       disabled = true;
       void group.release();
       return;
@@ -169,6 +220,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     holdLoop(child, false);
     const entry: Armed = {
       child,
+      inputFile,
       group,
       joined: group.join(child.pid),
       untrack: trackGroup(child.pid),
@@ -225,9 +277,13 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       // a launcher taken before its move finished: the command is handed over once it is in its group (never outside:
       // if the move failed, the launcher gets no command and exits 125)
       const control = entry.child.stdio[3] as unknown as Writable;
+      const data = `${input.join("\0")}\0`;
+      const viaFile = entry.inputFile !== undefined;
+      const written = entry.inputFile === undefined || writeInput(entry.inputFile, data);
+      closeInput(entry);
       void (async () => {
-        const joined = await entry.joined;
-        control.end(joined ? `${input.join("\0")}\0` : undefined);
+        const ready = (await entry.joined) && written;
+        control.end(ready ? (viaFile ? GO : data) : undefined);
       })();
       // the result carries what the kernel counted against the group's limits, read before the group is removed
       const running = withLimitVerdict(
@@ -235,10 +291,12 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
         entry.group,
         options.limits,
       );
-      // the next launcher is armed once this command has ended, so its start (a fork of this process, ~5-10 ms of its
+      // the next launcher is armed once this command has ended, so its start (a fork of this process, 2-10 ms of its
       // event loop, then bash starting) neither competes with a short command for the CPU nor delays the caller; a
-      // command still running after ARM_DURING_MS has it armed meanwhile, for a command started alongside
-      const during = setTimeout(arm, ARM_DURING_MS);
+      // command still running after ARM_DURING_MS has it armed meanwhile, for a command started alongside. When this
+      // command took the last one (commands back to back), at once, beside it: the fork overlaps the sandbox's start
+      // on the other core and the move has this command's time to finish, where after it the next command meets both
+      const during = setTimeout(arm, armed.length === 0 ? 0 : ARM_DURING_MS);
       during.unref();
       void running.result.finally(() => {
         clearTimeout(during);

@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ExecutionResult, LimitExceeded, RunningCommand } from "./executor-types.js";
 import { runningWithResult } from "./running-with-result.js";
@@ -26,11 +26,15 @@ export interface SettlingGroup {
   release(): Promise<void>;
 }
 
-/** The value of `key` in a flat-keyed cgroup file (`key value` lines); 0 when the file or the key is missing. */
-async function counter(file: string, key: string): Promise<number> {
+/**
+ * The value of `key` in a flat-keyed cgroup file (`key value` lines); 0 when the file or the key is missing. Read
+ * synchronously: the kernel answers from memory in microseconds, where a read through the thread pool takes several
+ * round trips (open, stat, read, close) on the command's path.
+ */
+function counter(file: string, key: string): number {
   let text: string;
   try {
-    text = await readFile(file, "utf8");
+    text = readFileSync(file, "utf8");
   } catch {
     return 0; // a group made without the controller (tests), or a kernel without the counter
   }
@@ -42,14 +46,13 @@ async function counter(file: string, key: string): Promise<number> {
  * Reads the counters of a group: `folders` as the group holds them (v2: the one group; v1: the memory group, then the
  * pids group).
  */
-export async function readLimitCounters(folders: readonly string[], version: 1 | 2): Promise<LimitCounters> {
+export function readLimitCounters(folders: readonly string[], version: 1 | 2): LimitCounters {
   const memory = folders[0] as string;
   const pids = (version === 2 ? folders[0] : folders[1]) ?? memory;
-  const [oomKills, refusedForks] = await Promise.all([
-    counter(path.join(memory, version === 2 ? "memory.events" : "memory.oom_control"), "oom_kill"),
-    counter(path.join(pids, "pids.events"), "max"),
-  ]);
-  return { oomKills, refusedForks };
+  return {
+    oomKills: counter(path.join(memory, version === 2 ? "memory.events" : "memory.oom_control"), "oom_kill"),
+    refusedForks: counter(path.join(pids, "pids.events"), "max"),
+  };
 }
 
 /** The limits a command met, for its result: undefined when it met none. */

@@ -1,5 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
-import { readFile, rmdir, writeFile } from "node:fs/promises";
+import { rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { readLimitCounters, withLimitVerdict, type LimitCounters } from "./cgroup-limit-verdict.js";
 import type { RunningCommand } from "./executor-types.js";
@@ -245,9 +245,12 @@ export function detectCgroupHost(): CgroupHost | { unavailable: string } {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Kills the processes of a group (v2: `cgroup.kill` where the kernel has it); false when none are left. */
+/**
+ * Kills the processes of a group (v2: `cgroup.kill` where the kernel has it); false when none are left. The member
+ * list is read synchronously (from the kernel's memory, microseconds; see cgroup-limit-verdict.ts).
+ */
 async function killMembers(folder: string, useKillFile: boolean): Promise<boolean> {
-  const members = (await readFile(path.join(folder, "cgroup.procs"), "utf8")).split("\n").filter(Boolean);
+  const members = readFileSync(path.join(folder, "cgroup.procs"), "utf8").split("\n").filter(Boolean);
   if (members.length === 0) return false;
   if (useKillFile && existsSync(path.join(folder, "cgroup.kill")))
     await writeFile(path.join(folder, "cgroup.kill"), "1");
