@@ -8,7 +8,8 @@ import { describe, expect, it } from "vitest";
 import { createBubblewrapExecutor } from "./bubblewrap-executor.js";
 import { createArmedLauncher } from "./armed-launcher.js";
 import { detectCgroupHost, type CommandCgroup } from "./command-cgroup.js";
-import { limitsPrefix, resolveLimits, type CommandLimits } from "./command-limits.js";
+import { resolveLimits, type CommandLimits } from "./command-limits.js";
+import { startPrefix } from "./start-prefix.js";
 import type { CommandExecutor, ExecutionRequest } from "./executor-types.js";
 import { createLocalExecutor } from "./local-executor.js";
 import { findMarkedProcesses } from "./process-tree.js";
@@ -231,8 +232,8 @@ describe.skipIf(!limits?.cgroups)("armed launcher, handed a command it must not 
     const marker = path.join(job.workspaceDir, "ran");
     const running = launcher!.launch(
       {
-        file: limitsPrefix(limits)[0]!,
-        args: [...limitsPrefix(limits).slice(1), "/bin/sh", "-c", `echo ran > ${marker}`],
+        file: startPrefix(limits, "/bin/bash")[0]!,
+        args: [...startPrefix(limits, "/bin/bash").slice(1), "/bin/sh", "-c", `echo ran > ${marker}`],
         cwd: job.workspaceDir,
         env: { PATH: "/usr/bin:/bin" },
       },

@@ -5,10 +5,11 @@ import { tmpdir } from "node:os";
 import type { Writable } from "node:stream";
 import { withLimitVerdict } from "./cgroup-limit-verdict.js";
 import { openCommandCgroup, type CgroupHost, type CommandCgroup } from "./command-cgroup.js";
-import { limitsPrefix, type CommandLimits } from "./command-limits.js";
+import type { CommandLimits } from "./command-limits.js";
 import type { ExecutionRequest, RunningCommand } from "./executor-types.js";
 import { RUN_MARKER_ENV, trackGroup } from "./process-tree.js";
 import { superviseCommand, type SpawnSpec } from "./spawn-command.js";
+import { CLOSE_INHERITED, startPrefix, ulimitCommands, ulimitExact } from "./start-prefix.js";
 
 /**
  * Commands started inside their cgroup with no move on their path. Moving a process into a cgroup makes the kernel
@@ -55,35 +56,22 @@ function openInputFile(): number | undefined {
 
 /**
  * Reads `cwd, n, n × NAME=VALUE, argv…, END` (NUL-separated), then execs the argv there with that environment, after
- * setting the resource limits `prlimit` would have set (bash's `ulimit` sets soft and hard alike). With `inputFd` 4
+ * doing what the executor's start prefix does (start-prefix.ts: the rlimits, no descriptor but 0-2). With `inputFd` 4
  * (a file of its own), it first waits for the go byte on fd 3: bash reads a file in blocks, where from a pipe or a
  * socket it reads one byte per system call (a sandbox's argv is some 3 kB: milliseconds of CPU).
  */
 function launcherScript(limits: CommandLimits, inputFd: 3 | 4): string {
-  const kib = (bytes: number) => String(bytes / 1024);
-  const ulimit = [
-    `ulimit -d ${kib(limits.memoryBytes)}`,
-    `ulimit -u ${limits.processes}`,
-    `ulimit -f ${kib(limits.fileSizeBytes)}`,
-    `ulimit -n ${limits.openFiles}`,
-    "ulimit -c 0",
-  ].join(" && ");
   return [
     ...(inputFd === 4 ? [`read -r -n 1 -u 3 go && [ "$go" = ${GO} ] || exit 125`] : []),
     `mapfile -d '' -t a <&${inputFd} && [ "\${#a[@]}" -gt 3 ] && [ "\${a[-1]}" = ${END} ] || exit 125`,
-    "exec 3<&- 4<&-",
+    CLOSE_INHERITED,
     "unset 'a[-1]'",
     'cd -- "${a[0]}" || exit 125',
     "n=${a[1]}",
     'for ((i = 2; i < n + 2; i++)); do export "${a[i]}"; done',
-    `${ulimit} || exit 125`,
+    ulimitCommands(limits),
     'exec "${a[@]:n+2}"',
   ].join("\n");
-}
-
-/** Whether bash's `ulimit` (KiB for data and file size) can set exactly what `prlimit` sets in bytes. */
-function ulimitExact(limits: CommandLimits): boolean {
-  return [limits.memoryBytes, limits.fileSizeBytes].every((bytes) => Number.isSafeInteger(bytes) && bytes % 1024 === 0);
 }
 
 /** The bash features the launcher needs (mapfile -d, negative indices), checked once per bash. */
@@ -104,7 +92,7 @@ interface Armed {
 export interface ArmedLauncherOptions {
   bashPath: string;
   host: CgroupHost;
-  /** The executor's limits: the launcher sets the rlimits itself, so the argv's `prlimit …` prefix is dropped. */
+  /** The executor's limits: the launcher does what the argv's start prefix does itself, so that prefix is dropped. */
   limits: CommandLimits;
   /**
    * Makes the group of one launcher (`runId` names it). @default a group under `host` with the limits
@@ -167,7 +155,7 @@ function closeInput(entry: Armed): void {
 export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLauncher | undefined {
   if (!ulimitExact(options.limits) || !bashCanLaunch(options.bashPath)) return undefined;
   const scripts = { 3: launcherScript(options.limits, 3), 4: launcherScript(options.limits, 4) };
-  const prefix = limitsPrefix(options.limits);
+  const prefix = startPrefix(options.limits, options.bashPath);
   const openGroup = options.openGroup ?? ((runId: string) => openCommandCgroup(options.host, options.limits, runId));
   /** Launchers ready (or moving into their groups), oldest first: at most LAUNCHERS_READY. */
   const armed: Armed[] = [];
@@ -266,7 +254,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       if (!entry || entry.child.exitCode !== null || entry.child.signalCode !== null) return undefined;
       const env = Object.entries(spec.env).map(([name, value]) => `${name}=${value}`);
       const argv = [spec.file, ...spec.args];
-      // the limits are set by the launcher: one exec (prlimit's) less on the command's path
+      // the launcher does what the start prefix does (limits, descriptors): one exec less on the command's path
       if (!prefix.every((part, index) => argv[index] === part)) return undefined;
       const input = [spec.cwd, String(env.length), ...env, ...argv.slice(prefix.length), END];
       if (input.some((part) => part.includes("\0"))) return undefined;

@@ -7,7 +7,8 @@ import { commandEnvironment, mapHostPrefix } from "./command-environment.js";
 import type { CommandExecutor, CommandView, ExecutionRequest } from "./executor-types.js";
 import { spawnCommand, type SpawnSpec } from "./spawn-command.js";
 import { ptyCommand } from "./pty-command.js";
-import { limitsPrefix, type CommandLimits } from "./command-limits.js";
+import type { CommandLimits } from "./command-limits.js";
+import { startPrefix } from "./start-prefix.js";
 import { bashCommand } from "./bash-command.js";
 import { startInCommandCgroup } from "./command-cgroup.js";
 import { createArmedLauncher } from "./armed-launcher.js";
@@ -120,6 +121,14 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       message: `bubblewrap executor: bwrap not found or not executable at '${bwrapPath}' (install the 'bubblewrap' package, or set bwrapPath, or use executor 'local')`,
     });
   }
+  // every command starts through bash, which closes the descriptors this process inherited (start-prefix.ts)
+  const bashPath = resolveExecutable("bash");
+  if (!bashPath) {
+    throw new BubblewrapUnavailableError({
+      bwrapPath,
+      message: "bubblewrap executor: bash not found in /usr/bin or /bin (it starts every command: install 'bash')",
+    });
+  }
   const baseArgs = sandboxBaseArgs(options);
   const networkedArgs = options.network ? baseArgs : sandboxBaseArgs({ ...options, network: true });
   if (options.probe ?? true) probeSandbox(bwrapPath, baseArgs);
@@ -188,8 +197,8 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     const command = request.pty ? ptyCommand(typed) : typed;
     const guard = guardedCommand(allowed?.access ?? { exec: roots.map((root) => root.sandbox) }, []).slice(0, -1);
     args.push("--", ...(helpers ? [...guard, "--", ...command] : command));
-    // bwrap itself carries the run marker too, so a /proc sweep finds it; prlimit execs bwrap (same pid, same limits)
-    const [file, ...rest] = [...cgroupPrefix, ...limitsPrefix(options.limits), bwrapPath, ...args];
+    // bwrap itself carries the run marker too, so a /proc sweep finds it; the start prefix execs bwrap (same pid, same limits)
+    const [file, ...rest] = [...cgroupPrefix, ...startPrefix(options.limits, bashPath), bwrapPath, ...args];
     return {
       file: file as string,
       args: rest,
@@ -203,11 +212,8 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   };
   const limits = options.limits;
   // commands start in their cgroup through a launcher armed ahead (no move on their path); see armed-launcher.ts
-  const bashPath = resolveExecutable("bash");
   const launcher =
-    limits?.cgroups && !helpers && bashPath
-      ? createArmedLauncher({ bashPath, host: limits.cgroups, limits })
-      : undefined;
+    limits?.cgroups && !helpers ? createArmedLauncher({ bashPath, host: limits.cgroups, limits }) : undefined;
   const spawnWithGates = (
     request: ExecutionRequest,
     prefix: readonly string[],
@@ -220,7 +226,7 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
       helpers,
       gates,
       rules: request.execRules,
-      prefix: [...prefix, ...limitsPrefix(options.limits)],
+      prefix: [...prefix, ...startPrefix(options.limits, bashPath)],
       sandbox: built.sandbox,
       guard: built.guard,
       env: built.env,

@@ -6,7 +6,8 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createArmedLauncher } from "./armed-launcher.js";
 import { commandGroupAt, sweepStaleGroups } from "./command-cgroup.js";
-import { limitsPrefix, resolveLimits } from "./command-limits.js";
+import { resolveLimits } from "./command-limits.js";
+import { startPrefix } from "./start-prefix.js";
 import type { ExecutionRequest } from "./executor-types.js";
 import { findMarkedProcesses } from "./process-tree.js";
 
@@ -177,8 +178,8 @@ describe.skipIf(parent === undefined)("command cgroups on cgroup v2 (placement a
       };
     };
     const spec = (job: ExecutionRequest) => ({
-      file: limitsPrefix(limits)[0] as string,
-      args: [...limitsPrefix(limits).slice(1), ...job.argv],
+      file: startPrefix(limits, bashPath as string)[0] as string,
+      args: [...startPrefix(limits, bashPath as string).slice(1), ...job.argv],
       cwd: job.cwd,
       env: { PATH: "/usr/bin:/bin", SKILLGRAPH_RUN_ID: job.runId },
     });

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { resolveExecutable } from "../policy/program-resolution.js";
-import { limitsPrefix, type CommandLimits } from "./command-limits.js";
+import type { CommandLimits } from "./command-limits.js";
+import { startPrefix } from "./start-prefix.js";
 import { bashCommand } from "./bash-command.js";
 import { commandEnvironment } from "./command-environment.js";
 import { startInCommandCgroup } from "./command-cgroup.js";
@@ -75,6 +76,9 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
     );
   }
   const isolation = options.isolateProcesses === false ? [] : processIsolationPrefix();
+  // every command starts through bash, which closes the descriptors this process inherited (start-prefix.ts); with
+  // no bash found, each command fails to start (nothing runs with those descriptors)
+  const bashPath = resolveExecutable("bash") ?? "/bin/bash";
   const spec = (request: ExecutionRequest, homeDir: string, cgroupPrefix: readonly string[]): SpawnSpec => {
     const tmpDir = path.join(request.workspaceDir, ".tmp");
     mkdirSync(tmpDir, { recursive: true });
@@ -88,7 +92,7 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
     const command = request.shellCommand !== undefined ? bashCommand(request.shellCommand) : request.argv;
     const [file, ...args] = [
       ...cgroupPrefix,
-      ...limitsPrefix(options.limits),
+      ...startPrefix(options.limits, bashPath),
       ...isolation,
       ...(request.pty ? ptyCommand(command) : command),
     ];
@@ -96,9 +100,7 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
   };
   const limits = options.limits;
   // commands start in their cgroup through a launcher armed ahead (no move on their path); see armed-launcher.ts
-  const bashPath = resolveExecutable("bash");
-  const launcher =
-    limits?.cgroups && bashPath ? createArmedLauncher({ bashPath, host: limits.cgroups, limits }) : undefined;
+  const launcher = limits?.cgroups ? createArmedLauncher({ bashPath, host: limits.cgroups, limits }) : undefined;
   const start = (request: ExecutionRequest): RunningCommand => {
     // a fresh HOME outside the workspace for each command, removed when it ends
     const homeDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-home-"));
