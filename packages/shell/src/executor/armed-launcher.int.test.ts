@@ -209,6 +209,69 @@ describe.skipIf(!limits?.cgroups || "unavailable" in host).each(executors)(
   },
 );
 
+describe.each(executors)("armed launcher ($name without cgroups)", ({ available, make, folderOf }) => {
+  const { cgroups: _cgroups, ...withoutGroups } = limits ?? ({} as CommandLimits);
+  const configurations = [
+    { label: "limits without a cgroup", executorLimits: limits ? withoutGroups : undefined },
+    { label: "no limits", executorLimits: undefined },
+  ];
+  it.skipIf(!available).each(configurations)(
+    "$label: the command starts from a launcher started ahead, with its input, environment, folder and rlimits",
+    async ({ executorLimits }) => {
+      const executor = make(executorLimits as CommandLimits);
+      await pause(300);
+      const ready = await findMarkedProcesses(`launcher-${process.pid}`);
+      const job = request([
+        "/bin/sh",
+        "-c",
+        'read line; echo "in:$line"; echo "env:$GREETING"; pwd; cat /proc/self/limits; exit 7',
+      ]);
+      const running = executor.start(job);
+      // no fork of this process on the command's path: its first process is a launcher that was waiting already
+      expect(ready).toContain(running.pid);
+      running.write("a line\n");
+      running.closeStdin();
+      const result = await running.result;
+      expect(result.exitCode).toBe(7);
+      expect(result.stdout).toMatch(new RegExp(`^in:a line\nenv:hello there\n${folderOf(job)}\n`));
+      if (executorLimits)
+        expect(result.stdout).toMatch(
+          new RegExp(`Max data size\\s+${executorLimits.memoryBytes}\\s+${executorLimits.memoryBytes}\\s+bytes`),
+        );
+    },
+  );
+});
+
+describe("armed launcher reading its command through its pipe (no unnamed file in the temporary folder)", () => {
+  it("runs the command with its argument whole, its environment and folder, and no descriptor of its own", async () => {
+    const launcher = createArmedLauncher({ bashPath: "/bin/bash", limits, openInput: () => undefined });
+    expect(launcher).toBeDefined();
+    await pause(300);
+    const long = "y".repeat(120_000);
+    const job = request([]);
+    const running = launcher!.launch(
+      {
+        file: startPrefix(limits, "/bin/bash")[0]!,
+        args: [
+          ...startPrefix(limits, "/bin/bash").slice(1),
+          "/bin/sh",
+          "-c",
+          'printf "%s %s\\n" "${#1}" "$GREETING"; pwd; ls /proc/self/fd',
+          "sh",
+          long,
+        ],
+        cwd: job.workspaceDir,
+        env: { PATH: "/usr/bin:/bin", GREETING: "hi" },
+      },
+      job,
+    );
+    expect(running).toBeDefined();
+    running!.closeStdin();
+    const result = await running!.result;
+    expect(result).toMatchObject({ exitCode: 0, stdout: `120000 hi\n${job.workspaceDir}\n0\n1\n2\n3\n` });
+  });
+});
+
 describe.skipIf(!limits?.cgroups)("armed launcher, handed a command it must not run", () => {
   it("runs nothing when its move into the group fails after the command was written to its input file", async () => {
     // a group whose move the test settles by hand: the command is written (to the launcher's own file) at once, and

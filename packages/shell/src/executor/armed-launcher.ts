@@ -12,17 +12,18 @@ import { superviseCommand, type SpawnSpec } from "./spawn-command.js";
 import { CLOSE_INHERITED, startPrefix, ulimitCommands, ulimitExact } from "./start-prefix.js";
 
 /**
- * Commands started inside their cgroup with no move on their path. Moving a process into a cgroup makes the kernel
- * wait for an RCU grace period (about 10 ms on this kind of machine, cgroup v1 and v2 alike), and a process forked by
- * one already inside is born inside. So the next command's launcher is started ahead: a `bash` waiting on a pipe,
- * moved (off the event loop) into a fresh group with the command's limits shortly after the previous command ended
- * (an agent's next command comes after a model call; one that comes sooner arms it and waits for the move), or while
- * it runs when it runs longer than 100 ms. When the
- * command comes, its cwd, environment and argv (`bwrap …`) are written to the pipe, and the launcher sets the rlimits
- * (as `prlimit` would) and execs it: same pid, same process group, same parent (so `--die-with-parent` still points at this process), already in
- * its group before it forks anything. bwrap, not bash, then execs the user's command, so how a program is found and
- * started inside the sandbox does not change. The group is still one per command: made for the launcher, removed
- * when its command ends.
+ * Commands started with no fork of this process and no cgroup move on their path. Forking this process blocks its
+ * event loop for milliseconds (its page tables are copied); moving a process into a cgroup makes the kernel wait for
+ * an RCU grace period (about 10 ms on this kind of machine, cgroup v1 and v2 alike), and a process forked by one
+ * already inside is born inside. So the next command's launcher is started ahead: a `bash` waiting on a pipe, moved
+ * (off the event loop) into a fresh group with the command's limits where the executor has cgroups, shortly after the
+ * previous command ended (an agent's next command comes after a model call; one that comes sooner arms it and waits
+ * for the move), or while it runs when it runs longer than 100 ms. When the command comes, its cwd, environment and
+ * argv (`bwrap …`) are written to the launcher's own unnamed file and a go byte to the pipe; the launcher does what
+ * the start prefix does (start-prefix.ts: the rlimits, no descriptor but 0-2) and execs it: same pid, same process
+ * group, same parent (so `--die-with-parent` still points at this process), already in its group before it forks
+ * anything. bwrap, not bash, then execs the user's command, so how a program is found and started inside the sandbox
+ * does not change. The group is still one per command: made for the launcher, removed when its command ends.
  */
 
 /**
@@ -60,7 +61,7 @@ function openInputFile(): number | undefined {
  * (a file of its own), it first waits for the go byte on fd 3: bash reads a file in blocks, where from a pipe or a
  * socket it reads one byte per system call (a sandbox's argv is some 3 kB: milliseconds of CPU).
  */
-function launcherScript(limits: CommandLimits, inputFd: 3 | 4): string {
+function launcherScript(limits: CommandLimits | undefined, inputFd: 3 | 4): string {
   return [
     ...(inputFd === 4 ? [`read -r -n 1 -u 3 go && [ "$go" = ${GO} ] || exit 125`] : []),
     `mapfile -d '' -t a <&${inputFd} && [ "\${#a[@]}" -gt 3 ] && [ "\${a[-1]}" = ${END} ] || exit 125`,
@@ -69,7 +70,7 @@ function launcherScript(limits: CommandLimits, inputFd: 3 | 4): string {
     'cd -- "${a[0]}" || exit 125',
     "n=${a[1]}",
     'for ((i = 2; i < n + 2; i++)); do export "${a[i]}"; done',
-    ulimitCommands(limits),
+    ...(limits ? [ulimitCommands(limits)] : []),
     'exec "${a[@]:n+2}"',
   ].join("\n");
 }
@@ -81,8 +82,9 @@ interface Armed {
   child: ChildProcessWithoutNullStreams;
   /** This process's end of the launcher's input file (fd 4 there), or undefined: input through fd 3. */
   inputFile: number | undefined;
-  group: CommandCgroup;
-  /** Settles once the move into the group is done: true when it is in. */
+  /** The command's group (absent where the executor has no cgroups: the launcher is not moved). */
+  group: CommandCgroup | undefined;
+  /** Settles once the move into the group is done (at once without one): true when it is in. */
   joined: Promise<boolean>;
   untrack: () => void;
   onIdleExit: () => void;
@@ -91,14 +93,23 @@ interface Armed {
 /** Options of {@link createArmedLauncher}. */
 export interface ArmedLauncherOptions {
   bashPath: string;
-  host: CgroupHost;
-  /** The executor's limits: the launcher does what the argv's start prefix does itself, so that prefix is dropped. */
-  limits: CommandLimits;
+  /** Where each launcher's group is made; absent (and no `openGroup`): launchers without groups. */
+  host?: CgroupHost;
+  /**
+   * The executor's limits (absent: none): the launcher does what the argv's start prefix does itself, so that prefix
+   * is dropped.
+   */
+  limits?: CommandLimits;
   /**
    * Makes the group of one launcher (`runId` names it). @default a group under `host` with the limits
    * ({@link openCommandCgroup}); the cgroup v2 tests pass groups made on a mount without the memory and pids controllers
    */
   openGroup?: (runId: string) => CommandCgroup | undefined;
+  /**
+   * Opens the unnamed file a launcher reads its command from; undefined: through its pipe instead. @default
+   * {@link openInputFile}; the tests pass one that answers undefined, as on a temporary folder without O_TMPFILE
+   */
+  openInput?: () => number | undefined;
 }
 
 /** Starts commands through launchers armed ahead; `launch` answers undefined when none is armed (start it as before). */
@@ -153,10 +164,14 @@ function closeInput(entry: Armed): void {
  * every command as before).
  */
 export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLauncher | undefined {
-  if (!ulimitExact(options.limits) || !bashCanLaunch(options.bashPath)) return undefined;
-  const scripts = { 3: launcherScript(options.limits, 3), 4: launcherScript(options.limits, 4) };
-  const prefix = startPrefix(options.limits, options.bashPath);
-  const openGroup = options.openGroup ?? ((runId: string) => openCommandCgroup(options.host, options.limits, runId));
+  const { host, limits } = options;
+  if ((limits && !ulimitExact(limits)) || !bashCanLaunch(options.bashPath)) return undefined;
+  const scripts = { 3: launcherScript(limits, 3), 4: launcherScript(limits, 4) };
+  const prefix = startPrefix(limits, options.bashPath);
+  // groups hold the limits: none without limits
+  const openGroup = !limits
+    ? undefined
+    : (options.openGroup ?? (host ? (runId: string) => openCommandCgroup(host, limits, runId) : undefined));
   /** Launchers ready (or moving into their groups), oldest first: at most LAUNCHERS_READY. */
   const armed: Armed[] = [];
   let disabled = false;
@@ -175,19 +190,19 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     } catch {
       // already gone
     }
-    void entry.group.release();
+    void entry.group?.release();
   };
 
   const arm = () => {
     clearTimeout(planned);
     planned = undefined;
     if (disabled || armed.length >= LAUNCHERS_READY) return;
-    const group = openGroup(`launch-${randomUUID()}`);
-    if (!group) {
+    const group = openGroup?.(`launch-${randomUUID()}`);
+    if (openGroup && !group) {
       disabled = true;
       return;
     }
-    const inputFile = openInputFile();
+    const inputFile = (options.openInput ?? openInputFile)();
     const child = spawn(
       options.bashPath,
       ["--noprofile", "--norc", "-c", scripts[inputFile === undefined ? 3 : 4], "skillgraph-launch"],
@@ -202,7 +217,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     if (!child.pid) {
       if (inputFile !== undefined) closeSync(inputFile);
       disabled = true;
-      void group.release();
+      void group?.release();
       return;
     }
     holdLoop(child, false);
@@ -210,7 +225,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       child,
       inputFile,
       group,
-      joined: group.join(child.pid),
+      joined: group ? group.join(child.pid) : Promise.resolve(true),
       untrack: trackGroup(child.pid),
       // a launcher that ends before its command came (killed from outside): stop arming rather than respawn in a loop
       onIdleExit: () => {
@@ -274,11 +289,8 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
         control.end(ready ? (viaFile ? GO : data) : undefined);
       })();
       // the result carries what the kernel counted against the group's limits, read before the group is removed
-      const running = withLimitVerdict(
-        superviseCommand(entry.child, request, { started, contained: spec.contained }),
-        entry.group,
-        options.limits,
-      );
+      const supervised = superviseCommand(entry.child, request, { started, contained: spec.contained });
+      const running = entry.group && limits ? withLimitVerdict(supervised, entry.group, limits) : supervised;
       // the next launcher is armed once this command has ended, so its start (a fork of this process, 2-10 ms of its
       // event loop, then bash starting) neither competes with a short command for the CPU nor delays the caller; a
       // command still running after ARM_DURING_MS has it armed meanwhile, for a command started alongside. When this

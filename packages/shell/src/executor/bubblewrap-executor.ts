@@ -211,9 +211,9 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
     };
   };
   const limits = options.limits;
-  // commands start in their cgroup through a launcher armed ahead (no move on their path); see armed-launcher.ts
-  const launcher =
-    limits?.cgroups && !helpers ? createArmedLauncher({ bashPath, host: limits.cgroups, limits }) : undefined;
+  // commands start through a launcher armed ahead, in their cgroup where there are cgroups (no fork of this process
+  // and no move on their path); see armed-launcher.ts
+  const launcher = helpers ? undefined : createArmedLauncher({ bashPath, host: limits?.cgroups, limits });
   const spawnWithGates = (
     request: ExecutionRequest,
     prefix: readonly string[],

@@ -99,8 +99,9 @@ export function createLocalExecutor(options: LocalExecutorOptions = {}): Command
     return { file: file as string, args, cwd: request.cwd, env };
   };
   const limits = options.limits;
-  // commands start in their cgroup through a launcher armed ahead (no move on their path); see armed-launcher.ts
-  const launcher = limits?.cgroups ? createArmedLauncher({ bashPath, host: limits.cgroups, limits }) : undefined;
+  // commands start through a launcher armed ahead, in their cgroup where there are cgroups (no fork of this process
+  // and no move on their path); see armed-launcher.ts
+  const launcher = createArmedLauncher({ bashPath, host: limits?.cgroups, limits });
   const start = (request: ExecutionRequest): RunningCommand => {
     // a fresh HOME outside the workspace for each command, removed when it ends
     const homeDir = mkdtempSync(path.join(os.tmpdir(), "skillgraph-home-"));
