@@ -212,8 +212,8 @@ export function createBubblewrapExecutor(options: BubblewrapExecutorOptions = {}
   };
   const limits = options.limits;
   // commands start through a launcher armed ahead, in their cgroup where there are cgroups (no fork of this process
-  // and no move on their path); see armed-launcher.ts
-  const launcher = helpers ? undefined : createArmedLauncher({ bashPath, host: limits?.cgroups, limits });
+  // and no move on their path; exec enforcement too, but a call whose rules gate programs: it starts with its broker)
+  const launcher = createArmedLauncher({ bashPath, host: limits?.cgroups, limits });
   const spawnWithGates = (
     request: ExecutionRequest,
     prefix: readonly string[],
