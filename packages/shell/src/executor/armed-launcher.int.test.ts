@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -269,6 +269,34 @@ describe("armed launcher reading its command through its pipe (no unnamed file i
     running!.closeStdin();
     const result = await running!.result;
     expect(result).toMatchObject({ exitCode: 0, stdout: `120000 hi\n${job.workspaceDir}\n0\n1\n2\n3\n` });
+  });
+});
+
+describe("armed launcher whose input file cannot take the command", () => {
+  it("answers undefined, so the executor starts the command itself, and kills that launcher", async () => {
+    // a read-only descriptor stands for a file that cannot be written (a full disk)
+    const readOnly = () => openSync("/dev/null", "r");
+    const others = await findMarkedProcesses(`launcher-${process.pid}`);
+    const launcher = createArmedLauncher({ bashPath: "/bin/bash", limits, openInput: readOnly });
+    expect(launcher).toBeDefined();
+    // the launcher armed at once (the next is armed later, on a timer)
+    const [mine] = (await findMarkedProcesses(`launcher-${process.pid}`)).filter((pid) => !others.includes(pid));
+    expect(mine).toBeDefined();
+    const job = request([]);
+    const spec = {
+      file: startPrefix(limits, "/bin/bash")[0]!,
+      args: [...startPrefix(limits, "/bin/bash").slice(1), "/bin/true"],
+      cwd: job.workspaceDir,
+      env: { PATH: "/usr/bin:/bin" },
+    };
+    expect(launcher!.launch(spec, job)).toBeUndefined();
+    // the dropped launcher is killed without running anything (bounded wait: it is reaped by this process)
+    let left = await findMarkedProcesses(`launcher-${process.pid}`);
+    for (let wait = 0; wait < 50 && left.includes(mine!); wait += 1) {
+      await pause(100);
+      left = await findMarkedProcesses(`launcher-${process.pid}`);
+    }
+    expect(left).not.toContain(mine);
   });
 });
 

@@ -274,18 +274,24 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       const input = [spec.cwd, String(env.length), ...env, ...argv.slice(prefix.length), END];
       if (input.some((part) => part.includes("\0"))) return undefined;
       const started = performance.now();
+      const data = `${input.join("\0")}\0`;
+      const viaFile = entry.inputFile !== undefined;
+      // a file that cannot take the command (a full disk): launchers stop (as on any other failure of theirs), this one
+      // is dropped and the command starts as before
+      if (entry.inputFile !== undefined && !writeInput(entry.inputFile, data)) {
+        disabled = true;
+        discard(entry);
+        return undefined;
+      }
+      closeInput(entry);
       armed.shift();
       entry.child.removeListener("exit", entry.onIdleExit);
       holdLoop(entry.child, true);
       // a launcher taken before its move finished: the command is handed over once it is in its group (never outside:
       // if the move failed, the launcher gets no command and exits 125)
       const control = entry.child.stdio[3] as unknown as Writable;
-      const data = `${input.join("\0")}\0`;
-      const viaFile = entry.inputFile !== undefined;
-      const written = entry.inputFile === undefined || writeInput(entry.inputFile, data);
-      closeInput(entry);
       void (async () => {
-        const ready = (await entry.joined) && written;
+        const ready = await entry.joined;
         control.end(ready ? (viaFile ? GO : data) : undefined);
       })();
       // the result carries what the kernel counted against the group's limits, read before the group is removed
