@@ -41,7 +41,7 @@ async function listingsInAgent(executors: string[]): Promise<Record<string, stri
       `for (const name of ${JSON.stringify(executors)}) {`,
       "  for (const [start, limits] of Object.entries(starts)) {",
       "    const executor = make[name]({ limits });",
-      "    // a launcher is armed shortly after the executor is made: give it the time a model call would",
+      "    // as after a model call; not needed for the check: a command that finds no launcher ready starts directly, through the same bash",
       "    await new Promise((resolve) => setTimeout(resolve, 300));",
       '    const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-inherited-ws-"));',
       "    const result = await executor.run({",
