@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
-import { detectCgroupHost } from "../../packages/shell/src/executor/command-cgroup.js";
+import { detectCgroupHost } from "../../packages/shell/src/executor/cgroup-host.js";
 import { bubblewrapWorks, EXECUTORS, harnessesFor } from "./attack-harness.js";
 
 // A command's memory limit must hold for the command as a whole: not only its heap (RLIMIT_DATA), but shared memory

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { detectCgroupHost, type CgroupHost } from "../../packages/shell/src/executor/command-cgroup.js";
+import { detectCgroupHost, type CgroupHost } from "../../packages/shell/src/executor/cgroup-host.js";
 import { resolveLimits } from "../../packages/shell/src/executor/command-limits.js";
 import type {
   ExecutionRequest,

@@ -32,7 +32,7 @@ export type {
   RunningCommand,
 } from "./executor/executor-types.js";
 export type { CommandLimits, CommandLimitsOption } from "./executor/command-limits.js";
-export type { CgroupHost } from "./executor/command-cgroup.js";
+export type { CgroupHost } from "./executor/cgroup-host.js";
 export type { SkillEnvironmentOptions } from "./environments/skill-environments.js";
 export { installSkillPythonEnvironment, skillPythonEnvironment } from "./environments/install-skill-python.js";
 export type {

@@ -7,7 +7,8 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import { createBubblewrapExecutor } from "./bubblewrap-executor.js";
 import { createArmedLauncher } from "./armed-launcher.js";
-import { detectCgroupHost, type CommandCgroup } from "./command-cgroup.js";
+import { detectCgroupHost } from "./cgroup-host.js";
+import type { CommandCgroup } from "./command-cgroup.js";
 import { resolveLimits, type CommandLimits } from "./command-limits.js";
 import { startPrefix } from "./start-prefix.js";
 import type { CommandExecutor, ExecutionRequest } from "./executor-types.js";
@@ -304,11 +305,18 @@ describe.skipIf(!limits?.cgroups)("armed launcher, handed a command it must not 
   it("runs nothing when its move into the group fails after the command was written to its input file", async () => {
     // a group whose move the test settles by hand: the command is written (to the launcher's own file) at once, and
     // the launcher is told to go only once it is in its group; a failed move never says go
-    let settleJoin: (joined: boolean) => void = () => undefined;
+    // the first launcher's move (the one the command is handed to), made once its group is (off the event loop)
+    let settleJoin: ((joined: boolean) => void) | undefined;
+    let joinCalled: () => void = () => undefined;
+    const firstJoin = new Promise<void>((resolve) => (joinCalled = resolve));
     const group: CommandCgroup = {
       joinPrefix: [],
       adopt: () => true,
-      join: () => new Promise<boolean>((resolve) => (settleJoin = resolve)),
+      join: () =>
+        new Promise<boolean>((resolve) => {
+          settleJoin ??= resolve;
+          joinCalled();
+        }),
       settle: async () => ({ oomKills: 0, refusedForks: 0 }),
       release: async () => undefined,
     };
@@ -316,7 +324,7 @@ describe.skipIf(!limits?.cgroups)("armed launcher, handed a command it must not 
       bashPath: "/bin/bash",
       host: { version: 1, memoryParent: "/nonexistent", pidsParent: "/nonexistent" },
       limits: limits!,
-      openGroup: () => group,
+      openGroup: async () => group,
     });
     expect(launcher).toBeDefined();
     const job = request([]);
@@ -331,7 +339,8 @@ describe.skipIf(!limits?.cgroups)("armed launcher, handed a command it must not 
       job,
     );
     expect(running).toBeDefined();
-    settleJoin(false);
+    await firstJoin;
+    settleJoin!(false);
     const result = await running!.result;
     expect(result.exitCode).toBe(125);
     expect(existsSync(marker)).toBe(false);

@@ -3,8 +3,9 @@ import { randomUUID } from "node:crypto";
 import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import type { Writable } from "node:stream";
-import { withLimitVerdict } from "./cgroup-limit-verdict.js";
-import { openCommandCgroup, type CgroupHost, type CommandCgroup } from "./command-cgroup.js";
+import { withLimitVerdict, type SettlingGroup } from "./cgroup-limit-verdict.js";
+import type { CgroupHost } from "./cgroup-host.js";
+import { openCommandCgroupOffLoop, type CommandCgroup } from "./command-cgroup.js";
 import type { CommandLimits } from "./command-limits.js";
 import type { ExecutionRequest, RunningCommand } from "./executor-types.js";
 import { RUN_MARKER_ENV, trackGroup } from "./process-tree.js";
@@ -82,8 +83,11 @@ interface Armed {
   child: ChildProcessWithoutNullStreams;
   /** This process's end of the launcher's input file (fd 4 there), or undefined: input through fd 3. */
   inputFile: number | undefined;
-  /** The command's group (absent where the executor has no cgroups: the launcher is not moved). */
-  group: CommandCgroup | undefined;
+  /**
+   * The command's group once made (undefined: it could not be), absent where the executor has no cgroups (the launcher
+   * is not moved).
+   */
+  group: Promise<CommandCgroup | undefined> | undefined;
   /** Settles once the move into the group is done (at once without one): true when it is in. */
   joined: Promise<boolean>;
   untrack: () => void;
@@ -101,10 +105,11 @@ export interface ArmedLauncherOptions {
    */
   limits?: CommandLimits;
   /**
-   * Makes the group of one launcher (`runId` names it). @default a group under `host` with the limits
-   * ({@link openCommandCgroup}); the cgroup v2 tests pass groups made on a mount without the memory and pids controllers
+   * Makes the group of one launcher (`runId` names it), off the event loop; undefined when it cannot be made. @default
+   * a group under `host` with the limits ({@link openCommandCgroupOffLoop}); the cgroup v2 tests pass groups made on a
+   * mount without the memory and pids controllers
    */
-  openGroup?: (runId: string) => CommandCgroup | undefined;
+  openGroup?: (runId: string) => Promise<CommandCgroup | undefined>;
   /**
    * Opens the unnamed file a launcher reads its command from; undefined: through its pipe instead. @default
    * {@link openInputFile}; the tests pass one that answers undefined, as on a temporary folder without O_TMPFILE
@@ -118,6 +123,23 @@ export interface ArmedLauncher {
 }
 
 const probed = new Map<string, boolean>();
+
+/**
+ * A group being made, as the limit verdict reads it: settled and removed once made. One that could not be made has no
+ * counters (its launcher ran nothing: no go byte without the move).
+ */
+function onceMade(group: Promise<CommandCgroup | undefined>): SettlingGroup {
+  return {
+    settle: async () => {
+      const made = await group;
+      if (!made) throw new Error("the command's cgroup could not be made");
+      return made.settle();
+    },
+    release: async () => {
+      await (await group)?.release();
+    },
+  };
+}
 
 function bashCanLaunch(bashPath: string): boolean {
   let known = probed.get(bashPath);
@@ -171,7 +193,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
   // groups hold the limits: none without limits
   const openGroup = !limits
     ? undefined
-    : (options.openGroup ?? (host ? (runId: string) => openCommandCgroup(host, limits, runId) : undefined));
+    : (options.openGroup ?? (host ? (runId: string) => openCommandCgroupOffLoop(host, limits, runId) : undefined));
   /** Launchers ready (or moving into their groups), oldest first: at most LAUNCHERS_READY. */
   const armed: Armed[] = [];
   let disabled = false;
@@ -179,6 +201,13 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
   let planned: NodeJS.Timeout | undefined;
   /** Whether the planned arming runs as soon as the caller's continuation has (none was left). */
   let plannedSoon = false;
+  /** When the last command ended. */
+  let lastEnded = -Infinity;
+  /**
+   * Whether commands come back to back (the last one came within ARM_AFTER_MS of the end of the one before: no model
+   * call between): launchers are then armed at once, two ahead, so each has the time of two commands to be moved.
+   */
+  let burst = false;
 
   const discard = (entry: Armed) => {
     const at = armed.indexOf(entry);
@@ -190,18 +219,13 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     } catch {
       // already gone
     }
-    void entry.group?.release();
+    void entry.group?.then((group) => group?.release());
   };
 
   const arm = () => {
     clearTimeout(planned);
     planned = undefined;
     if (disabled || armed.length >= LAUNCHERS_READY) return;
-    const group = openGroup?.(`launch-${randomUUID()}`);
-    if (openGroup && !group) {
-      disabled = true;
-      return;
-    }
     const inputFile = (options.openInput ?? openInputFile)();
     const child = spawn(
       options.bashPath,
@@ -217,16 +241,18 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     if (!child.pid) {
       if (inputFile !== undefined) closeSync(inputFile);
       disabled = true;
-      void group?.release();
       return;
     }
     holdLoop(child, false);
+    const pid = child.pid;
+    // the group is made and the launcher moved into it off the event loop: both can wait on the kernel for ms
+    const group = openGroup?.(`launch-${randomUUID()}`).catch(() => undefined);
     const entry: Armed = {
       child,
       inputFile,
       group,
-      joined: group ? group.join(child.pid) : Promise.resolve(true),
-      untrack: trackGroup(child.pid),
+      joined: group ? group.then((made) => (made ? made.join(pid) : false)) : Promise.resolve(true),
+      untrack: trackGroup(pid),
       // a launcher that ends before its command came (killed from outside): stop arming rather than respawn in a loop
       onIdleExit: () => {
         disabled = true;
@@ -247,12 +273,12 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
 
   /**
    * Arms the next launcher a little later (an unref'd timer): after a command's caller has had its result. With none
-   * left, as soon as the caller's continuation has run: a command that follows at once would otherwise arm one on its
-   * own path.
+   * left, or commands back to back, as soon as the caller's continuation has run: a command that follows at once would
+   * otherwise arm one on its own path, or meet its launcher still being moved.
    */
   const armLater = () => {
     if (disabled || armed.length >= LAUNCHERS_READY) return;
-    const soon = armed.length === 0;
+    const soon = armed.length === 0 || burst;
     if (planned && !(soon && !plannedSoon)) return;
     clearTimeout(planned);
     planned = setTimeout(arm, soon ? 0 : ARM_AFTER_MS);
@@ -263,6 +289,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
   arm();
   return {
     launch(spec, request) {
+      burst = performance.now() - lastEnded < ARM_AFTER_MS;
       // none left (commands back to back, or alongside): arm one now; the command waits for its move off the event loop
       if (armed.length === 0) arm();
       const entry = armed[0];
@@ -296,15 +323,17 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       })();
       // the result carries what the kernel counted against the group's limits, read before the group is removed
       const supervised = superviseCommand(entry.child, request, { started, contained: spec.contained });
-      const running = entry.group && limits ? withLimitVerdict(supervised, entry.group, limits) : supervised;
+      const running = entry.group && limits ? withLimitVerdict(supervised, onceMade(entry.group), limits) : supervised;
       // the next launcher is armed once this command has ended, so its start (a fork of this process, 2-10 ms of its
       // event loop, then bash starting) neither competes with a short command for the CPU nor delays the caller; a
       // command still running after ARM_DURING_MS has it armed meanwhile, for a command started alongside. When this
-      // command took the last one (commands back to back), at once, beside it: the fork overlaps the sandbox's start
-      // on the other core and the move has this command's time to finish, where after it the next command meets both
-      const during = setTimeout(arm, armed.length === 0 ? 0 : ARM_DURING_MS);
+      // command took the last one, or commands come back to back, at once, beside it: the fork overlaps the sandbox's
+      // start on the other core and the move has this command's time to finish (the next one's too: two are kept
+      // ahead then), where after it the next command meets both
+      const during = setTimeout(arm, armed.length === 0 || burst ? 0 : ARM_DURING_MS);
       during.unref();
       void running.result.finally(() => {
+        lastEnded = performance.now();
         clearTimeout(during);
         entry.untrack();
         armLater();

@@ -6,8 +6,9 @@ import { runningWithResult } from "./running-with-result.js";
 /**
  * Whether a command met the limits of its cgroup, from the kernel's own counters of that group (never from what the
  * command printed): the OOM kills of the group (v2 `memory.events` `oom_kill`, v1 `memory.oom_control` `oom_kill`)
- * and the forks its process limit refused (`pids.events` `max`, v1 and v2). Read once the group is empty and before it
- * is removed, so every event of the command's tree is counted and none of another command's.
+ * and the forks its process limit refused (`pids.events` `max`, v1 and v2). Read once nothing in the group runs (it is
+ * empty, or what is left is exiting: it forks nothing and no OOM kill is counted against it) and before the group is
+ * removed, so every event of the command's tree is counted and none of another command's.
  */
 
 /** The kernel's counters of one command's group. */
@@ -88,7 +89,7 @@ async function resultWithVerdict(
 
 /**
  * The command with its group's verdict: once the command's result is in, what is left in the group is killed, the
- * counters are read (the group empty), the result carries `limitExceeded`, and the group is removed (not awaited).
+ * counters are read (nothing in the group running), the result carries `limitExceeded`, and the group is removed (not awaited).
  */
 export function withLimitVerdict(
   running: RunningCommand,

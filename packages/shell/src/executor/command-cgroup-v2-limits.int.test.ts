@@ -7,7 +7,7 @@ import {
 } from "../../../../test/support/cgroup-limit-scenarios.js";
 import { bootGuest, prepareGuestImage, type BootOutcome } from "../../../../test/support/cgroup-v2-vm.js";
 import { limitMessages } from "./limit-messages.js";
-import { detectCgroupHost } from "./command-cgroup.js";
+import { detectCgroupHost } from "./cgroup-host.js";
 import type { ExecutionResult } from "./executor-types.js";
 
 // The per-command cgroup LIMITS on cgroup v2 (memory.max, pids.max), on a real kernel. Hosts like the one these tests

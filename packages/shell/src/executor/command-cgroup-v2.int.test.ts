@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { createArmedLauncher } from "./armed-launcher.js";
-import { commandGroupAt, sweepStaleGroups } from "./command-cgroup.js";
+import { sweepStaleGroups } from "./cgroup-host.js";
+import { commandGroupAt } from "./command-cgroup.js";
 import { resolveLimits } from "./command-limits.js";
 import { startPrefix } from "./start-prefix.js";
 import type { ExecutionRequest } from "./executor-types.js";
@@ -161,7 +162,7 @@ describe.skipIf(parent === undefined)("command cgroups on cgroup v2 (placement a
         bashPath: bashPath as string,
         host: { version: 2, memoryParent: parent as string, pidsParent: parent as string },
         limits: limits!,
-        openGroup: (runId) => commandGroupAt([freshGroup(runId)], 2),
+        openGroup: async (runId) => commandGroupAt([freshGroup(runId)], 2),
       });
     const request = (argv: string[], timeoutMs = 60_000): ExecutionRequest => {
       const workspaceDir = mkdtempSync(path.join(os.tmpdir(), "shell-v2-"));

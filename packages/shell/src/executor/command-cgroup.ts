@@ -1,8 +1,10 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, writeFileSync } from "node:fs";
-import { rmdir, writeFile } from "node:fs/promises";
+import { access, mkdir, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { readLimitCounters, withLimitVerdict, type LimitCounters } from "./cgroup-limit-verdict.js";
+import type { CgroupHost } from "./cgroup-host.js";
 import type { RunningCommand } from "./executor-types.js";
+import { processExiting } from "./process-tree.js";
 
 /**
  * A control group per command: `memory.max` and `pids.max` (cgroup v2) or `memory.limit_in_bytes` and `pids.max`
@@ -17,16 +19,6 @@ import type { RunningCommand } from "./executor-types.js";
  *   command does not run). Slower (a few ms: a process moving itself waits for the kernel), used otherwise.
  */
 
-/** Where per-command cgroups can be made on this host (found by the executors; part of CommandLimits). */
-export interface CgroupHost {
-  /** The cgroup version the host mounts. */
-  version: 1 | 2;
-  /** v2: the one parent; v1: the memory hierarchy's parent. */
-  memoryParent: string;
-  /** v2: same as memoryParent; v1: the pids hierarchy's parent. */
-  pidsParent: string;
-}
-
 /** One command's group, made before it starts. */
 export interface CommandCgroup {
   /** The argv prefix that joins the group and then execs the rest. */
@@ -39,8 +31,8 @@ export interface CommandCgroup {
    */
   join(pid: number): Promise<boolean>;
   /**
-   * Kills what is left in the group, waits (bounded) until it is empty and reads the kernel's counters of its limits;
-   * once per group (later calls get the same answer).
+   * Kills what is left in the group, waits (bounded) until nothing in it runs (empty, or only processes already
+   * exiting) and reads the kernel's counters of its limits; once per group (later calls get the same answer).
    */
   settle(): Promise<LimitCounters>;
   /** Settles the group (if not yet) and removes it. */
@@ -112,7 +104,6 @@ function adoptTree(procsFiles: readonly string[], root: number): boolean {
 
 const JOIN_SCRIPT = 'for f; do [ "$f" = -- ] && break; echo $$ > "$f" || exit 125; shift; done; shift; exec "$@"';
 
-let detected: CgroupHost | { unavailable: string } | undefined;
 /** Groups made and not yet removed: removed (when empty) as this process exits, so none outlives it. */
 const live = new Set<string>();
 let exitHook = false;
@@ -132,122 +123,12 @@ function track(folder: string): void {
   });
 }
 
-function ownGroups(): Map<string, string> {
-  const groups = new Map<string, string>();
-  for (const line of readFileSync("/proc/self/cgroup", "utf8").split("\n")) {
-    const [, controllers, where] = /^\d+:([^:]*):(.*)$/.exec(line) ?? [];
-    if (controllers === undefined || where === undefined) continue;
-    for (const controller of controllers === "" ? [""] : controllers.split(",")) groups.set(controller, where);
-  }
-  return groups;
-}
-
-function probe(parent: string): void {
-  const folder = path.join(parent, `skillgraph-probe-${process.pid}`);
-  mkdirSync(folder);
-  rmdirSync(folder);
-}
-
-/** cgroup v2: our own group must have memory and pids enabled for children (or be made to, by moving into a leaf). */
-function detectV2(mount: string, where: string): CgroupHost | string {
-  const own = path.join(mount, where);
-  const available = readFileSync(path.join(own, "cgroup.controllers"), "utf8").split(/\s+/);
-  if (!available.includes("memory") || !available.includes("pids"))
-    return `cgroup v2 at ${own} does not offer the memory and pids controllers`;
-  const enabled = () => readFileSync(path.join(own, "cgroup.subtree_control"), "utf8").split(/\s+/);
-  if (!enabled().includes("memory") || !enabled().includes("pids")) {
-    // no internal processes: this process moves into a leaf of its own group, then the group delegates to children
-    const leaf = path.join(own, "skillgraph-agent");
-    mkdirSync(leaf, { recursive: true });
-    writeFileSync(path.join(leaf, "cgroup.procs"), String(process.pid));
-    writeFileSync(path.join(own, "cgroup.subtree_control"), "+memory +pids");
-  }
-  probe(own);
-  return { version: 2, memoryParent: own, pidsParent: own };
-}
-
-function detectV1(groups: Map<string, string>): CgroupHost | string {
-  const memory = groups.get("memory");
-  const pids = groups.get("pids");
-  if (memory === undefined || pids === undefined) return "no memory and pids cgroup (v1 or v2) for this process";
-  const memoryParent = path.join("/sys/fs/cgroup/memory", memory);
-  const pidsParent = path.join("/sys/fs/cgroup/pids", pids);
-  probe(memoryParent);
-  probe(pidsParent);
-  return { version: 1, memoryParent, pidsParent };
-}
-
-/** Removes empty groups left by agent processes that are gone (killed before they could remove their own). */
-export function sweepStaleGroups(parent: string): void {
-  let names: string[];
-  try {
-    names = readdirSync(parent);
-  } catch {
-    return;
-  }
-  for (const name of names) {
-    const owner = /^skillgraph-(\d+)-/.exec(name)?.[1];
-    if (owner === undefined || Number(owner) === process.pid) continue;
-    try {
-      process.kill(Number(owner), 0);
-      continue; // its agent still runs
-    } catch {
-      // gone
-    }
-    try {
-      rmdirSync(path.join(parent, name));
-    } catch {
-      // not empty (its processes are still exiting) or already removed
-    }
-  }
-}
-
-/** Finds whether per-command groups can be made here (once per process), and sweeps groups left by dead agents. */
-export function detectCgroupHost(): CgroupHost | { unavailable: string } {
-  if (detected) return detected;
-  if (process.platform !== "linux") return (detected = { unavailable: `not on Linux (${process.platform})` });
-  try {
-    const groups = ownGroups();
-    const unified = groups.get("");
-    const mounts = ["/sys/fs/cgroup", "/sys/fs/cgroup/unified"].filter((mount) =>
-      existsSync(path.join(mount, "cgroup.controllers")),
-    );
-    const reasons: string[] = [];
-    for (const mount of unified === undefined ? [] : mounts) {
-      try {
-        const found = detectV2(mount, unified as string);
-        if (typeof found !== "string") {
-          sweepStaleGroups(found.memoryParent);
-          return (detected = found);
-        }
-        reasons.push(found);
-      } catch (error) {
-        reasons.push(`cgroup v2 at ${mount}: ${(error as Error).message}`);
-      }
-    }
-    try {
-      const found = detectV1(groups);
-      if (typeof found !== "string") {
-        sweepStaleGroups(found.memoryParent);
-        sweepStaleGroups(found.pidsParent);
-        return (detected = found);
-      }
-      reasons.push(found);
-    } catch (error) {
-      reasons.push(`cgroup v1: ${(error as Error).message}`);
-    }
-    detected = { unavailable: reasons.join("; ") || "no cgroup hierarchy found" };
-  } catch (error) {
-    detected = { unavailable: (error as Error).message };
-  }
-  return detected;
-}
-
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Kills the processes of a group (v2: `cgroup.kill` where the kernel has it); false when none are left. The member
- * list is read synchronously (from the kernel's memory, microseconds; see cgroup-limit-verdict.ts).
+ * Kills the processes of a group (v2: `cgroup.kill` where the kernel has it); false when none is left that still
+ * runs (the group is empty, or holds only exiting processes). The member list is read synchronously (from the
+ * kernel's memory, microseconds; see cgroup-limit-verdict.ts).
  */
 async function killMembers(folder: string, useKillFile: boolean): Promise<boolean> {
   const members = readFileSync(path.join(folder, "cgroup.procs"), "utf8").split("\n").filter(Boolean);
@@ -262,15 +143,17 @@ async function killMembers(folder: string, useKillFile: boolean): Promise<boolea
         // already gone
       }
     }
-  return true;
+  return !members.every(processExiting);
 }
 
 /**
- * Kills what is left in a group until it is empty (bounded: about 3 s, then it is left as it is). Right after a
- * command's first process ended, its last processes are often still exiting (a ms or two): the first checks come
- * soon, the later ones further apart.
+ * Kills what is left in a group until nothing in it runs (bounded: about 3 s, then it is left as it is): its counters
+ * are final then. Processes already exiting are not waited for: bubblewrap answers with its command's status while
+ * the sandbox's first process still tears its mount namespace down (the kernel waits for an RCU grace period there,
+ * ms), and the command's result does not wait for that; the group's removal does. Processes still running are
+ * killed and checked again soon, then further apart.
  */
-async function emptyGroup(folder: string, useKillFile: boolean): Promise<void> {
+async function stopMembers(folder: string, useKillFile: boolean): Promise<void> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
     try {
       if (!(await killMembers(folder, useKillFile))) return;
@@ -300,6 +183,37 @@ async function killAndRemove(folder: string, useKillFile: boolean): Promise<void
   process.emitWarning(`@skillgraph/shell: could not remove the command's cgroup ${folder}`);
 }
 
+/** One step of making a command's group: a folder, or a limit file written (only if the kernel has it: `ifPresent`). */
+type GroupStep = { folder: string } | { file: string; value: string; ifPresent?: boolean };
+
+/** The folders and limit files of one command's group, in the order they are made. */
+function groupSteps(host: CgroupHost, limits: { memoryBytes: number; processes: number }, runId: string): GroupStep[] {
+  const name = `skillgraph-${process.pid}-${runId.replace(/[^A-Za-z0-9-]/g, "")}`;
+  const memoryFolder = path.join(host.memoryParent, name);
+  const memoryBytes = String(limits.memoryBytes);
+  const processes = String(limits.processes);
+  if (host.version === 2)
+    return [
+      { folder: memoryFolder },
+      { file: path.join(memoryFolder, "memory.max"), value: memoryBytes },
+      { file: path.join(memoryFolder, "memory.swap.max"), value: "0", ifPresent: true },
+      { file: path.join(memoryFolder, "pids.max"), value: processes },
+    ];
+  const pidsFolder = path.join(host.pidsParent, name);
+  return [
+    { folder: memoryFolder },
+    { file: path.join(memoryFolder, "memory.limit_in_bytes"), value: memoryBytes },
+    { file: path.join(memoryFolder, "memory.memsw.limit_in_bytes"), value: memoryBytes, ifPresent: true },
+    { folder: pidsFolder },
+    { file: path.join(pidsFolder, "pids.max"), value: processes },
+  ];
+}
+
+/** Removes the folders of a group that could not be made whole. */
+function abandon(made: string[], host: CgroupHost): void {
+  for (const folder of made.reverse()) void killAndRemove(folder, host.version === 2);
+}
+
 /**
  * Makes a group for one command with its memory and process limits.
  * @returns undefined when the group cannot be made (the caller warns; the rlimits still apply)
@@ -309,33 +223,54 @@ export function openCommandCgroup(
   limits: { memoryBytes: number; processes: number },
   runId: string,
 ): CommandCgroup | undefined {
-  const name = `skillgraph-${process.pid}-${runId.replace(/[^A-Za-z0-9-]/g, "")}`;
-  const memoryFolder = path.join(host.memoryParent, name);
-  const pidsFolder = path.join(host.pidsParent, name);
   const made: string[] = [];
   try {
-    mkdirSync(memoryFolder);
-    made.push(memoryFolder);
-    track(memoryFolder);
-    if (host.version === 2) {
-      writeFileSync(path.join(memoryFolder, "memory.max"), String(limits.memoryBytes));
-      if (existsSync(path.join(memoryFolder, "memory.swap.max")))
-        writeFileSync(path.join(memoryFolder, "memory.swap.max"), "0");
-      writeFileSync(path.join(memoryFolder, "pids.max"), String(limits.processes));
-    } else {
-      writeFileSync(path.join(memoryFolder, "memory.limit_in_bytes"), String(limits.memoryBytes));
-      if (existsSync(path.join(memoryFolder, "memory.memsw.limit_in_bytes")))
-        writeFileSync(path.join(memoryFolder, "memory.memsw.limit_in_bytes"), String(limits.memoryBytes));
-      mkdirSync(pidsFolder);
-      made.push(pidsFolder);
-      track(pidsFolder);
-      writeFileSync(path.join(pidsFolder, "pids.max"), String(limits.processes));
+    for (const step of groupSteps(host, limits, runId)) {
+      if ("folder" in step) {
+        mkdirSync(step.folder);
+        made.push(step.folder);
+        track(step.folder);
+      } else if (!step.ifPresent || existsSync(step.file)) writeFileSync(step.file, step.value);
     }
   } catch {
-    for (const folder of made.reverse()) void killAndRemove(folder, host.version === 2);
+    abandon(made, host);
     return undefined;
   }
   return commandGroupAt(made, host.version);
+}
+
+/**
+ * {@link openCommandCgroup} off the event loop, for a group made ahead of its command: the kernel holds its cgroup
+ * lock while a move waits for an RCU grace period, so making a group beside another group's move can wait ms.
+ */
+export async function openCommandCgroupOffLoop(
+  host: CgroupHost,
+  limits: { memoryBytes: number; processes: number },
+  runId: string,
+): Promise<CommandCgroup | undefined> {
+  const made: string[] = [];
+  try {
+    for (const step of groupSteps(host, limits, runId)) {
+      if ("folder" in step) {
+        await mkdir(step.folder);
+        made.push(step.folder);
+        track(step.folder);
+      } else if (!step.ifPresent || (await present(step.file))) await writeFile(step.file, step.value);
+    }
+  } catch {
+    abandon(made, host);
+    return undefined;
+  }
+  return commandGroupAt(made, host.version);
+}
+
+async function present(file: string): Promise<boolean> {
+  try {
+    await access(file);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -359,7 +294,7 @@ export function commandGroupAt(folders: readonly string[], version: 1 | 2): Comm
     },
     settle: () => {
       settled ??= (async () => {
-        for (const folder of made) await emptyGroup(folder, version === 2);
+        for (const folder of made) await stopMembers(folder, version === 2);
         return readLimitCounters(made, version);
       })();
       return settled;

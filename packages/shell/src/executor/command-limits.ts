@@ -3,7 +3,7 @@ import { InvalidOptionsError } from "../internal/core.js";
 import { integerSchema, parseOptions } from "../internal/core.js";
 import { booleanOption } from "../internal/zod-options.js";
 import { resolveExecutable } from "../policy/program-resolution.js";
-import { detectCgroupHost, type CgroupHost } from "./command-cgroup.js";
+import { detectCgroupHost, type CgroupHost } from "./cgroup-host.js";
 
 const GIB = 1024 ** 3;
 

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 
 /** Environment variable that marks every process of a run (found again in /proc/<pid>/environ). */
@@ -185,4 +185,32 @@ export function trackGroup(pgid: number): () => void {
     }
   }
   return () => live.delete(pgid);
+}
+
+/** The kernel's flag of a task in `do_exit` (`/proc/<pid>/stat`'s ninth field): past the point of no return. */
+const PF_EXITING = 0x4;
+
+/**
+ * True when every thread of `pid` is exiting (or gone): it runs no code of its program any more, forks nothing, and
+ * the OOM killer passes it over (so it changes none of its cgroup's counters). A process whose first thread exited
+ * while another still runs is not exiting.
+ */
+export function processExiting(pid: number | string): boolean {
+  let threads: string[];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return true; // gone
+  }
+  for (const thread of threads) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${thread}/stat`, "utf8");
+    } catch {
+      continue; // gone
+    }
+    const flags = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[6]);
+    if (!(flags & PF_EXITING)) return false;
+  }
+  return true;
 }
