@@ -3,7 +3,7 @@
 // v2 (test/support/cgroup-v2-vm.ts boots it) and, for comparison, on a host whose memory and pids groups are v1.
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { detectCgroupHost, type CgroupHost } from "../../packages/shell/src/executor/cgroup-host.js";
@@ -14,6 +14,7 @@ import type {
   RunningCommand,
 } from "../../packages/shell/src/executor/executor-types.js";
 import { createLocalExecutor } from "../../packages/shell/src/executor/local-executor.js";
+import { findMarkedProcesses } from "../../packages/shell/src/executor/process-tree.js";
 
 const MIB = 1024 * 1024;
 /** The limits every scenario sets, as a user sets them (`limits` option of the shell hook). */
@@ -31,7 +32,7 @@ export interface GroupSeen {
   pidsCurrent?: string;
 }
 
-/** One scenario's result as the executor reported it, what its group held, and whether the group was removed. */
+/** One scenario's result as the executor reported it, what its group held, and whether the group was let go. */
 export interface ScenarioReport {
   exitCode: number | null;
   signal: string | null;
@@ -43,7 +44,8 @@ export interface ScenarioReport {
   stdout: string;
   stderr: string;
   group?: GroupSeen;
-  groupRemoved: boolean;
+  /** Nothing of the command was left in its group: removed, or kept empty for a later command's launcher. */
+  groupReleased: boolean;
   /** The kernel's `oom-kill:` line naming this command's group as the one out of memory (from `dmesg`), if any. */
   oomKill?: string;
 }
@@ -91,11 +93,27 @@ async function seeGroup(host: CgroupHost, pid: number): Promise<GroupSeen | unde
   return undefined;
 }
 
-/** Waits (bounded: 10 s) until the group's folders are gone, as they are once the executor has released them. */
-async function removed(host: CgroupHost, name: string): Promise<boolean> {
+/** The processes in a group's folder (none once it is removed). */
+function members(folder: string): number[] {
+  try {
+    return readFileSync(path.join(folder, "cgroup.procs"), "utf8").split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Waits (bounded: 10 s) until nothing of the command is left in its group, as once the executor has let it go: its
+ * folders removed, or kept for reuse, where at most a launcher armed since waits for a later command.
+ */
+async function released(host: CgroupHost, name: string): Promise<boolean> {
   const folders = [path.join(host.memoryParent, name), path.join(host.pidsParent, name)];
-  for (let wait = 0; wait < 100 && folders.some((folder) => existsSync(folder)); wait += 1) await pause(100);
-  return !folders.some((folder) => existsSync(folder));
+  const holdsCommand = async () => {
+    const waiting = new Set(await findMarkedProcesses(`launcher-${process.pid}`));
+    return folders.some((folder) => members(folder).some((pid) => !waiting.has(pid)));
+  };
+  for (let wait = 0; wait < 100 && (await holdsCommand()); wait += 1) await pause(100);
+  return !(await holdsCommand());
 }
 
 function request(shellCommand: string, timeoutMs: number): ExecutionRequest {
@@ -114,7 +132,7 @@ function request(shellCommand: string, timeoutMs: number): ExecutionRequest {
   };
 }
 
-/** Runs one command, reading its group while it runs (and once more when `onStderr` matches), then its removal. */
+/** Runs one command, reading its group while it runs (and once more when `onStderr` matches), then its release. */
 async function scenario(options: {
   host: CgroupHost;
   start: (job: ExecutionRequest) => RunningCommand;
@@ -154,7 +172,7 @@ async function scenario(options: {
     stdout: result.stdout.slice(-1500),
     stderr: result.stderr.slice(-1500),
     ...(group ? { group } : {}),
-    groupRemoved: group ? await removed(options.host, group.name) : false,
+    groupReleased: group ? await released(options.host, group.name) : false,
   };
 }
 

@@ -74,14 +74,14 @@ describe.skipIf(!limits?.cgroups || "unavailable" in host).each(executors)(
     const withGroups = () => make(limits!);
 
     it.skipIf(!available)(
-      "starts each command already inside a group of its own, and removes the group when the command ends",
+      "starts each command already inside a group made for a launcher, and leaves no process in it when it ends",
       async () => {
         const executor = withGroups();
         const groups: string[] = [];
         for (let index = 0; index < 3; index += 1) {
           // the launcher is armed after each start: give it the time a model call would
           await pause(200);
-          const running = executor.start(request(["/bin/sh", "-c", "read line; echo $line"]));
+          const running = executor.start(request(["/bin/sh", "-c", "read line; echo $line; sleep 30 &"]));
           // before the command has read anything, its first process is in a per-command group made for its launcher
           // (a command started directly is moved into a group named after its run instead)
           const group = groupOf(running.pid);
@@ -93,14 +93,64 @@ describe.skipIf(!limits?.cgroups || "unavailable" in host).each(executors)(
           expect(result.exitCode).toBe(0);
           expect(result.stdout).toBe("done\n");
         }
-        expect(new Set(groups).size).toBe(3);
-        const folders = groups.map((group) => path.join("/sys/fs/cgroup/memory", group));
-        const unified = groups.map((group) => path.join("/sys/fs/cgroup", group));
-        const present = () => [...folders, ...unified].filter((folder) => existsSync(folder));
-        for (let wait = 0; wait < 50 && present().length > 0; wait += 1) await pause(100);
-        expect(present()).toEqual([]);
+        // each group is removed, or kept for a later command's launcher: nothing of these commands is left in any (the
+        // `sleep` each left behind is killed); a launcher armed since may wait in one
+        const members = async () => {
+          const waiting = new Set(await findMarkedProcesses(`launcher-${process.pid}`));
+          return groups
+            .flatMap((group) => [path.join("/sys/fs/cgroup/memory", group), path.join("/sys/fs/cgroup", group)])
+            .filter((folder) => existsSync(folder))
+            .flatMap((folder) => readFileSync(path.join(folder, "cgroup.procs"), "utf8").split("\n").filter(Boolean))
+            .map(Number)
+            .filter((pid) => !waiting.has(pid));
+        };
+        let left = await members();
+        for (let wait = 0; wait < 50 && left.length > 0; wait += 1) {
+          await pause(100);
+          left = await members();
+        }
+        expect(left).toEqual([]);
       },
     );
+
+    it.skipIf(!available)(
+      "hands a group to a later command once its command's processes are gone, counting that command's limits afresh",
+      async () => {
+        const executor = make({ ...limits!, processes: 16 });
+        await pause(200);
+        // more forks than the group's process limit allows: the kernel refuses some, the verdict says so
+        const first = executor.start(request(["/bin/sh", "-c", "for i in $(seq 40); do sleep 30 & done 2>/dev/null"]));
+        const firstGroup = groupOf(first.pid);
+        expect((await first.result).limitExceeded?.processes?.refusedForks).toBeGreaterThan(0);
+        // later commands, a model call apart, until one is started in that group (bounded: 20 commands)
+        let reused = false;
+        for (let index = 0; index < 20 && !reused; index += 1) {
+          await pause(100);
+          const running = executor.start(request(["/bin/true"]));
+          reused = groupOf(running.pid) === firstGroup;
+          const result = await running.result;
+          expect(result).toMatchObject({ exitCode: 0 });
+          // the refused forks of the first command are not this command's
+          expect(result.limitExceeded).toBeUndefined();
+        }
+        expect(reused, "no later command was started in the first command's group within 20 commands").toBe(true);
+      },
+    );
+
+    it.skipIf(!available)("does not hand on a group still charged with a command's memory", async () => {
+      const executor = withGroups();
+      await pause(200);
+      // 48 MiB written to the workspace stay charged to the group as page cache once the command has ended
+      const first = executor.start(request(["/bin/sh", "-c", "head -c 50331648 /dev/zero > big"]));
+      const firstGroup = groupOf(first.pid);
+      expect(await first.result).toMatchObject({ exitCode: 0 });
+      for (let index = 0; index < 10; index += 1) {
+        await pause(100);
+        const running = executor.start(request(["/bin/true"]));
+        expect(groupOf(running.pid)).not.toBe(firstGroup);
+        await running.result;
+      }
+    });
 
     it.skipIf(!available)(
       "gives the command the same stdin, output, exit status, environment, folder and rlimits as a direct start",
@@ -304,8 +354,8 @@ describe("armed launcher whose input file cannot take the command", () => {
 describe.skipIf(!limits?.cgroups)("armed launcher, handed a command it must not run", () => {
   it("runs nothing when its move into the group fails after the command was written to its input file", async () => {
     // a group whose move the test settles by hand: the command is written (to the launcher's own file) at once, and
-    // the launcher is told to go only once it is in its group; a failed move never says go
-    // the first launcher's move (the one the command is handed to), made once its group is (off the event loop)
+    // the launcher is told to go only once it is in its group; a failed move never says go. The move settled is the
+    // first launcher's (the one the command is handed to), asked for once its group is made (off the event loop)
     let settleJoin: ((joined: boolean) => void) | undefined;
     let joinCalled: () => void = () => undefined;
     const firstJoin = new Promise<void>((resolve) => (joinCalled = resolve));
@@ -319,6 +369,7 @@ describe.skipIf(!limits?.cgroups)("armed launcher, handed a command it must not 
         }),
       settle: async () => ({ oomKills: 0, refusedForks: 0 }),
       release: async () => undefined,
+      recycle: async () => false,
     };
     const launcher = createArmedLauncher({
       bashPath: "/bin/bash",

@@ -24,7 +24,10 @@ import { CLOSE_INHERITED, startPrefix, ulimitCommands, ulimitExact } from "./sta
  * the start prefix does (start-prefix.ts: the rlimits, no descriptor but 0-2) and execs it: same pid, same process
  * group, same parent (so `--die-with-parent` still points at this process), already in its group before it forks
  * anything. bwrap, not bash, then execs the user's command, so how a program is found and started inside the sandbox
- * does not change. The group is still one per command: made for the launcher, removed when its command ends.
+ * does not change. A group holds one command at a time: once its command's processes are gone (and it is charged with
+ * little memory) it is kept for a later launcher, its limit counters read against what they were when it was handed
+ * out; else it is removed. Making and removing a group takes the kernel's cgroup lock, which a move holds through its
+ * grace period: a group reused is a launcher moved sooner.
  */
 
 /**
@@ -32,6 +35,8 @@ import { CLOSE_INHERITED, startPrefix, ulimitCommands, ulimitExact } from "./sta
  * already in its group while the replacement of the one used is armed.
  */
 const LAUNCHERS_READY = 2;
+/** Groups kept for reuse once their command ended (more are removed). */
+const GROUPS_KEPT = LAUNCHERS_READY + 2;
 /** How long a command runs before the next launcher is armed while it still runs (else: after it ended). */
 const ARM_DURING_MS = 100;
 /** How long after a command's end the next launcher is armed: after the caller's collection, in the model call's time. */
@@ -125,10 +130,13 @@ export interface ArmedLauncher {
 const probed = new Map<string, boolean>();
 
 /**
- * A group being made, as the limit verdict reads it: settled and removed once made. One that could not be made has no
- * counters (its launcher ran nothing: no go byte without the move).
+ * A group being made, as the limit verdict reads it: settled once made, then handed back (`giveBack`). One that could
+ * not be made has no counters (its launcher ran nothing: no go byte without the move).
  */
-function onceMade(group: Promise<CommandCgroup | undefined>): SettlingGroup {
+function onceMade(
+  group: Promise<CommandCgroup | undefined>,
+  giveBack: (group: CommandCgroup) => Promise<void>,
+): SettlingGroup {
   return {
     settle: async () => {
       const made = await group;
@@ -136,7 +144,8 @@ function onceMade(group: Promise<CommandCgroup | undefined>): SettlingGroup {
       return made.settle();
     },
     release: async () => {
-      await (await group)?.release();
+      const made = await group;
+      if (made) await giveBack(made);
     },
   };
 }
@@ -196,7 +205,21 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     : (options.openGroup ?? (host ? (runId: string) => openCommandCgroupOffLoop(host, limits, runId) : undefined));
   /** Launchers ready (or moving into their groups), oldest first: at most LAUNCHERS_READY. */
   const armed: Armed[] = [];
+  /** Groups whose command ended, emptied, for the next launchers (see CommandCgroup.recycle). */
+  const kept: CommandCgroup[] = [];
   let disabled = false;
+  /** Stops launchers (after any failure of theirs: commands start as before) and removes the groups kept. */
+  const disable = () => {
+    disabled = true;
+    for (const group of kept.splice(0)) void group.release();
+  };
+  /** Keeps a group whose command ended for a later launcher, or removes it. */
+  const giveBack = async (group: CommandCgroup) => {
+    if (disabled || kept.length >= GROUPS_KEPT) return group.release();
+    if (!(await group.recycle())) return; // removed
+    if (disabled || kept.length >= GROUPS_KEPT) return group.release();
+    kept.push(group);
+  };
   /** The arming planned for after the last command (see ARM_AFTER_MS). */
   let planned: NodeJS.Timeout | undefined;
   /** Whether the planned arming runs as soon as the caller's continuation has (none was left). */
@@ -240,13 +263,17 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     child.on("error", () => undefined);
     if (!child.pid) {
       if (inputFile !== undefined) closeSync(inputFile);
-      disabled = true;
+      disable();
       return;
     }
     holdLoop(child, false);
     const pid = child.pid;
     // the group is made and the launcher moved into it off the event loop: both can wait on the kernel for ms
-    const group = openGroup?.(`launch-${randomUUID()}`).catch(() => undefined);
+    const group = !openGroup
+      ? undefined
+      : kept.length > 0
+        ? Promise.resolve(kept.pop())
+        : openGroup(`launch-${randomUUID()}`).catch(() => undefined);
     const entry: Armed = {
       child,
       inputFile,
@@ -255,7 +282,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       untrack: trackGroup(pid),
       // a launcher that ends before its command came (killed from outside): stop arming rather than respawn in a loop
       onIdleExit: () => {
-        disabled = true;
+        disable();
         discard(entry);
       },
     };
@@ -263,7 +290,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     armed.push(entry);
     void (async () => {
       if (await entry.joined) return;
-      disabled = true;
+      disable();
       // a launcher already taken gets no command (it exits 125) and is released with its command
       if (armed.includes(entry)) discard(entry);
     })();
@@ -306,7 +333,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       // a file that cannot take the command (a full disk): launchers stop (as on any other failure of theirs), this one
       // is dropped and the command starts as before
       if (entry.inputFile !== undefined && !writeInput(entry.inputFile, data)) {
-        disabled = true;
+        disable();
         discard(entry);
         return undefined;
       }
@@ -323,7 +350,8 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
       })();
       // the result carries what the kernel counted against the group's limits, read before the group is removed
       const supervised = superviseCommand(entry.child, request, { started, contained: spec.contained });
-      const running = entry.group && limits ? withLimitVerdict(supervised, onceMade(entry.group), limits) : supervised;
+      const running =
+        entry.group && limits ? withLimitVerdict(supervised, onceMade(entry.group, giveBack), limits) : supervised;
       // the next launcher is armed once this command has ended, so its start (a fork of this process, 2-10 ms of its
       // event loop, then bash starting) neither competes with a short command for the CPU nor delays the caller; a
       // command still running after ARM_DURING_MS has it armed meanwhile, for a command started alongside. When this

@@ -37,6 +37,12 @@ export interface CommandCgroup {
   settle(): Promise<LimitCounters>;
   /** Settles the group (if not yet) and removes it. */
   release(): Promise<void>;
+  /**
+   * Settles the group (if not yet) and makes it ready for another command: once it is empty and charged with little
+   * memory (a command's files left in a tmpfs stay charged to its group), its counters count from then on. False when
+   * it cannot be: it is removed then.
+   */
+  recycle(): Promise<boolean>;
 }
 
 /** Most passes over a starting tree before adoption gives up (and the command is killed). */
@@ -125,14 +131,16 @@ function track(folder: string): void {
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** What is left in a group: nothing, only processes already exiting, or a process that still runs. */
+type MembersLeft = "none" | "exiting" | "running";
+
 /**
- * Kills the processes of a group (v2: `cgroup.kill` where the kernel has it); false when none is left that still
- * runs (the group is empty, or holds only exiting processes). The member list is read synchronously (from the
- * kernel's memory, microseconds; see cgroup-limit-verdict.ts).
+ * Kills the processes of a group (v2: `cgroup.kill` where the kernel has it) and says what was left. The member list
+ * is read synchronously (from the kernel's memory, microseconds; see cgroup-limit-verdict.ts).
  */
-async function killMembers(folder: string, useKillFile: boolean): Promise<boolean> {
+async function killMembers(folder: string, useKillFile: boolean): Promise<MembersLeft> {
   const members = readFileSync(path.join(folder, "cgroup.procs"), "utf8").split("\n").filter(Boolean);
-  if (members.length === 0) return false;
+  if (members.length === 0) return "none";
   if (useKillFile && existsSync(path.join(folder, "cgroup.kill")))
     await writeFile(path.join(folder, "cgroup.kill"), "1");
   else
@@ -143,24 +151,45 @@ async function killMembers(folder: string, useKillFile: boolean): Promise<boolea
         // already gone
       }
     }
-  return !members.every(processExiting);
+  return members.every(processExiting) ? "exiting" : "running";
 }
 
 /**
- * Kills what is left in a group until nothing in it runs (bounded: about 3 s, then it is left as it is): its counters
- * are final then. Processes already exiting are not waited for: bubblewrap answers with its command's status while
- * the sandbox's first process still tears its mount namespace down (the kernel waits for an RCU grace period there,
- * ms), and the command's result does not wait for that; the group's removal does. Processes still running are
- * killed and checked again soon, then further apart.
+ * Kills what is left in a group until nothing in it runs, or (`untilEmpty`) until it is empty; bounded (about 3 s,
+ * then it is left as it is): false when not reached. Once nothing runs its counters are final: processes already
+ * exiting fork nothing and the OOM killer passes them over. bubblewrap answers with its command's status while the
+ * sandbox's first process still tears its mount namespace down (the kernel waits for an RCU grace period there, ms):
+ * the command's result does not wait for that, the group's removal or reuse does. Processes still there are killed
+ * and checked again soon, then further apart.
  */
-async function stopMembers(folder: string, useKillFile: boolean): Promise<void> {
+async function stopMembers(folder: string, useKillFile: boolean, untilEmpty = false): Promise<boolean> {
   for (let attempt = 0; attempt < 20; attempt += 1) {
+    let left: MembersLeft;
     try {
-      if (!(await killMembers(folder, useKillFile))) return;
+      left = await killMembers(folder, useKillFile);
     } catch {
-      return; // removed already, or unreadable: release() reports what it cannot remove
+      return false; // removed already, or unreadable: release() reports what it cannot remove
     }
+    if (left === "none" || (left === "exiting" && !untilEmpty)) return true;
     await pause(Math.min(2 ** attempt, 250));
+  }
+  return false;
+}
+
+/** Most memory a group may still be charged with (page cache, files left in a tmpfs) to be handed to another command. */
+const REUSE_CHARGE_BYTES = 32 * 1024 ** 2;
+
+/** The memory a group is charged with (v2 `memory.current`, v1 `memory.usage_in_bytes`); Infinity when unknown. */
+function chargedBytes(memoryFolder: string, version: 1 | 2): number {
+  try {
+    const text = readFileSync(
+      path.join(memoryFolder, version === 2 ? "memory.current" : "memory.usage_in_bytes"),
+      "utf8",
+    );
+    const value = Number(text.trim());
+    return text.trim() === "" || !Number.isFinite(value) ? Infinity : value;
+  } catch {
+    return Infinity;
   }
 }
 
@@ -281,6 +310,8 @@ export function commandGroupAt(folders: readonly string[], version: 1 | 2): Comm
   const made = [...folders];
   const procs = made.map((folder) => path.join(folder, "cgroup.procs"));
   let settled: Promise<LimitCounters> | undefined;
+  /** The counters when the group was handed to its current command (zero in a new group). */
+  let baseline: LimitCounters = { oomKills: 0, refusedForks: 0 };
   const group: CommandCgroup = {
     joinPrefix: ["/bin/sh", "-c", JOIN_SCRIPT, "skillgraph-cgroup", ...procs, "--"],
     adopt: (pid) => adoptTree(procs, pid),
@@ -295,13 +326,29 @@ export function commandGroupAt(folders: readonly string[], version: 1 | 2): Comm
     settle: () => {
       settled ??= (async () => {
         for (const folder of made) await stopMembers(folder, version === 2);
-        return readLimitCounters(made, version);
+        const counted = readLimitCounters(made, version);
+        return {
+          oomKills: counted.oomKills - baseline.oomKills,
+          refusedForks: counted.refusedForks - baseline.refusedForks,
+        };
       })();
       return settled;
     },
     release: async () => {
       await group.settle();
       for (const folder of [...made].reverse()) await killAndRemove(folder, version === 2);
+    },
+    recycle: async () => {
+      await group.settle();
+      let empty = true;
+      for (const folder of made) empty = (await stopMembers(folder, version === 2, true)) && empty;
+      if (!empty || chargedBytes(made[0] as string, version) > REUSE_CHARGE_BYTES) {
+        await group.release();
+        return false;
+      }
+      baseline = readLimitCounters(made, version);
+      settled = undefined;
+      return true;
     },
   };
   return group;
