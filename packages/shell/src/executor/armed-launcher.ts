@@ -131,18 +131,14 @@ const probed = new Map<string, boolean>();
 
 /**
  * A group being made, as the limit verdict reads it: settled once made, then handed back (`giveBack`). One that could
- * not be made has no counters (its launcher ran nothing: no go byte without the move).
+ * not be made counted nothing: its launcher ran nothing (no go byte without the move).
  */
 function onceMade(
   group: Promise<CommandCgroup | undefined>,
   giveBack: (group: CommandCgroup) => Promise<void>,
 ): SettlingGroup {
   return {
-    settle: async () => {
-      const made = await group;
-      if (!made) throw new Error("the command's cgroup could not be made");
-      return made.settle();
-    },
+    settle: async () => (await group)?.settle() ?? { oomKills: 0, refusedForks: 0 },
     release: async () => {
       const made = await group;
       if (made) await giveBack(made);
