@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, openSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -330,8 +330,23 @@ describe("armed launcher whose input file cannot take the command", () => {
     const others = await findMarkedProcesses(`launcher-${process.pid}`);
     const launcher = createArmedLauncher({ bashPath: "/bin/bash", limits, openInput: readOnly });
     expect(launcher).toBeDefined();
-    // the launcher armed at once (the next is armed later, on a timer)
-    const [mine] = (await findMarkedProcesses(`launcher-${process.pid}`)).filter((pid) => !others.includes(pid));
+    // the launcher armed at once, the one the command is handed to: told from those other tests' executors arm
+    // meanwhile by its input, /dev/null on fd 4 (theirs is an unnamed file, or none), and from the next of its own
+    // (armed on a timer) by its start time
+    const inputOf = (pid: number) => {
+      try {
+        return readlinkSync(`/proc/${pid}/fd/4`);
+      } catch {
+        return undefined;
+      }
+    };
+    const startTime = (pid: number) => {
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19]);
+    };
+    const [mine] = (await findMarkedProcesses(`launcher-${process.pid}`))
+      .filter((pid) => !others.includes(pid) && inputOf(pid) === "/dev/null")
+      .sort((a, b) => startTime(a) - startTime(b));
     expect(mine).toBeDefined();
     const job = request([]);
     const spec = {
