@@ -201,7 +201,10 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     : (options.openGroup ?? (host ? (runId: string) => openCommandCgroupOffLoop(host, limits, runId) : undefined));
   /** Launchers ready (or moving into their groups), oldest first: at most LAUNCHERS_READY. */
   const armed: Armed[] = [];
-  /** Groups whose command ended, emptied, for the next launchers (see CommandCgroup.recycle). */
+  /**
+   * Groups whose command ended, emptied, for the next launchers, oldest first (taken in turn: none waits behind
+   * groups kept after it; see CommandCgroup.recycle).
+   */
   const kept: CommandCgroup[] = [];
   let disabled = false;
   /** Stops launchers (after any failure of theirs: commands start as before) and removes the groups kept. */
@@ -268,7 +271,7 @@ export function createArmedLauncher(options: ArmedLauncherOptions): ArmedLaunche
     const group = !openGroup
       ? undefined
       : kept.length > 0
-        ? Promise.resolve(kept.pop())
+        ? Promise.resolve(kept.shift())
         : openGroup(`launch-${randomUUID()}`).catch(() => undefined);
     const entry: Armed = {
       child,
