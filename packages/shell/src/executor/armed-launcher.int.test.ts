@@ -1,6 +1,6 @@
 import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, mkdtempSync, openSync, readFileSync, readlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, openSync, readFileSync, readlinkSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -141,14 +141,19 @@ describe.skipIf(!limits?.cgroups || "unavailable" in host).each(executors)(
       const executor = withGroups();
       await pause(200);
       // 48 MiB written to the workspace stay charged to the group as page cache once the command has ended
-      const first = executor.start(request(["/bin/sh", "-c", "head -c 50331648 /dev/zero > big"]));
+      const job = request(["/bin/sh", "-c", "head -c 50331648 /dev/zero > big"]);
+      const first = executor.start(job);
       const firstGroup = groupOf(first.pid);
       expect(await first.result).toMatchObject({ exitCode: 0 });
-      for (let index = 0; index < 10; index += 1) {
-        await pause(100);
-        const running = executor.start(request(["/bin/true"]));
-        expect(groupOf(running.pid)).not.toBe(firstGroup);
-        await running.result;
+      try {
+        for (let index = 0; index < 10; index += 1) {
+          await pause(100);
+          const running = executor.start(request(["/bin/true"]));
+          expect(groupOf(running.pid)).not.toBe(firstGroup);
+          await running.result;
+        }
+      } finally {
+        rmSync(job.workspaceDir, { recursive: true, force: true });
       }
     });
 

@@ -17,9 +17,10 @@ import { CLOSE_INHERITED, startPrefix, ulimitCommands, ulimitExact } from "./sta
  * event loop for milliseconds (its page tables are copied); moving a process into a cgroup makes the kernel wait for
  * an RCU grace period (about 10 ms on this kind of machine, cgroup v1 and v2 alike), and a process forked by one
  * already inside is born inside. So the next command's launcher is started ahead: a `bash` waiting on a pipe, moved
- * (off the event loop) into a fresh group with the command's limits where the executor has cgroups, shortly after the
- * previous command ended (an agent's next command comes after a model call; one that comes sooner arms it and waits
- * for the move), or while it runs when it runs longer than 100 ms. When the command comes, its cwd, environment and
+ * (off the event loop) into a group of its own with the command's limits where the executor has cgroups (made for it,
+ * or an emptied one kept for reuse), shortly after the previous command ended (an agent's next command comes after a
+ * model call), at once when commands come back to back, or while one runs longer than 100 ms; a command that finds
+ * none ready arms one and waits for its move. When the command comes, its cwd, environment and
  * argv (`bwrap …`) are written to the launcher's own unnamed file and a go byte to the pipe; the launcher does what
  * the start prefix does (start-prefix.ts: the rlimits, no descriptor but 0-2) and execs it: same pid, same process
  * group, same parent (so `--die-with-parent` still points at this process), already in its group before it forks
