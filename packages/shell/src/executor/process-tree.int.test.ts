@@ -31,23 +31,33 @@ function threadState(pid: number, tid: number): string | undefined {
   }
 }
 
-/** Waits (bounded: 10 s) until the thread is a zombie; fails the test with what it saw otherwise. */
-async function untilZombie(pid: number, tid = pid): Promise<void> {
+/**
+ * Waits (bounded: 10 s) until the thread is a zombie; fails the test with what it saw otherwise, and with what became
+ * of `parent` (the process that should hold the zombie unreaped).
+ */
+async function untilZombie(parent: ChildProcess, pid: number, tid = pid): Promise<void> {
   for (let wait = 0; wait < 1000; wait += 1) {
     if (threadState(pid, tid) === "Z") return;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
-  throw new Error(`thread ${tid} of ${pid} never became a zombie (state ${threadState(pid, tid)})`);
+  const ended = parent.exitCode ?? parent.signalCode;
+  throw new Error(
+    `thread ${tid} of ${pid} never became a zombie (state ${threadState(pid, tid)}; ` +
+      `its parent ${ended === null ? "still runs" : `ended: ${ended}`})`,
+  );
 }
 
 const python = spawnSync("python3", ["-c", "import ctypes, threading"], { stdio: "ignore" }).status === 0;
 
 describe.skipIf(process.platform !== "linux")("processExiting", () => {
   it("is false for a running process and true for one that exited (not yet reaped) or is gone", async () => {
-    // `sleep 0 &` exits at once; its parent then execs `sleep 30`, which never reaps it: a zombie, PF_EXITING set
-    const { child, line } = await startPrinting(["/bin/sh", "-c", "sleep 0 & echo $!; exec sleep 30"]);
+    // the background subshell exits only once its parent has become `sleep 30`, which never reaps it: a zombie,
+    // PF_EXITING set. (Exiting at once raced the shell, which may reap it before its exec.)
+    const waitForExec = 'until [ "$(cat /proc/$p/comm)" = sleep ]; do sleep 0.01; done';
+    const script = `p=$$; (${waitForExec}) & echo $!; exec sleep 30`;
+    const { child, line } = await startPrinting(["/bin/sh", "-c", script]);
     const zombie = Number(line);
-    await untilZombie(zombie);
+    await untilZombie(child, zombie);
     expect(processExiting(child.pid!)).toBe(false);
     expect(processExiting(zombie)).toBe(true);
     child.kill("SIGKILL");
@@ -63,7 +73,7 @@ describe.skipIf(process.platform !== "linux")("processExiting", () => {
       "print(os.getpid(), flush=True)\n" +
       "ctypes.CDLL(None).pthread_exit(None)\n";
     const { child } = await startPrinting(["python3", "-c", script]);
-    await untilZombie(child.pid!);
+    await untilZombie(child, child.pid!);
     expect(processExiting(child.pid!)).toBe(false);
   });
 });
