@@ -13,7 +13,10 @@ import { nameMatch, nameMissing, packedIn } from "../packages/core/src/search/na
 import { buildQuerySlots, type QuerySlot } from "../packages/core/src/search/query-slots.js";
 import { inverseDocumentFrequency, rankDocuments } from "../packages/core/src/search/rank-documents.js";
 import { tokenize } from "../packages/core/src/search/tokenize.js";
+import { hubFeature, skillHubness } from "./support/skill-hubness.js";
 import {
+  corpus,
+  corpusIndex,
   crossValidate as crossValidateRows,
   evidenceRows,
   importance,
@@ -63,7 +66,16 @@ const CANDIDATES: Record<string, string> = {
   nameMissingGap: "nameMissing of the second result minus the leader's",
   descriptionMissing: "share of the IDF weight of the three rarest words of the leader's description the request lacks",
   headMissing: "nameMissing over the leader's name and description together",
+  hubLead: "log(1 + how many of 10 000 random requests of description words the leader leads by the margin)",
+  hubConfident: "the same, counting only those the model in use marks confident",
 };
+
+/** The skills' hubness (see skill-hubness.ts), from 20 000 random requests. */
+const hubness = skillHubness(
+  corpusIndex,
+  corpus.map((skill) => skill.document.description),
+  { requests: 20_000, margin: 0.01 },
+);
 
 /** The best weight of a stand-in for `slot` that document `id` holds: anywhere, in its name or description, in its name. */
 function presence(slot: QuerySlot, id: number) {
@@ -231,7 +243,10 @@ function featuresOf(query: string): { leader: string | undefined; f: Record<stri
       : 1,
   };
   f.nameMissingGap = f.secondNameMissing! - f.nameMissing!;
-  return { leader: first ? state.docs.nameOf(first.id) : undefined, f };
+  const leader = first ? state.docs.nameOf(first.id) : undefined;
+  f.hubLead = hubFeature(hubness.leads, hubness.requests, leader);
+  f.hubConfident = hubFeature(hubness.confident, hubness.requests, leader);
+  return { leader, f };
 }
 
 const rows = evidenceRows(featuresOf);

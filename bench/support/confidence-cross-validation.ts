@@ -26,11 +26,14 @@ export interface EvidenceRow {
 /** The features of the model in use (packages/core/src/search/confidence-model.ts). */
 export const MODEL_FEATURES = ["score", "lead", "nameMatch", "unknownWord", "nameMissing"];
 
-const corpus = loadCorpus();
+/** The corpus's skills. */
+export const corpus = loadCorpus();
 /** Skill name → its folder in the corpus (a request's expected skill may be given by either). */
 export const dirByName = new Map(corpus.map((skill) => [skill.document.name, skill.dir]));
+/** The corpus's search index. */
+export const corpusIndex = createSearchIndex(corpus.map((skill) => skill.document));
 /** The arrays of the corpus's search index. */
-export const state = stateOfIndex(createSearchIndex(corpus.map((skill) => skill.document)));
+export const state = stateOfIndex(corpusIndex);
 /** The search index's default options. */
 export const options = resolveSearchIndexOptions({});
 /** The IDF of a word no skill has. */

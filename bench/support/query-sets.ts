@@ -93,6 +93,9 @@ export function loadQuerySets(withHeldOut = false): QuerySet[] {
     ["E9a", "search-held-out-queries-e9a.json", false],
     ["E9b", "search-held-out-queries-e9b.json", false],
     ["E9c", "search-held-out-queries-e9c.json", false],
+    ["E10a", "search-held-out-queries-e10a.json", false],
+    ["E10b", "search-held-out-queries-e10b.json", false],
+    ["E10c", "search-held-out-queries-e10c.json", false],
   ];
   for (const [label, name, heldOut] of files) {
     const file = join(FIXTURES, name);
