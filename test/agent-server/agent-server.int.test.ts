@@ -106,24 +106,30 @@ async function startAgentServer(): Promise<NonNullable<typeof server>> {
   return { process: child, url, log: () => log };
 }
 
-/** Waits until both .langgraph_api files parse and have not changed for 1.5 s (the debounced write is 3 s). */
-async function waitForSettledState(): Promise<void> {
+/**
+ * Waits until both .langgraph_api files were written after `since` (the time before the last request: each store
+ * writes 3 s after its last access, reads included), parse, and have not changed for 1.5 s. A fixed wait instead could
+ * end before a late debounced write on a loaded machine, and older files would pass for settled.
+ */
+async function waitForSettledState(since: number): Promise<void> {
   const files = [".langgraphjs_ops.json", ".langgraphjs_api.checkpointer.json"].map((name) =>
     join(serverDir, ".langgraph_api", name),
   );
-  const deadline = Date.now() + 30_000;
-  await new Promise((resolve) => setTimeout(resolve, 3_500));
+  const deadline = Date.now() + 60_000;
   for (;;) {
     const settled = files.every((file) => {
       try {
+        const { mtimeMs } = statSync(file);
+        if (mtimeMs <= since) return false;
         JSON.parse(readFileSync(file, "utf8"));
-        return Date.now() - statSync(file).mtimeMs > 1_500;
+        return Date.now() - mtimeMs > 1_500;
       } catch {
         return false;
       }
     });
     if (settled) return;
-    if (Date.now() > deadline) throw new Error("the dev server's state files did not settle in 30 s");
+    if (Date.now() > deadline)
+      throw new Error("the dev server's state files were not written after the last request and settled in 60 s");
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
 }
@@ -362,13 +368,14 @@ describe("skillgraph under the LangGraph Agent Server (langgraphjs dev, offline)
   });
 
   it("resumes a thread after the server restarts: messages and loaded skills come back from .langgraph_api", async () => {
+    const lastRequest = Date.now();
     const before = await client().threads.getState(isolated.a!);
     // The dev server writes its in-memory state to .langgraph_api 3 s after the last access (debounced, reads too) with
     // a plain, non-atomic writeFile, and again from its exit hook. Ctrl-C / SIGINT to its process group lets `tsx watch`
     // force-kill it during that exit flush ("Previous process hasn't exited yet. Force killing..."), which can leave the
     // JSON file cut short, and the next start then silently begins empty. So: wait until both files are written and
     // settled, then stop it without an exit flush (SIGKILL).
-    await waitForSettledState();
+    await waitForSettledState(lastRequest);
     await stopAgentServer();
     const files = [".langgraphjs_ops.json", ".langgraphjs_api.checkpointer.json"].map((name) =>
       join(serverDir, ".langgraph_api", name),

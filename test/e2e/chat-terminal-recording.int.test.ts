@@ -32,8 +32,10 @@ async function waitFor(pattern: RegExp, timeoutMs = 60_000): Promise<string> {
 describe.skipIf(!hasTmux)("interactive skillgraph chat in a terminal (tmux)", () => {
   let server: OpenAICompatibleServer | undefined;
   let releaseSlow: () => void = () => {};
+  let releaseFirst: () => void = () => {};
   const dir = mkdtempSync(join(tmpdir(), "skillgraph-rec-"));
   afterAll(async () => {
+    releaseFirst();
     releaseSlow();
     spawnSync("tmux", ["-L", socket, "kill-server"]);
     await server?.close();
@@ -41,11 +43,13 @@ describe.skipIf(!hasTmux)("interactive skillgraph chat in a terminal (tmux)", ()
   });
 
   it("shows a spinner, loads a $skill, cancels on Ctrl-C and resumes the session", async () => {
+    // both replies wait for the test: the first until it has seen the spinner, the second for ever (cancelled)
+    const first = new Promise<void>((resolve) => (releaseFirst = resolve));
     const slow = new Promise<void>((resolve) => (releaseSlow = resolve));
     server = await startOpenAICompatibleServer({
       script: [
         async () => {
-          await new Promise((resolve) => setTimeout(resolve, 1500));
+          await first;
           return "Notes ready.";
         },
         async () => {
@@ -76,6 +80,7 @@ describe.skipIf(!hasTmux)("interactive skillgraph chat in a terminal (tmux)", ()
     // The skill is loaded first (a real read_skill), then the spinner runs while the model call is pending.
     const spinning = await waitFor(/\[skill\] loaded release-notes[\s\S]*[⠋⠙⠹⠸⠼⠴⠦⠧⠇⠏] waiting for the model/);
     expect(spinning).not.toContain("Notes ready.");
+    releaseFirst();
     const answered = await waitFor(/Notes ready\.\n>/);
     expect(answered).not.toMatch(/waiting for the model/);
     expect(server.requests[0]!.messages.map((message) => message.role)).toEqual([
@@ -89,7 +94,11 @@ describe.skipIf(!hasTmux)("interactive skillgraph chat in a terminal (tmux)", ()
     tmux("send-keys", "-t", "rec", "-l", "slow question");
     tmux("send-keys", "-t", "rec", "Enter");
     await waitFor(/waiting for the model/);
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // cancel once the request is with the server (before, its reply would be left for the next turn)
+    for (const deadline = Date.now() + 60_000; server.requests.length < 2;) {
+      if (Date.now() > deadline) throw new Error("the slow question's request never reached the server");
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     tmux("send-keys", "-t", "rec", "C-c");
     await waitFor(/cancelled; the session keeps everything before it\.\n>/);
     tmux("send-keys", "-t", "rec", "-l", "/exit");

@@ -133,12 +133,17 @@ for (const executor of EXECUTORS) {
           });
           child.once("exit", () => reject(new Error("agent exited before starting its command")));
         });
-        // the command's processes (the agent itself carries the marker too, and is not counted)
-        const before = processesWithEnv(marker).filter((pid) => pid !== child.pid);
+        // the command's processes (the agent itself carries the marker too, and is not counted); "started" comes after
+        // the interactive start's first second at most, which on a loaded machine may be before the command runs
+        let before = processesWithEnv(marker).filter((pid) => pid !== child.pid);
+        for (const deadline = Date.now() + 30_000; before.length === 0 && Date.now() < deadline;) {
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          before = processesWithEnv(marker).filter((pid) => pid !== child.pid);
+        }
         expect(before.length).toBeGreaterThan(0);
         child.kill("SIGKILL");
         let left = before;
-        for (let wait = 0; wait < 50 && left.length > 0; wait += 1) {
+        for (let wait = 0; wait < 300 && left.length > 0; wait += 1) {
           await new Promise((resolve) => setTimeout(resolve, 100));
           left = processesWithEnv(marker).filter(
             (pid) => pid !== child.pid && !processCommand(pid).startsWith("(zombie)"),

@@ -23,20 +23,23 @@ function request(script: string, overrides: Partial<ExecutionRequest> = {}): Exe
   };
 }
 
+/** Checks every 25 ms until `check` holds or 30 s pass (then fails saying so). */
 async function waitFor(check: () => Promise<boolean>): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt += 1) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
     if (await check()) return;
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
-  throw new Error("condition not reached");
+  throw new Error("condition not reached in 30 s");
 }
 
 describe("local executor", () => {
   const executor = createLocalExecutor();
 
   it("kills children, grandchildren and a setsid escapee on timeout, leaving no process of the run", async () => {
-    // a child, a grandchild (sh -> sh -> sleep), and one that leaves the process group with setsid
-    const job = request("sleep 300 & sh -c 'sleep 301 & wait' & setsid sleep 302 & wait", { timeoutMs: 800 });
+    // a child, a grandchild (sh -> sh -> sleep), and one that leaves the process group with setsid; the timeout leaves
+    // a loaded machine time to start them all (seen below) before it ends the run
+    const job = request("sleep 300 & sh -c 'sleep 301 & wait' & setsid sleep 302 & wait", { timeoutMs: 3_000 });
     const running = executor.start(job);
     running.closeStdin();
     await waitFor(async () => (await findMarkedProcesses(job.runId)).length >= 5);
@@ -46,8 +49,9 @@ describe("local executor", () => {
   });
 
   it("escalates to SIGKILL when the program ignores SIGTERM", async () => {
+    // the timeout leaves a loaded machine time to reach the traps (SIGTERM before them ends the shell without SIGKILL)
     const job = request("trap '' TERM; sleep 300 & trap '' TERM; while :; do sleep 1; done", {
-      timeoutMs: 300,
+      timeoutMs: 3_000,
       killGraceMs: 300,
     });
     const result = await executor.run(job);

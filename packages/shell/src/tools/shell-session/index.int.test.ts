@@ -131,11 +131,23 @@ describe.each(["local", "bubblewrap"] as const)("interactive sessions (%s)", (ex
     const start = shell.tools.find((candidate) => candidate.name === "shell")!;
     const before = new Set((await findAllSleeps()).map(String));
     await start.invoke({ command: "sleep 299", interactive: true }, { configurable: { thread_id: "t" } });
-    expect((await findAllSleeps()).filter((pid) => !before.has(String(pid)))).toHaveLength(1);
+    // the interactive start answers after a second at most; on a loaded machine the command may not have started yet
+    const started = await untilNewSleeps(before);
+    expect(started).toHaveLength(1);
     await shell.dispose();
     expect((await findAllSleeps()).filter((pid) => !before.has(String(pid)))).toHaveLength(0);
   });
 });
+
+/** Waits (bounded: 30 s) until some `sleep 299` not in `before` runs; answers the new ones (empty when none came). */
+async function untilNewSleeps(before: ReadonlySet<string>): Promise<number[]> {
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    const found = (await findAllSleeps()).filter((pid) => !before.has(String(pid)));
+    if (found.length > 0 || Date.now() > deadline) return found;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
 
 async function findAllSleeps(): Promise<number[]> {
   const { readdir, readFile } = await import("node:fs/promises");
