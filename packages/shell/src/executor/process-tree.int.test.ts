@@ -53,7 +53,8 @@ describe.skipIf(process.platform !== "linux")("processExiting", () => {
   it("is false for a running process and true for one that exited (not yet reaped) or is gone", async () => {
     // the background subshell exits only once its parent has become `sleep 30`, which never reaps it: a zombie,
     // PF_EXITING set. (Exiting at once raced the shell, which may reap it before its exec.)
-    const waitForExec = 'until [ "$(cat /proc/$p/comm)" = sleep ]; do sleep 0.01; done';
+    // (it also ends if its parent is gone first, rather than loop on as an orphan)
+    const waitForExec = 'while c=$(cat /proc/$p/comm 2>/dev/null) && [ "$c" != sleep ]; do sleep 0.01; done';
     const script = `p=$$; (${waitForExec}) & echo $!; exec sleep 30`;
     const { child, line } = await startPrinting(["/bin/sh", "-c", script]);
     const zombie = Number(line);
