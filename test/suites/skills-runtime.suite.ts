@@ -148,6 +148,32 @@ export function describeSkillsRuntime({
       expect(stored.join("\n")).not.toContain("PDF BODY");
     });
 
+    it("stores the tool results it passes on without marker objects for their unset fields", async () => {
+      const { say, runs, checkpointer, config } = await build(
+        [
+          callTool("noop", {}),
+          callTool("get_forecast", { city: "Oslo" }),
+          callTool("read_skill", { name: "pdf-tools" }),
+          callTool("make_pdf", { title: "T" }),
+          callTool("read_skill_file", { name: "pdf-tools", path: "references/api.md" }),
+          answer(),
+        ],
+        { loadMode: "session" },
+      );
+      await say("go");
+      expect([runs.noop, runs.make_pdf, runs.get_forecast]).toEqual([1, 1, 0]);
+      // the saver's bytes as this run wrote them: read back, a marker is dropped, so reading the state would not tell
+      const stored = (checkpointer as MemorySaver).storage[config.configurable.thread_id]![""]!;
+      const latest = Object.keys(stored).sort().at(-1)!;
+      const checkpoint = JSON.parse(new TextDecoder().decode(stored[latest]![0])) as {
+        channel_values: { messages: Array<{ id: string[]; kwargs: Record<string, unknown> }> };
+      };
+      const results = checkpoint.channel_values.messages.filter((message) => message.id.at(-1) === "ToolMessage");
+      expect(results).toHaveLength(5);
+      for (const result of results)
+        expect(JSON.stringify(result.kwargs), String(result.kwargs.name)).not.toContain('"type":"undefined"');
+    });
+
     it("answers a call to a skill tool whose skill is not loaded with an error and never runs it", async () => {
       const { model, say, runs } = await build([callTool("make_pdf", { title: "T" }), answer()]);
       await say("make a pdf");

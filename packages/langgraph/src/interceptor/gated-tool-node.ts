@@ -9,6 +9,7 @@ import { blockedMessage, outcomeMessage, runSkillsTool, touchOwner } from "../en
 import type { SkillsEvent } from "../events/skills-event.js";
 import type { AgentSkillsState, AgentSkillsUpdate } from "../state/skills-state.js";
 import { refusedCall, refusedCallMessage } from "../history/refused-call.js";
+import { withoutUndefinedFields } from "../history/stored-tool-result.js";
 import { gateToolCall } from "../engine/tool-gate.js";
 import { fileRead } from "../engine/skills-engine.js";
 
@@ -183,9 +184,9 @@ export function orderOutputs(
   const messages = calls.flatMap((call) => {
     const message = byId.get(call.id ?? "");
     if (message) byId.delete(call.id ?? "");
-    return message ? [message] : [];
+    return message ? [withoutUndefinedFields(message)] : [];
   });
   // A ToolMessage answering no call of this step (a tool that set its own tool_call_id) is kept, after the others.
-  messages.push(...byId.values());
+  messages.push(...[...byId.values()].map(withoutUndefinedFields));
   return { messages, rest };
 }

@@ -6,6 +6,7 @@ import type { SkillsEvent } from "../events/skills-event.js";
 import { createSkillsEngine, fileRead } from "../engine/skills-engine.js";
 import { refusedCall, refusedCallMessage } from "../history/refused-call.js";
 import { observeModelCall } from "../history/model-call-observer.js";
+import { withoutUndefinedFields } from "../history/stored-tool-result.js";
 import { newReplyId, settledReplyFields, type SettleOptions } from "../history/settle-model-reply.js";
 import { mergeAgentUpdates, afterModelCall, endTurn, loadsForTurns, prepareModelCall } from "../engine/state-events.js";
 import { blockedMessage, outcomeMessage, runSkillsTool, touchOwner } from "../engine/tool-running.js";
@@ -128,6 +129,7 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
           }
         : request;
       const result = await handler(forwarded);
+      if (ToolMessage.isInstance(result)) withoutUndefinedFields(result);
       const read =
         ToolMessage.isInstance(result) && result.status !== "error"
           ? fileRead(engine, decision.call, agentState, catalog)
