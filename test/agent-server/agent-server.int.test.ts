@@ -4,7 +4,6 @@
 // The model is ChatOpenAI over HTTP to the scripted OpenAI-compatible test server.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { Client } from "@langchain/langgraph-sdk";
@@ -15,6 +14,7 @@ import {
   textOf,
   type OpenAICompatibleServer,
 } from "../support/openai-compatible-server.js";
+import { startOnFreePort } from "../support/free-port.js";
 import { REPO_ROOT } from "../support/shared-paths.js";
 
 const example = join(REPO_ROOT, "examples/agent-server");
@@ -43,18 +43,14 @@ function brain(request: RecordedChatRequest) {
 let model: OpenAICompatibleServer;
 let server: { process: ChildProcess; url: string; log: () => string } | undefined;
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+const portTaken = (error: unknown) => /EADDRINUSE/.test(String(error));
+
+/** Starts `langgraphjs dev` on the deployment folder, offline, on a free port, and waits for `/ok`. */
+function startAgentServer(): Promise<NonNullable<typeof server>> {
+  return startOnFreePort(startAgentServerOn, portTaken);
 }
 
-/** Starts `langgraphjs dev` on the deployment folder, offline, and waits for `/ok`. */
-async function startAgentServer(): Promise<NonNullable<typeof server>> {
-  const port = await freePort();
+async function startAgentServerOn(port: number): Promise<NonNullable<typeof server>> {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (!/^(LANGSMITH|LANGCHAIN)_/.test(key)) env[key] = value;
   Object.assign(env, {
@@ -93,6 +89,11 @@ async function startAgentServer(): Promise<NonNullable<typeof server>> {
   const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`agent server exited ${child.exitCode}:\n${log}`);
+    if (portTaken(log)) {
+      // the port was bound by another process after it was probed (tsx watch keeps running after its server failed)
+      process.kill(-child.pid!, "SIGKILL");
+      throw new Error(`agent server: port ${port} taken:\n${log}`);
+    }
     if (
       await fetch(`${url}/ok`).then(
         (response) => response.ok,
@@ -413,8 +414,9 @@ describe("the same graphs behind the embeddable Agent Server API with a SQLite c
   const db = join(work, "embed", "sessions.db");
   let embed: { child: ChildProcess; url: string } | undefined;
 
-  async function startEmbed() {
-    const port = await freePort();
+  const startEmbed = () => startOnFreePort(startEmbedOn, portTaken);
+
+  async function startEmbedOn(port: number) {
     const child = spawn(
       process.execPath,
       ["--conditions=@skillgraph/source", "--import", "tsx", join(example, "src/embed-server.ts")],
@@ -436,12 +438,19 @@ describe("the same graphs behind the embeddable Agent Server API with a SQLite c
     );
     let output = "";
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`embed server did not start:\n${output}`)), 60_000);
+      const fail = (why: string) => {
+        child.kill("SIGKILL"); // a server that failed to bind is not left behind when another port is tried
+        reject(new Error(`${why}:\n${output}`));
+      };
+      const timer = setTimeout(() => fail("embed server did not start"), 60_000);
       const onData = (chunk: Buffer) => {
         output += String(chunk);
         if (output.includes("listening on")) {
           clearTimeout(timer);
           resolve();
+        } else if (portTaken(output)) {
+          clearTimeout(timer);
+          fail(`embed server: port ${port} taken`);
         }
       };
       child.stdout!.on("data", onData);

@@ -1,8 +1,8 @@
 import { spawn, spawnSync } from "node:child_process";
-import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
+import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { startOnFreePort } from "../support/free-port.js";
 
 /** A PostgreSQL server started for the tests on a temporary data directory and a loopback port. */
 export interface TestPostgresServer {
@@ -25,18 +25,6 @@ function findPgBin(): string | undefined {
     if (existsSync(join(bin, "initdb"))) return bin;
   }
   return undefined;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
 }
 
 /** Starts a throwaway PostgreSQL server, or explains why it cannot. */
@@ -68,18 +56,31 @@ export async function startTestPostgres(): Promise<TestPostgresServer> {
     );
   const pgData = join(dataDir, "data");
   run("initdb", ["-D", pgData, "-U", "postgres", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8"]);
-  const port = await freePort();
-  const startArgs = [
+  const log = join(dataDir, "log");
+  const startArgs = (port: number) => [
     "-D",
     pgData,
     "-l",
-    join(dataDir, "log"),
+    log,
     "-w",
     "-o",
     `-c listen_addresses=127.0.0.1 -p ${port} -k ${dataDir} -c max_connections=300 -c fsync=off`,
     "start",
   ];
-  run("pg_ctl", startArgs);
+  // a port taken between the probe and the server's bind is tried again (the server's log says why it failed)
+  const port = await startOnFreePort(
+    async (candidate) => {
+      const logged = existsSync(log) ? statSync(log).size : 0;
+      try {
+        run("pg_ctl", startArgs(candidate));
+        return candidate;
+      } catch (error) {
+        const written = existsSync(log) ? readFileSync(log).subarray(logged).toString() : "";
+        throw new Error(`${(error as Error).message}\nserver log (port ${candidate}):\n${written}`);
+      }
+    },
+    (error) => /Address already in use/i.test(String(error)),
+  );
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     restart() {
@@ -90,8 +91,8 @@ export async function startTestPostgres(): Promise<TestPostgresServer> {
     },
     resume() {
       const [command, args] = asRoot
-        ? [runuser, ["-u", "postgres", "--", join(bin, "pg_ctl"), ...startArgs]]
-        : [join(bin, "pg_ctl"), startArgs];
+        ? [runuser, ["-u", "postgres", "--", join(bin, "pg_ctl"), ...startArgs(port)]]
+        : [join(bin, "pg_ctl"), startArgs(port)];
       return new Promise((resolve, reject) => {
         const child = spawn(command, args, { stdio: ["ignore", "ignore", "pipe"] });
         let stderr = "";
