@@ -76,7 +76,7 @@ export async function startTestPostgres(): Promise<TestPostgresServer> {
         return candidate;
       } catch (error) {
         const written = existsSync(log) ? readFileSync(log).subarray(logged).toString() : "";
-        throw new Error(`${(error as Error).message}\nserver log (port ${candidate}):\n${written}`);
+        throw new Error(`${(error as Error).message}\nserver log (port ${candidate}):\n${written}`, { cause: error });
       }
     },
     (error) => /Address already in use/i.test(String(error)),
