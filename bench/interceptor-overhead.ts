@@ -27,6 +27,7 @@ import {
   type FloorPiece,
 } from "./support/interceptor-harness.js";
 import { skillTree } from "./support/skill-trees.js";
+import { bootstrapInterval } from "./support/bootstrap-interval.js";
 import { median, round } from "./support/stats.js";
 
 const quick = process.argv.includes("--quick");
@@ -158,6 +159,22 @@ function spread(a: PerCall[], b: PerCall[]): string {
   return `CPU rounds ${round(Math.min(...diffs), 2)}..${round(Math.max(...diffs), 2)}, lowest run vs lowest run ${round(lowest(a) - lowest(b), 3)} ms CPU`;
 }
 
+/**
+ * The 90% bootstrap interval of the median over rounds of (a − b) in the same round, for `key`: how far the machine's
+ * noise leaves the median figure uncertain (it narrows with more rounds, `--rounds=N`).
+ */
+function medianInterval(a: PerCall[], b: PerCall[], key: "wall" | "cpu"): [number, number] {
+  const diffs = a.map((sample, index) => sample[key] - b[index]![key]);
+  const [low, high] = bootstrapInterval([diffs], ([resampled]) => median(resampled!));
+  return [round(low, 3), round(high, 3)];
+}
+
+/** The interval as printed, and what it says of the goal: under it, over it, or not told apart from it. */
+function intervalText([low, high]: [number, number]): string {
+  const says = high <= GOAL_MS ? "under the goal" : low > GOAL_MS ? "over the goal" : "spans the goal";
+  return `90% interval of the median ${low}..${high} ms (${says})`;
+}
+
 /** Median over rounds of (a − b) in the same round, per field. */
 function over(a: PerCall[], b: PerCall[]): PerCall {
   const field = (key: keyof PerCall) => round(median(a.map((sample, index) => sample[key] - b[index]![key])), 3);
@@ -190,8 +207,9 @@ for (const checkpointer of [false, true]) {
   const skillsOver = over(samples.get("skills")!, none);
   const floorOver = over(samples.get("wrapToolCall")!, none);
   const skillsOverFloor = over(samples.get("skills")!, samples.get("wrapToolCall")!);
+  const wallInterval = medianInterval(samples.get("skills")!, none, "wall");
   console.log(
-    `middleware/${saver.padEnd(16)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same agent without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU; ${passes} rounds, ${spread(samples.get("skills")!, none)}); bare createAgent ${round(median(none.map((sample) => sample.wall)), 3)} ms/call wall, ${round(median(none.map((sample) => sample.cpu)), 3)} ms CPU`,
+    `middleware/${saver.padEnd(16)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same agent without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU; ${passes} rounds, ${spread(samples.get("skills")!, none)}; wall ${intervalText(wallInterval)}); bare createAgent ${round(median(none.map((sample) => sample.wall)), 3)} ms/call wall, ${round(median(none.map((sample) => sample.cpu)), 3)} ms CPU`,
   );
   let previous: PerCall[] = none;
   for (const piece of pieces) {
@@ -209,6 +227,7 @@ for (const checkpointer of [false, true]) {
   if (checkpointer) console.log(`  ${storedLine(samples.get("skills")!, none)}`);
   results[`middleware/${saver}`] = {
     overheadPerCallMs: skillsOver.wall,
+    overheadPerCallWallInterval90: wallInterval,
     overheadPerCallCpuMs: skillsOver.cpu,
     overheadPerCallExcludingFirstMs: skillsOver.steady,
     overNoOpMiddlewareMs: skillsOverFloor.wall,
@@ -229,8 +248,9 @@ for (const checkpointer of [true, false]) {
   const skillsOver = over(samples.get("skills")!, none);
   const toolNodeOver = over(samples.get("ToolNode")!, none);
   const overToolNode = over(samples.get("skills")!, samples.get("ToolNode")!);
+  const wallInterval = medianInterval(samples.get("skills")!, none, "wall");
   console.log(
-    `${key.padEnd(32)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same graph without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU; ${rounds} rounds, ${spread(samples.get("skills")!, none)}); bare graph ${round(median(none.map((sample) => sample.wall)), 3)} ms/call wall`,
+    `${key.padEnd(32)} overhead/call ${skillsOver.wall} ms wall, ${skillsOver.cpu} ms CPU (excl. first ${skillsOver.steady} ms; goal <= ${GOAL_MS} ms over the same graph without skills: ${verdict(skillsOver.wall)} wall, ${verdict(skillsOver.cpu)} CPU; ${rounds} rounds, ${spread(samples.get("skills")!, none)}; wall ${intervalText(wallInterval)}); bare graph ${round(median(none.map((sample) => sample.wall)), 3)} ms/call wall`,
   );
   if (checkpointer) console.log(`  ${storedLine(samples.get("skills")!, none)}`);
   console.log(
@@ -238,6 +258,7 @@ for (const checkpointer of [true, false]) {
   );
   results[key] = {
     overheadPerCallMs: skillsOver.wall,
+    overheadPerCallWallInterval90: wallInterval,
     overheadPerCallCpuMs: skillsOver.cpu,
     overheadPerCallExcludingFirstMs: skillsOver.steady,
     toolNodeOverBareMs: toolNodeOver.wall,

@@ -71,20 +71,20 @@ describe("bootstrap.sh on a fresh checkout (warm pnpm store)", () => {
         `${report.longestGapSeconds.toFixed(1)} s (after "${longest.after}")`,
     );
 
-    // Each step is announced, then ends with how long it took; a long step shows heartbeat lines.
+    // Never quiet for long: a step prints, or its heartbeat does after 5 s of quiet (progress.mjs; that the heartbeat
+    // names the step or its part is checked in progress-substep.test.ts). Whether a step has a quiet stretch at all
+    // depends on how its output falls, so what is checked here is the gap, with room for a loaded machine's timers.
+    expect(longest.gap, `quiet for ${longest.gap} ms after "${longest.after}"`).toBeLessThan(15_000);
+    // Each step is announced, then ends with how long it took.
     const expectTimedStep = (step: string) => {
       expect(
         progress.some((text) => text.startsWith(`skillgraph: ${step} (`) && text.endsWith("...")),
         step,
       ).toBe(true);
-      const done = progress.find((text) => text.startsWith(`skillgraph: ${step}: done in `));
-      expect(done, step).toBeDefined();
-      const seconds = Number(/done in ([\d.]+) s/.exec(done!)![1]);
-      if (seconds > 10)
-        expect(
-          progress.some((text) => text.includes(`... still ${step} (`)),
-          step,
-        ).toBe(true);
+      expect(
+        progress.some((text) => text.startsWith(`skillgraph: ${step}: done in `)),
+        step,
+      ).toBe(true);
     };
     for (const step of ["installing dependencies", "building the packages"]) expectTimedStep(step);
     // The native build runs inside the install and is a step of its own: timed when it runs, otherwise (pnpm's store
