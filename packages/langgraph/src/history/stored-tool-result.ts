@@ -2,8 +2,8 @@
 //
 // LangChain's tools build every ToolMessage with `artifact` (and whatever else the tool left unset) as an own field of
 // undefined value. A checkpoint saver serialises a message from those fields and writes each undefined one as a marker
-// object (`{"lc":2,"type":"undefined"}`), in every checkpoint that holds the message, for as long as the thread lives.
-// Read back, a missing field and an undefined one are the same message.
+// object (`{"lc":2,"type":"undefined"}`), in every checkpoint written while the run holds the message (a long tool loop
+// pays it at every step). Read back, the marker is dropped: a missing field and an undefined one are the same message.
 import type { BaseMessage } from "@langchain/core/messages";
 
 /**
