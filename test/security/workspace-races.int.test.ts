@@ -14,7 +14,7 @@ import { bubblewrapWorks, harnessesFor, EXECUTORS, exists, hostTarget, type Atta
 
 const ROUNDS = 200;
 const TOOL_ROUNDS = 25;
-/** How long a test keeps going after its minimum rounds when the race was not met yet. */
+/** How long a race runs at most: its minimum rounds, then on until the racer was met (see raceUntil). */
 const RACE_BOUND_MS = 20_000;
 const canSandbox = bubblewrapWorks();
 

@@ -87,11 +87,12 @@ describe("createCheckpointer", () => {
     }).catch((e: unknown) => e)) as CheckpointerError;
     expect(CheckpointerError.isInstance(error)).toBe(true);
     expect(error.reason).toBe("unreachable");
-    // At least one retry; and a backoff, not a busy loop: waits of 200 ms doubling (jittered down to half) fit at most
-    // 5 retries in 1.5 s (a loaded machine only makes fewer).
-    expect(error.attempts).toBeGreaterThanOrEqual(2);
-    expect(error.attempts).toBeLessThanOrEqual(6);
+    // It kept trying for the whole budget (a refusal after a few ms would otherwise end it at once); with a backoff, not
+    // a busy loop: waits of 200 ms doubling (jittered down to half) fit at most 5 retries in 1.5 s. How many it made
+    // depends on how long each attempt took: one attempt that outlasted the budget on a stalled machine is one too.
     expect(error.elapsedMs).toBeGreaterThanOrEqual(1500);
+    expect(error.attempts).toBeGreaterThanOrEqual(1);
+    expect(error.attempts).toBeLessThanOrEqual(6);
     expect(error.message).toMatch(
       new RegExp(
         `^Cannot reach PostgreSQL at 'postgres://bob:\\*\\*\\*@127\\.0\\.0\\.1:${port}/db': still restarting or refusing ` +

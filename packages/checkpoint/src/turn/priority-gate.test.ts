@@ -35,10 +35,14 @@ function heldGraph() {
   return { graph, log, entered, hold, release };
 }
 
-/** Waits (macrotasks, at most `rounds`) until `done()`; returns whether it was seen. */
-async function until(done: () => boolean, rounds = 2000): Promise<boolean> {
-  for (let round = 0; round < rounds && !done(); round += 1) await new Promise((resolve) => setTimeout(resolve, 1));
-  return done();
+/** How long {@link until} waits for what it waits for. */
+const UNTIL_MS = 20_000;
+
+/** Waits (macrotasks) until `done()`; fails naming `what` if it was not seen within UNTIL_MS. */
+async function until(done: () => boolean, what: string): Promise<void> {
+  const deadline = Date.now() + UNTIL_MS;
+  while (!done() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 1));
+  if (!done()) throw new Error(`${what}: not seen within ${UNTIL_MS} ms`);
 }
 
 function submit(
@@ -75,15 +79,14 @@ describe("pauseForResumed", () => {
     const { graph, log, entered, hold, release } = heldGraph();
     for (const thread of ["fresh-a", "fresh-b", "taken-over"]) hold(thread);
     const fresh = ["fresh-a", "fresh-b"].map((thread) => submit(scheduler, graph, thread, "normal"));
-    expect(await until(() => entered.size === 2)).toBe(true); // both inside their node, held there by the test
+    await until(() => entered.size === 2, "both fresh turns inside their node"); // held there by the test
     const resumed = submit(scheduler, graph, "taken-over", "resumed");
-    expect(await until(() => entered.has("taken-over"))).toBe(true);
+    await until(() => entered.has("taken-over"), "the resumed turn inside its node");
 
     // The fresh turns go on inside their node: their model calls are step boundaries, held while the resumed turn runs.
     release("fresh-a");
     release("fresh-b");
-    const bothWait = await until(() => scheduler.paused >= 2);
-    expect(bothWait, "both fresh turns wait at a step boundary").toBe(true);
+    await until(() => scheduler.paused >= 2, "both fresh turns waiting at a step boundary");
     expect(log).toEqual(["fresh-a went on", "fresh-b went on"]);
 
     release("taken-over");
@@ -101,18 +104,18 @@ describe("pauseForResumed", () => {
     ]);
     expect(log.slice(4).sort()).toEqual(["fresh-a model answered", "fresh-b model answered"]);
     expect([scheduler.running, scheduler.paused]).toEqual([0, 0]);
-  });
+  }, 90_000);
 
   it("without it (the default) a normal turn's steps go on while a resumed turn runs", async () => {
     const scheduler = createTurnScheduler({ concurrency: 2, resumedHeadroom: 1 });
     const { graph, log, hold, release } = heldGraph();
     hold("taken-over");
     const resumed = submit(scheduler, graph, "taken-over", "resumed");
-    expect(await until(() => scheduler.running === 1)).toBe(true);
+    await until(() => scheduler.running === 1, "the resumed turn running");
     const result = await submit(scheduler, graph, "fresh", "normal");
     expect(result.status.state).toBe("answered");
     expect(log).toEqual(["fresh went on", "fresh model answered"]);
     release("taken-over");
     await resumed;
-  });
+  }, 90_000);
 });

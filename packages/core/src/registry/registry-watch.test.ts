@@ -8,10 +8,10 @@ import { createSkillRegistry } from "./create-skill-registry.js";
 import type { SkillRegistry } from "./registry-types.js";
 
 /** Polls `condition` until it holds or `timeoutMs` passes (a bounded wait, not a timing assertion). */
-async function eventually(condition: () => boolean, timeoutMs = 10_000): Promise<void> {
+async function eventually(condition: () => boolean, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!condition()) {
-    if (Date.now() > deadline) throw new Error("condition not met in time");
+    if (Date.now() > deadline) throw new Error(`not met within ${timeoutMs} ms: ${condition.toString()}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
@@ -77,13 +77,15 @@ describe("createSkillRegistry({ watch: true })", () => {
   it("stops after close()", async () => {
     const root = writeTree({ "one/SKILL.md": skillMd("one", "One.") });
     const registry = await watched(root, { debounceMs: 0 });
+    // a second registry watching the same folder, left open: once it has seen the changes, a watcher of the closed
+    // one would have had its chance too
+    const control = await watched(root, { debounceMs: 0 });
     await registry.close();
     const version = registry.version;
     writeFileSync(join(root, "one/SKILL.md"), skillMd("one", "One, edited."));
     mkdirSync(join(root, "two"));
     writeFileSync(join(root, "two/SKILL.md"), skillMd("two", "Two."));
-    // Give a (wrongly) running watcher ample chance to fire, then check nothing moved.
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await eventually(() => control.has("two") && control.get("one")?.description === "One, edited.");
     expect(registry.version).toBe(version);
     expect(registry.has("two")).toBe(false);
     await registry.reload();

@@ -1,4 +1,5 @@
 import { execFileSync, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync, existsSync, linkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -166,11 +167,12 @@ describe("openConfinedFolder", () => {
         ],
         { stdio: "ignore" },
       );
+      const racerClosed = once(racer, "close");
       try {
         const folder = await openConfinedFolder(root);
         const seen = new Set<string>();
         try {
-          // at least 400 rounds, and on until some read met the symlink or the missing folder, or the bound passed
+          // at least 400 rounds, and on until some read met the symlink or the missing folder, within 20 s
           await raceUntil({
             name: "confined folder read while a folder is swapped for a symlink",
             minRounds: 400,
@@ -191,7 +193,9 @@ describe("openConfinedFolder", () => {
         expect(existsSync(path.join(outside, "b", "victim"))).toBe(true);
       } finally {
         racer.kill("SIGKILL");
+        await racerClosed;
       }
     },
+    60_000,
   );
 });
