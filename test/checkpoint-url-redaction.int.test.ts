@@ -1,25 +1,23 @@
 // Issue 9.5: a PostgreSQL password holding '@', '/', '#' or '?' (percent-encoded or raw) never appears in what a failed
 // createCheckpointer throws (message, fields, cause chain) nor in what `skillgraph sessions` prints.
 import { spawnSync } from "node:child_process";
-import { createServer } from "node:net";
 import { inspect } from "node:util";
-import { beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { PassThrough } from "node:stream";
 import { createCheckpointer } from "../packages/checkpoint/src/index.js";
 import { runCli } from "../packages/cli/src/run-cli.js";
+import { holdRefusingPort, type RefusingPort } from "./support/refusing-port.js";
 
 const secret = "Hunter2Xy";
 const specials = ["@", "/", "#", "?"];
+let refusing: RefusingPort;
 let closedPort = 0;
 
 beforeAll(async () => {
-  closedPort = await new Promise<number>((resolve) => {
-    const server = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
+  refusing = await holdRefusingPort();
+  closedPort = refusing.port;
 });
+afterAll(() => refusing.close());
 
 /** Every URL shape of a password with `char`: percent-encoded, and raw in several positions. */
 function urlsWith(char: string, host: string): string[] {

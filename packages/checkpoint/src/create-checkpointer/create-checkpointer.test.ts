@@ -1,5 +1,4 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
@@ -7,21 +6,23 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { CheckpointerError } from "../errors/checkpointer-error.js";
 import { closeCheckpointer, createCheckpointer } from "./create-checkpointer.js";
+import { holdRefusingPort, type RefusingPort } from "../../../../test/support/refusing-port.js";
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-/** A loopback port nothing listens on. */
-function closedPort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address() as { port: number };
-      server.close(() => resolve(address.port));
-    });
-  });
+const held: RefusingPort[] = [];
+afterEach(async () => {
+  for (const port of held.splice(0)) await port.close();
+});
+
+/** A loopback port that refuses connections until the test ends (see holdRefusingPort). */
+async function closedPort(): Promise<number> {
+  const port = await holdRefusingPort();
+  held.push(port);
+  return port.port;
 }
 
 describe("createCheckpointer", () => {

@@ -3,6 +3,7 @@ import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
 import { createChatModel } from "./create-chat-model.js";
 import { describeChatError } from "./describe-chat-error.js";
+import { holdRefusingPort } from "../../../../../test/support/refusing-port.js";
 
 /** A real model call's error against `baseURL`. */
 async function failure(baseURL: string, timeoutMs?: number, maxRetries = 0): Promise<unknown> {
@@ -20,12 +21,10 @@ async function failure(baseURL: string, timeoutMs?: number, maxRetries = 0): Pro
 
 describe("describeChatError names the URL and the cause", () => {
   it("connection refused (a real call to a port nobody listens on)", async () => {
-    const server = createServer();
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const port = (server.address() as { port: number }).port;
-    await new Promise<void>((resolve) => server.close(() => resolve()));
-    const url = `http://127.0.0.1:${port}/v1`;
-    expect(describeChatError(await failure(url), { baseURL: url })).toBe(
+    const refusing = await holdRefusingPort();
+    const url = `http://127.0.0.1:${refusing.port}/v1`;
+    const error = await failure(url).finally(() => refusing.close());
+    expect(describeChatError(error, { baseURL: url })).toBe(
       `cannot reach the model at ${url}: connection refused (is the server running?) (ECONNREFUSED)`,
     );
   });

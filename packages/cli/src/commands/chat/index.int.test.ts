@@ -12,6 +12,7 @@ import {
 import type { CliIO } from "../../io/cli-io.js";
 import { NO_ENDPOINT_MESSAGE } from "./chat-endpoint.js";
 import { run } from "./index.js";
+import { holdRefusingPort } from "../../../../../test/support/refusing-port.js";
 
 const root = fileURLToPath(new URL("../../../../../", import.meta.url));
 let home: string;
@@ -121,9 +122,10 @@ describe("skillgraph chat (in-process)", () => {
   });
 
   it("exits 1 naming the network error when the endpoint is unreachable", async () => {
-    const closed = await startOpenAICompatibleServer({ script: ["unused"] });
-    await closed.close();
-    const result = await runChat(["-p", "hi", "--skills", "examples/skills"], { OPENAI_BASE_URL: closed.url });
+    const refusing = await holdRefusingPort();
+    const result = await runChat(["-p", "hi", "--skills", "examples/skills"], {
+      OPENAI_BASE_URL: `http://127.0.0.1:${refusing.port}/v1`,
+    }).finally(() => refusing.close());
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(
       /^error: cannot reach the model at http:\/\/127\.0\.0\.1:\d+\/v1: connection refused .*\(ECONNREFUSED\)$/m,
