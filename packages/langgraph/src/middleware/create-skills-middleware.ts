@@ -14,9 +14,9 @@ import { invocationOptions } from "../options/invocation-options.js";
 import { resolveOptions } from "../options/resolve-options.js";
 import type { SkillsRuntimeOptions } from "../options/skills-runtime-options.js";
 import { readAgentSkillsState, SKILLS_STATE_KEY, type AgentSkillsUpdate } from "../state/skills-state.js";
-import { SkillsStateSchema } from "../state/skills-state-schema.js";
 import { buildModelRequest } from "../engine/model-request.js";
 import { gateToolCall } from "../engine/tool-gate.js";
+import { skillsMiddlewareStateSchema } from "./middleware-state-schema.js";
 
 interface RuntimeLike {
   writer?: (chunk: unknown) => void;
@@ -48,7 +48,7 @@ export function createSkillsMiddleware(options: SkillsRuntimeOptions) {
 
   return createMiddleware({
     name: agentId === "default" ? "SkillsMiddleware" : `SkillsMiddleware_${agentId.replace(/[^A-Za-z0-9_-]/g, "_")}`,
-    stateSchema: SkillsStateSchema,
+    stateSchema: skillsMiddlewareStateSchema(),
     // Skills tools are added per request (their enum follows registry reloads) and served in wrapToolCall, never by the ToolNode.
     tools: engine.servedTools,
     // State changes of a model call (turn end, drift, the model-call count) ride on a Command returned from

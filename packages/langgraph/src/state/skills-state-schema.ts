@@ -4,10 +4,18 @@ import { reduceSkillsState, SKILLS_STATE_KEY, type SkillsStateUpdate, type Skill
 
 const record = z.record(z.string(), z.any());
 
+/** The skills channel's schemas, made anew for each schema that declares the channel: its value (an object per agent id, `{}` at first), a write to it, and the reducer that merges a write in. */
+export function skillsChannelParts() {
+  return {
+    value: record.default(() => ({})) as unknown as z.ZodType<SkillsStateValue>,
+    update: record.optional() as unknown as z.ZodType<SkillsStateUpdate>,
+    reducer: reduceSkillsState as (current: SkillsStateValue, update: SkillsStateUpdate) => SkillsStateValue,
+  };
+}
+
+const parts = skillsChannelParts();
+
 /** The skills channel as a LangGraph StateSchema (what `createAgent` middleware accepts as `stateSchema`). */
 export const SkillsStateSchema = new StateSchema({
-  [SKILLS_STATE_KEY]: new ReducedValue(record.default(() => ({})) as unknown as z.ZodType<SkillsStateValue>, {
-    inputSchema: record.optional() as unknown as z.ZodType<SkillsStateUpdate>,
-    reducer: reduceSkillsState as (current: SkillsStateValue, update: SkillsStateUpdate) => SkillsStateValue,
-  }),
+  [SKILLS_STATE_KEY]: new ReducedValue(parts.value, { inputSchema: parts.update, reducer: parts.reducer }),
 });
