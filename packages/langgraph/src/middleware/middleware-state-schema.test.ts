@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AIMessage, createAgent, createMiddleware, HumanMessage, MemorySaver, tool, z } from "../__fixtures__/langchain.js";
+import {
+  AIMessage,
+  createAgent,
+  createMiddleware,
+  HumanMessage,
+  MemorySaver,
+  tool,
+  z,
+} from "../__fixtures__/langchain.js";
 import { RecordingChatModel } from "../__fixtures__/recording-chat-model.js";
 import { createTestRegistry } from "../__fixtures__/test-skills.js";
 import { SkillsStateSchema } from "../state/skills-state-schema.js";

@@ -45,5 +45,8 @@ export function skillsMiddlewareStateSchema(): typeof SkillsStateSchema {
   const parts = skillsChannelParts();
   const field = withLangGraph(parts.value as never, { reducer: { fn: parts.reducer, schema: parts.update as never } });
   const shape = { [SKILLS_STATE_KEY]: field } as unknown as z3.ZodRawShape;
-  return new SkillsChannelSelector({ ...z3.object({})._def, shape: () => shape }) as unknown as typeof SkillsStateSchema;
+  return new SkillsChannelSelector({
+    ...z3.object({})._def,
+    shape: () => shape,
+  }) as unknown as typeof SkillsStateSchema;
 }
