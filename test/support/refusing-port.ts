@@ -28,13 +28,9 @@ export async function holdRefusingPort(): Promise<RefusingPort> {
     client.once("error", reject);
   });
   const peer = await accepted;
-  // no new connection can reach the server from here on; the accepted one lives on
-  await new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    peer.on("error", () => undefined);
-    client.on("error", () => undefined);
-    setImmediate(resolve);
-  });
+  server.close(); // stops listening at once; the accepted connection lives on
+  peer.on("error", () => undefined);
+  client.on("error", () => undefined);
   return {
     port: client.localPort!,
     close: () =>

@@ -35,7 +35,8 @@ class SkillsChannelSelector extends z3.ZodObject<z3.ZodRawShape> {
  *
  * Before every model call `createAgent` (langchain 1.5) parses each middleware's state with a partial copy of its state
  * schema. For a LangGraph `StateSchema` or a zod v4 object that copy is a new zod v4 object, and zod v4 compiles a parser
- * (`new Function`) the first time an object schema parses: once per model call, 0.1-0.3 ms measured with a checkpointer.
+ * (`new Function`) the first time an object schema parses: once per model call (declared as below, zod's own time fell
+ * by 0.14 ms per model call in a CPU profile of a 200-call loop with a MemorySaver).
  * A zod v3 object is parsed without compiling. So the middleware declares its channel as a zod v3 object whose one field
  * is the channel's zod v4 schema carrying its reducer (how `createAgent` reads a reducer off a field), the same channel
  * {@link SkillsStateSchema} declares; its parse reads the field's value as `createAgent`'s tool calls read a
