@@ -4,7 +4,10 @@ import { reduceSkillsState, SKILLS_STATE_KEY, type SkillsStateUpdate, type Skill
 
 const record = z.record(z.string(), z.any());
 
-/** The skills channel's schemas, made anew for each schema that declares the channel: its value (an object per agent id, `{}` at first), a write to it, and the reducer that merges a write in. */
+/**
+ * The skills channel's parts, made anew for each schema that declares the channel: its value (an object per agent id,
+ * `{}` at first), a write to it, and the reducer that merges a write in.
+ */
 export function skillsChannelParts() {
   return {
     value: record.default(() => ({})) as unknown as z.ZodType<SkillsStateValue>,
